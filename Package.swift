@@ -1,0 +1,46 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "badgectl",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "badgectl", targets: ["badgectl"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // Lua 5.4 from Debian's liblua5.4-dev, found with pkg-config. Never vendored.
+        .systemLibrary(
+            name: "CLua",
+            pkgConfig: "lua5.4",
+            providers: [.apt(["liblua5.4-dev"])]
+        ),
+        // The only C we write: wrappers for Lua macros, the message handler, count hook,
+        // capped allocator and trampolines that raise Lua errors from C only.
+        .target(name: "CLuaShims", dependencies: ["CLua"]),
+        // zlib for .gz run files.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        // Pure Swift: readers, geodesy, run summaries and analytics. Knows nothing of Lua.
+        .target(name: "Activities", dependencies: ["CZlib"]),
+        // Lua sandbox, rule packs, catalogue, evaluator.
+        .target(name: "BadgeRules", dependencies: ["Activities", "CLua", "CLuaShims"]),
+        // swift-argument-parser commands and output formatting.
+        .target(
+            name: "BadgeCommands",
+            dependencies: [
+                "Activities", "BadgeRules",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "badgectl", dependencies: ["BadgeCommands"]),
+        .testTarget(name: "ActivitiesTests", dependencies: ["Activities"]),
+        .testTarget(name: "BadgeRulesTests", dependencies: ["BadgeRules", "Activities"]),
+        .testTarget(name: "BadgeCommandsTests", dependencies: ["BadgeCommands", "badgectl"]),
+    ]
+)

@@ -1,0 +1,40 @@
+/// Why a run file yielded no run. Every case names the file; `description` says what is wrong
+/// and where (line, point or byte offset) so a runner can act on it.
+public enum ActivityError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// The file could not be opened or read.
+    case unreadable(path: String, reason: String)
+    /// The bytes are not the format the extension promised (no `<gpx>` root, bad FIT header).
+    case notFormat(path: String, format: String, reason: String)
+    /// The XML or binary stream ends or breaks before the document is complete.
+    case malformed(path: String, line: Int?, offset: Int?, reason: String)
+    /// The file parsed but holds no usable point (all dropped, or none present).
+    case noUsablePoints(path: String, reason: String)
+    /// A JSON run summary with a missing, mistyped or out-of-range field.
+    case badSummary(path: String, field: String, reason: String)
+
+    public var path: String {
+        switch self {
+        case .unreadable(let p, _), .notFormat(let p, _, _), .malformed(let p, _, _, _),
+            .noUsablePoints(let p, _), .badSummary(let p, _, _):
+            return p
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason):
+            return "\(path): cannot read: \(reason)"
+        case .notFormat(let path, let format, let reason):
+            return "\(path): not a \(format) file: \(reason)"
+        case .malformed(let path, let line, let offset, let reason):
+            var at = ""
+            if let line { at += ":\(line)" }
+            if let offset { at += " (byte \(offset))" }
+            return "\(path)\(at): \(reason)"
+        case .noUsablePoints(let path, let reason):
+            return "\(path): no usable points: \(reason)"
+        case .badSummary(let path, let field, let reason):
+            return "\(path): field '\(field)': \(reason)"
+        }
+    }
+}

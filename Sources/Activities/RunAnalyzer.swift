@@ -1,0 +1,189 @@
+/// The cleaned distance/time series of a track that every figure is computed from.
+///
+/// `distances[k]` is the cumulative distance in metres at kept point `k` (no distance is added
+/// across the gap between segments, nor for a GPS teleport); `elapsed[k]` is seconds since the
+/// first timestamp of the run (`.nan` where the point has no time). `indices[k]` is the point's
+/// index in the `Track`, so positions and sensor values can be looked up.
+public struct Profile: Sendable {
+    public var distances: [Double] = []
+    public var elapsed: [Double] = []
+    public var indices: [Int] = []
+    /// Index into `distances` where each segment starts.
+    public var segmentStarts: [Int] = []
+    /// Epoch seconds of the first timestamp, nil when no point has a time.
+    public var startEpoch: Double?
+    public var dropped: [String: Int] = [:]
+
+    public var count: Int { distances.count }
+    public var totalDistance: Double { distances.last ?? 0 }
+}
+
+/// Turns a `Track` into a `RunSummary`.
+///
+/// Rules, all documented in the README:
+/// - Distance: sum of WGS84 step lengths (`Geodesy.distance`) within each segment.
+/// - GPS teleport: a step faster than `teleportSpeed` and longer than `teleportMinimumStep`
+///   is a glitch; the point is dropped and the next point is measured from the last good one.
+///   After `teleportMaxRun` glitches in a row the track really moved: the new position becomes
+///   the anchor, and the jump itself is not counted.
+/// - A timestamp earlier than the previous kept one is dropped with its point.
+/// - elapsed = last timestamp − first timestamp; timer = the sum of each segment's first-to-last
+///   time, less the device's timer pauses inside segments; moving = time of steps whose speed is
+///   at least `movingSpeedThreshold` and whose duration is at most `movingMaxStep`.
+public struct RunAnalyzer: Sendable {
+    /// 12.5 m/s (45 km/h): faster than any runner's sprint.
+    public static let teleportSpeed = 12.5
+    public static let teleportMinimumStep = 50.0
+    public static let teleportMaxRun = 5
+    /// 0.5 m/s (1.8 km/h): slower than this is standing, whatever GPS jitter says.
+    public static let movingSpeedThreshold = 0.5
+    /// A step lasting longer than this is a pause in recording, not movement.
+    public static let movingMaxStep = 60.0
+
+    /// A catalogue distance to locate along the route.
+    public struct CheckpointTarget: Sendable, Equatable {
+        public var badge: String
+        public var name: String
+        public var distanceMeters: Double
+        public init(badge: String, name: String, distanceMeters: Double) {
+            self.badge = badge; self.name = name; self.distanceMeters = distanceMeters
+        }
+    }
+
+    public var checkpoints: [CheckpointTarget]
+
+    public init(checkpoints: [CheckpointTarget] = []) {
+        self.checkpoints = checkpoints
+    }
+
+    /// Builds the cleaned series. Pure function of the track.
+    public static func profile(of track: Track) -> Profile {
+        var p = Profile()
+        p.dropped = track.dropped
+        let n = track.count
+        p.distances.reserveCapacity(n); p.elapsed.reserveCapacity(n); p.indices.reserveCapacity(n)
+        var firstTime = Double.nan
+        var lastTime = -Double.infinity
+        var total = 0.0
+        let useDevice = !track.hasPositions
+        track.latitudes.withUnsafeBufferPointer { lat in
+        track.longitudes.withUnsafeBufferPointer { lon in
+        track.times.withUnsafeBufferPointer { time in
+            for range in track.segmentRanges {
+                var anchor = -1          // last kept point index in the track
+                var glitches = 0
+                var segmentOpen = false
+                for i in range {
+                    let t = time[i]
+                    if t.isFinite {
+                        if t < lastTime {
+                            p.dropped["time going backwards", default: 0] += 1
+                            continue
+                        }
+                    }
+                    var step = 0.0
+                    if anchor >= 0 {
+                        if useDevice {
+                            let a = track.deviceDistances[anchor], b = track.deviceDistances[i]
+                            step = (a.isFinite && b.isFinite) ? max(0, b - a) : 0
+                        } else {
+                            step = Geodesy.distance(lat1: lat[anchor], lon1: lon[anchor], lat2: lat[i], lon2: lon[i])
+                            let ta = time[anchor]
+                            if step > teleportMinimumStep, t.isFinite, ta.isFinite {
+                                let dt = t - ta
+                                if dt <= 0 || step / dt > teleportSpeed {
+                                    glitches += 1
+                                    if glitches <= teleportMaxRun {
+                                        p.dropped["GPS teleport", default: 0] += 1
+                                        continue
+                                    }
+                                    // The track really moved: re-anchor without counting the jump.
+                                    step = 0
+                                }
+                            }
+                        }
+                    }
+                    glitches = 0
+                    if !segmentOpen {
+                        p.segmentStarts.append(p.distances.count)
+                        segmentOpen = true
+                    }
+                    total += step
+                    if t.isFinite {
+                        if firstTime.isNaN { firstTime = t }
+                        lastTime = t
+                    }
+                    p.distances.append(total)
+                    p.elapsed.append(t.isFinite ? t - firstTime : .nan)
+                    p.indices.append(i)
+                    anchor = i
+                }
+            }
+        }}}
+        // Times before the first timestamp was seen were recorded as NaN above; fine.
+        p.startEpoch = firstTime.isNaN ? nil : firstTime
+        return p
+    }
+
+    /// Elapsed, timer and moving seconds of a profile (nil without times).
+    public static func times(of profile: Profile, pauses: [Pause] = []) -> (elapsed: Double?, timer: Double?, moving: Double?) {
+        var first = Double.nan, last = Double.nan
+        var timer = 0.0, moving = 0.0
+        let starts = profile.segmentStarts + [profile.count]
+        for s in 0..<(starts.count - 1) {
+            var segFirst = Double.nan, segLast = Double.nan
+            var prevK = -1
+            for k in starts[s]..<starts[s + 1] {
+                let t = profile.elapsed[k]
+                guard t.isFinite else { continue }
+                if first.isNaN { first = t }
+                last = t
+                if segFirst.isNaN { segFirst = t }
+                segLast = t
+                if prevK >= 0 {
+                    let dt = t - profile.elapsed[prevK]
+                    let dd = profile.distances[k] - profile.distances[prevK]
+                    if dt > 0, dt <= movingMaxStep, dd / dt >= movingSpeedThreshold { moving += dt }
+                }
+                prevK = k
+            }
+            if segFirst.isFinite { timer += segLast - segFirst }
+        }
+        guard first.isFinite, let start = profile.startEpoch else { return (nil, nil, nil) }
+        // Subtract device timer pauses that fall inside the recorded span.
+        var paused = 0.0
+        for pause in pauses {
+            let a = max(pause.from - start, first), b = min(pause.to - start, last)
+            if b > a { paused += b - a }
+        }
+        return (last - first, max(0, timer - paused), moving)
+    }
+}
+
+extension RunAnalyzer {
+    /// The full summary of one track. `id` is the run's id in the output; `zoneOffsetSeconds`
+    /// gives the local date when the file carried no UTC offset of its own.
+    public func summarize(_ track: Track, id: String, zoneOffsetSeconds: Int = 0) -> RunSummary {
+        let profile = RunAnalyzer.profile(of: track)
+        let (elapsed, timer, moving) = RunAnalyzer.times(of: profile, pauses: track.pauses)
+        var summary = RunSummary(
+            id: id,
+            start: profile.startEpoch.map(Timestamps.iso8601),
+            startEpochSeconds: profile.startEpoch,
+            utcOffsetSeconds: track.utcOffsetSeconds,
+            localDate: profile.startEpoch.map { Timestamps.date($0, offsetSeconds: track.utcOffsetSeconds ?? zoneOffsetSeconds) },
+            name: track.name,
+            sport: Sport.normalise(track.sport),
+            format: track.format,
+            points: profile.count,
+            distanceMeters: profile.totalDistance,
+            elapsedSeconds: elapsed,
+            timerSeconds: timer,
+            movingSeconds: moving,
+            deviceDistanceMeters: track.deviceDistanceMeters
+        )
+        // Analytics (splits, efforts, elevation, sensors, checkpoints) are added here.
+        summary.dropped = profile.dropped.sorted { $0.key < $1.key }.map { Dropped(reason: $0.key, count: $0.value) }
+        return summary
+    }
+}

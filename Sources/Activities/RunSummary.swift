@@ -1,0 +1,265 @@
+/// Everything badgectl knows about one run once its file has been read: the figures rules see
+/// and the JSON contract prints. Distances in metres, times in seconds, as floats; counts as
+/// integers. Optional figures encode as `null`, never disappear, so the JSON keeps its shape.
+public struct RunSummary: Codable, Sendable, Equatable {
+    /// The path relative to the folder evaluated (plus `#n` when one file holds several runs).
+    public var id: String
+    /// Start of the run, `YYYY-MM-DDThh:mm:ssZ` (UTC), or nil when the file has no times.
+    public var start: String?
+    /// Start of the run in seconds since 1970-01-01T00:00:00Z (fractions kept), for ordering.
+    public var startEpochSeconds: Double?
+    /// The UTC offset the file wrote with its timestamps, in seconds, when it wrote one.
+    public var utcOffsetSeconds: Int?
+    /// The local calendar date of the start (`YYYY-MM-DD`), from the file's offset, else the chosen zone.
+    public var localDate: String?
+    public var name: String?
+    /// Normalised sport: `running`, `cycling`, `walking`, `hiking`, `swimming`, or the file's word lower-cased.
+    public var sport: String
+    /// Format the run was read from: `gpx`, `tcx`, `fit`, `json`.
+    public var format: String
+    /// Number of usable points read (0 for a JSON summary).
+    public var points: Int
+    public var distanceMeters: Double
+    /// Last timestamp − first timestamp: pauses and gaps included.
+    public var elapsedSeconds: Double?
+    /// Elapsed time less the gaps between segments and the device's timer pauses.
+    public var timerSeconds: Double?
+    /// Time spent moving faster than `RunAnalyzer.movingSpeedThreshold`.
+    public var movingSeconds: Double?
+    /// distance / elapsed.
+    public var speedMetersPerSecond: Double?
+    public var paceSecondsPerKilometre: Double?
+    public var paceSecondsPerMile: Double?
+    /// distance / moving time, as a pace.
+    public var movingPaceSecondsPerKilometre: Double?
+    /// The total the device itself reported (TCX laps, FIT session), beside the distance we compute.
+    public var deviceDistanceMeters: Double?
+    public var checkpoints: [Checkpoint]
+    public var splitsKilometre: [Split]
+    public var splitsMile: [Split]
+    public var efforts: [Effort]
+    public var elevation: Elevation?
+    public var heartRate: SensorStats?
+    public var cadence: SensorStats?
+    public var dropped: [Dropped]
+
+    public init(
+        id: String, start: String? = nil, startEpochSeconds: Double? = nil, utcOffsetSeconds: Int? = nil,
+        localDate: String? = nil, name: String? = nil, sport: String = "running", format: String,
+        points: Int = 0, distanceMeters: Double, elapsedSeconds: Double? = nil, timerSeconds: Double? = nil,
+        movingSeconds: Double? = nil, deviceDistanceMeters: Double? = nil, checkpoints: [Checkpoint] = [],
+        splitsKilometre: [Split] = [], splitsMile: [Split] = [], efforts: [Effort] = [],
+        elevation: Elevation? = nil, heartRate: SensorStats? = nil, cadence: SensorStats? = nil,
+        dropped: [Dropped] = []
+    ) {
+        self.id = id; self.start = start; self.startEpochSeconds = startEpochSeconds
+        self.utcOffsetSeconds = utcOffsetSeconds; self.localDate = localDate; self.name = name
+        self.sport = sport; self.format = format; self.points = points
+        self.distanceMeters = distanceMeters; self.elapsedSeconds = elapsedSeconds
+        self.timerSeconds = timerSeconds; self.movingSeconds = movingSeconds
+        self.deviceDistanceMeters = deviceDistanceMeters; self.checkpoints = checkpoints
+        self.splitsKilometre = splitsKilometre; self.splitsMile = splitsMile; self.efforts = efforts
+        self.elevation = elevation; self.heartRate = heartRate; self.cadence = cadence; self.dropped = dropped
+        recomputeSpeeds()
+    }
+
+    /// Fills speed and paces from distance, elapsed and moving time (nil where a time is missing or zero).
+    public mutating func recomputeSpeeds() {
+        if let e = elapsedSeconds, e > 0, distanceMeters > 0 {
+            speedMetersPerSecond = distanceMeters / e
+            paceSecondsPerKilometre = e / (distanceMeters / 1000)
+            paceSecondsPerMile = e / (distanceMeters / Units.metresPerMile)
+        } else {
+            speedMetersPerSecond = nil; paceSecondsPerKilometre = nil; paceSecondsPerMile = nil
+        }
+        if let m = movingSeconds, m > 0, distanceMeters > 0 {
+            movingPaceSecondsPerKilometre = m / (distanceMeters / 1000)
+        } else {
+            movingPaceSecondsPerKilometre = nil
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, start
+        case startEpochSeconds = "start_epoch_s"
+        case utcOffsetSeconds = "utc_offset_s"
+        case localDate = "local_date"
+        case name, sport, format, points
+        case distanceMeters = "distance_m"
+        case elapsedSeconds = "elapsed_s"
+        case timerSeconds = "timer_s"
+        case movingSeconds = "moving_s"
+        case speedMetersPerSecond = "speed_m_per_s"
+        case paceSecondsPerKilometre = "pace_s_per_km"
+        case paceSecondsPerMile = "pace_s_per_mile"
+        case movingPaceSecondsPerKilometre = "moving_pace_s_per_km"
+        case deviceDistanceMeters = "device_distance_m"
+        case checkpoints
+        case splitsKilometre = "splits_km"
+        case splitsMile = "splits_mile"
+        case efforts, elevation
+        case heartRate = "heart_rate"
+        case cadence, dropped
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(start, forKey: .start)
+        try c.encode(startEpochSeconds, forKey: .startEpochSeconds)
+        try c.encode(utcOffsetSeconds, forKey: .utcOffsetSeconds)
+        try c.encode(localDate, forKey: .localDate)
+        try c.encode(name, forKey: .name)
+        try c.encode(sport, forKey: .sport)
+        try c.encode(format, forKey: .format)
+        try c.encode(points, forKey: .points)
+        try c.encode(distanceMeters, forKey: .distanceMeters)
+        try c.encode(elapsedSeconds, forKey: .elapsedSeconds)
+        try c.encode(timerSeconds, forKey: .timerSeconds)
+        try c.encode(movingSeconds, forKey: .movingSeconds)
+        try c.encode(speedMetersPerSecond, forKey: .speedMetersPerSecond)
+        try c.encode(paceSecondsPerKilometre, forKey: .paceSecondsPerKilometre)
+        try c.encode(paceSecondsPerMile, forKey: .paceSecondsPerMile)
+        try c.encode(movingPaceSecondsPerKilometre, forKey: .movingPaceSecondsPerKilometre)
+        try c.encode(deviceDistanceMeters, forKey: .deviceDistanceMeters)
+        try c.encode(checkpoints, forKey: .checkpoints)
+        try c.encode(splitsKilometre, forKey: .splitsKilometre)
+        try c.encode(splitsMile, forKey: .splitsMile)
+        try c.encode(efforts, forKey: .efforts)
+        try c.encode(elevation, forKey: .elevation)
+        try c.encode(heartRate, forKey: .heartRate)
+        try c.encode(cadence, forKey: .cadence)
+        try c.encode(dropped, forKey: .dropped)
+    }
+}
+
+/// Where the route passed a catalogue distance.
+public struct Checkpoint: Codable, Sendable, Equatable {
+    public var badge: String
+    public var name: String
+    public var distanceMeters: Double
+    /// Interpolated between the two points around the distance; nil for a run without positions.
+    public var latitude: Double?
+    public var longitude: Double?
+    /// Seconds from the start when the distance was reached; nil without times.
+    public var elapsedSeconds: Double?
+
+    public init(badge: String, name: String, distanceMeters: Double, latitude: Double?, longitude: Double?, elapsedSeconds: Double?) {
+        self.badge = badge; self.name = name; self.distanceMeters = distanceMeters
+        self.latitude = latitude; self.longitude = longitude; self.elapsedSeconds = elapsedSeconds
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case badge, name
+        case distanceMeters = "distance_m"
+        case latitude = "lat"
+        case longitude = "lon"
+        case elapsedSeconds = "elapsed_s"
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(badge, forKey: .badge)
+        try c.encode(name, forKey: .name)
+        try c.encode(distanceMeters, forKey: .distanceMeters)
+        try c.encode(latitude, forKey: .latitude)
+        try c.encode(longitude, forKey: .longitude)
+        try c.encode(elapsedSeconds, forKey: .elapsedSeconds)
+    }
+}
+
+/// One split: the `index`-th whole kilometre or mile (1-based), or the last partial one.
+public struct Split: Codable, Sendable, Equatable {
+    public var index: Int
+    /// Length of this split: the unit, or less for the last partial split.
+    public var distanceMeters: Double
+    /// Time for this split alone.
+    public var elapsedSeconds: Double
+    /// Time from the start to the end of this split.
+    public var cumulativeSeconds: Double
+    public var paceSecondsPerKilometre: Double
+    public var partial: Bool
+
+    public init(index: Int, distanceMeters: Double, elapsedSeconds: Double, cumulativeSeconds: Double, partial: Bool) {
+        self.index = index; self.distanceMeters = distanceMeters; self.elapsedSeconds = elapsedSeconds
+        self.cumulativeSeconds = cumulativeSeconds; self.partial = partial
+        self.paceSecondsPerKilometre = distanceMeters > 0 ? elapsedSeconds / (distanceMeters / 1000) : 0
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case index
+        case distanceMeters = "distance_m"
+        case elapsedSeconds = "elapsed_s"
+        case cumulativeSeconds = "cumulative_s"
+        case paceSecondsPerKilometre = "pace_s_per_km"
+        case partial
+    }
+}
+
+/// The fastest contiguous stretch of a standard distance inside a run.
+public struct Effort: Codable, Sendable, Equatable {
+    /// `400m`, `1km`, `1mi`, `5km`, `10km`, `half`, `marathon`.
+    public var name: String
+    public var distanceMeters: Double
+    public var elapsedSeconds: Double
+    /// Where the window starts: distance from the start of the run and time from the start.
+    public var startDistanceMeters: Double
+    public var startElapsedSeconds: Double
+    public var paceSecondsPerKilometre: Double
+
+    public init(name: String, distanceMeters: Double, elapsedSeconds: Double, startDistanceMeters: Double, startElapsedSeconds: Double) {
+        self.name = name; self.distanceMeters = distanceMeters; self.elapsedSeconds = elapsedSeconds
+        self.startDistanceMeters = startDistanceMeters; self.startElapsedSeconds = startElapsedSeconds
+        self.paceSecondsPerKilometre = distanceMeters > 0 ? elapsedSeconds / (distanceMeters / 1000) : 0
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name
+        case distanceMeters = "distance_m"
+        case elapsedSeconds = "elapsed_s"
+        case startDistanceMeters = "start_distance_m"
+        case startElapsedSeconds = "start_elapsed_s"
+        case paceSecondsPerKilometre = "pace_s_per_km"
+    }
+}
+
+/// Elevation figures after smoothing (see `RunAnalyzer`).
+public struct Elevation: Codable, Sendable, Equatable {
+    public var gainMeters: Double
+    public var lossMeters: Double
+    public var minMeters: Double
+    public var maxMeters: Double
+
+    public init(gainMeters: Double, lossMeters: Double, minMeters: Double, maxMeters: Double) {
+        self.gainMeters = gainMeters; self.lossMeters = lossMeters; self.minMeters = minMeters; self.maxMeters = maxMeters
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case gainMeters = "gain_m"
+        case lossMeters = "loss_m"
+        case minMeters = "min_m"
+        case maxMeters = "max_m"
+    }
+}
+
+/// Average and maximum of a sensor channel (heart rate in bpm, cadence as recorded).
+public struct SensorStats: Codable, Sendable, Equatable {
+    public var average: Double
+    public var maximum: Double
+    public init(average: Double, maximum: Double) { self.average = average; self.maximum = maximum }
+    enum CodingKeys: String, CodingKey {
+        case average = "avg"
+        case maximum = "max"
+    }
+}
+
+/// Points or steps left out of a run, and why.
+public struct Dropped: Codable, Sendable, Equatable {
+    public var reason: String
+    public var count: Int
+    public init(reason: String, count: Int) { self.reason = reason; self.count = count }
+}
+
+public enum Units {
+    public static let metresPerMile = 1609.344
+}

@@ -1,0 +1,2 @@
+// The rule host lives here: see RuleHost.swift.
+@_exported import Activities

@@ -1,0 +1,4 @@
+#ifndef BADGECTL_CZLIB_H
+#define BADGECTL_CZLIB_H
+#include <zlib.h>
+#endif
