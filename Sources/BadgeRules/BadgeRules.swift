@@ -1,2 +1,0 @@
-// The rule host lives here: see RuleHost.swift.
-@_exported import Activities

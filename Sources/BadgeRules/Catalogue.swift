@@ -1,0 +1,141 @@
+import Activities
+import Foundation
+
+/// One badge as the catalogue lists it.
+public struct CatalogueBadge: Sendable, Equatable, Codable {
+    public var id: String
+    public var name: String
+    public var information: String
+    /// The distance a run must exceed, in metres, for distance badges; nil for others.
+    public var distanceMeters: Double?
+    /// Image name (MoonRunner's `imageName`), resolved against an images folder by the report.
+    public var image: String?
+
+    public init(id: String, name: String, information: String = "", distanceMeters: Double? = nil, image: String? = nil) {
+        self.id = id; self.name = name; self.information = information
+        self.distanceMeters = distanceMeters; self.image = image
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, information
+        case distanceMeters = "distance_m"
+        case image
+    }
+}
+
+/// The badge catalogue: `badges.json` (ours: an array of `{id, name, information, distance, image}`)
+/// or the MoonRunner app's `badges.txt` as it is (an array of `{name, information, distance, imageName}`,
+/// distance a string or a number, no id: the id is then the name's slug).
+public struct Catalogue: Sendable, Equatable {
+    public var badges: [CatalogueBadge]
+    /// Where it was read from, for messages.
+    public var source: String
+
+    public init(badges: [CatalogueBadge], source: String = "<memory>") {
+        self.badges = badges
+        self.source = source
+    }
+
+    public func badge(id: String) -> CatalogueBadge? { badges.first { $0.id == id } }
+
+    /// Distance badges in the order a runner meets them: by distance, then id.
+    public var distanceBadges: [CatalogueBadge] {
+        badges.filter { $0.distanceMeters != nil }
+            .sorted { ($0.distanceMeters ?? 0, $0.id) < ($1.distanceMeters ?? 0, $1.id) }
+    }
+
+    /// Reads a catalogue file.
+    public static func load(path: String) throws -> Catalogue {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw RulesError.catalogue(path: path, index: nil, reason: "cannot read: \(error.localizedDescription)")
+        }
+        return try parse(data, source: path)
+    }
+
+    /// Parses catalogue bytes (either format).
+    public static func parse(_ data: Data, source: String) throws -> Catalogue {
+        let root: Any
+        do {
+            root = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            throw RulesError.catalogue(path: source, index: nil, reason: "not valid JSON: \(error.localizedDescription)")
+        }
+        let entries: [Any]
+        if let array = root as? [Any] {
+            entries = array
+        } else if let object = root as? [String: Any], let array = object["badges"] as? [Any] {
+            entries = array
+        } else {
+            throw RulesError.catalogue(path: source, index: nil, reason: "expected a JSON array of badges (or an object with a 'badges' array)")
+        }
+        var badges: [CatalogueBadge] = []
+        var seen: Set<String> = []
+        for (index, entry) in entries.enumerated() {
+            guard let object = entry as? [String: Any] else {
+                throw RulesError.catalogue(path: source, index: index, reason: "expected an object, found \(describe(entry))")
+            }
+            guard let name = object["name"] as? String, !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw RulesError.catalogue(path: source, index: index, reason: "missing required field 'name' (a non-empty string)")
+            }
+            let information = (object["information"] as? String) ?? ""
+            var distance: Double? = nil
+            if let raw = object["distance"] ?? object["distance_m"] {
+                if let number = raw as? NSNumber, !(raw is Bool) {
+                    distance = number.doubleValue
+                } else if let text = raw as? String, let value = Double(text.trimmingCharacters(in: .whitespaces)) {
+                    distance = value
+                } else if !(raw is NSNull) {
+                    throw RulesError.catalogue(path: source, index: index, reason: "field 'distance' must be a number of metres or a string holding one, found \(describe(raw))")
+                }
+                if let d = distance, !(d.isFinite && d >= 0) {
+                    throw RulesError.catalogue(path: source, index: index, reason: "field 'distance' must be a finite number ≥ 0, found \(d)")
+                }
+            }
+            let image = (object["image"] as? String) ?? (object["imageName"] as? String)
+            let id: String
+            if let given = object["id"] {
+                guard let text = given as? String, !text.isEmpty else {
+                    throw RulesError.catalogue(path: source, index: index, reason: "field 'id' must be a non-empty string")
+                }
+                id = text
+            } else {
+                id = slug(name)
+            }
+            guard seen.insert(id).inserted else {
+                throw RulesError.catalogue(path: source, index: index, reason: "duplicate badge id '\(id)'")
+            }
+            badges.append(CatalogueBadge(id: id, name: name, information: information, distanceMeters: distance, image: image))
+        }
+        return Catalogue(badges: badges, source: source)
+    }
+
+    /// `"Half Marathon!"` → `"half-marathon"`: lower-case ASCII letters and digits, runs of anything else as one dash.
+    public static func slug(_ name: String) -> String {
+        var out = ""
+        var dash = false
+        for scalar in name.lowercased().unicodeScalars {
+            if (scalar >= "a" && scalar <= "z") || (scalar >= "0" && scalar <= "9") {
+                if dash && !out.isEmpty { out.append("-") }
+                out.unicodeScalars.append(scalar)
+                dash = false
+            } else {
+                dash = true
+            }
+        }
+        return out.isEmpty ? "badge" : out
+    }
+
+    static func describe(_ value: Any) -> String {
+        switch value {
+        case is NSNull: return "null"
+        case is String: return "a string"
+        case is [Any]: return "an array"
+        case is [String: Any]: return "an object"
+        case let n as NSNumber: return "the number \(n)"
+        default: return "\(type(of: value))"
+        }
+    }
+}
