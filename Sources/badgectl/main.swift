@@ -1,1 +1,3 @@
 import BadgeCommands
+
+Badgectl.main()

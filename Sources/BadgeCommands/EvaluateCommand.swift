@@ -1,0 +1,106 @@
+import Activities
+import ArgumentParser
+import BadgeRules
+import Foundation
+
+/// `badgectl evaluate DIR`: who earned what, when, and what is next.
+struct EvaluateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "evaluate",
+        abstract: "Evaluate a folder of runs against the rule packs: badges earned, tiers, and what is next.",
+        discussion: """
+            Reads every run file under DIR (.gpx, .tcx, .fit, their .gz forms, and .json run summaries; \
+            other files are listed as ignored), orders the runs by start time and runs every rule pack. \
+            A bad file or a failing rule is reported and skipped; everything else is still evaluated.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("A folder of run files (or one run file).", valueName: "dir"))
+    var directory: String
+
+    @OptionGroup var ruleOptions: RuleOptions
+    @OptionGroup var runOptions: RunOptions
+
+    @Option(name: .long, help: "Output format: table (for people) or json (the contract).")
+    var format: OutputFormat = .table
+
+    func run() throws {
+        let zone = try runOptions.zone()
+        let catalogue: Catalogue
+        do {
+            catalogue = try Catalogue.load(path: ruleOptions.badges)
+        } catch {
+            Console.error("badgectl: \(error)")
+            throw ExitCode(ExitStatus.failure.rawValue)
+        }
+        let folder: RunFolder
+        do {
+            folder = try RunFolder.read(directory, analyzer: RunAnalyzer(checkpoints: checkpointTargets(catalogue)), zone: zone)
+        } catch {
+            Console.error("badgectl: \(error)")
+            throw ExitCode(ExitStatus.failure.rawValue)
+        }
+        let engine = RuleEngine(packDirectories: ruleOptions.rulePaths, catalogue: catalogue)
+        let evaluation = engine.evaluate(runs: folder.runs)
+        let report = EvaluationReport(folder: folder, evaluation: evaluation, catalogue: catalogue)
+        switch format {
+        case .json: print(try report.json())
+        case .table: print(EvaluateCommand.table(report))
+        }
+        for error in report.errors { Console.error("skipped \(error.message)") }
+        for failure in report.ruleErrors { Console.error("rule failed: \(failure)") }
+        if report.isPartial { throw ExitCode(ExitStatus.partial.rawValue) }
+    }
+
+    /// The catalogue's distance badges as checkpoints to locate on each route.
+    func checkpointTargets(_ catalogue: Catalogue) -> [RunAnalyzer.CheckpointTarget] {
+        catalogue.distanceBadges.compactMap { badge in
+            badge.distanceMeters.map { RunAnalyzer.CheckpointTarget(badge: badge.id, name: badge.name, distanceMeters: $0) }
+        }
+    }
+
+    static func table(_ report: EvaluationReport) -> String {
+        var out: [String] = []
+        let runsById = Dictionary(report.runs.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var table = TextTable("BADGE", "TIER", "DATE", "RUN", "DISTANCE", "PACE", "PACK")
+        for award in report.awards {
+            let run = runsById[award.run]
+            let name = report.badges.first { $0.id == award.badge }?.name ?? award.badge
+            table.add(name, award.tier, Format.date(award.at), award.run, Format.distance(run?.distanceMeters),
+                      Format.pace(run?.paceSecondsPerKilometre), award.pack)
+        }
+        out.append("\(report.runs.count) runs, \(report.awards.count) awards")
+        out.append("")
+        out.append(report.awards.isEmpty ? "No badges earned yet." : table.render())
+        let chase = report.badges.filter { $0.earned != nil && ($0.silverPaceSecondsPerKilometre != nil || $0.goldPaceSecondsPerKilometre != nil) }
+        if !chase.isEmpty {
+            var paces = TextTable("BADGE", "SILVER PACE", "GOLD PACE")
+            for row in chase {
+                paces.add(row.name, row.silverPaceSecondsPerKilometre.map { "< \(Format.pace($0))/km" } ?? "earned",
+                          row.goldPaceSecondsPerKilometre.map { "< \(Format.pace($0))/km" } ?? "earned")
+            }
+            out.append("")
+            out.append("Faster than these paces over the badge's distance earns the next tier:")
+            out.append(paces.render())
+        }
+        out.append("")
+        if let next = report.next {
+            out.append("Next: \(next.name) — \(Format.distance(next.remainingMeters)) to go (a run must exceed \(next.name)'s distance).")
+        } else if !report.runs.isEmpty {
+            out.append("Next: every distance badge is earned.")
+        }
+        if !report.notes.isEmpty {
+            out.append("")
+            for note in report.notes { out.append("note (\(note.pack)\(note.rule.map { "/" + $0 } ?? "")): \(note.message)") }
+        }
+        if !report.ignored.isEmpty {
+            out.append("")
+            out.append("Ignored (not run files): " + report.ignored.joined(separator: ", "))
+        }
+        if !report.errors.isEmpty || !report.ruleErrors.isEmpty {
+            out.append("")
+            out.append("Skipped: \(report.errors.count) files, \(report.ruleErrors.count) rules (see stderr).")
+        }
+        return out.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,163 @@
+import Activities
+import BadgeRules
+import Foundation
+
+/// The JSON contract of `badgectl evaluate` (fields are added over time, never renamed).
+public struct EvaluationReport: Encodable, Sendable {
+    public struct AwardRef: Codable, Sendable, Equatable {
+        public var run: String
+        public var at: String?
+    }
+
+    public struct BadgeRow: Encodable, Sendable {
+        public var id: String
+        public var name: String
+        public var pack: String
+        public var earned: AwardRef?
+        public var silver: AwardRef?
+        public var gold: AwardRef?
+        public var best: AwardRef?
+        public var silverPaceSecondsPerKilometre: Double?
+        public var goldPaceSecondsPerKilometre: Double?
+        public var progress: Progress?
+        public var hint: String?
+
+        enum CodingKeys: String, CodingKey {
+            case id, name, pack, earned, silver, gold, best
+            case silverPaceSecondsPerKilometre = "silver_pace_s_per_km"
+            case goldPaceSecondsPerKilometre = "gold_pace_s_per_km"
+            case progress, hint
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(id, forKey: .id)
+            try c.encode(name, forKey: .name)
+            try c.encode(pack, forKey: .pack)
+            try c.encode(earned, forKey: .earned)
+            try c.encode(silver, forKey: .silver)
+            try c.encode(gold, forKey: .gold)
+            try c.encode(best, forKey: .best)
+            try c.encode(silverPaceSecondsPerKilometre, forKey: .silverPaceSecondsPerKilometre)
+            try c.encode(goldPaceSecondsPerKilometre, forKey: .goldPaceSecondsPerKilometre)
+            try c.encode(progress, forKey: .progress)
+            try c.encode(hint, forKey: .hint)
+        }
+    }
+
+    public struct Next: Encodable, Sendable {
+        public var badge: String
+        public var name: String
+        public var pack: String
+        public var remainingMeters: Double
+        enum CodingKeys: String, CodingKey {
+            case badge, name, pack
+            case remainingMeters = "remaining_m"
+        }
+    }
+
+    public struct Note: Encodable, Sendable {
+        public var pack: String
+        public var rule: String?
+        public var message: String
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(pack, forKey: .pack)
+            try c.encode(rule, forKey: .rule)
+            try c.encode(message, forKey: .message)
+        }
+        enum CodingKeys: String, CodingKey { case pack, rule, message }
+    }
+
+    public var runs: [RunSummary]
+    public var awards: [Award]
+    public var badges: [BadgeRow]
+    public var next: Next?
+    public var ignored: [String]
+    public var errors: [RunFileError]
+    /// Rules that failed to load or run: pack, rule, file:line, message.
+    public var ruleErrors: [RuleFailure]
+    public var notes: [Note]
+
+    enum CodingKeys: String, CodingKey {
+        case runs, awards, badges, next, ignored, errors
+        case ruleErrors = "rule_errors"
+        case notes
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(runs, forKey: .runs)
+        try c.encode(awards, forKey: .awards)
+        try c.encode(badges, forKey: .badges)
+        try c.encode(next, forKey: .next)
+        try c.encode(ignored, forKey: .ignored)
+        try c.encode(errors, forKey: .errors)
+        try c.encode(ruleErrors, forKey: .ruleErrors)
+        try c.encode(notes, forKey: .notes)
+    }
+
+    /// True when a file or a rule was skipped.
+    public var isPartial: Bool { !errors.isEmpty || !ruleErrors.isEmpty }
+
+    /// Assembles the report: runs in start order, awards as the rules gave them, one row per badge
+    /// (catalogue badges first in catalogue order, then pack-defined badges), the next badge.
+    public init(folder: RunFolder, evaluation: Evaluation, catalogue: Catalogue) {
+        runs = RuleEngine.ordered(folder.runs)
+        awards = evaluation.awards
+        ignored = folder.ignored
+        errors = folder.errors
+        ruleErrors = evaluation.failures
+        notes = evaluation.notes.map { Note(pack: $0.pack, rule: $0.rule, message: $0.message) }
+
+        var known: [CatalogueBadge] = catalogue.badges
+        var seen = Set(known.map(\.id))
+        for badge in evaluation.packBadges where !seen.contains(badge.id) {
+            known.append(badge)
+            seen.insert(badge.id)
+        }
+        var rows: [BadgeRow] = []
+        for badge in known {
+            var row = BadgeRow(id: badge.id, name: badge.name, pack: "")
+            for award in evaluation.awards where award.badge == badge.id {
+                if row.pack.isEmpty { row.pack = award.pack }
+                let ref = AwardRef(run: award.run, at: award.at)
+                switch award.tier {
+                case "earned": if row.earned == nil { row.earned = ref }
+                case "silver": if row.silver == nil { row.silver = ref }
+                case "gold": if row.gold == nil { row.gold = ref }
+                case "best": row.best = ref
+                default: break
+                }
+            }
+            if let status = evaluation.statuses.first(where: { $0.badge == badge.id }) {
+                if row.pack.isEmpty { row.pack = status.pack }
+                row.silverPaceSecondsPerKilometre = status.silverPaceSecondsPerKilometre
+                row.goldPaceSecondsPerKilometre = status.goldPaceSecondsPerKilometre
+                row.progress = status.progress
+                row.hint = status.hint
+            }
+            rows.append(row)
+        }
+        badges = rows
+        if let next = evaluation.next {
+            let name = known.first { $0.id == next.badge }?.name ?? next.badge
+            self.next = Next(badge: next.badge, name: name, pack: next.pack, remainingMeters: next.remainingMeters)
+        }
+    }
+
+    /// Deterministic JSON: sorted keys, so two evaluations of the same input are byte-identical.
+    public func json() throws -> String {
+        try JSONOutput.encode(self)
+    }
+}
+
+enum JSONOutput {
+    static func encode<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        let data = try encoder.encode(value)
+        return String(decoding: data, as: UTF8.self)
+    }
+}

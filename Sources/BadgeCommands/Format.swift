@@ -1,0 +1,70 @@
+import Activities
+import Foundation
+
+/// Human formatting for tables.
+enum Format {
+    /// `4:58` (minutes:seconds per km), `—` for nil.
+    static func pace(_ secondsPerKilometre: Double?) -> String {
+        guard let s = secondsPerKilometre, s.isFinite, s > 0 else { return "—" }
+        let whole = Int(s.rounded())
+        return "\(whole / 60):\(pad2(whole % 60))"
+    }
+
+    /// `1:02:03` or `25:41`.
+    static func duration(_ seconds: Double?) -> String {
+        guard let s = seconds, s.isFinite else { return "—" }
+        let whole = Int(s.rounded())
+        let h = whole / 3600, m = whole / 60 % 60, sec = whole % 60
+        return h > 0 ? "\(h):\(pad2(m)):\(pad2(sec))" : "\(m):\(pad2(sec))"
+    }
+
+    /// `5.21 km`, `850 m`.
+    static func distance(_ meters: Double?) -> String {
+        guard let m = meters, m.isFinite else { return "—" }
+        if m < 1000 { return "\(Int(m.rounded())) m" }
+        return String(format: "%.2f km", m / 1000)
+    }
+
+    /// The date part of an ISO timestamp.
+    static func date(_ iso: String?) -> String {
+        guard let iso else { return "—" }
+        return String(iso.prefix(10))
+    }
+
+    static func pad2(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+}
+
+/// A plain text table with aligned columns.
+struct TextTable {
+    var headers: [String]
+    var rows: [[String]] = []
+
+    init(_ headers: String...) { self.headers = headers }
+
+    mutating func add(_ cells: String...) { rows.append(cells) }
+
+    func render() -> String {
+        var widths = headers.map(\.count)
+        for row in rows {
+            for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) }
+        }
+        func line(_ cells: [String]) -> String {
+            var out = ""
+            for (i, cell) in cells.enumerated() {
+                let isLast = i == cells.count - 1
+                out += isLast ? cell : cell + String(repeating: " ", count: widths[i] - cell.count + 2)
+            }
+            return out
+        }
+        var lines = [line(headers), line(widths.map { String(repeating: "-", count: $0) })]
+        lines += rows.map(line)
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Writes to standard error.
+enum Console {
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+}

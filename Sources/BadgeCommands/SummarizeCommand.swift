@@ -1,0 +1,91 @@
+import Activities
+import ArgumentParser
+import BadgeRules
+import Foundation
+
+/// `badgectl summarize FILE...`: everything badgectl computes about runs.
+struct SummarizeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "summarize",
+        abstract: "Print the summary of run files: distance, times, pace, splits, fastest efforts, elevation, checkpoints.",
+        discussion: "The JSON is always {\"runs\": [...]} with the same run objects as `evaluate`."
+    )
+
+    @Argument(help: ArgumentHelp("Run files (or folders).", valueName: "file"))
+    var files: [String]
+
+    @Option(name: .long, help: ArgumentHelp("Badge catalogue whose distances are located on the route as checkpoints.", valueName: "file"))
+    var badges: String = "badges.json"
+
+    @OptionGroup var runOptions: RunOptions
+
+    @Option(name: .long, help: "Output format: table or json.")
+    var format: OutputFormat = .table
+
+    struct Output: Encodable {
+        var runs: [RunSummary]
+    }
+
+    func run() throws {
+        let zone = try runOptions.zone()
+        var targets: [RunAnalyzer.CheckpointTarget] = []
+        if FileManager.default.fileExists(atPath: badges) {
+            do {
+                let catalogue = try Catalogue.load(path: badges)
+                targets = catalogue.distanceBadges.compactMap { b in
+                    b.distanceMeters.map { RunAnalyzer.CheckpointTarget(badge: b.id, name: b.name, distanceMeters: $0) }
+                }
+            } catch {
+                Console.error("badgectl: \(error) (checkpoints left out)")
+            }
+        }
+        let analyzer = RunAnalyzer(checkpoints: targets)
+        var runs: [RunSummary] = []
+        var failed = false
+        for file in files {
+            do {
+                let folder = try RunFolder.read(file, analyzer: analyzer, zone: zone)
+                runs += folder.runs
+                for error in folder.errors {
+                    Console.error("skipped \(error.message)")
+                    failed = true
+                }
+                for path in folder.ignored { Console.error("ignored \(path): not a run file") }
+            } catch {
+                Console.error("skipped \(error)")
+                failed = true
+            }
+        }
+        switch format {
+        case .json: print(try JSONOutput.encode(Output(runs: runs)))
+        case .table: print(runs.map(SummarizeCommand.describe).joined(separator: "\n\n"))
+        }
+        if failed { throw ExitCode(ExitStatus.partial.rawValue) }
+    }
+
+    static func describe(_ run: RunSummary) -> String {
+        var lines: [String] = []
+        lines.append("\(run.id)\(run.name.map { " — \($0)" } ?? "")")
+        lines.append("  start      \(run.start ?? "—")  (local date \(run.localDate ?? "—"))   sport \(run.sport)   \(run.format), \(run.points) points")
+        lines.append("  distance   \(Format.distance(run.distanceMeters))\(run.deviceDistanceMeters.map { "  (device: \(Format.distance($0)))" } ?? "")")
+        lines.append("  elapsed    \(Format.duration(run.elapsedSeconds))   timer \(Format.duration(run.timerSeconds))   moving \(Format.duration(run.movingSeconds))")
+        lines.append("  pace       \(Format.pace(run.paceSecondsPerKilometre))/km   \(Format.pace(run.paceSecondsPerMile))/mi   moving \(Format.pace(run.movingPaceSecondsPerKilometre))/km")
+        if let e = run.elevation {
+            lines.append("  elevation  +\(Int(e.gainMeters.rounded())) m / -\(Int(e.lossMeters.rounded())) m   (\(Int(e.minMeters.rounded()))–\(Int(e.maxMeters.rounded())) m)")
+        }
+        if let hr = run.heartRate { lines.append("  heart rate avg \(Int(hr.average.rounded()))  max \(Int(hr.maximum.rounded())) bpm") }
+        if let cad = run.cadence { lines.append("  cadence    avg \(Int(cad.average.rounded()))  max \(Int(cad.maximum.rounded()))") }
+        if !run.splitsKilometre.isEmpty {
+            lines.append("  splits/km  " + run.splitsKilometre.map { ($0.partial ? "(\(Format.distance($0.distanceMeters))) " : "") + Format.pace($0.paceSecondsPerKilometre) }.joined(separator: " "))
+        }
+        if !run.efforts.isEmpty {
+            lines.append("  fastest    " + run.efforts.map { "\($0.name) \(Format.duration($0.elapsedSeconds))" }.joined(separator: "  "))
+        }
+        for c in run.checkpoints {
+            let pos = (c.latitude != nil && c.longitude != nil) ? String(format: " at %.5f, %.5f", c.latitude ?? 0, c.longitude ?? 0) : ""
+            lines.append("  passed     \(c.name) (\(Format.distance(c.distanceMeters))) after \(Format.duration(c.elapsedSeconds))\(pos)")
+        }
+        for d in run.dropped { lines.append("  dropped    \(d.count) × \(d.reason)") }
+        return lines.joined(separator: "\n")
+    }
+}
