@@ -92,7 +92,7 @@ extension RunAnalyzer {
                 for i in 0..<(n - 1) {
                     let target = d[i] + meters
                     if j <= i { j = i + 1 }
-                    while j < n, d[j] < target { j += 1 }
+                    while j < n, d[j] < target - distanceTolerance { j += 1 }
                     let end: Double
                     if j == n {
                         // Past the end; only a rounding hair short is still a window.
@@ -100,9 +100,9 @@ extension RunAnalyzer {
                         end = t[n - 1]
                         j = n - 1
                     } else {
-                        // d[j - 1] < target <= d[j]
+                        // d[j - 1] < target <= d[j], give or take the tolerance
                         let a = j - 1
-                        end = t[a] + (t[j] - t[a]) * (target - d[a]) / (d[j] - d[a])
+                        end = t[a] + (t[j] - t[a]) * min(1, max(0, (target - d[a]) / (d[j] - d[a])))
                     }
                     let time = end - t[i]
                     if time < best { best = time; bestStartDistance = d[i]; bestStartTime = t[i] }
@@ -117,14 +117,14 @@ extension RunAnalyzer {
                     if target <= d[0] {
                         startDistance = d[0]
                         // The last moment still at the first distance.
-                        while i + 1 < k, d[i + 1] <= d[0] { i += 1 }
+                        while i + 1 < k, d[i + 1] <= d[0] + distanceTolerance { i += 1 }
                         start = t[i]
                     } else {
-                        while i + 1 < k, d[i + 1] <= target { i += 1 }
-                        // d[i] <= target < d[i + 1] (d[k] > target since meters > 0)
+                        while i + 1 < k, d[i + 1] <= target + distanceTolerance { i += 1 }
+                        // d[i] <= target < d[i + 1], give or take the tolerance (d[k] > target)
                         let b = i + 1
                         startDistance = target
-                        start = t[i] + (t[b] - t[i]) * (target - d[i]) / (d[b] - d[i])
+                        start = t[i] + (t[b] - t[i]) * min(1, max(0, (target - d[i]) / (d[b] - d[i])))
                     }
                     let time = t[k] - start
                     if time < best { best = time; bestStartDistance = startDistance; bestStartTime = start }
@@ -157,7 +157,7 @@ extension RunAnalyzer {
         var result: [Checkpoint] = []
         for target in checkpoints where target.distanceMeters <= total + RunAnalyzer.distanceTolerance {
             let meters = max(0, target.distanceMeters)
-            let k = min(RunAnalyzer.firstIndex(in: profile.distances, atLeast: meters), profile.count - 1)
+            let k = min(RunAnalyzer.firstIndex(in: profile.distances, atLeast: meters - RunAnalyzer.distanceTolerance), profile.count - 1)
             var latitude: Double?, longitude: Double?
             if track.hasPositions {
                 let here = profile.indices[k]
@@ -166,7 +166,7 @@ extension RunAnalyzer {
                 } else {
                     let before = profile.indices[k - 1]
                     let d0 = profile.distances[k - 1], d1 = profile.distances[k]
-                    let f = (meters - d0) / (d1 - d0)
+                    let f = min(1, max(0, (meters - d0) / (d1 - d0)))
                     let lat0 = track.latitudes[before], lon0 = track.longitudes[before]
                     var dLon = track.longitudes[here] - lon0
                     if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
@@ -182,7 +182,7 @@ extension RunAnalyzer {
             if m > 0, meters >= series.distances[0] - RunAnalyzer.distanceTolerance,
                 meters <= series.distances[m - 1] + RunAnalyzer.distanceTolerance
             {
-                var cursor = min(max(1, RunAnalyzer.firstIndex(in: series.distances, atLeast: meters)), m - 1)
+                var cursor = min(max(1, RunAnalyzer.firstIndex(in: series.distances, atLeast: meters - RunAnalyzer.distanceTolerance)), m - 1)
                 elapsed = m == 1 ? series.elapsed[0] : series.elapsed(atDistance: meters, cursor: &cursor)
             }
             result.append(Checkpoint(
@@ -288,15 +288,16 @@ struct TimedSeries {
     var count: Int { distances.count }
 
     /// Elapsed seconds when `distance` was first reached, interpolated linearly. `cursor` must be
-    /// ≥ 1 with `distances[cursor - 1] < distance`; it is moved forward, so increasing distances
+    /// ≥ 1 with `distances[cursor - 1] < distance` (less `distanceTolerance`); it is moved forward, so increasing distances
     /// cost O(n) in all. A distance beyond the end gives the last time.
     func elapsed(atDistance distance: Double, cursor: inout Int) -> Double {
         let n = count
-        while cursor < n - 1, distances[cursor] < distance { cursor += 1 }
+        let tolerance = RunAnalyzer.distanceTolerance
+        while cursor < n - 1, distances[cursor] < distance - tolerance { cursor += 1 }
         let j = cursor, a = j - 1
-        if distances[j] < distance { return elapsed[j] }
+        if distances[j] < distance - tolerance { return elapsed[j] }
         let span = distances[j] - distances[a]
         guard span > 0 else { return elapsed[a] }
-        return elapsed[a] + (elapsed[j] - elapsed[a]) * (distance - distances[a]) / span
+        return elapsed[a] + (elapsed[j] - elapsed[a]) * min(1, max(0, (distance - distances[a]) / span))
     }
 }
