@@ -35,6 +35,8 @@ public struct Profile: Sendable {
 /// - elapsed = last timestamp − first timestamp; timer = the sum of each segment's first-to-last
 ///   time, less the device's timer pauses inside segments; moving = time of steps whose speed is
 ///   at least `movingSpeedThreshold` and whose duration is at most `movingMaxStep`.
+/// - Splits, fastest efforts, checkpoints, elevation gain/loss and heart rate/cadence are
+///   computed from the profile in `Analytics.swift` (each function documents its method).
 public struct RunAnalyzer: Sendable {
     /// 12.5 m/s (45 km/h): faster than any runner's sprint.
     public static let teleportSpeed = 12.5

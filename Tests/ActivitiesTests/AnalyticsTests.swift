@@ -141,6 +141,51 @@ final class AnalyticsTests: XCTestCase {
         XCTAssertEqual(efforts.first { $0.name == "1mi" }?.elapsedSeconds ?? 0, 900 + 609.344 * 0.3, accuracy: 1e-6)
     }
 
+    func testTwoPointerSearchAgreesWithExhaustiveSearch() throws {
+        // Irregular steps (including standing still) and pace, two segments: the O(n) search must
+        // find what trying every start point and every end point one by one finds.
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Double {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(seed >> 11) / Double(1 << 53)
+        }
+        var d: [Double] = [0], t: [Double] = [0]
+        for k in 1..<600 {
+            let standing = next() < 0.1
+            d.append(d[k - 1] + (standing ? 0 : 1 + 30 * next()))
+            t.append(t[k - 1] + 1 + 9 * next())
+        }
+        var track = F.equator(Array(d[..<300]), times: Array(t[..<300]))
+        // The second segment starts 2 km further along the equator after a 5-minute pause.
+        F.append(to: &track, d[300...].map { $0 + 2000 }, times: t[300...].map { $0 + 300 })
+        let profile = RunAnalyzer.profile(of: track)
+        let pd = profile.distances, pt = profile.elapsed
+        func elapsed(at x: Double, first: Bool) -> Double {
+            // First (or last) moment the distance x is reached, by a linear scan.
+            let ks = first ? Array(pd.indices) : Array(pd.indices.reversed())
+            for k in ks {
+                if first, pd[k] >= x {
+                    return k == 0 ? pt[0] : pt[k - 1] + (pt[k] - pt[k - 1]) * (x - pd[k - 1]) / (pd[k] - pd[k - 1])
+                }
+                if !first, pd[k] <= x {
+                    return k == pd.count - 1 ? pt[k] : pt[k] + (pt[k + 1] - pt[k]) * (x - pd[k]) / (pd[k + 1] - pd[k])
+                }
+            }
+            return .nan
+        }
+        for meters in [400.0, 1000, 1609.344, 5000] {
+            var best = Double.infinity
+            for k in pd.indices {
+                if pd[k] + meters <= pd[pd.count - 1] { best = min(best, elapsed(at: pd[k] + meters, first: true) - elapsed(at: pd[k], first: false)) }
+                if pd[k] - meters >= 0 { best = min(best, elapsed(at: pd[k], first: true) - elapsed(at: pd[k] - meters, first: false)) }
+            }
+            let effort = try XCTUnwrap(RunAnalyzer.fastestEffort(in: profile, name: "x", meters: meters))
+            XCTAssertEqual(effort.elapsedSeconds, best, accuracy: 1e-6, "\(meters) m")
+            // The reported start is consistent with the time.
+            XCTAssertEqual(effort.elapsedSeconds, elapsed(at: effort.startDistanceMeters + meters, first: true) - effort.startElapsedSeconds, accuracy: 1e-6)
+        }
+    }
+
     // MARK: Checkpoints
 
     func testCheckpointBetweenTwoSparsePointsIsInterpolated() throws {
