@@ -22,7 +22,9 @@ public struct Profile: Sendable {
 ///
 /// Rules, all documented in the README:
 /// - Distance: sum of WGS84 step lengths (`Geodesy.distance`) within each segment.
-/// - GPS teleport: a step faster than `teleportSpeed` and longer than `teleportMinimumStep`
+/// - GPS teleport: a step faster than `teleportSpeed` (`vehicleTeleportSpeed` for cycling and
+///   skiing, so a cyclist's 50 km/h descent recorded every 5 s is not a glitch) and longer than
+///   `teleportMinimumStep`
 ///   is a glitch; the point is dropped and the next point is measured from the last good one.
 ///   After `teleportMaxRun` glitches in a row the track really moved: the new position becomes
 ///   the anchor, and the jump itself is not counted.
@@ -40,6 +42,8 @@ public struct Profile: Sendable {
 public struct RunAnalyzer: Sendable {
     /// 12.5 m/s (45 km/h): faster than any runner's sprint.
     public static let teleportSpeed = 12.5
+    /// 40 m/s (144 km/h): the limit for cycling and skiing.
+    public static let vehicleTeleportSpeed = 40.0
     public static let teleportMinimumStep = 50.0
     public static let teleportMaxRun = 5
     /// 0.5 m/s (1.8 km/h): slower than this is standing, whatever GPS jitter says.
@@ -80,6 +84,7 @@ public struct RunAnalyzer: Sendable {
         var lastTime = -Double.infinity
         var total = 0.0
         let useDevice = !track.hasPositions
+        let maximumSpeed = teleportSpeed(forSport: track.sport)
         track.latitudes.withUnsafeBufferPointer { lat in
         track.longitudes.withUnsafeBufferPointer { lon in
         track.times.withUnsafeBufferPointer { time in
@@ -121,7 +126,7 @@ public struct RunAnalyzer: Sendable {
                         let ta = time[anchor]
                         if step > teleportMinimumStep, t.isFinite, ta.isFinite {
                             let dt = t - ta
-                            if dt <= 0 || step / dt > teleportSpeed {
+                            if dt <= 0 || step / dt > maximumSpeed {
                                 glitches += 1
                                 if glitches <= teleportMaxRun {
                                     p.dropped["GPS teleport", default: 0] += 1
@@ -152,6 +157,15 @@ public struct RunAnalyzer: Sendable {
         // Times before the first timestamp was seen were recorded as NaN above; fine.
         p.startEpoch = firstTime.isNaN ? nil : firstTime
         return p
+    }
+
+    /// The teleport speed limit for a sport as the file names it: `vehicleTeleportSpeed` for
+    /// cycling and skiing, `teleportSpeed` for everything else (an unknown sport counts as running).
+    public static func teleportSpeed(forSport sport: String?) -> Double {
+        switch Sport.normalise(sport) {
+        case "cycling", "skiing": return vehicleTeleportSpeed
+        default: return teleportSpeed
+        }
     }
 
     /// Elapsed, timer and moving seconds of a profile (nil without times).

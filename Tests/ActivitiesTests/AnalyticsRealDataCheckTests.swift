@@ -69,6 +69,11 @@ final class AnalyticsRealDataCheckTests: XCTestCase {
                     }
                 }
             }
+            if let geodesic = (entry["peer"] as? [String: Any])?["geographiclib_wgs84_geodesic_length_m"] as? Double, geodesic > 0 {
+                // Our own basis (WGS84 tangent plane) against the exact geodesic, for the record.
+                let ours = RunAnalyzer.profile(of: track).totalDistance
+                table += "\(stem) | Geodesy | distance m | \(fmt(ours, 3)) | geodesic \(fmt(geodesic, 3)) | \(fmt((ours - geodesic) / geodesic * 100, 4))\n"
+            }
             if let hr = own["heart_rate"] as? [String: Any], let avg = hr["avg"] as? Double, let max = hr["max"] as? Double {
                 let profile = RunAnalyzer.profile(of: track)
                 let stats = try XCTUnwrap(RunAnalyzer.sensorStats(track.heartRates, profile: profile, ignoreNonPositive: true))

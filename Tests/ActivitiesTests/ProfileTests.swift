@@ -46,6 +46,18 @@ final class ProfileTests: XCTestCase {
         XCTAssertEqual(profile.totalDistance, 50, accuracy: 1e-6)
     }
 
+    func testCyclingAtFiftyKilometresAnHourIsNotATeleport() {
+        // 65 m every 5 s is 13 m/s: a glitch for a runner, a descent for a cyclist.
+        let d: [Double] = [0, 65, 130, 195]
+        var ride = F.equator(d, times: [0, 5, 10, 15])
+        ride.sport = "Biking"
+        XCTAssertEqual(RunAnalyzer.profile(of: ride).totalDistance, 195, accuracy: 1e-6)
+        var run = ride
+        run.sport = "running"
+        XCTAssertEqual(RunAnalyzer.profile(of: run).dropped["GPS teleport"], 3)
+        XCTAssertEqual(RunAnalyzer.profile(of: run).totalDistance, 0)
+    }
+
     func testBackwardsTimestampIsDroppedWithItsPoint() {
         let track = F.equator([0, 10, 20, 30, 40, 50], times: [0, 3, 6, 4, 12, 15])
         let profile = RunAnalyzer.profile(of: track)
