@@ -27,7 +27,8 @@ public struct Profile: Sendable {
 ///   `teleportMinimumStep`
 ///   is a glitch; the point is dropped and the next point is measured from the last good one.
 ///   After `teleportMaxRun` glitches in a row the track really moved: the new position becomes
-///   the anchor, and the jump itself is not counted.
+///   the anchor, and the jump itself is not counted. A segment's first point is a glitch when
+///   the next two points are both teleports from it but not from each other.
 /// - A timestamp earlier than the previous kept one is dropped with its point; so is a lone
 ///   timestamp in the future (the next two points are both earlier than it but not earlier than
 ///   the last kept one), which would otherwise make every later point look like it went backwards.
@@ -121,7 +122,24 @@ public struct RunAnalyzer: Sendable {
                             if lastOdometer.isFinite { step = max(0, b - lastOdometer) }
                             lastOdometer = b
                         }
-                    } else if anchor >= 0 {
+                    } else if anchor < 0 {
+                        // A segment's first fix is often the bad one (a cold start). It is a
+                        // glitch when both next points are teleports from it but not from each
+                        // other; otherwise it would anchor the segment and the good points
+                        // after it would be dropped instead.
+                        if i + 2 < range.upperBound {
+                            func teleport(_ a: Int, _ b: Int) -> Bool {
+                                let dt = time[b] - time[a]
+                                guard dt.isFinite else { return false }
+                                let d = stepDistance(lat[a], lon[a], lat[b], lon[b])
+                                return d > teleportMinimumStep && (dt <= 0 || d / dt > maximumSpeed)
+                            }
+                            if teleport(i, i + 1), teleport(i, i + 2), !teleport(i + 1, i + 2) {
+                                p.dropped["GPS teleport", default: 0] += 1
+                                continue
+                            }
+                        }
+                    } else {
                         step = stepDistance(lat[anchor], lon[anchor], lat[i], lon[i])
                         let ta = time[anchor]
                         if step > teleportMinimumStep, t.isFinite, ta.isFinite {

@@ -39,6 +39,21 @@ final class ProfileTests: XCTestCase {
         XCTAssertEqual(profile.totalDistance, 30, accuracy: 1e-6)
     }
 
+    func testBadFirstFixDoesNotAnchorTheSegment() {
+        // The first fix lands 2 km ahead; the run itself goes 0, 10, 20, 30 m.
+        var track = F.equator([2000, 0, 10, 20, 30], times: [0, 3, 6, 9, 12])
+        F.append(to: &track, [3000, 40, 50], times: [600, 603, 606])  // and again after a pause
+        let profile = RunAnalyzer.profile(of: track)
+        XCTAssertEqual(profile.dropped["GPS teleport"], 2)
+        XCTAssertEqual(profile.indices, [1, 2, 3, 4, 6, 7])
+        XCTAssertEqual(profile.totalDistance, 40, accuracy: 1e-6)
+        XCTAssertEqual(profile.elapsed, [0, 3, 6, 9, 600, 603])
+        // A first point that is merely followed by a glitch stays.
+        let kept = RunAnalyzer.profile(of: F.equator([0, 2000, 10, 20], times: [0, 3, 6, 9]))
+        XCTAssertEqual(kept.indices, [0, 2, 3])
+        XCTAssertEqual(kept.dropped["GPS teleport"], 1)
+    }
+
     func testFastButShortStepIsNotATeleport() {
         // 40 m in one second is 40 m/s but under the 50 m minimum step: kept.
         let profile = RunAnalyzer.profile(of: F.equator([0, 40, 50], times: [0, 1, 4]))
