@@ -84,10 +84,16 @@ enum GPXTag: UInt8 {
 
     /// Classifies a local name (the part after any prefix).
     @inline(__always)
-    static func classify(_ p: UnsafePointer<UInt8>, count: Int) -> GPXTag {
+    static func classify(_ p: UnsafePointer<UInt8>, count: Int, readable: Int) -> GPXTag {
         guard count >= 2, count <= 9 else { return .other }
         var w: UInt64 = 0
-        for k in 0..<min(count, 8) { w |= UInt64(p[k]) << (8 * UInt64(k)) }
+        if readable >= 8 {
+            // One load, masked to the name's bytes.
+            w = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)
+            if count < 8 { w &= (1 << (8 * UInt64(count))) - 1 }
+        } else {
+            for k in 0..<min(count, 8) { w |= UInt64(p[k]) << (8 * UInt64(k)) }
+        }
         switch count {
         case 2: return w == 0x7268 ? .hr : .other
         case 3:
@@ -252,7 +258,7 @@ struct GPXScanner {
                 if depth > 0 {
                     let top = stack[depth - 1]
                     let k = i + 2, length = top.nameLength
-                    if k + length < n, p[k + length] == XMLBytes.greaterThan, equal(p + k, names + top.nameStart, length) {
+                    if k + length < n, p[k + length] == XMLBytes.greaterThan, XMLBytes.equal(p + k, names + top.nameStart, length) {
                         close(top)
                         i = k + length + 1
                         if finished { return nil }
@@ -289,15 +295,6 @@ struct GPXScanner {
         return n
     }
 
-    @inline(__always)
-    private func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
-        var k = 0
-        while k < count {
-            if a[k] != b[k] { return false }
-            k += 1
-        }
-        return true
-    }
 
     private mutating func flushInline() {
         guard let t = inlineText else { return }
@@ -401,14 +398,7 @@ struct GPXScanner {
     /// A start tag at `p[i] == '<'`. Returns the index after `>`, or -1 when more bytes are needed.
     @inline(__always)
     private mutating func startTag(_ p: UnsafePointer<UInt8>, at i: Int, count n: Int, final: Bool, offset: Int) throws -> Int {
-        var j = i + 1
-        var colon = -1
-        while j < n {
-            let b = p[j]
-            if b == XMLBytes.greaterThan || b == XMLBytes.slash || b <= 0x20 { break }
-            if b == XMLBytes.colon { colon = j }
-            j += 1
-        }
+        var j = XMLBytes.nameEnd(p, from: i + 1, to: n)
         if j >= n {
             if final { throw eof(offset + i, "inside a start tag") }
             return -1
@@ -417,8 +407,19 @@ struct GPXScanner {
         guard nameEnd > nameStart, p[nameStart] != XMLBytes.lessThan else {
             throw Failure(kind: depth == 0 && !rootSeen ? .notGPX : .malformed, offset: offset + i, reason: "expected an element name after '<'")
         }
-        let localStart = colon >= 0 ? colon + 1 : nameStart
-        let tag = GPXTag.classify(p + localStart, count: nameEnd - localStart)
+        // The local name follows the last ':'; names we know are at most 9 bytes, so only the
+        // last 10 bytes can hold the colon that matters.
+        var localStart = nameStart
+        var k = nameEnd - 1
+        let stop = max(nameStart, nameEnd - 10)
+        while k >= stop {
+            if p[k] == XMLBytes.colon {
+                localStart = k + 1
+                break
+            }
+            k -= 1
+        }
+        let tag = GPXTag.classify(p + localStart, count: nameEnd - localStart, readable: n - localStart)
         let parent = depth > 0 ? stack[depth - 1].tag : .other
         let wantsPosition = tag == .trkpt && parent == .trkseg
 
@@ -567,7 +568,7 @@ struct GPXScanner {
             names = bigger
             namesCapacity = size
         }
-        (names + namesUsed).initialize(from: name, count: length)
+        XMLBytes.copy(name, to: names + namesUsed, count: length)
         (stack + depth).initialize(to: OpenElement(tag: tag, nameStart: namesUsed, nameLength: length, offset: offset))
         namesUsed += length
         depth += 1
@@ -591,7 +592,7 @@ struct GPXScanner {
             throw Failure(kind: rootSeen ? .malformed : .notGPX, offset: offset, reason: "end tag </\(name)> with no element open")
         }
         let top = stack[depth - 1]
-        guard top.nameLength == end - from, equal(p + from, names + top.nameStart, top.nameLength) else {
+        guard top.nameLength == end - from, XMLBytes.equal(p + from, names + top.nameStart, top.nameLength) else {
             throw Failure(
                 kind: .malformed, offset: offset,
                 reason: "end tag </\(name)> does not match <\(openName(depth - 1))>", openedAt: top.offset)

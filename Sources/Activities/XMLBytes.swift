@@ -61,9 +61,79 @@ enum XMLBytes {
     @inline(__always)
     static func skipSpace(_ p: UnsafePointer<UInt8>, from i: Int, to n: Int) -> Int {
         var k = i
-        while k + 8 <= n, UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020 { k += 8 }
-        while k < n, isSpace(p[k]) { k += 1 }
+        while k < n {
+            if k + 8 <= n, UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020 {
+                k += 8
+            } else if isSpace(p[k]) {
+                k += 1
+            } else {
+                break
+            }
+        }
         return k
+    }
+
+    /// Index of the first byte at or after `j` (before `n`) that ends an element name: whitespace
+    /// or another control byte, `>` or `/`. Eight bytes at a time (SWAR: the lowest flagged byte
+    /// of each test is exact).
+    @inline(__always)
+    static func nameEnd(_ p: UnsafePointer<UInt8>, from j: Int, to n: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var k = j
+        while k + 8 <= n {
+            let w = UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self)
+            let control = (w &- 0x21 &* ones) & ~w & highs
+            let g = w ^ (0x3E &* ones)
+            let gt = (g &- ones) & ~g & highs
+            let s = w ^ (0x2F &* ones)
+            let sl = (s &- ones) & ~s & highs
+            let m = control | gt | sl
+            if m != 0 { return k + m.trailingZeroBitCount / 8 }
+            k += 8
+        }
+        while k < n {
+            let b = p[k]
+            if b == greaterThan || b == slash || b <= 0x20 { return k }
+            k += 1
+        }
+        return n
+    }
+
+    /// Copies a short run of bytes (element names) without a call to memmove.
+    @inline(__always)
+    static func copy(_ from: UnsafePointer<UInt8>, to: UnsafeMutablePointer<UInt8>, count: Int) {
+        if count >= 8 {
+            var k = 0
+            while k + 8 <= count {
+                UnsafeMutableRawPointer(to + k).storeBytes(of: UnsafeRawPointer(from + k).loadUnaligned(as: UInt64.self), as: UInt64.self)
+                k += 8
+            }
+            let last = count - 8
+            UnsafeMutableRawPointer(to + last).storeBytes(of: UnsafeRawPointer(from + last).loadUnaligned(as: UInt64.self), as: UInt64.self)
+        } else {
+            for k in 0..<count { to[k] = from[k] }
+        }
+    }
+
+    /// True when `a[0..<count]` and `b[0..<count]` hold the same bytes (words of eight at a time).
+    @inline(__always)
+    static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        if count >= 8 {
+            var k = 0
+            while k + 8 <= count {
+                if UnsafeRawPointer(a + k).loadUnaligned(as: UInt64.self) != UnsafeRawPointer(b + k).loadUnaligned(as: UInt64.self) { return false }
+                k += 8
+            }
+            let last = count - 8
+            return UnsafeRawPointer(a + last).loadUnaligned(as: UInt64.self) == UnsafeRawPointer(b + last).loadUnaligned(as: UInt64.self)
+        }
+        var k = 0
+        while k < count {
+            if a[k] != b[k] { return false }
+            k += 1
+        }
+        return true
     }
 
     /// True when every byte of `p[from..<to]` is XML whitespace.
