@@ -29,8 +29,17 @@ public enum SummaryReader {
         do {
             value = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch let DecodingError.dataCorrupted(context) {
-            let detail = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
-            throw ActivityError.notFormat(path: source, format: "json", reason: "invalid JSON" + (detail.map { ": \($0)" } ?? ""))
+            if let field = context.codingPath.first?.stringValue {
+                throw ActivityError.badSummary(path: source, field: field, reason: context.debugDescription)
+            }
+            var detail = context.debugDescription
+            // JSONDecoder on Linux does not say where; JSONSerialization does ("around character 12").
+            do {
+                _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            } catch {
+                if let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String { detail = text }
+            }
+            throw ActivityError.notFormat(path: source, format: "json", reason: "invalid JSON: \(detail)")
         } catch {
             throw ActivityError.notFormat(path: source, format: "json", reason: "invalid JSON: \(error)")
         }
@@ -130,7 +139,13 @@ enum JSONValue: Decodable, Equatable {
         } else if let a = try? c.decode([JSONValue].self) {
             self = .array(a)
         } else {
-            self = .object(try c.decode([String: JSONValue].self))
+            do {
+                self = .object(try c.decode([String: JSONValue].self))
+            } catch DecodingError.typeMismatch(_, let context) where context.codingPath.count == decoder.codingPath.count {
+                // Not null, a boolean, a number we can hold, a string, an array or an object:
+                // in practice a number beyond ±1.8e308.
+                throw DecodingError.dataCorruptedError(in: c, debugDescription: "a number out of range or an unsupported value")
+            }
         }
     }
 

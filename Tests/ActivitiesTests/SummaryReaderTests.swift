@@ -77,11 +77,9 @@ final class SummaryReaderTests: XCTestCase {
     func testNonFiniteNumbersAreRejected() {
         // JSON has no NaN or infinity; an overflowing literal must not become one silently.
         XCTAssertThrowsError(try read(#"{"start": "2024-05-01T06:30:00Z", "distance_m": 1e999, "duration_s": 10}"#)) { error in
-            switch error as? ActivityError {
-            case .badSummary(_, let field, _)?: XCTAssertEqual(field, "distance_m")
-            case .notFormat?: break
-            default: XCTFail("\(error)")
-            }
+            guard case .badSummary(_, let field, let reason)? = error as? ActivityError else { return XCTFail("\(error)") }
+            XCTAssertEqual(field, "distance_m")
+            XCTAssertTrue(reason.contains("out of range"), reason)
         }
     }
 
