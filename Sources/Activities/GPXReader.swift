@@ -504,6 +504,7 @@ struct GPXScanner {
             }
             rootSeen = true
         }
+        var what = Capture.none
         switch tag {
         case .trkseg:
             if parent == .trk { track.startSegment() }
@@ -520,21 +521,21 @@ struct GPXScanner {
                 if selfClosing { commitPoint() }
             }
         case .ele:
-            if inPoint, level == pointLevel + 1 { begin(.elevation, level) }
+            if inPoint, level == pointLevel + 1 { what = .elevation }
         case .time:
-            if inPoint, level == pointLevel + 1 { begin(.time, level) }
+            if inPoint, level == pointLevel + 1 { what = .time }
         case .hr:
-            if inPoint { begin(.heartRate, level) }
+            if inPoint { what = .heartRate }
         case .cad:
-            if inPoint { begin(.cadence, level) }
+            if inPoint { what = .cadence }
         case .name:
             if parent == .trk, !trackNameSeen {
-                begin(.trackName, level)
+                what = .trackName
             } else if parent == .metadata || parent == .gpx, metadataName == nil {
-                begin(.metadataName, level)
+                what = .metadataName
             }
         case .type:
-            if parent == .trk, !sportSeen { begin(.sport, level) }
+            if parent == .trk, !sportSeen { what = .sport }
         case .rtept:
             routePoints += 1
         case .wpt:
@@ -543,11 +544,36 @@ struct GPXScanner {
             break
         }
         if selfClosing {
-            if capture != .none, captureLevel == level { finishCapture() }
+            if what != .none, capture == .none {
+                capture = what
+                inlineText = nil
+                finishCapture()
+            }
             if level == 0 { finished = true }
-        } else {
-            push(tag, p + nameStart, nameEnd - nameStart, offset + i)
+            return j
         }
+        // Fast path for a leaf element, `<x>text</x>` (most elements of a track point): take the
+        // text where it lies and skip the stack. Anything else (children, comments, CDATA, the
+        // end tag beyond this window) goes the general way.
+        if capture == .none {
+            let length = nameEnd - nameStart
+            let lt = XMLBytes.find(XMLBytes.lessThan, in: p, from: j, to: n)
+            if lt >= 0, lt + 2 + length < n, p[lt + 1] == XMLBytes.slash, p[lt + 2 + length] == XMLBytes.greaterThan,
+                XMLBytes.equal(p + lt + 2, p + nameStart, length)
+            {
+                if what != .none {
+                    capture = what
+                    inlineText = p + j
+                    inlineCount = lt - j
+                    finishCapture()
+                }
+                if inPoint, level == pointLevel { commitPoint() }
+                if level == 0 { finished = true }
+                return lt + 3 + length
+            }
+        }
+        push(tag, p + nameStart, nameEnd - nameStart, offset + i)
+        if what != .none { begin(what, level) }
         return j
     }
 

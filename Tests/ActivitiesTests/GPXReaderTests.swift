@@ -183,6 +183,24 @@ final class GPXReaderTests: XCTestCase {
         XCTAssertEqual(summary.distanceMeters, Self.equatorStep, accuracy: 1e-6)
     }
 
+    func testLeafAndNonLeafElementShapes() throws {
+        let track = try read(gpx11("""
+            <trk><name>Tom &amp; <b>Jerry</b></name><trkseg>
+            <trkpt lat="1" lon="1"></trkpt>
+            <trkpt lat="2" lon="2"><ele >5</ele ><time>2024-05-01T06:30:00Z</time
+            ><extensions><x:hr>150<!-- bpm --></x:hr><x:cad><![CDATA[90]]></x:cad></extensions></trkpt>
+            <trkpt lat="3" lon="3"><ele>6<unexpected/></ele></trkpt>
+            </trkseg></trk>
+            """))
+        XCTAssertEqual(track.name, "Tom & Jerry")
+        XCTAssertEqual(track.latitudes, [1, 2, 3])
+        XCTAssertEqual(track.elevations[1], 5)
+        XCTAssertEqual(track.elevations[2], 6)
+        XCTAssertEqual(track.times[1], 1_714_545_000)
+        XCTAssertEqual(track.heartRates[1], 150)
+        XCTAssertEqual(track.cadences[1], 90)
+    }
+
     // MARK: - Dropped points
 
     func testDroppedPointsAreCountedByReason() throws {
