@@ -82,7 +82,8 @@ public enum GPXReader {
 enum GPXTag: UInt8 {
     case other, gpx, metadata, trk, trkseg, trkpt, ele, time, name, type, hr, cad, rte, rtept, wpt
 
-    /// Classifies a local name (the part after any prefix).
+    /// Classifies a local name (the part after any prefix). `readable` is how many bytes from `p`
+    /// may be read. The constants are the names' ASCII bytes read little-endian: 0x7268 is "hr".
     @inline(__always)
     static func classify(_ p: UnsafePointer<UInt8>, count: Int, readable: Int) -> GPXTag {
         guard count >= 2, count <= 9 else { return .other }
@@ -127,7 +128,7 @@ enum GPXTag: UInt8 {
 
 /// The GPX state machine. `feed` may be called with any split of the input: it only acts on
 /// complete tokens and reports how many bytes it used. Owns manually managed storage for the
-/// element stack: call `release()` when done.
+/// element stack: never copy a scanner, and call `release()` when done.
 struct GPXScanner {
     /// An error found while scanning, with the byte offset it belongs to; turned into an
     /// `ActivityError` (with line numbers, computed only now) by `error(source:line:)`.
