@@ -256,9 +256,9 @@ final class GPXReaderTests: XCTestCase {
 
     // MARK: - Errors
 
-    func testTruncatedFileNamesTheLine() {
+    func testTruncatedFileNamesTheLine() throws {
         let text = gpx11("<trk><trkseg>\n\(point(lon: 0, second: 0))\n<trkpt lat=\"0\" lon=\"0.0001\">\n<ele>12</ele>\n</trkseg></trk>")
-        let cut = String(text[..<text.range(of: "<ele>12</ele>\n")!.upperBound])  // ends after line 7
+        let cut = String(text[..<(try XCTUnwrap(text.range(of: "<ele>12</ele>\n"))).upperBound])  // ends after line 7
         XCTAssertThrowsError(try read(cut)) { error in
             guard case .malformed(let path, let line, _, let reason)? = error as? ActivityError else { return XCTFail("\(error)") }
             XCTAssertEqual(path, "test.gpx")
@@ -267,7 +267,7 @@ final class GPXReaderTests: XCTestCase {
             XCTAssertTrue(reason.contains("opened at line 6"), reason)
         }
         // Cut inside a tag.
-        let inTag = String(text[..<text.range(of: "lon=\"0.00")!.upperBound])
+        let inTag = String(text[..<(try XCTUnwrap(text.range(of: "lon=\"0.00"))).upperBound])
         XCTAssertThrowsError(try read(inTag)) { error in
             guard case .malformed(_, let line, _, let reason)? = error as? ActivityError else { return XCTFail("\(error)") }
             XCTAssertEqual(line, 6)
@@ -388,7 +388,9 @@ final class GPXReaderTests: XCTestCase {
         var rng = SplitMix64(seed: 12345)
         func check(_ text: String) {
             let expected = Double(text.trimmingCharacters(in: .whitespaces))
-            let got = Array(text.utf8).withUnsafeBufferPointer { XMLBytes.parseDouble($0.baseAddress!, count: $0.count) }
+            let got = Array(text.utf8).withUnsafeBufferPointer { buf in
+                buf.baseAddress.flatMap { XMLBytes.parseDouble($0, count: buf.count) }
+            }
             guard let expected, let got else { return XCTAssertEqual(got, expected, text) }
             let digits = text.filter(\.isNumber).drop { $0 == "0" }.count
             if digits <= 15 {

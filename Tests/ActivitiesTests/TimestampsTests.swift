@@ -47,7 +47,7 @@ final class TimestampsTests: XCTestCase {
 
     func testByteParserHonoursCount() throws {
         let bytes = Array("2024-05-01T06:30:00Zjunk".utf8)
-        let t = bytes.withUnsafeBufferPointer { Timestamps.parse($0.baseAddress!, count: 20) }
+        let t = bytes.withUnsafeBufferPointer { buf in buf.baseAddress.flatMap { Timestamps.parse($0, count: 20) } }
         XCTAssertEqual(t?.epoch, 1_714_545_000)
     }
 
