@@ -546,8 +546,7 @@ struct GPXScanner {
         }
         if selfClosing {
             if what != .none, capture == .none {
-                capture = what
-                inlineText = nil
+                begin(what, level)
                 finishCapture()
             }
             if level == 0 { finished = true }
@@ -563,7 +562,7 @@ struct GPXScanner {
                 XMLBytes.equal(p + lt + 2, p + nameStart, length)
             {
                 if what != .none {
-                    capture = what
+                    begin(what, level)
                     inlineText = p + j
                     inlineCount = lt - j
                     finishCapture()
