@@ -399,7 +399,8 @@ struct GPXScanner {
     /// A start tag at `p[i] == '<'`. Returns the index after `>`, or -1 when more bytes are needed.
     @inline(__always)
     private mutating func startTag(_ p: UnsafePointer<UInt8>, at i: Int, count n: Int, final: Bool, offset: Int) throws -> Int {
-        var j = XMLBytes.nameEnd(p, from: i + 1, to: n)
+        var colon = -1
+        var j = XMLBytes.nameEnd(p, from: i + 1, to: n, colon: &colon)
         if j >= n {
             if final { throw eof(offset + i, "inside a start tag") }
             return -1
@@ -408,18 +409,8 @@ struct GPXScanner {
         guard nameEnd > nameStart, p[nameStart] != XMLBytes.lessThan else {
             throw Failure(kind: depth == 0 && !rootSeen ? .notGPX : .malformed, offset: offset + i, reason: "expected an element name after '<'")
         }
-        // The local name follows the last ':'; names we know are at most 9 bytes, so only the
-        // last 10 bytes can hold the colon that matters.
-        var localStart = nameStart
-        var k = nameEnd - 1
-        let stop = max(nameStart, nameEnd - 10)
-        while k >= stop {
-            if p[k] == XMLBytes.colon {
-                localStart = k + 1
-                break
-            }
-            k -= 1
-        }
+        // The local name follows the last ':'.
+        let localStart = colon >= 0 ? colon + 1 : nameStart
         let tag = GPXTag.classify(p + localStart, count: nameEnd - localStart, readable: n - localStart)
         let parent = depth > 0 ? stack[depth - 1].tag : .other
         let wantsPosition = tag == .trkpt && parent == .trkseg

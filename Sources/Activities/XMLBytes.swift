@@ -74,12 +74,14 @@ enum XMLBytes {
     }
 
     /// Index of the first byte at or after `j` (before `n`) that ends an element name: whitespace
-    /// or another control byte, `>` or `/`. Eight bytes at a time (SWAR: the lowest flagged byte
-    /// of each test is exact).
+    /// or another control byte, `>` or `/`. Sets `colon` to the index of the name's last `:` (or
+    /// leaves it). Eight bytes at a time (SWAR: the lowest flagged byte of the terminator tests is
+    /// exact; the colon test is exact in every byte).
     @inline(__always)
-    static func nameEnd(_ p: UnsafePointer<UInt8>, from j: Int, to n: Int) -> Int {
+    static func nameEnd(_ p: UnsafePointer<UInt8>, from j: Int, to n: Int, colon: inout Int) -> Int {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
+        let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
         var k = j
         while k + 8 <= n {
             let w = UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self)
@@ -88,13 +90,22 @@ enum XMLBytes {
             let gt = (g &- ones) & ~g & highs
             let s = w ^ (0x2F &* ones)
             let sl = (s &- ones) & ~s & highs
+            let c = w ^ (0x3A &* ones)
+            var colons = ~(((c & lows) &+ lows) | c | lows)
             let m = control | gt | sl
-            if m != 0 { return k + m.trailingZeroBitCount / 8 }
+            if m != 0 {
+                let t = m.trailingZeroBitCount / 8
+                colons &= (1 << UInt64(8 * t)) &- 1
+                if colons != 0 { colon = k + (63 - colons.leadingZeroBitCount) / 8 }
+                return k + t
+            }
+            if colons != 0 { colon = k + (63 - colons.leadingZeroBitCount) / 8 }
             k += 8
         }
         while k < n {
             let b = p[k]
             if b == greaterThan || b == slash || b <= 0x20 { return k }
+            if b == XMLBytes.colon { colon = k }
             k += 1
         }
         return n
@@ -146,11 +157,36 @@ enum XMLBytes {
         return true
     }
 
-    /// Powers of ten that are exact in a Double.
-    static let exactPowersOfTen: [Double] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-        1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-    ]
+    /// 10^e for 0 ≤ e ≤ 22 (the powers of ten that are exact in a Double). A switch of literals
+    /// compiles to a table lookup, with no lazy global to check on every call.
+    @inline(__always)
+    static func exactPowerOfTen(_ e: Int) -> Double {
+        switch e {
+        case 0: return 1e0
+        case 1: return 1e1
+        case 2: return 1e2
+        case 3: return 1e3
+        case 4: return 1e4
+        case 5: return 1e5
+        case 6: return 1e6
+        case 7: return 1e7
+        case 8: return 1e8
+        case 9: return 1e9
+        case 10: return 1e10
+        case 11: return 1e11
+        case 12: return 1e12
+        case 13: return 1e13
+        case 14: return 1e14
+        case 15: return 1e15
+        case 16: return 1e16
+        case 17: return 1e17
+        case 18: return 1e18
+        case 19: return 1e19
+        case 20: return 1e20
+        case 21: return 1e21
+        default: return 1e22
+        }
+    }
 
     /// Parses a decimal number (`-74.179619`, `+1.5e3`, ` 147.1999969482421875 `) straight from bytes.
     ///
@@ -249,13 +285,13 @@ enum XMLBytes {
         var value = Double(mantissa)
         if exponent < 0 {
             if exponent >= -22 {
-                value /= exactPowersOfTen[-exponent]
+                value /= exactPowerOfTen(-exponent)
             } else {
                 return slowParse(p, count: count)
             }
         } else if exponent > 0 {
             if exponent <= 22 {
-                value *= exactPowersOfTen[exponent]
+                value *= exactPowerOfTen(exponent)
             } else {
                 return slowParse(p, count: count)
             }
