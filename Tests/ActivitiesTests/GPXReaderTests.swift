@@ -112,6 +112,23 @@ final class GPXReaderTests: XCTestCase {
         XCTAssertTrue(track.cadences[3].isNaN)
     }
 
+    func testPrefixesOfEveryLengthAndColonsInNames() throws {
+        // The name scanner works eight bytes at a time: put the colon at every position.
+        var points = ""
+        for length in 1...20 {
+            let prefix = String(repeating: "p", count: length)
+            points += point(lon: Double(length) * 0.0001, second: length, extra: "<extensions><\(prefix):hr>\(100 + length)</\(prefix):hr><a:\(prefix):cad>\(length)</a:\(prefix):cad><hr:x>1</hr:x></extensions>")
+            points += "\n"
+        }
+        let track = try read(gpx11("<trk><trkseg>\n\(points)</trkseg></trk>"))
+        XCTAssertEqual(track.heartRates, (1...20).map { Double(100 + $0) })
+        // <a:ppp:cad>: the local name follows the last colon; <hr:x> is an "x", not a heart rate.
+        XCTAssertEqual(track.cadences, (1...20).map { Double($0) })
+        let chunked = try read(gpx11("<trk><trkseg>\n\(points)</trkseg></trk>"), chunkSize: 5)
+        XCTAssertEqual(chunked.heartRates, track.heartRates)
+        XCTAssertEqual(chunked.cadences, track.cadences)
+    }
+
     func testByteOrderMarkAndLeadingWhitespace() throws {
         let text = "\u{FEFF}  \n\t" + gpx11("<trk><trkseg>\(point(lon: 1, second: 0))</trkseg></trk>")
         XCTAssertEqual(Array(text.utf8.prefix(3)), [0xEF, 0xBB, 0xBF])
