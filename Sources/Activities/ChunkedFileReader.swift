@@ -1,0 +1,122 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Streams a file (or a memory buffer, for tests) through one reusable buffer, so a reader never
+/// holds the whole file.
+///
+/// Pull-based: `next(consumed:)` drops the bytes the reader used from the current window, keeps
+/// the rest (an incomplete token), appends the next chunk and returns the new window. When the
+/// reader used nothing and the buffer is full (a token longer than the buffer), the buffer grows.
+/// The window whose `isFinal` is true holds everything that is left; after it, `next` returns nil.
+final class ChunkedFileReader {
+    struct Window {
+        var bytes: UnsafePointer<UInt8>
+        var count: Int
+        /// No more bytes will come: the reader must use everything or fail.
+        var isFinal: Bool
+        /// Stream position of `bytes[0]`, for error messages.
+        var offset: Int
+    }
+
+    private let chunkSize: Int
+    private var capacity: Int
+    private var buffer: UnsafeMutablePointer<UInt8>
+    private var length = 0
+    private var offset = 0
+    private var done = false
+    private let fill: (UnsafeMutablePointer<UInt8>, Int) throws -> Int
+    private let closeFile: () -> Void
+
+    private init(chunkSize: Int, fill: @escaping (UnsafeMutablePointer<UInt8>, Int) throws -> Int, close: @escaping () -> Void) {
+        self.chunkSize = max(1, chunkSize)
+        capacity = self.chunkSize
+        buffer = .allocate(capacity: capacity)
+        self.fill = fill
+        closeFile = close
+    }
+
+    deinit {
+        buffer.deallocate()
+        closeFile()
+    }
+
+    /// Opens `path` for reading with read(2) in chunks of `chunkSize` bytes.
+    convenience init(path: String, chunkSize: Int) throws {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else {
+            throw ActivityError.unreadable(path: path, reason: String(cString: strerror(errno)))
+        }
+        self.init(
+            chunkSize: chunkSize,
+            fill: { dest, max in
+                while true {
+                    let r = read(fd, dest, max)
+                    if r >= 0 { return r }
+                    if errno == EINTR { continue }
+                    throw ActivityError.unreadable(path: path, reason: String(cString: strerror(errno)))
+                }
+            },
+            close: { _ = close(fd) })
+    }
+
+    /// Serves a memory buffer in chunks of `chunkSize` (tests use tiny chunks so that boundaries
+    /// fall inside every kind of token). `bytes` must outlive the reader.
+    convenience init(bytes: UnsafeRawBufferPointer, chunkSize: Int) {
+        var position = 0
+        self.init(
+            chunkSize: chunkSize,
+            fill: { dest, max in
+                let n = min(max, bytes.count - position)
+                if n > 0, let base = bytes.baseAddress {
+                    UnsafeMutableRawPointer(dest).copyMemory(from: base + position, byteCount: n)
+                }
+                position += n
+                return n
+            },
+            close: {})
+    }
+
+    /// Drops the first `consumed` bytes of the last window and returns the next one, or nil after
+    /// the final window.
+    func next(consumed: Int) throws -> Window? {
+        if done { return nil }
+        if consumed > 0 {
+            if consumed < length { memmove(buffer, buffer + consumed, length - consumed) }
+            length -= consumed
+            offset += consumed
+        }
+        if length == capacity || (length > capacity / 2 && capacity - length < chunkSize) {
+            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
+            bigger.update(from: buffer, count: length)
+            buffer.deallocate()
+            buffer = bigger
+            capacity *= 2
+        }
+        let got = try fill(buffer + length, min(chunkSize, capacity - length))
+        length += got
+        if got == 0 { done = true }
+        return Window(bytes: UnsafePointer(buffer), count: length, isFinal: got == 0, offset: offset)
+    }
+
+    /// 1-based line number of byte `offset` of a file, computed only when an error needs it.
+    static func lineNumber(path: String, offset: Int) -> Int? {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        let size = 1 << 16
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
+        defer { buffer.deallocate() }
+        var line = 1
+        var position = 0
+        while position < offset {
+            let r = read(fd, buffer, min(size, offset - position))
+            if r <= 0 { break }
+            line += XMLBytes.countNewlines(buffer, count: r)
+            position += r
+        }
+        return line
+    }
+}

@@ -1,0 +1,440 @@
+import XCTest
+@testable import Activities
+
+/// GPX documents are built in code. Distances are hand-computed: on the equator a step of
+/// 0.0001° of longitude is a·π/180·0.0001 = 11.131949 m (WGS84 a = 6,378,137 m).
+final class GPXReaderTests: XCTestCase {
+    static let equatorStep = 6_378_137 * Double.pi / 180 * 0.0001
+
+    func read(_ text: String, chunkSize: Int? = nil) throws -> Track {
+        try GPXReader.read(bytes: Array(text.utf8), source: "test.gpx", chunkSize: chunkSize)
+    }
+
+    /// A GPX 1.1 document around `body` (the content of <gpx>).
+    func gpx11(_ body: String) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"
+             xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v1">
+        \(body)
+        </gpx>
+        """
+    }
+
+    func point(lon: Double, second: Int, extra: String = "") -> String {
+        "<trkpt lat=\"0\" lon=\"\(lon)\"><time>2024-05-01T06:30:\(second < 10 ? "0" : "")\(second)Z</time>\(extra)</trkpt>"
+    }
+
+    // MARK: - Documents
+
+    func testGPX11WithElevationTimeAndExtensions() throws {
+        let track = try read(gpx11("""
+            <metadata><name>Metadata name</name></metadata>
+            <trk>
+              <name>Evening run</name>
+              <type>running</type>
+              <trkseg>
+                <trkpt lat="52.3702" lon="4.8952">
+                  <ele>1.5</ele>
+                  <time>2024-05-01T06:30:00Z</time>
+                  <extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>120</gpxtpx:hr><gpxtpx:cad>84</gpxtpx:cad></gpxtpx:TrackPointExtension></extensions>
+                </trkpt>
+                <trkpt lon="4.8953" lat="52.3703"><ele>-2</ele><time>2024-05-01T06:30:05.5Z</time></trkpt>
+              </trkseg>
+            </trk>
+            """))
+        XCTAssertEqual(track.format, "gpx")
+        XCTAssertEqual(track.count, 2)
+        XCTAssertEqual(track.name, "Evening run")
+        XCTAssertEqual(track.sport, "running")
+        XCTAssertEqual(track.latitudes, [52.3702, 52.3703])
+        XCTAssertEqual(track.longitudes, [4.8952, 4.8953])
+        XCTAssertEqual(track.elevations, [1.5, -2])
+        XCTAssertEqual(track.times, [1_714_545_000, 1_714_545_005.5])
+        XCTAssertEqual(track.heartRates[0], 120)
+        XCTAssertTrue(track.heartRates[1].isNaN)
+        XCTAssertEqual(track.cadences[0], 84)
+        XCTAssertEqual(track.segmentStarts, [0])
+        XCTAssertNil(track.utcOffsetSeconds, "Z says UTC, not the runner's zone")
+        XCTAssertTrue(track.dropped.isEmpty)
+    }
+
+    func testGPX10SingleQuotesAndNameFallback() throws {
+        let track = try read("""
+            <?xml version='1.0'?>
+            <gpx version='1.0' creator='GPSBabel' xmlns='http://www.topografix.com/GPX/1/0'>
+            <name>Old file</name>
+            <trk><trkseg>
+            <trkpt lon='14.5' lat='45.75'><ele>500</ele><time>2010-08-05T16:22:52Z</time></trkpt>
+            <trkpt lon='14.5001' lat='45.75'/>
+            </trkseg></trk>
+            </gpx>
+            """)
+        XCTAssertEqual(track.count, 2)
+        XCTAssertEqual(track.name, "Old file")
+        XCTAssertNil(track.sport)
+        XCTAssertEqual(track.latitudes, [45.75, 45.75])
+        XCTAssertEqual(track.longitudes, [14.5, 14.5001])
+        XCTAssertTrue(track.times[1].isNaN)
+    }
+
+    func testSeveralTracksAndSegmentsAddNoDistanceAcrossGaps() throws {
+        // Two segments 0.01° (1.1 km) apart, each of two 0.0001° steps.
+        let track = try read(gpx11("""
+            <trk><name>First</name><trkseg>
+            \(point(lon: 0, second: 0))\(point(lon: 0.0001, second: 5))\(point(lon: 0.0002, second: 10))
+            </trkseg></trk>
+            <trk><name>Second</name><type>9</type><trkseg>
+            \(point(lon: 0.0102, second: 20))\(point(lon: 0.0103, second: 25))\(point(lon: 0.0104, second: 30))
+            </trkseg></trk>
+            """))
+        XCTAssertEqual(track.count, 6)
+        XCTAssertEqual(track.segmentStarts, [0, 3])
+        XCTAssertEqual(track.name, "First")
+        XCTAssertEqual(track.sport, "9", "the first track's type")
+        let summary = RunAnalyzer().summarize(track, id: "x")
+        XCTAssertEqual(summary.distanceMeters, 4 * Self.equatorStep, accuracy: 1e-4)
+        XCTAssertEqual(summary.elapsedSeconds, 30)
+        XCTAssertEqual(summary.timerSeconds, 20, "the 10 s between segments is not timer time")
+    }
+
+    func testExtensionsUnderAnyPrefixEvenUndeclared() throws {
+        let track = try read(gpx11("""
+            <trk><trkseg>
+            \(point(lon: 0, second: 0, extra: "<extensions><ns3:TrackPointExtension><ns3:hr>101</ns3:hr><ns3:cad>81</ns3:cad></ns3:TrackPointExtension></extensions>"))
+            \(point(lon: 0.0001, second: 1, extra: "<extensions><hr>102</hr><cad>82</cad></extensions>"))
+            \(point(lon: 0.0002, second: 2, extra: "<extensions><never:declared><never:hr>103</never:hr></never:declared><gpxdata:cadence>83</gpxdata:cadence></extensions>"))
+            \(point(lon: 0.0003, second: 3, extra: "<extensions><heartrate>104</heartrate></extensions>"))
+            </trkseg></trk>
+            """))
+        XCTAssertEqual(track.heartRates, [101, 102, 103, 104])
+        XCTAssertEqual(Array(track.cadences.prefix(3)), [81, 82, 83])
+        XCTAssertTrue(track.cadences[3].isNaN)
+    }
+
+    func testPrefixesOfEveryLengthAndColonsInNames() throws {
+        // The name scanner works eight bytes at a time: put the colon at every position.
+        var points = ""
+        for length in 1...20 {
+            let prefix = String(repeating: "p", count: length)
+            points += point(lon: Double(length) * 0.0001, second: length, extra: "<extensions><\(prefix):hr>\(100 + length)</\(prefix):hr><a:\(prefix):cad>\(length)</a:\(prefix):cad><hr:x>1</hr:x></extensions>")
+            points += "\n"
+        }
+        let track = try read(gpx11("<trk><trkseg>\n\(points)</trkseg></trk>"))
+        XCTAssertEqual(track.heartRates, (1...20).map { Double(100 + $0) })
+        // <a:ppp:cad>: the local name follows the last colon; <hr:x> is an "x", not a heart rate.
+        XCTAssertEqual(track.cadences, (1...20).map { Double($0) })
+        let chunked = try read(gpx11("<trk><trkseg>\n\(points)</trkseg></trk>"), chunkSize: 5)
+        XCTAssertEqual(chunked.heartRates, track.heartRates)
+        XCTAssertEqual(chunked.cadences, track.cadences)
+    }
+
+    func testByteOrderMarkAndLeadingWhitespace() throws {
+        let text = "\u{FEFF}  \n\t" + gpx11("<trk><trkseg>\(point(lon: 1, second: 0))</trkseg></trk>")
+        XCTAssertEqual(Array(text.utf8.prefix(3)), [0xEF, 0xBB, 0xBF])
+        let track = try read(text)
+        XCTAssertEqual(track.longitudes, [1])
+    }
+
+    func testDoctypeEntitiesAreNeverExpanded() throws {
+        let text = """
+            <?xml version="1.0"?>
+            <!DOCTYPE gpx [
+              <!ENTITY boom "EXPANDED">
+              <!ENTITY lol "&boom;&boom;&boom;">
+              <!-- a comment with a > inside -->
+              <!ATTLIST gpx note CDATA "x > y">
+            ]>
+            <gpx version="1.1"><!-- comment --><?pi data?>
+            <trk><name>Run &boom; &lol; &amp; co &#65;&#x42;</name><trkseg>\(point(lon: 0, second: 0))</trkseg></trk>
+            </gpx>
+            """
+        let track = try read(text)
+        XCTAssertEqual(track.name, "Run &boom; &lol; & co AB")
+        XCTAssertEqual(track.count, 1)
+    }
+
+    func testCDATANamesAndComments() throws {
+        let track = try read(gpx11("""
+            <trk><name><![CDATA[Bread & <butter>]]></name><type><!-- c -->trail<!-- c -->_running</type><trkseg>
+            <trkpt lat="1" lon="2"><ele><!-- x -->12.5</ele></trkpt>
+            </trkseg></trk>
+            """))
+        XCTAssertEqual(track.name, "Bread & <butter>")
+        XCTAssertEqual(track.sport, "trail_running")
+        XCTAssertEqual(track.elevations, [12.5])
+    }
+
+    func testRoutesAndWaypointsAreNotTrackPoints() throws {
+        let track = try read(gpx11("""
+            <wpt lat="5" lon="5"><name>Start</name></wpt>
+            <rte><rtept lat="6" lon="6"/><rtept lat="7" lon="7"/></rte>
+            <trk><trkseg>\(point(lon: 0, second: 0))</trkseg></trk>
+            """))
+        XCTAssertEqual(track.count, 1)
+        XCTAssertEqual(track.latitudes, [0])
+
+        XCTAssertThrowsError(try read(gpx11("<wpt lat=\"5\" lon=\"5\"/><rte><rtept lat=\"6\" lon=\"6\"/></rte>"))) { error in
+            guard case .noUsablePoints(let path, let reason)? = error as? ActivityError else { return XCTFail("\(error)") }
+            XCTAssertEqual(path, "test.gpx")
+            XCTAssertTrue(reason.contains("1 route point(s) and 1 waypoint(s)"), reason)
+        }
+    }
+
+    func testUTCOffsetOfTheFirstTimestamp() throws {
+        let track = try read(gpx11("""
+            <trk><trkseg>
+            <trkpt lat="0" lon="0"><time>2024-05-01T08:30:00+02:00</time></trkpt>
+            <trkpt lat="0" lon="0.0001"><time>2024-05-01T06:30:10Z</time></trkpt>
+            </trkseg></trk>
+            """))
+        XCTAssertEqual(track.utcOffsetSeconds, 7200)
+        XCTAssertEqual(track.times, [1_714_545_000, 1_714_545_010])
+    }
+
+    func testFileWithoutTimesHasNoElapsedTime() throws {
+        let track = try read(gpx11("<trk><trkseg><trkpt lat=\"0\" lon=\"0\"/><trkpt lat=\"0\" lon=\"0.0001\"/></trkseg></trk>"))
+        let summary = RunAnalyzer().summarize(track, id: "x")
+        XCTAssertNil(summary.elapsedSeconds)
+        XCTAssertNil(summary.start)
+        XCTAssertEqual(summary.distanceMeters, Self.equatorStep, accuracy: 1e-6)
+    }
+
+    func testLeafAndNonLeafElementShapes() throws {
+        let track = try read(gpx11("""
+            <trk><name>Tom &amp; <b>Jerry</b></name><trkseg>
+            <trkpt lat="1" lon="1"></trkpt>
+            <trkpt lat="2" lon="2"><ele >5</ele ><time>2024-05-01T06:30:00Z</time
+            ><extensions><x:hr>150<!-- bpm --></x:hr><x:cad><![CDATA[90]]></x:cad></extensions></trkpt>
+            <trkpt lat="3" lon="3"><ele>6<unexpected/></ele></trkpt>
+            </trkseg></trk>
+            """))
+        XCTAssertEqual(track.name, "Tom & Jerry")
+        XCTAssertEqual(track.latitudes, [1, 2, 3])
+        XCTAssertEqual(track.elevations[1], 5)
+        XCTAssertEqual(track.elevations[2], 6)
+        XCTAssertEqual(track.times[1], 1_714_545_000)
+        XCTAssertEqual(track.heartRates[1], 150)
+        XCTAssertEqual(track.cadences[1], 90)
+    }
+
+    // MARK: - Dropped points
+
+    func testDroppedPointsAreCountedByReason() throws {
+        let track = try read(gpx11("""
+            <trk><trkseg>
+            <trkpt lat="0" lon="0"><time>2024-05-01T06:30:00Z</time></trkpt>
+            <trkpt lon="1"/>
+            <trkpt lat="" lon="1"/>
+            <trkpt lat="abc" lon="1"/>
+            <trkpt lat="NaN" lon="1"/>
+            <trkpt lat="1" lon="1,5"/>
+            <trkpt lat="95" lon="1"/>
+            <trkpt lat="-90.5" lon="1"/>
+            <trkpt lat="1" lon="181"/>
+            <trkpt lat="0" lon="0.0001"><time>2024-05-01T06:30:05Z</time></trkpt>
+            </trkseg></trk>
+            """))
+        XCTAssertEqual(track.count, 2)
+        XCTAssertEqual(track.dropped, [
+            "no position": 1, "unparseable latitude": 3, "unparseable longitude": 1,
+            "latitude out of range": 2, "longitude out of range": 1,
+        ])
+        XCTAssertEqual(track.segmentStarts, [0], "ordinary bad points do not split the segment")
+        let summary = RunAnalyzer().summarize(track, id: "x")
+        XCTAssertEqual(summary.dropped.map(\.count).reduce(0, +), 8)
+    }
+
+    func testOpenTracksPauseMarkersEndTheSegment() throws {
+        let track = try read(gpx11("""
+            <trk><trkseg>
+            \(point(lon: 0, second: 0))\(point(lon: 0.0001, second: 5))
+            <trkpt lat="100" lon="0"><time>2024-05-01T06:30:06Z</time></trkpt>
+            <trkpt lat="200" lon="0"><time>2024-05-01T06:30:40Z</time></trkpt>
+            \(point(lon: 0.0050, second: 41))\(point(lon: 0.0051, second: 46))
+            </trkseg></trk>
+            """))
+        XCTAssertEqual(track.count, 4)
+        XCTAssertEqual(track.segmentStarts, [0, 2])
+        XCTAssertEqual(track.dropped, ["pause marker (latitude 100 or 200)": 2])
+        let summary = RunAnalyzer().summarize(track, id: "x")
+        XCTAssertEqual(summary.distanceMeters, 2 * Self.equatorStep, accuracy: 1e-4, "nothing counted across the pause")
+        XCTAssertEqual(summary.timerSeconds, 10)
+    }
+
+    func testAllPointsDroppedIsNoUsablePoints() {
+        XCTAssertThrowsError(try read(gpx11("<trk><trkseg><trkpt lat=\"91\" lon=\"0\"/><trkpt lon=\"0\"/></trkseg></trk>"))) { error in
+            guard case .noUsablePoints(_, let reason)? = error as? ActivityError else { return XCTFail("\(error)") }
+            XCTAssertTrue(reason.contains("all 2 track point(s) were dropped"), reason)
+            XCTAssertTrue(reason.contains("1 latitude out of range"), reason)
+            XCTAssertTrue(reason.contains("1 no position"), reason)
+        }
+    }
+
+    // MARK: - Errors
+
+    func testTruncatedFileNamesTheLine() throws {
+        let text = gpx11("<trk><trkseg>\n\(point(lon: 0, second: 0))\n<trkpt lat=\"0\" lon=\"0.0001\">\n<ele>12</ele>\n</trkseg></trk>")
+        let cut = String(text[..<(try XCTUnwrap(text.range(of: "<ele>12</ele>\n"))).upperBound])  // ends after line 7
+        XCTAssertThrowsError(try read(cut)) { error in
+            guard case .malformed(let path, let line, _, let reason)? = error as? ActivityError else { return XCTFail("\(error)") }
+            XCTAssertEqual(path, "test.gpx")
+            XCTAssertEqual(line, 8, "the end of the file, after the newline of line 7")
+            XCTAssertTrue(reason.contains("<trkpt> is closed"), reason)
+            XCTAssertTrue(reason.contains("opened at line 6"), reason)
+        }
+        // Cut inside a tag.
+        let inTag = String(text[..<(try XCTUnwrap(text.range(of: "lon=\"0.00"))).upperBound])
+        XCTAssertThrowsError(try read(inTag)) { error in
+            guard case .malformed(_, let line, _, let reason)? = error as? ActivityError else { return XCTFail("\(error)") }
+            XCTAssertEqual(line, 6)
+            XCTAssertTrue(reason.contains("inside"), reason)
+        }
+    }
+
+    func testMismatchedEndTagIsMalformed() {
+        let text = gpx11("<trk><trkseg>\n<trkpt lat=\"0\" lon=\"0\">\n<ele>1</time>\n</trkpt></trkseg></trk>")
+        XCTAssertThrowsError(try read(text)) { error in
+            guard case .malformed(_, let line, _, let reason)? = error as? ActivityError else { return XCTFail("\(error)") }
+            XCTAssertEqual(line, 6)
+            XCTAssertTrue(reason.contains("</time> does not match <ele>"), reason)
+            XCTAssertTrue((error as? ActivityError)?.description.contains("test.gpx:6") ?? false)
+        }
+    }
+
+    func testNotGPX() {
+        let tcx = "<?xml version=\"1.0\"?>\n<TrainingCenterDatabase><Activities/></TrainingCenterDatabase>"
+        for (text, expected) in [
+            (tcx, "root element is <TrainingCenterDatabase>"),
+            ("{\"start\": 1}", "text before the root element"),
+            ("", "no root element"),
+            ("   \n", "no root element"),
+        ] {
+            XCTAssertThrowsError(try read(text)) { error in
+                guard case .notFormat(let path, let format, let reason)? = error as? ActivityError else { return XCTFail("\(error)") }
+                XCTAssertEqual(path, "test.gpx")
+                XCTAssertEqual(format, "gpx")
+                XCTAssertTrue(reason.contains(expected), reason)
+            }
+        }
+    }
+
+    func testUnreadableFile() {
+        XCTAssertThrowsError(try GPXReader.read(path: "/nonexistent/dir/run.gpx")) { error in
+            guard case .unreadable(let path, _)? = error as? ActivityError else { return XCTFail("\(error)") }
+            XCTAssertEqual(path, "/nonexistent/dir/run.gpx")
+        }
+    }
+
+    // MARK: - Chunk boundaries
+
+    /// Every split of the input must give the same track as reading it whole.
+    func testChunkBoundariesFallAnywhere() throws {
+        let text = "\u{FEFF}" + """
+            <?xml version="1.0"?>
+            <!DOCTYPE gpx [ <!ENTITY e "x"> ]>
+            <gpx version="1.1" xmlns:gpxtpx="g">
+            <metadata><name>Meta &amp; name</name></metadata>
+            <!-- a comment -->
+            <trk><name><![CDATA[Chunky <run>]]></name><type>running</type>
+            <trkseg>
+            <trkpt lat="52.123456789" lon='-4.987654321'><ele>10.25</ele><time>2024-05-01T08:30:00.125+02:00</time>
+            <extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>130</gpxtpx:hr><gpxtpx:cad>85</gpxtpx:cad></gpxtpx:TrackPointExtension></extensions></trkpt>
+            <trkpt lat="52.123466789" lon="-4.987644321"><ele>11</ele><time>2024-05-01T08:30:01+02:00</time></trkpt>
+            <trkpt lat="100" lon="0"/>
+            </trkseg>
+            <trkseg><trkpt lat="52.2" lon="-4.9"   /></trkseg>
+            </trk>
+            </gpx>
+            trailing junk is ignored
+            """
+        let whole = try read(text)
+        XCTAssertEqual(whole.count, 3)
+        XCTAssertEqual(whole.segmentStarts, [0, 2])
+        XCTAssertEqual(whole.name, "Chunky <run>")
+        XCTAssertEqual(whole.utcOffsetSeconds, 7200)
+        XCTAssertEqual(whole.times[0], 1_714_545_000.125, accuracy: 1e-9)
+        for chunk in 1...24 {
+            let t = try read(text, chunkSize: chunk)
+            XCTAssertEqual(t.latitudes, whole.latitudes, "chunk \(chunk)")
+            XCTAssertEqual(t.longitudes, whole.longitudes, "chunk \(chunk)")
+            XCTAssertEqual(t.elevations.map(\.bitPattern), whole.elevations.map(\.bitPattern), "chunk \(chunk)")
+            XCTAssertEqual(t.times.map(\.bitPattern), whole.times.map(\.bitPattern), "chunk \(chunk)")
+            XCTAssertEqual(t.heartRates.map(\.bitPattern), whole.heartRates.map(\.bitPattern), "chunk \(chunk)")
+            XCTAssertEqual(t.cadences.map(\.bitPattern), whole.cadences.map(\.bitPattern), "chunk \(chunk)")
+            XCTAssertEqual(t.segmentStarts, whole.segmentStarts, "chunk \(chunk)")
+            XCTAssertEqual(t.name, whole.name, "chunk \(chunk)")
+            XCTAssertEqual(t.sport, whole.sport, "chunk \(chunk)")
+            XCTAssertEqual(t.utcOffsetSeconds, whole.utcOffsetSeconds, "chunk \(chunk)")
+            XCTAssertEqual(t.dropped, whole.dropped, "chunk \(chunk)")
+        }
+    }
+
+    func testChunkedFileReadingMatchesAndErrorsKeepLines() throws {
+        var generator = RunGenerator(seed: 7, distanceMeters: 300)
+        generator.pauseCount = 1
+        generator.pauseStyle = .newSegment
+        let bytes = generator.gpxBytes()
+        let path = NSTemporaryDirectory() + "badgectl-gpx-\(UUID().uuidString).gpx"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let whole = try GPXReader.read(bytes: bytes, source: path)
+        for chunk in [1, 7, 64, 4096] {
+            let t = try GPXReader.read(path: path, chunkSize: chunk)
+            XCTAssertEqual(t.latitudes, whole.latitudes)
+            XCTAssertEqual(t.times, whole.times)
+            XCTAssertEqual(t.heartRates, whole.heartRates)
+            XCTAssertEqual(t.segmentStarts, whole.segmentStarts)
+        }
+        // Truncate the file: the line reported is the last line, counted from the file.
+        let cut = Array(bytes.prefix(bytes.count / 2))
+        try Data(cut).write(to: URL(fileURLWithPath: path))
+        let lines = 1 + cut.filter { $0 == 0x0A }.count
+        XCTAssertThrowsError(try GPXReader.read(path: path, chunkSize: 100)) { error in
+            guard case .malformed(_, let line, let offset, _)? = error as? ActivityError else { return XCTFail("\(error)") }
+            XCTAssertEqual(line, lines)
+            // The offset is where the cut-off token starts, on the last line.
+            XCTAssertLessThanOrEqual(offset ?? -1, cut.count)
+            XCTAssertGreaterThan(offset ?? -1, cut.count - 200)
+        }
+    }
+
+    // MARK: - Numbers
+
+    func testDecimalParserAgainstSwift() {
+        var rng = SplitMix64(seed: 12345)
+        func check(_ text: String) {
+            let expected = Double(text.trimmingCharacters(in: .whitespaces))
+            let got = Array(text.utf8).withUnsafeBufferPointer { buf in
+                buf.baseAddress.flatMap { XMLBytes.parseDouble($0, count: buf.count) }
+            }
+            guard let expected, let got else { return XCTAssertEqual(got, expected, text) }
+            let digits = text.filter(\.isNumber).drop { $0 == "0" }.count
+            if digits <= 15 {
+                XCTAssertEqual(got, expected, text)  // correctly rounded
+            } else {
+                XCTAssertLessThanOrEqual(abs(got - expected), expected.ulp, text)
+            }
+        }
+        for _ in 0..<20_000 {
+            let lat = rng.uniform() * 180 - 90
+            let lon = rng.uniform() * 360 - 180
+            for decimals in [5, 6, 7, 9, 12, 15, 17] {
+                check(RunGenerator.fixed(lat, decimals))
+                check(RunGenerator.fixed(lon, decimals))
+            }
+            check(String(lat))
+            check(RunGenerator.exactSemicircleDecimal(lon))
+            check(RunGenerator.exactFloatDecimal(Float(rng.uniform() * 5000 - 100)))
+        }
+        for text in ["0", "-0", "+1", "1.", ".5", "1e3", "1.5E-3", "  42  ", "007.50", "1e-30", "4.9e-324", "123456789012345678901234567890"] {
+            check(text)
+        }
+        for text in ["", " ", "-", ".", "e5", "1e", "NaN", "inf", "1,5", "1.2.3", "12a", "--1", "1e999"] {
+            let got = Array(text.utf8).withUnsafeBufferPointer { buf in
+                buf.baseAddress.flatMap { XMLBytes.parseDouble($0, count: buf.count) }
+            }
+            XCTAssertNil(got, "'\(text)'")
+        }
+    }
+}

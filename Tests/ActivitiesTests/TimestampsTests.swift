@@ -1,0 +1,63 @@
+import XCTest
+@testable import Activities
+
+/// Epoch values computed with Python's calendar.timegm and pasted as literals.
+final class TimestampsTests: XCTestCase {
+    func testUTC() throws {
+        let t = try XCTUnwrap(Timestamps.parse("2024-05-01T06:30:00Z"))
+        XCTAssertEqual(t.epoch, 1_714_545_000)
+        XCTAssertEqual(t.offsetSeconds, 0)
+    }
+
+    func testPositiveOffset() throws {
+        let t = try XCTUnwrap(Timestamps.parse("2024-05-01T08:30:00+02:00"))
+        XCTAssertEqual(t.epoch, 1_714_545_000)
+        XCTAssertEqual(t.offsetSeconds, 7200)
+    }
+
+    func testNegativeHalfHourOffset() throws {
+        // 1999-12-31T18:30:00Z written in a −05:30 zone.
+        let t = try XCTUnwrap(Timestamps.parse("1999-12-31T13:00:00-05:30"))
+        XCTAssertEqual(t.epoch, 946_665_000)
+        XCTAssertEqual(t.offsetSeconds, -19_800)
+    }
+
+    func testFractionsOfASecond() throws {
+        let t = try XCTUnwrap(Timestamps.parse("2024-02-29T23:59:59.250Z"))
+        XCTAssertEqual(t.epoch, 1_709_251_199.25, accuracy: 1e-9)
+        let u = try XCTUnwrap(Timestamps.parse("2021-01-07T21:51:59.179Z"))
+        XCTAssertEqual(u.epoch.truncatingRemainder(dividingBy: 1), 0.179, accuracy: 1e-6)
+    }
+
+    func testNoOffsetIsUTCWithoutOffset() throws {
+        let t = try XCTUnwrap(Timestamps.parse("2024-05-01T06:30:00"))
+        XCTAssertEqual(t.epoch, 1_714_545_000)
+        XCTAssertNil(t.offsetSeconds)
+    }
+
+    func testInvalidForms() {
+        for text in [
+            "", "garbage", "2024-05-01", "2024-05-01T06:30Z", "2024-13-01T06:30:00Z", "2024-05-32T06:30:00Z",
+            "2024-05-01T25:30:00Z", "2024-05-01T06:61:00Z", "2024-05-01X06:30:00Z", "2024-05-01T06:30:00.Z",
+            "2024-05-01T06:30:00+2", "2024-05-01T06:30:00Z trailing", "24-05-01T06:30:00Z",
+        ] {
+            XCTAssertNil(Timestamps.parse(text), "'\(text)' should not parse")
+        }
+    }
+
+    func testByteParserHonoursCount() throws {
+        let bytes = Array("2024-05-01T06:30:00Zjunk".utf8)
+        let t = bytes.withUnsafeBufferPointer { buf in buf.baseAddress.flatMap { Timestamps.parse($0, count: 20) } }
+        XCTAssertEqual(t?.epoch, 1_714_545_000)
+    }
+
+    func testFormattingAndCivilDates() {
+        XCTAssertEqual(Timestamps.iso8601(1_714_545_000.9), "2024-05-01T06:30:00Z")
+        XCTAssertEqual(Timestamps.date(1_714_545_000, offsetSeconds: -7 * 3600), "2024-04-30")
+        XCTAssertEqual(Timestamps.date(1_714_545_000, offsetSeconds: 0), "2024-05-01")
+        XCTAssertEqual(Timestamps.daysFromCivil(year: 1970, month: 1, day: 1), 0)
+        XCTAssertEqual(Timestamps.daysFromCivil(year: 2000, month: 3, day: 1), 11_017)
+        let (y, m, d) = Timestamps.civilFromDays(19_782)
+        XCTAssertEqual([y, m, d], [2024, 2, 29])
+    }
+}
