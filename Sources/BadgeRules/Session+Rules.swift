@@ -417,6 +417,9 @@ extension Session {
         return Progress(current: current, target: target, unit: unit)
     }
 
+    /// At most this many awards per rule per evaluation (a guard against a rule flooding the host).
+    var awardLimit: Int { max(1000, 20 * runs.count) }
+
     /// Keeps an award for the rule being run, applying the duplicate policy.
     func record(rule: Rule, badge: String, tier: String, runIndex: Int, detail: String, progress: Progress?) {
         let key = "\(badge)\u{0}\(tier)\u{0}\(runIndex)"
@@ -492,12 +495,27 @@ extension Session {
             }
             lua.pop()
             if let problem { return raise(problem) }
+            if pending.count >= awardLimit {
+                return raise("award: more than \(awardLimit) awards from one rule (\(runs.count) runs); is a loop awarding too often?")
+            }
             record(rule: rule, badge: badge, tier: tier, runIndex: runIndex, detail: detail, progress: progress)
             return 0
         } catch let message as HostMessage {
             return raise(message.text)
         } catch {
             return raise("award: \(error)")
+        }
+    }
+
+    /// Keeps a note unless its rule already wrote `noteLimit` of them (one line then says so).
+    func addNote(pack: String, rule: String?, message: String) {
+        let key = pack + "\u{0}" + (rule ?? "")
+        let count = (noteCounts[key] ?? 0) + 1
+        noteCounts[key] = count
+        if count <= Session.noteLimit {
+            evaluation.notes.append(RuleNote(pack: pack, rule: rule, message: message))
+        } else if count == Session.noteLimit + 1 {
+            evaluation.notes.append(RuleNote(pack: pack, rule: rule, message: "further notes left out (more than \(Session.noteLimit))"))
         }
     }
 
@@ -526,7 +544,7 @@ extension Session {
             return raise("ctx.note: expected a string, got \(lua.typeName(at: index))")
         }
         let rule = rules[token]
-        evaluation.notes.append(RuleNote(pack: packNames[rule.pack], rule: rule.id, message: noteText(at: index)))
+        addNote(pack: packNames[rule.pack], rule: rule.id, message: noteText(at: index))
         return 0
     }
 
@@ -537,7 +555,7 @@ extension Session {
         for i in 1...max(count, 1) where count > 0 { parts.append(noteText(at: i)) }
         var ruleID: String? = nil
         if let current, current.pack == pack, let index = current.rule { ruleID = rules[index].id }
-        evaluation.notes.append(RuleNote(pack: packNames[pack], rule: ruleID, message: parts.joined(separator: "\t")))
+        addNote(pack: packNames[pack], rule: ruleID, message: parts.joined(separator: "\t"))
         return 0
     }
 

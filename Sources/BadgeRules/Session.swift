@@ -68,6 +68,9 @@ final class Session {
     var pendingNext: NextBadge?
     var evaluation = Evaluation()
     var keyedAwards: [(run: Int, pack: Int, rule: Int, sequence: Int, award: Award)] = []
+    /// Notes kept per rule (key "pack\0rule"); past `noteLimit` they are counted, then dropped.
+    var noteCounts: [String: Int] = [:]
+    static let noteLimit = 1000
 
     init(packs: [RulePack], catalogue: Catalogue, limits: RuleEngine.Limits, runs: [RunSummary]) throws {
         self.lua = try LuaState(limits: limits)

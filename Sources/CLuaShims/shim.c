@@ -346,6 +346,8 @@ void bclua_open_libraries(lua_State *state) {
     lua_pop(state, 5);
     lua_pushcfunction(state, sorted_pairs);
     lua_setglobal(state, "badgectl_sorted_pairs");
+    // Rules make many short-lived tables per call; the generational collector suits that best.
+    lua_gc(state, LUA_GCINC, 200, 100, 0);
 }
 
 // MARK: - Read-only proxies
@@ -465,6 +467,65 @@ static int proxy_index(lua_State *state) {
     return luaL_error(state, "no field '%s' in %s", key, kind);
 }
 
+// Small records (splits, efforts, checkpoints, ...) keep their values in the userdata block itself:
+// one allocation each instead of a table plus a userdata. Strings live in the user values.
+typedef struct {
+    int tag;  // SLOT_NIL, SLOT_FLOAT, SLOT_INTEGER, SLOT_BOOLEAN, SLOT_STRING (user value `uv`)
+    int uv;
+    lua_Number number;
+    lua_Integer integer;
+} slot;
+enum { SLOT_NIL = 0, SLOT_FLOAT, SLOT_INTEGER, SLOT_BOOLEAN, SLOT_STRING };
+
+// __index(record, key) for struct kinds; same upvalues as proxy_index.
+static int struct_index(lua_State *state) {
+    const char *kind = lua_tostring(state, lua_upvalueindex(1));
+    if (lua_type(state, 2) != LUA_TSTRING) {
+        return luaL_error(state, "no field [%s] in %s (field names are strings)", luaL_typename(state, 2), kind);
+    }
+    lua_pushvalue(state, 2);
+    if (lua_rawget(state, lua_upvalueindex(2)) == LUA_TNUMBER) {
+        lua_Integer position = lua_tointeger(state, -1);
+        const slot *slots = (const slot *)lua_touserdata(state, 1);
+        size_t count = lua_rawlen(state, 1) / sizeof(slot);
+        if (slots == NULL || position < 1 || (size_t)position > count) { lua_pushnil(state); return 1; }
+        const slot *value = &slots[position - 1];
+        switch (value->tag) {
+        case SLOT_FLOAT: lua_pushnumber(state, value->number); break;
+        case SLOT_INTEGER: lua_pushinteger(state, value->integer); break;
+        case SLOT_BOOLEAN: lua_pushboolean(state, (int)value->integer); break;
+        case SLOT_STRING: lua_getiuservalue(state, 1, value->uv); break;
+        default: lua_pushnil(state);
+        }
+        return 1;
+    }
+    size_t key_length = 0;
+    const char *key = lua_tolstring(state, 2, &key_length);
+    const char *best = suggest(state, lua_upvalueindex(3), key, key_length);
+    if (best != NULL) return luaL_error(state, "no field '%s' in %s; did you mean '%s'?", key, kind, best);
+    return luaL_error(state, "no field '%s' in %s", key, kind);
+}
+
+/// A struct record of `count` slots (all nil) with `strings` user values, on top of the stack.
+static slot *new_struct(lua_State *state, int kind, int count, int strings) {
+    bclua_control *c = control(state);
+    slot *slots = (slot *)lua_newuserdatauv(state, sizeof(slot) * (size_t)count, strings);
+    memset(slots, 0, sizeof(slot) * (size_t)count);
+    lua_rawgeti(state, LUA_REGISTRYINDEX, c->kinds[kind]);
+    lua_setmetatable(state, -2);
+    return slots;
+}
+
+static void slot_float(slot *s, lua_Number value) { s->tag = SLOT_FLOAT; s->number = value; }
+static void slot_integer(slot *s, lua_Integer value) { s->tag = SLOT_INTEGER; s->integer = value; }
+static void slot_string(lua_State *state, slot *s, int uv, const char *text, size_t length) {
+    if (text == NULL) return;
+    s->tag = SLOT_STRING;
+    s->uv = uv;
+    lua_pushlstring(state, text, length);
+    lua_setiuservalue(state, -2, uv);
+}
+
 static int proxy_newindex(lua_State *state) {
     const char *kind = lua_tostring(state, lua_upvalueindex(1));
     return luaL_error(state, "%s is read-only (copy what you need into your own table)", kind);
@@ -534,7 +595,7 @@ static int proxy_tostring(lua_State *state) {
 }
 
 static void define_kind(lua_State *state, bclua_control *c, int kind, const char *name,
-                        const char *const *fields, const char *const *lazy) {
+                        const char *const *fields, const char *const *lazy, int is_struct) {
     lua_createtable(state, 0, 8);  // metatable
     int metatable = lua_gettop(state);
     // upvalues shared by the metamethods
@@ -560,13 +621,15 @@ static void define_kind(lua_State *state, bclua_control *c, int kind, const char
     }
     int first = metatable + 1;
     for (int i = 0; i < 4; i++) lua_pushvalue(state, first + i);
-    lua_pushcclosure(state, proxy_index, 4);
+    lua_pushcclosure(state, is_struct ? struct_index : proxy_index, 4);
     lua_setfield(state, metatable, "__index");
     lua_pushvalue(state, first);
     lua_pushcclosure(state, proxy_newindex, 1);
     lua_setfield(state, metatable, "__newindex");
-    lua_pushcfunction(state, proxy_len);
-    lua_setfield(state, metatable, "__len");
+    if (!is_struct) {
+        lua_pushcfunction(state, proxy_len);
+        lua_setfield(state, metatable, "__len");
+    }
     for (int i = 0; i < 3; i++) lua_pushvalue(state, first + i);
     lua_pushcclosure(state, proxy_pairs, 3);
     lua_setfield(state, metatable, "__pairs");
@@ -583,25 +646,25 @@ static void define_kind(lua_State *state, bclua_control *c, int kind, const char
 
 void bclua_define_kinds(lua_State *state) {
     bclua_control *c = control(state);
-    define_kind(state, c, BCLUA_KIND_RUN, "run", run_fields, run_lazy);
-    define_kind(state, c, BCLUA_KIND_CHECKPOINT, "checkpoint", checkpoint_fields, NULL);
-    define_kind(state, c, BCLUA_KIND_SPLIT, "split", split_fields, NULL);
-    define_kind(state, c, BCLUA_KIND_EFFORT, "effort", effort_fields, NULL);
-    define_kind(state, c, BCLUA_KIND_ELEVATION, "elevation", elevation_fields, NULL);
-    define_kind(state, c, BCLUA_KIND_HEART_RATE, "heart_rate", sensor_fields, NULL);
-    define_kind(state, c, BCLUA_KIND_CADENCE, "cadence", sensor_fields, NULL);
-    define_kind(state, c, BCLUA_KIND_DROPPED, "dropped entry", dropped_fields, NULL);
-    define_kind(state, c, BCLUA_KIND_FASTEST, "fastest", fastest_fields, NULL);
-    define_kind(state, c, BCLUA_KIND_CHECKPOINTS, "checkpoints", NULL, NULL);
-    define_kind(state, c, BCLUA_KIND_SPLITS_KM, "splits_km", NULL, NULL);
-    define_kind(state, c, BCLUA_KIND_SPLITS_MILE, "splits_mile", NULL, NULL);
-    define_kind(state, c, BCLUA_KIND_EFFORTS, "efforts", NULL, NULL);
-    define_kind(state, c, BCLUA_KIND_DROPPED_LIST, "dropped", NULL, NULL);
-    define_kind(state, c, BCLUA_KIND_CTX, "ctx", ctx_fields, NULL);
-    define_kind(state, c, BCLUA_KIND_CATALOGUE_BADGE, "catalogue badge", badge_fields, NULL);
-    define_kind(state, c, BCLUA_KIND_CATALOGUE, "catalogue", NULL, NULL);
-    define_kind(state, c, BCLUA_KIND_PACK_INFO, "pack", pack_fields, NULL);
-    define_kind(state, c, BCLUA_KIND_RULE_INFO, "rule", rule_fields, NULL);
+    define_kind(state, c, BCLUA_KIND_RUN, "run", run_fields, run_lazy, 0);
+    define_kind(state, c, BCLUA_KIND_CHECKPOINT, "checkpoint", checkpoint_fields, NULL, 1);
+    define_kind(state, c, BCLUA_KIND_SPLIT, "split", split_fields, NULL, 1);
+    define_kind(state, c, BCLUA_KIND_EFFORT, "effort", effort_fields, NULL, 1);
+    define_kind(state, c, BCLUA_KIND_ELEVATION, "elevation", elevation_fields, NULL, 1);
+    define_kind(state, c, BCLUA_KIND_HEART_RATE, "heart_rate", sensor_fields, NULL, 1);
+    define_kind(state, c, BCLUA_KIND_CADENCE, "cadence", sensor_fields, NULL, 1);
+    define_kind(state, c, BCLUA_KIND_DROPPED, "dropped entry", dropped_fields, NULL, 1);
+    define_kind(state, c, BCLUA_KIND_FASTEST, "fastest", fastest_fields, NULL, 0);
+    define_kind(state, c, BCLUA_KIND_CHECKPOINTS, "checkpoints", NULL, NULL, 0);
+    define_kind(state, c, BCLUA_KIND_SPLITS_KM, "splits_km", NULL, NULL, 0);
+    define_kind(state, c, BCLUA_KIND_SPLITS_MILE, "splits_mile", NULL, NULL, 0);
+    define_kind(state, c, BCLUA_KIND_EFFORTS, "efforts", NULL, NULL, 0);
+    define_kind(state, c, BCLUA_KIND_DROPPED_LIST, "dropped", NULL, NULL, 0);
+    define_kind(state, c, BCLUA_KIND_CTX, "ctx", ctx_fields, NULL, 0);
+    define_kind(state, c, BCLUA_KIND_CATALOGUE_BADGE, "catalogue badge", badge_fields, NULL, 0);
+    define_kind(state, c, BCLUA_KIND_CATALOGUE, "catalogue", NULL, NULL, 0);
+    define_kind(state, c, BCLUA_KIND_PACK_INFO, "pack", pack_fields, NULL, 0);
+    define_kind(state, c, BCLUA_KIND_RULE_INFO, "rule", rule_fields, NULL, 0);
 }
 
 void bclua_make_proxy(lua_State *state, int kind) {
@@ -664,26 +727,23 @@ void bclua_push_run(lua_State *state, const bclua_run *r) {
     if (HAS(r, BCLUA_RUN_MOVING_PACE_KM)) set_number(state, "moving_pace_s_per_km", r->moving_pace_s_per_km);
     if (HAS(r, BCLUA_RUN_DEVICE_DISTANCE)) set_number(state, "device_distance_m", r->device_distance_m);
     if (HAS(r, BCLUA_RUN_ELEVATION)) {
-        lua_createtable(state, 0, 4);
-        set_number(state, "gain_m", r->elevation_gain_m);
-        set_number(state, "loss_m", r->elevation_loss_m);
-        set_number(state, "min_m", r->elevation_min_m);
-        set_number(state, "max_m", r->elevation_max_m);
-        bclua_make_proxy(state, BCLUA_KIND_ELEVATION);
+        slot *e = new_struct(state, BCLUA_KIND_ELEVATION, 4, 0);
+        slot_float(&e[0], r->elevation_gain_m);
+        slot_float(&e[1], r->elevation_loss_m);
+        slot_float(&e[2], r->elevation_min_m);
+        slot_float(&e[3], r->elevation_max_m);
         lua_setfield(state, -2, "elevation");
     }
     if (HAS(r, BCLUA_RUN_HEART_RATE)) {
-        lua_createtable(state, 0, 2);
-        set_number(state, "avg", r->heart_rate_avg);
-        set_number(state, "max", r->heart_rate_max);
-        bclua_make_proxy(state, BCLUA_KIND_HEART_RATE);
+        slot *h = new_struct(state, BCLUA_KIND_HEART_RATE, 2, 0);
+        slot_float(&h[0], r->heart_rate_avg);
+        slot_float(&h[1], r->heart_rate_max);
         lua_setfield(state, -2, "heart_rate");
     }
     if (HAS(r, BCLUA_RUN_CADENCE)) {
-        lua_createtable(state, 0, 2);
-        set_number(state, "avg", r->cadence_avg);
-        set_number(state, "max", r->cadence_max);
-        bclua_make_proxy(state, BCLUA_KIND_CADENCE);
+        slot *h = new_struct(state, BCLUA_KIND_CADENCE, 2, 0);
+        slot_float(&h[0], r->cadence_avg);
+        slot_float(&h[1], r->cadence_max);
         lua_setfield(state, -2, "cadence");
     }
     lua_pushinteger(state, (lua_Integer)r->index);
@@ -692,43 +752,40 @@ void bclua_push_run(lua_State *state, const bclua_run *r) {
 }
 
 void bclua_push_checkpoint(lua_State *state, const bclua_checkpoint *p) {
-    lua_createtable(state, 0, 6);
-    set_text(state, "badge", p->badge, p->badge_length);
-    set_text(state, "name", p->name, p->name_length);
-    set_number(state, "distance_m", p->distance_m);
-    if (p->has_position) { set_number(state, "lat", p->lat); set_number(state, "lon", p->lon); }
-    if (p->has_elapsed) set_number(state, "elapsed_s", p->elapsed_s);
-    bclua_make_proxy(state, BCLUA_KIND_CHECKPOINT);
+    // badge, name, distance_m, lat, lon, elapsed_s
+    slot *v = new_struct(state, BCLUA_KIND_CHECKPOINT, 6, 2);
+    slot_string(state, &v[0], 1, p->badge, p->badge_length);
+    slot_string(state, &v[1], 2, p->name, p->name_length);
+    slot_float(&v[2], p->distance_m);
+    if (p->has_position) { slot_float(&v[3], p->lat); slot_float(&v[4], p->lon); }
+    if (p->has_elapsed) slot_float(&v[5], p->elapsed_s);
 }
 
 void bclua_push_split(lua_State *state, const bclua_split *s) {
-    lua_createtable(state, 0, 6);
-    lua_pushinteger(state, (lua_Integer)s->index);
-    lua_setfield(state, -2, "index");
-    set_number(state, "distance_m", s->distance_m);
-    set_number(state, "elapsed_s", s->elapsed_s);
-    set_number(state, "cumulative_s", s->cumulative_s);
-    set_number(state, "pace_s_per_km", s->pace_s_per_km);
-    lua_pushboolean(state, s->partial);
-    lua_setfield(state, -2, "partial");
-    bclua_make_proxy(state, BCLUA_KIND_SPLIT);
+    // index, distance_m, elapsed_s, cumulative_s, pace_s_per_km, partial
+    slot *v = new_struct(state, BCLUA_KIND_SPLIT, 6, 0);
+    slot_integer(&v[0], (lua_Integer)s->index);
+    slot_float(&v[1], s->distance_m);
+    slot_float(&v[2], s->elapsed_s);
+    slot_float(&v[3], s->cumulative_s);
+    slot_float(&v[4], s->pace_s_per_km);
+    v[5].tag = SLOT_BOOLEAN;
+    v[5].integer = s->partial != 0;
 }
 
 void bclua_push_effort(lua_State *state, const bclua_effort *e) {
-    lua_createtable(state, 0, 6);
-    set_text(state, "name", e->name, e->name_length);
-    set_number(state, "distance_m", e->distance_m);
-    set_number(state, "elapsed_s", e->elapsed_s);
-    set_number(state, "start_distance_m", e->start_distance_m);
-    set_number(state, "start_elapsed_s", e->start_elapsed_s);
-    set_number(state, "pace_s_per_km", e->pace_s_per_km);
-    bclua_make_proxy(state, BCLUA_KIND_EFFORT);
+    // name, distance_m, elapsed_s, start_distance_m, start_elapsed_s, pace_s_per_km
+    slot *v = new_struct(state, BCLUA_KIND_EFFORT, 6, 1);
+    slot_string(state, &v[0], 1, e->name, e->name_length);
+    slot_float(&v[1], e->distance_m);
+    slot_float(&v[2], e->elapsed_s);
+    slot_float(&v[3], e->start_distance_m);
+    slot_float(&v[4], e->start_elapsed_s);
+    slot_float(&v[5], e->pace_s_per_km);
 }
 
 void bclua_push_dropped(lua_State *state, const char *reason, size_t reason_length, long long count) {
-    lua_createtable(state, 0, 2);
-    set_text(state, "reason", reason, reason_length);
-    lua_pushinteger(state, (lua_Integer)count);
-    lua_setfield(state, -2, "count");
-    bclua_make_proxy(state, BCLUA_KIND_DROPPED);
+    slot *v = new_struct(state, BCLUA_KIND_DROPPED, 2, 1);
+    slot_string(state, &v[0], 1, reason, reason_length);
+    slot_integer(&v[1], (lua_Integer)count);
 }

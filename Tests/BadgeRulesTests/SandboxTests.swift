@@ -131,4 +131,14 @@ final class SandboxTests: XCTestCase {
         XCTAssertEqual(result.failures.map(\.line), [4, 4, 4, 4])
         XCTAssertEqual(result.failures.map(\.rule), ["unknown-badge", "missing-run", "unknown-run", "wrong-types"])
     }
+
+    func testNoteFloodIsCappedAndTyposAreNoted() throws {
+        let fixture = try PackFixture()
+        try fixture.pack("bad", files: ["flood.lua": "return { id = 'flood', badge = '5k', earn = true,\n earned = function(run, ctx) for i = 1, 5000 do ctx.note('n' .. i) end end }"])
+        let result = fixture.engine(["bad"]).evaluate(runs: sampleRuns)
+        XCTAssertEqual(result.failures, [])
+        XCTAssertEqual(result.notes.count, 1002)
+        XCTAssertTrue(result.notes[0].message.hasSuffix("flood.lua: unknown field 'earn' in the rule table is ignored; did you mean 'earned'?"), result.notes[0].message)
+        XCTAssertEqual(result.notes.last?.message, "further notes left out (more than 1000)")
+    }
 }
