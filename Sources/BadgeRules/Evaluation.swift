@@ -192,7 +192,29 @@ public struct Evaluation: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case awards, statuses, nexts, failures, notes
+        case awards, statuses, next, nexts, failures, notes
         case runOrder = "run_order"
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        awards = try c.decodeIfPresent([Award].self, forKey: .awards) ?? []
+        statuses = try c.decodeIfPresent([BadgeStatus].self, forKey: .statuses) ?? []
+        nexts = try c.decodeIfPresent([NextBadge].self, forKey: .nexts) ?? []
+        failures = try c.decodeIfPresent([RuleFailure].self, forKey: .failures) ?? []
+        notes = try c.decodeIfPresent([RuleNote].self, forKey: .notes) ?? []
+        runOrder = try c.decodeIfPresent([String].self, forKey: .runOrder) ?? []
+    }
+
+    /// Encodes every field plus `next` (the nearest of `nexts`, or null).
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(awards, forKey: .awards)
+        try c.encode(statuses, forKey: .statuses)
+        try c.encode(next, forKey: .next)
+        try c.encode(nexts, forKey: .nexts)
+        try c.encode(failures, forKey: .failures)
+        try c.encode(notes, forKey: .notes)
+        try c.encode(runOrder, forKey: .runOrder)
     }
 }

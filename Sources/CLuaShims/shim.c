@@ -678,6 +678,7 @@ void bclua_make_proxy(lua_State *state, int kind) {
 
 long long bclua_run_index(lua_State *state, int index) {
     bclua_control *c = control(state);
+    index = lua_absindex(state, index);
     if (lua_type(state, index) != LUA_TUSERDATA) return 0;
     if (!lua_getmetatable(state, index)) return 0;
     lua_rawgeti(state, LUA_REGISTRYINDEX, c->kinds[BCLUA_KIND_RUN]);
