@@ -577,8 +577,12 @@ extension Session {
             return raise("require: no module '\(name)' in pack '\(packNames[pack])' (no file \(path)); rules can require only their own pack's files, system modules (os, io, ...) are not available", level: 2)
         }
         if let message = lua.load(bytes, chunkName: "@" + path) {
-            lua.push(message)
-            return -1
+            if splitLocation(message) != nil {
+                lua.push(message)  // a syntax error: it names the module's file and line
+                return -1
+            }
+            let reason = message.contains("binary chunk") ? "precompiled (binary) chunks are refused, files load as text only" : message
+            return raise("require: cannot load \(path): \(reason)", level: 2)
         }
         lua.setEnvironment(ofFunctionAt: -1, envRef: envRefs[pack])
         return 1

@@ -320,4 +320,38 @@ final class RuleEngineTests: XCTestCase {
         let result = RuleEngine(packDirectories: ["rules/checkpoints"], catalogue: testCatalogue).evaluate(runs: sampleRuns)
         XCTAssertEqual(result.failures.map(\.description), ["rules/checkpoints/boom.lua:2: pack 'checkpoints' rule 'boom': boom"])
     }
+
+    func testFoldWithNumberStateAwardsInFinishAndNoRuns() throws {
+        let fixture = try PackFixture()
+        try fixture.pack("p", files: ["n.lua": """
+            return { id = "count", badge = "5k",
+              init = function() return 0 end,
+              on_run = function(n, run) return n + 1 end,
+              finish = function(n, award, ctx)
+                ctx.note("count " .. n)
+                if n >= 4 then award { run = "r4.gpx", tier = "best", detail = n .. " runs" } end
+              end }
+            """])
+        let engine = fixture.engine(["p"])
+        let result = engine.evaluate(runs: sampleRuns)
+        XCTAssertEqual(result.failures, [])
+        XCTAssertEqual(result.awards, [Award(badge: "5k", pack: "p", rule: "count", tier: "best", run: "r4.gpx",
+                                             at: "2024-03-07T06:00:00Z", detail: "4 runs")])
+        let empty = engine.evaluate(runs: [])
+        XCTAssertEqual(empty.failures, [])
+        XCTAssertEqual(empty.awards, [])
+        XCTAssertEqual(empty.notes.map(\.message), ["count 0"])
+    }
+
+    func testEvaluationJSONShape() throws {
+        let fixture = try PackFixture()
+        try fixture.pack("good", files: goodPack)
+        let result = fixture.engine(["good"]).evaluate(runs: sampleRuns)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let json = String(decoding: try encoder.encode(result), as: UTF8.self)
+        XCTAssertTrue(json.contains(#"{"at":"2024-03-05T06:00:00Z","badge":"5k","detail":"","pack":"good","progress":null,"rule":"first-5k","run":"r2.gpx","tier":"earned"}"#), json)
+        XCTAssertTrue(json.contains(#""next":null"#), json)
+        XCTAssertEqual(try JSONDecoder().decode(Evaluation.self, from: Data(json.utf8)), result)
+    }
 }

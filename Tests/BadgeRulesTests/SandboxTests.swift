@@ -141,4 +141,28 @@ final class SandboxTests: XCTestCase {
         XCTAssertTrue(result.notes[0].message.hasSuffix("flood.lua: unknown field 'earn' in the rule table is ignored; did you mean 'earned'?"), result.notes[0].message)
         XCTAssertEqual(result.notes.last?.message, "further notes left out (more than 1000)")
     }
+
+    func testBytecodeThroughRequireIsRefused() throws {
+        let fixture = try PackFixture()
+        try fixture.pack("bad", files: ["req.lua": "return { id = 'req', badge = '5k',\n earned = function(run)\n  local m = require('lib.compiled')\n  return m end }"])
+        try FileManager.default.createDirectory(atPath: fixture.root + "/rules/bad/lib", withIntermediateDirectories: true)
+        try fixture.writeBytes([0x1B, 0x4C, 0x75, 0x61, 0x54, 0x00], to: "bad/lib/compiled.lua")
+        try fixture.pack("good", files: goodPack)
+        let result = fixture.engine(["bad", "good"]).evaluate(runs: sampleRuns)
+        check(result, rule: "req", file: "rules/bad/req.lua", Case(name: "require-bytecode", body: "", message: "precompiled (binary) chunks are refused"),
+              line: 3, phase: "call")
+    }
+
+    func testHostilePackDeclaration() throws {
+        let fixture = try PackFixture()
+        try fixture.pack("bad", packLua: "while true do end")
+        try fixture.pack("worse", packLua: "return { name = 'worse', version = '1', badges = { { id = 'x', name = 'X', distance_m = -1 } } }")
+        try fixture.pack("good", files: goodPack)
+        let result = fixture.engine(["bad", "worse", "good"]).evaluate(runs: sampleRuns)
+        XCTAssertEqual(result.awards.map(\.pack), ["good"])
+        XCTAssertEqual(result.failures.map(\.pack), ["bad", "worse"])
+        XCTAssertEqual(result.failures.first?.line, 1)
+        XCTAssertTrue(result.failures.first?.message.contains("instruction budget exhausted") ?? false)
+        XCTAssertEqual(result.failures.last?.message, "badges[1]: field 'distance_m' must be a number of metres ≥ 0")
+    }
 }
