@@ -161,7 +161,10 @@ void bclua_set_host(lua_State *state, bclua_host_fn host, void *context) {
     c->host_context = context;
 }
 
+// Runs only when an error reaches bclua_call (a rule's own pcall has no handler of ours), so the
+// call is over: lift the cap so the traceback can be built even when memory ran out.
 static int message_handler(lua_State *state) {
+    control(state)->limited = 0;
     const char *message = lua_tostring(state, 1);
     if (message == NULL) {
         message = lua_pushfstring(state, "(error object is a %s value)", luaL_typename(state, 1));
