@@ -105,9 +105,12 @@ final class Session {
         envRefs.append(lua.ref())
     }
 
+    /// A file's bytes, without a UTF-8 byte order mark (editors add one; Lua would read it as code).
     static func read(_ path: String) -> [UInt8]? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        return [UInt8](data)
+        let bytes = [UInt8](data)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return Array(bytes.dropFirst(3)) }
+        return bytes
     }
 
     /// Loads `file` text-only into pack `pack`'s environment and runs its top level; leaves its one result on the stack.

@@ -354,4 +354,13 @@ final class RuleEngineTests: XCTestCase {
         XCTAssertTrue(json.contains(#""next":null"#), json)
         XCTAssertEqual(try JSONDecoder().decode(Evaluation.self, from: Data(json.utf8)), result)
     }
+
+    func testByteOrderMarkIsSkipped() throws {
+        let fixture = try PackFixture()
+        try fixture.pack("good")
+        try fixture.writeBytes([0xEF, 0xBB, 0xBF] + Array("return { id = 'bom', badge = '5k', earned = function() return true end }".utf8), to: "good/bom.lua")
+        let result = fixture.engine(["good"]).evaluate(runs: sampleRuns)
+        XCTAssertEqual(result.failures, [])
+        XCTAssertEqual(result.awards.map(\.rule), ["bom"])
+    }
 }
