@@ -371,15 +371,14 @@ final class Session {
             }
         }
         func pushSplits(_ splits: [Split], kind: Int32) {
-            lua.newTable(array: Int32(splits.count))
-            for (i, split) in splits.enumerated() {
-                var s = bclua_split(index: Int64(split.index), distance_m: split.distanceMeters, elapsed_s: split.elapsedSeconds,
-                                    cumulative_s: split.cumulativeSeconds, pace_s_per_km: split.paceSecondsPerKilometre,
-                                    partial: split.partial ? 1 : 0)
-                bclua_push_split(state, &s)
-                lua_rawseti(state, -2, lua_Integer(i + 1))
+            let values = splits.map { split in
+                bclua_split(index: Int64(split.index), distance_m: split.distanceMeters, elapsed_s: split.elapsedSeconds,
+                            cumulative_s: split.cumulativeSeconds, pace_s_per_km: split.paceSecondsPerKilometre,
+                            partial: split.partial ? 1 : 0)
             }
-            bclua_make_proxy(state, kind)
+            values.withUnsafeBufferPointer { buffer in
+                bclua_push_split_array(state, buffer.baseAddress, buffer.count, kind)
+            }
         }
         switch key {
         case "checkpoints":

@@ -777,6 +777,15 @@ void bclua_push_split(lua_State *state, const bclua_split *s) {
     v[5].integer = s->partial != 0;
 }
 
+void bclua_push_split_array(lua_State *state, const bclua_split *splits, size_t count, int array_kind) {
+    lua_createtable(state, (int)count, 0);
+    for (size_t i = 0; i < count; i++) {
+        bclua_push_split(state, &splits[i]);
+        lua_rawseti(state, -2, (lua_Integer)(i + 1));
+    }
+    bclua_make_proxy(state, array_kind);
+}
+
 void bclua_push_effort(lua_State *state, const bclua_effort *e) {
     // name, distance_m, elapsed_s, start_distance_m, start_elapsed_s, pace_s_per_km
     slot *v = new_struct(state, BCLUA_KIND_EFFORT, 6, 1);

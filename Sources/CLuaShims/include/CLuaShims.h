@@ -135,6 +135,8 @@ typedef struct { const char *badge; size_t badge_length; const char *name; size_
 void bclua_push_checkpoint(lua_State *state, const bclua_checkpoint *checkpoint);
 typedef struct { long long index; double distance_m, elapsed_s, cumulative_s, pace_s_per_km; int partial; } bclua_split;
 void bclua_push_split(lua_State *state, const bclua_split *split);
+/// Pushes a read-only array (kind BCLUA_KIND_SPLITS_KM or _MILE) of `count` splits.
+void bclua_push_split_array(lua_State *state, const bclua_split *splits, size_t count, int array_kind);
 typedef struct { const char *name; size_t name_length; double distance_m, elapsed_s, start_distance_m, start_elapsed_s, pace_s_per_km; } bclua_effort;
 void bclua_push_effort(lua_State *state, const bclua_effort *effort);
 void bclua_push_dropped(lua_State *state, const char *reason, size_t reason_length, long long count);
