@@ -1,3 +1,804 @@
 #include "CLuaShims.h"
+#include <stdlib.h>
+#include <string.h>
+
+// MARK: - Macros
 
 void bclua_pop(lua_State *state, int n) { lua_pop(state, n); }
+void bclua_newtable(lua_State *state) { lua_newtable(state); }
+const char *bclua_tostring(lua_State *state, int index) { return lua_tostring(state, index); }
+int bclua_upvalueindex(int i) { return lua_upvalueindex(i); }
+int bclua_registryindex(void) { return LUA_REGISTRYINDEX; }
+int bclua_isnil(lua_State *state, int index) { return lua_isnil(state, index); }
+int bclua_istable(lua_State *state, int index) { return lua_istable(state, index); }
+int bclua_isfunction(lua_State *state, int index) { return lua_isfunction(state, index); }
+void bclua_insert(lua_State *state, int index) { lua_insert(state, index); }
+void bclua_remove(lua_State *state, int index) { lua_remove(state, index); }
+double bclua_tonumber(lua_State *state, int index, int *isnum) { return lua_tonumberx(state, index, isnum); }
+
+// MARK: - Control block: allocator, budget, host
+
+enum { HOOK_GRANULARITY = 1000 };
+
+typedef struct {
+    size_t total;          // bytes held now
+    size_t host;           // bytes the host allocated (never denied; raise the cap for rules)
+    size_t cap;            // bytes rules may hold beyond the host's
+    int limited;           // 1 while Lua code of a rule runs
+    int denied;            // the allocator said no during this call
+    long long budget;      // instructions per call
+    long long remaining;
+    int exhausted;
+    int consecutive_denials;  // denials with no successful growth between (Lua retries once after a full GC)
+    int memory_killed;
+    bclua_host_fn host_fn;
+    void *host_context;
+    lua_State *state;
+    char denied_source[LUA_IDSIZE];
+    int denied_line;
+    int kinds[BCLUA_KIND_COUNT];  // registry refs of the proxy metatables
+} bclua_control;
+
+static bclua_control *control(lua_State *state) {
+    void *ud = NULL;
+    lua_getallocf(state, &ud);
+    return (bclua_control *)ud;
+}
+
+static void budget_hook(lua_State *state, lua_Debug *ar);
+
+// Where the rule was when memory ran out (the first Lua function up the stack), since Lua calls no
+// message handler for memory errors. lua_getstack/lua_getinfo("Sl") only read the call info.
+static void note_denied_location(bclua_control *c) {
+    c->denied_source[0] = 0;
+    c->denied_line = 0;
+    if (c->state == NULL) return;
+    lua_Debug ar;
+    for (int level = 0; level < 8 && lua_getstack(c->state, level, &ar); level++) {
+        if (!lua_getinfo(c->state, "Sl", &ar)) break;
+        if (ar.currentline > 0) {
+            memcpy(c->denied_source, ar.short_src, sizeof c->denied_source);
+            c->denied_line = ar.currentline;
+            return;
+        }
+    }
+}
+
+// ptr == NULL: osize is a type tag, the old size is 0. A shrink never fails.
+static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    bclua_control *c = (bclua_control *)ud;
+    size_t old = ptr ? osize : 0;
+    if (nsize == 0) {
+        free(ptr);
+        c->total -= old;
+        return NULL;
+    }
+    if (nsize > old) {
+        size_t grow = nsize - old;
+        if (c->limited) {
+            if (c->total + grow < c->total || c->total + grow > c->cap + c->host) {
+                if (!c->denied) note_denied_location(c);
+                c->denied = 1;
+                // The retry after the emergency collection failed too: a memory error is being raised.
+                // Kill the call so a pcall inside the rule cannot catch it and try again (each retry
+                // costs a full collection).
+                if (++c->consecutive_denials >= 2 && !c->memory_killed && c->state != NULL) {
+                    c->memory_killed = 1;
+                    lua_sethook(c->state, budget_hook, LUA_MASKCOUNT | LUA_MASKLINE, 1);
+                }
+                return NULL;
+            }
+            c->consecutive_denials = 0;
+        } else {
+            c->host += grow;
+        }
+    }
+    void *block = realloc(ptr, nsize);
+    if (block == NULL) {
+        if (nsize <= old) return ptr;  // keep the larger block: a shrink must not fail
+        c->denied = 1;
+        return NULL;
+    }
+    c->total = c->total - old + nsize;
+    return block;
+}
+
+// Stops the running rule: once the budget is spent (or memory has run out for good), it fires on every
+// instruction and line, so a pcall inside the rule catches the error only to hit it again at once.
+static void budget_hook(lua_State *state, lua_Debug *ar) {
+    (void)ar;
+    bclua_control *c = control(state);
+    if (!c->exhausted && !c->memory_killed) {
+        c->remaining -= HOOK_GRANULARITY;
+        if (c->remaining > 0) return;
+        c->exhausted = 1;
+        lua_sethook(state, budget_hook, LUA_MASKCOUNT | LUA_MASKLINE, 1);
+    }
+    c->limited = 0;  // the message must be allocated; no rule instruction runs from here on
+    luaL_where(state, 0);  // in a hook, level 0 is the rule function being run
+    if (c->memory_killed) {
+        lua_pushliteral(state, "not enough memory");
+    } else {
+        lua_pushfstring(state, "instruction budget exhausted (%I instructions per call)", (lua_Integer)c->budget);
+    }
+    lua_concat(state, 2);
+    lua_error(state);
+}
+
+lua_State *bclua_newstate(size_t memory_cap, long long instruction_budget) {
+    bclua_control *c = (bclua_control *)calloc(1, sizeof(bclua_control));
+    if (c == NULL) return NULL;
+    c->cap = memory_cap;
+    c->budget = instruction_budget > 0 ? instruction_budget : 1;
+    lua_State *state = lua_newstate(capped_alloc, c);
+    if (state == NULL) { free(c); return NULL; }
+    for (int i = 0; i < BCLUA_KIND_COUNT; i++) c->kinds[i] = LUA_NOREF;
+    c->state = state;
+    return state;
+}
+
+void bclua_close(lua_State *state) {
+    bclua_control *c = control(state);
+    // Finalizers cannot be declared by rules (setmetatable refuses __gc), but stay safe anyway.
+    c->exhausted = 1;
+    c->limited = 0;
+    lua_sethook(state, budget_hook, LUA_MASKCOUNT | LUA_MASKLINE, 1);
+    lua_close(state);
+    free(c);
+}
+
+void bclua_set_budget(lua_State *state, long long instruction_budget) {
+    control(state)->budget = instruction_budget > 0 ? instruction_budget : 1;
+}
+
+void bclua_gc_collect(lua_State *state) { lua_gc(state, LUA_GCCOLLECT); }
+
+size_t bclua_memory_used(lua_State *state) { return control(state)->total; }
+
+void bclua_set_host(lua_State *state, bclua_host_fn host, void *context) {
+    bclua_control *c = control(state);
+    c->host_fn = host;
+    c->host_context = context;
+}
+
+// Runs only when an error reaches bclua_call (a rule's own pcall has no handler of ours), so the
+// call is over: lift the cap so the traceback can be built even when memory ran out.
+static int message_handler(lua_State *state) {
+    control(state)->limited = 0;
+    const char *message = lua_tostring(state, 1);
+    if (message == NULL) {
+        message = lua_pushfstring(state, "(error object is a %s value)", luaL_typename(state, 1));
+    }
+    luaL_traceback(state, state, message, 1);
+    return 1;
+}
+
+int bclua_call(lua_State *state, int nargs, int nresults) {
+    bclua_control *c = control(state);
+    int base = lua_gettop(state) - nargs;
+    lua_pushcfunction(state, message_handler);
+    lua_insert(state, base);
+    c->exhausted = 0;
+    c->denied = 0;
+    c->consecutive_denials = 0;
+    c->memory_killed = 0;
+    c->remaining = c->budget;
+    lua_sethook(state, budget_hook, LUA_MASKCOUNT, HOOK_GRANULARITY);
+    c->limited = 1;
+    int status = lua_pcall(state, nargs, nresults, base);
+    c->limited = 0;
+    lua_sethook(state, NULL, 0, 0);
+    lua_remove(state, base);
+    return status;
+}
+
+int bclua_budget_exhausted(lua_State *state) { return control(state)->exhausted; }
+int bclua_memory_denied(lua_State *state) { return control(state)->denied; }
+int bclua_memory_killed(lua_State *state) { return control(state)->memory_killed; }
+
+int bclua_denied_location(lua_State *state, const char **source) {
+    bclua_control *c = control(state);
+    *source = c->denied_source;
+    return c->denied_line;
+}
+
+// MARK: - Trampolines: Swift returns, C raises
+
+static int call_host(lua_State *state, int fn, long long token) {
+    bclua_control *c = control(state);
+    int was = c->limited;
+    c->limited = 0;
+    int results = -1;
+    if (c->host_fn != NULL) {
+        results = c->host_fn(state, c->host_context, fn, token);
+    } else {
+        lua_pushliteral(state, "badgectl: no host");
+    }
+    c->limited = was;
+    return results;
+}
+
+static int trampoline(lua_State *state) {
+    int fn = (int)lua_tointeger(state, lua_upvalueindex(1));
+    long long token = (long long)lua_tointeger(state, lua_upvalueindex(2));
+    int results = call_host(state, fn, token);
+    if (results < 0) return lua_error(state);  // the message is on top; Swift has returned
+    return results;
+}
+
+void bclua_push_host_function(lua_State *state, int fn, long long token) {
+    lua_pushinteger(state, fn);
+    lua_pushinteger(state, (lua_Integer)token);
+    lua_pushcclosure(state, trampoline, 2);
+}
+
+int bclua_load_text(lua_State *state, const char *bytes, size_t length, const char *chunkname) {
+    return luaL_loadbufferx(state, bytes, length, chunkname, "t");
+}
+
+// MARK: - Deterministic pairs
+
+typedef struct { int rank; lua_Integer integer; double number; int is_integer; const char *text; size_t length; int order; } sort_key;
+
+static int compare_keys(const void *pa, const void *pb) {
+    const sort_key *a = (const sort_key *)pa, *b = (const sort_key *)pb;
+    if (a->rank != b->rank) return a->rank < b->rank ? -1 : 1;
+    if (a->rank == 0) {  // numbers
+        if (a->is_integer && b->is_integer) {
+            if (a->integer != b->integer) return a->integer < b->integer ? -1 : 1;
+        } else {
+            double x = a->is_integer ? (double)a->integer : a->number;
+            double y = b->is_integer ? (double)b->integer : b->number;
+            if (x != y) return x < y ? -1 : 1;
+            if (a->is_integer != b->is_integer) return a->is_integer ? -1 : 1;
+        }
+    } else if (a->rank == 1) {  // strings, bytewise
+        size_t n = a->length < b->length ? a->length : b->length;
+        int d = memcmp(a->text, b->text, n);
+        if (d != 0) return d;
+        if (a->length != b->length) return a->length < b->length ? -1 : 1;
+    } else if (a->rank == 2) {  // booleans
+        if (a->integer != b->integer) return a->integer < b->integer ? -1 : 1;
+    }
+    return a->order < b->order ? -1 : (a->order > b->order ? 1 : 0);
+}
+
+static int sorted_next(lua_State *state) {
+    // upvalue 1: sorted keys, upvalue 2: position
+    lua_Integer position = lua_tointeger(state, lua_upvalueindex(2));
+    for (;;) {
+        position++;
+        if (lua_rawgeti(state, lua_upvalueindex(1), position) == LUA_TNIL) {
+            lua_pushinteger(state, position);
+            lua_replace(state, lua_upvalueindex(2));
+            return 1;
+        }
+        lua_pushvalue(state, -1);
+        if (lua_rawget(state, 1) != LUA_TNIL) {
+            lua_pushinteger(state, position);
+            lua_replace(state, lua_upvalueindex(2));
+            return 2;
+        }
+        lua_pop(state, 2);  // removed while iterating
+    }
+}
+
+// pairs(t): honours __pairs; otherwise keys in a fixed order: numbers ascending, then strings
+// bytewise, then false, true, then other keys (tables, functions) in table order.
+static int sorted_pairs(lua_State *state) {
+    luaL_checkany(state, 1);
+    if (luaL_getmetafield(state, 1, "__pairs") != LUA_TNIL) {
+        lua_pushvalue(state, 1);
+        lua_call(state, 1, 3);
+        return 3;
+    }
+    luaL_checktype(state, 1, LUA_TTABLE);
+    lua_settop(state, 1);
+    lua_Integer count = 0;
+    lua_pushnil(state);
+    while (lua_next(state, 1) != 0) { lua_pop(state, 1); count++; }
+    lua_createtable(state, (int)count, 0);  // 2: keys in table order
+    sort_key *keys = (sort_key *)lua_newuserdatauv(state, sizeof(sort_key) * (size_t)(count > 0 ? count : 1), 0);  // 3
+    lua_Integer n = 0;
+    lua_pushnil(state);
+    while (lua_next(state, 1) != 0) {
+        lua_pop(state, 1);
+        n++;
+        lua_pushvalue(state, -1);
+        lua_rawseti(state, 2, n);
+        sort_key *k = &keys[n - 1];
+        memset(k, 0, sizeof *k);
+        k->order = (int)n;
+        switch (lua_type(state, -1)) {
+        case LUA_TNUMBER:
+            k->rank = 0;
+            k->is_integer = lua_isinteger(state, -1);
+            if (k->is_integer) k->integer = lua_tointeger(state, -1); else k->number = lua_tonumber(state, -1);
+            break;
+        case LUA_TSTRING:
+            k->rank = 1;
+            k->text = lua_tolstring(state, -1, &k->length);  // anchored by the keys table
+            break;
+        case LUA_TBOOLEAN:
+            k->rank = 2;
+            k->integer = lua_toboolean(state, -1);
+            break;
+        default:
+            k->rank = 3;
+        }
+    }
+    qsort(keys, (size_t)n, sizeof(sort_key), compare_keys);
+    lua_createtable(state, (int)n, 0);  // 4: sorted keys
+    for (lua_Integer i = 0; i < n; i++) {
+        lua_rawgeti(state, 2, keys[i].order);
+        lua_rawseti(state, 4, i + 1);
+    }
+    lua_pushinteger(state, 0);
+    lua_pushcclosure(state, sorted_next, 2);
+    lua_pushvalue(state, 1);
+    lua_pushnil(state);
+    return 3;
+}
+
+void bclua_open_libraries(lua_State *state) {
+    luaL_requiref(state, LUA_GNAME, luaopen_base, 1);
+    luaL_requiref(state, LUA_STRLIBNAME, luaopen_string, 1);
+    luaL_requiref(state, LUA_TABLIBNAME, luaopen_table, 1);
+    luaL_requiref(state, LUA_MATHLIBNAME, luaopen_math, 1);
+    luaL_requiref(state, LUA_UTF8LIBNAME, luaopen_utf8, 1);
+    lua_pop(state, 5);
+    lua_pushcfunction(state, sorted_pairs);
+    lua_setglobal(state, "badgectl_sorted_pairs");
+    // Rules make many short-lived tables per call; the generational collector suits that best.
+    lua_gc(state, LUA_GCINC, 200, 100, 0);
+}
+
+// MARK: - Read-only proxies
+
+static const char *const run_fields[] = {
+    "id", "start", "start_epoch_s", "utc_offset_s", "local_date", "name", "sport", "format", "points",
+    "distance_m", "elapsed_s", "timer_s", "moving_s", "speed_m_per_s", "pace_s_per_km", "pace_s_per_mile",
+    "moving_pace_s_per_km", "device_distance_m", "checkpoints", "splits_km", "splits_mile", "efforts",
+    "fastest", "elevation", "heart_rate", "cadence", "dropped", "index", NULL};
+static const char *const run_lazy[] = {"checkpoints", "splits_km", "splits_mile", "efforts", "fastest", "dropped", NULL};
+static const char *const checkpoint_fields[] = {"badge", "name", "distance_m", "lat", "lon", "elapsed_s", NULL};
+static const char *const split_fields[] = {"index", "distance_m", "elapsed_s", "cumulative_s", "pace_s_per_km", "partial", NULL};
+static const char *const effort_fields[] = {"name", "distance_m", "elapsed_s", "start_distance_m", "start_elapsed_s", "pace_s_per_km", NULL};
+static const char *const elevation_fields[] = {"gain_m", "loss_m", "min_m", "max_m", NULL};
+static const char *const sensor_fields[] = {"avg", "max", NULL};
+static const char *const dropped_fields[] = {"reason", "count", NULL};
+static const char *const fastest_fields[] = {"400m", "1km", "1mi", "5km", "10km", "half", "marathon", NULL};
+static const char *const ctx_fields[] = {"catalogue", "pack", "note", "rule", NULL};
+static const char *const badge_fields[] = {"id", "name", "information", "image", "distance_m", NULL};
+static const char *const pack_fields[] = {"name", "version", NULL};
+static const char *const rule_fields[] = {"id", "title", "badge", NULL};
+
+static size_t edit_distance(const char *a, size_t la, const char *b, size_t lb) {
+    size_t row[65];
+    if (la > 64 || lb > 64) return (size_t)-1;
+    for (size_t j = 0; j <= lb; j++) row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t above = row[j];
+            size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+            size_t best = diagonal + cost;
+            if (above + 1 < best) best = above + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            diagonal = above;
+        }
+    }
+    return row[lb];
+}
+
+// The known name closest to `key` (prefix either way first, then edit distance), or NULL.
+static const char *suggest(lua_State *state, int order_index, const char *key, size_t key_length) {
+    const char *best = NULL;
+    size_t best_score = (size_t)-1;
+    size_t limit = key_length / 3 < 1 ? 1 : (key_length / 3 > 3 ? 3 : key_length / 3);
+    lua_Integer count = (lua_Integer)lua_rawlen(state, order_index);
+    for (int pass = 0; pass < 2 && best == NULL; pass++) {
+        for (lua_Integer i = 1; i <= count; i++) {
+            lua_rawgeti(state, order_index, i);
+            size_t length = 0;
+            const char *name = lua_tolstring(state, -1, &length);
+            lua_pop(state, 1);  // still anchored by the order table
+            if (name == NULL) continue;
+            size_t score;
+            if (pass == 0) {
+                size_t shorter = key_length < length ? key_length : length;
+                if (shorter < 2 || memcmp(key, name, shorter) != 0) continue;
+                score = length > key_length ? length - key_length : key_length - length;
+            } else {
+                score = edit_distance(key, key_length, name, length);
+                if (score > limit) continue;
+            }
+            if (score < best_score) { best_score = score; best = name; }
+        }
+    }
+    return best;
+}
+
+// __index(proxy, key). Upvalues: 1 kind name, 2 known set (name -> position) or nil for arrays,
+// 3 field order, 4 lazy set or nil.
+static int proxy_index(lua_State *state) {
+    lua_settop(state, 2);
+    lua_getiuservalue(state, 1, 1);  // 3: data
+    lua_pushvalue(state, 2);
+    if (lua_rawget(state, 3) != LUA_TNIL) return 1;
+    lua_pop(state, 1);
+    const char *kind = lua_tostring(state, lua_upvalueindex(1));
+    if (lua_isnil(state, lua_upvalueindex(2))) {  // array
+        if (lua_type(state, 2) == LUA_TNUMBER) { lua_pushnil(state); return 1; }
+        if (lua_type(state, 2) == LUA_TSTRING) {
+            return luaL_error(state, "no field '%s' in %s (an array: index it with 1..#%s)", lua_tostring(state, 2), kind, kind);
+        }
+        return luaL_error(state, "%s is an array: index it with 1..#%s", kind, kind);
+    }
+    if (lua_type(state, 2) != LUA_TSTRING) {
+        return luaL_error(state, "no field [%s] in %s (field names are strings)", luaL_typename(state, 2), kind);
+    }
+    lua_pushvalue(state, 2);
+    if (lua_rawget(state, lua_upvalueindex(2)) != LUA_TNIL) {  // known field
+        lua_pop(state, 1);
+        if (!lua_isnil(state, lua_upvalueindex(4))) {
+            lua_pushvalue(state, 2);
+            if (lua_rawget(state, lua_upvalueindex(4)) != LUA_TNIL) {  // lazy: ask the host to build it
+                lua_settop(state, 3);
+                lua_pushliteral(state, "index");
+                lua_rawget(state, 3);
+                long long run_index = (long long)lua_tointeger(state, -1);
+                lua_settop(state, 3);
+                int results = call_host(state, 0, run_index);
+                if (results < 0) return lua_error(state);
+                lua_settop(state, 4);
+                lua_pushvalue(state, 2);
+                lua_pushvalue(state, 4);
+                lua_rawset(state, 3);
+                return 1;
+            }
+        }
+        lua_pushnil(state);
+        return 1;
+    }
+    size_t key_length = 0;
+    const char *key = lua_tolstring(state, 2, &key_length);
+    const char *best = suggest(state, lua_upvalueindex(3), key, key_length);
+    if (best != NULL) return luaL_error(state, "no field '%s' in %s; did you mean '%s'?", key, kind, best);
+    return luaL_error(state, "no field '%s' in %s", key, kind);
+}
+
+// Small records (splits, efforts, checkpoints, ...) keep their values in the userdata block itself:
+// one allocation each instead of a table plus a userdata. Strings live in the user values.
+typedef struct {
+    int tag;  // SLOT_NIL, SLOT_FLOAT, SLOT_INTEGER, SLOT_BOOLEAN, SLOT_STRING (user value `uv`)
+    int uv;
+    lua_Number number;
+    lua_Integer integer;
+} slot;
+enum { SLOT_NIL = 0, SLOT_FLOAT, SLOT_INTEGER, SLOT_BOOLEAN, SLOT_STRING };
+
+// __index(record, key) for struct kinds; same upvalues as proxy_index.
+static int struct_index(lua_State *state) {
+    const char *kind = lua_tostring(state, lua_upvalueindex(1));
+    if (lua_type(state, 2) != LUA_TSTRING) {
+        return luaL_error(state, "no field [%s] in %s (field names are strings)", luaL_typename(state, 2), kind);
+    }
+    lua_pushvalue(state, 2);
+    if (lua_rawget(state, lua_upvalueindex(2)) == LUA_TNUMBER) {
+        lua_Integer position = lua_tointeger(state, -1);
+        const slot *slots = (const slot *)lua_touserdata(state, 1);
+        size_t count = lua_rawlen(state, 1) / sizeof(slot);
+        if (slots == NULL || position < 1 || (size_t)position > count) { lua_pushnil(state); return 1; }
+        const slot *value = &slots[position - 1];
+        switch (value->tag) {
+        case SLOT_FLOAT: lua_pushnumber(state, value->number); break;
+        case SLOT_INTEGER: lua_pushinteger(state, value->integer); break;
+        case SLOT_BOOLEAN: lua_pushboolean(state, (int)value->integer); break;
+        case SLOT_STRING: lua_getiuservalue(state, 1, value->uv); break;
+        default: lua_pushnil(state);
+        }
+        return 1;
+    }
+    size_t key_length = 0;
+    const char *key = lua_tolstring(state, 2, &key_length);
+    const char *best = suggest(state, lua_upvalueindex(3), key, key_length);
+    if (best != NULL) return luaL_error(state, "no field '%s' in %s; did you mean '%s'?", key, kind, best);
+    return luaL_error(state, "no field '%s' in %s", key, kind);
+}
+
+/// A struct record of `count` slots (all nil) with `strings` user values, on top of the stack.
+static slot *new_struct(lua_State *state, int kind, int count, int strings) {
+    bclua_control *c = control(state);
+    slot *slots = (slot *)lua_newuserdatauv(state, sizeof(slot) * (size_t)count, strings);
+    memset(slots, 0, sizeof(slot) * (size_t)count);
+    lua_rawgeti(state, LUA_REGISTRYINDEX, c->kinds[kind]);
+    lua_setmetatable(state, -2);
+    return slots;
+}
+
+static void slot_float(slot *s, lua_Number value) { s->tag = SLOT_FLOAT; s->number = value; }
+static void slot_integer(slot *s, lua_Integer value) { s->tag = SLOT_INTEGER; s->integer = value; }
+static void slot_string(lua_State *state, slot *s, int uv, const char *text, size_t length) {
+    if (text == NULL) return;
+    s->tag = SLOT_STRING;
+    s->uv = uv;
+    lua_pushlstring(state, text, length);
+    lua_setiuservalue(state, -2, uv);
+}
+
+static int proxy_newindex(lua_State *state) {
+    const char *kind = lua_tostring(state, lua_upvalueindex(1));
+    return luaL_error(state, "%s is read-only (copy what you need into your own table)", kind);
+}
+
+static int proxy_len(lua_State *state) {
+    lua_getiuservalue(state, 1, 1);
+    lua_pushinteger(state, (lua_Integer)lua_rawlen(state, -1));
+    return 1;
+}
+
+// Iterator for records: fields in their documented order, nil fields skipped.
+static int proxy_record_next(lua_State *state) {
+    // upvalues: 1 known set, 2 order
+    lua_Integer position = 0;
+    if (!lua_isnoneornil(state, 2)) {
+        lua_pushvalue(state, 2);
+        lua_rawget(state, lua_upvalueindex(1));
+        position = lua_tointeger(state, -1);
+        lua_pop(state, 1);
+    }
+    lua_Integer count = (lua_Integer)lua_rawlen(state, lua_upvalueindex(2));
+    for (lua_Integer i = position + 1; i <= count; i++) {
+        lua_rawgeti(state, lua_upvalueindex(2), i);
+        lua_pushvalue(state, -1);
+        if (lua_gettable(state, 1) != LUA_TNIL) return 2;
+        lua_pop(state, 2);
+    }
+    lua_pushnil(state);
+    return 1;
+}
+
+static int proxy_array_next(lua_State *state) {
+    lua_Integer i = luaL_optinteger(state, 2, 0) + 1;
+    lua_getiuservalue(state, 1, 1);
+    if (lua_rawgeti(state, -1, i) == LUA_TNIL) { lua_pushnil(state); return 1; }
+    lua_pushinteger(state, i);
+    lua_insert(state, -2);
+    return 2;
+}
+
+static int proxy_pairs(lua_State *state) {
+    if (lua_isnil(state, lua_upvalueindex(2))) {
+        lua_pushcfunction(state, proxy_array_next);
+    } else {
+        lua_pushvalue(state, lua_upvalueindex(2));
+        lua_pushvalue(state, lua_upvalueindex(3));
+        lua_pushcclosure(state, proxy_record_next, 2);
+    }
+    lua_pushvalue(state, 1);
+    lua_pushnil(state);
+    return 3;
+}
+
+static int proxy_tostring(lua_State *state) {
+    const char *kind = lua_tostring(state, lua_upvalueindex(1));
+    lua_getiuservalue(state, 1, 1);
+    if (strcmp(kind, "run") == 0) {
+        lua_getfield(state, -1, "id");
+        lua_pushfstring(state, "run %s", lua_tostring(state, -1) ? lua_tostring(state, -1) : "?");
+    } else if (lua_isnil(state, lua_upvalueindex(2))) {
+        lua_pushfstring(state, "%s (%d entries)", kind, (int)lua_rawlen(state, -1));
+    } else {
+        lua_pushstring(state, kind);
+    }
+    return 1;
+}
+
+static void define_kind(lua_State *state, bclua_control *c, int kind, const char *name,
+                        const char *const *fields, const char *const *lazy, int is_struct) {
+    lua_createtable(state, 0, 8);  // metatable
+    int metatable = lua_gettop(state);
+    // upvalues shared by the metamethods
+    lua_pushstring(state, name);                                  // kind name
+    if (fields) {
+        lua_newtable(state);                                      // known set
+        lua_newtable(state);                                      // order
+        for (int i = 0; fields[i]; i++) {
+            lua_pushinteger(state, i + 1);
+            lua_setfield(state, -3, fields[i]);
+            lua_pushstring(state, fields[i]);
+            lua_rawseti(state, -2, i + 1);
+        }
+    } else {
+        lua_pushnil(state);
+        lua_newtable(state);
+    }
+    if (lazy) {
+        lua_newtable(state);
+        for (int i = 0; lazy[i]; i++) { lua_pushboolean(state, 1); lua_setfield(state, -2, lazy[i]); }
+    } else {
+        lua_pushnil(state);
+    }
+    int first = metatable + 1;
+    for (int i = 0; i < 4; i++) lua_pushvalue(state, first + i);
+    lua_pushcclosure(state, is_struct ? struct_index : proxy_index, 4);
+    lua_setfield(state, metatable, "__index");
+    lua_pushvalue(state, first);
+    lua_pushcclosure(state, proxy_newindex, 1);
+    lua_setfield(state, metatable, "__newindex");
+    if (!is_struct) {
+        lua_pushcfunction(state, proxy_len);
+        lua_setfield(state, metatable, "__len");
+    }
+    for (int i = 0; i < 3; i++) lua_pushvalue(state, first + i);
+    lua_pushcclosure(state, proxy_pairs, 3);
+    lua_setfield(state, metatable, "__pairs");
+    for (int i = 0; i < 2; i++) lua_pushvalue(state, first + i);
+    lua_pushcclosure(state, proxy_tostring, 2);
+    lua_setfield(state, metatable, "__tostring");
+    lua_pushstring(state, name);
+    lua_setfield(state, metatable, "__name");
+    lua_pushliteral(state, "read-only");
+    lua_setfield(state, metatable, "__metatable");
+    lua_settop(state, metatable);
+    c->kinds[kind] = luaL_ref(state, LUA_REGISTRYINDEX);
+}
+
+void bclua_define_kinds(lua_State *state) {
+    bclua_control *c = control(state);
+    define_kind(state, c, BCLUA_KIND_RUN, "run", run_fields, run_lazy, 0);
+    define_kind(state, c, BCLUA_KIND_CHECKPOINT, "checkpoint", checkpoint_fields, NULL, 1);
+    define_kind(state, c, BCLUA_KIND_SPLIT, "split", split_fields, NULL, 1);
+    define_kind(state, c, BCLUA_KIND_EFFORT, "effort", effort_fields, NULL, 1);
+    define_kind(state, c, BCLUA_KIND_ELEVATION, "elevation", elevation_fields, NULL, 1);
+    define_kind(state, c, BCLUA_KIND_HEART_RATE, "heart_rate", sensor_fields, NULL, 1);
+    define_kind(state, c, BCLUA_KIND_CADENCE, "cadence", sensor_fields, NULL, 1);
+    define_kind(state, c, BCLUA_KIND_DROPPED, "dropped entry", dropped_fields, NULL, 1);
+    define_kind(state, c, BCLUA_KIND_FASTEST, "fastest", fastest_fields, NULL, 0);
+    define_kind(state, c, BCLUA_KIND_CHECKPOINTS, "checkpoints", NULL, NULL, 0);
+    define_kind(state, c, BCLUA_KIND_SPLITS_KM, "splits_km", NULL, NULL, 0);
+    define_kind(state, c, BCLUA_KIND_SPLITS_MILE, "splits_mile", NULL, NULL, 0);
+    define_kind(state, c, BCLUA_KIND_EFFORTS, "efforts", NULL, NULL, 0);
+    define_kind(state, c, BCLUA_KIND_DROPPED_LIST, "dropped", NULL, NULL, 0);
+    define_kind(state, c, BCLUA_KIND_CTX, "ctx", ctx_fields, NULL, 0);
+    define_kind(state, c, BCLUA_KIND_CATALOGUE_BADGE, "catalogue badge", badge_fields, NULL, 0);
+    define_kind(state, c, BCLUA_KIND_CATALOGUE, "catalogue", NULL, NULL, 0);
+    define_kind(state, c, BCLUA_KIND_PACK_INFO, "pack", pack_fields, NULL, 0);
+    define_kind(state, c, BCLUA_KIND_RULE_INFO, "rule", rule_fields, NULL, 0);
+}
+
+void bclua_make_proxy(lua_State *state, int kind) {
+    bclua_control *c = control(state);
+    lua_newuserdatauv(state, 0, 1);
+    lua_insert(state, -2);
+    lua_setiuservalue(state, -2, 1);
+    lua_rawgeti(state, LUA_REGISTRYINDEX, c->kinds[kind]);
+    lua_setmetatable(state, -2);
+}
+
+long long bclua_run_index(lua_State *state, int index) {
+    bclua_control *c = control(state);
+    index = lua_absindex(state, index);
+    if (lua_type(state, index) != LUA_TUSERDATA) return 0;
+    if (!lua_getmetatable(state, index)) return 0;
+    lua_rawgeti(state, LUA_REGISTRYINDEX, c->kinds[BCLUA_KIND_RUN]);
+    int same = lua_rawequal(state, -1, -2);
+    lua_pop(state, 2);
+    if (!same) return 0;
+    lua_getiuservalue(state, index, 1);
+    lua_pushliteral(state, "index");
+    lua_rawget(state, -2);
+    long long value = (long long)lua_tointeger(state, -1);
+    lua_pop(state, 2);
+    return value;
+}
+
+#define HAS(r, bit) (((r)->present >> (bit)) & 1u)
+
+static void set_number(lua_State *state, const char *key, double value) {
+    lua_pushnumber(state, value);
+    lua_setfield(state, -2, key);
+}
+
+static void set_text(lua_State *state, const char *key, const char *text, size_t length) {
+    if (text == NULL) return;
+    lua_pushlstring(state, text, length);
+    lua_setfield(state, -2, key);
+}
+
+void bclua_push_run(lua_State *state, const bclua_run *r) {
+    lua_createtable(state, 0, 32);
+    set_text(state, "id", r->id, r->id_length);
+    set_text(state, "start", r->start, r->start_length);
+    if (HAS(r, BCLUA_RUN_START_EPOCH)) set_number(state, "start_epoch_s", r->start_epoch_s);
+    if (HAS(r, BCLUA_RUN_UTC_OFFSET)) { lua_pushinteger(state, (lua_Integer)r->utc_offset_s); lua_setfield(state, -2, "utc_offset_s"); }
+    set_text(state, "local_date", r->local_date, r->local_date_length);
+    set_text(state, "name", r->name, r->name_length);
+    set_text(state, "sport", r->sport, r->sport_length);
+    set_text(state, "format", r->format, r->format_length);
+    lua_pushinteger(state, (lua_Integer)r->points);
+    lua_setfield(state, -2, "points");
+    set_number(state, "distance_m", r->distance_m);
+    if (HAS(r, BCLUA_RUN_ELAPSED)) set_number(state, "elapsed_s", r->elapsed_s);
+    if (HAS(r, BCLUA_RUN_TIMER)) set_number(state, "timer_s", r->timer_s);
+    if (HAS(r, BCLUA_RUN_MOVING)) set_number(state, "moving_s", r->moving_s);
+    if (HAS(r, BCLUA_RUN_SPEED)) set_number(state, "speed_m_per_s", r->speed_m_per_s);
+    if (HAS(r, BCLUA_RUN_PACE_KM)) set_number(state, "pace_s_per_km", r->pace_s_per_km);
+    if (HAS(r, BCLUA_RUN_PACE_MILE)) set_number(state, "pace_s_per_mile", r->pace_s_per_mile);
+    if (HAS(r, BCLUA_RUN_MOVING_PACE_KM)) set_number(state, "moving_pace_s_per_km", r->moving_pace_s_per_km);
+    if (HAS(r, BCLUA_RUN_DEVICE_DISTANCE)) set_number(state, "device_distance_m", r->device_distance_m);
+    if (HAS(r, BCLUA_RUN_ELEVATION)) {
+        slot *e = new_struct(state, BCLUA_KIND_ELEVATION, 4, 0);
+        slot_float(&e[0], r->elevation_gain_m);
+        slot_float(&e[1], r->elevation_loss_m);
+        slot_float(&e[2], r->elevation_min_m);
+        slot_float(&e[3], r->elevation_max_m);
+        lua_setfield(state, -2, "elevation");
+    }
+    if (HAS(r, BCLUA_RUN_HEART_RATE)) {
+        slot *h = new_struct(state, BCLUA_KIND_HEART_RATE, 2, 0);
+        slot_float(&h[0], r->heart_rate_avg);
+        slot_float(&h[1], r->heart_rate_max);
+        lua_setfield(state, -2, "heart_rate");
+    }
+    if (HAS(r, BCLUA_RUN_CADENCE)) {
+        slot *h = new_struct(state, BCLUA_KIND_CADENCE, 2, 0);
+        slot_float(&h[0], r->cadence_avg);
+        slot_float(&h[1], r->cadence_max);
+        lua_setfield(state, -2, "cadence");
+    }
+    lua_pushinteger(state, (lua_Integer)r->index);
+    lua_setfield(state, -2, "index");
+    bclua_make_proxy(state, BCLUA_KIND_RUN);
+}
+
+void bclua_push_checkpoint(lua_State *state, const bclua_checkpoint *p) {
+    // badge, name, distance_m, lat, lon, elapsed_s
+    slot *v = new_struct(state, BCLUA_KIND_CHECKPOINT, 6, 2);
+    slot_string(state, &v[0], 1, p->badge, p->badge_length);
+    slot_string(state, &v[1], 2, p->name, p->name_length);
+    slot_float(&v[2], p->distance_m);
+    if (p->has_position) { slot_float(&v[3], p->lat); slot_float(&v[4], p->lon); }
+    if (p->has_elapsed) slot_float(&v[5], p->elapsed_s);
+}
+
+void bclua_push_split(lua_State *state, const bclua_split *s) {
+    // index, distance_m, elapsed_s, cumulative_s, pace_s_per_km, partial
+    slot *v = new_struct(state, BCLUA_KIND_SPLIT, 6, 0);
+    slot_integer(&v[0], (lua_Integer)s->index);
+    slot_float(&v[1], s->distance_m);
+    slot_float(&v[2], s->elapsed_s);
+    slot_float(&v[3], s->cumulative_s);
+    slot_float(&v[4], s->pace_s_per_km);
+    v[5].tag = SLOT_BOOLEAN;
+    v[5].integer = s->partial != 0;
+}
+
+void bclua_push_split_array(lua_State *state, const bclua_split *splits, size_t count, int array_kind) {
+    lua_createtable(state, (int)count, 0);
+    for (size_t i = 0; i < count; i++) {
+        bclua_push_split(state, &splits[i]);
+        lua_rawseti(state, -2, (lua_Integer)(i + 1));
+    }
+    bclua_make_proxy(state, array_kind);
+}
+
+void bclua_push_effort(lua_State *state, const bclua_effort *e) {
+    // name, distance_m, elapsed_s, start_distance_m, start_elapsed_s, pace_s_per_km
+    slot *v = new_struct(state, BCLUA_KIND_EFFORT, 6, 1);
+    slot_string(state, &v[0], 1, e->name, e->name_length);
+    slot_float(&v[1], e->distance_m);
+    slot_float(&v[2], e->elapsed_s);
+    slot_float(&v[3], e->start_distance_m);
+    slot_float(&v[4], e->start_elapsed_s);
+    slot_float(&v[5], e->pace_s_per_km);
+}
+
+void bclua_push_dropped(lua_State *state, const char *reason, size_t reason_length, long long count) {
+    slot *v = new_struct(state, BCLUA_KIND_DROPPED, 2, 1);
+    slot_string(state, &v[0], 1, reason, reason_length);
+    slot_integer(&v[1], (lua_Integer)count);
+}

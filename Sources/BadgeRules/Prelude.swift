@@ -1,0 +1,180 @@
+/// Trusted Lua run once per state, before any rule: it strips `string.dump`, protects the string
+/// metatable, defines the `badgectl` helpers and returns `make_env(pack_name, print, loader)`, which
+/// builds one pack's environment from the allow list. Rules never see the host globals it runs in.
+enum Prelude {
+    static let chunkName = "=badgectl"
+
+    static let source = #"""
+local sorted_pairs = badgectl_sorted_pairs
+badgectl_sorted_pairs = nil
+local G = _G
+local real_setmetatable, rawget, type, error, ipairs, next = setmetatable, rawget, type, error, ipairs, next
+local tostring, tonumber, math_type, floor, huge = tostring, tonumber, math.type, math.floor, math.huge
+local format, match = string.format, string.match
+local string_lib, table_lib, math_lib, utf8_lib = string, table, math, utf8
+
+string.dump = nil
+getmetatable("").__metatable = false
+
+local function copy(t, except)
+  local out = {}
+  for k, v in next, t do
+    if not (except and except[k]) then out[k] = v end
+  end
+  return out
+end
+
+-- Proleptic Gregorian calendar (Howard Hinnant's algorithms), floor division throughout.
+local function days_from_civil(y, m, d)
+  if m <= 2 then y = y - 1 end
+  local era = y // 400
+  local yoe = y - era * 400
+  local mp = (m + 9) % 12
+  local doy = (153 * mp + 2) // 5 + d - 1
+  local doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+  return era * 146097 + doe - 719468
+end
+
+local function civil_from_days(z)
+  z = z + 719468
+  local era = z // 146097
+  local doe = z - era * 146097
+  local yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+  local y = yoe + era * 400
+  local doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+  local mp = (5 * doy + 2) // 153
+  local d = doy - (153 * mp + 2) // 5 + 1
+  local m = mp < 10 and mp + 3 or mp - 9
+  if m <= 2 then y = y + 1 end
+  return y, m, d
+end
+
+local function parse_date(text, name)
+  if type(text) ~= "string" then
+    error(format("badgectl.%s: expected a date 'YYYY-MM-DD', got %s", name, type(text)), 3)
+  end
+  local ys, ms, ds = match(text, "^(%d%d%d%d)%-(%d%d)%-(%d%d)$")
+  if not ys then
+    error(format("badgectl.%s: expected a date 'YYYY-MM-DD', got '%s'", name, text), 3)
+  end
+  local y, m, d = tonumber(ys) // 1, tonumber(ms) // 1, tonumber(ds) // 1
+  local days = days_from_civil(y, m, d)
+  local cy, cm, cd = civil_from_days(days)
+  if cy ~= y or cm ~= m or cd ~= d then
+    error(format("badgectl.%s: '%s' is not a calendar date", name, text), 3)
+  end
+  return y, m, d, days
+end
+
+local function check_number(value, name, what)
+  if type(value) ~= "number" or value ~= value or value == huge or value == -huge then
+    error(format("badgectl.%s: expected %s (a finite number), got %s", name, what,
+      type(value) == "number" and tostring(value) or type(value)), 3)
+  end
+end
+
+local helpers = {}
+
+function helpers.date_parts(date)
+  local y, m, d = parse_date(date, "date_parts")
+  return y, m, d
+end
+
+function helpers.days_between(a, b)
+  local _, _, _, da = parse_date(a, "days_between")
+  local _, _, _, db = parse_date(b, "days_between")
+  return db - da
+end
+
+function helpers.add_days(date, n)
+  local _, _, _, days = parse_date(date, "add_days")
+  if math_type(n) ~= "integer" then
+    if math_type(n) == "float" and n == floor(n) then n = floor(n) else
+      error("badgectl.add_days: expected a whole number of days, got " .. tostring(n), 2)
+    end
+  end
+  local y, m, d = civil_from_days(days + n)
+  return format("%04d-%02d-%02d", y, m, d)
+end
+
+function helpers.weekday(date)
+  local _, _, _, days = parse_date(date, "weekday")
+  return (days + 3) % 7 + 1
+end
+
+function helpers.iso_week(date)
+  local _, _, _, days = parse_date(date, "iso_week")
+  local weekday = (days + 3) % 7 + 1
+  local thursday = days - weekday + 4
+  local year = civil_from_days(thursday)
+  return year, (thursday - days_from_civil(year, 1, 1)) // 7 + 1
+end
+
+function helpers.format_pace(seconds_per_km)
+  check_number(seconds_per_km, "format_pace", "seconds per km")
+  if seconds_per_km < 0 then error("badgectl.format_pace: expected seconds per km ≥ 0, got " .. tostring(seconds_per_km), 2) end
+  local total = floor(seconds_per_km + 0.5)
+  return format("%d:%02d", total // 60, total % 60)
+end
+
+function helpers.format_duration(seconds)
+  check_number(seconds, "format_duration", "seconds")
+  local total = floor(seconds + 0.5)
+  local sign = total < 0 and "-" or ""
+  if total < 0 then total = -total end
+  if total >= 3600 then
+    return format("%s%d:%02d:%02d", sign, total // 3600, total // 60 % 60, total % 60)
+  end
+  return format("%s%d:%02d", sign, total // 60, total % 60)
+end
+
+function helpers.format_distance(meters)
+  check_number(meters, "format_distance", "meters")
+  if meters >= 1000 or meters <= -1000 then return format("%.2f km", meters / 1000) end
+  return format("%d m", floor(meters + 0.5))
+end
+
+local allowed = { "assert", "error", "ipairs", "next", "pcall", "xpcall", "select", "tonumber", "tostring",
+  "type", "rawequal", "rawget", "rawlen", "rawset", "getmetatable" }
+
+local function safe_setmetatable(t, mt)
+  if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
+    error("setmetatable: __gc metamethods are not allowed in rules", 2)
+  end
+  return real_setmetatable(t, mt)
+end
+
+local LOADING = {}
+
+return function(pack_name, print_function, loader)
+  local env = {}
+  for _, name in ipairs(allowed) do env[name] = G[name] end
+  env.pairs = sorted_pairs
+  env.setmetatable = safe_setmetatable
+  env.print = print_function
+  env.string = copy(string_lib)
+  env.table = copy(table_lib)
+  env.math = copy(math_lib, { random = true, randomseed = true })
+  env.utf8 = copy(utf8_lib)
+  env.badgectl = copy(helpers)
+  env._G = env
+  env._VERSION = _VERSION
+  local cache = {}
+  env.require = function(name)
+    if type(name) ~= "string" then
+      error("require: expected a module name (a string), got " .. type(name), 2)
+    end
+    local value = cache[name]
+    if value == LOADING then error("require: module '" .. name .. "' requires itself", 2) end
+    if value ~= nil then return value end
+    local chunk = loader(name)
+    cache[name] = LOADING
+    local result = chunk(name)
+    if result == nil then result = true end
+    cache[name] = result
+    return result
+  end
+  return env
+end
+"""#
+}

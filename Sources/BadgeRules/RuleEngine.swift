@@ -1,0 +1,90 @@
+import Activities
+import Foundation
+
+/// Evaluates rule packs over runs. Each `evaluate` makes one Lua state, loads every pack into its own
+/// environment, hands the rules read-only run tables in start order and closes the state again.
+/// One pack's or rule's failure (at load or call time) is reported and the others go on.
+public struct RuleEngine: Sendable {
+    /// Sandbox limits.
+    public struct Limits: Sendable, Equatable {
+        /// VM instructions one call into a rule may run (one `earned`, `on_run`, top-level chunk…).
+        public var instructionsPerCall: Int
+        /// Bytes the rules of one evaluation may hold beyond the run tables the host builds.
+        public var memoryBytes: Int
+
+        public init(instructionsPerCall: Int = 20_000_000, memoryBytes: Int = 64 << 20) {
+            self.instructionsPerCall = instructionsPerCall
+            self.memoryBytes = memoryBytes
+        }
+
+        public static let `default` = Limits()
+    }
+
+    public let packDirectories: [String]
+    public let catalogue: Catalogue
+    public let limits: Limits
+    /// Packs whose `pack.lua` loaded, in the order given.
+    public let packs: [RulePack]
+    /// Packs that did not load (reported again in every evaluation's failures).
+    public let loadFailures: [RuleFailure]
+
+    public init(packDirectories: [String], catalogue: Catalogue, limits: Limits = .default) {
+        self.packDirectories = packDirectories
+        self.catalogue = catalogue
+        self.limits = limits
+        var packs: [RulePack] = []
+        var failures: [RuleFailure] = []
+        for directory in packDirectories {
+            let folder = RulePack.normalise(directory)
+            let folderName = (folder as NSString).lastPathComponent
+            do {
+                let pack = try RulePack.load(directory: folder, limits: limits)
+                if let other = packs.first(where: { $0.name == pack.name }) {
+                    failures.append(RuleFailure(pack: pack.name, rule: nil, file: folder + "/pack.lua", line: nil,
+                                                message: "duplicate pack name '\(pack.name)' (also \(other.directory)/pack.lua)"))
+                    continue
+                }
+                packs.append(pack)
+            } catch let error as RulesError {
+                switch error {
+                case .pack(let file, let line, let reason):
+                    failures.append(RuleFailure(pack: folderName, rule: nil, file: file, line: line, message: reason))
+                default:
+                    failures.append(RuleFailure(pack: folderName, rule: nil, file: folder, line: nil, message: error.description))
+                }
+            } catch {
+                failures.append(RuleFailure(pack: folderName, rule: nil, file: folder, line: nil, message: "\(error)"))
+            }
+        }
+        self.packs = packs
+        self.loadFailures = failures
+    }
+
+    /// Runs in the order rules see them: by start (runs without a start last), ties by id.
+    public static func ordered(_ runs: [RunSummary]) -> [RunSummary] {
+        runs.sorted { a, b in
+            switch (a.startEpochSeconds, b.startEpochSeconds) {
+            case let (x?, y?) where x != y: return x < y
+            case (.some, nil): return true
+            case (nil, .some): return false
+            default: return Array(a.id.utf8).lexicographicallyPrecedes(Array(b.id.utf8))
+            }
+        }
+    }
+
+    public func evaluate(runs: [RunSummary]) -> Evaluation {
+        let sorted = RuleEngine.ordered(runs)
+        var evaluation: Evaluation
+        do {
+            let session = try Session(packs: packs, catalogue: catalogue, limits: limits, runs: sorted)
+            evaluation = session.evaluate()
+        } catch {
+            evaluation = Evaluation(runOrder: sorted.map(\.id))
+            for pack in packs {
+                evaluation.failures.append(RuleFailure(pack: pack.name, rule: nil, file: pack.directory, line: nil, message: "\(error)"))
+            }
+        }
+        evaluation.failures.insert(contentsOf: loadFailures, at: 0)
+        return evaluation
+    }
+}

@@ -1,0 +1,430 @@
+import Activities
+import CLua
+import CLuaShims
+import Foundation
+
+/// The C trampoline's way back into Swift: finds the session from the context pointer and dispatches.
+/// Returns the number of results, or -1 after pushing an error message (C raises it, never Swift).
+private func hostEntry(_ state: OpaquePointer?, _ context: UnsafeMutableRawPointer?, _ fn: Int32, _ token: Int64) -> Int32 {
+    guard let context else { return 0 }
+    let session = Unmanaged<Session>.fromOpaque(context).takeUnretainedValue()
+    return session.host(fn: fn, token: Int(token))
+}
+
+@inline(__always) private func bit<T: BinaryInteger>(_ position: T) -> UInt32 { UInt32(1) << UInt32(position) }
+
+/// One evaluation (or one `pack.lua` read): the Lua state, the packs' environments, the rules and
+/// what they produced. Lives on one thread from creation to `evaluate()`'s return.
+final class Session {
+    enum Shape { case predicate, fold }
+
+    struct Rule {
+        var pack: Int
+        var id: String
+        var file: String
+        var title: String?
+        var badge: String?
+        var repeatable: Bool
+        var shape: Shape
+        var ctxRef: Int32 = LUA_NOREF
+        var awardRef: Int32 = LUA_NOREF
+        var functions: [String: Int32] = [:]
+        var definitions: [String: (file: String, line: Int)] = [:]
+    }
+
+    struct Current {
+        var pack: Int
+        /// Index into `rules`; nil while a file's top level runs.
+        var rule: Int?
+    }
+
+    struct Pending {
+        var runIndex: Int
+        var award: Award
+    }
+
+    let lua: LuaState
+    var state: OpaquePointer { lua.state }
+    let packs: [RulePack]
+    let catalogue: Catalogue
+    let runs: [RunSummary]
+    var runIndexByID: [String: Int] = [:]
+    var knownBadges: Set<String> = []
+    var makeEnvRef: Int32 = LUA_NOREF
+    var runsRef: Int32 = LUA_NOREF
+    var catalogueRef: Int32 = LUA_NOREF
+
+    // Per pack (index = token of print/require).
+    var folders: [String] = []
+    var packNames: [String] = []
+    var envRefs: [Int32] = []
+
+    var rules: [Rule] = []
+    var current: Current?
+    var pending: [Pending] = []
+    var pendingKeys: Set<String> = []
+    var pendingTiers: Set<String> = []
+    var pendingStatuses: [BadgeStatus] = []
+    var pendingNext: NextBadge?
+    var evaluation = Evaluation()
+    var keyedAwards: [(run: Int, pack: Int, rule: Int, sequence: Int, award: Award)] = []
+    /// Notes kept per rule (key "pack\0rule"); past `noteLimit` they are counted, then dropped.
+    var noteCounts: [String: Int] = [:]
+    static let noteLimit = 1000
+
+    init(packs: [RulePack], catalogue: Catalogue, limits: RuleEngine.Limits, runs: [RunSummary]) throws {
+        self.lua = try LuaState(limits: limits)
+        self.packs = packs
+        self.catalogue = catalogue
+        self.runs = runs
+        for (index, run) in runs.enumerated() where runIndexByID[run.id] == nil { runIndexByID[run.id] = index + 1 }
+        knownBadges = Set(catalogue.badges.map(\.id))
+        for pack in packs { knownBadges.formUnion(pack.allBadges.map(\.id)) }
+        bclua_set_host(lua.state, hostEntry, Unmanaged.passUnretained(self).toOpaque())
+        if let message = lua.load(Array(Prelude.source.utf8), chunkName: Prelude.chunkName) {
+            throw RulesError.lua(reason: "prelude: \(message)")
+        }
+        if let error = lua.call(nargs: 0, nresults: 1) {
+            throw RulesError.lua(reason: "prelude: \(error.message)")
+        }
+        makeEnvRef = lua.ref()
+    }
+
+    // MARK: - Environments and files
+
+    /// Makes pack `index`'s environment (print and require bound to it) and keeps it in `envRefs`.
+    func makeEnvironment(pack index: Int) throws {
+        lua.ensureStack()
+        lua.push(ref: makeEnvRef)
+        lua.push(packNames[index])
+        lua.pushHostFunction(.print, token: index)
+        lua.pushHostFunction(.require, token: index)
+        if let error = lua.call(nargs: 3, nresults: 1) {
+            throw RulesError.lua(reason: "cannot make the environment of pack '\(packNames[index])': \(error.message)")
+        }
+        envRefs.append(lua.ref())
+    }
+
+    /// A file's bytes, without a UTF-8 byte order mark (editors add one; Lua would read it as code).
+    static func read(_ path: String) -> [UInt8]? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        let bytes = [UInt8](data)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return Array(bytes.dropFirst(3)) }
+        return bytes
+    }
+
+    /// Loads `file` text-only into pack `pack`'s environment and runs its top level; leaves its one result on the stack.
+    func runFile(_ file: String, pack: Int) -> (error: LuaState.CallError?, loadMessage: String?) {
+        guard let bytes = Session.read(file) else {
+            return (nil, "cannot read \(file)")
+        }
+        if let message = lua.load(bytes, chunkName: "@" + file) {
+            return (nil, message)
+        }
+        lua.setEnvironment(ofFunctionAt: -1, envRef: envRefs[pack])
+        let saved = current
+        current = Current(pack: pack, rule: nil)
+        let error = lua.call(nargs: 0, nresults: 1)
+        current = saved
+        return (error, nil)
+    }
+
+    // MARK: - pack.lua
+
+    func readPackFile(packFile: String, folderName: String) throws -> RulePack {
+        folders.append((packFile as NSString).deletingLastPathComponent)
+        packNames.append(folderName)
+        try makeEnvironment(pack: 0)
+        let base = lua.top
+        defer { lua.setTop(base) }
+        let (error, loadMessage) = runFile(packFile, pack: 0)
+        if let loadMessage {
+            let location = splitLocation(loadMessage)
+            throw RulesError.pack(file: location?.file ?? packFile, line: location?.line, reason: location?.rest ?? loadMessage)
+        }
+        if let error {
+            let location = splitLocation(error.message)
+            throw RulesError.pack(file: location?.file ?? packFile, line: location?.line, reason: location?.rest ?? error.message)
+        }
+        guard lua.type(at: -1) == LUA_TTABLE else {
+            throw RulesError.pack(file: packFile, line: nil, reason: "pack.lua must return a table { name = ..., version = ... }, got \(lua.typeName(at: -1))")
+        }
+        let table = lua.top
+        func fail(_ reason: String) -> RulesError { .pack(file: packFile, line: nil, reason: reason) }
+        let name = try requiredString(table, "name", fail)
+        let version = try requiredString(table, "version", fail)
+        let description = try optionalString(table, "description", fail) ?? ""
+        var badges: [CatalogueBadge] = []
+        if lua.getField(table, "badges") != LUA_TNIL {
+            badges = try readBadges(at: lua.top, label: "badges", fail)
+        }
+        lua.pop()
+        var themes: [String: [CatalogueBadge]] = [:]
+        let themesType = lua.getField(table, "themes")
+        if themesType != LUA_TNIL {
+            guard themesType == LUA_TTABLE else { throw fail("field 'themes' must be a table { <theme> = { badge, ... } }, got \(lua.typeName(at: -1))") }
+            let themesIndex = lua.top
+            lua.pushNil()
+            while lua_next(state, themesIndex) != 0 {
+                guard let theme = lua.string(at: -2) else { throw fail("themes: keys must be theme names (strings)") }
+                themes[theme] = try readBadges(at: lua.top, label: "themes.\(theme)", fail)
+                lua.pop()
+            }
+        }
+        lua.pop()
+        for (label, list) in [("badges", badges)] + themes.keys.sorted().map({ ("themes.\($0)", themes[$0] ?? []) }) {
+            var seen: Set<String> = []
+            for badge in list where !seen.insert(badge.id).inserted {
+                throw fail("\(label): duplicate badge id '\(badge.id)'")
+            }
+        }
+        return RulePack(name: name, version: version, description: description, directory: folders[0], badges: badges, themes: themes)
+    }
+
+    func requiredString(_ table: Int32, _ key: String, _ fail: (String) -> RulesError) throws -> String {
+        let type = lua.getField(table, key)
+        defer { lua.pop() }
+        if type == LUA_TNIL { throw fail("missing required field '\(key)'") }
+        guard let text = lua.string(at: -1) else { throw fail("field '\(key)' must be a string, got \(lua.typeName(at: -1))") }
+        if text.isEmpty { throw fail("field '\(key)' must not be empty") }
+        return text
+    }
+
+    func optionalString(_ table: Int32, _ key: String, _ fail: (String) -> RulesError) throws -> String? {
+        let type = lua.getField(table, key)
+        defer { lua.pop() }
+        if type == LUA_TNIL { return nil }
+        guard let text = lua.string(at: -1) else { throw fail("field '\(key)' must be a string, got \(lua.typeName(at: -1))") }
+        return text
+    }
+
+    func readBadges(at index: Int32, label: String, _ fail: (String) -> RulesError) throws -> [CatalogueBadge] {
+        guard lua.type(at: index) == LUA_TTABLE else { throw fail("field '\(label)' must be an array of badges { id =, name =, information =, image = }, got \(lua.typeName(at: index))") }
+        let count = Int(lua_rawlen(state, index))
+        var badges: [CatalogueBadge] = []
+        for i in 1...max(count, 1) where count > 0 {
+            lua_rawgeti(state, index, lua_Integer(i))
+            defer { lua.pop() }
+            let entry = lua.top
+            func entryFail(_ reason: String) -> RulesError { fail("\(label)[\(i)]: \(reason)") }
+            guard lua.type(at: entry) == LUA_TTABLE else { throw entryFail("expected a table { id =, name = }, got \(lua.typeName(at: entry))") }
+            let id = try requiredString(entry, "id", entryFail)
+            let name = try requiredString(entry, "name", entryFail)
+            let information = try optionalString(entry, "information", entryFail) ?? ""
+            let image = try optionalString(entry, "image", entryFail)
+            var distance: Double? = nil
+            let distanceType = lua.getField(entry, "distance_m")
+            if distanceType != LUA_TNIL {
+                guard let value = lua.number(at: -1), value.isFinite, value >= 0 else {
+                    lua.pop()
+                    throw entryFail("field 'distance_m' must be a number of metres ≥ 0")
+                }
+                distance = value
+            }
+            lua.pop()
+            badges.append(CatalogueBadge(id: id, name: name, information: information, distanceMeters: distance, image: image))
+        }
+        return badges
+    }
+
+    // MARK: - Evaluation
+
+    func evaluate() -> Evaluation {
+        evaluation.runOrder = runs.map(\.id)
+        lua.ensureStack()
+        buildShared()
+        for (index, pack) in packs.enumerated() {
+            folders.append(pack.directory)
+            packNames.append(pack.name)
+            do {
+                try makeEnvironment(pack: index)
+            } catch {
+                envRefs.append(LUA_NOREF)
+                evaluation.failures.append(RuleFailure(pack: pack.name, rule: nil, file: pack.directory, line: nil, message: "\(error)"))
+                continue
+            }
+            var ids: [String: String] = [:]
+            for file in pack.ruleFiles {
+                loadRule(file: file, pack: index, ids: &ids)
+            }
+        }
+        for ruleIndex in rules.indices {
+            runRule(ruleIndex)
+        }
+        keyedAwards.sort { a, b in
+            (a.run, a.pack, a.rule, a.sequence) < (b.run, b.pack, b.rule, b.sequence)
+        }
+        evaluation.awards = keyedAwards.map(\.award)
+        return evaluation
+    }
+
+    /// The catalogue array for `ctx.catalogue` and the run proxies, built once for every rule.
+    func buildShared() {
+        let entries = catalogue.badges.sorted { a, b in
+            switch (a.distanceMeters, b.distanceMeters) {
+            case let (x?, y?) where x != y: return x < y
+            case (.some, nil): return true
+            case (nil, .some): return false
+            default: return Array(a.id.utf8).lexicographicallyPrecedes(Array(b.id.utf8))
+            }
+        }
+        lua.newTable(array: Int32(entries.count))
+        for (i, badge) in entries.enumerated() {
+            lua.newTable(record: 5)
+            lua.push(badge.id); lua.setField(-2, "id")
+            lua.push(badge.name); lua.setField(-2, "name")
+            lua.push(badge.information); lua.setField(-2, "information")
+            if let image = badge.image { lua.push(image); lua.setField(-2, "image") }
+            if let distance = badge.distanceMeters { lua.push(distance); lua.setField(-2, "distance_m") }
+            bclua_make_proxy(state, Int32(BCLUA_KIND_CATALOGUE_BADGE))
+            lua_rawseti(state, -2, lua_Integer(i + 1))
+        }
+        bclua_make_proxy(state, Int32(BCLUA_KIND_CATALOGUE))
+        catalogueRef = lua.ref()
+
+        lua.newTable(array: Int32(runs.count))
+        for (i, run) in runs.enumerated() {
+            pushRun(run, index: i + 1)
+            lua_rawseti(state, -2, lua_Integer(i + 1))
+        }
+        runsRef = lua.ref()
+    }
+
+    func pushRun(_ run: RunSummary, index: Int) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(96)
+        func add(_ text: String?) -> (offset: Int, length: Int)? {
+            guard let text else { return nil }
+            let offset = bytes.count
+            bytes.append(contentsOf: text.utf8)
+            return (offset, bytes.count - offset)
+        }
+        let id = add(run.id), start = add(run.start), localDate = add(run.localDate), name = add(run.name)
+        let sport = add(run.sport), format = add(run.format)
+        bytes.append(0)
+        var r = bclua_run()
+        r.index = Int64(index)
+        r.points = Int64(run.points)
+        r.distance_m = run.distanceMeters
+        var present: UInt32 = 0
+        if let v = run.startEpochSeconds { r.start_epoch_s = v; present |= bit(BCLUA_RUN_START_EPOCH) }
+        if let v = run.utcOffsetSeconds { r.utc_offset_s = Int64(v); present |= bit(BCLUA_RUN_UTC_OFFSET) }
+        if let v = run.elapsedSeconds { r.elapsed_s = v; present |= bit(BCLUA_RUN_ELAPSED) }
+        if let v = run.timerSeconds { r.timer_s = v; present |= bit(BCLUA_RUN_TIMER) }
+        if let v = run.movingSeconds { r.moving_s = v; present |= bit(BCLUA_RUN_MOVING) }
+        if let v = run.speedMetersPerSecond { r.speed_m_per_s = v; present |= bit(BCLUA_RUN_SPEED) }
+        if let v = run.paceSecondsPerKilometre { r.pace_s_per_km = v; present |= bit(BCLUA_RUN_PACE_KM) }
+        if let v = run.paceSecondsPerMile { r.pace_s_per_mile = v; present |= bit(BCLUA_RUN_PACE_MILE) }
+        if let v = run.movingPaceSecondsPerKilometre { r.moving_pace_s_per_km = v; present |= bit(BCLUA_RUN_MOVING_PACE_KM) }
+        if let v = run.deviceDistanceMeters { r.device_distance_m = v; present |= bit(BCLUA_RUN_DEVICE_DISTANCE) }
+        if let e = run.elevation {
+            r.elevation_gain_m = e.gainMeters; r.elevation_loss_m = e.lossMeters
+            r.elevation_min_m = e.minMeters; r.elevation_max_m = e.maxMeters
+            present |= bit(BCLUA_RUN_ELEVATION)
+        }
+        if let h = run.heartRate { r.heart_rate_avg = h.average; r.heart_rate_max = h.maximum; present |= bit(BCLUA_RUN_HEART_RATE) }
+        if let c = run.cadence { r.cadence_avg = c.average; r.cadence_max = c.maximum; present |= bit(BCLUA_RUN_CADENCE) }
+        r.present = present
+        bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                guard let base = chars.baseAddress else { return }
+                func pointer(_ slice: (offset: Int, length: Int)?) -> (UnsafePointer<CChar>?, Int) {
+                    guard let slice else { return (nil, 0) }
+                    return (base + slice.offset, slice.length)
+                }
+                (r.id, r.id_length) = pointer(id)
+                (r.start, r.start_length) = pointer(start)
+                (r.local_date, r.local_date_length) = pointer(localDate)
+                (r.name, r.name_length) = pointer(name)
+                (r.sport, r.sport_length) = pointer(sport)
+                (r.format, r.format_length) = pointer(format)
+                bclua_push_run(state, &r)
+            }
+        }
+    }
+
+    /// Builds one of a run's arrays the first time a rule reads it (host function 0).
+    func pushLazyField(run index: Int, key: String) {
+        guard index >= 1, index <= runs.count else { lua.pushNil(); return }
+        let run = runs[index - 1]
+        func withText(_ texts: [String], _ body: ([(UnsafePointer<CChar>?, Int)]) -> Void) {
+            var bytes: [UInt8] = []
+            var slices: [(Int, Int)] = []
+            for text in texts {
+                slices.append((bytes.count, text.utf8.count))
+                bytes.append(contentsOf: text.utf8)
+            }
+            bytes.append(0)
+            bytes.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { chars in
+                    guard let base = chars.baseAddress else { return }
+                    body(slices.map { (base + $0.0, $0.1) })
+                }
+            }
+        }
+        func pushEffort(_ effort: Effort) {
+            withText([effort.name]) { t in
+                var e = bclua_effort(name: t[0].0, name_length: t[0].1, distance_m: effort.distanceMeters,
+                                     elapsed_s: effort.elapsedSeconds, start_distance_m: effort.startDistanceMeters,
+                                     start_elapsed_s: effort.startElapsedSeconds, pace_s_per_km: effort.paceSecondsPerKilometre)
+                bclua_push_effort(state, &e)
+            }
+        }
+        func pushSplits(_ splits: [Split], kind: Int32) {
+            let values = splits.map { split in
+                bclua_split(index: Int64(split.index), distance_m: split.distanceMeters, elapsed_s: split.elapsedSeconds,
+                            cumulative_s: split.cumulativeSeconds, pace_s_per_km: split.paceSecondsPerKilometre,
+                            partial: split.partial ? 1 : 0)
+            }
+            values.withUnsafeBufferPointer { buffer in
+                bclua_push_split_array(state, buffer.baseAddress, buffer.count, kind)
+            }
+        }
+        switch key {
+        case "checkpoints":
+            lua.newTable(array: Int32(run.checkpoints.count))
+            for (i, checkpoint) in run.checkpoints.enumerated() {
+                withText([checkpoint.badge, checkpoint.name]) { t in
+                    var c = bclua_checkpoint()
+                    (c.badge, c.badge_length) = t[0]
+                    (c.name, c.name_length) = t[1]
+                    c.distance_m = checkpoint.distanceMeters
+                    if let lat = checkpoint.latitude, let lon = checkpoint.longitude { c.lat = lat; c.lon = lon; c.has_position = 1 }
+                    if let elapsed = checkpoint.elapsedSeconds { c.elapsed_s = elapsed; c.has_elapsed = 1 }
+                    bclua_push_checkpoint(state, &c)
+                }
+                lua_rawseti(state, -2, lua_Integer(i + 1))
+            }
+            bclua_make_proxy(state, Int32(BCLUA_KIND_CHECKPOINTS))
+        case "splits_km": pushSplits(run.splitsKilometre, kind: Int32(BCLUA_KIND_SPLITS_KM))
+        case "splits_mile": pushSplits(run.splitsMile, kind: Int32(BCLUA_KIND_SPLITS_MILE))
+        case "efforts":
+            lua.newTable(array: Int32(run.efforts.count))
+            for (i, effort) in run.efforts.enumerated() {
+                pushEffort(effort)
+                lua_rawseti(state, -2, lua_Integer(i + 1))
+            }
+            bclua_make_proxy(state, Int32(BCLUA_KIND_EFFORTS))
+        case "fastest":
+            lua.newTable(record: Int32(run.efforts.count))
+            for effort in run.efforts {
+                if lua.getField(-1, effort.name) != LUA_TNIL { lua.pop(); continue }
+                lua.pop()
+                pushEffort(effort)
+                lua.setField(-2, effort.name)
+            }
+            bclua_make_proxy(state, Int32(BCLUA_KIND_FASTEST))
+        case "dropped":
+            lua.newTable(array: Int32(run.dropped.count))
+            for (i, dropped) in run.dropped.enumerated() {
+                withText([dropped.reason]) { t in
+                    bclua_push_dropped(state, t[0].0, t[0].1, Int64(dropped.count))
+                }
+                lua_rawseti(state, -2, lua_Integer(i + 1))
+            }
+            bclua_make_proxy(state, Int32(BCLUA_KIND_DROPPED_LIST))
+        default:
+            lua.pushNil()
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Activities
+import Foundation
+import XCTest
+
+@testable import BadgeRules
+
+/// The worked examples of docs/rules.md, run as written: the guide cannot drift from the engine.
+final class GuideExamplesTests: XCTestCase {
+    func luaBlocks() throws -> [String] {
+        let guide = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/rules.md")
+        let text = try String(contentsOf: guide, encoding: .utf8)
+        guard let start = text.range(of: "## Worked examples") else { throw XCTSkip("no worked examples") }
+        var blocks: [String] = []
+        var rest = text[start.upperBound...]
+        while let open = rest.range(of: "```lua\n"), let close = rest[open.upperBound...].range(of: "```") {
+            blocks.append(String(rest[open.upperBound..<close.lowerBound]))
+            rest = rest[close.upperBound...]
+        }
+        return blocks
+    }
+
+    func testWorkedExamplesRunAsWritten() throws {
+        let blocks = try luaBlocks()
+        XCTAssertEqual(blocks.count, 5)
+        guard blocks.count == 5 else { return }
+        let fixture = try PackFixture()
+        try fixture.pack("speed", packLua: blocks[1], files: ["sub25.lua": blocks[0]])
+        try fixture.pack("lifetime", packLua: """
+            return { name = "lifetime", version = "1.0.0", badges = {
+              { id = "lifetime-100k", name = "100 km" }, { id = "lifetime-500k", name = "500 km" },
+              { id = "lifetime-1000k", name = "1000 km" }, { id = "three-a-week", name = "Three a week" } } }
+            """, files: ["lifetime.lua": blocks[2], "week.lua": blocks[3], "pace.lua": blocks[4]])
+        var runs: [RunSummary] = []
+        for day in 0..<30 {
+            var run = makeRun("d\(day).gpx", day: day, distance: 10_500)
+            let seconds = day < 20 ? 1_600.0 : 1_450.0
+            run.efforts = [Effort(name: "5km", distanceMeters: 5000, elapsedSeconds: seconds, startDistanceMeters: 0, startElapsedSeconds: 0),
+                           Effort(name: "10km", distanceMeters: 10_000, elapsedSeconds: day < 10 ? 3_400 : (day < 25 ? 3_200 : 2_950),
+                                  startDistanceMeters: 0, startElapsedSeconds: 0)]
+            runs.append(run)
+        }
+        let result = fixture.engine(["speed", "lifetime"]).evaluate(runs: runs)
+        XCTAssertEqual(result.failures, [])
+        let summary = result.awards.map { "\($0.badge)/\($0.tier)@\($0.run)" }
+        XCTAssertEqual(summary.filter { $0.hasPrefix("sub-25-5k") }, ["sub-25-5k/earned@d20.gpx"])
+        XCTAssertEqual(result.awards.first { $0.badge == "sub-25-5k" }?.detail, "5 km in 24:10")
+        XCTAssertEqual(summary.filter { $0.hasPrefix("lifetime-") }, ["lifetime-100k/earned@d9.gpx"])
+        XCTAssertEqual(result.awards.first { $0.badge == "lifetime-100k" }?.detail, "105.00 km in 10 runs")
+        // Weeks start on Monday 2024-03-04: four full weeks, then two runs in the fifth.
+        XCTAssertEqual(summary.filter { $0.hasPrefix("three-a-week") }.count, 4)
+        XCTAssertEqual(summary.filter { $0.hasPrefix("10k/") }, ["10k/silver@d10.gpx", "10k/gold@d25.gpx"])
+        XCTAssertEqual(result.next, NextBadge(pack: "lifetime", rule: "lifetime", badge: "lifetime-500k", remainingMeters: 185_000))
+        XCTAssertEqual(result.notes.map(\.message), ["lifetime: 315.0 km"])
+    }
+}
