@@ -85,6 +85,40 @@ public enum Gzip {
     }
 }
 
+extension Gzip {
+    /// gzip-compresses bytes (for writing `.fit.gz` / `.gpx.gz` fixtures and generated runs).
+    public static func compress(_ bytes: [UInt8], level: Int32 = Z_DEFAULT_COMPRESSION) throws -> [UInt8] {
+        var stream = z_stream()
+        let status = deflateInit2_(
+            &stream, level, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+        guard status == Z_OK else {
+            throw ActivityError.unreadable(path: "<gzip>", reason: "zlib could not start (deflateInit2 returned \(status))")
+        }
+        defer { deflateEnd(&stream) }
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var input = bytes
+        let count = input.count
+        try input.withUnsafeMutableBufferPointer { inp in
+            stream.next_in = inp.baseAddress
+            stream.avail_in = UInt32(count)
+            while true {
+                let result = buffer.withUnsafeMutableBufferPointer { out -> Int32 in
+                    stream.next_out = out.baseAddress
+                    stream.avail_out = UInt32(out.count)
+                    return deflate(&stream, Z_FINISH)
+                }
+                output.append(contentsOf: buffer[0..<(buffer.count - Int(stream.avail_out))])
+                if result == Z_STREAM_END { return }
+                guard result == Z_OK || result == Z_BUF_ERROR else {
+                    throw ActivityError.unreadable(path: "<gzip>", reason: "deflate failed with zlib status \(result)")
+                }
+            }
+        }
+        return output
+    }
+}
+
 /// Reads whole files into memory for the readers.
 enum FileBytes {
     static func read(path: String) throws -> [UInt8] {
