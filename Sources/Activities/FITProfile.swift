@@ -111,12 +111,18 @@ public enum FITProfile {
         return crc
     }
 
+    /// The same CRC a byte at a time: entry `i` is the nibble algorithm applied to byte `i` from 0
+    /// (the usual table-driven form of a reflected CRC); four times fewer lookups for whole files.
+    static let byteTable: [UInt16] = (0..<256).map { crc16(0, UInt8($0)) }
+
     static func crc16(_ p: UnsafeRawBufferPointer, from: Int, to: Int) -> UInt16 {
         var crc: UInt16 = 0
-        var i = from
-        while i < to {
-            crc = crc16(crc, p[i])
-            i += 1
+        byteTable.withUnsafeBufferPointer { table in
+            var i = from
+            while i < to {
+                crc = (crc >> 8) ^ table[Int(UInt8(truncatingIfNeeded: crc) ^ p[i])]
+                i += 1
+            }
         }
         return crc
     }

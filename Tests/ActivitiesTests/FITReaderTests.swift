@@ -36,6 +36,17 @@ final class FITReaderTests: XCTestCase {
         // A file with its CRC appended has CRC 0 over everything.
         let file = fitFile([])
         XCTAssertEqual(FITProfile.crc16(file), 0)
+        // The byte-table form used for whole files agrees with the SDK's nibble form.
+        var bytes: [UInt8] = []
+        var x: UInt32 = 7
+        for _ in 0..<4096 {
+            x = x &* 1_664_525 &+ 1_013_904_223
+            bytes.append(UInt8(truncatingIfNeeded: x >> 24))
+        }
+        let fast = bytes.withUnsafeBytes { FITProfile.crc16($0, from: 0, to: $0.count) }
+        XCTAssertEqual(fast, FITProfile.crc16(bytes))
+        let hello = Array("123456789".utf8).withUnsafeBytes { FITProfile.crc16($0, from: 0, to: $0.count) }
+        XCTAssertEqual(hello, 0xBB3D)
     }
 
     // MARK: hand-assembled files

@@ -22,6 +22,10 @@ final class RealdataComparisonTests: XCTestCase {
         var geodesic: Double?
         var device: Double?
         var elapsed: Double?
+        var timer: Double?
+        var deviceTimer: Double?
+        var laps = 0
+        var pauses = 0
         var referenceElapsed: Double?
         var note = ""
     }
@@ -57,6 +61,10 @@ final class RealdataComparisonTests: XCTestCase {
             row.distance = profile.totalDistance
             row.device = track.deviceDistanceMeters
             row.elapsed = times.elapsed
+            row.timer = times.timer
+            row.deviceTimer = track.deviceTimerSeconds
+            row.laps = track.laps.count
+            row.pauses = track.pauses.count
             // TCX references sit per activity; FIT ones directly under `own`.
             var own = entry["own"] as? [String: Any]
             if let activities = own?["activities"] as? [[String: Any]], let first = activities.first { own = first }
@@ -81,10 +89,10 @@ final class RealdataComparisonTests: XCTestCase {
             guard let v, v.isFinite else { return "-" }
             return String(format: "%.1f", v)
         }
-        print("file | points | dropped | distance_m | gpxpy_2d_m | diff_% | geodesic_m | device_m | elapsed_s | ref_elapsed_s | note")
+        print("file | points | dropped | distance_m | gpxpy_2d_m | diff_% | geodesic_m | device_m | elapsed_s | ref_elapsed_s | timer_s | device_timer_s | laps | pauses | note")
         for r in rows {
             let diff = (r.distance - r.reference) / r.reference * 100
-            print("\(r.file) | \(r.points) | \(r.dropped) | \(f(r.distance)) | \(f(r.reference)) | \(diff.isFinite ? String(format: "%+.3f", diff) : "-") | \(f(r.geodesic)) | \(f(r.device)) | \(f(r.elapsed)) | \(f(r.referenceElapsed)) | \(r.note)")
+            print("\(r.file) | \(r.points) | \(r.dropped) | \(f(r.distance)) | \(f(r.reference)) | \(diff.isFinite ? String(format: "%+.3f", diff) : "-") | \(f(r.geodesic)) | \(f(r.device)) | \(f(r.elapsed)) | \(f(r.referenceElapsed)) | \(f(r.timer)) | \(f(r.deviceTimer)) | \(r.laps) | \(r.pauses) | \(r.note)")
             if diff.isFinite { XCTAssertLessThan(abs(diff), 0.5, r.file) }
             if let e = r.elapsed, let re = r.referenceElapsed { XCTAssertLessThanOrEqual(abs(e - re), 1, r.file) }
         }

@@ -156,6 +156,9 @@ final class TCXReaderTests: XCTestCase {
             guard case ActivityError.noUsablePoints = error else { return XCTFail("\(error)") }
         }
         XCTAssertThrowsError(try read("", "empty.tcx"))
+        XCTAssertThrowsError(try TCXReader.read(bytes: [0xFF, 0xFE, 0x3C, 0x00], source: "u16.tcx")) { error in
+            XCTAssertTrue("\(error)".contains("UTF-16"), "\(error)")
+        }
     }
 
     func testNumberParser() {
