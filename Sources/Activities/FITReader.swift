@@ -371,8 +371,9 @@ struct FITDecoder {
             let ref = refs[slotBase]
             if ref.offset >= 0 {
                 let raw = FITDecoder.number(m, ref, big)
-                if raw.isFinite {
-                    lastTimestamp = UInt32(raw)
+                // A timestamp declared with an odd base type may hold anything: keep only a uint32's range.
+                if let seconds = UInt32(exactly: raw) {
+                    lastTimestamp = seconds
                     time = raw + FITProfile.epochOffset
                 }
             }
@@ -398,7 +399,7 @@ struct FITDecoder {
             session.start = FITDecoder.number(m, refs[slotBase + 1], big) + FITProfile.epochOffset
             session.end = time
             let sport = FITDecoder.number(m, refs[slotBase + 2], big)
-            if sport.isFinite { session.sport = UInt8(sport) }
+            session.sport = UInt8(exactly: sport)
             session.elapsed = FITDecoder.number(m, refs[slotBase + 3], big) / 1000
             session.timer = FITDecoder.number(m, refs[slotBase + 4], big) / 1000
             session.distance = FITDecoder.number(m, refs[slotBase + 5], big) / 100
@@ -414,8 +415,8 @@ struct FITDecoder {
         case 21:
             let event = FITDecoder.number(m, refs[slotBase + 1], big)
             let type = FITDecoder.number(m, refs[slotBase + 2], big)
-            if event == Double(FITProfile.Event.timer), time.isFinite, type.isFinite {
-                switch UInt8(type) {
+            if event == Double(FITProfile.Event.timer), time.isFinite, let type = UInt8(exactly: type) {
+                switch type {
                 case FITProfile.Event.start:
                     if let from = stoppedAt, time > from { pauses.append(Pause(from: from, to: time)) }
                     stoppedAt = nil
@@ -427,13 +428,13 @@ struct FITDecoder {
             }
         case 12:
             let sport = FITDecoder.number(m, refs[slotBase + 1], big)
-            if sport.isFinite { sportMessageSport = UInt8(sport) }
+            if let sport = UInt8(exactly: sport) { sportMessageSport = sport }
             if let name = FITDecoder.string(m, refs[slotBase + 2]) { sportMessageName = name }
         case 34:
             let local = FITDecoder.number(m, refs[slotBase + 1], big) + FITProfile.epochOffset
             if local.isFinite, time.isFinite {
-                let offset = Int((local - time).rounded())
-                if abs(offset) <= 14 * 3600 { utcOffsetSeconds = offset }
+                let offset = (local - time).rounded()
+                if abs(offset) <= 14 * 3600 { utcOffsetSeconds = Int(offset) }
             }
         default:
             break

@@ -291,4 +291,32 @@ final class FITReaderTests: XCTestCase {
         XCTAssertEqual(t.latitudes[0], 45, accuracy: 1e-12)
         XCTAssertEqual(t.dropped["no position"], 2)
     }
+
+    /// Random corruption must give an error or a track, never a crash or a hang.
+    func testMutatedFilesNeverCrash() {
+        let original = handAssembled()
+        let written = FITWriter.encode(track: sampleTrack())
+        var x: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func random(_ n: Int) -> Int {
+            x ^= x << 13; x ^= x >> 7; x ^= x << 17
+            return Int(x % UInt64(n))
+        }
+        var outcomes = (tracks: 0, errors: 0)
+        for round in 0..<3000 {
+            var bytes = round % 2 == 0 ? original : written
+            for _ in 0..<(1 + random(4)) { bytes[random(bytes.count)] = UInt8(truncatingIfNeeded: random(256)) }
+            if round % 7 == 0 { bytes = Array(bytes.prefix(random(bytes.count))) }
+            do {
+                _ = try FITReader.read(bytes: bytes, source: "fuzz.fit", checkCRC: false)
+                outcomes.tracks += 1
+            } catch let error as ActivityError {
+                XCTAssertEqual(error.path, "fuzz.fit")
+                outcomes.errors += 1
+            } catch {
+                XCTFail("unexpected error type \(error)")
+            }
+        }
+        XCTAssertGreaterThan(outcomes.tracks, 0)
+        XCTAssertGreaterThan(outcomes.errors, 0)
+    }
 }

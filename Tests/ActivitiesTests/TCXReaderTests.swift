@@ -176,4 +176,32 @@ final class TCXReaderTests: XCTestCase {
             XCTAssertEqual(value, expected, text)
         }
     }
+
+    /// Random corruption must give an error or tracks, never a crash or a hang.
+    func testMutatedFilesNeverCrash() {
+        let original = Array(twoLaps.utf8)
+        let alphabet = Array("<>/=\"' :.-0123456789eE&;!?[]TZ".utf8)
+        var x: UInt64 = 0x2545_F491_4F6C_DD1D
+        func random(_ n: Int) -> Int {
+            x ^= x << 13; x ^= x >> 7; x ^= x << 17
+            return Int(x % UInt64(n))
+        }
+        var outcomes = (tracks: 0, errors: 0)
+        for round in 0..<3000 {
+            var bytes = original
+            for _ in 0..<(1 + random(4)) { bytes[random(bytes.count)] = alphabet[random(alphabet.count)] }
+            if round % 5 == 0 { bytes = Array(bytes.prefix(random(bytes.count))) }
+            do {
+                _ = try TCXReader.read(bytes: bytes, source: "fuzz.tcx")
+                outcomes.tracks += 1
+            } catch let error as ActivityError {
+                XCTAssertEqual(error.path, "fuzz.tcx")
+                outcomes.errors += 1
+            } catch {
+                XCTFail("unexpected error type \(error)")
+            }
+        }
+        XCTAssertGreaterThan(outcomes.tracks, 0)
+        XCTAssertGreaterThan(outcomes.errors, 0)
+    }
 }
