@@ -135,6 +135,8 @@ struct FITDecoder {
             }
         case 34:  // activity
             return field == 5 ? 1 : -1  // local_timestamp
+        case 0:  // file_id
+            return field == 0 ? 1 : -1  // type
         default:
             return -1
         }
@@ -385,7 +387,7 @@ struct FITDecoder {
             let lon = FITDecoder.number(m, refs[slotBase + 2], big) * semicircle
             var elevation = FITDecoder.number(m, refs[slotBase + 4], big)
             if elevation.isNaN { elevation = FITDecoder.number(m, refs[slotBase + 3], big) }
-            elevation = elevation / 5 - 500
+            elevation = (elevation - 2500) / 5
             let distance = FITDecoder.number(m, refs[slotBase + 7], big) / 100
             if distance.isFinite { lastRecordDistance = distance }
             track.append(
@@ -430,6 +432,14 @@ struct FITDecoder {
             let sport = FITDecoder.number(m, refs[slotBase + 1], big)
             if let sport = UInt8(exactly: sport) { sportMessageSport = sport }
             if let name = FITDecoder.string(m, refs[slotBase + 2]) { sportMessageName = name }
+        case 0:
+            let type = FITDecoder.number(m, refs[slotBase + 1], big)
+            // Courses and segments carry records with positions, but they are routes, not runs.
+            if type == 6 || type == 34 {
+                throw ActivityError.notFormat(
+                    path: source, format: "FIT activity",
+                    reason: "file_id at byte \(pos) says this is a FIT \(type == 6 ? "course" : "segment") file (a route, not a recorded run)")
+            }
         case 34:
             let local = FITDecoder.number(m, refs[slotBase + 1], big) + FITProfile.epochOffset
             if local.isFinite, time.isFinite {

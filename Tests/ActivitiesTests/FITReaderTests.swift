@@ -230,6 +230,11 @@ final class FITReaderTests: XCTestCase {
         XCTAssertThrowsError(try FITReader.read(bytes: fitFile([0x80, 1, 2]), source: "c.fit")) { error in
             XCTAssertTrue("\(error)".contains("compressed-timestamp header before any full timestamp"), "\(error)")
         }
+        // file_id type 6: a course.
+        let course = [0x40, 0x00, 0x00] + le16(0) + [1, 0, 1, 0x00] + [0x00, 6]
+        XCTAssertThrowsError(try FITReader.read(bytes: fitFile(course), source: "route.fit")) { error in
+            XCTAssertTrue("\(error)".contains("course"), "\(error)")
+        }
         XCTAssertThrowsError(try FITReader.read(bytes: fitFile([]), source: "empty.fit")) { error in
             guard case ActivityError.noUsablePoints = error else { return XCTFail("\(error)") }
         }
