@@ -11,8 +11,8 @@ import Foundation
 /// - A trackpoint without a position is dropped and counted (`"no position"`), unless the whole
 ///   activity has none (treadmill, indoor): then all are kept with `.nan` positions and
 ///   `hasPositions` is false, so the odometer carries the run.
-/// - Device distance: the last trackpoint odometer (`DistanceMeters`), else the sum of the laps'
-///   `DistanceMeters`. The odometer covers every recorded point; lap totals can leave part of the
+/// - Device distance: the last trackpoint odometer (`DistanceMeters`), else (no odometer, or one
+///   that restarts during the activity) the sum of the laps' `DistanceMeters`. The odometer covers every recorded point; lap totals can leave part of the
 ///   recording out (Movescount files have laps summing to 1,999 m under a 2,919 m odometer whose
 ///   value the GPS track confirms). Device timer = sum of the laps' `TotalTimeSeconds`.
 /// - Element names are matched by local name (`ns3:TPX`, `TPX` alike); a UTF-8 BOM and white space
@@ -356,6 +356,7 @@ struct TCXParser {
         var lapDistances: [Double] = []
         var lapTimers: [Double] = []
         var lastOdometer = Double.nan
+        var odometerReset = false
         // The point being read.
         var lat = Double.nan, lon = Double.nan, ele = Double.nan, time = Double.nan
         var hr = Double.nan, cad = Double.nan, runCad = Double.nan, dist = Double.nan
@@ -427,7 +428,7 @@ struct TCXParser {
                     current = Track(source: source)
                     current.format = "tcx"
                     offsetSeen = false
-                    lapDistances = []; lapTimers = []; lastOdometer = .nan
+                    lapDistances = []; lapTimers = []; lastOdometer = .nan; odometerReset = false
                     if let (s, n) = scanner.attribute("Sport", from: attributesStart, to: attributesEnd) {
                         current.sport = String(decoding: UnsafeBufferPointer(start: scanner.p + s, count: n), as: UTF8.self)
                     }
@@ -462,7 +463,10 @@ struct TCXParser {
                 if closing == heartRateDepth { heartRateDepth = 0 }
                 if closing == trackpointDepth {
                     trackpointDepth = 0
-                    if dist.isFinite { lastOdometer = dist }
+                    if dist.isFinite {
+                        if lastOdometer.isFinite, dist < lastOdometer - 10 { odometerReset = true }
+                        lastOdometer = dist
+                    }
                     current.append(
                         latitude: lat, longitude: lon, elevation: ele, time: time, heartRate: hr,
                         cadence: cad.isFinite ? cad : runCad, deviceDistance: dist)
@@ -481,8 +485,9 @@ struct TCXParser {
                         emptyActivities += 1
                         continue
                     }
-                    current.deviceDistanceMeters = lastOdometer.isFinite
-                        ? lastOdometer : (lapDistances.isEmpty ? nil : lapDistances.reduce(0, +))
+                    // The odometer, unless it restarts (per-lap odometers) and the laps have totals.
+                    let lapSum = lapDistances.isEmpty ? nil : lapDistances.reduce(0, +)
+                    current.deviceDistanceMeters = lastOdometer.isFinite && !(odometerReset && lapSum != nil) ? lastOdometer : lapSum
                     current.deviceTimerSeconds = lapTimers.isEmpty ? nil : lapTimers.reduce(0, +)
                     current.settlePositions()
                     tracks.append(current)

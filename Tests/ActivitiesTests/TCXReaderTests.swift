@@ -94,6 +94,18 @@ final class TCXReaderTests: XCTestCase {
         XCTAssertEqual(t.laps.count, 2)
     }
 
+    func testOdometerRestartingPerLapFallsBackToLapSum() throws {
+        let xml = head + """
+            <Activities><Activity Sport="Running">
+            <Lap StartTime="2024-05-01T06:30:00Z"><DistanceMeters>1000</DistanceMeters><Track>
+            \(point("2024-05-01T06:30:00Z", 1, 1, dist: 0))\(point("2024-05-01T06:35:00Z", 1.009, 1, dist: 1000))</Track></Lap>
+            <Lap StartTime="2024-05-01T06:35:00Z"><DistanceMeters>500</DistanceMeters><Track>
+            \(point("2024-05-01T06:35:01Z", 1.009, 1, dist: 2))\(point("2024-05-01T06:38:00Z", 1.0135, 1, dist: 500))</Track></Lap>
+            </Activity></Activities></TrainingCenterDatabase>
+            """
+        XCTAssertEqual(try read(xml).first?.deviceDistanceMeters, 1500)
+    }
+
     func testSeveralActivitiesAndPrefixedNames() throws {
         let xml = """
             <tcx:TrainingCenterDatabase xmlns:tcx="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2">
