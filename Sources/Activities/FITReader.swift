@@ -161,14 +161,14 @@ struct FITDecoder {
                     throw malformed(pos, "\(count - pos) unexpected bytes after the FIT file's CRC (not a chained FIT file)")
                 }
             }
-            pos = try decodeFile(p, at: pos, first: files == 0)
+            pos = try decodeFile(p, at: pos)
             files += 1
         }
         if files == 0 { throw ActivityError.notFormat(path: source, format: "FIT", reason: "the file is empty") }
     }
 
     /// Decodes one FIT file starting at `start`; returns the offset just past its CRC.
-    mutating func decodeFile(_ p: UnsafeRawBufferPointer, at start: Int, first: Bool) throws -> Int {
+    mutating func decodeFile(_ p: UnsafeRawBufferPointer, at start: Int) throws -> Int {
         let count = p.count
         guard count - start >= 12 else {
             throw ActivityError.notFormat(path: source, format: "FIT", reason: "\(count - start) bytes, shorter than a 12-byte FIT header")
