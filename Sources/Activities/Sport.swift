@@ -1,6 +1,8 @@
 import Foundation
 
-/// Normalises the many ways files name a sport.
+/// Normalises the many ways files name a sport: GPX `<type>` (words or Strava's numeric codes),
+/// TCX `Sport` (`Running`, `Biking`, `Other`), FIT `sport` enum words (`running`, `e_biking`,
+/// `cross_country_skiing`) and Strava export types (`Run`, `Trail Run`, `Virtual Ride`, `E-Bike Ride`).
 public enum Sport {
     /// Strava's numeric activity types as they appear in GPX `<type>` (Strava's upload API codes).
     static let stravaCodes: [String: String] = [
@@ -8,22 +10,48 @@ public enum Sport {
         "17": "cycling",
     ]
 
-    /// `running`, `cycling`, `walking`, `hiking`, `swimming`, ... or the lower-cased word; nil → `running`
-    /// (an unknown sport counts as running; the plausibility check is separate).
+    /// Keys are lower case with spaces and hyphens as underscores.
+    static let words: [String: String] = {
+        var table: [String: String] = [:]
+        let groups: [(String, [String])] = [
+            ("running", [
+                "running", "run", "trail_running", "trailrun", "trail_run", "treadmill", "treadmill_running",
+                "jogging", "virtualrun", "virtual_run", "street_running", "track_running", "indoor_running",
+                "ultra_run", "ultra_running",
+            ]),
+            ("cycling", [
+                "biking", "cycling", "ride", "bike", "virtualride", "virtual_ride", "road_biking", "road_cycling",
+                "mountain_biking", "mountainbikeride", "mountain_bike_ride", "ebikeride", "e_bike_ride",
+                "e_biking", "e_mountain_bike_ride", "emountainbikeride", "gravelride", "gravel_ride",
+                "gravel_cycling", "indoor_cycling", "handcycle", "velomobile",
+            ]),
+            ("walking", ["walking", "walk", "speed_walking"]),
+            ("hiking", ["hiking", "hike"]),
+            ("swimming", ["swimming", "swim", "pool_swimming", "open_water_swimming", "lap_swimming"]),
+            // An unnamed sport counts as running; the plausibility check is separate.
+            ("running", ["other", "generic", "unknown", "all"]),
+        ]
+        for (sport, names) in groups { for name in names { table[name] = sport } }
+        return table
+    }()
+
+    /// `running`, `cycling`, `walking`, `hiking`, `swimming`, or the name lower-cased with
+    /// underscores (`cross_country_skiing`, `weight_training`); nil or empty → `running`.
     public static func normalise(_ raw: String?) -> String {
         guard let raw = raw?.trimmingCharacters(in: .whitespacesAndNewlines), !raw.isEmpty else { return "running" }
         if let code = stravaCodes[raw] { return code }
-        let word = raw.lowercased()
-        switch word {
-        case "running", "run", "trail_running", "trail running", "treadmill", "treadmill_running", "jogging", "virtualrun", "virtual run", "trailrun":
-            return "running"
-        case "biking", "cycling", "ride", "bike", "virtualride", "road_biking", "mountain_biking", "mountainbikeride", "ebikeride", "gravelride":
-            return "cycling"
-        case "walking", "walk": return "walking"
-        case "hiking", "hike": return "hiking"
-        case "swimming", "swim", "pool_swimming", "open_water_swimming": return "swimming"
-        case "other", "generic", "unknown", "": return "running"
-        default: return word
+        var key = ""
+        var lastUnderscore = false
+        for ch in raw.lowercased() {
+            if ch == " " || ch == "-" || ch == "_" {
+                if !lastUnderscore && !key.isEmpty { key.append("_") }
+                lastUnderscore = true
+            } else {
+                key.append(ch)
+                lastUnderscore = false
+            }
         }
+        if key.hasSuffix("_") { key.removeLast() }
+        return words[key] ?? key
     }
 }
