@@ -178,42 +178,49 @@ public struct RouteTrace: Codable, Sendable, Equatable {
     }
 
     /// Speed at each profile point: distance over time across a window of about
-    /// `speedWindowSeconds` centred on the point, within its segment. A window whose points all
-    /// share one timestamp (dt = 0) or lack times gives no speed; such points take the nearest
-    /// known speed. Nil when no point has a speed at all.
+    /// `speedWindowSeconds` centred on the point, within its segment. Points that share one
+    /// timestamp (dt = 0, as some devices write) form one group placed at their mean distance, so
+    /// the speed is neither infinite nor biased by the repeat. Points without a time, and segments
+    /// with a single timestamp, take the nearest known speed. Nil when no point has a speed at all.
     static func smoothedSpeeds(profile: Profile, ranges: [Range<Int>]) -> [Double]? {
         let n = profile.count
         var speeds = [Double](repeating: .nan, count: n)
         let half = speedWindowSeconds / 2
         var any = false
         for r in ranges {
-            // Points of the segment with a finite time; times are non-decreasing in a profile.
-            let timed = r.filter { profile.elapsed[$0].isFinite }
-            guard timed.count >= 2 else { continue }
-            var lo = 0, hi = 0
-            for (j, k) in timed.enumerated() {
+            // Groups of equal timestamps; times are non-decreasing within a profile.
+            var groupTime: [Double] = [], groupDistance: [Double] = [], groupSize: [Int] = []
+            var groupOf: [(point: Int, group: Int)] = []
+            for k in r {
                 let t = profile.elapsed[k]
-                while lo < j, profile.elapsed[timed[lo]] < t - half { lo += 1 }
-                if hi < j { hi = j }
-                while hi + 1 < timed.count, profile.elapsed[timed[hi + 1]] <= t + half { hi += 1 }
-                // Widen to at least one neighbour on each side that exists.
-                var a = min(lo, max(0, j - 1)), b = max(hi, min(timed.count - 1, j + 1))
-                var dt = profile.elapsed[timed[b]] - profile.elapsed[timed[a]]
-                // Repeated timestamps: widen until time advances (bounded, so never quadratic).
-                var widen = 0
-                while dt <= 0, widen < 8, a > 0 || b < timed.count - 1 {
-                    if a > 0 { a -= 1 }
-                    if b < timed.count - 1 { b += 1 }
-                    dt = profile.elapsed[timed[b]] - profile.elapsed[timed[a]]
-                    widen += 1
+                guard t.isFinite else { continue }
+                if let last = groupTime.last, last == t {
+                    groupDistance[groupDistance.count - 1] += profile.distances[k]
+                    groupSize[groupSize.count - 1] += 1
+                } else {
+                    groupTime.append(t); groupDistance.append(profile.distances[k]); groupSize.append(1)
                 }
-                guard dt > 0 else { continue }
-                let dd = profile.distances[timed[b]] - profile.distances[timed[a]]
-                let v = dd / dt
-                if v.isFinite, v >= 0 {
-                    speeds[k] = v
-                    any = true
-                }
+                groupOf.append((k, groupTime.count - 1))
+            }
+            let m = groupTime.count
+            guard m >= 2 else { continue }
+            for g in 0..<m { groupDistance[g] /= Double(groupSize[g]) }
+            var groupSpeed = [Double](repeating: .nan, count: m)
+            var lo = 0, hi = 0
+            for g in 0..<m {
+                let t = groupTime[g]
+                while lo < g, groupTime[lo] < t - half { lo += 1 }
+                if hi < g { hi = g }
+                while hi + 1 < m, groupTime[hi + 1] <= t + half { hi += 1 }
+                // At least one neighbour on each side that exists.
+                let a = min(lo, max(0, g - 1)), b = max(hi, min(m - 1, g + 1))
+                let dt = groupTime[b] - groupTime[a]
+                let v = (groupDistance[b] - groupDistance[a]) / dt
+                if dt > 0, v.isFinite, v >= 0 { groupSpeed[g] = v }
+            }
+            for (k, g) in groupOf where groupSpeed[g].isFinite {
+                speeds[k] = groupSpeed[g]
+                any = true
             }
         }
         guard any else { return nil }
