@@ -11,8 +11,8 @@ import Foundation
 /// Hooks for tests and the browser check: `section.badge-wall` holds one `article.badge` per
 /// badge (`data-badge-id`, class `earned` or `unearned`, `data-tier`), with `.mark.silver` /
 /// `.mark.gold` and `.pace-needed[data-needed]`; `section.runs` holds one `article.run` per run
-/// (`data-run-id`) with `svg.route` made of `polyline.seg[data-bin]` and `g.checkpoint[data-badge]`,
-/// and `svg.splits` of `rect.split`.
+/// (`data-run-id`) with `svg.route` made of `polyline.b0` … `polyline.b16` (speed colour bins, red to
+/// green; `polyline.nospeed` without times) and `g.checkpoint[data-badge]`, and `svg.splits` of `rect.split`.
 public enum HTMLReport {
     /// Largest badge image embedded, in bytes.
     public static let maxImageBytes = 2_000_000
@@ -175,6 +175,8 @@ public enum HTMLReport {
 
     static let css: String = {
         let ramp = (0..<PaceScale.binCount).map { PaceScale.colour(bin: $0) }.joined(separator: ",")
+        // Colour bins: `.b0` (slowest, red) … `.b16` (fastest, green), stroke for routes, fill for splits.
+        let bins = (0..<PaceScale.binCount).map { ".route .b\($0){stroke:\(PaceScale.colour(bin: $0))}.splits .b\($0){fill:\(PaceScale.colour(bin: $0))}\n" }.joined()
         return """
         :root{color-scheme:light;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",sans-serif;color:#1f2937;background:#f3f4f6}
         body{margin:0 auto;max-width:1240px;padding:24px}
@@ -198,13 +200,13 @@ public enum HTMLReport {
         .badge.unearned .hint{color:#374151;font-weight:600}
         .badge[data-tier=gold]{box-shadow:0 0 0 2px #c9a227}
         .badge[data-tier=silver]{box-shadow:0 0 0 2px #aeb6c1}
-        .marks{display:flex;gap:6px;justify-content:center}
+        .marks{display:flex;flex-wrap:wrap;gap:6px;justify-content:center}
         .mark{border-radius:999px;padding:2px 8px;font-size:11px;font-weight:700}
         .mark.silver.got{background:#e5e7eb;color:#374151;border:1px solid #9ca3af}
         .mark.gold.got{background:#fdf1c7;color:#7a5b00;border:1px solid #c9a227}
         .mark.missing{color:#9ca3af;border:1px dashed #d1d5db}
         .pace-needed{font-style:italic}
-        .run-list{display:grid;grid-template-columns:repeat(auto-fill,minmax(520px,1fr));gap:18px}
+        .run-list{display:grid;grid-template-columns:repeat(auto-fill,minmax(520px,1fr));gap:18px;align-items:start}
         .run{background:#fff;border-radius:14px;padding:16px 18px;box-shadow:0 1px 3px rgba(0,0,0,.08)}
         .run h3{margin:0;font-size:17px;overflow-wrap:anywhere}
         .when{margin:2px 0 10px;font-size:12px;color:#6b7280}
@@ -226,7 +228,7 @@ public enum HTMLReport {
         .splits text{font-size:22px;fill:#4b5563}
         .no-route{color:#6b7280;font-style:italic}
         footer{margin:28px 0 8px;color:#6b7280;font-size:12px;text-align:center}
-
+        \(bins)
         """
     }()
 }

@@ -84,12 +84,16 @@ enum RouteDrawing {
                 if let scale {
                     bin = scale.bin((route.speedsMetersPerSecond[i] + route.speedsMetersPerSecond[i + 1]) / 2)
                 }
-                if !open || bin != current {
+                // One bin of hysteresis: a polyline keeps its colour while the speed stays within
+                // a neighbouring bin, so GPS jitter does not split the route into tiny pieces.
+                var keepsColour = open && bin == current
+                if open, let bin, let current, abs(bin - current) <= 1 { keepsColour = true }
+                if !keepsColour {
                     if open { out += "\"/>" }
                     if let bin {
-                        out += "<polyline class=\"seg\" data-bin=\"\(bin)\" stroke=\"\(PaceScale.colour(bin: bin))\" points=\""
+                        out += "<polyline class=\"b\(bin)\" points=\""
                     } else {
-                        out += "<polyline class=\"seg nospeed\" points=\""
+                        out += "<polyline class=\"nospeed\" points=\""
                     }
                     out += "\(a.x),\(a.y)"
                     current = bin
@@ -142,10 +146,9 @@ enum RouteDrawing {
             let x = Double(k) * barWidth
             let bin = scale?.bin(v) ?? PaceScale.middleBin
             let pace = Format.pace(split.paceSecondsPerKilometre)
-            out += "<rect class=\"split\(split.partial ? " partial" : "")\" data-index=\"\(split.index)\""
+            out += "<rect class=\"split b\(bin)\(split.partial ? " partial" : "")\" data-index=\"\(split.index)\""
             out += " x=\"\(Format.fixed(x + barWidth * 0.08, 1))\" y=\"\(Format.fixed(top + chartHeight - barHeight, 1))\""
-            out += " width=\"\(Format.fixed(barWidth * 0.84, 1))\" height=\"\(Format.fixed(barHeight, 1))\""
-            out += " fill=\"\(PaceScale.colour(bin: bin))\"><title>km \(split.index)\(split.partial ? " (" + Format.kilometres(split.distanceMeters) + ")" : ""): \(pace)</title></rect>"
+            out += " width=\"\(Format.fixed(barWidth * 0.84, 1))\" height=\"\(Format.fixed(barHeight, 1))\"><title>km \(split.index)\(split.partial ? " (" + Format.kilometres(split.distanceMeters) + ")" : ""): \(pace)</title></rect>"
             if k % labelEvery == 0 {
                 let cx = Format.fixed(x + barWidth / 2, 1)
                 out += "<text x=\"\(cx)\" y=\"186\" text-anchor=\"middle\">\(Format.duration(split.paceSecondsPerKilometre))</text>"

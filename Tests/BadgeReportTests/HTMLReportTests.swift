@@ -11,16 +11,16 @@ final class HTMLReportTests: XCTestCase {
         text.components(separatedBy: needle).count - 1
     }
 
-    /// The `stroke` colours of the route polylines, in document order.
+    /// The colour bins of the route polylines (`class="bN"`), in document order.
+    func bins(_ html: String) -> [Int] {
+        html.components(separatedBy: "<polyline class=\"b").dropFirst().compactMap { Int($0.prefix { $0.isNumber }) }
+    }
+
+    /// The colours of the route polylines, in document order.
     func strokes(_ html: String) -> [(r: Int, g: Int, b: Int)] {
-        var result: [(Int, Int, Int)] = []
-        for part in html.components(separatedBy: "<polyline class=\"seg\"").dropFirst() {
-            guard let range = part.range(of: "stroke=\"#") else { continue }
-            let hex = String(part[range.upperBound...].prefix(6))
-            guard let v = Int(hex, radix: 16) else { continue }
-            result.append((v >> 16, (v >> 8) & 0xff, v & 0xff))
+        bins(html).compactMap { bin in
+            Int(PaceScale.colour(bin: bin).dropFirst(), radix: 16).map { ($0 >> 16, ($0 >> 8) & 0xff, $0 & 0xff) }
         }
-        return result
     }
 
     func render(_ runs: [RunSummary], badges: [ReportBadge] = []) throws -> String {
@@ -45,8 +45,12 @@ final class HTMLReportTests: XCTestCase {
         let first = try XCTUnwrap(colours.first), last = try XCTUnwrap(colours.last)
         XCTAssertGreaterThan(first.r, first.g + 100, "first segment should be red, got \(first)")
         XCTAssertGreaterThan(last.g, last.r + 60, "last segment should be green, got \(last)")
-        XCTAssertTrue(html.contains("data-bin=\"0\""))
-        XCTAssertTrue(html.contains("data-bin=\"\(PaceScale.binCount - 1)\""))
+        XCTAssertLessThanOrEqual(bins(html).first ?? 99, 2)
+        XCTAssertTrue(bins(html).contains(0))
+        XCTAssertGreaterThanOrEqual(bins(html).last ?? 0, PaceScale.binCount - 4)
+        XCTAssertTrue(bins(html).contains(PaceScale.binCount - 1))
+        // Each colour in the stylesheet.
+        XCTAssertTrue(html.contains(".route .b0{stroke:#dc2626}"))
         assertNoNonFiniteNumbers(html)
     }
 
@@ -57,7 +61,7 @@ final class HTMLReportTests: XCTestCase {
         let colours = strokes(html)
         XCTAssertGreaterThanOrEqual(colours.count, 1)
         XCTAssertEqual(Set(colours.map { "\($0.r),\($0.g),\($0.b)" }).count, 1)
-        XCTAssertEqual(count("data-bin=\"\(PaceScale.middleBin)\"", in: html), colours.count)
+        XCTAssertEqual(bins(html), [Int](repeating: PaceScale.middleBin, count: colours.count))
         assertNoNonFiniteNumbers(html)
     }
 
@@ -115,8 +119,8 @@ final class HTMLReportTests: XCTestCase {
         let cy = Int(circle.components(separatedBy: "cy=\"").dropFirst().first?.prefix { $0 != "\"" } ?? "") ?? -1
         XCTAssertTrue((0...size[0]).contains(cx) && (0...size[1]).contains(cy), "marker at \(cx),\(cy) outside \(size)")
         // 3 whole kilometres and a partial one.
-        XCTAssertEqual(count("<rect class=\"split\"", in: html), 3)
-        XCTAssertEqual(count("<rect class=\"split partial\"", in: html), 1)
+        XCTAssertEqual(count("<rect class=\"split b", in: html), 4)
+        XCTAssertEqual(count(" partial\" data-index=\"4\"", in: html), 1)
         XCTAssertEqual(summary.distanceMeters, 3600, accuracy: 150, "3.5 km plus a little GPS wobble")
         let distance = Format.fixed(summary.distanceMeters / 1000, 2)
         XCTAssertTrue(html.contains("<dt>Distance</dt><dd>\(distance) km</dd>"))
@@ -135,7 +139,7 @@ final class HTMLReportTests: XCTestCase {
         let html = try render([run])
         XCTAssertFalse(html.contains("<svg class=\"route\""))
         XCTAssertTrue(html.contains("No route recorded."))
-        XCTAssertEqual(count("<rect class=\"split\"", in: html), 2)
+        XCTAssertEqual(count("<rect class=\"split b\(PaceScale.middleBin)\"", in: html), 2, "equal splits: middle colour")
         assertNoNonFiniteNumbers(html)
     }
 

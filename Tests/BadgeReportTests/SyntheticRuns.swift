@@ -23,16 +23,19 @@ enum SyntheticRuns {
 
     static let metresPerDegree = Geodesy.meanRadius * Double.pi / 180
 
-    /// Position on the park loop at angle `theta`, metres east/north of the centre.
-    static func loop(_ theta: Double, scale: Double) -> (x: Double, y: Double) {
-        (450 * scale * cos(theta) * (1 + 0.12 * sin(3 * theta)), 280 * scale * sin(theta) * (1 + 0.10 * cos(2 * theta)))
+    /// Position on the park loop at angle `theta`, metres east/north of the start's centre. Each lap
+    /// drifts `drift` metres per radian to the east-north-east (through the next park), so laps do not
+    /// lie on top of each other.
+    static func loop(_ theta: Double, scale: Double, drift: Double = 0) -> (x: Double, y: Double) {
+        (450 * scale * cos(theta) * (1 + 0.12 * sin(3 * theta)) + drift * theta,
+         280 * scale * sin(theta) * (1 + 0.10 * cos(2 * theta)) + 0.4 * drift * theta)
     }
 
     /// A run of `distanceMeters` around the park, one point a second.
     /// `speed(s)` gives the speed in m/s after `s` metres.
     static func parkRun(
         distanceMeters: Double, startEpoch: Double, seed: UInt64, centre: (lat: Double, lon: Double) = (51.5073, -0.1657),
-        scale: Double = 1, gpsSigmaMeters: Double = 2.5, stopAtMeters: Double? = nil, name: String? = nil,
+        scale: Double = 1, drift: Double = 0, gpsSigmaMeters: Double = 2.5, stopAtMeters: Double? = nil, name: String? = nil,
         speed: (Double) -> Double
     ) -> Track {
         var track = Track(source: "synthetic-\(seed).gpx")
@@ -46,7 +49,7 @@ enum SyntheticRuns {
         var errorX = 0.0, errorY = 0.0
         let kx = metresPerDegree * cos(centre.lat * Double.pi / 180)
         while travelled < distanceMeters {
-            let p = loop(theta, scale: scale)
+            let p = loop(theta, scale: scale, drift: drift)
             errorX = rho * errorX + noise.normal(gpsSigmaMeters * (1 - rho * rho).squareRoot())
             errorY = rho * errorY + noise.normal(gpsSigmaMeters * (1 - rho * rho).squareRoot())
             let lat = centre.lat + (p.y + errorY) / metresPerDegree
@@ -56,7 +59,7 @@ enum SyntheticRuns {
             let hr = 120 + 12 * v + noise.normal(2)
             track.append(latitude: lat, longitude: lon, elevation: 30 + 8 * sin(theta), time: t, heartRate: hr)
             // Advance the angle so the step along the loop is v metres.
-            let q = loop(theta + 1e-4, scale: scale)
+            let q = loop(theta + 1e-4, scale: scale, drift: drift)
             let dsdTheta = ((q.x - p.x) * (q.x - p.x) + (q.y - p.y) * (q.y - p.y)).squareRoot() / 1e-4
             theta += v / max(dsdTheta, 1e-6)
             travelled += v
@@ -144,15 +147,15 @@ enum SyntheticRuns {
         let start = 1_714_545_000.0  // 2024-05-01 06:30 UTC
         let targets = catalogue.filter { $0.meters > 0 }.map { RunAnalyzer.CheckpointTarget(badge: $0.id, name: $0.name, distanceMeters: $0.meters) }
         let steady = summary(
-            of: parkRun(distanceMeters: 5300, startEpoch: start, seed: 1, stopAtMeters: 2600, name: "Morning park loop") { s in
+            of: parkRun(distanceMeters: 5300, startEpoch: start, seed: 1, scale: 0.9, drift: 30, stopAtMeters: 2600, name: "Morning park loop") { s in
                 3.0 + 0.45 * sin(s / 260)
             }, id: "2024/05-01-park.gpx", checkpointTargets: targets)
         let negative = summary(
-            of: parkRun(distanceMeters: 6200, startEpoch: start + 3 * day, seed: 2, scale: 1.3, name: "Negative split") { s in
+            of: parkRun(distanceMeters: 6200, startEpoch: start + 3 * day, seed: 2, scale: 1.1, drift: 45, name: "Negative split") { s in
                 s < 3100 ? 2.6 + 0.1 * sin(s / 90) : 3.9 + 0.1 * sin(s / 90)
             }, id: "2024/05-04-negative.gpx", checkpointTargets: targets)
         let long = summary(
-            of: parkRun(distanceMeters: 10_600, startEpoch: start + 6 * day, seed: 3, scale: 1.8, name: "Long Sunday") { s in
+            of: parkRun(distanceMeters: 10_600, startEpoch: start + 6 * day, seed: 3, scale: 1.5, drift: 70, name: "Long Sunday") { s in
                 3.2 + 0.5 * sin(s / 700) - 0.3 * s / 10_600
             }, id: "2024/05-07-long.gpx", checkpointTargets: targets)
         var indoor = RunSummary(id: "2024/05-09-treadmill.fit", startEpochSeconds: start + 8 * day, localDate: "2024-05-09",
