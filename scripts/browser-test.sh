@@ -19,7 +19,7 @@
 #
 # Checks:
 #   1. DOM (`--dump-dom`): the badge wall with one article.badge per card in the file, earned and
-#      unearned cards, route SVGs with speed-coloured polylines (class b0…b16), checkpoint markers,
+#      unearned cards, route SVGs with speed-coloured paths (class b0…b16), checkpoint markers,
 #      split bars, no <script>.
 #   2. Pixels: the full screenshot is not blank; a second screenshot with everything but the routes
 #      hidden (badges, splits and legends) has red-ish, yellow-ish and green-ish route pixels.
@@ -89,8 +89,8 @@ check("earned cards", count(r'<article class="badge earned"', dom) > 0)
 check("unearned (dimmed) cards", count(r'<article class="badge unearned"', dom) > 0)
 routes = count(r'<svg class="route"', dom)
 check("route SVGs", routes > 0 and routes == count(r'<svg class="route"', source), f"{routes}")
-bins = set(int(b) for b in re.findall(r'<polyline class="b(\d+)"', dom))
-check("speed-coloured polylines", len(bins) >= 3, f"bins {sorted(bins)}")
+bins = set(int(b) for b in re.findall(r'<path class="b(\d+)" d="M', dom))
+check("speed-coloured route paths", len(bins) >= 3, f"bins {sorted(bins)}")
 check("checkpoint markers", count(r'<g class="checkpoint" data-badge="', dom) > 0)
 check("split bars", count(r'<rect class="split b\d+', dom) > 0)
 check("no script", "<script" not in dom.lower())

@@ -11,8 +11,8 @@ import Foundation
 /// Hooks for tests and the browser check: `section.badge-wall` holds one `article.badge` per
 /// badge (`data-badge-id`, class `earned` or `unearned`, `data-tier`), with `.mark.silver` /
 /// `.mark.gold` and `.pace-needed[data-needed]`; `section.runs` holds one `article.run` per run
-/// (`data-run-id`) with `svg.route` made of `polyline.b0` … `polyline.b16` (speed colour bins, red to
-/// green; `polyline.nospeed` without times) and `g.checkpoint[data-badge]`, and `svg.splits` of `rect.split`.
+/// (`data-run-id`) with `svg.route` made of `path.b0` … `path.b16` (speed colour bins, red to
+/// green; `path.nospeed` without times) and `g.checkpoint[data-badge]`, and `svg.splits` of `rect.split`.
 public enum HTMLReport {
     /// Largest badge image embedded, in bytes.
     public static let maxImageBytes = 2_000_000
@@ -214,8 +214,8 @@ public enum HTMLReport {
         figure{margin:0}
         svg.route{display:block;width:100%;height:auto;max-height:440px}
         .route-bg{fill:#eef2f6}
-        .route polyline{fill:none;stroke-width:9;stroke-linecap:round;stroke-linejoin:round}
-        .route polyline.nospeed{stroke:#4b5563}
+        .route path{fill:none;stroke-width:9;stroke-linecap:round;stroke-linejoin:round}
+        .route path.nospeed{stroke:#4b5563}
         .route .start{fill:#fff;stroke:#111827;stroke-width:5}
         .route .finish{fill:#111827;stroke:#fff;stroke-width:4}
         .checkpoint circle{fill:#1d4ed8;stroke:#fff;stroke-width:5}

@@ -4,7 +4,7 @@
 /// clamped, so one GPS spike or a stop at a traffic light does not wash out the rest. A run whose
 /// spread is under `minimumSpreadMetersPerSecond` is drawn in the middle colour (yellow): no
 /// division by a zero spread. Colours are quantised into `binCount` bins so consecutive segments
-/// of one colour are drawn as one polyline.
+/// of one colour are drawn as one path.
 public struct PaceScale: Sendable, Equatable {
     /// Slowest and fastest speeds of the scale, m/s.
     public var slowMetersPerSecond: Double

@@ -59,8 +59,9 @@ struct RouteProjection {
 }
 
 enum RouteDrawing {
-    /// The route SVG of a run: one polyline per run of consecutive segments in one colour bin,
-    /// start and finish dots, and a labelled marker where each checkpoint was reached.
+    /// The route SVG of a run: one `<path>` per colour bin used (`class="bN"`, or `nospeed`), each
+    /// holding a subpath for every stretch of the route in that bin, with relative coordinates;
+    /// start and finish dots; a labelled marker where each checkpoint was reached.
     /// Returns the scale used (for the legend), nil when the route has no speeds.
     @discardableResult
     static func svg(run: RunSummary, route: RouteTrace, into out: inout String) -> PaceScale? {
@@ -72,36 +73,39 @@ enum RouteDrawing {
         out += " data-vertices=\"\(route.count)\" role=\"img\" aria-label=\"Route of \(Format.escape(run.name ?? run.id))\">"
         out += "<rect class=\"route-bg\" width=\"\(w)\" height=\"\(h)\" rx=\"24\"/>"
         let points = (0..<route.count).map { projection.point(latitude: route.latitudes[$0], longitude: route.longitudes[$0]) }
+        // Path data per bin; the last slot is for a route without speeds.
+        var paths = [String](repeating: "", count: PaceScale.binCount + 1)
+        let noSpeed = PaceScale.binCount
         for range in route.segmentRanges where range.count >= 2 {
-            var current: Int? = nil  // bin of the open polyline
-            var open = false
+            var current = -1  // slot of the open subpath, -1 when none is open
+            var pen = (x: 0, y: 0)
             for i in range.lowerBound..<(range.upperBound - 1) {
                 guard let a = points[i], let b = points[i + 1] else {
-                    if open { out += "\"/>"; open = false }
+                    current = -1
                     continue
                 }
-                var bin: Int? = nil
+                var slot = noSpeed
                 if let scale {
-                    bin = scale.bin((route.speedsMetersPerSecond[i] + route.speedsMetersPerSecond[i + 1]) / 2)
+                    slot = scale.bin((route.speedsMetersPerSecond[i] + route.speedsMetersPerSecond[i + 1]) / 2)
                 }
-                // One bin of hysteresis: a polyline keeps its colour while the speed stays within
-                // a neighbouring bin, so GPS jitter does not split the route into tiny pieces.
-                var keepsColour = open && bin == current
-                if open, let bin, let current, abs(bin - current) <= 1 { keepsColour = true }
+                // One bin of hysteresis: a stretch keeps its colour while the speed stays within a
+                // neighbouring bin, so GPS jitter does not chop the route into tiny pieces.
+                let keepsColour = current >= 0 && (slot == current || (slot != noSpeed && current != noSpeed && abs(slot - current) <= 1))
                 if !keepsColour {
-                    if open { out += "\"/>" }
-                    if let bin {
-                        out += "<polyline class=\"b\(bin)\" points=\""
-                    } else {
-                        out += "<polyline class=\"nospeed\" points=\""
-                    }
-                    out += "\(a.x),\(a.y)"
-                    current = bin
-                    open = true
+                    paths[slot] += "M\(a.x) \(a.y)l"
+                    current = slot
+                    pen = a
+                } else {
+                    paths[current] += " "
                 }
-                out += " \(b.x),\(b.y)"
+                let dx = b.x - pen.x, dy = b.y - pen.y
+                paths[current] += dy < 0 ? "\(dx)\(dy)" : "\(dx) \(dy)"
+                pen = b
             }
-            if open { out += "\"/>" }
+        }
+        for (slot, d) in paths.enumerated() where !d.isEmpty {
+            let name = slot == noSpeed ? "nospeed" : "b\(slot)"
+            out += "<path class=\"\(name)\" d=\"\(d)\"/>"
         }
         if let first = points.first ?? nil {
             out += "<circle class=\"start\" cx=\"\(first.x)\" cy=\"\(first.y)\" r=\"14\"><title>Start</title></circle>"

@@ -11,16 +11,58 @@ final class HTMLReportTests: XCTestCase {
         text.components(separatedBy: needle).count - 1
     }
 
-    /// The colour bins of the route polylines (`class="bN"`), in document order.
-    func bins(_ html: String) -> [Int] {
-        html.components(separatedBy: "<polyline class=\"b").dropFirst().compactMap { Int($0.prefix { $0.isNumber }) }
+    /// The route's stretches: colour bin (`class="bN"`, -1 for `nospeed`) and absolute points,
+    /// decoded from the paths' `M x y l dx dy …` data.
+    func stretches(_ html: String) -> [(bin: Int, points: [(x: Int, y: Int)])] {
+        var result: [(bin: Int, points: [(x: Int, y: Int)])] = []
+        for part in html.components(separatedBy: "<path class=\"").dropFirst() {
+            let name = part.prefix { $0 != "\"" }
+            let bin = name == "nospeed" ? -1 : Int(name.dropFirst()) ?? -2
+            guard let d = part.components(separatedBy: "d=\"").dropFirst().first?.prefix(while: { $0 != "\"" }) else { continue }
+            var tokens: [String] = []
+            var number = ""
+            for ch in d {
+                if ch.isNumber { number.append(ch); continue }
+                if !number.isEmpty, number != "-" { tokens.append(number) }
+                number = ch == "-" ? "-" : ""
+                if ch == "M" || ch == "l" { tokens.append(String(ch)) }
+            }
+            if !number.isEmpty { tokens.append(number) }
+            var i = 0
+            while i < tokens.count {
+                guard tokens[i] == "M", i + 2 < tokens.count, let x = Int(tokens[i + 1]), let y = Int(tokens[i + 2]) else { i += 1; continue }
+                var points = [(x: x, y: y)]
+                i += 3
+                if i < tokens.count, tokens[i] == "l" { i += 1 }
+                while i + 1 < tokens.count, let dx = Int(tokens[i]), let dy = Int(tokens[i + 1]) {
+                    let last = points[points.count - 1]
+                    points.append((last.x + dx, last.y + dy))
+                    i += 2
+                }
+                result.append((bin, points))
+            }
+        }
+        return result
     }
 
-    /// The colours of the route polylines, in document order.
-    func strokes(_ html: String) -> [(r: Int, g: Int, b: Int)] {
-        bins(html).compactMap { bin in
-            Int(PaceScale.colour(bin: bin).dropFirst(), radix: 16).map { ($0 >> 16, ($0 >> 8) & 0xff, $0 & 0xff) }
-        }
+    /// The colour bins used by the route, in document (bin) order.
+    func bins(_ html: String) -> [Int] { stretches(html).map(\.bin) }
+
+    /// The circle centre of the start or finish marker.
+    func marker(_ name: String, in html: String) -> (x: Int, y: Int)? {
+        guard let part = html.components(separatedBy: "<circle class=\"\(name)\" ").dropFirst().first else { return nil }
+        func attribute(_ key: String) -> Int? { Int(part.components(separatedBy: key + "=\"").dropFirst().first?.prefix { $0 != "\"" } ?? "") }
+        guard let x = attribute("cx"), let y = attribute("cy") else { return nil }
+        return (x, y)
+    }
+
+    /// Colour bins of the stretch leaving the start and of the stretch reaching the finish.
+    func startAndFinishBins(_ html: String) -> (start: Int?, finish: Int?) {
+        let all = stretches(html)
+        let start = marker("start", in: html), finish = marker("finish", in: html)
+        let first = all.first { s in s.points.first.map { $0.x == start?.x && $0.y == start?.y } ?? false }
+        let last = all.first { s in s.points.last.map { $0.x == finish?.x && $0.y == finish?.y } ?? false }
+        return (first?.bin, last?.bin)
     }
 
     func render(_ runs: [RunSummary], badges: [ReportBadge] = []) throws -> String {
@@ -39,29 +81,34 @@ final class HTMLReportTests: XCTestCase {
 
     func testSlowFirstHalfIsRedAndFastSecondHalfIsGreen() throws {
         let track = SyntheticRuns.parkRun(distanceMeters: 4000, startEpoch: 1_700_000_000, seed: 11) { s in s < 2000 ? 2.5 : 4.5 }
-        let html = try render([SyntheticRuns.summary(of: track, id: "split.gpx")])
-        let colours = strokes(html)
-        XCTAssertGreaterThan(colours.count, 1)
-        let first = try XCTUnwrap(colours.first), last = try XCTUnwrap(colours.last)
-        XCTAssertGreaterThan(first.r, first.g + 100, "first segment should be red, got \(first)")
-        XCTAssertGreaterThan(last.g, last.r + 60, "last segment should be green, got \(last)")
-        XCTAssertLessThanOrEqual(bins(html).first ?? 99, 2)
+        let summary = SyntheticRuns.summary(of: track, id: "split.gpx")
+        let html = try render([summary])
+        let (start, finish) = startAndFinishBins(html)
+        let first = try XCTUnwrap(start), last = try XCTUnwrap(finish)
+        XCTAssertLessThanOrEqual(first, 2, "the slow start should be red")
+        XCTAssertGreaterThanOrEqual(last, PaceScale.binCount - 4, "the fast finish should be green")
+        let red = try XCTUnwrap(Int(PaceScale.colour(bin: first).dropFirst(), radix: 16))
+        let green = try XCTUnwrap(Int(PaceScale.colour(bin: last).dropFirst(), radix: 16))
+        XCTAssertGreaterThan(red >> 16, (red >> 8 & 0xff) + 100, "reddish: \(PaceScale.colour(bin: first))")
+        XCTAssertGreaterThan(green >> 8 & 0xff, (green >> 16) + 60, "greenish: \(PaceScale.colour(bin: last))")
         XCTAssertTrue(bins(html).contains(0))
-        XCTAssertGreaterThanOrEqual(bins(html).last ?? 0, PaceScale.binCount - 4)
         XCTAssertTrue(bins(html).contains(PaceScale.binCount - 1))
-        // Each colour in the stylesheet.
         XCTAssertTrue(html.contains(".route .b0{stroke:#dc2626}"))
+        // Every vertex is drawn exactly where the projection puts it: the decoded stretches hold
+        // all route vertices (plus one shared vertex where the colour changes), inside the viewBox.
+        let all = stretches(html)
+        let route = try XCTUnwrap(summary.route)
+        XCTAssertEqual(all.reduce(0) { $0 + $1.points.count - 1 }, route.count - 1)
+        XCTAssertTrue(all.allSatisfy { $0.points.allSatisfy { $0.x >= 0 && $0.y >= 0 && $0.x <= 1200 && $0.y <= 1200 } })
         assertNoNonFiniteNumbers(html)
     }
 
     func testConstantSpeedIsOneColour() throws {
-        // No GPS noise, steady 3.2 m/s: every segment in the middle bin, one colour, no division by zero.
+        // No GPS noise, steady 3.2 m/s: the whole route in the middle bin, one colour, no division by zero.
         let track = SyntheticRuns.parkRun(distanceMeters: 3000, startEpoch: 1_700_000_000, seed: 12, gpsSigmaMeters: 0) { _ in 3.2 }
         let html = try render([SyntheticRuns.summary(of: track, id: "steady.gpx")])
-        let colours = strokes(html)
-        XCTAssertGreaterThanOrEqual(colours.count, 1)
-        XCTAssertEqual(Set(colours.map { "\($0.r),\($0.g),\($0.b)" }).count, 1)
-        XCTAssertEqual(bins(html), [Int](repeating: PaceScale.middleBin, count: colours.count))
+        XCTAssertEqual(html.components(separatedBy: "<path class=").count - 1, 1)
+        XCTAssertEqual(Set(bins(html)), [PaceScale.middleBin])
         assertNoNonFiniteNumbers(html)
     }
 
@@ -74,7 +121,7 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertTrue(route.speedsMetersPerSecond.allSatisfy(\.isFinite))
         let html = try render([summary])
         assertNoNonFiniteNumbers(html)
-        XCTAssertGreaterThan(strokes(html).count, 1)
+        XCTAssertGreaterThan(Set(bins(html)).count, 1)
     }
 
     func testOutliersAreClampedByPercentiles() {
