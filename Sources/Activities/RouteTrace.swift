@@ -14,12 +14,13 @@ public struct RouteTrace: Codable, Sendable, Equatable {
     public var latitudes: [Double]
     public var longitudes: [Double]
     /// Speed at each vertex in m/s, averaged over a window of about `speedWindowSeconds`, rounded
-    /// to 0.01 m/s. Empty when the track has no usable times (the route is then drawn in one colour).
-    public var speedsMetersPerSecond: [Double]
+    /// to 0.01 m/s; nil (JSON `null`) in a segment that has no usable times. Empty when the whole
+    /// track has none (the route is then drawn in one neutral colour).
+    public var speedsMetersPerSecond: [Double?]
     /// Index into the vertex arrays where each recorded segment starts; starts with 0.
     public var segmentStarts: [Int]
 
-    public init(latitudes: [Double], longitudes: [Double], speedsMetersPerSecond: [Double], segmentStarts: [Int]) {
+    public init(latitudes: [Double], longitudes: [Double], speedsMetersPerSecond: [Double?], segmentStarts: [Int]) {
         self.latitudes = latitudes; self.longitudes = longitudes
         self.speedsMetersPerSecond = speedsMetersPerSecond; self.segmentStarts = segmentStarts
     }
@@ -135,7 +136,7 @@ public struct RouteTrace: Codable, Sendable, Equatable {
             }
             trace.latitudes.append(round(lat[k], 1e6))
             trace.longitudes.append(round(lon[k], 1e6))
-            if let speeds { trace.speedsMetersPerSecond.append(round(speeds[k], 100)) }
+            if let speeds { trace.speedsMetersPerSecond.append(speeds[k].isFinite ? round(speeds[k], 100) : nil) }
         }
         return trace
     }
@@ -181,7 +182,8 @@ public struct RouteTrace: Codable, Sendable, Equatable {
     /// `speedWindowSeconds` centred on the point, within its segment. Points that share one
     /// timestamp (dt = 0, as some devices write) form one group placed at their mean distance, so
     /// the speed is neither infinite nor biased by the repeat. Points without a time, and segments
-    /// with a single timestamp, take the nearest known speed. Nil when no point has a speed at all.
+    /// with a single timestamp, take the nearest known speed in their segment; a segment without
+    /// any stays `.nan`. Nil when no point has a speed at all.
     static func smoothedSpeeds(profile: Profile, ranges: [Range<Int>]) -> [Double]? {
         let n = profile.count
         var speeds = [Double](repeating: .nan, count: n)
@@ -222,17 +224,17 @@ public struct RouteTrace: Codable, Sendable, Equatable {
                 speeds[k] = groupSpeed[g]
                 any = true
             }
+            // Within the segment, points without a speed take the nearest known one before, else after.
+            var last = Double.nan
+            for k in r {
+                if speeds[k].isFinite { last = speeds[k] } else if last.isFinite { speeds[k] = last }
+            }
+            last = .nan
+            for k in r.reversed() {
+                if speeds[k].isFinite { last = speeds[k] } else if last.isFinite { speeds[k] = last }
+            }
         }
         guard any else { return nil }
-        // Fill unknown speeds from the nearest known one before, else after.
-        var last = Double.nan
-        for k in 0..<n {
-            if speeds[k].isFinite { last = speeds[k] } else if last.isFinite { speeds[k] = last }
-        }
-        last = .nan
-        for k in stride(from: n - 1, through: 0, by: -1) {
-            if speeds[k].isFinite { last = speeds[k] } else if last.isFinite { speeds[k] = last }
-        }
         return speeds
     }
 }

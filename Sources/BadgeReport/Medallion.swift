@@ -29,7 +29,7 @@ enum Medallion {
     static func hue(id: String) -> Int { 190 + Int(hash(id) % 150) }
 
     static func label(name: String, distanceMeters: Double?) -> String {
-        if let d = distanceMeters, d.isFinite, d > 0 { return Format.shortDistance(d) }
+        if let d = distanceMeters, d.isFinite, d > 0 { return ReportFormat.shortDistance(d) }
         var initials = ""
         for word in name.split(whereSeparator: { $0 == " " || $0 == "-" }) {
             if let c = word.first, c.isLetter || c.isNumber { initials.append(c) }
@@ -40,7 +40,7 @@ enum Medallion {
 
     static func svg(id: String, name: String, distanceMeters: Double?, tier: Tier) -> String {
         let hue = hue(id: id)
-        let label = Format.escape(label(name: name, distanceMeters: distanceMeters))
+        let label = ReportFormat.escape(label(name: name, distanceMeters: distanceMeters))
         let parts = label.split(separator: " ")
         var text: String
         if parts.count == 2 {

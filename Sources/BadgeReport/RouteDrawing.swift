@@ -67,10 +67,10 @@ enum RouteDrawing {
     static func svg(run: RunSummary, route: RouteTrace, into out: inout String) -> PaceScale? {
         guard let projection = RouteProjection(route: route) else { return nil }
         let hasSpeeds = route.speedsMetersPerSecond.count == route.count
-        let scale = hasSpeeds ? PaceScale(speeds: route.speedsMetersPerSecond) : nil
+        let scale = hasSpeeds ? PaceScale(speeds: route.speedsMetersPerSecond.compactMap { $0 }) : nil
         let w = Int(projection.width), h = Int(projection.height)
         out += "<svg class=\"route\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(w) \(h)\""
-        out += " data-vertices=\"\(route.count)\" role=\"img\" aria-label=\"Route of \(Format.escape(run.name ?? run.id))\">"
+        out += " data-vertices=\"\(route.count)\" role=\"img\" aria-label=\"Route of \(ReportFormat.escape(run.name ?? run.id))\">"
         out += "<rect class=\"route-bg\" width=\"\(w)\" height=\"\(h)\" rx=\"24\"/>"
         let points = (0..<route.count).map { projection.point(latitude: route.latitudes[$0], longitude: route.longitudes[$0]) }
         // Path data per bin; the last slot is for a route without speeds.
@@ -85,8 +85,8 @@ enum RouteDrawing {
                     continue
                 }
                 var slot = noSpeed
-                if let scale {
-                    slot = scale.bin((route.speedsMetersPerSecond[i] + route.speedsMetersPerSecond[i + 1]) / 2)
+                if let scale, let u = route.speedsMetersPerSecond[i], let v = route.speedsMetersPerSecond[i + 1] {
+                    slot = scale.bin((u + v) / 2)
                 }
                 // One bin of hysteresis: a stretch keeps its colour while the speed stays within a
                 // neighbouring bin, so GPS jitter does not chop the route into tiny pieces.
@@ -117,12 +117,12 @@ enum RouteDrawing {
             guard let lat = checkpoint.latitude, let lon = checkpoint.longitude,
                 let p = projection.point(latitude: lat, longitude: lon)
             else { continue }
-            let name = Format.escape(checkpoint.name)
+            let name = ReportFormat.escape(checkpoint.name)
             let leftHalf = Double(p.x) < projection.width / 2
             let tx = leftHalf ? p.x + 22 : p.x - 22
-            var title = name + " · " + Format.kilometres(checkpoint.distanceMeters)
-            if let t = checkpoint.elapsedSeconds { title += " at " + Format.duration(t) }
-            out += "<g class=\"checkpoint\" data-badge=\"\(Format.escape(checkpoint.badge))\"><title>\(title)</title>"
+            var title = name + " · " + ReportFormat.kilometres(checkpoint.distanceMeters)
+            if let t = checkpoint.elapsedSeconds { title += " at " + ReportFormat.duration(t) }
+            out += "<g class=\"checkpoint\" data-badge=\"\(ReportFormat.escape(checkpoint.badge))\"><title>\(title)</title>"
             out += "<circle cx=\"\(p.x)\" cy=\"\(p.y)\" r=\"16\"/>"
             out += "<text x=\"\(tx)\" y=\"\(p.y + 10)\" text-anchor=\"\(leftHalf ? "start" : "end")\">\(name)</text></g>"
         }
@@ -149,13 +149,13 @@ enum RouteDrawing {
             let barHeight = chartHeight * (0.3 + 0.7 * u)
             let x = Double(k) * barWidth
             let bin = scale?.bin(v) ?? PaceScale.middleBin
-            let pace = Format.pace(split.paceSecondsPerKilometre)
+            let pace = ReportFormat.pace(split.paceSecondsPerKilometre)
             out += "<rect class=\"split b\(bin)\(split.partial ? " partial" : "")\" data-index=\"\(split.index)\""
-            out += " x=\"\(Format.fixed(x + barWidth * 0.08, 1))\" y=\"\(Format.fixed(top + chartHeight - barHeight, 1))\""
-            out += " width=\"\(Format.fixed(barWidth * 0.84, 1))\" height=\"\(Format.fixed(barHeight, 1))\"><title>km \(split.index)\(split.partial ? " (" + Format.kilometres(split.distanceMeters) + ")" : ""): \(pace)</title></rect>"
+            out += " x=\"\(ReportFormat.fixed(x + barWidth * 0.08, 1))\" y=\"\(ReportFormat.fixed(top + chartHeight - barHeight, 1))\""
+            out += " width=\"\(ReportFormat.fixed(barWidth * 0.84, 1))\" height=\"\(ReportFormat.fixed(barHeight, 1))\"><title>km \(split.index)\(split.partial ? " (" + ReportFormat.kilometres(split.distanceMeters) + ")" : ""): \(pace)</title></rect>"
             if k % labelEvery == 0 {
-                let cx = Format.fixed(x + barWidth / 2, 1)
-                out += "<text x=\"\(cx)\" y=\"186\" text-anchor=\"middle\">\(Format.duration(split.paceSecondsPerKilometre))</text>"
+                let cx = ReportFormat.fixed(x + barWidth / 2, 1)
+                out += "<text x=\"\(cx)\" y=\"186\" text-anchor=\"middle\">\(ReportFormat.duration(split.paceSecondsPerKilometre))</text>"
             }
         }
         out += "</svg>"

@@ -2,7 +2,7 @@ import Activities
 import Foundation
 import XCTest
 
-@testable import BadgeReport
+import BadgeReport
 
 final class HTMLReportTests: XCTestCase {
     // MARK: helpers
@@ -118,7 +118,7 @@ final class HTMLReportTests: XCTestCase {
         for i in stride(from: 1, to: track.count, by: 2) { track.times[i] = track.times[i - 1] }
         let summary = SyntheticRuns.summary(of: track, id: "dt0.gpx")
         let route = try XCTUnwrap(summary.route)
-        XCTAssertTrue(route.speedsMetersPerSecond.allSatisfy(\.isFinite))
+        XCTAssertTrue(route.speedsMetersPerSecond.allSatisfy { $0?.isFinite == true })
         let html = try render([summary])
         assertNoNonFiniteNumbers(html)
         XCTAssertGreaterThan(Set(bins(html)).count, 1)
@@ -169,10 +169,10 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertEqual(count("<rect class=\"split b", in: html), 4)
         XCTAssertEqual(count(" partial\" data-index=\"4\"", in: html), 1)
         XCTAssertEqual(summary.distanceMeters, 3600, accuracy: 150, "3.5 km plus a little GPS wobble")
-        let distance = Format.fixed(summary.distanceMeters / 1000, 2)
+        let distance = ReportFormat.fixed(summary.distanceMeters / 1000, 2)
         XCTAssertTrue(html.contains("<dt>Distance</dt><dd>\(distance) km</dd>"))
-        XCTAssertTrue(html.contains("<dt>Pace</dt><dd>\(Format.pace(summary.paceSecondsPerKilometre))</dd>"))
-        XCTAssertTrue(html.contains("<dt>Elapsed</dt><dd>\(Format.duration(summary.elapsedSeconds))</dd>"))
+        XCTAssertTrue(html.contains("<dt>Pace</dt><dd>\(ReportFormat.pace(summary.paceSecondsPerKilometre))</dd>"))
+        XCTAssertTrue(html.contains("<dt>Elapsed</dt><dd>\(ReportFormat.duration(summary.elapsedSeconds))</dd>"))
         XCTAssertTrue(html.contains("<dt>Heart rate</dt>"))
         XCTAssertTrue(html.contains("<dt>Elevation</dt><dd>+"))
     }
@@ -307,16 +307,16 @@ final class HTMLReportTests: XCTestCase {
     }
 
     func testFormatting() {
-        XCTAssertEqual(Format.fixed(2.345, 2), "2.35")
-        XCTAssertEqual(Format.fixed(-0.004, 2), "0.00")
-        XCTAssertEqual(Format.fixed(-1.5, 1), "-1.5")
-        XCTAssertEqual(Format.fixed(.nan, 1), "–")
-        XCTAssertEqual(Format.duration(3725), "1:02:05")
-        XCTAssertEqual(Format.duration(59.6), "1:00")
-        XCTAssertEqual(Format.pace(333.3), "5:33 /km")
-        XCTAssertEqual(Format.pace(speed: 0), "–")
-        XCTAssertEqual(Format.shortDistance(21097.5), "21.1 km")
-        XCTAssertEqual(Format.shortDistance(5000), "5 km")
-        XCTAssertEqual(Format.shortDistance(400), "400 m")
+        XCTAssertEqual(ReportFormat.fixed(2.345, 2), "2.35")
+        XCTAssertEqual(ReportFormat.fixed(-0.004, 2), "0.00")
+        XCTAssertEqual(ReportFormat.fixed(-1.5, 1), "-1.5")
+        XCTAssertEqual(ReportFormat.fixed(.nan, 1), "–")
+        XCTAssertEqual(ReportFormat.duration(3725), "1:02:05")
+        XCTAssertEqual(ReportFormat.duration(59.6), "1:00")
+        XCTAssertEqual(ReportFormat.pace(333.3), "5:33 /km")
+        XCTAssertEqual(ReportFormat.pace(speed: 0), "–")
+        XCTAssertEqual(ReportFormat.shortDistance(21097.5), "21.1 km")
+        XCTAssertEqual(ReportFormat.shortDistance(5000), "5 km")
+        XCTAssertEqual(ReportFormat.shortDistance(400), "400 m")
     }
 }

@@ -42,7 +42,7 @@ final class RouteTraceTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(trace.count, 20)
         XCTAssertLessThanOrEqual(trace.count, 25)
         // Speed: 1 m per point, 3 points a second.
-        for v in trace.speedsMetersPerSecond { XCTAssertEqual(v, 3, accuracy: 0.01) }
+        for v in trace.speedsMetersPerSecond { XCTAssertEqual(v ?? 0, 3, accuracy: 0.01) }
     }
 
     func testVertexCapKeepsMostImportantPointsAndEnds() throws {
@@ -80,8 +80,7 @@ final class RouteTraceTests: XCTestCase {
         let trace = try XCTUnwrap(RouteTrace.make(track: track, profile: profile))
         XCTAssertEqual(trace.speedsMetersPerSecond.count, trace.count)
         for v in trace.speedsMetersPerSecond {
-            XCTAssertTrue(v.isFinite)
-            XCTAssertEqual(v, 1, accuracy: 0.01, "2 m per 2 s, whatever the repeated timestamps")
+            XCTAssertEqual(v ?? .nan, 1, accuracy: 0.01, "2 m per 2 s, whatever the repeated timestamps")
         }
     }
 
@@ -97,6 +96,27 @@ final class RouteTraceTests: XCTestCase {
         var single = Track(source: "one.gpx")
         single.append(latitude: 1, longitude: 1, time: 0)
         XCTAssertNil(RouteTrace.make(track: single, profile: RunAnalyzer.profile(of: single)))
+    }
+
+    func testSegmentWithoutTimesHasNoSpeedsOfItsOwn() throws {
+        // First segment timed at 2 m/s, second without times: its vertices get nil, not 2 m/s.
+        var track = Track(source: "mixed.gpx")
+        for i in 0..<300 { track.append(latitude: 10 + Double(i) * 2 / SyntheticRuns.metresPerDegree, longitude: 20, time: Double(i)) }
+        track.startSegment()
+        for i in 0..<300 { track.append(latitude: 10 + Double(i) * 2 / SyntheticRuns.metresPerDegree, longitude: 20.01) }
+        let trace = try XCTUnwrap(RouteTrace.make(track: track, profile: RunAnalyzer.profile(of: track)))
+        XCTAssertEqual(trace.segmentStarts.count, 2)
+        let second = trace.segmentStarts[1]
+        XCTAssertTrue(trace.speedsMetersPerSecond[..<second].allSatisfy { abs(($0 ?? 0) - 2) < 0.05 }, "\(trace.speedsMetersPerSecond)")
+        XCTAssertTrue(trace.speedsMetersPerSecond[second...].allSatisfy { $0 == nil })
+        var run = RunSummary(id: "mixed.gpx", format: "gpx", distanceMeters: 1200)
+        run.route = trace
+        let html = try HTMLReport.render(ReportInput(title: "t", generatedAt: Date(timeIntervalSince1970: 0), badges: [], runs: [run]))
+        XCTAssertTrue(html.contains("<path class=\"nospeed\" d=\"M"))
+        XCTAssertTrue(html.contains("<path class=\"b8\" d=\"M"), "the timed segment at constant speed: middle colour")
+        let json = try XCTUnwrap(String(data: try JSONEncoder().encode(trace), encoding: .utf8))
+        XCTAssertTrue(json.contains(",null"))
+        XCTAssertEqual(try JSONDecoder().decode(RouteTrace.self, from: Data(json.utf8)), trace)
     }
 
     func testRouteIsEncodedOnlyWhenPresentAndRoundTrips() throws {

@@ -1,12 +1,13 @@
 import Activities
 
-/// Text helpers for the report: HTML escaping and locale-free, deterministic number formatting.
+/// Text helpers for the report (public so the CLI can print figures the same way): HTML escaping
+/// and locale-free, deterministic number formatting.
 /// Nothing here ever prints `nan` or `inf`: a value that is not finite prints as a dash.
-enum Format {
-    static let dash = "–"
+public enum ReportFormat {
+    public static let dash = "–"
 
     /// Escapes text for HTML element content and double- or single-quoted attribute values.
-    static func escape(_ text: String) -> String {
+    public static func escape(_ text: String) -> String {
         var needs = false
         for u in text.utf8 where u == 0x26 || u == 0x3C || u == 0x3E || u == 0x22 || u == 0x27 {
             needs = true
@@ -29,7 +30,7 @@ enum Format {
     }
 
     /// `value` with exactly `decimals` decimals (half away from zero), no locale, no exponent.
-    static func fixed(_ value: Double, _ decimals: Int) -> String {
+    public static func fixed(_ value: Double, _ decimals: Int) -> String {
         guard value.isFinite else { return dash }
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
@@ -48,13 +49,13 @@ enum Format {
     }
 
     /// Kilometres from metres: `5.02 km`.
-    static func kilometres(_ meters: Double, decimals: Int = 2) -> String {
+    public static func kilometres(_ meters: Double, decimals: Int = 2) -> String {
         guard meters.isFinite else { return dash }
         return fixed(meters / 1000, decimals) + " km"
     }
 
     /// A distance label for a badge: `5 km`, `21.1 km`, `400 m`.
-    static func shortDistance(_ meters: Double) -> String {
+    public static func shortDistance(_ meters: Double) -> String {
         guard meters.isFinite, meters >= 0 else { return dash }
         if meters < 1000 { return fixed(meters, 0) + " m" }
         let km = meters / 1000
@@ -63,7 +64,7 @@ enum Format {
     }
 
     /// `h:mm:ss` or `m:ss`.
-    static func duration(_ seconds: Double?) -> String {
+    public static func duration(_ seconds: Double?) -> String {
         guard let seconds, seconds.isFinite, seconds >= 0, seconds < 1e9 else { return dash }
         let total = Int(seconds.rounded())
         let h = total / 3600, m = (total % 3600) / 60, s = total % 60
@@ -73,19 +74,19 @@ enum Format {
     }
 
     /// `5:01 /km` from seconds per kilometre.
-    static func pace(_ secondsPerKilometre: Double?) -> String {
+    public static func pace(_ secondsPerKilometre: Double?) -> String {
         guard let p = secondsPerKilometre, p.isFinite, p > 0, p < 360_000 else { return dash }
         return duration(p) + " /km"
     }
 
     /// Pace from a speed in m/s.
-    static func pace(speed: Double) -> String {
+    public static func pace(speed: Double) -> String {
         guard speed.isFinite, speed > 0 else { return dash }
         return pace(1000 / speed)
     }
 
     /// `YYYY-MM-DD hh:mm UTC` for the header.
-    static func timestamp(epochSeconds: Double) -> String {
+    public static func timestamp(epochSeconds: Double) -> String {
         guard epochSeconds.isFinite, abs(epochSeconds) < 1e12 else { return dash }
         let chars = Array(Timestamps.iso8601(epochSeconds))  // YYYY-MM-DDThh:mm:ssZ
         guard chars.count >= 16 else { return String(chars) }
