@@ -19,8 +19,8 @@
 #
 # Checks:
 #   1. DOM (`--dump-dom`): the badge wall with one article.badge per card in the file, earned and
-#      unearned cards, route SVGs with speed-coloured paths (class b0…b16), checkpoint markers,
-#      split bars, no <script>.
+#      unearned cards, route SVGs with speed-coloured paths (class b0…b16), every checkpoint marker
+#      of the file, split bars, no <script>, no NaN.
 #   2. Pixels: the full screenshot is not blank; a second screenshot with everything but the routes
 #      hidden (badges, splits and legends) has red-ish, yellow-ish and green-ish route pixels.
 # Needs python3 (standard library only: the PNG is decoded here with zlib).
@@ -91,7 +91,8 @@ routes = count(r'<svg class="route"', dom)
 check("route SVGs", routes > 0 and routes == count(r'<svg class="route"', source), f"{routes}")
 bins = set(int(b) for b in re.findall(r'<path class="b(\d+)" d="M', dom))
 check("speed-coloured route paths", len(bins) >= 3, f"bins {sorted(bins)}")
-check("checkpoint markers", count(r'<g class="checkpoint" data-badge="', dom) > 0)
+markers, markers_in_file = (count(r'<g class="checkpoint" data-badge="', t) for t in (dom, source))
+check("checkpoint markers", markers == markers_in_file, f"{markers} in the DOM, {markers_in_file} in the file")
 check("split bars", count(r'<rect class="split b\d+', dom) > 0)
 check("no script", "<script" not in dom.lower())
 check("no NaN or infinity", not re.search(r'[^A-Za-z](?:nan|NaN|inf|Infinity)[^A-Za-z]', dom))

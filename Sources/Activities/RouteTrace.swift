@@ -97,14 +97,14 @@ public struct RouteTrace: Codable, Sendable, Equatable {
         }
 
         // Importance of each point; segment ends must stay.
+        let tolerance = max(0, toleranceMeters)
         var importance = [Double](repeating: 0, count: n)
         for r in ranges {
             importance[r.lowerBound] = .infinity
             importance[r.upperBound - 1] = .infinity
-            douglasPeucker(x: x, y: y, range: r, importance: &importance)
+            douglasPeucker(x: x, y: y, range: r, tolerance: tolerance, importance: &importance)
         }
         // Keep a vertex every `colourStrideMeters` along the route when the cap allows.
-        let tolerance = max(0, toleranceMeters)
         if colourStrideMeters > 0 {
             let forced = tolerance.nextUp
             for r in ranges {
@@ -146,8 +146,10 @@ public struct RouteTrace: Codable, Sendable, Equatable {
 
     /// Iterative Douglas–Peucker over `range`: writes each interior point's importance (its
     /// deviation from the chord when it was chosen, capped by the importance of the split that
-    /// created the chord). Points never chosen keep importance 0.
-    static func douglasPeucker(x: [Double], y: [Double], range: Range<Int>, importance: inout [Double]) {
+    /// created the chord). A chord whose farthest point is within `tolerance` is not split further:
+    /// everything under it would have importance ≤ tolerance and is never kept. Points never
+    /// chosen keep importance 0.
+    static func douglasPeucker(x: [Double], y: [Double], range: Range<Int>, tolerance: Double, importance: inout [Double]) {
         guard range.count > 2 else { return }
         var stack: [(first: Int, last: Int, cap: Double)] = [(range.lowerBound, range.upperBound - 1, .infinity)]
         while let (first, last, cap) = stack.popLast() {
@@ -173,6 +175,7 @@ public struct RouteTrace: Codable, Sendable, Equatable {
             guard best > 0 else { continue }
             let level = min(cap, bestDistance2.squareRoot())
             importance[best] = max(importance[best], level)
+            guard level > tolerance else { continue }
             stack.append((first, best, level))
             stack.append((best, last, level))
         }

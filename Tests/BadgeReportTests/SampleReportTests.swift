@@ -36,6 +36,9 @@ final class SampleReportTests: XCTestCase {
         let clock = ContinuousClock()
         var points = 0
         var runs: [RunSummary] = []
+        let targets = SyntheticRuns.catalogue.filter { $0.meters > 0 }.map {
+            RunAnalyzer.CheckpointTarget(badge: $0.id, name: $0.name, distanceMeters: $0.meters)
+        }
         var routeTime = Duration.zero
         var summaryTime = Duration.zero
         for i in 0..<count {
@@ -49,7 +52,9 @@ final class SampleReportTests: XCTestCase {
             points += track.count
             var summary: RunSummary = RunSummary(id: "", format: "gpx", distanceMeters: 0)
             summaryTime += clock.measure { summary = RunAnalyzer().summarize(track, id: "runs/\(i).gpx") }
-            summary.splitsKilometre = SyntheticRuns.splits(RunAnalyzer.profile(of: track))
+            let profile = RunAnalyzer.profile(of: track)
+            summary.splitsKilometre = SyntheticRuns.splits(profile)
+            summary.checkpoints = targets.compactMap { SyntheticRuns.checkpoint($0, profile: profile, track: track) }
             routeTime += clock.measure {
                 summary.route = RouteTrace.make(track: track, profile: RunAnalyzer.profile(of: track))
             }
