@@ -36,6 +36,18 @@ public enum HTMLReport {
         return out
     }
 
+    /// Renders the report and writes it to `path` (atomically), returning the number of bytes written.
+    @discardableResult
+    public static func write(_ input: ReportInput, to path: String) throws -> Int {
+        let data = Data(try render(input).utf8)
+        do {
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw ReportError.unwritable(path: path, reason: error.localizedDescription)
+        }
+        return data.count
+    }
+
     // MARK: - Header
 
     static func header(_ input: ReportInput, into out: inout String) {
@@ -137,7 +149,7 @@ public enum HTMLReport {
     static func run(_ run: RunSummary, into out: inout String) {
         out += "<article class=\"run\" data-run-id=\"\(ReportFormat.escape(run.id))\">"
         out += "<h3>\(ReportFormat.escape(run.name ?? run.id))</h3>"
-        let when = run.startEpochSeconds.map { ReportFormat.timestamp(epochSeconds: $0) } ?? run.localDate ?? "no start time"
+        let when = run.startEpochSeconds.map { ReportFormat.timestamp(epochSeconds: $0, offsetSeconds: run.utcOffsetSeconds) } ?? run.localDate ?? "no start time"
         out += "<p class=\"when\">\(ReportFormat.escape(when)) · \(ReportFormat.escape(run.sport))"
         if run.name != nil { out += " · <span class=\"file\">\(ReportFormat.escape(run.id))</span>" }
         out += "</p>"

@@ -6,6 +6,8 @@ public enum ReportError: Error, CustomStringConvertible, Equatable, Sendable {
     case imageUnreadable(path: String, reason: String)
     /// A badge image is larger than `HTMLReport.maxImageBytes`, too big to embed in one HTML file.
     case imageTooLarge(path: String, bytes: Int)
+    /// The report file could not be written.
+    case unwritable(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -15,6 +17,8 @@ public enum ReportError: Error, CustomStringConvertible, Equatable, Sendable {
             return "\(path): cannot read badge image: \(reason)"
         case .imageTooLarge(let path, let bytes):
             return "\(path): badge image is \(bytes) bytes, more than \(HTMLReport.maxImageBytes) bytes; shrink it to embed it in the report"
+        case .unwritable(let path, let reason):
+            return "\(path): cannot write the report: \(reason)"
         }
     }
 }

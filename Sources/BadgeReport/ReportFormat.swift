@@ -85,11 +85,18 @@ public enum ReportFormat {
         return pace(1000 / speed)
     }
 
-    /// `YYYY-MM-DD hh:mm UTC` for the header.
-    public static func timestamp(epochSeconds: Double) -> String {
-        guard epochSeconds.isFinite, abs(epochSeconds) < 1e12 else { return dash }
-        let chars = Array(Timestamps.iso8601(epochSeconds))  // YYYY-MM-DDThh:mm:ssZ
+    /// `YYYY-MM-DD hh:mm UTC`, or with `offsetSeconds` the local time and its offset:
+    /// `YYYY-MM-DD hh:mm +02:00`.
+    public static func timestamp(epochSeconds: Double, offsetSeconds: Int? = nil) -> String {
+        let offset = offsetSeconds.flatMap { abs($0) <= 18 * 3600 ? $0 : nil }
+        let local = epochSeconds + Double(offset ?? 0)
+        guard local.isFinite, abs(local) < 1e12 else { return dash }
+        let chars = Array(Timestamps.iso8601(local))  // YYYY-MM-DDThh:mm:ssZ
         guard chars.count >= 16 else { return String(chars) }
-        return String(chars[0..<10]) + " " + String(chars[11..<16]) + " UTC"
+        let day = String(chars[0..<10]) + " " + String(chars[11..<16])
+        guard let offset else { return day + " UTC" }
+        let minutes = abs(offset) / 60
+        let hh = minutes / 60, mm = minutes % 60
+        return day + (offset < 0 ? " -" : " +") + (hh < 10 ? "0" : "") + String(hh) + ":" + (mm < 10 ? "0" : "") + String(mm)
     }
 }

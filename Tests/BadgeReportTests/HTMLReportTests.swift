@@ -318,5 +318,9 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertEqual(ReportFormat.shortDistance(21097.5), "21.1 km")
         XCTAssertEqual(ReportFormat.shortDistance(5000), "5 km")
         XCTAssertEqual(ReportFormat.shortDistance(400), "400 m")
+        XCTAssertEqual(ReportFormat.timestamp(epochSeconds: 1_714_545_000), "2024-05-01 06:30 UTC")
+        XCTAssertEqual(ReportFormat.timestamp(epochSeconds: 1_714_545_000, offsetSeconds: 7200), "2024-05-01 08:30 +02:00")
+        XCTAssertEqual(ReportFormat.timestamp(epochSeconds: 1_714_545_000, offsetSeconds: -16_200), "2024-05-01 02:00 -04:30")
+        XCTAssertEqual(ReportFormat.timestamp(epochSeconds: .nan), "–")
     }
 }

@@ -18,7 +18,10 @@ final class SampleReportTests: XCTestCase {
     func testWriteSampleReport() throws {
         let path = outputPath("BADGECTL_REPORT_OUT", "badgectl-sample-report")
         let html = try HTMLReport.render(SyntheticRuns.sampleInput())
-        try Data(html.utf8).write(to: URL(fileURLWithPath: path))
+        XCTAssertEqual(try HTMLReport.write(SyntheticRuns.sampleInput(), to: path), html.utf8.count)
+        XCTAssertThrowsError(try HTMLReport.write(SyntheticRuns.sampleInput(), to: "/nonexistent-dir/r.html")) { error in
+            XCTAssertTrue("\(error)".hasPrefix("/nonexistent-dir/r.html: cannot write the report"), "\(error)")
+        }
         let back = try String(contentsOfFile: path, encoding: .utf8)
         XCTAssertEqual(back, html)
         XCTAssertEqual(back.components(separatedBy: "<article class=\"badge ").count - 1, SyntheticRuns.catalogue.count)
