@@ -6,6 +6,7 @@ import Foundation
 struct RouteProjection {
     static let side = 1000.0
     static let padding = 60.0
+    static let minimumSpanMeters = 100.0
 
     let lon0: Double
     let kx: Double
@@ -36,12 +37,15 @@ struct RouteProjection {
             lo.x = min(lo.x, x); lo.y = min(lo.y, y); hi.x = max(hi.x, x); hi.y = max(hi.y, y)
         }
         let spanX = hi.x - lo.x, spanY = hi.y - lo.y
-        // A route shorter than a metre either way is drawn at 1 unit per metre (no division by zero).
-        scale = RouteProjection.side / max(spanX, spanY, 1)
-        minX = lo.x
-        maxY = hi.y
-        width = (spanX * scale).rounded() + 2 * RouteProjection.padding
-        height = (spanY * scale).rounded() + 2 * RouteProjection.padding
+        // A route smaller than `minimumSpanMeters` (GPS jitter on a treadmill, a stand-still) is
+        // drawn at the scale of that span, centred, rather than blown up to fill the box; this
+        // also keeps a single point from dividing by zero.
+        let shownX = max(spanX, RouteProjection.minimumSpanMeters), shownY = max(spanY, RouteProjection.minimumSpanMeters)
+        scale = RouteProjection.side / max(shownX, shownY)
+        minX = lo.x - (shownX - spanX) / 2
+        maxY = hi.y + (shownY - spanY) / 2
+        width = (shownX * scale).rounded() + 2 * RouteProjection.padding
+        height = (shownY * scale).rounded() + 2 * RouteProjection.padding
     }
 
     static func unwrap(_ dl: Double) -> Double {

@@ -177,6 +177,26 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertTrue(html.contains("<dt>Elevation</dt><dd>+"))
     }
 
+    func testTinyRouteIsCentredNotBlownUp() throws {
+        // 60 points jittering within a metre of one spot, then an empty report.
+        var track = Track(source: "still.gpx")
+        for i in 0..<60 {
+            track.append(latitude: 50 + Double(i % 3) * 3e-6, longitude: 8 + Double(i % 5) * 3e-6, time: Double(i))
+        }
+        var run = RunAnalyzer().summarize(track, id: "still.gpx")
+        run.route = RouteTrace.make(track: track, profile: RunAnalyzer.profile(of: track), colourStrideMeters: 0)
+        let html = try render([run])
+        let points = stretches(html).flatMap(\.points)
+        XCTAssertFalse(points.isEmpty)
+        // A 100 m box shown 1000 units wide: the metre of jitter stays within ~20 units of the centre (560, 560).
+        XCTAssertTrue(html.contains("viewBox=\"0 0 1120 1120\""))
+        XCTAssertTrue(points.allSatisfy { abs($0.x - 560) <= 20 && abs($0.y - 560) <= 20 }, "\(points)")
+        assertNoNonFiniteNumbers(html)
+        let empty = try render([])
+        XCTAssertTrue(empty.contains("<p class=\"empty\">No runs.</p>"))
+        XCTAssertTrue(empty.contains("<dt>Badges</dt><dd>0 of 0</dd>"))
+    }
+
     func testIndoorRunHasNoRouteButSplits() throws {
         var run = RunSummary(id: "tm.fit", format: "fit", distanceMeters: 2000, elapsedSeconds: 600)
         run.splitsKilometre = [
