@@ -38,9 +38,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The HTML report: badge wall and speed-coloured routes. Depends on Activities only.
+        .target(name: "BadgeReport", dependencies: ["Activities"]),
         .executableTarget(name: "badgectl", dependencies: ["BadgeCommands"]),
         .testTarget(name: "ActivitiesTests", dependencies: ["Activities"]),
         .testTarget(name: "BadgeRulesTests", dependencies: ["BadgeRules", "Activities"]),
+        .testTarget(name: "BadgeReportTests", dependencies: ["BadgeReport", "Activities"]),
         .testTarget(name: "BadgeCommandsTests", dependencies: ["BadgeCommands", "badgectl"]),
     ]
 )

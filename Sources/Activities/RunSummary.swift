@@ -42,6 +42,9 @@ public struct RunSummary: Codable, Sendable, Equatable {
     public var heartRate: SensorStats?
     public var cadence: SensorStats?
     public var dropped: [Dropped]
+    /// The simplified route for drawing (`RouteTrace.make`); nil unless asked for. Encoded only
+    /// when present, so the JSON contract is unchanged without it.
+    public var route: RouteTrace? = nil
 
     public init(
         id: String, start: String? = nil, startEpochSeconds: Double? = nil, utcOffsetSeconds: Int? = nil,
@@ -100,6 +103,7 @@ public struct RunSummary: Codable, Sendable, Equatable {
         case efforts, elevation
         case heartRate = "heart_rate"
         case cadence, dropped
+        case route
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -130,6 +134,7 @@ public struct RunSummary: Codable, Sendable, Equatable {
         try c.encode(heartRate, forKey: .heartRate)
         try c.encode(cadence, forKey: .cadence)
         try c.encode(dropped, forKey: .dropped)
+        try c.encodeIfPresent(route, forKey: .route)
     }
 }
 

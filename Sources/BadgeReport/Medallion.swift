@@ -1,0 +1,58 @@
+import Foundation
+
+/// A generated badge image for catalogues without pictures: the distance (or the name's initials)
+/// in a coloured disc, with a rim in the badge's tier colour. The disc's hue comes from a hash of
+/// the badge id, so every badge looks different and the same badge always looks the same.
+enum Medallion {
+    enum Tier: String { case none, earned, silver, gold }
+
+    static func rimColour(_ tier: Tier) -> String {
+        switch tier {
+        case .none: return "#9ca3af"
+        case .earned: return "#b4713c"  // bronze
+        case .silver: return "#aeb6c1"
+        case .gold: return "#c9a227"
+        }
+    }
+
+    /// FNV-1a, 32 bits: stable across runs and platforms (unlike `hashValue`).
+    static func hash(_ text: String) -> UInt32 {
+        var h: UInt32 = 2_166_136_261
+        for byte in text.utf8 {
+            h ^= UInt32(byte)
+            h = h &* 16_777_619
+        }
+        return h
+    }
+
+    /// Hue in blues, purples and pinks (190°–339°), away from the route's red/yellow/green.
+    static func hue(id: String) -> Int { 190 + Int(hash(id) % 150) }
+
+    static func label(name: String, distanceMeters: Double?) -> String {
+        if let d = distanceMeters, d.isFinite, d > 0 { return ReportFormat.shortDistance(d) }
+        var initials = ""
+        for word in name.split(whereSeparator: { $0 == " " || $0 == "-" }) {
+            if let c = word.first, c.isLetter || c.isNumber { initials.append(c) }
+            if initials.count == 3 { break }
+        }
+        return initials.isEmpty ? "★" : initials.uppercased()
+    }
+
+    static func svg(id: String, name: String, distanceMeters: Double?, tier: Tier) -> String {
+        let hue = hue(id: id)
+        let label = ReportFormat.escape(label(name: name, distanceMeters: distanceMeters))
+        let parts = label.split(separator: " ")
+        var text: String
+        if parts.count == 2 {
+            text = "<text x=\"60\" y=\"62\" class=\"medal-value\">\(parts[0])</text><text x=\"60\" y=\"84\" class=\"medal-unit\">\(parts[1])</text>"
+        } else {
+            text = "<text x=\"60\" y=\"70\" class=\"medal-value\">\(label)</text>"
+        }
+        if parts.count == 2, parts[0].count > 3 { text = text.replacingOccurrences(of: "medal-value", with: "medal-value long") }
+        let rim = rimColour(tier)
+        return "<svg class=\"medallion\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 120 120\" data-tier=\"\(tier.rawValue)\" aria-hidden=\"true\">"
+            + "<circle cx=\"60\" cy=\"60\" r=\"55\" fill=\"hsl(\(hue),55%,40%)\" stroke=\"\(rim)\" stroke-width=\"9\"/>"
+            + "<circle cx=\"60\" cy=\"60\" r=\"44\" fill=\"none\" stroke=\"hsl(\(hue),60%,70%)\" stroke-width=\"1.5\" stroke-dasharray=\"3 4\"/>"
+            + text + "</svg>"
+    }
+}

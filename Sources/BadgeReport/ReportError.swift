@@ -1,0 +1,24 @@
+/// Why a report could not be rendered. `description` names the file and what is wrong.
+public enum ReportError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// The images folder given does not exist or is not a folder.
+    case imagesDirectoryNotFound(path: String)
+    /// A badge image exists but could not be read.
+    case imageUnreadable(path: String, reason: String)
+    /// A badge image is larger than `HTMLReport.maxImageBytes`, too big to embed in one HTML file.
+    case imageTooLarge(path: String, bytes: Int)
+    /// The report file could not be written.
+    case unwritable(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .imagesDirectoryNotFound(let path):
+            return "\(path): images folder not found (or not a folder)"
+        case .imageUnreadable(let path, let reason):
+            return "\(path): cannot read badge image: \(reason)"
+        case .imageTooLarge(let path, let bytes):
+            return "\(path): badge image is \(bytes) bytes, more than \(HTMLReport.maxImageBytes) bytes; shrink it to embed it in the report"
+        case .unwritable(let path, let reason):
+            return "\(path): cannot write the report: \(reason)"
+        }
+    }
+}

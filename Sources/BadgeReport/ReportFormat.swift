@@ -1,0 +1,102 @@
+import Activities
+
+/// Text helpers for the report (public so the CLI can print figures the same way): HTML escaping
+/// and locale-free, deterministic number formatting.
+/// Nothing here ever prints `nan` or `inf`: a value that is not finite prints as a dash.
+public enum ReportFormat {
+    public static let dash = "–"
+
+    /// Escapes text for HTML element content and double- or single-quoted attribute values.
+    public static func escape(_ text: String) -> String {
+        var needs = false
+        for u in text.utf8 where u == 0x26 || u == 0x3C || u == 0x3E || u == 0x22 || u == 0x27 {
+            needs = true
+            break
+        }
+        guard needs else { return text }
+        var out = ""
+        out.reserveCapacity(text.utf8.count + 16)
+        for ch in text.unicodeScalars {
+            switch ch {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.unicodeScalars.append(ch)
+            }
+        }
+        return out
+    }
+
+    /// `value` with exactly `decimals` decimals (half away from zero), no locale, no exponent.
+    public static func fixed(_ value: Double, _ decimals: Int) -> String {
+        guard value.isFinite else { return dash }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded()
+        guard scaled < 9e15 else { return dash }
+        let n = Int(scaled)
+        let unit = Int(scale)
+        let whole = n / unit, frac = n % unit
+        var s = value < 0 && n != 0 ? "-" : ""
+        s += String(whole)
+        if decimals > 0 {
+            let f = String(frac)
+            s += "." + String(repeating: "0", count: decimals - f.count) + f
+        }
+        return s
+    }
+
+    /// Kilometres from metres: `5.02 km`.
+    public static func kilometres(_ meters: Double, decimals: Int = 2) -> String {
+        guard meters.isFinite else { return dash }
+        return fixed(meters / 1000, decimals) + " km"
+    }
+
+    /// A distance label for a badge: `5 km`, `21.1 km`, `400 m`.
+    public static func shortDistance(_ meters: Double) -> String {
+        guard meters.isFinite, meters >= 0 else { return dash }
+        if meters < 1000 { return fixed(meters, 0) + " m" }
+        let km = meters / 1000
+        if abs(km - km.rounded()) < 0.05 { return fixed(km, 0) + " km" }
+        return fixed(km, 1) + " km"
+    }
+
+    /// `h:mm:ss` or `m:ss`.
+    public static func duration(_ seconds: Double?) -> String {
+        guard let seconds, seconds.isFinite, seconds >= 0, seconds < 1e9 else { return dash }
+        let total = Int(seconds.rounded())
+        let h = total / 3600, m = (total % 3600) / 60, s = total % 60
+        let ss = s < 10 ? "0\(s)" : "\(s)"
+        if h > 0 { return "\(h):\(m < 10 ? "0\(m)" : "\(m)"):\(ss)" }
+        return "\(m):\(ss)"
+    }
+
+    /// `5:01 /km` from seconds per kilometre.
+    public static func pace(_ secondsPerKilometre: Double?) -> String {
+        guard let p = secondsPerKilometre, p.isFinite, p > 0, p < 360_000 else { return dash }
+        return duration(p) + " /km"
+    }
+
+    /// Pace from a speed in m/s.
+    public static func pace(speed: Double) -> String {
+        guard speed.isFinite, speed > 0 else { return dash }
+        return pace(1000 / speed)
+    }
+
+    /// `YYYY-MM-DD hh:mm UTC`, or with `offsetSeconds` the local time and its offset:
+    /// `YYYY-MM-DD hh:mm +02:00`.
+    public static func timestamp(epochSeconds: Double, offsetSeconds: Int? = nil) -> String {
+        let offset = offsetSeconds.flatMap { abs($0) <= 18 * 3600 ? $0 : nil }
+        let local = epochSeconds + Double(offset ?? 0)
+        guard local.isFinite, abs(local) < 1e12 else { return dash }
+        let chars = Array(Timestamps.iso8601(local))  // YYYY-MM-DDThh:mm:ssZ
+        guard chars.count >= 16 else { return String(chars) }
+        let day = String(chars[0..<10]) + " " + String(chars[11..<16])
+        guard let offset else { return day + " UTC" }
+        let minutes = abs(offset) / 60
+        let hh = minutes / 60, mm = minutes % 60
+        return day + (offset < 0 ? " -" : " +") + (hh < 10 ? "0" : "") + String(hh) + ":" + (mm < 10 ? "0" : "") + String(mm)
+    }
+}

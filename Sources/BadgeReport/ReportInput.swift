@@ -1,0 +1,83 @@
+import Activities
+import Foundation
+
+/// Everything the HTML report shows, gathered by the caller (the `badgectl report` command) from
+/// the catalogue, the rule engine's awards and the run summaries. The report module depends on
+/// `Activities` only, so this is its own model, not the rule engine's.
+public struct ReportInput: Sendable {
+    public var title: String
+    /// Printed in the header. Passed in (never read from the clock here) so that the same input
+    /// renders to the same bytes.
+    public var generatedAt: Date
+    /// Every badge of the catalogue, in the order the wall shows them.
+    public var badges: [ReportBadge]
+    /// The runs, each with its `route` filled in (`RouteTrace.make`) when it should be drawn.
+    public var runs: [RunSummary]
+    /// The next distance badge to aim for, if any.
+    public var next: NextBadge?
+    /// A folder holding the catalogue's images (`<image>`, `<image>.png`/`.jpg`/`.svg`/…, or an
+    /// Xcode `<image>.imageset/`); nil draws a generated medallion for every badge.
+    public var imagesDirectory: String?
+
+    public init(
+        title: String, generatedAt: Date, badges: [ReportBadge], runs: [RunSummary],
+        next: NextBadge? = nil, imagesDirectory: String? = nil
+    ) {
+        self.title = title; self.generatedAt = generatedAt; self.badges = badges; self.runs = runs
+        self.next = next; self.imagesDirectory = imagesDirectory
+    }
+}
+
+/// One badge on the wall: what the catalogue says, and what the runner has done about it.
+public struct ReportBadge: Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var information: String
+    /// Catalogue image name, looked up in `ReportInput.imagesDirectory`.
+    public var image: String?
+    /// For distance badges: the distance a run must exceed.
+    public var distanceMeters: Double?
+    /// The run that first earned the badge; nil while it is not earned.
+    public var earned: ReportAward?
+    public var silver: ReportAward?
+    public var gold: ReportAward?
+    /// The best run for this badge so far (fastest pace over the distance), if the engine says.
+    public var best: ReportAward?
+    /// The pace (seconds per kilometre) a run must beat for the missing silver / gold.
+    public var silverPaceSecondsPerKilometre: Double?
+    public var goldPaceSecondsPerKilometre: Double?
+    /// What to do to earn it; when nil and `distanceMeters` is set, the report says
+    /// "Run more than X km to earn".
+    public var hint: String?
+
+    public init(
+        id: String, name: String, information: String = "", image: String? = nil, distanceMeters: Double? = nil,
+        earned: ReportAward? = nil, silver: ReportAward? = nil, gold: ReportAward? = nil, best: ReportAward? = nil,
+        silverPaceSecondsPerKilometre: Double? = nil, goldPaceSecondsPerKilometre: Double? = nil, hint: String? = nil
+    ) {
+        self.id = id; self.name = name; self.information = information; self.image = image
+        self.distanceMeters = distanceMeters; self.earned = earned; self.silver = silver; self.gold = gold
+        self.best = best; self.silverPaceSecondsPerKilometre = silverPaceSecondsPerKilometre
+        self.goldPaceSecondsPerKilometre = goldPaceSecondsPerKilometre; self.hint = hint
+    }
+}
+
+/// The run that earned a badge (or a tier of it).
+public struct ReportAward: Sendable, Equatable {
+    public var runId: String
+    /// Local date of the run, `YYYY-MM-DD`.
+    public var date: String?
+    /// The pace of that run over the badge's distance, if known.
+    public var paceSecondsPerKilometre: Double?
+
+    public init(runId: String, date: String?, paceSecondsPerKilometre: Double? = nil) {
+        self.runId = runId; self.date = date; self.paceSecondsPerKilometre = paceSecondsPerKilometre
+    }
+}
+
+/// The next badge within reach.
+public struct NextBadge: Sendable, Equatable {
+    public var name: String
+    public var remainingMeters: Double
+    public init(name: String, remainingMeters: Double) { self.name = name; self.remainingMeters = remainingMeters }
+}
