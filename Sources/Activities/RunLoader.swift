@@ -5,7 +5,9 @@ public enum RunLoader {
     /// Run-file suffixes (lower case, longest first wins) and the format each means. To add a
     /// reader: add its suffixes here (`.tcx`, `.fit`, `.gpx.gz`, ...) and a case in `load`.
     static let suffixes: [(suffix: String, format: String)] = [
-        (".gpx", "gpx"),
+        (".gpx", "gpx"), (".gpx.gz", "gpx"),
+        (".tcx", "tcx"), (".tcx.gz", "tcx"),
+        (".fit", "fit"), (".fit.gz", "fit"),
         (".json", "json"),
     ]
 
@@ -73,13 +75,29 @@ public enum RunLoader {
     public static func load(path: String, id: String, analyzer: RunAnalyzer, zoneOffsetSeconds: Int) throws -> [RunSummary] {
         switch format(ofPath: path) {
         case "gpx":
-            let track = try GPXReader.read(path: path)
+            let track: Track
+            if path.lowercased().hasSuffix(".gz") {
+                let bytes = try Gzip.decompress(try FileBytes.read(path: path), source: path)
+                track = try GPXReader.read(bytes: bytes, source: path)
+            } else {
+                track = try GPXReader.read(path: path)
+            }
             return [analyzer.summarize(track, id: id, zoneOffsetSeconds: zoneOffsetSeconds)]
+        case "tcx":
+            return summarize(try TCXReader.read(path: path), id: id, analyzer: analyzer, zoneOffsetSeconds: zoneOffsetSeconds)
+        case "fit":
+            return summarize(try FITReader.read(path: path), id: id, analyzer: analyzer, zoneOffsetSeconds: zoneOffsetSeconds)
         case "json":
             return [try SummaryReader.read(path: path, id: id, zoneOffsetSeconds: zoneOffsetSeconds)]
         default:
             let known = suffixes.map(\.suffix).joined(separator: ", ")
             throw ActivityError.notFormat(path: path, format: "run", reason: "unknown extension; run files end in \(known)")
         }
+    }
+
+    /// One summary per track; a file holding several runs gives ids `path#1`, `path#2`, ...
+    static func summarize(_ tracks: [Track], id: String, analyzer: RunAnalyzer, zoneOffsetSeconds: Int) -> [RunSummary] {
+        if tracks.count == 1 { return [analyzer.summarize(tracks[0], id: id, zoneOffsetSeconds: zoneOffsetSeconds)] }
+        return tracks.enumerated().map { analyzer.summarize($1, id: "\(id)#\($0 + 1)", zoneOffsetSeconds: zoneOffsetSeconds) }
     }
 }

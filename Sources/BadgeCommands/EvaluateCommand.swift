@@ -40,9 +40,9 @@ struct EvaluateCommand: ParsableCommand {
             Console.error("badgectl: \(error)")
             throw ExitCode(ExitStatus.failure.rawValue)
         }
-        let engine = RuleEngine(packDirectories: ruleOptions.rulePaths, catalogue: catalogue)
+        let engine = RuleEngine(packDirectories: ruleOptions.packDirectories, catalogue: catalogue)
         let evaluation = engine.evaluate(runs: folder.runs)
-        let report = EvaluationReport(folder: folder, evaluation: evaluation, catalogue: catalogue)
+        let report = EvaluationReport(folder: folder, evaluation: evaluation, catalogue: catalogue, packBadges: engine.packs.flatMap(\.badges))
         switch format {
         case .json: print(try report.json())
         case .table: print(EvaluateCommand.table(report))

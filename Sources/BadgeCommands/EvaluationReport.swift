@@ -19,7 +19,7 @@ public struct EvaluationReport: Encodable, Sendable {
         public var best: AwardRef?
         public var silverPaceSecondsPerKilometre: Double?
         public var goldPaceSecondsPerKilometre: Double?
-        public var progress: Progress?
+        public var progress: BadgeRules.Progress?
         public var hint: String?
 
         enum CodingKeys: String, CodingKey {
@@ -102,7 +102,7 @@ public struct EvaluationReport: Encodable, Sendable {
 
     /// Assembles the report: runs in start order, awards as the rules gave them, one row per badge
     /// (catalogue badges first in catalogue order, then pack-defined badges), the next badge.
-    public init(folder: RunFolder, evaluation: Evaluation, catalogue: Catalogue) {
+    public init(folder: RunFolder, evaluation: Evaluation, catalogue: Catalogue, packBadges: [CatalogueBadge] = []) {
         runs = RuleEngine.ordered(folder.runs)
         awards = evaluation.awards
         ignored = folder.ignored
@@ -112,7 +112,7 @@ public struct EvaluationReport: Encodable, Sendable {
 
         var known: [CatalogueBadge] = catalogue.badges
         var seen = Set(known.map(\.id))
-        for badge in evaluation.packBadges where !seen.contains(badge.id) {
+        for badge in packBadges where !seen.contains(badge.id) {
             known.append(badge)
             seen.insert(badge.id)
         }

@@ -32,5 +32,24 @@ struct RuleOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The badge catalogue: badges.json or MoonRunner's badges.txt.", valueName: "file"))
     var badges: String = "badges.json"
 
-    var rulePaths: [String] { rules.isEmpty ? ["rules"] : rules }
+    /// Each path is a pack (it holds `pack.lua`) or a folder of packs (every sub-folder, sorted).
+    var packDirectories: [String] {
+        var result: [String] = []
+        let fm = FileManager.default
+        for path in rules.isEmpty ? ["rules"] : rules {
+            let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+            if fm.fileExists(atPath: trimmed + "/pack.lua") {
+                result.append(trimmed)
+                continue
+            }
+            let entries = (try? fm.contentsOfDirectory(atPath: trimmed)) ?? []
+            let packs = entries.filter { entry in
+                var isDirectory: ObjCBool = false
+                return !entry.hasPrefix(".") && fm.fileExists(atPath: trimmed + "/" + entry, isDirectory: &isDirectory) && isDirectory.boolValue
+            }.sorted()
+            // A folder with no sub-folders is passed on as a pack, so the engine reports what is missing.
+            result += packs.isEmpty ? [trimmed] : packs.map { trimmed + "/" + $0 }
+        }
+        return result
+    }
 }

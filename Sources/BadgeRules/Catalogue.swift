@@ -83,7 +83,7 @@ public struct Catalogue: Sendable, Equatable {
             let information = (object["information"] as? String) ?? ""
             var distance: Double? = nil
             if let raw = object["distance"] ?? object["distance_m"] {
-                if let number = raw as? NSNumber, !(raw is Bool) {
+                if let number = raw as? NSNumber, !String(describing: type(of: raw)).contains("Boolean") {
                     distance = number.doubleValue
                 } else if let text = raw as? String, let value = Double(text.trimmingCharacters(in: .whitespaces)) {
                     distance = value
