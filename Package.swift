@@ -34,7 +34,7 @@ let package = Package(
         .target(
             name: "BadgeCommands",
             dependencies: [
-                "Activities", "BadgeRules",
+                "Activities", "BadgeRules", "BadgeReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

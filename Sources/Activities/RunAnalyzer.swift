@@ -64,7 +64,11 @@ public struct RunAnalyzer: Sendable {
 
     public var checkpoints: [CheckpointTarget]
 
-    public init(checkpoints: [CheckpointTarget] = []) {
+    /// Also keep a simplified, speed-annotated route (`RunSummary.route`) for the HTML report.
+    public var includeRoutes = false
+
+    public init(checkpoints: [CheckpointTarget] = [], includeRoutes: Bool = false) {
+        self.includeRoutes = includeRoutes
         self.checkpoints = checkpoints
     }
 
@@ -252,6 +256,7 @@ extension RunAnalyzer {
         summary.heartRate = RunAnalyzer.sensorStats(track.heartRates, profile: profile, ignoreNonPositive: true)
         summary.cadence = RunAnalyzer.sensorStats(track.cadences, profile: profile, ignoreNonPositive: false)
         summary.dropped = profile.dropped.sorted { $0.key < $1.key }.map { Dropped(reason: $0.key, count: $0.value) }
+        if includeRoutes { summary.route = RouteTrace.make(track: track, profile: profile) }
         return summary
     }
 }

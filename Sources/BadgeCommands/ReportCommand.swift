@@ -1,0 +1,93 @@
+import Activities
+import ArgumentParser
+import BadgeReport
+import BadgeRules
+import Foundation
+
+/// `badgectl report DIR -o report.html`: the badge wall and every run's pace-coloured route in one HTML file.
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Write one self-contained HTML file: the badge wall and each run's route coloured by speed.",
+        discussion: """
+            The page fetches nothing from a network: SVG and CSS are inline, badge images (from --images) \
+            are embedded. Routes are simplified (Douglas–Peucker) and coloured from red (slow) through \
+            yellow to green (fast) on each run's 5th–95th percentile speeds; a marker shows where each \
+            badge distance was reached.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("A folder of run files (or one run file).", valueName: "dir"))
+    var directory: String
+
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Where to write the HTML.", valueName: "file"))
+    var output: String = "report.html"
+
+    @Option(help: ArgumentHelp("A folder holding the catalogue's badge images (embedded in the page).", valueName: "dir"))
+    var images: String?
+
+    @Option(help: "The page title.")
+    var title: String = "Badges"
+
+    @OptionGroup var ruleOptions: RuleOptions
+    @OptionGroup var runOptions: RunOptions
+
+    func run() throws {
+        let zone = try runOptions.zone()
+        let catalogue: Catalogue
+        let folder: RunFolder
+        do {
+            catalogue = try Catalogue.load(path: ruleOptions.badges)
+            let targets = catalogue.distanceBadges.compactMap { b in
+                b.distanceMeters.map { RunAnalyzer.CheckpointTarget(badge: b.id, name: b.name, distanceMeters: $0) }
+            }
+            folder = try RunFolder.read(directory, analyzer: RunAnalyzer(checkpoints: targets, includeRoutes: true), zone: zone)
+        } catch {
+            Console.error("badgectl: \(error)")
+            throw ExitCode(ExitStatus.failure.rawValue)
+        }
+        let engine = RuleEngine(packDirectories: ruleOptions.packDirectories, catalogue: catalogue)
+        let evaluation = engine.evaluate(runs: folder.runs)
+        let report = EvaluationReport(folder: folder, evaluation: evaluation, catalogue: catalogue, packBadges: engine.packs.flatMap(\.badges))
+        let input = ReportCommand.input(report, catalogue: catalogue, packBadges: engine.packs.flatMap(\.badges),
+                                        title: title, imagesDirectory: images)
+        do {
+            let bytes = try HTMLReport.write(input, to: output)
+            print("wrote \(output) (\(report.runs.count) runs, \(report.awards.count) awards, \(bytes) bytes)")
+        } catch {
+            Console.error("badgectl: \(error)")
+            throw ExitCode(ExitStatus.failure.rawValue)
+        }
+        for error in report.errors { Console.error("skipped \(error.message)") }
+        for failure in report.ruleErrors { Console.error("rule failed: \(failure)") }
+        if report.isPartial { throw ExitCode(ExitStatus.partial.rawValue) }
+    }
+
+    /// Turns the evaluation into the report's input. `generatedAt` is the newest run's start, so the
+    /// same runs always give the same bytes.
+    static func input(_ report: EvaluationReport, catalogue: Catalogue, packBadges: [CatalogueBadge],
+                      title: String, imagesDirectory: String?) -> ReportInput {
+        let runs = Dictionary(report.runs.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var details: [String: CatalogueBadge] = [:]
+        for badge in catalogue.badges + packBadges where details[badge.id] == nil { details[badge.id] = badge }
+        func award(_ ref: EvaluationReport.AwardRef?) -> ReportAward? {
+            guard let ref else { return nil }
+            return ReportAward(runId: ref.run, date: ref.at.map { String($0.prefix(10)) },
+                               paceSecondsPerKilometre: runs[ref.run]?.paceSecondsPerKilometre)
+        }
+        let badges = report.badges.map { row in
+            let info = details[row.id]
+            return ReportBadge(
+                id: row.id, name: row.name, information: info?.information ?? "", image: info?.image,
+                distanceMeters: info?.distanceMeters, earned: award(row.earned), silver: award(row.silver),
+                gold: award(row.gold), best: award(row.best),
+                silverPaceSecondsPerKilometre: row.silverPaceSecondsPerKilometre,
+                goldPaceSecondsPerKilometre: row.goldPaceSecondsPerKilometre, hint: row.hint)
+        }
+        let newest = report.runs.compactMap(\.startEpochSeconds).max() ?? 0
+        return ReportInput(
+            title: title, generatedAt: Date(timeIntervalSince1970: newest), badges: badges, runs: report.runs,
+            next: report.next.map { BadgeReport.NextBadge(name: $0.name, remainingMeters: $0.remainingMeters) },
+            imagesDirectory: imagesDirectory)
+    }
+}

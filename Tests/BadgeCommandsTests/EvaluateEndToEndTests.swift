@@ -1,0 +1,146 @@
+import Foundation
+import XCTest
+
+/// The built `badgectl` binary on the sample runs the repository ships, end to end.
+final class EvaluateEndToEndTests: XCTestCase {
+    static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static var binary: URL {
+        // The test bundle sits beside the products in .build/<config>/.
+        var dir = Bundle.main.bundleURL
+        for _ in 0..<4 {
+            let candidate = dir.appendingPathComponent("badgectl")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        return repoRoot.appendingPathComponent(".build/debug/badgectl")
+    }
+
+    static func badgectl(_ arguments: [String], in directory: URL = repoRoot) throws -> Result {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                      stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    func json(_ text: String) throws -> [String: Any] {
+        try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    func awards(_ report: [String: Any]) -> [String: String] {
+        var result: [String: String] = [:]
+        for case let award as [String: Any] in report["awards"] as? [Any] ?? [] where (award["pack"] as? String) == "checkpoints" {
+            result["\(award["badge"] ?? "")/\(award["tier"] ?? "")"] = award["run"] as? String
+        }
+        return result
+    }
+
+    /// The sample story: the expectations follow from the plan in GenerateCommand (distances and
+    /// paces), worked out by hand with the MoonRunner rules.
+    func testSampleRuns() throws {
+        let result = try Self.badgectl(["evaluate", "runs/", "--format", "json", "--rules", "rules/checkpoints"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let report = try json(result.stdout)
+        let runs = try XCTUnwrap(report["runs"] as? [[String: Any]])
+        XCTAssertEqual(runs.count, 12)
+        XCTAssertEqual(runs.first?["id"] as? String, "2026-08-01-first-run.gpx")
+        XCTAssertEqual(report["ignored"] as? [String], ["README.txt"])
+        XCTAssertEqual((report["errors"] as? [Any])?.count, 0)
+        let got = awards(report)
+        XCTAssertEqual(got["three-k/earned"], "2026-08-01-first-run.gpx")      // 3.2 km > 3 km
+        XCTAssertEqual(got["five-k/earned"], "2026-08-04-canal.gpx")           // first run over 5 km
+        XCTAssertEqual(got["five-k/silver"], "2026-08-27-tempo-5k.gpx")        // 6:20/km → 5:30/km: 15% faster
+        XCTAssertEqual(got["five-k/gold"], "2026-08-27-tempo-5k.gpx")          // silver and gold from one run
+        XCTAssertEqual(got["ten-k/earned"], "2026-08-20-first-10k.fit")        // FIT file, 10.4 km
+        XCTAssertEqual(got["half-marathon/earned"], "2026-10-18-half.gpx")
+        XCTAssertNil(got["thirty-k/earned"])
+        let next = try XCTUnwrap(report["next"] as? [String: Any])
+        XCTAssertEqual(next["badge"] as? String, "thirty-k")
+        let longest = runs.compactMap { $0["distance_m"] as? Double }.max() ?? 0
+        XCTAssertEqual(try XCTUnwrap(next["remaining_m"] as? Double), 30000 - longest, accuracy: 1e-6)
+        // The treadmill JSON summary keeps its exact numbers.
+        let treadmill = try XCTUnwrap(runs.first { ($0["id"] as? String) == "2026-08-12-treadmill.json" })
+        XCTAssertEqual(treadmill["distance_m"] as? Double, 6000)
+        XCTAssertEqual(treadmill["elapsed_s"] as? Double, 2160)
+    }
+
+    func testJSONIsByteIdenticalAcrossRuns() throws {
+        let a = try Self.badgectl(["evaluate", "runs/", "--format", "json"])
+        let b = try Self.badgectl(["evaluate", "runs/", "--format", "json"])
+        XCTAssertEqual(a.status, 0, a.stderr)
+        XCTAssertEqual(a.stdout, b.stdout)
+    }
+
+    /// One bad file never loses the others' results, and the exit status says something was skipped.
+    func testBadFileIsReportedAndOthersStillCount() throws {
+        let temp = FileManager.default.temporaryDirectory.appendingPathComponent("badgectl-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: temp, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: temp) }
+        try #"{"start": "2024-05-01T07:00:00Z", "distance_m": 5200, "duration_s": 1700}"#
+            .write(to: temp.appendingPathComponent("good.json"), atomically: true, encoding: .utf8)
+        try "<gpx version=\"1.1\"><trk><trkseg><trkpt lat=\"1\" lon=\"2\"><time>2024-05-02T07:00:00Z</time></trkpt>"
+            .write(to: temp.appendingPathComponent("cut.GPX"), atomically: true, encoding: .utf8)
+        try "hello".write(to: temp.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+        let result = try Self.badgectl(["evaluate", temp.path, "--format", "json",
+                                        "--rules", Self.repoRoot.appendingPathComponent("rules/checkpoints").path,
+                                        "--badges", Self.repoRoot.appendingPathComponent("badges.json").path])
+        XCTAssertEqual(result.status, 2, result.stderr)
+        let report = try json(result.stdout)
+        let errors = try XCTUnwrap(report["errors"] as? [[String: Any]])
+        XCTAssertEqual(errors.map { $0["path"] as? String }, ["cut.GPX"])
+        XCTAssertTrue((errors.first?["message"] as? String ?? "").contains("cut.GPX"), "\(errors)")
+        XCTAssertEqual(report["ignored"] as? [String], ["notes.txt"])
+        XCTAssertEqual(awards(report)["five-k/earned"], "good.json")
+        XCTAssertTrue(result.stderr.contains("cut.GPX"))
+    }
+
+    func testMissingFolderIsAFailure() throws {
+        let result = try Self.badgectl(["evaluate", "/nonexistent/runs"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("/nonexistent/runs"), result.stderr)
+    }
+
+    /// `runs/` is exactly what `badgectl generate` writes: the samples are reproducible.
+    func testSampleRunsAreGenerated() throws {
+        let temp = FileManager.default.temporaryDirectory.appendingPathComponent("badgectl-gen-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: temp) }
+        let result = try Self.badgectl(["generate", temp.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let shipped = Self.repoRoot.appendingPathComponent("runs")
+        let names = try FileManager.default.contentsOfDirectory(atPath: shipped.path).sorted()
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: temp.path).sorted(), names)
+        for name in names {
+            let a = try Data(contentsOf: shipped.appendingPathComponent(name))
+            let b = try Data(contentsOf: temp.appendingPathComponent(name))
+            XCTAssertEqual(a, b, "\(name) differs from what `badgectl generate` writes")
+        }
+    }
+
+    func testSummarizeJSONShape() throws {
+        let result = try Self.badgectl(["summarize", "runs/2026-09-19-fast-middle.fit", "--format", "json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let report = try json(result.stdout)
+        let run = try XCTUnwrap((report["runs"] as? [[String: Any]])?.first)
+        let efforts = try XCTUnwrap(run["efforts"] as? [[String: Any]])
+        let five = try XCTUnwrap(efforts.first { ($0["name"] as? String) == "5km" })
+        // The plan runs 5 km from 3 km at 5:00/km inside a 5:30/km run: the fastest 5 km is that stretch.
+        XCTAssertEqual(try XCTUnwrap(five["elapsed_s"] as? Double), 1500, accuracy: 45)
+        XCTAssertEqual(try XCTUnwrap(five["start_distance_m"] as? Double), 3000, accuracy: 150)
+        XCTAssertNotNil(run["checkpoints"] as? [Any])
+    }
+}
