@@ -538,6 +538,10 @@ extension Track {
             }
             return
         }
+        for t in times where t.isFinite {
+            recordedFirstTime = min(recordedFirstTime ?? t, t)
+            recordedLastTime = max(recordedLastTime ?? t, t)
+        }
         var kept = 0
         var newStarts: [Int] = []
         var nextSegment = 0

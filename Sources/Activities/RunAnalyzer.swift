@@ -230,13 +230,21 @@ extension RunAnalyzer {
     /// gives the local date when the file carried no UTC offset of its own.
     public func summarize(_ track: Track, id: String, zoneOffsetSeconds: Int = 0) -> RunSummary {
         let profile = RunAnalyzer.profile(of: track)
-        let (elapsed, timer, moving) = RunAnalyzer.times(of: profile, pauses: track.pauses)
+        var (elapsed, timer, moving) = RunAnalyzer.times(of: profile, pauses: track.pauses)
+        var startEpoch = profile.startEpoch
+        // Records dropped for want of a position still tell when the run started and ended.
+        if let keptStart = profile.startEpoch, let keptElapsed = elapsed,
+           let first = track.recordedFirstTime, let last = track.recordedLastTime {
+            let start = min(first, keptStart), end = max(last, keptStart + keptElapsed)
+            startEpoch = start
+            elapsed = end - start
+        }
         var summary = RunSummary(
             id: id,
-            start: profile.startEpoch.map(Timestamps.iso8601),
-            startEpochSeconds: profile.startEpoch,
+            start: startEpoch.map(Timestamps.iso8601),
+            startEpochSeconds: startEpoch,
             utcOffsetSeconds: track.utcOffsetSeconds,
-            localDate: profile.startEpoch.map { Timestamps.date($0, offsetSeconds: track.utcOffsetSeconds ?? zoneOffsetSeconds) },
+            localDate: startEpoch.map { Timestamps.date($0, offsetSeconds: track.utcOffsetSeconds ?? zoneOffsetSeconds) },
             name: track.name,
             sport: Sport.normalise(track.sport),
             format: track.format,

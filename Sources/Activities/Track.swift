@@ -39,6 +39,11 @@ public struct Track: Sendable {
     public var dropped: [String: Int] = [:]
     /// `gpx`, `tcx`, `fit`.
     public var format: String = "gpx"
+    /// First and last timestamps of every record the file had, including records dropped for
+    /// having no position (a watch often writes a time before its first GPS fix): the run's
+    /// start and elapsed time count from them. nil when the reader kept every timed record.
+    public var recordedFirstTime: Double?
+    public var recordedLastTime: Double?
     /// False for indoor files that carry no positions at all.
     public var hasPositions: Bool = true
 
