@@ -52,8 +52,9 @@ return {
       elseif state.days >= length.days then
         entry.hint = ("streak of %d days since %s; keep it going"):format(state.days, state.first)
       else
-        entry.hint = ("%d more days for a %d-day streak (current streak %d, last run %s)"):format(
-          length.days - state.days, length.days, state.days, state.last)
+        local more = length.days - state.days
+        entry.hint = ("%d more %s for a %d-day streak (current streak %d, last run %s)"):format(
+          more, more == 1 and "day" or "days", length.days, state.days, state.last)
       end
       badges[#badges + 1] = entry
     end
