@@ -20,7 +20,8 @@ return {
     for _, milestone in ipairs(MILESTONES) do
       if state.total_m >= milestone.m then
         award { badge = milestone.badge, run = run,
-                detail = ("%s in %d runs"):format(badgectl.format_distance(state.total_m), state.runs) }
+                detail = ("%s in %d run%s"):format(badgectl.format_distance(state.total_m), state.runs,
+                  state.runs == 1 and "" or "s") }
       end
     end
   end,

@@ -35,7 +35,7 @@ return {
     if state.last == nil then
       entry.hint = "run 200 km within one calendar month"
     elseif total >= TARGET_M then
-      entry.hint = ("%s reached 200 km (%d months so far)"):format(state.last, state.months)
+      entry.hint = ("%s reached 200 km (months with 200 km: %d)"):format(state.last, state.months)
     else
       entry.hint = ("%.1f km left this month (%s)"):format((TARGET_M - total) / 1000, state.last)
     end

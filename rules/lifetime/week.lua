@@ -42,7 +42,7 @@ return {
     local entry = { badge = "week-100k",
                     progress = { current = math.min(total, TARGET_M) / 1000, target = TARGET_M / 1000, unit = "km" } }
     if total >= TARGET_M then
-      entry.hint = ("%s reached 100 km (%d weeks so far)"):format(state.last, state.weeks)
+      entry.hint = ("%s reached 100 km (weeks with 100 km: %d)"):format(state.last, state.weeks)
     else
       entry.hint = ("%.1f km left this ISO week (%s)"):format((TARGET_M - total) / 1000, state.last)
     end
