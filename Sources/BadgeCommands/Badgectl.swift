@@ -14,7 +14,7 @@ public struct Badgectl: ParsableCommand {
             \(ExitStatus.failure.rawValue) when nothing could be evaluated (no such folder, unreadable catalogue).
             """,
         version: "0.1.0",
-        subcommands: [EvaluateCommand.self, SummarizeCommand.self, GenerateCommand.self]
+        subcommands: [EvaluateCommand.self, SummarizeCommand.self, GenerateCommand.self, ExplainCommand.self]
     )
 
     public init() {}

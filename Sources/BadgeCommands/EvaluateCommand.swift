@@ -33,6 +33,8 @@ struct EvaluateCommand: ParsableCommand {
             Console.error("badgectl: \(error)")
             throw ExitCode(ExitStatus.failure.rawValue)
         }
+        let engine = RuleEngine(packDirectories: ruleOptions.packDirectories, catalogue: catalogue)
+        let theme = try Theme.resolve(ruleOptions.theme, packs: engine.packs)
         let folder: RunFolder
         do {
             folder = try RunFolder.read(directory, analyzer: RunAnalyzer(checkpoints: checkpointTargets(catalogue)), zone: zone)
@@ -40,9 +42,9 @@ struct EvaluateCommand: ParsableCommand {
             Console.error("badgectl: \(error)")
             throw ExitCode(ExitStatus.failure.rawValue)
         }
-        let engine = RuleEngine(packDirectories: ruleOptions.packDirectories, catalogue: catalogue)
         let evaluation = engine.evaluate(runs: folder.runs)
-        let report = EvaluationReport(folder: folder, evaluation: evaluation, catalogue: catalogue, packBadges: engine.packs.flatMap(\.badges))
+        let report = EvaluationReport(folder: folder, evaluation: evaluation, catalogue: theme.apply(catalogue),
+                                      packBadges: theme.apply(engine.packs.flatMap(\.badges)))
         switch format {
         case .json: print(try report.json())
         case .table: print(EvaluateCommand.table(report))

@@ -12,6 +12,9 @@ public struct EvaluationReport: Encodable, Sendable {
     public struct BadgeRow: Encodable, Sendable {
         public var id: String
         public var name: String
+        /// The badge's text and image (themed with `--theme`).
+        public var information: String = ""
+        public var image: String? = nil
         public var pack: String
         public var earned: AwardRef?
         public var silver: AwardRef?
@@ -23,7 +26,7 @@ public struct EvaluationReport: Encodable, Sendable {
         public var hint: String?
 
         enum CodingKeys: String, CodingKey {
-            case id, name, pack, earned, silver, gold, best
+            case id, name, information, image, pack, earned, silver, gold, best
             case silverPaceSecondsPerKilometre = "silver_pace_s_per_km"
             case goldPaceSecondsPerKilometre = "gold_pace_s_per_km"
             case progress, hint
@@ -33,6 +36,8 @@ public struct EvaluationReport: Encodable, Sendable {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(id, forKey: .id)
             try c.encode(name, forKey: .name)
+            try c.encode(information, forKey: .information)
+            try c.encode(image, forKey: .image)
             try c.encode(pack, forKey: .pack)
             try c.encode(earned, forKey: .earned)
             try c.encode(silver, forKey: .silver)
@@ -118,7 +123,7 @@ public struct EvaluationReport: Encodable, Sendable {
         }
         var rows: [BadgeRow] = []
         for badge in known {
-            var row = BadgeRow(id: badge.id, name: badge.name, pack: "")
+            var row = BadgeRow(id: badge.id, name: badge.name, information: badge.information, image: badge.image, pack: "")
             for award in evaluation.awards where award.badge == badge.id {
                 if row.pack.isEmpty { row.pack = award.pack }
                 let ref = AwardRef(run: award.run, at: award.at)
