@@ -93,6 +93,17 @@ final class SegmentsPackTests: XCTestCase {
                                  "5 km in 19:59, 5:01 faster than 25:00", "5 km in 19:50, 0:09 faster than 19:59"])
         XCTAssertEqual(evaluation.statuses.first { $0.badge == "pr-5k" }?.hint, "beat 19:50 over 5 km for a new record (4 so far)")
         XCTAssertEqual(evaluation.statuses.first { $0.badge == "pr-half" }?.hint, "beat 2:13:20 over half marathon for a new record (1 so far)")
+        // progress: the latest effort against the record
+        XCTAssertEqual(evaluation.statuses.first { $0.badge == "pr-1k" }?.progress, Progress(current: 300, target: 255, unit: "s"))
+        XCTAssertEqual(evaluation.statuses.first { $0.badge == "pr-5k" }?.progress, Progress(current: 1190, target: 1190, unit: "s"))
+
+        // Before any effort: the longest run against the distance.
+        let first = evaluate([SegmentsPackTests.run("only", day: 1, km: 6, efforts: ["1km": 280, "5km": 1600])])
+        XCTAssertEqual(first.statuses.first { $0.badge == "pr-10k" }?.progress, Progress(current: 6, target: 10, unit: "km"))
+        XCTAssertEqual(first.statuses.first { $0.badge == "pr-10k" }?.hint, "run at least 10.00 km to set your first 10 km record")
+        XCTAssertEqual(first.statuses.first { $0.badge == "pace-half" }?.progress, Progress(current: 6, target: 21.0975, unit: "km"))
+        XCTAssertEqual(first.statuses.first { $0.badge == "pace-half" }?.hint,
+                       "no half marathon effort yet: run at least 21.10 km, the effort under 2:15:00 for bronze")
     }
 
     func testNegativeSplitByInterpolatedHalves() throws {
@@ -115,6 +126,7 @@ final class SegmentsPackTests: XCTestCase {
         let none = evaluate([Self.run("tie", day: 2, km: 5, splits: [300, 300, 300, 300, 300]),
                              Self.run("slower", day: 5, km: 6, splits: [300, 300, 300, 320, 320, 320])])
         XCTAssertEqual(none.statuses.first { $0.badge == "negative-split" }?.hint, "closest so far: second half 0:00 slower than the first")
+        XCTAssertEqual(none.statuses.first { $0.badge == "negative-split" }?.progress, Progress(current: 750, target: 750, unit: "s"))
     }
 
     /// Checkpoints every kilometre; leg paces in s/km.
@@ -138,6 +150,9 @@ final class SegmentsPackTests: XCTestCase {
         let status = try XCTUnwrap(evaluation.statuses.first { $0.badge == "steady" })
         XCTAssertEqual(status.hint, "steadiest run so far: legs within 4.9% of the average; within 2.5% for gold")
         XCTAssertEqual(try XCTUnwrap(status.progress?.current), 1500.0 / 305, accuracy: 1e-9)
+
+        let tooFew = evaluate([Self.steadyRun("three-legs", day: 2, legs: [300, 300, 300])])
+        XCTAssertEqual(tooFew.statuses.first { $0.badge == "steady" }?.progress, Progress(current: 3, target: 4, unit: "legs"))
 
         let gold = evaluate([Self.steadyRun("even", day: 4, legs: [300, 300, 306, 306])])  // average 303: 3/303 = 1.0%
         XCTAssertEqual(awards(gold, rule: "steady"), ["steady/earned@even", "steady/gold@even"])

@@ -49,7 +49,7 @@ return {
       state.count = state.count + 1
       award { run = run, detail = ("halves %s then %s: %s faster"):format(clock(first), clock(second), clock(first - second)) }
     elseif state.closest == nil or second - first < state.closest then
-      state.closest = second - first
+      state.closest, state.closest_first, state.closest_second = second - first, first, second
     end
   end,
 
@@ -58,6 +58,8 @@ return {
     if state.count > 0 then
       entry.hint = ("%d negative-split runs; run the second half faster again"):format(state.count)
     elseif state.closest ~= nil then
+      -- the closest run's second half against its first: under the target is a negative split
+      entry.progress = { current = state.closest_second, target = state.closest_first, unit = "s" }
       entry.hint = ("closest so far: second half %s slower than the first"):format(badgectl.format_duration(state.closest))
     else
       entry.hint = "run 5 km or more with the second half faster than the first"

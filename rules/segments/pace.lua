@@ -4,10 +4,10 @@
 -- Status: the best effort so far and the time the next tier needs.
 
 local EFFORTS = {   -- an array: badges are listed in this order
-  { badge = "pace-1k",   effort = "1km",  label = "1 km",  bronze = 300,  silver = 255,  gold = 210 },
-  { badge = "pace-5k",   effort = "5km",  label = "5 km",  bronze = 1800, silver = 1500, gold = 1200 },
-  { badge = "pace-10k",  effort = "10km", label = "10 km", bronze = 3600, silver = 3000, gold = 2520 },
-  { badge = "pace-half", effort = "half", label = "half marathon", bronze = 8100, silver = 6600, gold = 5400 },
+  { badge = "pace-1k",   effort = "1km",  label = "1 km",  m = 1000, bronze = 300,  silver = 255,  gold = 210 },
+  { badge = "pace-5k",   effort = "5km",  label = "5 km",  m = 5000, bronze = 1800, silver = 1500, gold = 1200 },
+  { badge = "pace-10k",  effort = "10km", label = "10 km", m = 10000, bronze = 3600, silver = 3000, gold = 2520 },
+  { badge = "pace-half", effort = "half", label = "half marathon", m = 21097.5, bronze = 8100, silver = 6600, gold = 5400 },
 }
 local TIERS = { "bronze", "silver", "gold" }
 
@@ -21,10 +21,11 @@ return {
   init = function(ctx)
     local best = {}
     for _, spec in ipairs(EFFORTS) do best[spec.badge] = { earned = {} } end
-    return { best = best }
+    return { best = best, longest_m = 0.0 }
   end,
 
   on_run = function(state, run, award, ctx)
+    state.longest_m = math.max(state.longest_m, run.distance_m)
     for _, spec in ipairs(EFFORTS) do
       local effort = run.fastest[spec.effort]
       if effort ~= nil then
@@ -57,8 +58,9 @@ return {
       if next_tier == nil then
         entry.hint = ("bronze, silver and gold earned; best %s %s"):format(spec.label, clock(mine.elapsed_s))
       elseif mine.elapsed_s == nil then
-        entry.hint = ("no %s effort yet: run %s or more, under %s for %s"):format(spec.label, spec.label,
-          clock(spec[next_tier]), next_tier)
+        entry.progress = { current = math.min(state.longest_m, spec.m) / 1000, target = spec.m / 1000, unit = "km" }
+        entry.hint = ("no %s effort yet: run at least %s, the effort under %s for %s"):format(spec.label,
+          badgectl.format_distance(spec.m), clock(spec[next_tier]), next_tier)
       else
         -- progress as target time over best time: 1.0 means the tier is reached
         entry.progress = { current = mine.elapsed_s, target = spec[next_tier], unit = "s" }

@@ -39,10 +39,11 @@ return {
   title = "Even pace between checkpoints",
   badge = "steady",
 
-  init = function(ctx) return { best = nil, earned = {} } end,
+  init = function(ctx) return { best = nil, earned = {}, most_legs = 0 } end,
 
   on_run = function(state, run, award, ctx)
     local legs, average = legs_of(run)
+    state.most_legs = math.max(state.most_legs, #legs)
     if #legs < MIN_LEGS then return end
     local worst = spread(legs, average)
     if state.best == nil or worst < state.best then state.best = worst end
@@ -56,6 +57,7 @@ return {
     if state.earned.gold then
       entry.hint = "earned and gold"
     elseif state.best == nil then
+      entry.progress = { current = state.most_legs, target = MIN_LEGS, unit = "legs" }
       entry.hint = ("pass %d catalogue checkpoints after the start in one run, every leg within 5%% of your average pace"):format(MIN_LEGS)
     else
       local target = state.earned.earned and GOLD or EARNED
