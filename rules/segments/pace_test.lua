@@ -4,7 +4,7 @@
 
 local function runs(t)
   return {
-    t.run{ id = "r1", date = "2025-05-01", distance_km = 10, duration = "55:00",
+    t.run{ id = "r1", date = "2025-05-01", distance_km = 10, duration = "1:02:00",
            efforts = { ["1km"] = 290, ["5km"] = "29:50", ["10km"] = "1:01:40" } },
     t.run{ id = "r2", date = "2025-05-02", distance_km = 5, duration = "25:00",
            efforts = { ["1km"] = "4:15", ["5km"] = "25:00" } },          -- exactly silver's times: not silver
