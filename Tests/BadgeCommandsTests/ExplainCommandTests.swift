@@ -131,4 +131,23 @@ final class ExplainCommandTests: XCTestCase {
         XCTAssertTrue(EvaluateCommand.table(themed).contains("Lookout Rock"))
         XCTAssertFalse(EvaluateCommand.table(themed).contains("Five K "))
     }
+
+    /// End to end through the GPX reader and the analyzer: a 10 km run with a 5 km stretch at 4:50/km
+    /// inside it (from 3 km to 8 km) earns the 5 km bronze and silver (under 30:00 and 25:00) from that
+    /// stretch, not from the whole run (10 km at 5:30/km outside it).
+    func testSegmentPaceFromAGeneratedGPX() throws {
+        var generator = RunGenerator(seed: 7, distanceMeters: 10_000, paceSecondsPerKilometre: 330)
+        generator.startEpochSeconds = 1_736_150_400  // 2025-01-06T08:00:00Z
+        generator.gpsNoiseMeters = 0  // noise lengthens the track and would flatter the pace by ~1%
+        generator.fastSection = RunGenerator.FastSection(startMeters: 3000, lengthMeters: 5000, paceSecondsPerKilometre: 290)
+        try generator.writeGPX(to: folder + "/c-fast-middle.gpx")
+        let (text, explanation) = try explain(["pace-5k", folder])
+        XCTAssertEqual(explanation.awards.map { "\($0.tier)@\($0.run)" }, ["bronze@c-fast-middle.gpx", "silver@c-fast-middle.gpx"])
+        let silver = try XCTUnwrap(explanation.awards.last)
+        let effortSeconds = try XCTUnwrap(silver.progress?.current)
+        XCTAssertEqual(effortSeconds, 5 * 290, accuracy: 5, "the fast stretch: about 24:10")
+        XCTAssertTrue(silver.detail.hasPrefix("5 km in 24:"), silver.detail)
+        XCTAssertTrue(text.contains("segments/pace: 5 km in 24:"), text)
+        XCTAssertTrue(text.contains("under 20:00 for gold"), text)
+    }
 }
