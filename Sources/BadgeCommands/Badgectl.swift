@@ -14,7 +14,9 @@ public struct Badgectl: ParsableCommand {
             \(ExitStatus.failure.rawValue) when nothing could be evaluated (no such folder, unreadable catalogue).
             """,
         version: "0.1.0",
-        subcommands: [EvaluateCommand.self, SummarizeCommand.self, GenerateCommand.self, ReportCommand.self]
+        subcommands: [
+            EvaluateCommand.self, SummarizeCommand.self, ExplainCommand.self, ReportCommand.self, GenerateCommand.self,
+        ]
     )
 
     public init() {}

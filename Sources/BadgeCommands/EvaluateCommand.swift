@@ -33,6 +33,8 @@ struct EvaluateCommand: ParsableCommand {
             Console.error("badgectl: \(error)")
             throw ExitCode(ExitStatus.failure.rawValue)
         }
+        let engine = RuleEngine(packDirectories: ruleOptions.packDirectories, catalogue: catalogue)
+        let theme = try Theme.resolve(ruleOptions.theme, packs: engine.packs)
         let folder: RunFolder
         do {
             folder = try RunFolder.read(directory, analyzer: RunAnalyzer(checkpoints: checkpointTargets(catalogue)), zone: zone)
@@ -40,9 +42,9 @@ struct EvaluateCommand: ParsableCommand {
             Console.error("badgectl: \(error)")
             throw ExitCode(ExitStatus.failure.rawValue)
         }
-        let engine = RuleEngine(packDirectories: ruleOptions.packDirectories, catalogue: catalogue)
         let evaluation = engine.evaluate(runs: folder.runs)
-        let report = EvaluationReport(folder: folder, evaluation: evaluation, catalogue: catalogue, packBadges: engine.packs.flatMap(\.badges))
+        let report = EvaluationReport(folder: folder, evaluation: evaluation, catalogue: theme.apply(catalogue),
+                                      packBadges: theme.apply(engine.packs.flatMap(\.badges)))
         switch format {
         case .json: print(try report.json())
         case .table: print(EvaluateCommand.table(report))
@@ -88,6 +90,9 @@ struct EvaluateCommand: ParsableCommand {
             out.append("Next: \(next.name) — \(Format.distance(next.remainingMeters)) to go (a run must exceed \(next.name)'s distance).")
         } else if !report.runs.isEmpty {
             out.append("Next: every distance badge is earned.")
+        }
+        for other in report.nextByPack where other.badge != report.next?.badge {
+            out.append("Also next (\(other.pack)): \(other.name) — \(Format.distance(other.remainingMeters)) to go.")
         }
         if !report.notes.isEmpty {
             out.append("")

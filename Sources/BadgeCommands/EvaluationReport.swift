@@ -12,6 +12,9 @@ public struct EvaluationReport: Encodable, Sendable {
     public struct BadgeRow: Encodable, Sendable {
         public var id: String
         public var name: String
+        /// The badge's text and image (themed with `--theme`).
+        public var information: String = ""
+        public var image: String? = nil
         public var pack: String
         public var earned: AwardRef?
         public var silver: AwardRef?
@@ -23,7 +26,7 @@ public struct EvaluationReport: Encodable, Sendable {
         public var hint: String?
 
         enum CodingKeys: String, CodingKey {
-            case id, name, pack, earned, silver, gold, best
+            case id, name, information, image, pack, earned, silver, gold, best
             case silverPaceSecondsPerKilometre = "silver_pace_s_per_km"
             case goldPaceSecondsPerKilometre = "gold_pace_s_per_km"
             case progress, hint
@@ -33,6 +36,8 @@ public struct EvaluationReport: Encodable, Sendable {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(id, forKey: .id)
             try c.encode(name, forKey: .name)
+            try c.encode(information, forKey: .information)
+            try c.encode(image, forKey: .image)
             try c.encode(pack, forKey: .pack)
             try c.encode(earned, forKey: .earned)
             try c.encode(silver, forKey: .silver)
@@ -73,6 +78,8 @@ public struct EvaluationReport: Encodable, Sendable {
     public var awards: [Award]
     public var badges: [BadgeRow]
     public var next: Next?
+    /// Each pack's own next badge (fold rules' `status().next`), in pack and rule order.
+    public var nextByPack: [Next] = []
     public var ignored: [String]
     public var errors: [RunFileError]
     /// Rules that failed to load or run: pack, rule, file:line, message.
@@ -80,7 +87,9 @@ public struct EvaluationReport: Encodable, Sendable {
     public var notes: [Note]
 
     enum CodingKeys: String, CodingKey {
-        case runs, awards, badges, next, ignored, errors
+        case runs, awards, badges, next
+        case nextByPack = "next_by_pack"
+        case ignored, errors
         case ruleErrors = "rule_errors"
         case notes
     }
@@ -91,6 +100,7 @@ public struct EvaluationReport: Encodable, Sendable {
         try c.encode(awards, forKey: .awards)
         try c.encode(badges, forKey: .badges)
         try c.encode(next, forKey: .next)
+        try c.encode(nextByPack, forKey: .nextByPack)
         try c.encode(ignored, forKey: .ignored)
         try c.encode(errors, forKey: .errors)
         try c.encode(ruleErrors, forKey: .ruleErrors)
@@ -118,7 +128,7 @@ public struct EvaluationReport: Encodable, Sendable {
         }
         var rows: [BadgeRow] = []
         for badge in known {
-            var row = BadgeRow(id: badge.id, name: badge.name, pack: "")
+            var row = BadgeRow(id: badge.id, name: badge.name, information: badge.information, image: badge.image, pack: "")
             for award in evaluation.awards where award.badge == badge.id {
                 if row.pack.isEmpty { row.pack = award.pack }
                 let ref = AwardRef(run: award.run, at: award.at)
@@ -140,9 +150,16 @@ public struct EvaluationReport: Encodable, Sendable {
             rows.append(row)
         }
         badges = rows
-        if let next = evaluation.next {
-            let name = known.first { $0.id == next.badge }?.name ?? next.badge
-            self.next = Next(badge: next.badge, name: name, pack: next.pack, remainingMeters: next.remainingMeters)
+        // `next` is MoonRunner's: the nearest catalogue distance badge not yet earned. Every pack's
+        // own next (a lifetime milestone, a weekly target) is listed in `next_by_pack`.
+        let distanceIds = Set(catalogue.distanceBadges.map(\.id))
+        func named(_ next: NextBadge) -> Next {
+            Next(badge: next.badge, name: known.first { $0.id == next.badge }?.name ?? next.badge,
+                 pack: next.pack, remainingMeters: next.remainingMeters)
+        }
+        nextByPack = evaluation.nexts.map(named)
+        if let next = evaluation.nexts.filter({ distanceIds.contains($0.badge) }).min(by: { $0.remainingMeters < $1.remainingMeters }) {
+            self.next = named(next)
         }
     }
 

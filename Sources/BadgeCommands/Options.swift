@@ -32,6 +32,11 @@ struct RuleOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The badge catalogue: badges.json or MoonRunner's badges.txt.", valueName: "file"))
     var badges: String = "badges.json"
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Show badges with a theme's names, information and images (a pack's `themes` in pack.lua).",
+        discussion: "Awards do not change; an unknown name lists the themes the packs offer.", valueName: "name"))
+    var theme: String?
+
     /// Each path is a pack (it holds `pack.lua`) or a folder of packs (every sub-folder, sorted).
     var packDirectories: [String] {
         var result: [String] = []

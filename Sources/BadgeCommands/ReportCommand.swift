@@ -47,9 +47,12 @@ struct ReportCommand: ParsableCommand {
             throw ExitCode(ExitStatus.failure.rawValue)
         }
         let engine = RuleEngine(packDirectories: ruleOptions.packDirectories, catalogue: catalogue)
+        let theme = try Theme.resolve(ruleOptions.theme, packs: engine.packs)
         let evaluation = engine.evaluate(runs: folder.runs)
-        let report = EvaluationReport(folder: folder, evaluation: evaluation, catalogue: catalogue, packBadges: engine.packs.flatMap(\.badges))
-        let input = ReportCommand.input(report, catalogue: catalogue, packBadges: engine.packs.flatMap(\.badges),
+        let themed = theme.apply(catalogue)
+        let packBadges = theme.apply(engine.packs.flatMap(\.badges))
+        let report = EvaluationReport(folder: folder, evaluation: evaluation, catalogue: themed, packBadges: packBadges)
+        let input = ReportCommand.input(report, catalogue: themed, packBadges: packBadges,
                                         title: title, imagesDirectory: images)
         do {
             let bytes = try HTMLReport.write(input, to: output)

@@ -1,0 +1,265 @@
+import Activities
+import ArgumentParser
+import BadgeRules
+import Foundation
+
+/// `badgectl explain BADGE DIR`: why a badge was earned (which run, which rule, which numbers) or why not
+/// yet and what would earn it (the rules' hints and progress).
+struct ExplainCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "explain",
+        abstract: "Explain one badge: which run earned it and why, or how far you are and what would earn it.",
+        discussion: """
+            BADGE is a badge id (five-k, week-100k) or a badge's name ("Five K", themed names too). \
+            Every run under DIR is evaluated as `badgectl evaluate` does; the answer lists each award of \
+            the badge (tier, run, rule, the rule's detail and the run's distance, time and pace) and what \
+            each rule says is still to do (its hint and progress).
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The badge id (or name).", valueName: "badge"))
+    var badge: String
+
+    @Argument(help: ArgumentHelp("A folder of run files (or one run file).", valueName: "dir"))
+    var directory: String
+
+    @OptionGroup var ruleOptions: RuleOptions
+    @OptionGroup var runOptions: RunOptions
+
+    @Option(name: .long, help: "Output format: table (for people) or json.")
+    var format: OutputFormat = .table
+
+    func run() throws {
+        let (text, explanation) = try output()
+        print(text)
+        for failure in explanation.ruleErrors { Console.error("rule failed: \(failure)") }
+        for error in explanation.fileErrors { Console.error("skipped \(error)") }
+        if !explanation.ruleErrors.isEmpty || !explanation.fileErrors.isEmpty { throw ExitCode(ExitStatus.partial.rawValue) }
+    }
+
+    /// What `run` prints, and the explanation behind it (tests call this in-process).
+    func output() throws -> (String, BadgeExplanation) {
+        let zone = try runOptions.zone()
+        let catalogue = try Catalogue.load(path: ruleOptions.badges)
+        let engine = RuleEngine(packDirectories: ruleOptions.packDirectories, catalogue: catalogue)
+        let theme = try Theme.resolve(ruleOptions.theme, packs: engine.packs)
+        let known = theme.apply(Self.knownBadges(catalogue: catalogue, packs: engine.packs))
+        let target = try Self.find(badge, in: known)
+        let analyzer = RunAnalyzer(checkpoints: catalogue.distanceBadges.compactMap { badge in
+            badge.distanceMeters.map { RunAnalyzer.CheckpointTarget(badge: badge.id, name: badge.name, distanceMeters: $0) }
+        })
+        let folder = try RunFolder.read(directory, analyzer: analyzer, zone: zone)
+        let evaluation = engine.evaluate(runs: folder.runs)
+        let explanation = BadgeExplanation(badge: target, theme: theme.name, evaluation: evaluation, runs: folder.runs,
+                                           fileErrors: folder.errors.map { "\($0.message)" })
+        switch format {
+        case .json: return (try JSONOutput.encode(explanation), explanation)
+        case .table: return (Self.table(explanation), explanation)
+        }
+    }
+
+    /// The catalogue's badges, then the packs' own (first declaration of an id wins).
+    static func knownBadges(catalogue: Catalogue, packs: [RulePack]) -> [CatalogueBadge] {
+        var result = catalogue.badges
+        var seen = Set(result.map(\.id))
+        for badge in packs.flatMap(\.badges) where seen.insert(badge.id).inserted { result.append(badge) }
+        return result
+    }
+
+    /// The badge with this id, else the one with this name (case-insensitive).
+    /// - Throws: `CommandError.unknownBadge` with the closest id.
+    static func find(_ query: String, in badges: [CatalogueBadge]) throws -> CatalogueBadge {
+        if let exact = badges.first(where: { $0.id == query }) { return exact }
+        let folded = query.lowercased()
+        if let byName = badges.first(where: { $0.name.lowercased() == folded || $0.id.lowercased() == folded }) { return byName }
+        var best: (id: String, distance: Int)? = nil
+        for badge in badges {
+            let distance = min(editDistance(folded, badge.id.lowercased()), editDistance(folded, badge.name.lowercased()))
+            if best == nil || distance < (best?.distance ?? .max) { best = (badge.id, distance) }
+        }
+        throw CommandError.unknownBadge(id: query, suggestion: best?.id)
+    }
+
+    /// Levenshtein distance over characters.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let x = Array(a), y = Array(b)
+        if x.isEmpty { return y.count }
+        if y.isEmpty { return x.count }
+        var previous = Array(0...y.count)
+        var current = Array(repeating: 0, count: y.count + 1)
+        for i in 1...x.count {
+            current[0] = i
+            for j in 1...y.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[y.count]
+    }
+
+    static func table(_ e: BadgeExplanation) -> String {
+        var out: [String] = []
+        let packs = Array(Set(e.awards.map(\.pack) + e.statuses.map(\.pack))).sorted()
+        out.append("\(e.name) (\(e.badge))" + (packs.isEmpty ? "" : ", pack \(packs.joined(separator: ", "))"))
+        if !e.information.isEmpty { out.append(e.information) }
+        out.append("")
+        if e.awards.isEmpty {
+            out.append("Not earned yet.")
+        } else {
+            out.append("Earned: \(e.awards.count) award\(e.awards.count == 1 ? "" : "s").")
+            var table = TextTable("TIER", "DATE", "RUN", "DISTANCE", "TIME", "PACE", "RULE", "DETAIL")
+            for award in e.awards {
+                table.add(award.tier, Format.date(award.at), award.run, Format.distance(award.distanceMeters),
+                          Format.duration(award.elapsedSeconds), Format.pace(award.paceSecondsPerKilometre).appending(award.paceSecondsPerKilometre == nil ? "" : "/km"),
+                          "\(award.pack)/\(award.rule)", award.detail)
+            }
+            out.append(table.render())
+        }
+        if !e.statuses.isEmpty || e.remainingMeters != nil {
+            out.append("")
+            out.append(e.awards.isEmpty ? "What would earn it:" : "What next:")
+            for status in e.statuses {
+                var line = "  \(status.pack)/\(status.rule): \(status.hint ?? "no hint")"
+                if let progress = status.progress { line += " [\(describe(progress))]" }
+                out.append(line)
+                var paces: [String] = []
+                if let silver = status.silverPaceSecondsPerKilometre { paces.append("silver faster than \(Format.pace(silver))/km") }
+                if let gold = status.goldPaceSecondsPerKilometre { paces.append("gold faster than \(Format.pace(gold))/km") }
+                if !paces.isEmpty { out.append("    " + paces.joined(separator: ", ")) }
+            }
+            if let remaining = e.remainingMeters { out.append("  \(Format.distance(remaining)) to go.") }
+        }
+        if !e.ruleErrors.isEmpty {
+            out.append("")
+            out.append("\(e.ruleErrors.count) rule\(e.ruleErrors.count == 1 ? "" : "s") failed (see stderr): the answer may be incomplete.")
+        }
+        return out.joined(separator: "\n")
+    }
+
+    /// `38.2 of 100 km (38%)`; times (`s`) as clock times.
+    static func describe(_ progress: BadgeRules.Progress) -> String {
+        if progress.unit == "m" && progress.target >= 1000 {
+            let share = progress.target > 0 ? min(1, progress.current / progress.target) * 100 : 0
+            return "\(Format.distance(progress.current)) of \(Format.distance(progress.target))" + String(format: " (%.0f%%)", share)
+        }
+        func number(_ value: Double) -> String {
+            if progress.unit == "s" { return Format.duration(value) }
+            return value == value.rounded() ? String(format: "%.0f", value) : String(format: "%.1f", value)
+        }
+        let unit = progress.unit == "s" ? "" : " " + progress.unit
+        var text = "\(number(progress.current)) of \(number(progress.target))\(unit)"
+        if progress.unit != "s" && progress.unit != "%" && progress.target > 0 {
+            text += String(format: " (%.0f%%)", min(1, progress.current / progress.target) * 100)
+        }
+        return text
+    }
+}
+
+/// What `badgectl explain --format json` prints.
+public struct BadgeExplanation: Encodable, Sendable {
+    /// One award of the badge, with the numbers of the run that earned it.
+    public struct AwardLine: Encodable, Sendable {
+        public var tier: String
+        public var run: String
+        public var at: String?
+        public var pack: String
+        public var rule: String
+        public var detail: String
+        public var distanceMeters: Double?
+        public var elapsedSeconds: Double?
+        public var paceSecondsPerKilometre: Double?
+        public var progress: BadgeRules.Progress?
+
+        enum CodingKeys: String, CodingKey {
+            case tier, run, at, pack, rule, detail
+            case distanceMeters = "distance_m"
+            case elapsedSeconds = "elapsed_s"
+            case paceSecondsPerKilometre = "pace_s_per_km"
+            case progress
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(tier, forKey: .tier)
+            try c.encode(run, forKey: .run)
+            try c.encode(at, forKey: .at)
+            try c.encode(pack, forKey: .pack)
+            try c.encode(rule, forKey: .rule)
+            try c.encode(detail, forKey: .detail)
+            try c.encode(distanceMeters, forKey: .distanceMeters)
+            try c.encode(elapsedSeconds, forKey: .elapsedSeconds)
+            try c.encode(paceSecondsPerKilometre, forKey: .paceSecondsPerKilometre)
+            try c.encode(progress, forKey: .progress)
+        }
+    }
+
+    public var badge: String
+    public var name: String
+    public var information: String
+    public var image: String?
+    public var theme: String?
+    public var earned: Bool { !awards.isEmpty }
+    public var awards: [AwardLine]
+    /// What each rule says about the badge ("why not yet", the next tier).
+    public var statuses: [BadgeStatus]
+    /// Distance still to run when a rule names this badge as its `next`.
+    public var remainingMeters: Double?
+    public var ruleErrors: [RuleFailure]
+    public var fileErrors: [String]
+
+    init(badge: CatalogueBadge, theme: String?, evaluation: Evaluation, runs: [RunSummary], fileErrors: [String]) {
+        self.badge = badge.id; name = badge.name; information = badge.information; image = badge.image
+        self.theme = theme
+        let byId = Dictionary(runs.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        awards = evaluation.awards.filter { $0.badge == badge.id }.map { award in
+            let run = byId[award.run]
+            return AwardLine(tier: award.tier, run: award.run, at: award.at, pack: award.pack, rule: award.rule, detail: award.detail,
+                             distanceMeters: run?.distanceMeters, elapsedSeconds: run?.elapsedSeconds,
+                             paceSecondsPerKilometre: run?.paceSecondsPerKilometre, progress: award.progress)
+        }
+        statuses = evaluation.statuses.filter { $0.badge == badge.id }
+        remainingMeters = evaluation.nexts.filter { $0.badge == badge.id }.map(\.remainingMeters).min()
+        ruleErrors = evaluation.failures
+        self.fileErrors = fileErrors
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case badge, name, information, image, theme, earned, awards, statuses
+        case remainingMeters = "remaining_m"
+        case ruleErrors = "rule_errors"
+        case fileErrors = "file_errors"
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(badge, forKey: .badge)
+        try c.encode(name, forKey: .name)
+        try c.encode(information, forKey: .information)
+        try c.encode(image, forKey: .image)
+        try c.encode(theme, forKey: .theme)
+        try c.encode(earned, forKey: .earned)
+        try c.encode(awards, forKey: .awards)
+        try c.encode(statuses, forKey: .statuses)
+        try c.encode(remainingMeters, forKey: .remainingMeters)
+        try c.encode(ruleErrors, forKey: .ruleErrors)
+        try c.encode(fileErrors, forKey: .fileErrors)
+    }
+}
+
+/// Errors of badgectl's commands that are about what the user asked for.
+public enum CommandError: Error, Equatable, CustomStringConvertible {
+    /// `--theme NAME` that no loaded pack defines; `available` lists the themes the packs offer.
+    case unknownTheme(name: String, available: [String])
+    /// A badge id (or name) neither the catalogue nor any pack knows; `suggestion` is the closest id.
+    case unknownBadge(id: String, suggestion: String?)
+
+    public var description: String {
+        switch self {
+        case .unknownTheme(let name, let available):
+            if available.isEmpty { return "unknown theme '\(name)': the loaded packs define no themes" }
+            return "unknown theme '\(name)'; available: \(available.joined(separator: ", "))"
+        case .unknownBadge(let id, let suggestion):
+            return "unknown badge '\(id)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? " (the catalogue and the packs define no badges)")
+        }
+    }
+}

@@ -1,0 +1,45 @@
+-- Lifetime distance milestones: earned by the run that takes the running total to the milestone
+-- or past it (>=). Only sport "running" counts.
+
+local MILESTONES = {
+  { badge = "lifetime-100k", m = 100000 },
+  { badge = "lifetime-500k", m = 500000 },
+  { badge = "lifetime-1000k", m = 1000000 },
+  { badge = "lifetime-5000k", m = 5000000 },
+}
+
+return {
+  id = "distance",
+  title = "Lifetime distance",
+  init = function(ctx) return { total_m = 0.0, runs = 0 } end,
+
+  on_run = function(state, run, award, ctx)
+    if run.sport ~= "running" then return end
+    state.total_m = state.total_m + run.distance_m
+    state.runs = state.runs + 1
+    for _, milestone in ipairs(MILESTONES) do
+      if state.total_m >= milestone.m then
+        award { badge = milestone.badge, run = run,
+                detail = ("%s in %d run%s"):format(badgectl.format_distance(state.total_m), state.runs,
+                  state.runs == 1 and "" or "s") }
+      end
+    end
+  end,
+
+  status = function(state, ctx)
+    local badges, next_badge = {}, nil
+    for _, milestone in ipairs(MILESTONES) do
+      local entry = { badge = milestone.badge,
+                      progress = { current = math.min(state.total_m, milestone.m) / 1000, target = milestone.m / 1000, unit = "km" } }
+      if state.total_m < milestone.m then
+        entry.hint = ("%s left (%s of %s)"):format(badgectl.format_distance(milestone.m - state.total_m),
+          badgectl.format_distance(state.total_m), badgectl.format_distance(milestone.m))
+        if next_badge == nil then next_badge = { badge = milestone.badge, remaining_m = milestone.m - state.total_m } end
+      else
+        entry.hint = "earned"
+      end
+      badges[#badges + 1] = entry
+    end
+    return { badges = badges, next = next_badge }
+  end,
+}
