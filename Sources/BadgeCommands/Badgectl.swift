@@ -14,7 +14,7 @@ public struct Badgectl: ParsableCommand {
             \(ExitStatus.failure.rawValue) when nothing could be evaluated (no such folder, unreadable catalogue).
             """,
         version: "0.1.0",
-        subcommands: [EvaluateCommand.self, SummarizeCommand.self, GenerateCommand.self]
+        subcommands: [EvaluateCommand.self, SummarizeCommand.self, GenerateCommand.self, TestCommand.self, NewCommand.self]
     )
 
     public init() {}
@@ -27,4 +27,7 @@ public enum ExitStatus: Int32 {
     case failure = 1
     /// Something was skipped; the rest was reported.
     case partial = 2
+    /// `badgectl test`: a test failed or a test file, pack or catalogue did not load
+    /// (`badgectl evaluate --golden`: the output differs from the snapshot).
+    case testsFailed = 3
 }
