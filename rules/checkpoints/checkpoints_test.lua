@@ -214,3 +214,19 @@ test("one rule at a time", function(t)
   t.expect_eq(result.awards[1].rule, "distance")
   t.expect_eq(result.awards[1].pack, "checkpoints")
 end)
+
+test("a run read from a JSON summary by the production reader", function(t)
+  -- 8000 m in 2700 s: more than 1 km and 5 km, not 10 km; local date from the +02:00 offset
+  local r = t.run{ file = "tests/fixtures/treadmill.json" }
+  t.expect_eq(r.id, "tests/fixtures/treadmill.json")
+  t.expect_eq(r.local_date, "2024-05-01")
+  t.expect_eq(r.elapsed_s, 2700.0)
+  local result = evaluate(t, { r })
+  t.expect_awards(result, {
+    { badge = "one-k", tier = "earned", run = r },
+    { badge = "five-k", tier = "earned", run = r },
+    { badge = "one-k", tier = "best", run = r },
+    { badge = "five-k", tier = "best", run = r },
+  })
+  t.expect_near(result.next.remaining_m, 2000, 1e-9)
+end)
