@@ -119,7 +119,7 @@ enum RuleScaffold {
           badges = {
           },
           themes = {
-            \(name) = {
+            ["\(name)"] = {
               { id = "\(badge)", name = "First 10 km", information = "Run more than 10 km in one go." },
             },
           },
