@@ -99,7 +99,7 @@ struct TestCommand: ParsableCommand {
             }
             if coverage, let c = report.coverage {
                 let tests = report.results.filter { $0.name != "(load)" }.count
-                out.append("coverage \(report.pack): \(tests) tests")
+                out.append("coverage \(report.pack): \(tests) test\(tests == 1 ? "" : "s")")
                 out.append(c.notAwarded.isEmpty ? "  every badge and tier awarded by some test"
                            : "  not awarded by any test: " + c.notAwarded.joined(separator: ", "))
                 out.append(c.rulesNotRun.isEmpty ? "  every rule ran" : "  rules no test ran: " + c.rulesNotRun.joined(separator: ", "))

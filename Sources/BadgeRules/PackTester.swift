@@ -55,7 +55,8 @@ public struct TestResult: Codable, Sendable, Equatable {
 /// What no test of a pack covered.
 public struct PackCoverage: Codable, Sendable, Equatable {
     /// `badge/tier` pairs no test awarded: the pack's own badges and every badge its rules awarded or
-    /// reported a status for in any test, times `earned` and every tier the pack awarded in any test.
+    /// reported a status for in any test, times `earned`, every tier the pack awarded in any test, and
+    /// `silver`/`gold` when a status gave a silver/gold pace.
     public var notAwarded: [String]
     /// Rule ids no `t.evaluate` ran (rule files whose id never loaded are listed by file).
     public var rulesNotRun: [String]
@@ -155,6 +156,7 @@ public struct PackTester: Sendable {
         }
         var awarded: Set<String> = []
         var statusBadges: Set<String> = []
+        var statusTiers: Set<String> = []
         var rulesRun: Set<String> = []
         var ruleFiles: [String: String] = [:]
         for file in PackTester.testFiles(of: pack) {
@@ -183,12 +185,13 @@ public struct PackTester: Sendable {
             }
             awarded.formUnion(session.awarded)
             statusBadges.formUnion(session.statusBadges)
+            statusTiers.formUnion(session.statusTiers)
             rulesRun.formUnion(session.rulesRun)
             ruleFiles.merge(session.ruleIDs) { a, _ in a }
         }
-        // Coverage: tiers seen for this pack (always `earned`), over its own badges and every badge
-        // its rules awarded or reported on.
-        var tiers: Set<String> = ["earned"]
+        // Coverage: tiers seen for this pack (always `earned`; `silver`/`gold` also when a status gave
+        // their pace), over its own badges and every badge its rules awarded or reported on.
+        var tiers: Set<String> = statusTiers.union(["earned"])
         var badges = Set(pack.allBadges.map(\.id)).union(statusBadges)
         for key in awarded {
             guard let slash = key.lastIndex(of: "/") else { continue }

@@ -37,6 +37,8 @@ final class TestSession {
     /// Coverage, over every test of the file.
     var awarded: Set<String> = []
     var statusBadges: Set<String> = []
+    /// `silver` / `gold` when some status gave a pace for that tier (the rule can award it).
+    var statusTiers: Set<String> = []
     var rulesRun: Set<String> = []
     var ruleIDs: [String: String] = [:]
 
@@ -281,7 +283,11 @@ final class TestSession {
             for rule in sessionRules { rulesRun.insert(rule.id) }
         }
         for award in evaluation.awards { awarded.insert(award.badge + "/" + award.tier) }
-        for status in evaluation.statuses { statusBadges.insert(status.badge) }
+        for status in evaluation.statuses {
+            statusBadges.insert(status.badge)
+            if status.silverPaceSecondsPerKilometre != nil { statusTiers.insert("silver") }
+            if status.goldPaceSecondsPerKilometre != nil { statusTiers.insert("gold") }
+        }
         pushEvaluation(evaluation)
         return 1
     }
