@@ -11,7 +11,9 @@ public struct Badgectl: ParsableCommand {
 
             Exit status: 0 when every file was read and every rule ran; \(ExitStatus.partial.rawValue) when \
             anything was skipped (a bad run file, a failing rule) with everything else still reported; \
-            \(ExitStatus.failure.rawValue) when nothing could be evaluated (no such folder, unreadable catalogue).
+            \(ExitStatus.failure.rawValue) when nothing could be evaluated (no such folder, unreadable catalogue); \
+            \(ExitStatus.testsFailed.rawValue) when `badgectl test` has a failing test or `evaluate --golden` \
+            differs from its snapshot.
             """,
         version: "0.1.0",
         subcommands: [EvaluateCommand.self, SummarizeCommand.self, GenerateCommand.self, TestCommand.self, NewCommand.self]

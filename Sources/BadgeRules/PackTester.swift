@@ -60,6 +60,11 @@ public struct PackCoverage: Codable, Sendable, Equatable {
     public var notAwarded: [String]
     /// Rule ids no `t.evaluate` ran (rule files whose id never loaded are listed by file).
     public var rulesNotRun: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case notAwarded = "not_awarded"
+        case rulesNotRun = "rules_not_run"
+    }
 }
 
 /// The tests of one pack.
@@ -82,7 +87,7 @@ public struct PackTester: Sendable {
     /// The catalogue `t.evaluate` uses unless a test passes `catalogue`; nil: `badges.json` found
     /// upward from each pack's folder (an empty catalogue when there is none).
     public var catalogue: Catalogue?
-    /// Only tests whose name contains this text, or matches it as a Lua-style pattern... see `matches`.
+    /// Only tests this selects (see `selects`); nil: every test.
     public var filter: String?
 
     public init(limits: RuleEngine.Limits = .default, catalogue: Catalogue? = nil, filter: String? = nil) {

@@ -221,9 +221,59 @@ final class TestSession {
         if let v = run.movingSeconds { lua.push(v); lua.setField(-2, "moving_s") }
         if let v = run.speedMetersPerSecond { lua.push(v); lua.setField(-2, "speed_m_per_s") }
         if let v = run.paceSecondsPerKilometre { lua.push(v); lua.setField(-2, "pace_s_per_km") }
-        lua.newTable(record: Int32(run.efforts.count))
-        for effort in run.efforts { lua.push(effort.elapsedSeconds); lua.setField(-2, effort.name) }
+        func pushEffort(_ effort: Effort) {
+            lua.newTable(record: 6)
+            lua.push(effort.name); lua.setField(-2, "name")
+            lua.push(effort.distanceMeters); lua.setField(-2, "distance_m")
+            lua.push(effort.elapsedSeconds); lua.setField(-2, "elapsed_s")
+            lua.push(effort.startDistanceMeters); lua.setField(-2, "start_distance_m")
+            lua.push(effort.startElapsedSeconds); lua.setField(-2, "start_elapsed_s")
+            lua.push(effort.paceSecondsPerKilometre); lua.setField(-2, "pace_s_per_km")
+        }
+        lua.newTable(array: Int32(run.efforts.count))
+        for (i, effort) in run.efforts.enumerated() { pushEffort(effort); lua_rawseti(state, -2, lua_Integer(i + 1)) }
         lua.setField(-2, "efforts")
+        lua.newTable(record: Int32(run.efforts.count))
+        for effort in run.efforts { pushEffort(effort); lua.setField(-2, effort.name) }
+        lua.setField(-2, "fastest")
+        for (key, splits) in [("splits_km", run.splitsKilometre), ("splits_mile", run.splitsMile)] {
+            lua.newTable(array: Int32(splits.count))
+            for (i, split) in splits.enumerated() {
+                lua.newTable(record: 6)
+                lua.push(integer: split.index); lua.setField(-2, "index")
+                lua.push(split.distanceMeters); lua.setField(-2, "distance_m")
+                lua.push(split.elapsedSeconds); lua.setField(-2, "elapsed_s")
+                lua.push(split.cumulativeSeconds); lua.setField(-2, "cumulative_s")
+                lua.push(split.paceSecondsPerKilometre); lua.setField(-2, "pace_s_per_km")
+                lua_pushboolean(state, split.partial ? 1 : 0); lua.setField(-2, "partial")
+                lua_rawseti(state, -2, lua_Integer(i + 1))
+            }
+            lua.setField(-2, key)
+        }
+        lua.newTable(array: Int32(run.checkpoints.count))
+        for (i, checkpoint) in run.checkpoints.enumerated() {
+            lua.newTable(record: 4)
+            lua.push(checkpoint.badge); lua.setField(-2, "badge")
+            lua.push(checkpoint.name); lua.setField(-2, "name")
+            lua.push(checkpoint.distanceMeters); lua.setField(-2, "distance_m")
+            if let v = checkpoint.elapsedSeconds { lua.push(v); lua.setField(-2, "elapsed_s") }
+            lua_rawseti(state, -2, lua_Integer(i + 1))
+        }
+        lua.setField(-2, "checkpoints")
+        if let e = run.elevation {
+            lua.newTable(record: 4)
+            lua.push(e.gainMeters); lua.setField(-2, "gain_m")
+            lua.push(e.lossMeters); lua.setField(-2, "loss_m")
+            lua.push(e.minMeters); lua.setField(-2, "min_m")
+            lua.push(e.maxMeters); lua.setField(-2, "max_m")
+            lua.setField(-2, "elevation")
+        }
+        if let h = run.heartRate {
+            lua.newTable(record: 2)
+            lua.push(h.average); lua.setField(-2, "avg")
+            lua.push(h.maximum); lua.setField(-2, "max")
+            lua.setField(-2, "heart_rate")
+        }
     }
 
     // MARK: t.evaluate

@@ -48,7 +48,10 @@ final class TestAPITests: XCTestCase {
               t.expect_eq(r.id, "run-1")
               t.expect_eq(r.local_date, "2024-06-02")
               t.expect_eq(r.start, "2024-06-02T05:00:00Z")
-              t.expect_eq(r.efforts["5km"], 1450.0)
+              t.expect_eq(r.fastest["5km"].elapsed_s, 1450.0)
+              t.expect_eq(r.efforts[1].name, "5km")
+              t.expect_eq(r.splits_km[2].cumulative_s, 600.0)
+              t.expect_eq(#r.splits_km, 3)
               t.expect_near(r.pace_s_per_km, 290, 1e-9)
               local result = t.evaluate{ r }
               t.expect_awards(result, {
