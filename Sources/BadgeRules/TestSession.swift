@@ -126,6 +126,10 @@ final class TestSession {
         lua.push(integer: index + 1)
         if let error = lua.call(nargs: 1, nresults: 0) {
             var failure = TestFailure(located: error.message, file: file)
+            // The sandbox's messages speak of rules; here the limits apply to one test.
+            failure.message = failure.message
+                .replacingOccurrences(of: "instructions per call)", with: "instructions per test)")
+                .replacingOccurrences(of: "for rules in one evaluation)", with: "for the tests of one file)")
             if error.budgetExhausted && !failure.message.contains("instruction budget exhausted") {
                 failure.message = "instruction budget exhausted (\(limits.instructionsPerCall) instructions per test): " + failure.message
             }
