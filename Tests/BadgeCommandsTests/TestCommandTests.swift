@@ -181,3 +181,18 @@ final class TestCommandTests: XCTestCase {
         XCTAssertTrue(output.stderr.contains("no such folder nowhere"), output.stderr)
     }
 }
+
+extension TestCommandTests {
+    func testAPackThatDoesNotLoadIsOneFailureAndTheOthersRun() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("rules/a/pack.lua", "return { name = \"a\" }")
+        try folder.write("rules/b/pack.lua", TestCommandTests.packLua.replacingOccurrences(of: "%@", with: "b"))
+        try folder.write("rules/b/ten.lua", TestCommandTests.rule)
+        try folder.write("rules/b/ten_test.lua", "test(\"none\", function(t) t.expect_awards(t.evaluate{}, {}) end)")
+        let output = try Badgectl.run(["test", "rules"], in: folder.url)
+        XCTAssertEqual(output.status, 3)
+        XCTAssertTrue(output.stdout.contains("FAIL  a: (load)  (rules/a/pack.lua)"), output.stdout)
+        XCTAssertTrue(output.stdout.contains("rules/a/pack.lua: pack does not load: missing required field 'version'"), output.stdout)
+        XCTAssertEqual(output.lastLine, "1 passed, 1 failed")
+    }
+}
