@@ -88,6 +88,10 @@ enum RunSpec {
             let parts = date.split(separator: "-").compactMap { Int($0) }
             guard parts.count == 3, date.count == 10 else { throw SpecError(message: "field 'date' must be 'YYYY-MM-DD', got '\(date)'") }
             let days = Timestamps.daysFromCivil(year: parts[0], month: parts[1], day: parts[2])
+            let civil = Timestamps.civilFromDays(days)
+            guard civil.year == parts[0], civil.month == parts[1], civil.day == parts[2] else {
+                throw SpecError(message: "field 'date': '\(date)' is not a calendar date")
+            }
             startEpoch = Double(days * 86_400 + 7 * 3600 - (offset ?? 0))
         } else {
             // 2024-01-01T07:00:00Z for the first run of a test, a day later for each next one.

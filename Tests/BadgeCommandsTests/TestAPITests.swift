@@ -99,6 +99,9 @@ final class TestAPITests: XCTestCase {
             test("bad duration", function(t)
               t.run{ distance_km = 5, duration = "25 minutes" }
             end)
+            test("not a date", function(t)
+              t.run{ date = "2024-02-30", distance_km = 5 }
+            end)
             test("several failures in one test are all shown", function(t)
               t.expect(false, "first")
               t.expect_match("run more than 5 km", "^walk", "second")
@@ -107,13 +110,14 @@ final class TestAPITests: XCTestCase {
         let output = try Badgectl.run(["test", "rules"], in: folder.url)
         let text = output.stdout
         XCTAssertEqual(output.status, 3)
-        XCTAssertEqual(output.lastLine, "0 passed, 6 failed", text)
+        XCTAssertEqual(output.lastLine, "0 passed, 7 failed", text)
         XCTAssertTrue(text.contains("rules/api/mistakes_test.lua:2: t.run: unknown field 'distnce_km'"), text)
         XCTAssertTrue(text.contains("rules/api/mistakes_test.lua:6: runs are read-only (tried to set 'distance_m')"), text)
         XCTAssertTrue(text.contains("rules/api/mistakes_test.lua:9: t.evaluate: no run 'nope' made by t.run in this test"), text)
         XCTAssertTrue(text.contains("rules/api/mistakes_test.lua:12: t.evaluate: no rule 'zzz' in pack 'api' (rules: day, fast, gpx, splits)"), text)
         XCTAssertTrue(text.contains("rules/api/mistakes_test.lua:15: t.run: field 'duration' must be seconds or \"mm:ss\""), text)
-        XCTAssertTrue(text.contains("rules/api/mistakes_test.lua:18: first\n    expected: a true value\n    got:      false"), text)
-        XCTAssertTrue(text.contains("rules/api/mistakes_test.lua:19: second\n    expected: text matching \"^walk\"\n    got:      \"run more than 5 km\""), text)
+        XCTAssertTrue(text.contains("rules/api/mistakes_test.lua:18: t.run: field 'date': '2024-02-30' is not a calendar date"), text)
+        XCTAssertTrue(text.contains("rules/api/mistakes_test.lua:21: first\n    expected: a true value\n    got:      false"), text)
+        XCTAssertTrue(text.contains("rules/api/mistakes_test.lua:22: second\n    expected: text matching \"^walk\"\n    got:      \"run more than 5 km\""), text)
     }
 }
