@@ -44,6 +44,6 @@ let package = Package(
         .testTarget(name: "ActivitiesTests", dependencies: ["Activities"]),
         .testTarget(name: "BadgeRulesTests", dependencies: ["BadgeRules", "Activities"]),
         .testTarget(name: "BadgeReportTests", dependencies: ["BadgeReport", "Activities"]),
-        .testTarget(name: "BadgeCommandsTests", dependencies: ["BadgeCommands", "badgectl"]),
+        .testTarget(name: "BadgeCommandsTests", dependencies: ["BadgeCommands", "badgectl"], exclude: ["Golden"]),
     ]
 )

@@ -11,11 +11,14 @@ public struct Badgectl: ParsableCommand {
 
             Exit status: 0 when every file was read and every rule ran; \(ExitStatus.partial.rawValue) when \
             anything was skipped (a bad run file, a failing rule) with everything else still reported; \
-            \(ExitStatus.failure.rawValue) when nothing could be evaluated (no such folder, unreadable catalogue).
+            \(ExitStatus.failure.rawValue) when nothing could be evaluated (no such folder, unreadable catalogue); \
+            \(ExitStatus.testsFailed.rawValue) when `badgectl test` has a failing test or `evaluate --golden` \
+            differs from its snapshot.
             """,
         version: "0.1.0",
         subcommands: [
-            EvaluateCommand.self, SummarizeCommand.self, ExplainCommand.self, ReportCommand.self, GenerateCommand.self,
+            EvaluateCommand.self, SummarizeCommand.self, ExplainCommand.self, TestCommand.self, NewCommand.self,
+            ReportCommand.self, GenerateCommand.self,
         ]
     )
 
@@ -29,4 +32,7 @@ public enum ExitStatus: Int32 {
     case failure = 1
     /// Something was skipped; the rest was reported.
     case partial = 2
+    /// `badgectl test`: a test failed or a test file, pack or catalogue did not load
+    /// (`badgectl evaluate --golden`: the output differs from the snapshot).
+    case testsFailed = 3
 }

@@ -24,6 +24,8 @@ struct EvaluateCommand: ParsableCommand {
     @Option(name: .long, help: "Output format: table (for people) or json (the contract).")
     var format: OutputFormat = .table
 
+    @OptionGroup var goldenOptions: GoldenOptions
+
     func run() throws {
         let zone = try runOptions.zone()
         let catalogue: Catalogue
@@ -45,6 +47,10 @@ struct EvaluateCommand: ParsableCommand {
         let evaluation = engine.evaluate(runs: folder.runs)
         let report = EvaluationReport(folder: folder, evaluation: evaluation, catalogue: theme.apply(catalogue),
                                       packBadges: theme.apply(engine.packs.flatMap(\.badges)))
+        if let golden = goldenOptions.golden {
+            try Golden.run(try report.json(), path: golden, update: goldenOptions.update)
+            return
+        }
         switch format {
         case .json: print(try report.json())
         case .table: print(EvaluateCommand.table(report))

@@ -1,0 +1,144 @@
+import ArgumentParser
+import BadgeRules
+import Foundation
+
+/// How `badgectl test` prints its results.
+public enum TestOutputFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case text, json, junit
+}
+
+/// `badgectl test [PATH...]`: runs rule packs' own tests, like `opa test`.
+struct TestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "test",
+        abstract: "Run the tests of rule packs (rules/<pack>/*_test.lua and rules/<pack>/tests/*.lua).",
+        discussion: """
+            Each PATH is a pack folder (it holds pack.lua) or a folder of packs; the default is rules/. \
+            Every failing test is shown with the test file's line of the failed expectation, what was \
+            expected and what the rules gave. The last line of text output is `N passed, N failed` \
+            (`, N skipped` when any). A test file or pack that does not load counts as one failed test.
+
+            Exit status: 0 when every test passed; \(ExitStatus.testsFailed.rawValue) when a test failed \
+            or a test file, pack or catalogue did not load; \(ExitStatus.failure.rawValue) for unusable \
+            arguments (no such folder).
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Pack folders or folders of packs (default: rules).", valueName: "path"))
+    var paths: [String] = []
+
+    @Option(name: .customLong("run"), help: ArgumentHelp(
+        "Run only tests whose name contains PATTERN, or matches it as a regular expression.",
+        valueName: "pattern"))
+    var pattern: String?
+
+    @Option(name: .long, help: "Output format: text, json, or junit (JUnit XML for CI).")
+    var format: TestOutputFormat = .text
+
+    @Flag(name: .long, help: "List the badges and tiers no test awarded and the rules no test ran.")
+    var coverage = false
+
+    @Flag(name: .shortAndLong, help: "Also list passing and skipped tests, and what tests printed.")
+    var verbose = false
+
+    @Option(name: .long, help: ArgumentHelp("Catalogue for tests that pass none (default: badges.json found upward from each pack).", valueName: "file"))
+    var badges: String?
+
+    func run() throws {
+        var options = RuleOptions()
+        options.rules = paths
+        for path in paths.isEmpty ? ["rules"] : paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                Console.error("badgectl: no such folder \(path)")
+                throw ExitCode(ExitStatus.failure.rawValue)
+            }
+        }
+        var tester = PackTester(filter: pattern)
+        if let badges {
+            do {
+                tester.catalogue = try Catalogue.load(path: badges)
+            } catch {
+                Console.error("badgectl: \(error)")
+                throw ExitCode(ExitStatus.failure.rawValue)
+            }
+        }
+        let reports = options.packDirectories.map { tester.run(packDirectory: $0) }
+        let summary = TestSummary(reports: reports)
+        switch format {
+        case .text: print(TestCommand.text(reports, verbose: verbose, coverage: coverage))
+        case .json: print(try JSONOutput.encode(TestSummary.JSON(summary: summary, coverage: coverage)))
+        case .junit: print(JUnitReport.xml(reports))
+        }
+        if summary.failed > 0 { throw ExitCode(ExitStatus.testsFailed.rawValue) }
+    }
+
+    /// The text report: failures in full, then (with `coverage`) what no test covered, then the count line.
+    static func text(_ reports: [PackTestReport], verbose: Bool, coverage: Bool) -> String {
+        var out: [String] = []
+        for report in reports {
+            for result in report.results {
+                let label = "\(report.pack): \(result.name)"
+                switch result.outcome {
+                case .passed:
+                    if verbose { out.append("ok    \(label)") }
+                case .skipped:
+                    if verbose { out.append("skip  \(label)") }
+                case .failed:
+                    out.append("FAIL  \(label)  (\(result.line.map { "\(result.file):\($0)" } ?? result.file))")
+                    for failure in result.failures {
+                        out.append("  \(failure.place): \(failure.message)")
+                        if let expected = failure.expected { out.append("    expected: \(indent(expected))") }
+                        if let got = failure.got { out.append("    got:      \(indent(got))") }
+                        if let traceback = failure.traceback { out.append("    " + traceback.replacingOccurrences(of: "\n", with: "\n    ")) }
+                    }
+                }
+                if (verbose || result.outcome == .failed) && !result.output.isEmpty {
+                    for line in result.output { out.append("    | \(line)") }
+                }
+            }
+            if coverage, let c = report.coverage {
+                let tests = report.results.filter { $0.name != "(load)" }.count
+                out.append("coverage \(report.pack): \(tests) test\(tests == 1 ? "" : "s")")
+                out.append(c.notAwarded.isEmpty ? "  every badge and tier awarded by some test"
+                           : "  not awarded by any test: " + c.notAwarded.joined(separator: ", "))
+                out.append(c.rulesNotRun.isEmpty ? "  every rule ran" : "  rules no test ran: " + c.rulesNotRun.joined(separator: ", "))
+            }
+        }
+        out.append(TestSummary(reports: reports).line)
+        return out.joined(separator: "\n")
+    }
+
+    static func indent(_ text: String) -> String {
+        text.replacingOccurrences(of: "\n", with: "\n              ")
+    }
+}
+
+/// Counts over every pack.
+struct TestSummary {
+    var reports: [PackTestReport]
+    var passed: Int { reports.reduce(0) { $0 + $1.passed } }
+    var failed: Int { reports.reduce(0) { $0 + $1.failed } }
+    var skipped: Int { reports.reduce(0) { $0 + $1.skipped } }
+
+    /// `N passed, N failed` (`, N skipped` when any).
+    var line: String {
+        "\(passed) passed, \(failed) failed" + (skipped > 0 ? ", \(skipped) skipped" : "")
+    }
+
+    struct JSON: Encodable {
+        var passed: Int
+        var failed: Int
+        var skipped: Int
+        var packs: [PackTestReport]
+
+        init(summary: TestSummary, coverage: Bool) {
+            passed = summary.passed; failed = summary.failed; skipped = summary.skipped
+            packs = summary.reports.map { report in
+                var report = report
+                if !coverage { report.coverage = nil }
+                return report
+            }
+        }
+    }
+}

@@ -1,0 +1,281 @@
+/// Trusted Lua that gives a test file its API (`test`, `skip`, the `t` object, see TESTAPI.md).
+/// Run once per test state after `Prelude`, in the host globals; called with the test file's
+/// environment and the host functions, it adds `test` and `skip` to that environment and returns
+/// the controller Swift drives: `count()`, `info(i)` → name, skip, where and `run(i)`.
+///
+/// Host functions (C trampolines into `TestSession`): `run(spec)` → run data, `evaluate(ids, rule,
+/// catalogue)` → result, `fail(level, message, expected, got)` records a failure at the Lua
+/// position `level` levels above the function that called it, `where(level)`.
+/// Expectation functions never tail-call `fail`, so the caller's frame is still there.
+enum TestPrelude {
+    static let chunkName = "=badgectl-test"
+
+    static let source = #"""
+local env, h_run, h_evaluate, h_fail, h_where = ...
+local type, tostring, ipairs, next, error, select = type, tostring, ipairs, next, error, select
+local setmetatable, getmetatable, math_type, abs = setmetatable, getmetatable, math.type, math.abs
+local format, find, concat, sort = string.format, string.find, table.concat, table.sort
+
+local tests = {}
+local RUN = {}  -- metatable tag of run handles
+
+local function describe(value, depth)
+  depth = depth or 0
+  local kind = type(value)
+  if kind == "string" then return format("%q", value) end
+  if kind == "number" then
+    if math_type(value) == "float" and value == value and value ~= 1/0 and value ~= -1/0 and value % 1 ~= 0 then
+      return format("%.6g", value)
+    end
+    return tostring(value)
+  end
+  if kind ~= "table" then return tostring(value) end
+  if getmetatable(value) == RUN then return "run " .. tostring(value.id) end
+  if depth > 3 then return "{...}" end
+  local parts, n = {}, #value
+  for i = 1, n do parts[#parts + 1] = describe(value[i], depth + 1) end
+  local keys = {}
+  for k in next, value do
+    if not (math_type(k) == "integer" and k >= 1 and k <= n) then keys[#keys + 1] = k end
+  end
+  sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+  for _, k in ipairs(keys) do
+    local key = (type(k) == "string" and find(k, "^[%a_][%w_]*$")) and k or ("[" .. describe(k) .. "]")
+    parts[#parts + 1] = key .. " = " .. describe(value[k], depth + 1)
+  end
+  if #parts == 0 then return "{}" end
+  return "{ " .. concat(parts, ", ") .. " }"
+end
+
+local function deep_equal(a, b)
+  if a == b then return true end
+  if type(a) ~= "table" or type(b) ~= "table" then return false end
+  if getmetatable(a) == RUN or getmetatable(b) == RUN then return false end
+  for k, v in next, a do
+    if not deep_equal(v, b[k]) then return false end
+  end
+  for k in next, b do
+    if a[k] == nil then return false end
+  end
+  return true
+end
+
+local function run_id(run)
+  if type(run) == "table" then return run.id end
+  return run
+end
+
+local function award_text(a)
+  return format("%s/%s run %s", tostring(a.badge), tostring(a.tier), tostring(a.run))
+end
+
+local function awards_text(list)
+  if list == nil or #list == 0 then return "no awards" end
+  local lines = {}
+  for i, a in ipairs(list) do lines[i] = award_text(a) end
+  return concat(lines, "; ")
+end
+
+local SPEC_KEYS = { "badge", "tier", "run", "rule", "pack", "detail" }
+
+local function spec_text(spec)
+  local parts = {}
+  for _, key in ipairs(SPEC_KEYS) do
+    local value = spec[key]
+    if value ~= nil then
+      if key == "run" then value = run_id(value) end
+      parts[#parts + 1] = key .. "=" .. tostring(value)
+    end
+  end
+  return "{" .. concat(parts, " ") .. "}"
+end
+
+local function matches(award, spec)
+  for _, key in ipairs(SPEC_KEYS) do
+    local want = spec[key]
+    if want ~= nil then
+      if key == "run" then want = run_id(want) end
+      if award[key] ~= want then return false end
+    end
+  end
+  if spec.detail_match ~= nil and not find(award.detail or "", spec.detail_match) then return false end
+  return true
+end
+
+local function check_result(result, name)
+  if type(result) ~= "table" or type(result.awards) ~= "table" then
+    error(format("t.%s: expected the result of t.evaluate as first argument, got %s", name, type(result)), 3)
+  end
+end
+
+local function check_spec(spec, name)
+  if type(spec) ~= "table" then
+    error(format("t.%s: expected an award pattern { badge =, tier =, run = }, got %s", name, type(spec)), 3)
+  end
+end
+
+local function wrap_run(data)
+  return setmetatable({}, {
+    __index = data,
+    __newindex = function(_, key) error("runs are read-only (tried to set '" .. tostring(key) .. "')", 2) end,
+    __metatable = RUN,
+    __name = "run",
+  })
+end
+
+local function make_t()
+  local t = {}
+
+  function t.run(spec)
+    if type(spec) ~= "table" then error("t.run: expected a table { distance_km =, duration =, ... }, got " .. type(spec), 2) end
+    local data = h_run(spec)
+    return wrap_run(data)
+  end
+
+  function t.evaluate(runs, opts)
+    if type(runs) ~= "table" then error("t.evaluate: expected an array of runs, got " .. type(runs), 2) end
+    if opts ~= nil and type(opts) ~= "table" then error("t.evaluate: options must be a table { rule =, catalogue = }, got " .. type(opts), 2) end
+    opts = opts or {}
+    local ids = {}
+    for i = 1, #runs do
+      local id = run_id(runs[i])
+      if type(id) ~= "string" then error(format("t.evaluate: runs[%d] is not a run (made by t.run) or a run id", i), 2) end
+      ids[i] = id
+    end
+    local result = h_evaluate(ids, opts.rule, opts.catalogue)
+    if #result.failures > 0 and not opts.allow_failures then
+      local lines = {}
+      for i, f in ipairs(result.failures) do lines[i] = f.text end
+      h_fail(2, "t.evaluate: a rule failed (pass allow_failures = true to test failures)", "no rule failures", concat(lines, "\n"))
+    end
+    return result
+  end
+
+  function t.explain(result, badge)
+    check_result(result, "explain")
+    if type(badge) ~= "string" then error("t.explain: expected a badge id (a string), got " .. type(badge), 2) end
+    local why = { badge = badge, awards = {} }
+    for _, s in ipairs(result.statuses) do
+      if s.badge == badge then
+        why.rule, why.pack, why.hint, why.progress = s.rule, s.pack, s.hint, s.progress
+        why.silver_pace_s_per_km, why.gold_pace_s_per_km = s.silver_pace_s_per_km, s.gold_pace_s_per_km
+        break
+      end
+    end
+    local tiers = {}
+    for _, a in ipairs(result.awards) do
+      if a.badge == badge then
+        why.awards[#why.awards + 1] = a
+        tiers[a.tier] = true
+      end
+    end
+    why.status = (tiers.gold and "gold") or (tiers.silver and "silver") or (tiers.earned and "earned")
+      or (why.awards[1] and why.awards[1].tier) or "not earned"
+    if result.next ~= nil and result.next.badge == badge then why.remaining_m = result.next.remaining_m end
+    return why
+  end
+
+  function t.expect(condition, message)
+    if not condition then
+      h_fail(2, message or "expectation failed", "a true value", describe(condition))
+    end
+  end
+
+  function t.expect_eq(got, expected, message)
+    if not deep_equal(got, expected) then
+      h_fail(2, message or "values differ", describe(expected), describe(got))
+    end
+  end
+
+  function t.expect_near(got, expected, tolerance, message)
+    tolerance = tolerance or 1e-9
+    if type(got) ~= "number" or type(expected) ~= "number" or abs(got - expected) > tolerance then
+      h_fail(2, message or "numbers differ", describe(expected) .. " ± " .. describe(tolerance), describe(got))
+    end
+  end
+
+  function t.expect_match(text, pattern, message)
+    if type(text) ~= "string" or not find(text, pattern) then
+      h_fail(2, message or "text does not match", "text matching " .. describe(pattern), describe(text))
+    end
+  end
+
+  function t.expect_award(result, spec, message)
+    check_result(result, "expect_award")
+    check_spec(spec, "expect_award")
+    for _, a in ipairs(result.awards) do
+      if matches(a, spec) then return end
+    end
+    h_fail(2, message or ("no award " .. spec_text(spec)), spec_text(spec), awards_text(result.awards))
+  end
+
+  function t.expect_no_award(result, spec, message)
+    check_result(result, "expect_no_award")
+    check_spec(spec, "expect_no_award")
+    local found = {}
+    for _, a in ipairs(result.awards) do
+      if matches(a, spec) then found[#found + 1] = a end
+    end
+    if #found > 0 then
+      h_fail(2, message or ("unexpected award " .. spec_text(spec)), "no award " .. spec_text(spec), awards_text(found))
+    end
+  end
+
+  -- Exactly these awards (any order): an array of patterns, each matching one award.
+  function t.expect_awards(result, specs, message)
+    check_result(result, "expect_awards")
+    if type(specs) ~= "table" then error("t.expect_awards: expected an array of award patterns, got " .. type(specs), 2) end
+    local used, missing = {}, {}
+    for _, spec in ipairs(specs) do
+      local hit = false
+      for i, a in ipairs(result.awards) do
+        if not used[i] and matches(a, spec) then used[i], hit = true, true; break end
+      end
+      if not hit then missing[#missing + 1] = spec_text(spec) end
+    end
+    local extra = {}
+    for i, a in ipairs(result.awards) do
+      if not used[i] then extra[#extra + 1] = award_text(a) end
+    end
+    if #missing > 0 or #extra > 0 then
+      local expected = {}
+      for i, spec in ipairs(specs) do expected[i] = spec_text(spec) end
+      local what = {}
+      if #missing > 0 then what[#what + 1] = "missing " .. concat(missing, ", ") end
+      if #extra > 0 then what[#what + 1] = "unexpected " .. concat(extra, ", ") end
+      h_fail(2, (message and (message .. ": ") or "") .. concat(what, "; "),
+        #expected > 0 and concat(expected, "; ") or "no awards", awards_text(result.awards))
+    end
+  end
+
+  function t.expect_note(result, pattern, message)
+    check_result(result, "expect_note")
+    local texts = {}
+    for i, n in ipairs(result.notes) do
+      if find(n.message, pattern) then return end
+      texts[i] = n.message
+    end
+    h_fail(2, message or "no matching note", "a note matching " .. describe(pattern),
+      #texts > 0 and concat(texts, "; ") or "no notes")
+  end
+
+  return t
+end
+
+local function declare(name, fn, skipped, api)
+  if type(name) ~= "string" or name == "" then error(api .. ": expected a test name (a string), got " .. type(name), 3) end
+  if type(fn) ~= "function" then error(api .. ": expected a function(t) after the name, got " .. type(fn), 3) end
+  tests[#tests + 1] = { name = name, fn = fn, skip = skipped, where = h_where(3) }
+end
+
+env.test = function(name, fn) declare(name, fn, false, "test") end
+env.skip = function(name, fn) declare(name, fn, true, "skip") end
+
+return {
+  count = function() return #tests end,
+  info = function(i) local test = tests[i]; return test.name, test.skip, test.where end,
+  run = function(i) tests[i].fn(make_t()) end,
+  describe = describe,
+}
+"""#
+}

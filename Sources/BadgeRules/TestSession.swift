@@ -1,0 +1,449 @@
+import Activities
+import CLua
+import CLuaShims
+import Foundation
+
+/// The C trampoline's way back into a test session (same contract as `Session`'s: Swift returns,
+/// C raises).
+private func testHostEntry(_ state: OpaquePointer?, _ context: UnsafeMutableRawPointer?, _ fn: Int32, _ token: Int64) -> Int32 {
+    guard let context else { return 0 }
+    let session = Unmanaged<TestSession>.fromOpaque(context).takeUnretainedValue()
+    return session.host(fn: fn)
+}
+
+/// One test file of one pack: its own sandboxed Lua state (the rules' allow list plus the test
+/// API of `TestPrelude`), the runs its tests made and what they found. `t.evaluate` builds a
+/// fresh `Session` over the pack and the runs for every call.
+final class TestSession {
+    enum Host: Int32 {
+        case run = 20, evaluate, fail, whereFn, print, require
+    }
+
+    let lua: LuaState
+    var state: OpaquePointer { lua.state }
+    let pack: RulePack
+    let file: String
+    let limits: RuleEngine.Limits
+    let defaultCatalogue: Catalogue
+    var envRef: Int32 = LUA_NOREF
+    var controllerRef: Int32 = LUA_NOREF
+
+    /// Runs made by `t.run` in the current test, by id (in creation order).
+    var runs: [RunSummary] = []
+    var runIndexByID: [String: Int] = [:]
+    /// Failures the current test recorded.
+    var failures: [TestFailure] = []
+    var output: [String] = []
+    /// Coverage, over every test of the file.
+    var awarded: Set<String> = []
+    var statusBadges: Set<String> = []
+    /// `silver` / `gold` when some status gave a pace for that tier (the rule can award it).
+    var statusTiers: Set<String> = []
+    var rulesRun: Set<String> = []
+    var ruleIDs: [String: String] = [:]
+
+    init(pack: RulePack, file: String, catalogue: Catalogue, limits: RuleEngine.Limits) throws {
+        self.lua = try LuaState(limits: limits)
+        self.pack = pack
+        self.file = file
+        self.limits = limits
+        self.defaultCatalogue = catalogue
+        bclua_set_host(lua.state, testHostEntry, Unmanaged.passUnretained(self).toOpaque())
+        lua.ensureStack()
+        if let message = lua.load(Array(Prelude.source.utf8), chunkName: Prelude.chunkName) {
+            throw RulesError.lua(reason: "prelude: \(message)")
+        }
+        if let error = lua.call(nargs: 0, nresults: 1) { throw RulesError.lua(reason: "prelude: \(error.message)") }
+        // make_env(pack_name, print, loader)
+        lua.push(pack.name)
+        bclua_push_host_function(state, Host.print.rawValue, 0)
+        bclua_push_host_function(state, Host.require.rawValue, 0)
+        if let error = lua.call(nargs: 3, nresults: 1) { throw RulesError.lua(reason: "test environment: \(error.message)") }
+        envRef = lua.ref()
+        if let message = lua.load(Array(TestPrelude.source.utf8), chunkName: TestPrelude.chunkName) {
+            throw RulesError.lua(reason: "test prelude: \(message)")
+        }
+        lua.push(ref: envRef)
+        for host in [Host.run, .evaluate, .fail, .whereFn] { bclua_push_host_function(state, host.rawValue, 0) }
+        if let error = lua.call(nargs: 5, nresults: 1) { throw RulesError.lua(reason: "test prelude: \(error.message)") }
+        controllerRef = lua.ref()
+    }
+
+    // MARK: - Driving the tests
+
+    /// Runs the file's top level (which declares the tests). The error names file:line when Lua gave one.
+    func load() -> TestFailure? {
+        guard let bytes = Session.read(file) else {
+            return TestFailure(file: file, line: nil, message: "cannot read the test file")
+        }
+        if let message = lua.load(bytes, chunkName: "@" + file) {
+            return TestFailure(located: message, file: file)
+        }
+        lua.setEnvironment(ofFunctionAt: -1, envRef: envRef)
+        if let error = lua.call(nargs: 0, nresults: 0) {
+            var failure = TestFailure(located: error.message, file: file)
+            failure.traceback = error.traceback
+            return failure
+        }
+        return nil
+    }
+
+    func controller(_ name: String) {
+        lua.push(ref: controllerRef)
+        lua.getField(-1, name)
+        bclua_remove(state, -2)
+    }
+
+    /// The declared tests: name, skipped, `file:line` of the declaration.
+    func declaredTests() -> [(name: String, skip: Bool, line: Int?)] {
+        lua.ensureStack()
+        controller("count")
+        guard lua.call(nargs: 0, nresults: 1) == nil else { return [] }
+        let count = Int(lua.number(at: -1) ?? 0)
+        lua.pop()
+        var tests: [(String, Bool, Int?)] = []
+        for i in 0..<count {
+            controller("info")
+            lua.push(integer: i + 1)
+            guard lua.call(nargs: 1, nresults: 3) == nil else { continue }
+            let name = lua.string(at: -3) ?? "?"
+            let skip = lua_toboolean(state, -2) != 0
+            let place = lua.string(at: -1) ?? ""
+            lua.pop(3)
+            tests.append((name, skip, splitLocation(place + " x")?.line))
+        }
+        return tests
+    }
+
+    /// Runs test `index` (0-based) under the budget; returns its failures (an error adds one).
+    func runTest(_ index: Int) -> (failures: [TestFailure], output: [String]) {
+        runs = []
+        runIndexByID = [:]
+        failures = []
+        output = []
+        lua.ensureStack()
+        controller("run")
+        lua.push(integer: index + 1)
+        if let error = lua.call(nargs: 1, nresults: 0) {
+            var failure = TestFailure(located: error.message, file: file)
+            // The sandbox's messages speak of rules; here the limits apply to one test.
+            failure.message = failure.message
+                .replacingOccurrences(of: "instructions per call)", with: "instructions per test)")
+                .replacingOccurrences(of: "for rules in one evaluation)", with: "for the tests of one file)")
+            if error.budgetExhausted && !failure.message.contains("instruction budget exhausted") {
+                failure.message = "instruction budget exhausted (\(limits.instructionsPerCall) instructions per test): " + failure.message
+            }
+            // The test prelude's own frames say nothing to a rule author.
+            failure.traceback = error.traceback.map { text in
+                text.split(separator: "\n", omittingEmptySubsequences: false)
+                    .filter { !$0.contains(TestPrelude.chunkName.dropFirst() + ":") && !$0.contains("[C]: in ?") }
+                    .joined(separator: "\n")
+            }
+            failures.append(failure)
+        }
+        bclua_gc_collect(state)
+        return (failures, output)
+    }
+
+    // MARK: - Host functions (called from the C trampoline; must never raise)
+
+    func host(fn: Int32) -> Int32 {
+        lua.ensureStack()
+        switch Host(rawValue: fn) {
+        case .run: return hostRun()
+        case .evaluate: return hostEvaluate()
+        case .fail: return hostFail()
+        case .whereFn:
+            let level = Int32(lua.number(at: 1) ?? 1)
+            lua.push(lua.whereString(level: level))
+            return 1
+        case .print:
+            let count = lua.top
+            var parts: [String] = []
+            for i in 1...max(count, 1) where count > 0 {
+                if let text = lua.string(at: i) { parts.append(text) } else if let n = lua.number(at: i) { parts.append(NumberText.number(n)) } else { parts.append(lua.typeName(at: i)) }
+            }
+            output.append(parts.joined(separator: "\t"))
+            return 0
+        case .require:
+            return raise("require: test files cannot require modules; the rules they test are loaded by t.evaluate", level: 1)
+        case nil:
+            lua.push("badgectl: unknown host function \(fn)")
+            return -1
+        }
+    }
+
+    func raise(_ message: String, level: Int32) -> Int32 {
+        lua.push(lua.whereString(level: level) + message)
+        return -1
+    }
+
+    func hostFail() -> Int32 {
+        let level = Int32(lua.number(at: 1) ?? 2)
+        let place = lua.whereString(level: level)
+        var failure = TestFailure(located: place + " x", file: file)
+        failure.message = lua.string(at: 2) ?? "expectation failed"
+        failure.expected = lua.string(at: 3)
+        failure.got = lua.string(at: 4)
+        failures.append(failure)
+        return 0
+    }
+
+    // MARK: t.run
+
+    func hostRun() -> Int32 {
+        guard lua.type(at: 1) == LUA_TTABLE else { return raise("t.run: expected a table", level: 2) }
+        let run: RunSummary
+        do {
+            run = try RunSpec.build(from: self, table: 1, ordinal: runs.count + 1)
+        } catch let error as RunSpec.SpecError {
+            return raise("t.run: \(error.message)", level: 2)
+        } catch {
+            return raise("t.run: \(error)", level: 2)
+        }
+        if runIndexByID[run.id] != nil { return raise("t.run: a run with id '\(run.id)' already exists in this test", level: 2) }
+        runIndexByID[run.id] = runs.count
+        runs.append(run)
+        pushRunData(run)
+        return 1
+    }
+
+    /// The run's scalar fields as a plain table (the prelude wraps it read-only).
+    func pushRunData(_ run: RunSummary) {
+        lua.newTable(record: 16)
+        lua.push(run.id); lua.setField(-2, "id")
+        if let v = run.start { lua.push(v); lua.setField(-2, "start") }
+        if let v = run.startEpochSeconds { lua.push(v); lua.setField(-2, "start_epoch_s") }
+        if let v = run.utcOffsetSeconds { lua.push(integer: v); lua.setField(-2, "utc_offset_s") }
+        if let v = run.localDate { lua.push(v); lua.setField(-2, "local_date") }
+        if let v = run.name { lua.push(v); lua.setField(-2, "name") }
+        lua.push(run.sport); lua.setField(-2, "sport")
+        lua.push(run.format); lua.setField(-2, "format")
+        lua.push(run.distanceMeters); lua.setField(-2, "distance_m")
+        if let v = run.elapsedSeconds { lua.push(v); lua.setField(-2, "elapsed_s") }
+        if let v = run.timerSeconds { lua.push(v); lua.setField(-2, "timer_s") }
+        if let v = run.movingSeconds { lua.push(v); lua.setField(-2, "moving_s") }
+        if let v = run.speedMetersPerSecond { lua.push(v); lua.setField(-2, "speed_m_per_s") }
+        if let v = run.paceSecondsPerKilometre { lua.push(v); lua.setField(-2, "pace_s_per_km") }
+        func pushEffort(_ effort: Effort) {
+            lua.newTable(record: 6)
+            lua.push(effort.name); lua.setField(-2, "name")
+            lua.push(effort.distanceMeters); lua.setField(-2, "distance_m")
+            lua.push(effort.elapsedSeconds); lua.setField(-2, "elapsed_s")
+            lua.push(effort.startDistanceMeters); lua.setField(-2, "start_distance_m")
+            lua.push(effort.startElapsedSeconds); lua.setField(-2, "start_elapsed_s")
+            lua.push(effort.paceSecondsPerKilometre); lua.setField(-2, "pace_s_per_km")
+        }
+        lua.newTable(array: Int32(run.efforts.count))
+        for (i, effort) in run.efforts.enumerated() { pushEffort(effort); lua_rawseti(state, -2, lua_Integer(i + 1)) }
+        lua.setField(-2, "efforts")
+        lua.newTable(record: Int32(run.efforts.count))
+        for effort in run.efforts { pushEffort(effort); lua.setField(-2, effort.name) }
+        lua.setField(-2, "fastest")
+        for (key, splits) in [("splits_km", run.splitsKilometre), ("splits_mile", run.splitsMile)] {
+            lua.newTable(array: Int32(splits.count))
+            for (i, split) in splits.enumerated() {
+                lua.newTable(record: 6)
+                lua.push(integer: split.index); lua.setField(-2, "index")
+                lua.push(split.distanceMeters); lua.setField(-2, "distance_m")
+                lua.push(split.elapsedSeconds); lua.setField(-2, "elapsed_s")
+                lua.push(split.cumulativeSeconds); lua.setField(-2, "cumulative_s")
+                lua.push(split.paceSecondsPerKilometre); lua.setField(-2, "pace_s_per_km")
+                lua_pushboolean(state, split.partial ? 1 : 0); lua.setField(-2, "partial")
+                lua_rawseti(state, -2, lua_Integer(i + 1))
+            }
+            lua.setField(-2, key)
+        }
+        lua.newTable(array: Int32(run.checkpoints.count))
+        for (i, checkpoint) in run.checkpoints.enumerated() {
+            lua.newTable(record: 4)
+            lua.push(checkpoint.badge); lua.setField(-2, "badge")
+            lua.push(checkpoint.name); lua.setField(-2, "name")
+            lua.push(checkpoint.distanceMeters); lua.setField(-2, "distance_m")
+            if let v = checkpoint.elapsedSeconds { lua.push(v); lua.setField(-2, "elapsed_s") }
+            lua_rawseti(state, -2, lua_Integer(i + 1))
+        }
+        lua.setField(-2, "checkpoints")
+        if let e = run.elevation {
+            lua.newTable(record: 4)
+            lua.push(e.gainMeters); lua.setField(-2, "gain_m")
+            lua.push(e.lossMeters); lua.setField(-2, "loss_m")
+            lua.push(e.minMeters); lua.setField(-2, "min_m")
+            lua.push(e.maxMeters); lua.setField(-2, "max_m")
+            lua.setField(-2, "elevation")
+        }
+        if let h = run.heartRate {
+            lua.newTable(record: 2)
+            lua.push(h.average); lua.setField(-2, "avg")
+            lua.push(h.maximum); lua.setField(-2, "max")
+            lua.setField(-2, "heart_rate")
+        }
+    }
+
+    // MARK: t.evaluate
+
+    func hostEvaluate() -> Int32 {
+        guard lua.type(at: 1) == LUA_TTABLE else { return raise("t.evaluate: expected an array of run ids", level: 2) }
+        var selected: [RunSummary] = []
+        let count = Int(lua_rawlen(state, 1))
+        for i in 0..<count {
+            lua_rawgeti(state, 1, lua_Integer(i + 1))
+            let id = lua.string(at: -1)
+            lua.pop()
+            guard let id, let index = runIndexByID[id] else {
+                return raise("t.evaluate: no run '\(id ?? "?")' made by t.run in this test", level: 2)
+            }
+            selected.append(runs[index])
+        }
+        var ruleFilter: String? = nil
+        if lua.type(at: 2) != LUA_TNIL {
+            guard let rule = lua.string(at: 2) else { return raise("t.evaluate: option 'rule' must be a rule id (a string)", level: 2) }
+            ruleFilter = rule
+        }
+        var catalogue = defaultCatalogue
+        if lua.type(at: 3) != LUA_TNIL {
+            do {
+                catalogue = try readCatalogue(at: 3)
+            } catch let error as RunSpec.SpecError {
+                return raise("t.evaluate: option 'catalogue': \(error.message)", level: 2)
+            } catch {
+                return raise("t.evaluate: option 'catalogue': \(error)", level: 2)
+            }
+        }
+        let sorted = RuleEngine.ordered(selected)
+        var evaluation: Evaluation
+        var sessionRules: [Session.Rule] = []
+        do {
+            let session = try Session(packs: [pack], catalogue: catalogue, limits: limits, runs: sorted)
+            evaluation = session.evaluate()
+            sessionRules = session.rules
+        } catch {
+            evaluation = Evaluation(runOrder: sorted.map(\.id))
+            evaluation.failures.append(RuleFailure(pack: pack.name, rule: nil, file: pack.directory, line: nil, message: "\(error)"))
+        }
+        for rule in sessionRules { ruleIDs[rule.id] = rule.file }
+        if let ruleFilter {
+            guard sessionRules.contains(where: { $0.id == ruleFilter }) else {
+                let known = sessionRules.map(\.id).joined(separator: ", ")
+                return raise("t.evaluate: no rule '\(ruleFilter)' in pack '\(pack.name)' (rules: \(known.isEmpty ? "none" : known))", level: 2)
+            }
+            evaluation.awards = evaluation.awards.filter { $0.rule == ruleFilter }
+            evaluation.statuses = evaluation.statuses.filter { $0.rule == ruleFilter }
+            evaluation.nexts = evaluation.nexts.filter { $0.rule == ruleFilter }
+            evaluation.notes = evaluation.notes.filter { $0.rule == nil || $0.rule == ruleFilter }
+            evaluation.failures = evaluation.failures.filter { $0.rule == nil || $0.rule == ruleFilter }
+            rulesRun.insert(ruleFilter)
+        } else {
+            for rule in sessionRules { rulesRun.insert(rule.id) }
+        }
+        for award in evaluation.awards { awarded.insert(award.badge + "/" + award.tier) }
+        for status in evaluation.statuses {
+            statusBadges.insert(status.badge)
+            if status.silverPaceSecondsPerKilometre != nil { statusTiers.insert("silver") }
+            if status.goldPaceSecondsPerKilometre != nil { statusTiers.insert("gold") }
+        }
+        pushEvaluation(evaluation)
+        return 1
+    }
+
+    func readCatalogue(at index: Int32) throws -> Catalogue {
+        guard lua.type(at: index) == LUA_TTABLE else { throw RunSpec.SpecError(message: "expected an array of { id =, name =, distance_m = }") }
+        var badges: [CatalogueBadge] = []
+        let count = Int(lua_rawlen(state, index))
+        for i in 0..<count {
+            lua_rawgeti(state, index, lua_Integer(i + 1))
+            defer { lua.pop() }
+            let entry = lua.top
+            guard lua.type(at: entry) == LUA_TTABLE else { throw RunSpec.SpecError(message: "entry \(i + 1) is not a table") }
+            lua.getField(entry, "id")
+            let id = lua.string(at: -1)
+            lua.pop()
+            guard let id, !id.isEmpty else { throw RunSpec.SpecError(message: "entry \(i + 1): missing 'id'") }
+            lua.getField(entry, "name")
+            let name = lua.string(at: -1) ?? id
+            lua.pop()
+            lua.getField(entry, "distance_m")
+            let distance = lua.number(at: -1)
+            lua.pop()
+            badges.append(CatalogueBadge(id: id, name: name, distanceMeters: distance))
+        }
+        return Catalogue(badges: badges, source: file)
+    }
+
+    func pushProgress(_ progress: Progress?) {
+        guard let progress else { return }
+        lua.newTable(record: 3)
+        lua.push(progress.current); lua.setField(-2, "current")
+        lua.push(progress.target); lua.setField(-2, "target")
+        lua.push(progress.unit); lua.setField(-2, "unit")
+        lua.setField(-2, "progress")
+    }
+
+    func pushEvaluation(_ evaluation: Evaluation) {
+        lua.newTable(record: 5)
+        lua.newTable(array: Int32(evaluation.awards.count))
+        for (i, award) in evaluation.awards.enumerated() {
+            lua.newTable(record: 8)
+            lua.push(award.badge); lua.setField(-2, "badge")
+            lua.push(award.tier); lua.setField(-2, "tier")
+            lua.push(award.run); lua.setField(-2, "run")
+            lua.push(award.rule); lua.setField(-2, "rule")
+            lua.push(award.pack); lua.setField(-2, "pack")
+            lua.push(award.detail); lua.setField(-2, "detail")
+            if let at = award.at { lua.push(at); lua.setField(-2, "at") }
+            pushProgress(award.progress)
+            lua_rawseti(state, -2, lua_Integer(i + 1))
+        }
+        lua.setField(-2, "awards")
+        lua.newTable(array: Int32(evaluation.statuses.count))
+        for (i, status) in evaluation.statuses.enumerated() {
+            lua.newTable(record: 7)
+            lua.push(status.badge); lua.setField(-2, "badge")
+            lua.push(status.rule); lua.setField(-2, "rule")
+            lua.push(status.pack); lua.setField(-2, "pack")
+            if let v = status.hint { lua.push(v); lua.setField(-2, "hint") }
+            if let v = status.silverPaceSecondsPerKilometre { lua.push(v); lua.setField(-2, "silver_pace_s_per_km") }
+            if let v = status.goldPaceSecondsPerKilometre { lua.push(v); lua.setField(-2, "gold_pace_s_per_km") }
+            pushProgress(status.progress)
+            lua_rawseti(state, -2, lua_Integer(i + 1))
+        }
+        lua.setField(-2, "statuses")
+        if let next = evaluation.next {
+            lua.newTable(record: 4)
+            lua.push(next.badge); lua.setField(-2, "badge")
+            lua.push(next.remainingMeters); lua.setField(-2, "remaining_m")
+            lua.push(next.rule); lua.setField(-2, "rule")
+            lua.push(next.pack); lua.setField(-2, "pack")
+            lua.setField(-2, "next")
+        }
+        lua.newTable(array: Int32(evaluation.notes.count))
+        for (i, note) in evaluation.notes.enumerated() {
+            lua.newTable(record: 3)
+            lua.push(note.pack); lua.setField(-2, "pack")
+            if let rule = note.rule { lua.push(rule); lua.setField(-2, "rule") }
+            lua.push(note.message); lua.setField(-2, "message")
+            lua_rawseti(state, -2, lua_Integer(i + 1))
+        }
+        lua.setField(-2, "notes")
+        lua.newTable(array: Int32(evaluation.failures.count))
+        for (i, failure) in evaluation.failures.enumerated() {
+            lua.newTable(record: 6)
+            lua.push(failure.pack); lua.setField(-2, "pack")
+            if let rule = failure.rule { lua.push(rule); lua.setField(-2, "rule") }
+            lua.push(failure.file); lua.setField(-2, "file")
+            if let line = failure.line { lua.push(integer: line); lua.setField(-2, "line") }
+            lua.push(failure.message); lua.setField(-2, "message")
+            lua.push(failure.description); lua.setField(-2, "text")
+            lua_rawseti(state, -2, lua_Integer(i + 1))
+        }
+        lua.setField(-2, "failures")
+    }
+}
+
+/// Numbers for `print` in tests: integers without a fraction.
+enum NumberText {
+    static func number(_ value: Double) -> String {
+        if value.rounded() == value, abs(value) < 1e15 { return String(Int(value)) }
+        return String(value)
+    }
+}

@@ -1,0 +1,20 @@
+import XCTest
+
+/// The project's own rule packs pass their own tests (`badgectl test rules/`).
+final class RulePacksTests: XCTestCase {
+    func testEveryShippedPackPassesItsTests() throws {
+        let output = try CLI.run(["test", "rules"])
+        XCTAssertEqual(output.status, 0, output.stdout + output.stderr)
+        let counts = output.lastLine.split(separator: " ")
+        XCTAssertTrue(output.lastLine.contains(" passed, 0 failed"), output.lastLine)
+        XCTAssertGreaterThan(Int(counts.first ?? "") ?? 0, 0, "no test ran: \(output.lastLine)")
+        XCTAssertFalse(output.stdout.contains("FAIL"), output.stdout)
+    }
+
+    func testCheckpointsPackCoversEveryTierAndRule() throws {
+        let output = try CLI.run(["test", "rules/checkpoints", "--coverage"])
+        XCTAssertEqual(output.status, 0, output.stdout)
+        XCTAssertTrue(output.stdout.contains("every badge and tier awarded by some test"), output.stdout)
+        XCTAssertTrue(output.stdout.contains("every rule ran"), output.stdout)
+    }
+}

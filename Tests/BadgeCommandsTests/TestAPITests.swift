@@ -1,0 +1,123 @@
+import Foundation
+import XCTest
+
+/// The test API of TESTAPI.md end to end: runs built from numbers and from a GPX fixture reach the
+/// rules with the real fields, and mistakes in tests are reported at their line.
+final class TestAPITests: XCTestCase {
+    func makePack() throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        try folder.write("rules/api/pack.lua", """
+            return { name = "api", version = "1", badges = {
+              { id = "fast-5k", name = "Fast 5k" }, { id = "even-splits", name = "Even" },
+              { id = "gpx-k", name = "GPX km" }, { id = "local-day", name = "Local day" } } }
+            """)
+        try folder.write("rules/api/fast.lua", """
+            return { id = "fast", badge = "fast-5k",
+              earned = function(run) local e = run.fastest["5km"]; return e ~= nil and e.elapsed_s < 25 * 60 end }
+            """)
+        try folder.write("rules/api/splits.lua", """
+            return { id = "splits", badge = "even-splits",
+              earned = function(run) local s = run.splits_km; return #s == 3 and s[2].elapsed_s == 290 and s[3].cumulative_s == 900 end }
+            """)
+        try folder.write("rules/api/gpx.lua", """
+            return { id = "gpx", badge = "gpx-k", earned = function(run) return run.format == "gpx" and run.distance_m > 1000 end }
+            """)
+        try folder.write("rules/api/day.lua", """
+            return { id = "day", badge = "local-day", earned = function(run) return run.local_date == "2024-06-02" and run.utc_offset_s == 7200 end }
+            """)
+        // 11 points 0.001° of latitude apart (about 111 m), 30 s apart: about 1.11 km.
+        var points = ""
+        for i in 0...10 {
+            let second = 30 * i
+            points += "<trkpt lat=\"\(48.0 + 0.001 * Double(i))\" lon=\"2.0\"><time>2024-06-01T07:\(String(format: "%02d", second / 60)):\(String(format: "%02d", second % 60))Z</time></trkpt>\n"
+        }
+        try folder.write("rules/api/tests/fixtures/line.gpx", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+            \(points)</trkseg></trk></gpx>
+            """)
+        return folder
+    }
+
+    func testRunFieldsAndFixtureFilesReachTheRules() throws {
+        let folder = try makePack()
+        try folder.write("rules/api/api_test.lua", """
+            test("fields reach the rules", function(t)
+              local r = t.run{ date = "2024-06-02", utc_offset_s = 7200, distance_km = 6, duration = "29:00",
+                               efforts = { ["5km"] = "24:10" }, splits_km = { 310, "4:50", 300 } }
+              t.expect_eq(r.id, "run-1")
+              t.expect_eq(r.local_date, "2024-06-02")
+              t.expect_eq(r.start, "2024-06-02T05:00:00Z")
+              t.expect_eq(r.fastest["5km"].elapsed_s, 1450.0)
+              t.expect_eq(r.efforts[1].name, "5km")
+              t.expect_eq(r.splits_km[2].cumulative_s, 600.0)
+              t.expect_eq(#r.splits_km, 3)
+              t.expect_near(r.pace_s_per_km, 290, 1e-9)
+              local result = t.evaluate{ r }
+              t.expect_awards(result, {
+                { badge = "fast-5k", run = r }, { badge = "even-splits", run = r }, { badge = "local-day", run = r } })
+              t.expect_awards(t.evaluate({ r }, { rule = "fast" }), { { badge = "fast-5k", rule = "fast" } })
+            end)
+
+            test("default starts are a day apart; a 5 km over 25 minutes earns nothing", function(t)
+              local a = t.run{ distance_km = 5, duration = "26:00", efforts = { ["5km"] = 1560 } }
+              local b = t.run{ distance_km = 5, duration = "24:00" }
+              t.expect_eq(a.start, "2024-01-01T07:00:00Z")
+              t.expect_eq(b.start, "2024-01-02T07:00:00Z")
+              t.expect_awards(t.evaluate{ a, b }, {})
+            end)
+
+            test("a GPX fixture through the production reader", function(t)
+              local r = t.run{ file = "tests/fixtures/line.gpx" }
+              t.expect_eq(r.format, "gpx")
+              t.expect(r.distance_m > 1100 and r.distance_m < 1125, "about 1.11 km")
+              t.expect_eq(r.elapsed_s, 300.0)
+              t.expect_awards(t.evaluate{ r }, { { badge = "gpx-k", run = "tests/fixtures/line.gpx" } })
+            end)
+            """)
+        let output = try CLI.run(["test", "rules"], in: folder.url)
+        XCTAssertEqual(output.lastLine, "3 passed, 0 failed", output.stdout)
+        XCTAssertEqual(output.status, 0)
+    }
+
+    func testMistakesInTestsAreReportedAtTheirLine() throws {
+        let folder = try makePack()
+        try folder.write("rules/api/mistakes_test.lua", """
+            test("typo in a field", function(t)
+              t.run{ distnce_km = 5 }
+            end)
+            test("runs are read-only", function(t)
+              local r = t.run{ distance_km = 5 }
+              r.distance_m = 1
+            end)
+            test("unknown run", function(t)
+              t.evaluate{ "nope" }
+            end)
+            test("unknown rule", function(t)
+              t.evaluate({}, { rule = "zzz" })
+            end)
+            test("bad duration", function(t)
+              t.run{ distance_km = 5, duration = "25 minutes" }
+            end)
+            test("not a date", function(t)
+              t.run{ date = "2024-02-30", distance_km = 5 }
+            end)
+            test("several failures in one test are all shown", function(t)
+              t.expect(false, "first")
+              t.expect_match("run more than 5 km", "^walk", "second")
+            end)
+            """)
+        let output = try CLI.run(["test", "rules"], in: folder.url)
+        let text = output.stdout
+        XCTAssertEqual(output.status, 3)
+        XCTAssertEqual(output.lastLine, "0 passed, 7 failed", text)
+        XCTAssertTrue(text.contains("rules/api/mistakes_test.lua:2: t.run: unknown field 'distnce_km'"), text)
+        XCTAssertTrue(text.contains("rules/api/mistakes_test.lua:6: runs are read-only (tried to set 'distance_m')"), text)
+        XCTAssertTrue(text.contains("rules/api/mistakes_test.lua:9: t.evaluate: no run 'nope' made by t.run in this test"), text)
+        XCTAssertTrue(text.contains("rules/api/mistakes_test.lua:12: t.evaluate: no rule 'zzz' in pack 'api' (rules: day, fast, gpx, splits)"), text)
+        XCTAssertTrue(text.contains("rules/api/mistakes_test.lua:15: t.run: field 'duration' must be seconds or \"mm:ss\""), text)
+        XCTAssertTrue(text.contains("rules/api/mistakes_test.lua:18: t.run: field 'date': '2024-02-30' is not a calendar date"), text)
+        XCTAssertTrue(text.contains("rules/api/mistakes_test.lua:21: first\n    expected: a true value\n    got:      false"), text)
+        XCTAssertTrue(text.contains("rules/api/mistakes_test.lua:22: second\n    expected: text matching \"^walk\"\n    got:      \"run more than 5 km\""), text)
+    }
+}
