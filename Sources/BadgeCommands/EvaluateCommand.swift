@@ -37,16 +37,18 @@ struct EvaluateCommand: ParsableCommand {
         }
         let engine = RuleEngine(packDirectories: ruleOptions.packDirectories, catalogue: catalogue)
         let theme = try Theme.resolve(ruleOptions.theme, packs: engine.packs)
-        let folder: RunFolder
+        var folder: RunFolder
         do {
             folder = try RunFolder.read(directory, analyzer: RunAnalyzer(checkpoints: checkpointTargets(catalogue)), zone: zone)
         } catch {
             Console.error("badgectl: \(error)")
             throw ExitCode(ExitStatus.failure.rawValue)
         }
-        let evaluation = engine.evaluate(runs: folder.runs)
+        let prepared = Selection.prepare(folder, directory: directory, sport: runOptions.sport)
+        folder = prepared.folder
+        let evaluation = engine.evaluate(runs: prepared.selected)
         let report = EvaluationReport(folder: folder, evaluation: evaluation, catalogue: theme.apply(catalogue),
-                                      packBadges: theme.apply(engine.packs.flatMap(\.badges)))
+                                      packBadges: theme.apply(engine.packs.flatMap(\.badges)), excluded: prepared.excluded)
         if let golden = goldenOptions.golden {
             try Golden.run(try report.json(), path: golden, update: goldenOptions.update)
             return
@@ -103,6 +105,11 @@ struct EvaluateCommand: ParsableCommand {
         if !report.notes.isEmpty {
             out.append("")
             for note in report.notes { out.append("note (\(note.pack)\(note.rule.map { "/" + $0 } ?? "")): \(note.message)") }
+        }
+        if !report.excluded.isEmpty {
+            out.append("")
+            out.append("Not counted:")
+            for run in report.excluded { out.append("  \(run.id): \(run.reason)") }
         }
         if !report.ignored.isEmpty {
             out.append("")

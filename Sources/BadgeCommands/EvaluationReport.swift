@@ -81,6 +81,8 @@ public struct EvaluationReport: Encodable, Sendable {
     /// Each pack's own next badge (fold rules' `status().next`), in pack and rule order.
     public var nextByPack: [Next] = []
     public var ignored: [String]
+    /// Runs read but not given to the rules: another sport, or implausible for a runner.
+    public var excluded: [ExcludedRun] = []
     public var errors: [RunFileError]
     /// Rules that failed to load or run: pack, rule, file:line, message.
     public var ruleErrors: [RuleFailure]
@@ -89,7 +91,7 @@ public struct EvaluationReport: Encodable, Sendable {
     enum CodingKeys: String, CodingKey {
         case runs, awards, badges, next
         case nextByPack = "next_by_pack"
-        case ignored, errors
+        case ignored, excluded, errors
         case ruleErrors = "rule_errors"
         case notes
     }
@@ -102,6 +104,7 @@ public struct EvaluationReport: Encodable, Sendable {
         try c.encode(next, forKey: .next)
         try c.encode(nextByPack, forKey: .nextByPack)
         try c.encode(ignored, forKey: .ignored)
+        try c.encode(excluded, forKey: .excluded)
         try c.encode(errors, forKey: .errors)
         try c.encode(ruleErrors, forKey: .ruleErrors)
         try c.encode(notes, forKey: .notes)
@@ -112,7 +115,8 @@ public struct EvaluationReport: Encodable, Sendable {
 
     /// Assembles the report: runs in start order, awards as the rules gave them, one row per badge
     /// (catalogue badges first in catalogue order, then pack-defined badges), the next badge.
-    public init(folder: RunFolder, evaluation: Evaluation, catalogue: Catalogue, packBadges: [CatalogueBadge] = []) {
+    public init(folder: RunFolder, evaluation: Evaluation, catalogue: Catalogue, packBadges: [CatalogueBadge] = [], excluded: [ExcludedRun] = []) {
+        self.excluded = excluded
         runs = RuleEngine.ordered(folder.runs)
         awards = evaluation.awards
         ignored = folder.ignored

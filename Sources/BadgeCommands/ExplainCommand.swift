@@ -48,8 +48,9 @@ struct ExplainCommand: ParsableCommand {
         let analyzer = RunAnalyzer(checkpoints: catalogue.distanceBadges.compactMap { badge in
             badge.distanceMeters.map { RunAnalyzer.CheckpointTarget(badge: badge.id, name: badge.name, distanceMeters: $0) }
         })
-        let folder = try RunFolder.read(directory, analyzer: analyzer, zone: zone)
-        let evaluation = engine.evaluate(runs: folder.runs)
+        let (folder, selected, _) = Selection.prepare(
+            try RunFolder.read(directory, analyzer: analyzer, zone: zone), directory: directory, sport: runOptions.sport)
+        let evaluation = engine.evaluate(runs: selected)
         let explanation = BadgeExplanation(badge: target, theme: theme.name, evaluation: evaluation, runs: folder.runs,
                                            fileErrors: folder.errors.map { "\($0.message)" })
         switch format {

@@ -35,7 +35,7 @@ struct ReportCommand: ParsableCommand {
     func run() throws {
         let zone = try runOptions.zone()
         let catalogue: Catalogue
-        let folder: RunFolder
+        var folder: RunFolder
         do {
             catalogue = try Catalogue.load(path: ruleOptions.badges)
             let targets = catalogue.distanceBadges.compactMap { b in
@@ -48,10 +48,13 @@ struct ReportCommand: ParsableCommand {
         }
         let engine = RuleEngine(packDirectories: ruleOptions.packDirectories, catalogue: catalogue)
         let theme = try Theme.resolve(ruleOptions.theme, packs: engine.packs)
-        let evaluation = engine.evaluate(runs: folder.runs)
+        let prepared = Selection.prepare(folder, directory: directory, sport: runOptions.sport)
+        folder = prepared.folder
+        let evaluation = engine.evaluate(runs: prepared.selected)
         let themed = theme.apply(catalogue)
         let packBadges = theme.apply(engine.packs.flatMap(\.badges))
-        let report = EvaluationReport(folder: folder, evaluation: evaluation, catalogue: themed, packBadges: packBadges)
+        let report = EvaluationReport(folder: folder, evaluation: evaluation, catalogue: themed, packBadges: packBadges,
+                                      excluded: prepared.excluded)
         let input = ReportCommand.input(report, catalogue: themed, packBadges: packBadges,
                                         title: title, imagesDirectory: images)
         do {

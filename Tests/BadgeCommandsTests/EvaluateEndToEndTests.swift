@@ -109,6 +109,33 @@ final class EvaluateEndToEndTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("cut.GPX"))
     }
 
+    /// Rides earn no running badges, a "run" faster than the world record is left out, and neither
+    /// changes the exit status; `--sport all` counts the ride.
+    func testSportsAndImplausibleRuns() throws {
+        let temp = FileManager.default.temporaryDirectory.appendingPathComponent("badgectl-sport-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: temp, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: temp) }
+        try #"{"start": "2024-05-01T07:00:00Z", "distance_m": 3200, "duration_s": 1200}"#
+            .write(to: temp.appendingPathComponent("run.json"), atomically: true, encoding: .utf8)
+        try #"{"start": "2024-05-02T07:00:00Z", "distance_m": 40000, "duration_s": 4800, "sport": "Ride"}"#
+            .write(to: temp.appendingPathComponent("ride.json"), atomically: true, encoding: .utf8)
+        try #"{"start": "2024-05-03T07:00:00Z", "distance_m": 12000, "duration_s": 1200}"#
+            .write(to: temp.appendingPathComponent("car.json"), atomically: true, encoding: .utf8)
+        let base = ["evaluate", temp.path, "--format", "json", "--rules", Self.repoRoot.appendingPathComponent("rules/checkpoints").path,
+                    "--badges", Self.repoRoot.appendingPathComponent("badges.json").path]
+        let result = try Self.badgectl(base)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let report = try json(result.stdout)
+        let excluded = try XCTUnwrap(report["excluded"] as? [[String: Any]])
+        XCTAssertEqual(excluded.map { $0["id"] as? String }, ["car.json", "ride.json"])
+        XCTAssertTrue((excluded[0]["reason"] as? String ?? "").contains("implausible"))
+        XCTAssertEqual(excluded[1]["sport"] as? String, "cycling")
+        XCTAssertEqual(awards(report)["three-k/earned"], "run.json")
+        XCTAssertNil(awards(report)["ten-k/earned"])  // neither the ride nor the car
+        let all = try json(try Self.badgectl(base + ["--sport", "all"]).stdout)
+        XCTAssertEqual(awards(all)["thirty-k/earned"], "ride.json")
+    }
+
     func testMissingFolderIsAFailure() throws {
         let result = try Self.badgectl(["evaluate", "/nonexistent/runs"])
         XCTAssertEqual(result.status, 1)
