@@ -54,10 +54,10 @@ public struct TestResult: Codable, Sendable, Equatable {
 
 /// What no test of a pack covered.
 public struct PackCoverage: Codable, Sendable, Equatable {
-    /// `badge/tier` pairs no test awarded: each badge the pack declares at exactly its declared tiers
-    /// (`tiers` in pack.lua, default `earned`); every other badge its rules awarded or reported a
-    /// status for in any test at `earned`, every tier awarded for that badge in any test, and
-    /// `silver`/`gold` when a status of that badge gave a silver/gold pace.
+    /// `badge/tier` pairs no test awarded: each of the pack's badges that declares `tiers` in pack.lua
+    /// at exactly those tiers; every other badge (the pack's own without `tiers`, and every badge its
+    /// rules awarded or reported a status for in any test) at `earned`, every tier awarded for that
+    /// badge in any test, and `silver`/`gold` when a status of that badge gave a silver/gold pace.
     public var notAwarded: [String]
     /// Rule ids no `t.evaluate` ran (rule files whose id never loaded are listed by file).
     public var rulesNotRun: [String]
@@ -195,13 +195,16 @@ public struct PackTester: Sendable {
             rulesRun.formUnion(session.rulesRun)
             ruleFiles.merge(session.ruleIDs) { a, _ in a }
         }
-        // Coverage: a badge the pack declares is expected at exactly its declared tiers. Any other
-        // badge its rules awarded or reported on (catalogue badges) is expected at `earned` and at
-        // every tier seen for THAT badge: awarded in some test, or silver/gold when one of its
-        // statuses gave their pace. Theme entries only rename badges: they are not the pack's own.
+        // Coverage: a badge whose pack.lua entry declares `tiers` is expected at exactly those tiers.
+        // Any other badge — the pack's own without `tiers`, and every badge its rules awarded or
+        // reported on (catalogue badges) — is expected at `earned` and at every tier seen for THAT
+        // badge: awarded in some test, or silver/gold when one of its statuses gave their pace.
+        // Theme entries only rename badges: they are not the pack's own.
         var expected: [String: Set<String>] = [:]
         var declared: [String: [String]] = [:]
-        for badge in pack.badges { declared[badge.id] = badge.tiers ?? ["earned"] }
+        for badge in pack.badges {
+            if let tiers = badge.tiers { declared[badge.id] = tiers } else { expected[badge.id] = ["earned"] }
+        }
         func expect(_ badge: String, _ tier: String) {
             if declared[badge] == nil { expected[badge, default: ["earned"]].insert(tier) }
         }

@@ -50,7 +50,7 @@ final class Session {
     let runs: [RunSummary]
     var runIndexByID: [String: Int] = [:]
     var knownBadges: Set<String> = []
-    /// The tiers each pack-declared badge may be awarded with (from `badges[i].tiers` of pack.lua).
+    /// The tiers a pack's badge may be awarded with, for badges whose pack.lua entry gives `tiers`.
     var declaredTiers: [String: [String]] = [:]
     var makeEnvRef: Int32 = LUA_NOREF
     var runsRef: Int32 = LUA_NOREF
@@ -206,7 +206,7 @@ final class Session {
         return text
     }
 
-    /// `declaresTiers`: the entries are the pack's own `badges`, which may declare `tiers` (default `["earned"]`).
+    /// `declaresTiers`: the entries are the pack's own `badges`, which may declare `tiers`.
     func readBadges(at index: Int32, label: String, declaresTiers: Bool = false, _ fail: (String) -> RulesError) throws -> [CatalogueBadge] {
         guard lua.type(at: index) == LUA_TTABLE else { throw fail("field '\(label)' must be an array of badges { id =, name =, information =, image = }, got \(lua.typeName(at: index))") }
         let count = Int(lua_rawlen(state, index))
@@ -231,10 +231,7 @@ final class Session {
                 distance = value
             }
             lua.pop()
-            var tiers: [String]? = nil
-            if declaresTiers {
-                tiers = try readTiers(entry, entryFail) ?? ["earned"]
-            }
+            let tiers = declaresTiers ? try readTiers(entry, entryFail) : nil
             badges.append(CatalogueBadge(id: id, name: name, information: information, distanceMeters: distance, image: image, tiers: tiers))
         }
         return badges
@@ -268,8 +265,9 @@ final class Session {
         return tiers
     }
 
-    /// Why awarding `tier` of `badge` is wrong: the badge is one a pack declares and `tier` is not
-    /// among its declared tiers. nil when the tier is fine (or the badge is a catalogue badge).
+    /// Why awarding `tier` of `badge` is wrong: a pack declares the badge's `tiers` and `tier` is not
+    /// among them. nil when the tier is fine (or the badge declares no tiers: a catalogue badge, or a
+    /// pack badge without `tiers`, which packs written before `tiers` existed rely on).
     func undeclaredTier(badge: String, tier: String) -> String? {
         guard let declared = declaredTiers[badge], !declared.contains(tier) else { return nil }
         return "badge '\(badge)' has no tier '\(tier)' (declared: \(declared.joined(separator: ", ")))"

@@ -12,11 +12,11 @@ final class DeclaredTiersTests: XCTestCase {
         } }
         """
 
-    func testTiersAreReadAndDefaultToEarned() throws {
+    func testTiersAreRead() throws {
         let fixture = try PackFixture()
         let folder = try fixture.pack("p", packLua: DeclaredTiersTests.packLua)
         let pack = try RulePack.load(directory: folder)
-        XCTAssertEqual(pack.badges.map(\.tiers), [["bronze", "silver", "gold"], ["earned"]])
+        XCTAssertEqual(pack.badges.map(\.tiers), [["bronze", "silver", "gold"], nil])
     }
 
     func testAwardOfAnUndeclaredTierFailsTheRule() throws {
@@ -52,6 +52,16 @@ final class DeclaredTiersTests: XCTestCase {
         XCTAssertEqual(Set(result.awards.map { "\($0.badge)/\($0.tier)" }), ["pace-5k/gold", "5k/platinum"])
     }
 
+    func testABadgeWithoutTiersTakesAnyTier() throws {
+        let fixture = try PackFixture()
+        try fixture.pack("p", packLua: DeclaredTiersTests.packLua, files: [
+            "any.lua": "return { id = \"any\", badge = \"plain\", earned = function(run) return { tier = \"silver\" } end }",
+        ])
+        let result = fixture.engine(["p"]).evaluate(runs: sampleRuns)
+        XCTAssertEqual(result.failures, [])
+        XCTAssertEqual(Set(result.awards.map { "\($0.badge)/\($0.tier)" }), ["plain/silver"])
+    }
+
     func testBadTiersNamePackLuaAndTheField() throws {
         let cases: [(String, String)] = [
             ("tiers = \"gold\"", "badges[1]: field 'tiers' must be a list of tier names such as { \"bronze\", \"silver\", \"gold\" }, got string"),
@@ -80,6 +90,7 @@ final class DeclaredTiersTests: XCTestCase {
                     if run.distance_m >= 10000 then award { run = run, tier = "gold" } end
                     if run.distance_m >= 5000 then award { run = run, tier = "bronze" } end
                     if run.distance_m >= 5000 then award { badge = "5k", run = run, tier = "silver" } end
+                    if run.distance_m >= 5000 then award { badge = "plain", run = run, tier = "best" } end
                   end }
                 """,
             "fast_test.lua": """
@@ -92,8 +103,8 @@ final class DeclaredTiersTests: XCTestCase {
         ])
         let report = PackTester(catalogue: testCatalogue).run(packDirectory: folder)
         XCTAssertEqual(report.failed, 0, "\(report.results)")
-        // pace-5k: only silver missing (no `earned`); plain: its default `earned`; catalogue 5k: `earned`
-        // (silver was awarded); no tier of pace-5k is asked of 5k or the other way round.
+        // pace-5k: only silver missing (declared tiers, so no `earned`); plain (no `tiers`) and the
+        // catalogue's 5k: `earned` (best and silver were awarded); no badge is asked another's tiers.
         XCTAssertEqual(report.coverage?.notAwarded, ["5k/earned", "pace-5k/silver", "plain/earned"])
     }
 }
