@@ -10,10 +10,15 @@ public struct CatalogueBadge: Sendable, Equatable, Codable {
     public var distanceMeters: Double?
     /// Image name (MoonRunner's `imageName`), resolved against an images folder by the report.
     public var image: String?
+    /// The tiers a pack declares for one of its `badges` (`tiers = { "bronze", "silver", "gold" }`);
+    /// nil when the entry gives none (the badge then has `earned` plus whatever tiers its rules award),
+    /// and for catalogue badges and theme entries. Not part of the JSON forms.
+    public var tiers: [String]? = nil
 
-    public init(id: String, name: String, information: String = "", distanceMeters: Double? = nil, image: String? = nil) {
+    public init(id: String, name: String, information: String = "", distanceMeters: Double? = nil, image: String? = nil,
+                tiers: [String]? = nil) {
         self.id = id; self.name = name; self.information = information
-        self.distanceMeters = distanceMeters; self.image = image
+        self.distanceMeters = distanceMeters; self.image = image; self.tiers = tiers
     }
 
     enum CodingKeys: String, CodingKey {

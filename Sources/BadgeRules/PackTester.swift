@@ -54,9 +54,10 @@ public struct TestResult: Codable, Sendable, Equatable {
 
 /// What no test of a pack covered.
 public struct PackCoverage: Codable, Sendable, Equatable {
-    /// `badge/tier` pairs no test awarded: the pack's own badges and every badge its rules awarded or
-    /// reported a status for in any test, times `earned`, every tier the pack awarded in any test, and
-    /// `silver`/`gold` when a status gave a silver/gold pace.
+    /// `badge/tier` pairs no test awarded: each of the pack's badges that declares `tiers` in pack.lua
+    /// at exactly those tiers; every other badge (the pack's own without `tiers`, and every badge its
+    /// rules awarded or reported a status for in any test) at `earned`, every tier awarded for that
+    /// badge in any test, and `silver`/`gold` when a status of that badge gave a silver/gold pace.
     public var notAwarded: [String]
     /// Rule ids no `t.evaluate` ran (rule files whose id never loaded are listed by file).
     public var rulesNotRun: [String]
@@ -194,21 +195,32 @@ public struct PackTester: Sendable {
             rulesRun.formUnion(session.rulesRun)
             ruleFiles.merge(session.ruleIDs) { a, _ in a }
         }
-        // Coverage: tiers seen for this pack (always `earned`; `silver`/`gold` also when a status gave
-        // their pace), over its own badges and every badge its rules awarded or reported on.
-        var tiers: Set<String> = statusTiers.union(["earned"])
-        // Theme entries only rename badges; the badges a pack owns are the ones it declares.
-        var badges = Set(pack.badges.map(\.id)).union(statusBadges)
-        for key in awarded {
-            guard let slash = key.lastIndex(of: "/") else { continue }
-            badges.insert(String(key[..<slash]))
-            tiers.insert(String(key[key.index(after: slash)...]))
+        // Coverage: a badge whose pack.lua entry declares `tiers` is expected at exactly those tiers.
+        // Any other badge — the pack's own without `tiers`, and every badge its rules awarded or
+        // reported on (catalogue badges) — is expected at `earned` and at every tier seen for THAT
+        // badge: awarded in some test, or silver/gold when one of its statuses gave their pace.
+        // Theme entries only rename badges: they are not the pack's own.
+        var expected: [String: Set<String>] = [:]
+        var declared: [String: [String]] = [:]
+        for badge in pack.badges {
+            if let tiers = badge.tiers { declared[badge.id] = tiers } else { expected[badge.id] = ["earned"] }
         }
-        let order = ["earned", "silver", "gold", "best"]
-        let sortedTiers = tiers.sorted { (order.firstIndex(of: $0) ?? 99, $0) < (order.firstIndex(of: $1) ?? 99, $1) }
+        func expect(_ badge: String, _ tier: String) {
+            if declared[badge] == nil { expected[badge, default: ["earned"]].insert(tier) }
+        }
+        for badge in statusBadges where declared[badge] == nil { expected[badge, default: ["earned"]].insert("earned") }
+        for key in awarded.union(statusTiers) {
+            guard let slash = key.lastIndex(of: "/") else { continue }
+            expect(String(key[..<slash]), String(key[key.index(after: slash)...]))
+        }
+        let order = ["earned", "bronze", "silver", "gold", "best"]
+        func ordered(_ tiers: Set<String>) -> [String] {
+            tiers.sorted { (order.firstIndex(of: $0) ?? 99, $0) < (order.firstIndex(of: $1) ?? 99, $1) }
+        }
         var notAwarded: [String] = []
-        for badge in badges.sorted() {
-            for tier in sortedTiers where !awarded.contains(badge + "/" + tier) { notAwarded.append(badge + "/" + tier) }
+        for badge in Set(declared.keys).union(expected.keys).sorted() {
+            let tiers = declared[badge] ?? ordered(expected[badge] ?? ["earned"])
+            for tier in tiers where !awarded.contains(badge + "/" + tier) { notAwarded.append(badge + "/" + tier) }
         }
         let loadedFiles = Set(ruleFiles.values)
         var notRun = ruleFiles.keys.filter { !rulesRun.contains($0) }.sorted()

@@ -257,6 +257,7 @@ extension Session {
             default:
                 return fail("earned must return true, false/nil or a table { detail = ..., tier = ... }, got \(lua.typeName(at: -1))")
             }
+            if let problem = undeclaredTier(badge: badge, tier: tier) { return fail("earned: " + problem) }
             earnedOnce = true
             record(rule: rule, badge: badge, tier: tier, runIndex: index, detail: detail, progress: progress)
             if !rule.repeatable { break }
@@ -474,6 +475,7 @@ extension Session {
             }
             let tier = try tableString(1, "tier", "award") ?? "earned"
             guard !tier.isEmpty, tier.utf8.count <= 40 else { return raise("award: field 'tier' must be a short non-empty string") }
+            if let problem = undeclaredTier(badge: badge, tier: tier) { return raise("award: " + problem) }
             let detail = try tableString(1, "detail", "award") ?? ""
             let progress = try tableProgress(1, "award")
             let runType = lua.getField(1, "run")

@@ -50,6 +50,8 @@ final class Session {
     let runs: [RunSummary]
     var runIndexByID: [String: Int] = [:]
     var knownBadges: Set<String> = []
+    /// The tiers a pack's badge may be awarded with, for badges whose pack.lua entry gives `tiers`.
+    var declaredTiers: [String: [String]] = [:]
     var makeEnvRef: Int32 = LUA_NOREF
     var runsRef: Int32 = LUA_NOREF
     var catalogueRef: Int32 = LUA_NOREF
@@ -80,6 +82,12 @@ final class Session {
         for (index, run) in runs.enumerated() where runIndexByID[run.id] == nil { runIndexByID[run.id] = index + 1 }
         knownBadges = Set(catalogue.badges.map(\.id))
         for pack in packs { knownBadges.formUnion(pack.allBadges.map(\.id)) }
+        for pack in packs {
+            for badge in pack.badges {
+                guard let tiers = badge.tiers else { continue }
+                declaredTiers[badge.id, default: []].append(contentsOf: tiers.filter { !(declaredTiers[badge.id] ?? []).contains($0) })
+            }
+        }
         bclua_set_host(lua.state, hostEntry, Unmanaged.passUnretained(self).toOpaque())
         if let message = lua.load(Array(Prelude.source.utf8), chunkName: Prelude.chunkName) {
             throw RulesError.lua(reason: "prelude: \(message)")
@@ -156,7 +164,7 @@ final class Session {
         let description = try optionalString(table, "description", fail) ?? ""
         var badges: [CatalogueBadge] = []
         if lua.getField(table, "badges") != LUA_TNIL {
-            badges = try readBadges(at: lua.top, label: "badges", fail)
+            badges = try readBadges(at: lua.top, label: "badges", declaresTiers: true, fail)
         }
         lua.pop()
         var themes: [String: [CatalogueBadge]] = [:]
@@ -198,7 +206,8 @@ final class Session {
         return text
     }
 
-    func readBadges(at index: Int32, label: String, _ fail: (String) -> RulesError) throws -> [CatalogueBadge] {
+    /// `declaresTiers`: the entries are the pack's own `badges`, which may declare `tiers`.
+    func readBadges(at index: Int32, label: String, declaresTiers: Bool = false, _ fail: (String) -> RulesError) throws -> [CatalogueBadge] {
         guard lua.type(at: index) == LUA_TTABLE else { throw fail("field '\(label)' must be an array of badges { id =, name =, information =, image = }, got \(lua.typeName(at: index))") }
         let count = Int(lua_rawlen(state, index))
         var badges: [CatalogueBadge] = []
@@ -222,9 +231,46 @@ final class Session {
                 distance = value
             }
             lua.pop()
-            badges.append(CatalogueBadge(id: id, name: name, information: information, distanceMeters: distance, image: image))
+            let tiers = declaresTiers ? try readTiers(entry, entryFail) : nil
+            badges.append(CatalogueBadge(id: id, name: name, information: information, distanceMeters: distance, image: image, tiers: tiers))
         }
         return badges
+    }
+
+    /// The optional `tiers` field of a badge entry: a non-empty list of distinct non-empty strings.
+    func readTiers(_ entry: Int32, _ fail: (String) -> RulesError) throws -> [String]? {
+        let type = lua.getField(entry, "tiers")
+        defer { lua.pop() }
+        if type == LUA_TNIL { return nil }
+        let usage = "field 'tiers' must be a list of tier names such as { \"bronze\", \"silver\", \"gold\" }"
+        guard type == LUA_TTABLE else { throw fail("\(usage), got \(lua.typeName(at: -1))") }
+        let list = lua.top
+        let count = Int(lua_rawlen(state, list))
+        guard count > 0 else { throw fail("\(usage), got an empty table") }
+        var tiers: [String] = []
+        for i in 1...count {
+            lua_rawgeti(state, list, lua_Integer(i))
+            defer { lua.pop() }
+            guard lua.type(at: -1) == LUA_TSTRING, let tier = lua.string(at: -1) else {
+                throw fail("tiers[\(i)] must be a string, got \(lua.typeName(at: -1))")
+            }
+            guard !tier.isEmpty, tier.utf8.count <= 40 else { throw fail("tiers[\(i)] must be a short non-empty string") }
+            guard !tiers.contains(tier) else { throw fail("tiers: duplicate tier '\(tier)'") }
+            tiers.append(tier)
+        }
+        var keys = 0
+        lua.pushNil()
+        while lua_next(state, list) != 0 { keys += 1; lua.pop() }
+        guard keys == count else { throw fail("\(usage) (an array, without other keys)") }
+        return tiers
+    }
+
+    /// Why awarding `tier` of `badge` is wrong: a pack declares the badge's `tiers` and `tier` is not
+    /// among them. nil when the tier is fine (or the badge declares no tiers: a catalogue badge, or a
+    /// pack badge without `tiers`, which packs written before `tiers` existed rely on).
+    func undeclaredTier(badge: String, tier: String) -> String? {
+        guard let declared = declaredTiers[badge], !declared.contains(tier) else { return nil }
+        return "badge '\(badge)' has no tier '\(tier)' (declared: \(declared.joined(separator: ", ")))"
     }
 
     // MARK: - Evaluation

@@ -37,7 +37,7 @@ final class TestSession {
     /// Coverage, over every test of the file.
     var awarded: Set<String> = []
     var statusBadges: Set<String> = []
-    /// `silver` / `gold` when some status gave a pace for that tier (the rule can award it).
+    /// `badge/silver` / `badge/gold` when some status of that badge gave a pace for that tier (the rule can award it).
     var statusTiers: Set<String> = []
     var rulesRun: Set<String> = []
     var ruleIDs: [String: String] = [:]
@@ -339,8 +339,8 @@ final class TestSession {
         for award in evaluation.awards { awarded.insert(award.badge + "/" + award.tier) }
         for status in evaluation.statuses {
             statusBadges.insert(status.badge)
-            if status.silverPaceSecondsPerKilometre != nil { statusTiers.insert("silver") }
-            if status.goldPaceSecondsPerKilometre != nil { statusTiers.insert("gold") }
+            if status.silverPaceSecondsPerKilometre != nil { statusTiers.insert(status.badge + "/silver") }
+            if status.goldPaceSecondsPerKilometre != nil { statusTiers.insert(status.badge + "/gold") }
         }
         pushEvaluation(evaluation)
         return 1
