@@ -93,7 +93,7 @@ struct NewRuleCommand: ParsableCommand {
                 try updated.write(toFile: packFile, atomically: true, encoding: .utf8)
                 print("updated \(packFile): declared badge \(badge)")
             } else {
-                print("add to \(packFile)'s badges: { id = \"\(badge)\", name = \"\(badge)\", information = \"...\" }")
+                print("add to \(packFile)'s badges: { id = \"\(badge)\", name = \"\(badge)\", information = \"...\", tiers = { \"earned\" } }")
             }
         }
         print("next: edit the rule, then run `badgectl test \(folder)`")
@@ -120,7 +120,7 @@ enum RuleScaffold {
           },
           themes = {
             ["\(name)"] = {
-              { id = "\(badge)", name = "First 10 km", information = "Run more than 10 km in one go." },
+              { id = "\(badge)", name = "First 10 km", information = "Run more than 10 km in one go.", tiers = { "earned" } },
             },
           },
         }
@@ -167,7 +167,7 @@ enum RuleScaffold {
     static func addBadge(_ badge: String, to packText: String) -> String? {
         guard let range = packText.range(of: badgesMarker) else { return nil }
         var text = packText
-        text.insert(contentsOf: "    { id = \"\(badge)\", name = \"\(badge)\", information = \"Describe how to earn it.\" },\n", at: range.upperBound)
+        text.insert(contentsOf: "    { id = \"\(badge)\", name = \"\(badge)\", information = \"Describe how to earn it.\", tiers = { \"earned\" } },\n", at: range.upperBound)
         return text
     }
 }
