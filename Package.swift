@@ -26,8 +26,14 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // The system SQLite (libsqlite3-dev) for the run-summary cache.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         // Pure Swift: readers, geodesy, run summaries and analytics. Knows nothing of Lua.
-        .target(name: "Activities", dependencies: ["CZlib"]),
+        .target(name: "Activities", dependencies: ["CZlib", "CSQLite"]),
         // Lua sandbox, rule packs, catalogue, evaluator.
         .target(name: "BadgeRules", dependencies: ["Activities", "CLua", "CLuaShims"]),
         // swift-argument-parser commands and output formatting.
