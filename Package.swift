@@ -47,6 +47,8 @@ let package = Package(
         // The HTML report: badge wall and speed-coloured routes. Depends on Activities only.
         .target(name: "BadgeReport", dependencies: ["Activities"]),
         .executableTarget(name: "badgectl", dependencies: ["BadgeCommands"]),
+        // Benchmarks (scripts/bench.sh builds it with -c release). Not part of `swift test`.
+        .executableTarget(name: "BadgeBench", dependencies: ["Activities", "BadgeRules"]),
         .testTarget(name: "ActivitiesTests", dependencies: ["Activities"]),
         .testTarget(name: "BadgeRulesTests", dependencies: ["BadgeRules", "Activities"]),
         .testTarget(name: "BadgeReportTests", dependencies: ["BadgeReport", "Activities"]),
