@@ -4,7 +4,8 @@
 #   scripts/bench.sh                 the standard set (see BENCHMARKS.md)
 # Environment: BENCH_DIR (work folder, default /tmp/badgectl-bench), BENCH_FOLDER_RUNS (runs in the folder
 # benchmark, default 200), BENCH_FOLDER_MINUTES (default 60), BENCH_GPXPY_1M=1 to also time gpxpy on the
-# 1,000,000-point file (~100 s a run), BENCH_RUNS (repetitions, default 5), BENCH_OUT (default BENCHMARKS.md).
+# 1,000,000-point file (~100 s a run), BENCH_FULL=1 to add one pass over 2,000 runs of 1 hour (~3 GB),
+# BENCH_RUNS (repetitions, default 5), BENCH_OUT (default BENCHMARKS.md).
 # Peers: gpxpy and fitdecode (pip install gpxpy fitdecode), Foundation's XMLParser (in BadgeBench).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -64,6 +65,7 @@ BENCH_RUNS=$runs record rules "$bench" rules 10000 badges.json rules
 
 echo "== peak RSS" >&2
 rss rss_gpx1m "$bench" rss-gpx "$work/gpx-1m.gpx"
+"$bench" rss-gpx "$work/gpx-1m.gpx" | sed -n 's/^read_max_rss_mb /rss_gpx1m_read.max_rss_mb /p' >> "$results"
 rss rss_rules10k "$bench" rules 10000 badges.json rules
 rm -f "$work"/evaluate-cache.sqlite*
 rss rss_evaluate_cold "$bin/badgectl" evaluate "$runs_dir" --cache "$work/evaluate-cache.sqlite"
@@ -74,5 +76,16 @@ done
 echo "evaluate_warm.wall_s $(sort -n "$work/warm-times.txt" | sed -n 2p)" >> "$results"
 rm -f "$work/warm-times.txt"
 
+if [ "${BENCH_FULL:-0}" = 1 ]; then
+    echo "== full size: 2,000 runs of 1 hour (one run of each mode)" >&2
+    full_dir="$work/runs-2000-60"
+    [ -d "$full_dir" ] || "$bin/badgectl" generate "$full_dir" --count 2000 --minutes 60 > /dev/null
+    {
+        "$bench" folder "$full_dir" "$work/full-cache.sqlite" 1
+        rm -f "$work"/full-evaluate.sqlite*
+        /usr/bin/time -f "evaluate_cold_wall_s %e\nevaluate_cold_peak_rss_kb %M" "$bin/badgectl" evaluate "$full_dir" --cache "$work/full-evaluate.sqlite" 2>&1 >/dev/null | tail -2
+        /usr/bin/time -f "evaluate_warm_wall_s %e\nevaluate_warm_peak_rss_kb %M" "$bin/badgectl" evaluate "$full_dir" --cache "$work/full-evaluate.sqlite" 2>&1 >/dev/null | tail -2
+    } > "$work/full-size.txt"
+fi
 python3 scripts/bench/report.py "$results" "$out" "$runs" "$folder_runs" "$folder_minutes"
 echo "wrote $out" >&2

@@ -73,6 +73,7 @@ func generator(points: Int, seed: UInt64 = 42) -> RunGenerator {
 /// GPX: GPXReader.read + full summary, against XMLParser scanning the same file.
 func benchGPX(_ path: String, runs: Int) throws {
     var ours: [Double] = []
+    var readOnly: [Double] = []
     var xml: [Double] = []
     var points = 0
     var elements = 0
@@ -90,17 +91,20 @@ func benchGPX(_ path: String, runs: Int) throws {
             guard parser.parse() else { throw BenchError.failed("XMLParser failed on \(path)") }
             elements = delegate.elements
         })
+        readOnly.append(try time { _ = try GPXReader.read(path: path) })
     }
     emit("points", points)
     emit("bytes", fileSize(path))
     emit("xml_elements", elements)
     emit("ours_s", median(ours))
     emit("xmlparser_s", median(xml))
+    emit("read_only_s", median(readOnly))
 }
 
 /// FIT: FITReader.read + full summary.
 func benchFIT(_ path: String, runs: Int) throws {
     var ours: [Double] = []
+    var readOnly: [Double] = []
     var records = 0
     for _ in 0..<runs {
         ours.append(try time {
@@ -108,9 +112,11 @@ func benchFIT(_ path: String, runs: Int) throws {
             records = tracks.reduce(0) { $0 + $1.count }
             for track in tracks { _ = RunAnalyzer().summarize(track, id: path) }
         })
+        readOnly.append(try time { _ = try FITReader.read(path: path) })
     }
     emit("records", records)
     emit("ours_s", median(ours))
+    emit("read_only_s", median(readOnly))
 }
 
 /// A folder: one core reading file after file, then RunFolder.read on every core without a cache,
@@ -236,6 +242,7 @@ func run() throws {
         // Reads and summarises one file once; the script reads the peak RSS from /usr/bin/time -v.
         let path = try arg(1, "rss-gpx FILE")
         let track = try GPXReader.read(path: path)
+        emit("read_max_rss_mb", maxRSSMegabytes())
         let summary = RunAnalyzer().summarize(track, id: path)
         emit("points", track.count)
         emit("distance_m", summary.distanceMeters)

@@ -92,6 +92,9 @@ for key, label in (("gpx100k", "GPX 100,000 points"), ("gpx1m", "GPX 1,000,000 p
         L.append("| %s | | | | gpxpy parse + length_2d | %s s | **%s×** | ≥ 100× |" % (label, fmt(peer, "%.2f"), fmt(ratio(peer, ours), "%.0f")))
     else:
         L.append("| %s | | | | gpxpy parse + length_2d | not run (BENCH_GPXPY_1M=1) | | ≥ 100× |" % label)
+    ro = get(key + ".read_only_s")
+    L.append("| %s | | read only (no summary): %s s | %s MB/s | XMLParser | %s s | %s× | |" % (
+        label, fmt(ro), fmt(size / 1e6 / ro if ro and size else None, "%.0f"), fmt(xml), fmt(ratio(xml, ro), "%.1f")))
 for key, label in (("fit100k", "FIT 100,000 records"), ("fit1m", "FIT 1,000,000 records")):
     ours, recs = get(key + ".ours_s"), get(key + ".records")
     rate = None if ours is None or recs is None else recs / ours / 1e6
@@ -99,6 +102,11 @@ for key, label in (("fit100k", "FIT 100,000 records"), ("fit1m", "FIT 1,000,000 
     L.append("| %s | | %s s | %s M records/s | fitdecode | %s | %s | ≥ 200× |" % (
         label, fmt(ours), fmt(rate, "%.2f"), fmt(peer, "%.2f s") if peer else "not run (100k only)",
         ("**%s×**" % fmt(ratio(peer, ours), "%.0f")) if peer else ""))
+    ro = get(key + ".read_only_s")
+    if ro:
+        L.append("| %s | | read only (no summary): %s s | %s M records/s | fitdecode | %s | %s | |" % (
+            label, fmt(ro), fmt(recs / ro / 1e6 if recs else None, "%.2f"), fmt(peer, "%.2f s") if peer else "",
+            ("%s×" % fmt(ratio(peer, ro), "%.0f")) if peer else ""))
 L.append("")
 L.append("## 2. Evaluating a folder")
 L.append("")
@@ -133,11 +141,26 @@ L.append("## 4. Memory (peak RSS, /usr/bin/time -v)")
 L.append("")
 L.append("| what | peak RSS | target |")
 L.append("|---|---|---|")
+L.append("| read the 1,000,000-point GPX file (getrusage after the read) | %s MB | |" % fmt(get("rss_gpx1m_read.max_rss_mb"), "%.1f"))
 L.append("| read + summarise the 1,000,000-point GPX file | %s MB | < 100 MB |" % fmt(get("rss_gpx1m.peak_rss_mb"), "%.1f"))
 L.append("| 10,000 summaries held + all packs evaluated over them | %s MB | < 150 MB |" % fmt(get("rss_rules10k.peak_rss_mb"), "%.1f"))
 L.append("| `badgectl evaluate` on the folder, cold (both cores, cache written) | %s MB | |" % fmt(get("rss_evaluate_cold.peak_rss_mb"), "%.1f"))
 L.append("| `badgectl evaluate` on the folder, warm | %s MB | |" % fmt(get("rss_evaluate_warm.peak_rss_mb"), "%.1f"))
 L.append("")
+full = os.path.join(os.path.dirname(results_path), "full-size.txt")
+if os.path.exists(full):
+    L.append("## Full size: 2,000 runs of 1 hour")
+    L.append("")
+    L.append("One run of each mode, from the last `BENCH_FULL=1 scripts/bench.sh`:")
+    L.append("")
+    L.append("```")
+    L.extend(line.rstrip() for line in open(full))
+    L.append("```")
+    L.append("")
+notes = os.path.join(os.path.dirname(os.path.abspath(__file__)), "NOTES.md")
+if os.path.exists(notes):
+    L.extend(line.rstrip("\n") for line in open(notes))
+    L.append("")
 L.append("## Raw results")
 L.append("")
 L.append("```")
