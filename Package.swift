@@ -26,8 +26,14 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // The system SQLite (libsqlite3-dev) for the run-summary cache.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         // Pure Swift: readers, geodesy, run summaries and analytics. Knows nothing of Lua.
-        .target(name: "Activities", dependencies: ["CZlib"]),
+        .target(name: "Activities", dependencies: ["CZlib", "CSQLite"]),
         // Lua sandbox, rule packs, catalogue, evaluator.
         .target(name: "BadgeRules", dependencies: ["Activities", "CLua", "CLuaShims"]),
         // swift-argument-parser commands and output formatting.
@@ -41,6 +47,8 @@ let package = Package(
         // The HTML report: badge wall and speed-coloured routes. Depends on Activities only.
         .target(name: "BadgeReport", dependencies: ["Activities"]),
         .executableTarget(name: "badgectl", dependencies: ["BadgeCommands"]),
+        // Benchmarks (scripts/bench.sh builds it with -c release). Not part of `swift test`.
+        .executableTarget(name: "BadgeBench", dependencies: ["Activities", "BadgeRules"]),
         .testTarget(name: "ActivitiesTests", dependencies: ["Activities"]),
         .testTarget(name: "BadgeRulesTests", dependencies: ["BadgeRules", "Activities"]),
         .testTarget(name: "BadgeReportTests", dependencies: ["BadgeReport", "Activities"]),

@@ -18,10 +18,15 @@ public struct RunFolder: Sendable {
         self.runs = runs; self.ignored = ignored; self.errors = errors
     }
 
-    /// Reads every run file under `directory` (or the single file `directory` names).
+    /// Reads every run file under `directory` (or the single file `directory` names), on every core
+    /// (results gathered in file order, so the outcome is the same as reading one by one).
     /// `zone` gives local dates to runs whose file carried no UTC offset.
+    /// `cache` (optional) is consulted by path, size and modification time before any file is read,
+    /// then by content hash; new summaries are stored in it. `progress(done, total)` is called from
+    /// worker threads as files finish.
     public static func read(
-        _ directory: String, analyzer: RunAnalyzer = RunAnalyzer(), zone: TimeZone = .current
+        _ directory: String, analyzer: RunAnalyzer = RunAnalyzer(), zone: TimeZone = .current,
+        cache: RunCache? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil
     ) throws -> RunFolder {
         var folder = RunFolder()
         var isDirectory: ObjCBool = false
@@ -40,17 +45,111 @@ public struct RunFolder: Sendable {
             }
             files = [(directory, (directory as NSString).lastPathComponent)]
         }
-        for file in files {
-            do {
-                let runs = try RunLoader.load(path: file.path, id: file.id, analyzer: analyzer, zoneOffsetSeconds: 0)
+        let key = RunCache.key(checkpoints: analyzer.checkpoints)
+        let outcomes = Outcomes(count: files.count)
+        let counter = Counter()
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            let file = files[index]
+            let outcome = readOne(path: file.path, id: file.id, analyzer: analyzer, cache: cache, key: key)
+            outcomes.set(index, outcome)
+            if let progress { progress(counter.increment(), files.count) }
+        }
+        var rows: [RunCache.Row] = []
+        for (index, outcome) in outcomes.values.enumerated() {
+            switch outcome {
+            case .runs(let runs, let row)?:
                 folder.runs.append(contentsOf: runs.map { localise($0, zone: zone) })
-            } catch let error as ActivityError {
-                folder.errors.append(RunFileError(path: file.id, message: error.description))
-            } catch {
-                folder.errors.append(RunFileError(path: file.id, message: "\(file.id): \(error)"))
+                if let row { rows.append(row) }
+            case .failed(let error)?:
+                folder.errors.append(error)
+            case nil:
+                folder.errors.append(RunFileError(path: files[index].id, message: "\(files[index].id): not read"))
             }
         }
+        cache?.store(rows)
         return folder
+    }
+
+    /// What reading one file gave: its runs (and a cache row to store, when it was read afresh) or an error.
+    enum Outcome: Sendable {
+        case runs([RunSummary], RunCache.Row?)
+        case failed(RunFileError)
+    }
+
+    /// One file: from the cache when its path, size and time (or, failing that, its content hash) match,
+    /// else read and summarised (and a row returned for the cache).
+    static func readOne(path: String, id: String, analyzer: RunAnalyzer, cache: RunCache?, key: String) -> Outcome {
+        var row: RunCache.Row?
+        if let cache, let stamp = RunCache.stamp(path: path) {
+            let absolute = absolutePath(path)
+            if let entry = cache.lookup(path: absolute, sizeBytes: stamp.sizeBytes, modifiedNanoseconds: stamp.modifiedNanoseconds, key: key),
+               let runs = decode(entry, id: id) {
+                return .runs(runs, nil)
+            }
+            if let hash = RunCache.hash(path: path) {
+                if let entry = cache.lookup(hash: hash, sizeBytes: stamp.sizeBytes, key: key), let runs = decode(entry, id: id),
+                   let data = try? encoder.encode(runs) {
+                    // A moved or renamed file: store it under its new path and id.
+                    return .runs(runs, RunCache.Row(path: absolute, sizeBytes: stamp.sizeBytes, modifiedNanoseconds: stamp.modifiedNanoseconds,
+                                                    hash: hash, key: key, id: id, summaries: data))
+                }
+                row = RunCache.Row(path: absolute, sizeBytes: stamp.sizeBytes, modifiedNanoseconds: stamp.modifiedNanoseconds,
+                                   hash: hash, key: key, id: id, summaries: Data())
+            }
+        }
+        do {
+            let runs = try RunLoader.load(path: path, id: id, analyzer: analyzer, zoneOffsetSeconds: 0)
+            if var made = row, let data = try? encoder.encode(runs) {
+                made.summaries = data
+                return .runs(runs, made)
+            }
+            return .runs(runs, nil)
+        } catch let error as ActivityError {
+            return .failed(RunFileError(path: id, message: error.description))
+        } catch {
+            return .failed(RunFileError(path: id, message: "\(id): \(error)"))
+        }
+    }
+
+    /// Cached summaries under the current id (a file holding several runs gives `id#1`, `id#2`, ...).
+    /// nil when the row cannot be decoded: the file is then read again.
+    static func decode(_ entry: RunCache.Entry, id: String) -> [RunSummary]? {
+        guard var runs = try? JSONDecoder().decode([RunSummary].self, from: entry.summaries), !runs.isEmpty else { return nil }
+        if entry.id != id {
+            if runs.count == 1 {
+                runs[0].id = id
+            } else {
+                for index in runs.indices { runs[index].id = "\(id)#\(index + 1)" }
+            }
+        }
+        return runs
+    }
+
+    static var encoder: JSONEncoder { JSONEncoder() }
+
+    static func absolutePath(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        return (absolute as NSString).standardizingPath
+    }
+
+    /// One slot per file, written by the worker that read it.
+    final class Outcomes: @unchecked Sendable {
+        private(set) var values: [Outcome?]
+        private let lock = NSLock()
+        init(count: Int) { values = Array(repeating: nil, count: count) }
+        func set(_ index: Int, _ outcome: Outcome) {
+            lock.lock(); values[index] = outcome; lock.unlock()
+        }
+    }
+
+    final class Counter: @unchecked Sendable {
+        private var value = 0
+        private let lock = NSLock()
+        func increment() -> Int {
+            lock.lock(); defer { lock.unlock() }
+            value += 1
+            return value
+        }
     }
 
     /// Gives a run its local date: from the file's own UTC offset when it had one, else from `zone`

@@ -26,6 +26,17 @@ struct EvaluateCommand: ParsableCommand {
 
     @OptionGroup var goldenOptions: GoldenOptions
 
+    @Option(name: .long, help: ArgumentHelp(
+        "The run-summary cache (SQLite).",
+        discussion: "Defaults to $XDG_CACHE_HOME/badgectl/runs.sqlite (~/.cache/badgectl/runs.sqlite).", valueName: "path"))
+    var cache: String?
+
+    @Flag(name: .customLong("no-cache"), help: "Read and summarise every file; neither read nor write the cache.")
+    var noCache = false
+
+    @Flag(name: .long, help: "Print each rule's cost (calls, time) and the reading time on stderr.")
+    var profile = false
+
     func run() throws {
         let zone = try runOptions.zone()
         let catalogue: Catalogue
@@ -38,15 +49,29 @@ struct EvaluateCommand: ParsableCommand {
         let engine = RuleEngine(packDirectories: ruleOptions.packDirectories, catalogue: catalogue)
         let theme = try Theme.resolve(ruleOptions.theme, packs: engine.packs)
         var folder: RunFolder
+        let readStart = DispatchTime.now().uptimeNanoseconds
+        let runCache = openCache()
         do {
-            folder = try RunFolder.read(directory, analyzer: RunAnalyzer(checkpoints: checkpointTargets(catalogue)), zone: zone)
+            folder = try RunFolder.read(directory, analyzer: RunAnalyzer(checkpoints: checkpointTargets(catalogue)), zone: zone,
+                                        cache: runCache, progress: isatty(2) != 0 ? ProgressLine.report : nil)
+            ProgressLine.finish()
         } catch {
+            ProgressLine.finish()
             Console.error("badgectl: \(error)")
             throw ExitCode(ExitStatus.failure.rawValue)
         }
+        for warning in runCache?.warnings ?? [] { Console.error("badgectl: warning: \(warning)") }
+        let readSeconds = Double(DispatchTime.now().uptimeNanoseconds - readStart) / 1e9
         let prepared = Selection.prepare(folder, directory: directory, sport: runOptions.sport)
         folder = prepared.folder
-        let evaluation = engine.evaluate(runs: prepared.selected)
+        let evaluation: Evaluation
+        if profile {
+            let profiled = engine.evaluateProfiled(runs: prepared.selected)
+            evaluation = profiled.evaluation
+            Console.error(EvaluateCommand.profileTable(profiled.costs, readSeconds: readSeconds, runs: prepared.selected.count))
+        } else {
+            evaluation = engine.evaluate(runs: prepared.selected)
+        }
         let report = EvaluationReport(folder: folder, evaluation: evaluation, catalogue: theme.apply(catalogue),
                                       packBadges: theme.apply(engine.packs.flatMap(\.badges)), excluded: prepared.excluded)
         if let golden = goldenOptions.golden {
@@ -60,6 +85,37 @@ struct EvaluateCommand: ParsableCommand {
         for error in report.errors { Console.error("skipped \(error.message)") }
         for failure in report.ruleErrors { Console.error("rule failed: \(failure)") }
         if report.isPartial { throw ExitCode(ExitStatus.partial.rawValue) }
+    }
+
+    /// The cache to use: none with `--no-cache`; a location that cannot hold one gives a warning and none.
+    func openCache() -> RunCache? {
+        if noCache { return nil }
+        let path: String
+        if let cache {
+            path = cache
+        } else {
+            let environment = ProcessInfo.processInfo.environment
+            let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+                ?? (NSHomeDirectory() as NSString).appendingPathComponent(".cache")
+            let folder = (base as NSString).appendingPathComponent("badgectl")
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            path = (folder as NSString).appendingPathComponent("runs.sqlite")
+        }
+        var warning: String?
+        let opened = RunCache.open(path: path, warning: &warning)
+        if let warning { Console.error("badgectl: warning: \(warning)") }
+        return opened
+    }
+
+    /// `--profile`: one line per rule, costliest first.
+    static func profileTable(_ costs: [RuleCost], readSeconds: Double, runs: Int) -> String {
+        var table = TextTable("PACK", "RULE", "CALLS", "TOTAL MS", "US/CALL")
+        let total = costs.reduce(0) { $0 + $1.seconds }
+        for cost in costs.sorted(by: { $0.seconds > $1.seconds }) {
+            table.add(cost.pack, cost.rule, String(cost.calls), String(format: "%.2f", cost.seconds * 1000),
+                      String(format: "%.1f", cost.calls > 0 ? cost.seconds * 1e6 / Double(cost.calls) : 0))
+        }
+        return String(format: "profile: read %d runs in %.3f s; rules %.3f s\n", runs, readSeconds, total) + table.render()
     }
 
     /// The catalogue's distance badges as checkpoints to locate on each route.
@@ -120,5 +176,34 @@ struct EvaluateCommand: ParsableCommand {
             out.append("Skipped: \(report.errors.count) files, \(report.ruleErrors.count) rules (see stderr).")
         }
         return out.joined(separator: "\n")
+    }
+}
+
+/// A one-line "reading runs n/total" on stderr, redrawn at most every 1/10 s (only when stderr is a terminal).
+enum ProgressLine {
+    private static let state = ProgressState()
+
+    static let report: @Sendable (Int, Int) -> Void = { done, total in
+        guard state.due(done: done, total: total) else { return }
+        FileHandle.standardError.write(Data("\rreading runs: \(done)/\(total)".utf8))
+    }
+
+    static func finish() {
+        if state.drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+}
+
+final class ProgressState: @unchecked Sendable {
+    private let lock = NSLock()
+    private var last: UInt64 = 0
+    private(set) var drawn = false
+
+    func due(done: Int, total: Int) -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard done == total || now - last > 100_000_000 else { return false }
+        last = now
+        drawn = true
+        return true
     }
 }

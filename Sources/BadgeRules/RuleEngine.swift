@@ -73,11 +73,29 @@ public struct RuleEngine: Sendable {
     }
 
     public func evaluate(runs: [RunSummary]) -> Evaluation {
+        evaluate(runs: runs, profiling: false).evaluation
+    }
+
+    /// `evaluate`, also measuring each rule: the calls into its functions and the time its pass over
+    /// the runs took (building run tables it asked for included). For `--profile`.
+    public func evaluateProfiled(runs: [RunSummary]) -> (evaluation: Evaluation, costs: [RuleCost]) {
+        evaluate(runs: runs, profiling: true)
+    }
+
+    private func evaluate(runs: [RunSummary], profiling: Bool) -> (evaluation: Evaluation, costs: [RuleCost]) {
         let sorted = RuleEngine.ordered(runs)
         var evaluation: Evaluation
+        var costs: [RuleCost] = []
         do {
             let session = try Session(packs: packs, catalogue: catalogue, limits: limits, runs: sorted)
+            session.profiling = profiling
             evaluation = session.evaluate()
+            if profiling {
+                for (index, rule) in session.rules.enumerated() {
+                    costs.append(RuleCost(pack: session.packNames[rule.pack], rule: rule.id, calls: session.ruleCalls[index] ?? 0,
+                                          seconds: Double(session.ruleNanoseconds[index] ?? 0) / 1e9))
+                }
+            }
         } catch {
             evaluation = Evaluation(runOrder: sorted.map(\.id))
             for pack in packs {
@@ -85,6 +103,16 @@ public struct RuleEngine: Sendable {
             }
         }
         evaluation.failures.insert(contentsOf: loadFailures, at: 0)
-        return evaluation
+        return (evaluation, costs)
     }
+}
+
+/// What one rule cost in an evaluation (`RuleEngine.evaluateProfiled`).
+public struct RuleCost: Sendable, Equatable {
+    public var pack: String
+    public var rule: String
+    /// Calls into the rule's functions (`earned`, `on_run`, `init`, `status`, ...).
+    public var calls: Int
+    /// Wall time of the rule's whole pass over the runs.
+    public var seconds: Double
 }

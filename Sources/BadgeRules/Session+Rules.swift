@@ -178,10 +178,12 @@ extension Session {
         let base = lua.top
         defer { lua.setTop(base) }
         let failed: RuleFailure?
+        let started = profiling ? DispatchTime.now().uptimeNanoseconds : 0
         switch rule.shape {
         case .predicate: failed = runPredicate(rule)
         case .fold: failed = runFold(rule)
         }
+        if profiling { ruleNanoseconds[index, default: 0] += DispatchTime.now().uptimeNanoseconds - started }
         if let failed {
             evaluation.failures.append(failed)
             return
@@ -201,6 +203,7 @@ extension Session {
     /// Calls `rule.function(args...)`; `pushArgs` pushes the arguments and returns their count.
     func invoke(_ rule: Rule, _ function: String, results: Int32, _ pushArgs: () -> Int32) -> RuleFailure? {
         guard let ref = rule.functions[function] else { return nil }
+        if profiling, let index = current?.rule { ruleCalls[index, default: 0] += 1 }
         lua.ensureStack()
         lua.push(ref: ref)
         let nargs = pushArgs()

@@ -69,6 +69,10 @@ final class Session {
     var pendingStatuses: [BadgeStatus] = []
     var pendingNext: NextBadge?
     var evaluation = Evaluation()
+    /// `--profile`: when set, each rule's calls and time (nanoseconds), by index into `rules`.
+    var profiling = false
+    var ruleCalls: [Int: Int] = [:]
+    var ruleNanoseconds: [Int: UInt64] = [:]
     var keyedAwards: [(run: Int, pack: Int, rule: Int, sequence: Int, award: Award)] = []
     /// Notes kept per rule (key "pack\0rule"); past `noteLimit` they are counted, then dropped.
     var noteCounts: [String: Int] = [:]

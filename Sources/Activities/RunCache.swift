@@ -1,0 +1,342 @@
+import CSQLite
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A run-summary cache in an embedded SQLite database (the system libsqlite3).
+///
+/// A row holds the summaries one file gave, keyed by the file's absolute path, size and modification
+/// time (nanoseconds) and by `key`: the summary version plus the checkpoint targets (checkpoints depend
+/// on them). A lookup by path, size and modification time costs one `stat` and no reading; only when it
+/// misses is the file hashed (`RunCache.hash`), so a moved or renamed file is still recognised by its
+/// content hash and size. Files that fail to read are not cached: a failure is cheap to reproduce, may be
+/// transient (a file still being written, a permission) and must show again on every evaluation.
+///
+/// A file that is not one of our caches (garbage, another program's database, a newer layout) is moved
+/// aside to `<path>.corrupt` (never trusted, never deleted) and a new cache is made. A location that
+/// cannot be written gives `nil` from `open` and a warning: evaluation goes on without a cache.
+public final class RunCache: @unchecked Sendable {
+    /// Bump whenever the summary code (readers, analyzer, RunSummary) changes what a summary holds:
+    /// every cached row made under another version is then ignored and replaced.
+    public static let summaryVersion = 1
+    /// The table layout. A database with another layout is moved aside and rebuilt.
+    static let layout = "badgectl-run-cache/1"
+
+    public let path: String
+    private var db: OpaquePointer?
+    private let lock = NSLock()
+    /// Set once a write failed (e.g. the disk filled): later writes are skipped.
+    private var writable = true
+    /// Warnings for the user (cache moved aside, a write failed).
+    public private(set) var warnings: [String] = []
+
+    /// The part of the key that depends on the code and the options: summary version and checkpoints.
+    public static func key(checkpoints: [RunAnalyzer.CheckpointTarget], version: Int = summaryVersion) -> String {
+        var text = "v\(version)"
+        for target in checkpoints {
+            text += "|\(target.badge)\u{1F}\(target.name)\u{1F}\(target.distanceMeters.bitPattern)"
+        }
+        return text
+    }
+
+    /// Opens (or makes) the cache at `path`. nil, with the reason in `warning`, when the location
+    /// cannot hold a cache (read-only folder, not a file, ...).
+    public static func open(path: String, warning: inout String?) -> RunCache? {
+        var notes: [String] = []
+        if let db = connect(path) {
+            if let cache = validate(db, path: path) { return cache }
+            sqlite3_close(db)
+        }
+        // Not ours (or unreadable): move it aside, never trust it, never delete it.
+        if FileManager.default.fileExists(atPath: path) {
+            let aside = path + ".corrupt"
+            try? FileManager.default.removeItem(atPath: aside)
+            do {
+                try FileManager.default.moveItem(atPath: path, toPath: aside)
+                for suffix in ["-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+                notes.append("cache \(path) was not a badgectl cache (or was damaged); moved it to \(aside) and started a new one")
+            } catch {
+                warning = "cannot use the cache \(path): it is not a badgectl cache and cannot be moved aside (\(error.localizedDescription)); running without a cache"
+                return nil
+            }
+            if let db = connect(path), let cache = validate(db, path: path) {
+                cache.warnings = notes
+                return cache
+            }
+        }
+        warning = "cannot create the cache \(path) (read-only or missing folder?); running without a cache"
+        return nil
+    }
+
+    private static func connect(_ path: String) -> OpaquePointer? {
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        guard sqlite3_open_v2(path, &db, flags, nil) == SQLITE_OK, let db else {
+            if let db { sqlite3_close(db) }
+            return nil
+        }
+        sqlite3_busy_timeout(db, 5000)
+        return db
+    }
+
+    /// Checks the layout marker (making the tables in an empty database). nil if not ours or unusable.
+    private static func validate(_ db: OpaquePointer, path: String) -> RunCache? {
+        let cache = RunCache(path: path, db: db)
+        // An empty file is a new database; anything else must carry our marker.
+        guard let tables = cache.scalarInt("SELECT count(*) FROM sqlite_master") else { cache.db = nil; return nil }
+        if tables == 0 {
+            let made = cache.exec("""
+                PRAGMA journal_mode=WAL;
+                BEGIN;
+                CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+                INSERT INTO meta VALUES ('layout', '\(layout)');
+                CREATE TABLE runs (
+                    path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
+                    hash INTEGER NOT NULL, key TEXT NOT NULL, id TEXT NOT NULL, summaries BLOB NOT NULL);
+                CREATE INDEX runs_by_hash ON runs (hash, size);
+                COMMIT;
+                """)
+            guard made else { cache.db = nil; return nil }
+            return cache
+        }
+        guard cache.scalarText("SELECT value FROM meta WHERE name = 'layout'") == layout,
+              cache.scalarText("PRAGMA quick_check") == "ok"
+        else { cache.db = nil; return nil }
+        _ = cache.exec("PRAGMA journal_mode=WAL;")
+        return cache
+    }
+
+    private init(path: String, db: OpaquePointer) {
+        self.path = path
+        self.db = db
+    }
+
+    deinit {
+        if let db { sqlite3_close(db) }
+    }
+
+    // MARK: - Lookups
+
+    /// A stored row: the summaries (as the id they were stored under) and that id.
+    public struct Entry: Sendable {
+        public var id: String
+        public var summaries: Data
+    }
+
+    /// The row for this path, if its size, modification time and key all match.
+    public func lookup(path: String, sizeBytes: Int64, modifiedNanoseconds: Int64, key: String) -> Entry? {
+        locked {
+            query("SELECT id, summaries FROM runs WHERE path = ?1 AND size = ?2 AND mtime_ns = ?3 AND key = ?4",
+                  [.text(path), .int(sizeBytes), .int(modifiedNanoseconds), .text(key)])
+        }
+    }
+
+    /// Any row with this content hash, size and key (a moved or renamed file).
+    public func lookup(hash: UInt64, sizeBytes: Int64, key: String) -> Entry? {
+        locked {
+            query("SELECT id, summaries FROM runs WHERE hash = ?1 AND size = ?2 AND key = ?3 LIMIT 1",
+                  [.int(Int64(bitPattern: hash)), .int(sizeBytes), .text(key)])
+        }
+    }
+
+    /// A row to store.
+    public struct Row: Sendable {
+        public var path: String
+        public var sizeBytes: Int64
+        public var modifiedNanoseconds: Int64
+        public var hash: UInt64
+        public var key: String
+        public var id: String
+        public var summaries: Data
+    }
+
+    /// Stores rows (replacing any row with the same path) in one transaction.
+    public func store(_ rows: [Row]) {
+        guard !rows.isEmpty else { return }
+        locked {
+            guard writable, let db else { return }
+            var ok = exec("BEGIN IMMEDIATE;")
+            var statement: OpaquePointer?
+            if ok {
+                ok = sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO runs VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", -1, &statement, nil) == SQLITE_OK
+            }
+            if ok, let statement {
+                for row in rows {
+                    bind(statement, [.text(row.path), .int(row.sizeBytes), .int(row.modifiedNanoseconds),
+                                     .int(Int64(bitPattern: row.hash)), .text(row.key), .text(row.id), .blob(row.summaries)])
+                    if sqlite3_step(statement) != SQLITE_DONE { ok = false; break }
+                    sqlite3_reset(statement)
+                    sqlite3_clear_bindings(statement)
+                }
+            }
+            sqlite3_finalize(statement)
+            if ok { ok = exec("COMMIT;") }
+            if !ok {
+                let message = String(cString: sqlite3_errmsg(db))
+                _ = exec("ROLLBACK;")
+                writable = false
+                warnings.append("cannot write to the cache \(path) (\(message)); results were not cached")
+            }
+        }
+    }
+
+    /// How many rows the cache holds.
+    public var count: Int { locked { scalarInt("SELECT count(*) FROM runs") ?? 0 } }
+
+    // MARK: - File identity and hashing
+
+    /// Size and modification time (nanoseconds since 1970) of a file, nil if it cannot be stat'ed.
+    public static func stamp(path: String) -> (sizeBytes: Int64, modifiedNanoseconds: Int64)? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        let nanoseconds = Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec)
+        return (Int64(info.st_size), nanoseconds)
+    }
+
+    /// A fast 64-bit hash of a file's bytes (four independent multiply-xor-rotate lanes over 8-byte
+    /// words, so the CPU runs them side by side, then an avalanche), read 1 MiB at a time. Not
+    /// cryptographic: it only tells a moved file from a different one, and the size must match too.
+    public static func hash(path: String) -> UInt64? {
+        let fd = Glibc.open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        let capacity = 1 << 20
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 32)
+        defer { buffer.deallocate() }
+        var state = Hasher64()
+        var atEnd = false
+        while !atEnd {
+            // Fill the buffer completely (short reads happen), so every chunk but the last is 1 MiB.
+            var filled = 0
+            while filled < capacity {
+                let count = read(fd, buffer + filled, capacity - filled)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return nil
+                }
+                if count == 0 { atEnd = true; break }
+                filled += count
+            }
+            if filled > 0 { state.update(UnsafeRawBufferPointer(start: buffer, count: filled)) }
+        }
+        return state.finish()
+    }
+
+    /// The hash behind `hash(path:)`. Every chunk but the last must be a multiple of 32 bytes.
+    public struct Hasher64 {
+        private var lanes: (UInt64, UInt64, UInt64, UInt64) =
+            (0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F, 0x1656_67B1_9E37_79F9, 0x27D4_EB2F_1656_67C5)
+        private var length: UInt64 = 0
+        public init() {}
+
+        /// One multiply a word: cheap enough to cost a few per cent of a cold read. The final
+        /// avalanche spreads every lane over every bit.
+        @inline(__always)
+        private static func mix(_ h: UInt64, _ word: UInt64) -> UInt64 {
+            let x = (h ^ word) &* 0x9FB2_1C65_1E98_DF25
+            return (x << 29) | (x >> 35)
+        }
+
+        public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+            let blocks = bytes.count / 32
+            var (a, b, c, d) = lanes
+            for k in 0..<blocks {
+                let base = k * 32
+                a = Hasher64.mix(a, bytes.loadUnaligned(fromByteOffset: base, as: UInt64.self))
+                b = Hasher64.mix(b, bytes.loadUnaligned(fromByteOffset: base + 8, as: UInt64.self))
+                c = Hasher64.mix(c, bytes.loadUnaligned(fromByteOffset: base + 16, as: UInt64.self))
+                d = Hasher64.mix(d, bytes.loadUnaligned(fromByteOffset: base + 24, as: UInt64.self))
+            }
+            // The tail (last chunk only): whole words into the first lane, then the leftover bytes.
+            var position = blocks * 32
+            while position + 8 <= bytes.count {
+                a = Hasher64.mix(a, bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+                position += 8
+            }
+            if position < bytes.count {
+                var tail: UInt64 = 0
+                for i in position..<bytes.count { tail = (tail << 8) | UInt64(bytes[i]) }
+                a = Hasher64.mix(a, tail)
+            }
+            lanes = (a, b, c, d)
+            length &+= UInt64(bytes.count)
+        }
+
+        public func finish() -> UInt64 {
+            let (a, b, c, d) = lanes
+            var x = length
+            for lane in [a, b, c, d] {
+                x = (x ^ (lane &* 0xFF51_AFD7_ED55_8CCD)) &* 0xC4CE_B9FE_1A85_EC53
+                x = (x << 31) | (x >> 33)
+            }
+            x ^= x >> 33; x = x &* 0xFF51_AFD7_ED55_8CCD
+            x ^= x >> 33; x = x &* 0xC4CE_B9FE_1A85_EC53
+            x ^= x >> 33
+            return x
+        }
+    }
+
+    // MARK: - SQLite plumbing
+
+    private enum Value { case int(Int64), text(String), blob(Data) }
+
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    private func locked<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
+
+    private func bind(_ statement: OpaquePointer, _ values: [Value]) {
+        for (index, value) in values.enumerated() {
+            let position = Int32(index + 1)
+            switch value {
+            case .int(let number): sqlite3_bind_int64(statement, position, number)
+            case .text(let text): sqlite3_bind_text(statement, position, text, -1, RunCache.transient)
+            case .blob(let data):
+                data.withUnsafeBytes { raw in
+                    _ = sqlite3_bind_blob(statement, position, raw.baseAddress, Int32(raw.count), RunCache.transient)
+                }
+            }
+        }
+    }
+
+    private func query(_ sql: String, _ values: [Value]) -> Entry? {
+        guard let db else { return nil }
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else { return nil }
+        defer { sqlite3_finalize(statement) }
+        bind(statement, values)
+        guard sqlite3_step(statement) == SQLITE_ROW, let idText = sqlite3_column_text(statement, 0) else { return nil }
+        let id = String(cString: idText)
+        let count = Int(sqlite3_column_bytes(statement, 1))
+        guard let blob = sqlite3_column_blob(statement, 1) else { return nil }
+        return Entry(id: id, summaries: Data(bytes: blob, count: count))
+    }
+
+    private func exec(_ sql: String) -> Bool {
+        guard let db else { return false }
+        return sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK
+    }
+
+    private func scalarInt(_ sql: String) -> Int? {
+        guard let db else { return nil }
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else { return nil }
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_step(statement) == SQLITE_ROW else { return nil }
+        return Int(sqlite3_column_int64(statement, 0))
+    }
+
+    private func scalarText(_ sql: String) -> String? {
+        guard let db else { return nil }
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else { return nil }
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_step(statement) == SQLITE_ROW, let text = sqlite3_column_text(statement, 0) else { return nil }
+        return String(cString: text)
+    }
+}

@@ -1,0 +1,260 @@
+// badgectl's benchmark driver (scripts/bench.sh builds it with `swift build -c release`).
+// Each measurement runs several times, ours and the peer alternating so that noise hits both alike,
+// and prints `name value` lines (medians, seconds) for the script to collect. Not part of `swift test`.
+import Activities
+import BadgeRules
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Foundation's XMLParser doing nothing but scanning: the cheapest thing it can do with the file.
+final class ScanDelegate: NSObject, XMLParserDelegate {
+    var elements = 0
+    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+                qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+        elements += 1
+    }
+}
+
+enum BenchError: Error, CustomStringConvertible {
+    case usage(String)
+    case failed(String)
+    var description: String {
+        switch self {
+        case .usage(let text): return "usage: \(text)"
+        case .failed(let text): return text
+        }
+    }
+}
+
+func now() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return .nan }
+    let mid = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+}
+
+func time(_ body: () throws -> Void) rethrows -> Double {
+    let start = now()
+    try body()
+    return now() - start
+}
+
+func maxRSSMegabytes() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_maxrss) / 1024
+}
+
+func emit(_ name: String, _ value: Double) { print(name, String(format: "%.6f", value)) }
+func emit(_ name: String, _ value: Int) { print(name, value) }
+
+func fileSize(_ path: String) -> Int {
+    ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.intValue ?? 0
+}
+
+/// A Garmin Connect-style run of `points` one-second points (extensions: heart rate, cadence).
+func generator(points: Int, seed: UInt64 = 42) -> RunGenerator {
+    var g = RunGenerator(seed: seed, distanceMeters: Double(points) * 1000 / 330, paceSecondsPerKilometre: 330)
+    g.style = .garminConnect
+    return g
+}
+
+/// GPX: GPXReader.read + full summary, against XMLParser scanning the same file.
+func benchGPX(_ path: String, runs: Int) throws {
+    var ours: [Double] = []
+    var readOnly: [Double] = []
+    var xml: [Double] = []
+    var points = 0
+    var elements = 0
+    for _ in 0..<runs {
+        ours.append(try time {
+            let track = try GPXReader.read(path: path)
+            let summary = RunAnalyzer().summarize(track, id: path)
+            points = track.count
+            guard summary.distanceMeters > 0 else { throw BenchError.failed("\(path): no distance") }
+        })
+        xml.append(try time {
+            guard let parser = XMLParser(contentsOf: URL(fileURLWithPath: path)) else { throw BenchError.failed("XMLParser cannot open \(path)") }
+            let delegate = ScanDelegate()
+            parser.delegate = delegate
+            guard parser.parse() else { throw BenchError.failed("XMLParser failed on \(path)") }
+            elements = delegate.elements
+        })
+        readOnly.append(try time { _ = try GPXReader.read(path: path) })
+    }
+    emit("points", points)
+    emit("bytes", fileSize(path))
+    emit("xml_elements", elements)
+    emit("ours_s", median(ours))
+    emit("xmlparser_s", median(xml))
+    emit("read_only_s", median(readOnly))
+}
+
+/// FIT: FITReader.read + full summary.
+func benchFIT(_ path: String, runs: Int) throws {
+    var ours: [Double] = []
+    var readOnly: [Double] = []
+    var records = 0
+    for _ in 0..<runs {
+        ours.append(try time {
+            let tracks = try FITReader.read(path: path)
+            records = tracks.reduce(0) { $0 + $1.count }
+            for track in tracks { _ = RunAnalyzer().summarize(track, id: path) }
+        })
+        readOnly.append(try time { _ = try FITReader.read(path: path) })
+    }
+    emit("records", records)
+    emit("ours_s", median(ours))
+    emit("read_only_s", median(readOnly))
+}
+
+/// A folder: one core reading file after file, then RunFolder.read on every core without a cache,
+/// cold with a new cache, and warm (the same cache again).
+func benchFolder(_ directory: String, runs: Int, cachePath: String) throws {
+    let files = try RunLoader.discover(directory: directory).runs
+    var single: [Double] = []
+    var parallel: [Double] = []
+    var cold: [Double] = []
+    var warm: [Double] = []
+    var count = 0
+    for _ in 0..<runs {
+        single.append(try time {
+            count = 0
+            for id in files {
+                count += try RunLoader.load(path: directory + "/" + id, id: id, analyzer: RunAnalyzer(), zoneOffsetSeconds: 0).count
+            }
+        })
+        parallel.append(try time { _ = try RunFolder.read(directory) })
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: cachePath + suffix) }
+        cold.append(try time {
+            var warning: String?
+            let cache = RunCache.open(path: cachePath, warning: &warning)
+            guard cache != nil else { throw BenchError.failed(warning ?? "no cache") }
+            _ = try RunFolder.read(directory, cache: cache)
+        })
+        warm.append(try time {
+            var warning: String?
+            let cache = RunCache.open(path: cachePath, warning: &warning)
+            let folder = try RunFolder.read(directory, cache: cache)
+            guard folder.runs.count == count else { throw BenchError.failed("warm read gave \(folder.runs.count) runs, not \(count)") }
+        })
+    }
+    emit("files", files.count)
+    emit("runs", count)
+    emit("bytes", files.reduce(0) { $0 + fileSize(directory + "/" + $1) })
+    emit("cores", ProcessInfo.processInfo.activeProcessorCount)
+    emit("single_s", median(single))
+    emit("parallel_s", median(parallel))
+    emit("cold_cache_s", median(cold))
+    emit("warm_cache_s", median(warm))
+}
+
+/// Rules: every pack over `count` summaries (a few generated runs, repeated on successive days).
+func benchRules(count: Int, runs: Int, packs: [String], badges: String) throws {
+    let catalogue = try Catalogue.load(path: badges)
+    let targets = catalogue.distanceBadges.compactMap { badge in
+        badge.distanceMeters.map { RunAnalyzer.CheckpointTarget(badge: badge.id, name: badge.name, distanceMeters: $0) }
+    }
+    let analyzer = RunAnalyzer(checkpoints: targets)
+    var templates: [RunSummary] = []
+    for (index, kilometres) in [3.0, 5.2, 8.0, 10.5, 15.0, 21.3, 30.0, 42.4].enumerated() {
+        var g = RunGenerator(seed: UInt64(index + 1), distanceMeters: kilometres * 1000, paceSecondsPerKilometre: 300 + Double(index) * 10)
+        g.sampling = .every(5)
+        templates.append(analyzer.summarize(g.track(), id: "t\(index)"))
+    }
+    var summaries: [RunSummary] = []
+    summaries.reserveCapacity(count)
+    for index in 0..<count {
+        var run = templates[index % templates.count]
+        run.id = String(format: "run-%05d.gpx", index)
+        let start = 1_500_000_000 + Double(index) * 86_400
+        run.startEpochSeconds = start
+        run.localDate = Timestamps.date(start, offsetSeconds: 0)
+        summaries.append(run)
+    }
+    // A folder of packs stands for every pack in it, as `badgectl --rules` takes it.
+    var directories: [String] = []
+    for path in packs {
+        if FileManager.default.fileExists(atPath: path + "/pack.lua") {
+            directories.append(path)
+        } else {
+            let entries = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+            directories += entries.filter { FileManager.default.fileExists(atPath: path + "/" + $0 + "/pack.lua") }.map { path + "/" + $0 }
+        }
+    }
+    let engine = RuleEngine(packDirectories: directories, catalogue: catalogue)
+    guard engine.loadFailures.isEmpty else { throw BenchError.failed("packs did not load: \(engine.loadFailures)") }
+    var times: [Double] = []
+    var awards = 0
+    var failures = 0
+    for _ in 0..<runs {
+        times.append(time {
+            let evaluation = engine.evaluate(runs: summaries)
+            awards = evaluation.awards.count
+            failures = evaluation.failures.count
+        })
+    }
+    emit("summaries", count)
+    emit("rules", engine.packs.reduce(0) { $0 + $1.ruleFiles.count })
+    emit("awards", awards)
+    emit("failures", failures)
+    emit("rules_s", median(times))
+    emit("max_rss_mb", maxRSSMegabytes())
+}
+
+func run() throws {
+    let args = Array(CommandLine.arguments.dropFirst())
+    func arg(_ index: Int, _ usage: String) throws -> String {
+        guard index < args.count else { throw BenchError.usage(usage) }
+        return args[index]
+    }
+    switch args.first {
+    case "gen-gpx":
+        let usage = "gen-gpx POINTS PATH"
+        try generator(points: Int(try arg(1, usage)) ?? 100_000).writeGPX(to: try arg(2, usage))
+    case "gen-fit":
+        let usage = "gen-fit RECORDS PATH"
+        let bytes = FITWriter.encode(track: generator(points: Int(try arg(1, usage)) ?? 100_000).track())
+        try Data(bytes).write(to: URL(fileURLWithPath: try arg(2, usage)))
+    case "gpx":
+        try benchGPX(try arg(1, "gpx FILE [RUNS]"), runs: Int(args.count > 2 ? args[2] : "") ?? 7)
+    case "fit":
+        try benchFIT(try arg(1, "fit FILE [RUNS]"), runs: Int(args.count > 2 ? args[2] : "") ?? 7)
+    case "folder":
+        let usage = "folder DIR CACHE [RUNS]"
+        try benchFolder(try arg(1, usage), runs: Int(args.count > 3 ? args[3] : "") ?? 5, cachePath: try arg(2, usage))
+    case "rules":
+        let usage = "rules COUNT BADGES PACK... (RUNS from BENCH_RUNS, default 5)"
+        let runs = Int(ProcessInfo.processInfo.environment["BENCH_RUNS"] ?? "") ?? 5
+        try benchRules(count: Int(try arg(1, usage)) ?? 10_000, runs: runs, packs: Array(args.dropFirst(3)), badges: try arg(2, usage))
+    case "rss-gpx":
+        // Reads and summarises one file once; the script reads the peak RSS from /usr/bin/time -v.
+        let path = try arg(1, "rss-gpx FILE")
+        let track = try GPXReader.read(path: path)
+        emit("read_max_rss_mb", maxRSSMegabytes())
+        let summary = RunAnalyzer().summarize(track, id: path)
+        emit("points", track.count)
+        emit("distance_m", summary.distanceMeters)
+        emit("max_rss_mb", maxRSSMegabytes())
+    default:
+        throw BenchError.usage("BadgeBench gen-gpx|gen-fit|gpx|fit|folder|rules|rss-gpx ...")
+    }
+}
+
+do {
+    try run()
+} catch {
+    FileHandle.standardError.write(Data("BadgeBench: \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,91 @@
+#!/bin/sh
+# badgectl's benchmark: builds release, makes its inputs deterministically, runs ours and the peers
+# side by side (medians of several runs) and writes BENCHMARKS.md.
+#   scripts/bench.sh                 the standard set (see BENCHMARKS.md)
+# Environment: BENCH_DIR (work folder, default /tmp/badgectl-bench), BENCH_FOLDER_RUNS (runs in the folder
+# benchmark, default 200), BENCH_FOLDER_MINUTES (default 60), BENCH_GPXPY_1M=1 to also time gpxpy on the
+# 1,000,000-point file (~100 s a run), BENCH_FULL=1 to add one pass over 2,000 runs of 1 hour (~3 GB),
+# BENCH_RUNS (repetitions, default 5), BENCH_OUT (default BENCHMARKS.md).
+# Peers: gpxpy and fitdecode (pip install gpxpy fitdecode), Foundation's XMLParser (in BadgeBench).
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=${BENCH_DIR:-/tmp/badgectl-bench}
+runs=${BENCH_RUNS:-5}
+folder_runs=${BENCH_FOLDER_RUNS:-200}
+folder_minutes=${BENCH_FOLDER_MINUTES:-60}
+out=${BENCH_OUT:-$root/BENCHMARKS.md}
+mkdir -p "$work"
+results="$work/results.txt"
+: > "$results"
+
+cd "$root"
+swift build -c release --product BadgeBench >&2
+swift build -c release --product badgectl >&2
+bin=$(swift build -c release --show-bin-path)
+bench="$bin/BadgeBench"
+python3 -c 'import gpxpy, fitdecode' 2>/dev/null || pip install gpxpy fitdecode >&2
+
+# Collect `name value` lines from a command under a section prefix.
+record() {
+    section=$1; shift
+    "$@" | while read -r name value; do echo "$section.$name $value"; done >> "$results"
+}
+# Peak RSS (MB) of a command, from /usr/bin/time -v.
+rss() {
+    section=$1; shift
+    /usr/bin/time -v "$@" > /dev/null 2> "$work/time.txt"
+    kb=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/time.txt")
+    echo "$section.peak_rss_mb $(awk "BEGIN { printf \"%.1f\", $kb / 1024 }")" >> "$results"
+}
+
+echo "== inputs" >&2
+[ -f "$work/gpx-100k.gpx" ] || "$bench" gen-gpx 100000 "$work/gpx-100k.gpx"
+[ -f "$work/gpx-1m.gpx" ] || "$bench" gen-gpx 1000000 "$work/gpx-1m.gpx"
+[ -f "$work/fit-100k.fit" ] || "$bench" gen-fit 100000 "$work/fit-100k.fit"
+[ -f "$work/fit-1m.fit" ] || "$bench" gen-fit 1000000 "$work/fit-1m.fit"
+runs_dir="$work/runs-$folder_runs-$folder_minutes"
+[ -d "$runs_dir" ] || "$bin/badgectl" generate "$runs_dir" --count "$folder_runs" --minutes "$folder_minutes" > /dev/null
+
+echo "== GPX: ours vs XMLParser (alternating), gpxpy" >&2
+record gpx100k "$bench" gpx "$work/gpx-100k.gpx" "$runs"
+record gpx1m "$bench" gpx "$work/gpx-1m.gpx" "$runs"
+record gpx100k python3 scripts/bench/peers.py gpxpy "$work/gpx-100k.gpx" 3
+if [ "${BENCH_GPXPY_1M:-0}" = 1 ]; then record gpx1m python3 scripts/bench/peers.py gpxpy "$work/gpx-1m.gpx" 1; fi
+
+echo "== FIT: ours, fitdecode" >&2
+record fit100k "$bench" fit "$work/fit-100k.fit" "$runs"
+record fit1m "$bench" fit "$work/fit-1m.fit" "$runs"
+record fit100k python3 scripts/bench/peers.py fitdecode "$work/fit-100k.fit" 3
+
+echo "== folder: one core, both cores, cache cold and warm" >&2
+record folder "$bench" folder "$runs_dir" "$work/folder-cache.sqlite" "$runs"
+
+echo "== rules over 10,000 summaries" >&2
+BENCH_RUNS=$runs record rules "$bench" rules 10000 badges.json rules
+
+echo "== peak RSS" >&2
+rss rss_gpx1m "$bench" rss-gpx "$work/gpx-1m.gpx"
+"$bench" rss-gpx "$work/gpx-1m.gpx" | sed -n 's/^read_max_rss_mb /rss_gpx1m_read.max_rss_mb /p' >> "$results"
+rss rss_rules10k "$bench" rules 10000 badges.json rules
+rm -f "$work"/evaluate-cache.sqlite*
+rss rss_evaluate_cold "$bin/badgectl" evaluate "$runs_dir" --cache "$work/evaluate-cache.sqlite"
+rss rss_evaluate_warm "$bin/badgectl" evaluate "$runs_dir" --cache "$work/evaluate-cache.sqlite"
+for i in 1 2 3; do
+    /usr/bin/time -f "%e" "$bin/badgectl" evaluate "$runs_dir" --cache "$work/evaluate-cache.sqlite" > /dev/null 2>> "$work/warm-times.txt"
+done
+echo "evaluate_warm.wall_s $(sort -n "$work/warm-times.txt" | sed -n 2p)" >> "$results"
+rm -f "$work/warm-times.txt"
+
+if [ "${BENCH_FULL:-0}" = 1 ]; then
+    echo "== full size: 2,000 runs of 1 hour (one run of each mode)" >&2
+    full_dir="$work/runs-2000-60"
+    [ -d "$full_dir" ] || "$bin/badgectl" generate "$full_dir" --count 2000 --minutes 60 > /dev/null
+    {
+        "$bench" folder "$full_dir" "$work/full-cache.sqlite" 1
+        rm -f "$work"/full-evaluate.sqlite*
+        /usr/bin/time -f "evaluate_cold_wall_s %e\nevaluate_cold_peak_rss_kb %M" "$bin/badgectl" evaluate "$full_dir" --cache "$work/full-evaluate.sqlite" 2>&1 >/dev/null | tail -2
+        /usr/bin/time -f "evaluate_warm_wall_s %e\nevaluate_warm_peak_rss_kb %M" "$bin/badgectl" evaluate "$full_dir" --cache "$work/full-evaluate.sqlite" 2>&1 >/dev/null | tail -2
+    } > "$work/full-size.txt"
+fi
+python3 scripts/bench/report.py "$results" "$out" "$runs" "$folder_runs" "$folder_minutes"
+echo "wrote $out" >&2
