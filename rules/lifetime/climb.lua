@@ -6,13 +6,14 @@ return {
   id = "climb",
   title = "Everest of climb",
   badge = "everest",
-  init = function(ctx) return { gain_m = 0.0, runs = 0 } end,
+  init = function(ctx) return { gain_m = 0.0, runs = 0, earned = false } end,
 
   on_run = function(state, run, award, ctx)
     if run.sport ~= "running" or run.elevation == nil then return end
     state.gain_m = state.gain_m + run.elevation.gain_m
     state.runs = state.runs + 1
-    if state.gain_m >= EVEREST_M then
+    if not state.earned and state.gain_m >= EVEREST_M then
+      state.earned = true
       award { run = run, detail = ("%.0f m of climb over %d runs"):format(state.gain_m, state.runs) }
     end
   end,
@@ -20,7 +21,8 @@ return {
   status = function(state, ctx)
     local entry = { badge = "everest",
                     progress = { current = math.min(state.gain_m, EVEREST_M), target = EVEREST_M, unit = "m" } }
-    if state.gain_m >= EVEREST_M then
+    if not state.earned and state.gain_m >= EVEREST_M then
+      state.earned = true
       entry.hint = "earned"
     else
       entry.hint = ("%.0f m of climb left (%.0f m of %d m)"):format(EVEREST_M - state.gain_m, state.gain_m, EVEREST_M)

@@ -11,14 +11,15 @@ local MILESTONES = {
 return {
   id = "distance",
   title = "Lifetime distance",
-  init = function(ctx) return { total_m = 0.0, runs = 0 } end,
+  init = function(ctx) return { total_m = 0.0, runs = 0, earned = {} } end,
 
   on_run = function(state, run, award, ctx)
     if run.sport ~= "running" then return end
     state.total_m = state.total_m + run.distance_m
     state.runs = state.runs + 1
     for _, milestone in ipairs(MILESTONES) do
-      if state.total_m >= milestone.m then
+      if not state.earned[milestone.badge] and state.total_m >= milestone.m then
+        state.earned[milestone.badge] = true
         award { badge = milestone.badge, run = run,
                 detail = ("%s in %d run%s"):format(badgectl.format_distance(state.total_m), state.runs,
                   state.runs == 1 and "" or "s") }

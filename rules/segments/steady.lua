@@ -47,9 +47,13 @@ return {
     if #legs < MIN_LEGS then return end
     local worst = spread(legs, average)
     if state.best == nil or worst < state.best then state.best = worst end
+    -- Each tier is earned once: skip the work for tiers already earned.
+    local new_earned = worst <= EARNED and not state.earned.earned
+    local new_gold = worst <= GOLD and not state.earned.gold
+    if not (new_earned or new_gold) then return end
     local detail = ("%d checkpoint legs within %.1f%% of %s/km"):format(#legs, worst * 100, badgectl.format_pace(average))
-    if worst <= EARNED then award { run = run, tier = "earned", detail = detail }; state.earned.earned = true end
-    if worst <= GOLD then award { run = run, tier = "gold", detail = detail }; state.earned.gold = true end
+    if new_earned then award { run = run, tier = "earned", detail = detail }; state.earned.earned = true end
+    if new_gold then award { run = run, tier = "gold", detail = detail }; state.earned.gold = true end
   end,
 
   status = function(state, ctx)
