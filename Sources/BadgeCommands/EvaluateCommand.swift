@@ -20,6 +20,7 @@ struct EvaluateCommand: ParsableCommand {
 
     @OptionGroup var ruleOptions: RuleOptions
     @OptionGroup var runOptions: RunOptions
+    @OptionGroup var selectionOptions: SelectionOptions
 
     @Option(name: .long, help: "Output format: table (for people) or json (the contract).")
     var format: OutputFormat = .table
@@ -62,7 +63,7 @@ struct EvaluateCommand: ParsableCommand {
         }
         for warning in runCache?.warnings ?? [] { Console.error("badgectl: warning: \(warning)") }
         let readSeconds = Double(DispatchTime.now().uptimeNanoseconds - readStart) / 1e9
-        let prepared = Selection.prepare(folder, directory: directory, sport: runOptions.sport)
+        let prepared = Selection.prepare(folder, directory: directory, sport: selectionOptions.sport)
         folder = prepared.folder
         let evaluation: Evaluation
         if profile {

@@ -25,6 +25,7 @@ struct ExplainCommand: ParsableCommand {
 
     @OptionGroup var ruleOptions: RuleOptions
     @OptionGroup var runOptions: RunOptions
+    @OptionGroup var selectionOptions: SelectionOptions
 
     @Option(name: .long, help: "Output format: table (for people) or json.")
     var format: OutputFormat = .table
@@ -49,7 +50,7 @@ struct ExplainCommand: ParsableCommand {
             badge.distanceMeters.map { RunAnalyzer.CheckpointTarget(badge: badge.id, name: badge.name, distanceMeters: $0) }
         })
         let (folder, selected, _) = Selection.prepare(
-            try RunFolder.read(directory, analyzer: analyzer, zone: zone), directory: directory, sport: runOptions.sport)
+            try RunFolder.read(directory, analyzer: analyzer, zone: zone), directory: directory, sport: selectionOptions.sport)
         let evaluation = engine.evaluate(runs: selected)
         let explanation = BadgeExplanation(badge: target, theme: theme.name, evaluation: evaluation, runs: folder.runs,
                                            fileErrors: folder.errors.map { "\($0.message)" })

@@ -13,12 +13,6 @@ struct RunOptions: ParsableArguments {
         discussion: "Defaults to the machine's zone.", valueName: "zone"))
     var tz: String?
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Sports that earn badges: a comma-separated list (running, walking, hiking, cycling, ...) or all.",
-        discussion: "Runs of other sports are read and listed as excluded; they do not change the exit status. A run faster than the world record for its distance is excluded as implausible.",
-        valueName: "sports"))
-    var sport: String = "running"
-
     func zone() throws -> TimeZone {
         guard let tz else { return .current }
         guard let zone = TimeZone(identifier: tz) else {
@@ -63,4 +57,13 @@ struct RuleOptions: ParsableArguments {
         }
         return result
     }
+}
+
+/// Which runs the rules see (evaluate, explain, report).
+struct SelectionOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "Sports that earn badges: a comma-separated list (running, walking, hiking, cycling, ...) or all.",
+        discussion: "Runs of other sports are read and listed as excluded; they do not change the exit status. A run faster than the world record for its distance is excluded as implausible.",
+        valueName: "sports"))
+    var sport: String = "running"
 }

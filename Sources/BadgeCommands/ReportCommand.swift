@@ -31,6 +31,7 @@ struct ReportCommand: ParsableCommand {
 
     @OptionGroup var ruleOptions: RuleOptions
     @OptionGroup var runOptions: RunOptions
+    @OptionGroup var selectionOptions: SelectionOptions
 
     func run() throws {
         let zone = try runOptions.zone()
@@ -48,7 +49,7 @@ struct ReportCommand: ParsableCommand {
         }
         let engine = RuleEngine(packDirectories: ruleOptions.packDirectories, catalogue: catalogue)
         let theme = try Theme.resolve(ruleOptions.theme, packs: engine.packs)
-        let prepared = Selection.prepare(folder, directory: directory, sport: runOptions.sport)
+        let prepared = Selection.prepare(folder, directory: directory, sport: selectionOptions.sport)
         folder = prepared.folder
         let evaluation = engine.evaluate(runs: prepared.selected)
         let themed = theme.apply(catalogue)
