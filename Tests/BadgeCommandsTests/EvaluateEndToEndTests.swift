@@ -5,37 +5,9 @@ import XCTest
 final class EvaluateEndToEndTests: XCTestCase {
     static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    static var binary: URL {
-        // The test bundle sits beside the products in .build/<config>/.
-        var dir = Bundle.main.bundleURL
-        for _ in 0..<4 {
-            let candidate = dir.appendingPathComponent("badgectl")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            dir = dir.deletingLastPathComponent()
-        }
-        return repoRoot.appendingPathComponent(".build/debug/badgectl")
-    }
-
-    static func badgectl(_ arguments: [String], in directory: URL = repoRoot) throws -> Result {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
+    /// Runs the built binary (see `CLI` in Support.swift).
+    static func badgectl(_ arguments: [String]) throws -> CLI.Output {
+        try CLI.run(arguments, in: repoRoot)
     }
 
     func json(_ text: String) throws -> [String: Any] {
