@@ -163,9 +163,7 @@ func benchFolder(_ directory: String, runs: Int, cachePath: String) throws {
 /// Rules: every pack over `count` summaries (a few generated runs, repeated on successive days).
 func benchRules(count: Int, runs: Int, packs: [String], badges: String) throws {
     let catalogue = try Catalogue.load(path: badges)
-    let targets = catalogue.distanceBadges.compactMap { badge in
-        badge.distanceMeters.map { RunAnalyzer.CheckpointTarget(badge: badge.id, name: badge.name, distanceMeters: $0) }
-    }
+    let targets = catalogue.checkpointTargets
     let analyzer = RunAnalyzer(checkpoints: targets)
     var templates: [RunSummary] = []
     for (index, kilometres) in [3.0, 5.2, 8.0, 10.5, 15.0, 21.3, 30.0, 42.4].enumerated() {

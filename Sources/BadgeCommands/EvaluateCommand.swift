@@ -53,7 +53,7 @@ struct EvaluateCommand: ParsableCommand {
         let readStart = DispatchTime.now().uptimeNanoseconds
         let runCache = openCache()
         do {
-            folder = try RunFolder.read(directory, analyzer: RunAnalyzer(checkpoints: checkpointTargets(catalogue)), zone: zone,
+            folder = try RunFolder.read(directory, analyzer: RunAnalyzer(checkpoints: catalogue.checkpointTargets), zone: zone,
                                         cache: runCache, progress: isatty(2) != 0 ? ProgressLine.report : nil)
             ProgressLine.finish()
         } catch {
@@ -83,9 +83,7 @@ struct EvaluateCommand: ParsableCommand {
         case .json: print(try report.json())
         case .table: print(EvaluateCommand.table(report))
         }
-        for error in report.errors { Console.error("skipped \(error.message)") }
-        for failure in report.ruleErrors { Console.error("rule failed: \(failure)") }
-        if report.isPartial { throw ExitCode(ExitStatus.partial.rawValue) }
+        try report.reportSkipped()
     }
 
     /// The cache to use: none with `--no-cache`; a location that cannot hold one gives a warning and none.
@@ -117,13 +115,6 @@ struct EvaluateCommand: ParsableCommand {
                       String(format: "%.1f", cost.calls > 0 ? cost.seconds * 1e6 / Double(cost.calls) : 0))
         }
         return String(format: "profile: read %d runs in %.3f s; rules %.3f s\n", runs, readSeconds, total) + table.render()
-    }
-
-    /// The catalogue's distance badges as checkpoints to locate on each route.
-    func checkpointTargets(_ catalogue: Catalogue) -> [RunAnalyzer.CheckpointTarget] {
-        catalogue.distanceBadges.compactMap { badge in
-            badge.distanceMeters.map { RunAnalyzer.CheckpointTarget(badge: badge.id, name: badge.name, distanceMeters: $0) }
-        }
     }
 
     static func table(_ report: EvaluationReport) -> String {

@@ -1,4 +1,5 @@
 import Activities
+import ArgumentParser
 import BadgeRules
 import Foundation
 
@@ -108,6 +109,13 @@ public struct EvaluationReport: Encodable, Sendable {
         try c.encode(errors, forKey: .errors)
         try c.encode(ruleErrors, forKey: .ruleErrors)
         try c.encode(notes, forKey: .notes)
+    }
+
+    /// Names every skipped file and failed rule on stderr; throws the `partial` exit status when any was.
+    func reportSkipped() throws {
+        for error in errors { Console.error("skipped \(error.message)") }
+        for failure in ruleErrors { Console.error("rule failed: \(failure)") }
+        if isPartial { throw ExitCode(ExitStatus.partial.rawValue) }
     }
 
     /// True when a file or a rule was skipped.

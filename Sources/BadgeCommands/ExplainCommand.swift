@@ -46,9 +46,7 @@ struct ExplainCommand: ParsableCommand {
         let theme = try Theme.resolve(ruleOptions.theme, packs: engine.packs)
         let known = theme.apply(Self.knownBadges(catalogue: catalogue, packs: engine.packs))
         let target = try Self.find(badge, in: known)
-        let analyzer = RunAnalyzer(checkpoints: catalogue.distanceBadges.compactMap { badge in
-            badge.distanceMeters.map { RunAnalyzer.CheckpointTarget(badge: badge.id, name: badge.name, distanceMeters: $0) }
-        })
+        let analyzer = RunAnalyzer(checkpoints: catalogue.checkpointTargets)
         let (folder, selected, _) = Selection.prepare(
             try RunFolder.read(directory, analyzer: analyzer, zone: zone), directory: directory, sport: selectionOptions.sport)
         let evaluation = engine.evaluate(runs: selected)

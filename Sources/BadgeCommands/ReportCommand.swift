@@ -39,10 +39,7 @@ struct ReportCommand: ParsableCommand {
         var folder: RunFolder
         do {
             catalogue = try Catalogue.load(path: ruleOptions.badges)
-            let targets = catalogue.distanceBadges.compactMap { b in
-                b.distanceMeters.map { RunAnalyzer.CheckpointTarget(badge: b.id, name: b.name, distanceMeters: $0) }
-            }
-            folder = try RunFolder.read(directory, analyzer: RunAnalyzer(checkpoints: targets, includeRoutes: true), zone: zone)
+            folder = try RunFolder.read(directory, analyzer: RunAnalyzer(checkpoints: catalogue.checkpointTargets, includeRoutes: true), zone: zone)
         } catch {
             Console.error("badgectl: \(error)")
             throw ExitCode(ExitStatus.failure.rawValue)
@@ -65,9 +62,7 @@ struct ReportCommand: ParsableCommand {
             Console.error("badgectl: \(error)")
             throw ExitCode(ExitStatus.failure.rawValue)
         }
-        for error in report.errors { Console.error("skipped \(error.message)") }
-        for failure in report.ruleErrors { Console.error("rule failed: \(failure)") }
-        if report.isPartial { throw ExitCode(ExitStatus.partial.rawValue) }
+        try report.reportSkipped()
     }
 
     /// Turns the evaluation into the report's input. `generatedAt` is the newest run's start, so the

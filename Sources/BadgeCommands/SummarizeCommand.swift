@@ -32,9 +32,7 @@ struct SummarizeCommand: ParsableCommand {
         if FileManager.default.fileExists(atPath: badges) {
             do {
                 let catalogue = try Catalogue.load(path: badges)
-                targets = catalogue.distanceBadges.compactMap { b in
-                    b.distanceMeters.map { RunAnalyzer.CheckpointTarget(badge: b.id, name: b.name, distanceMeters: $0) }
-                }
+                targets = catalogue.checkpointTargets
             } catch {
                 Console.error("badgectl: \(error) (checkpoints left out)")
             }

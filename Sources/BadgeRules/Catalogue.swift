@@ -49,6 +49,13 @@ public struct Catalogue: Sendable, Equatable {
             .sorted { ($0.distanceMeters ?? 0, $0.id) < ($1.distanceMeters ?? 0, $1.id) }
     }
 
+    /// The distance badges as checkpoints for `RunAnalyzer` to locate on each route.
+    public var checkpointTargets: [RunAnalyzer.CheckpointTarget] {
+        distanceBadges.compactMap { badge in
+            badge.distanceMeters.map { RunAnalyzer.CheckpointTarget(badge: badge.id, name: badge.name, distanceMeters: $0) }
+        }
+    }
+
     /// Reads a catalogue file.
     public static func load(path: String) throws -> Catalogue {
         let data: Data

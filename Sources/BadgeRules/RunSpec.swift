@@ -199,9 +199,7 @@ enum RunSpec {
         }
         let path = session.pack.directory + "/" + file
         guard FileManager.default.fileExists(atPath: path) else { throw SpecError(message: "no file \(path)") }
-        let targets = session.defaultCatalogue.distanceBadges.compactMap { badge in
-            badge.distanceMeters.map { RunAnalyzer.CheckpointTarget(badge: badge.id, name: badge.name, distanceMeters: $0) }
-        }
+        let targets = session.defaultCatalogue.checkpointTargets
         do {
             let summaries = try RunLoader.load(path: path, id: id ?? file, analyzer: RunAnalyzer(checkpoints: targets), zoneOffsetSeconds: 0)
             guard let first = summaries.first else { throw SpecError(message: "\(path) holds no run") }
