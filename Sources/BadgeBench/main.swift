@@ -240,6 +240,21 @@ func run() throws {
         let usage = "rules COUNT BADGES PACK... (RUNS from BENCH_RUNS, default 5)"
         let runs = Int(ProcessInfo.processInfo.environment["BENCH_RUNS"] ?? "") ?? 5
         try benchRules(count: Int(try arg(1, usage)) ?? 10_000, runs: runs, packs: Array(args.dropFirst(3)), badges: try arg(2, usage))
+    case "ours-gpx":
+        // Only our reader and summary, N times (for perf record / callgrind: no peer in the profile).
+        let usage = "ours-gpx FILE [N] [read|summary|both]"
+        let path = try arg(1, usage)
+        let n = Int(args.count > 2 ? args[2] : "") ?? 10
+        let mode = args.count > 3 ? args[3] : "both"
+        var times: [Double] = []
+        let track = mode == "summary" ? try GPXReader.read(path: path) : nil
+        for _ in 0..<n {
+            times.append(try time {
+                let t = try track ?? GPXReader.read(path: path)
+                if mode != "read" { _ = RunAnalyzer().summarize(t, id: path) }
+            })
+        }
+        emit("ours_s", median(times))
     case "rss-gpx":
         // Reads and summarises one file once; the script reads the peak RSS from /usr/bin/time -v.
         let path = try arg(1, "rss-gpx FILE")
