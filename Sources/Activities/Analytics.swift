@@ -16,6 +16,10 @@ extension RunAnalyzer {
     /// Distances closer than this (metres) are equal: a run summing to 4999.9999999 m has run 5 km.
     static let distanceTolerance = 1e-6
 
+    /// Seconds: a window whose lower bound beats the best by less than this is still computed in
+    /// full (covers the rounding of an interpolated start; see `fastestEfforts`).
+    static let effortPruneMargin = 1e-6
+
     // MARK: Splits
 
     /// Splits of `unitMeters` (1000 for kilometres, `Units.metresPerMile` for miles).
@@ -63,7 +67,7 @@ extension RunAnalyzer {
     }
 
     static func efforts(of series: TimedSeries) -> [Effort] {
-        effortDistances.compactMap { fastestEffort(in: series, name: $0.name, meters: $0.meters) }
+        fastestEfforts(in: series, effortDistances)
     }
 
     /// The shortest time over any contiguous window of `meters` of cumulative distance, or nil
@@ -74,65 +78,142 @@ extension RunAnalyzer {
     /// at a recorded point and start where it is interpolated. The start is the last moment at
     /// the start distance, the end the first moment at the end distance. A window may span the
     /// gap between two segments: no distance is added there while time runs on, so such a window
-    /// is merely slower (as in the reference tools).
+    /// is merely slower (as in the reference tools). Of equally fast windows the first found is
+    /// kept (first family, then second, each in order).
     public static func fastestEffort(in profile: Profile, name: String, meters: Double) -> Effort? {
-        fastestEffort(in: TimedSeries(profile), name: name, meters: meters)
+        fastestEfforts(in: TimedSeries(profile), [(name, meters)]).first
     }
 
-    static func fastestEffort(in series: TimedSeries, name: String, meters: Double) -> Effort? {
+    /// `fastestEffort` for several distances at once (those the run is long enough for, in the
+    /// order given).
+    ///
+    /// Each distance has its own pointers and best, and sees the points in the same order as a
+    /// pass of its own would, so the result is the same as searching one distance at a time. The
+    /// distances are interleaved point by point because each pointer walk is a chain of dependent
+    /// loads: several independent chains keep the processor busy where one would leave it waiting.
+    /// Two shortcuts leave the result unchanged: a window whose lower bound (the time between its
+    /// recorded neighbours) is already no better than the best is not interpolated; and a pointer
+    /// moves up to three points by one comparison each, without a branch per point.
+    static func fastestEfforts(in series: TimedSeries, _ wanted: [(name: String, meters: Double)]) -> [Effort] {
         let n = series.count
-        guard n >= 2, meters > 0 else { return nil }
-        return series.distances.withUnsafeBufferPointer { d in
-            series.elapsed.withUnsafeBufferPointer { t -> Effort? in
-                guard d[n - 1] - d[0] + distanceTolerance >= meters else { return nil }
-                var best = Double.infinity, bestStartDistance = 0.0, bestStartTime = 0.0
+        guard n >= 2 else { return [] }
+        let tolerance = distanceTolerance
+        return series.distances.withUnsafeBufferPointer { d -> [Effort] in
+            series.elapsed.withUnsafeBufferPointer { t -> [Effort] in
+                let span = d[n - 1] - d[0]
+                let lengths = wanted.filter { $0.meters > 0 && span + tolerance >= $0.meters }
+                let m = lengths.count
+                guard m > 0 else { return [] }
+                let meters = UnsafeMutableBufferPointer<Double>.allocate(capacity: m)
+                let best = UnsafeMutableBufferPointer<Double>.allocate(capacity: m)
+                let bestStartDistance = UnsafeMutableBufferPointer<Double>.allocate(capacity: m)
+                let bestStartTime = UnsafeMutableBufferPointer<Double>.allocate(capacity: m)
+                let pointer = UnsafeMutableBufferPointer<Int>.allocate(capacity: m)
+                let active = UnsafeMutableBufferPointer<Bool>.allocate(capacity: m)
+                defer {
+                    meters.deallocate(); best.deallocate(); bestStartDistance.deallocate()
+                    bestStartTime.deallocate(); pointer.deallocate(); active.deallocate()
+                }
+                for q in 0..<m {
+                    meters[q] = lengths[q].meters
+                    best[q] = .infinity; bestStartDistance[q] = 0; bestStartTime[q] = 0
+                    pointer[q] = 1; active[q] = true
+                }
 
                 // Start at point i, end interpolated at d[i] + meters.
-                var j = 1
-                for i in 0..<(n - 1) {
-                    let target = d[i] + meters
-                    if j <= i { j = i + 1 }
-                    while j < n, d[j] < target - distanceTolerance { j += 1 }
-                    let end: Double
-                    if j == n {
-                        // Past the end; only a rounding hair short is still a window.
-                        guard target - d[n - 1] <= distanceTolerance else { break }
-                        end = t[n - 1]
-                        j = n - 1
-                    } else {
-                        // d[j - 1] < target <= d[j], give or take the tolerance
-                        let a = j - 1
-                        end = t[a] + (t[j] - t[a]) * min(1, max(0, (target - d[a]) / (d[j] - d[a])))
+                var remaining = m
+                var i = 0
+                while i < n - 1, remaining > 0 {
+                    let di = d[i], ti = t[i]
+                    for q in 0..<m where active[q] {
+                        let target = di + meters[q]
+                        let limit = target - tolerance
+                        // The end: the first point at or past the target, give or take the tolerance.
+                        var j = max(pointer[q], i + 1)
+                        if j + 2 < n {
+                            let c1 = d[j] < limit, c2 = d[j + 1] < limit, c3 = d[j + 2] < limit
+                            j += (c1 ? 1 : 0) + (c2 ? 1 : 0) + (c3 ? 1 : 0)
+                            if c3 { while j < n, d[j] < limit { j += 1 } }
+                        } else {
+                            while j < n, d[j] < limit { j += 1 }
+                        }
+                        let end: Double
+                        if j == n {
+                            // Past the end; only a rounding hair short is still a window.
+                            guard target - d[n - 1] <= tolerance else {
+                                active[q] = false
+                                remaining -= 1
+                                pointer[q] = j
+                                continue
+                            }
+                            end = t[n - 1]
+                            j = n - 1
+                        } else {
+                            // d[j - 1] < target <= d[j], give or take the tolerance. The window ends
+                            // no earlier than t[a] (times never decrease, the interpolation is
+                            // clamped, IEEE rounding is monotonic): if that is no better, skip.
+                            let a = j - 1
+                            if t[a] - ti >= best[q] {
+                                pointer[q] = j
+                                continue
+                            }
+                            end = t[a] + (t[j] - t[a]) * min(1, max(0, (target - d[a]) / (d[j] - d[a])))
+                        }
+                        pointer[q] = j
+                        let time = end - ti
+                        if time < best[q] { best[q] = time; bestStartDistance[q] = di; bestStartTime[q] = ti }
                     }
-                    let time = end - t[i]
-                    if time < best { best = time; bestStartDistance = d[i]; bestStartTime = t[i] }
+                    i += 1
                 }
 
                 // End at point k, start interpolated at d[k] - meters.
-                var i = 0
+                for q in 0..<m { pointer[q] = 0 }
+                let first = d[0]
                 for k in 1..<n {
-                    let target = d[k] - meters
-                    if target < d[0] - distanceTolerance { continue }
-                    let startDistance: Double, start: Double
-                    if target <= d[0] {
-                        startDistance = d[0]
-                        // The last moment still at the first distance.
-                        while i + 1 < k, d[i + 1] <= d[0] + distanceTolerance { i += 1 }
-                        start = t[i]
-                    } else {
-                        while i + 1 < k, d[i + 1] <= target + distanceTolerance { i += 1 }
-                        // d[i] <= target < d[i + 1], give or take the tolerance (d[k] > target)
-                        let b = i + 1
-                        startDistance = target
-                        start = t[i] + (t[b] - t[i]) * min(1, max(0, (target - d[i]) / (d[b] - d[i])))
+                    let dk = d[k], tk = t[k]
+                    for q in 0..<m {
+                        let target = dk - meters[q]
+                        if target < first - tolerance { continue }
+                        var i = pointer[q]
+                        let startDistance: Double, start: Double
+                        if target <= first {
+                            startDistance = first
+                            // The last moment still at the first distance.
+                            while i + 1 < k, d[i + 1] <= first + tolerance { i += 1 }
+                            start = t[i]
+                        } else {
+                            // The start: the last point at or before the target, give or take the tolerance.
+                            let limit = target + tolerance
+                            if i + 3 < k {
+                                let c1 = d[i + 1] <= limit, c2 = d[i + 2] <= limit, c3 = d[i + 3] <= limit
+                                i += (c1 ? 1 : 0) + (c2 ? 1 : 0) + (c3 ? 1 : 0)
+                                if c3 { while i + 1 < k, d[i + 1] <= limit { i += 1 } }
+                            } else {
+                                while i + 1 < k, d[i + 1] <= limit { i += 1 }
+                            }
+                            // d[i] <= target < d[i + 1], give or take the tolerance (d[k] > target).
+                            // The window starts no later than t[b], give or take a rounding of the
+                            // interpolation (hence the margin, far below any time that matters).
+                            let b = i + 1
+                            if tk - t[b] > best[q] + effortPruneMargin {
+                                pointer[q] = i
+                                continue
+                            }
+                            startDistance = target
+                            start = t[i] + (t[b] - t[i]) * min(1, max(0, (target - d[i]) / (d[b] - d[i])))
+                        }
+                        pointer[q] = i
+                        let time = tk - start
+                        if time < best[q] { best[q] = time; bestStartDistance[q] = startDistance; bestStartTime[q] = start }
                     }
-                    let time = t[k] - start
-                    if time < best { best = time; bestStartDistance = startDistance; bestStartTime = start }
                 }
-                guard best.isFinite else { return nil }
-                return Effort(
-                    name: name, distanceMeters: meters, elapsedSeconds: best,
-                    startDistanceMeters: bestStartDistance, startElapsedSeconds: bestStartTime)
+                var result: [Effort] = []
+                for q in 0..<m where best[q].isFinite {
+                    result.append(Effort(
+                        name: lengths[q].name, distanceMeters: meters[q], elapsedSeconds: best[q],
+                        startDistanceMeters: bestStartDistance[q], startElapsedSeconds: bestStartTime[q]))
+                }
+                return result
             }
         }
     }
@@ -160,11 +241,11 @@ extension RunAnalyzer {
             let k = min(RunAnalyzer.firstIndex(in: profile.distances, atLeast: meters - RunAnalyzer.distanceTolerance), profile.count - 1)
             var latitude: Double?, longitude: Double?
             if track.hasPositions {
-                let here = profile.indices[k]
+                let here = profile.pointIndex(k)
                 if k == 0 || profile.distances[k] <= meters {
                     latitude = track.latitudes[here]; longitude = track.longitudes[here]
                 } else {
-                    let before = profile.indices[k - 1]
+                    let before = profile.pointIndex(k - 1)
                     let d0 = profile.distances[k - 1], d1 = profile.distances[k]
                     let f = min(1, max(0, (meters - d0) / (d1 - d0)))
                     let lat0 = track.latitudes[before], lon0 = track.longitudes[before]
@@ -224,7 +305,7 @@ extension RunAnalyzer {
                 var base = Double.nan, extreme = Double.nan
                 var direction = 0
                 for k in starts[s]..<starts[s + 1] {
-                    let x = ele[profile.indices[k]]
+                    let x = ele[profile.pointIndex(k)]
                     guard x.isFinite else { continue }
                     low = min(low, x); high = max(high, x)
                     if base.isNaN { base = x; extreme = x; continue }
@@ -260,7 +341,9 @@ extension RunAnalyzer {
         guard !values.isEmpty else { return nil }
         var sum = 0.0, count = 0, maximum = -Double.infinity
         values.withUnsafeBufferPointer { v in
-            for i in profile.indices where i < v.count {
+            for k in 0..<profile.count {
+                let i = profile.pointIndex(k)
+                guard i < v.count else { continue }
                 let x = v[i]
                 guard x.isFinite, !(ignoreNonPositive && x <= 0) else { continue }
                 sum += x; count += 1
@@ -279,6 +362,16 @@ struct TimedSeries {
     var elapsed: [Double] = []
 
     init(_ profile: Profile) {
+        // Usually every kept point has a time: then the profile's own arrays are shared, not copied.
+        let allTimed = profile.elapsed.withUnsafeBufferPointer { e in
+            var finite = true
+            for x in e { finite = finite && x.isFinite }
+            return finite
+        }
+        if allTimed {
+            distances = profile.distances; elapsed = profile.elapsed
+            return
+        }
         distances.reserveCapacity(profile.count); elapsed.reserveCapacity(profile.count)
         for k in 0..<profile.count where profile.elapsed[k].isFinite {
             distances.append(profile.distances[k]); elapsed.append(profile.elapsed[k])

@@ -63,11 +63,11 @@ public struct RouteTrace: Codable, Sendable, Equatable {
     ) -> RouteTrace? {
         guard track.hasPositions else { return nil }
         let n = profile.count
-        guard n >= 2, profile.indices.count == n, profile.elapsed.count == n else { return nil }
+        guard n >= 2, profile.elapsed.count == n else { return nil }
         var lat = [Double](repeating: 0, count: n)
         var lon = [Double](repeating: 0, count: n)
         for k in 0..<n {
-            let i = profile.indices[k]
+            let i = profile.pointIndex(k)
             guard i >= 0, i < track.latitudes.count, i < track.longitudes.count else { return nil }
             lat[k] = track.latitudes[i]
             lon[k] = track.longitudes[i]

@@ -2,20 +2,35 @@
 ///
 /// `distances[k]` is the cumulative distance in metres at kept point `k` (no distance is added
 /// across the gap between segments, nor for a GPS teleport); `elapsed[k]` is seconds since the
-/// first timestamp of the run (`.nan` where the point has no time). `indices[k]` is the point's
-/// index in the `Track`, so positions and sensor values can be looked up.
+/// first timestamp of the run (`.nan` where the point has no time). `pointIndex(k)` (or
+/// `indices[k]`) is the point's index in the `Track`, so positions and sensor values can be
+/// looked up.
 public struct Profile: Sendable {
     public var distances: [Double] = []
     public var elapsed: [Double] = []
-    public var indices: [Int] = []
+    /// Track index of each kept point; empty while every point so far was kept (then the index
+    /// is the position itself), which spares 8 bytes a point in the usual case.
+    var keptIndices: [Int] = []
     /// Index into `distances` where each segment starts.
     public var segmentStarts: [Int] = []
     /// Epoch seconds of the first timestamp, nil when no point has a time.
     public var startEpoch: Double?
     public var dropped: [String: Int] = [:]
 
+    public init() {}
+
     public var count: Int { distances.count }
     public var totalDistance: Double { distances.last ?? 0 }
+
+    /// The track index of kept point `k`.
+    @inline(__always)
+    public func pointIndex(_ k: Int) -> Int { keptIndices.isEmpty ? k : keptIndices[k] }
+
+    /// The track index of every kept point (made on demand; use `pointIndex` in loops).
+    public var indices: [Int] {
+        get { keptIndices.isEmpty ? Array(0..<count) : keptIndices }
+        set { keptIndices = newValue }
+    }
 }
 
 /// Turns a `Track` into a `RunSummary`.
@@ -79,17 +94,38 @@ public struct RunAnalyzer: Sendable {
     /// haversine on the mean radius, as reference tools do).
     public static func profile(
         of track: Track,
-        stepDistance: (_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double = Geodesy.distance
+        stepDistance: (_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double
+    ) -> Profile {
+        makeProfile(of: track, stepDistance: stepDistance)
+    }
+
+    /// The cleaned series measured with `Geodesy.distance` (the production path: the measure is
+    /// inlined instead of called through a closure for every step).
+    public static func profile(of track: Track) -> Profile {
+        makeProfile(of: track, stepDistance: Geodesy.distance)
+    }
+
+    @inline(__always)
+    private static func makeProfile(
+        of track: Track,
+        stepDistance: (_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double
     ) -> Profile {
         var p = Profile()
         p.dropped = track.dropped
         let n = track.count
-        p.distances.reserveCapacity(n); p.elapsed.reserveCapacity(n); p.indices.reserveCapacity(n)
+        // Written in place (no append per point); trimmed to the kept count at the end.
+        var distances = [Double](repeating: 0, count: n)
+        var elapsed = [Double](repeating: 0, count: n)
+        var kept = 0
+        var indices: [Int] = []   // materialised at the first dropped point only
+        var mapped = false
         var firstTime = Double.nan
         var lastTime = -Double.infinity
         var total = 0.0
         let useDevice = !track.hasPositions
         let maximumSpeed = teleportSpeed(forSport: track.sport)
+        distances.withUnsafeMutableBufferPointer { dist in
+        elapsed.withUnsafeMutableBufferPointer { ela in
         track.latitudes.withUnsafeBufferPointer { lat in
         track.longitudes.withUnsafeBufferPointer { lon in
         track.times.withUnsafeBufferPointer { time in
@@ -111,7 +147,7 @@ public struct RunAnalyzer: Sendable {
                         // the rest of the run: drop it rather than everything after it.
                         if i + 2 < n {
                             let t1 = time[i + 1], t2 = time[i + 2]
-                            if t1.isFinite, t2.isFinite, t1 < t, t2 < t, t1 >= lastTime {
+                            if t1 < t, t2 < t, t1.isFinite, t2.isFinite, t1 >= lastTime {
                                 p.dropped["time going backwards", default: 0] += 1
                                 continue
                             }
@@ -145,23 +181,25 @@ public struct RunAnalyzer: Sendable {
                         }
                     } else {
                         step = stepDistance(lat[anchor], lon[anchor], lat[i], lon[i])
-                        let ta = time[anchor]
-                        if step > teleportMinimumStep, t.isFinite, ta.isFinite {
-                            let dt = t - ta
-                            if dt <= 0 || step / dt > maximumSpeed {
-                                glitches += 1
-                                if glitches <= teleportMaxRun {
-                                    p.dropped["GPS teleport", default: 0] += 1
-                                    continue
+                        if step > teleportMinimumStep {
+                            let ta = time[anchor]
+                            if t.isFinite, ta.isFinite {
+                                let dt = t - ta
+                                if dt <= 0 || step / dt > maximumSpeed {
+                                    glitches += 1
+                                    if glitches <= teleportMaxRun {
+                                        p.dropped["GPS teleport", default: 0] += 1
+                                        continue
+                                    }
+                                    // The track really moved: re-anchor without counting the jump.
+                                    step = 0
                                 }
-                                // The track really moved: re-anchor without counting the jump.
-                                step = 0
                             }
                         }
                     }
                     glitches = 0
                     if !segmentOpen {
-                        p.segmentStarts.append(p.distances.count)
+                        p.segmentStarts.append(kept)
                         segmentOpen = true
                     }
                     total += step
@@ -169,13 +207,26 @@ public struct RunAnalyzer: Sendable {
                         if firstTime.isNaN { firstTime = t }
                         lastTime = t
                     }
-                    p.distances.append(total)
-                    p.elapsed.append(t.isFinite ? t - firstTime : .nan)
-                    p.indices.append(i)
+                    dist[kept] = total
+                    ela[kept] = t.isFinite ? t - firstTime : .nan
+                    if kept != i, !mapped {
+                        // The first point not at its own position: from here on, keep the map.
+                        mapped = true
+                        indices.reserveCapacity(n)
+                        indices.append(contentsOf: 0..<kept)
+                    }
+                    if mapped { indices.append(i) }
+                    kept += 1
                     anchor = i
                 }
             }
-        }}}}
+        }}}}}}
+        if kept < n {
+            distances.removeLast(n - kept); elapsed.removeLast(n - kept)
+        }
+        p.distances = distances
+        p.elapsed = elapsed
+        p.keptIndices = indices
         // Times before the first timestamp was seen were recorded as NaN above; fine.
         p.startEpoch = firstTime.isNaN ? nil : firstTime
         return p
