@@ -491,8 +491,8 @@ struct FITDecoder {
                     guard inSession else { continue }
                     t.append(
                         latitude: track.latitudes[i], longitude: track.longitudes[i], elevation: track.elevations[i],
-                        time: time, heartRate: track.heartRates[i], cadence: track.cadences[i],
-                        deviceDistance: track.deviceDistances[i])
+                        time: time, heartRate: track.heartRate(at: i), cadence: track.cadence(at: i),
+                        deviceDistance: track.deviceDistance(at: i))
                 }
                 if t.isEmpty { continue }
                 finish(&t, session: session, from: from, to: to)

@@ -192,8 +192,8 @@ extension FITWriter {
         var distances = [Double](repeating: .nan, count: track.count)
         var total = 0.0
         for i in 0..<track.count {
-            if track.deviceDistances[i].isFinite {
-                distances[i] = track.deviceDistances[i]
+            if track.deviceDistance(at: i).isFinite {
+                distances[i] = track.deviceDistance(at: i)
             } else if track.hasPositions {
                 if i > 0 {
                     total += Geodesy.distance(
@@ -230,7 +230,7 @@ extension FITWriter {
                 t.isFinite ? .integer(fit(t)) : .invalid,
                 semicircles(track.latitudes[i]), semicircles(track.longitudes[i]),
                 scaled(track.elevations[i], 5, 500),
-                scaled(track.heartRates[i], 1, 0), scaled(track.cadences[i], 1, 0),
+                scaled(track.heartRate(at: i), 1, 0), scaled(track.cadence(at: i), 1, 0),
                 scaled(distances[i], 100, 0),
             ])
         }

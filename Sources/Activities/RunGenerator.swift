@@ -402,7 +402,7 @@ struct GPXWriter {
     }
 
     private mutating func writePoint(_ t: Track, _ i: Int, style: RunGenerator.GPXStyle, offset: Int?) {
-        let hr = t.heartRates[i], cad = t.cadences[i]
+        let hr = t.heartRate(at: i), cad = t.cadence(at: i)
         switch style {
         case .garminConnect:
             put("      <trkpt lat=\"\(RunGenerator.exactSemicircleDecimal(t.latitudes[i]))\" lon=\"\(RunGenerator.exactSemicircleDecimal(t.longitudes[i]))\">\n")

@@ -33,8 +33,10 @@ extension Track {
             guard Geodesy.isValid(latitude: latitudes[i], longitude: longitudes[i]) else { continue }
             if kept != i {
                 latitudes[kept] = latitudes[i]; longitudes[kept] = longitudes[i]; elevations[kept] = elevations[i]
-                times[kept] = times[i]; heartRates[kept] = heartRates[i]; cadences[kept] = cadences[i]
-                deviceDistances[kept] = deviceDistances[i]
+                times[kept] = times[i]
+                if !heartRates.isEmpty { heartRates[kept] = heartRates[i] }
+                if !cadences.isEmpty { cadences[kept] = cadences[i] }
+                if !deviceDistances.isEmpty { deviceDistances[kept] = deviceDistances[i] }
             }
             kept += 1
         }
@@ -42,8 +44,10 @@ extension Track {
         while let last = newStarts.last, last >= kept { newStarts.removeLast() }
         let removed = n - kept
         latitudes.removeLast(removed); longitudes.removeLast(removed); elevations.removeLast(removed)
-        times.removeLast(removed); heartRates.removeLast(removed); cadences.removeLast(removed)
-        deviceDistances.removeLast(removed)
+        times.removeLast(removed)
+        if !heartRates.isEmpty { heartRates.removeLast(removed) }
+        if !cadences.isEmpty { cadences.removeLast(removed) }
+        if !deviceDistances.isEmpty { deviceDistances.removeLast(removed) }
         segmentStarts = newStarts
         drop("no position", count: removed)
     }

@@ -17,11 +17,16 @@ public struct Track: Sendable {
     public var elevations: [Double] = []
     /// Seconds since 1970-01-01T00:00:00Z, `.nan` when absent.
     public var times: [Double] = []
-    /// Beats per minute, `.nan` when absent.
+    /// Beats per minute, `.nan` when absent. Like the two columns below, it is empty when no
+    /// point has a value (a GPX file never has a device distance, many have no heart rate):
+    /// a column of nothing but `.nan` would cost 8 bytes a point for nothing. Read it with
+    /// `heartRate(at:)`, which answers `.nan` either way.
     public var heartRates: [Double] = []
-    /// Steps or revolutions per minute as the file records them, `.nan` when absent.
+    /// Steps or revolutions per minute as the file records them, `.nan` when absent (empty when
+    /// no point has one; `cadence(at:)`).
     public var cadences: [Double] = []
-    /// The device's own cumulative distance in metres (TCX `DistanceMeters`, FIT `distance`), `.nan` when absent.
+    /// The device's own cumulative distance in metres (TCX `DistanceMeters`, FIT `distance`),
+    /// `.nan` when absent (empty when no point has one; `deviceDistance(at:)`).
     public var deviceDistances: [Double] = []
     /// Index of the first point of each segment; always starts with 0 when there are points.
     public var segmentStarts: [Int] = []
@@ -59,10 +64,13 @@ public struct Track: Sendable {
         if segmentStarts.last != latitudes.count { segmentStarts.append(latitudes.count) }
     }
 
+    /// Reserves room for `n` points in every column (the optional ones once they have a value).
     public mutating func reserveCapacity(_ n: Int) {
         latitudes.reserveCapacity(n); longitudes.reserveCapacity(n); elevations.reserveCapacity(n)
-        times.reserveCapacity(n); heartRates.reserveCapacity(n); cadences.reserveCapacity(n)
-        deviceDistances.reserveCapacity(n)
+        times.reserveCapacity(n)
+        if !heartRates.isEmpty { heartRates.reserveCapacity(n) }
+        if !cadences.isEmpty { cadences.reserveCapacity(n) }
+        if !deviceDistances.isEmpty { deviceDistances.reserveCapacity(n) }
     }
 
     /// Appends one point. Opens the first segment if none is open.
@@ -72,10 +80,38 @@ public struct Track: Sendable {
         heartRate: Double = .nan, cadence: Double = .nan, deviceDistance: Double = .nan
     ) {
         if segmentStarts.isEmpty { segmentStarts.append(0) }
+        let n = latitudes.count
+        Track.put(heartRate, in: &heartRates, at: n, capacity: latitudes.capacity)
+        Track.put(cadence, in: &cadences, at: n, capacity: latitudes.capacity)
+        Track.put(deviceDistance, in: &deviceDistances, at: n, capacity: latitudes.capacity)
         latitudes.append(latitude); longitudes.append(longitude); elevations.append(elevation)
-        times.append(time); heartRates.append(heartRate); cadences.append(cadence)
-        deviceDistances.append(deviceDistance)
+        times.append(time)
     }
+
+    /// Appends `value` as point `index` of an optional column, which stays empty until a first
+    /// value arrives (then the points before it are filled with `.nan`).
+    @inline(__always)
+    static func put(_ value: Double, in column: inout [Double], at index: Int, capacity: Int) {
+        if value.isNaN {
+            if !column.isEmpty { column.append(.nan) }
+            return
+        }
+        if column.count < index {
+            column.reserveCapacity(max(capacity, index + 1))
+            column.append(contentsOf: repeatElement(Double.nan, count: index - column.count))
+        }
+        column.append(value)
+    }
+
+    /// Heart rate of point `i`, `.nan` when absent.
+    @inline(__always)
+    public func heartRate(at i: Int) -> Double { i < heartRates.count ? heartRates[i] : .nan }
+    /// Cadence of point `i`, `.nan` when absent.
+    @inline(__always)
+    public func cadence(at i: Int) -> Double { i < cadences.count ? cadences[i] : .nan }
+    /// The device's cumulative distance at point `i`, `.nan` when absent.
+    @inline(__always)
+    public func deviceDistance(at i: Int) -> Double { i < deviceDistances.count ? deviceDistances[i] : .nan }
 
     /// Counts one dropped point or step under `reason`.
     public mutating func drop(_ reason: String, count: Int = 1) {

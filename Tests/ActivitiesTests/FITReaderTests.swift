@@ -269,7 +269,7 @@ final class FITReaderTests: XCTestCase {
             XCTAssertEqual(t.longitudes[i], original.longitudes[i], accuracy: 1e-7)
             XCTAssertEqual(t.elevations[i], original.elevations[i], accuracy: 0.2)
             XCTAssertEqual(t.times[i], original.times[i])
-            XCTAssertEqual(t.heartRates[i], original.heartRates[i])
+            XCTAssertEqual(t.heartRate(at: i), original.heartRate(at: i))
             XCTAssertEqual(t.cadences[i], 85)
         }
         let computed = RunAnalyzer.profile(of: original).totalDistance

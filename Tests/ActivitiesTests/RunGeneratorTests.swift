@@ -50,8 +50,8 @@ final class RunGeneratorTests: XCTestCase {
             XCTAssertEqual(a.longitudes[i], b.longitudes[i], accuracy: positionTolerance, file: file, line: line)
             XCTAssertEqual(a.elevations[i], b.elevations[i], accuracy: 1e-9, file: file, line: line)
             XCTAssertEqual(a.times[i], b.times[i], file: file, line: line)
-            XCTAssertEqual(a.heartRates[i].bitPattern, b.heartRates[i].bitPattern, file: file, line: line)
-            XCTAssertEqual(a.cadences[i].bitPattern, b.cadences[i].bitPattern, file: file, line: line)
+            XCTAssertEqual(a.heartRate(at: i).bitPattern, b.heartRate(at: i).bitPattern, file: file, line: line)
+            XCTAssertEqual(a.cadence(at: i).bitPattern, b.cadence(at: i).bitPattern, file: file, line: line)
         }
         XCTAssertEqual(a.segmentStarts, b.segmentStarts, file: file, line: line)
     }

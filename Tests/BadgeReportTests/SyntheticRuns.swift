@@ -86,7 +86,7 @@ enum SyntheticRuns {
             }
             summary.elevation = Elevation(gainMeters: gain, lossMeters: loss, minMeters: lo, maxMeters: hi)
         }
-        let rates = profile.indices.map { track.heartRates[$0] }.filter(\.isFinite)
+        let rates = profile.indices.map { track.heartRate(at: $0) }.filter(\.isFinite)
         if let hi = rates.max() {
             summary.heartRate = SensorStats(average: rates.reduce(0, +) / Double(rates.count), maximum: hi)
         }
