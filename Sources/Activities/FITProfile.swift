@@ -115,12 +115,35 @@ public enum FITProfile {
     /// (the usual table-driven form of a reflected CRC); four times fewer lookups for whole files.
     static let byteTable: [UInt16] = (0..<256).map { crc16(0, UInt8($0)) }
 
+    /// Slicing-by-8 tables: `sliceTables[256 * k + b]` is the CRC of byte `b` followed by `k` zero
+    /// bytes. Eight bytes then cost eight independent lookups instead of a chain of eight, which
+    /// was a third of reading a FIT file.
+    static let sliceTables: [UInt16] = {
+        var tables = [UInt16](repeating: 0, count: 256 * 8)
+        for b in 0..<256 { tables[b] = byteTable[b] }
+        for k in 1..<8 {
+            for b in 0..<256 {
+                let previous = tables[256 * (k - 1) + b]
+                tables[256 * k + b] = (previous >> 8) ^ byteTable[Int(previous & 0xFF)]
+            }
+        }
+        return tables
+    }()
+
     static func crc16(_ p: UnsafeRawBufferPointer, from: Int, to: Int) -> UInt16 {
         var crc: UInt16 = 0
-        byteTable.withUnsafeBufferPointer { table in
+        sliceTables.withUnsafeBufferPointer { t in
             var i = from
+            while i + 8 <= to {
+                let x = (UInt16(p[i]) | UInt16(p[i + 1]) << 8) ^ crc
+                crc = t[256 * 7 + Int(x & 0xFF)] ^ t[256 * 6 + Int(x >> 8)]
+                    ^ t[256 * 5 + Int(p[i + 2])] ^ t[256 * 4 + Int(p[i + 3])]
+                    ^ t[256 * 3 + Int(p[i + 4])] ^ t[256 * 2 + Int(p[i + 5])]
+                    ^ t[256 + Int(p[i + 6])] ^ t[Int(p[i + 7])]
+                i += 8
+            }
             while i < to {
-                crc = (crc >> 8) ^ table[Int(UInt8(truncatingIfNeeded: crc) ^ p[i])]
+                crc = (crc >> 8) ^ t[Int(UInt8(truncatingIfNeeded: crc) ^ p[i])]
                 i += 1
             }
         }

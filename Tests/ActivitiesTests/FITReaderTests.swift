@@ -49,6 +49,21 @@ final class FITReaderTests: XCTestCase {
         XCTAssertEqual(hello, 0xBB3D)
     }
 
+    func testSlicedCRCMatchesTheNibbleAlgorithmAtEveryLengthAndOffset() {
+        var state: UInt32 = 12345
+        let bytes: [UInt8] = (0..<300).map { _ in
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return UInt8(truncatingIfNeeded: state >> 24)
+        }
+        bytes.withUnsafeBytes { raw in
+            for from in 0..<9 {
+                for to in stride(from: from, through: bytes.count, by: 7) {
+                    XCTAssertEqual(FITProfile.crc16(raw, from: from, to: to), FITProfile.crc16(bytes[from..<to]), "bytes \(from)..<\(to)")
+                }
+            }
+        }
+    }
+
     // MARK: hand-assembled files
 
     /// Definition (little endian) + two records + compressed timestamps (with a rollover) +
