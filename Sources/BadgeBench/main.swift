@@ -50,6 +50,21 @@ func time(_ body: () throws -> Void) rethrows -> Double {
     return now() - start
 }
 
+/// CPU seconds (user + system) this process has used so far, every thread included.
+func cpuSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) * 1e-6
+        + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) * 1e-6
+}
+
+/// The 1-minute load average (how busy the shared machine was), or -1 when unknown.
+func loadAverage() -> Double {
+    guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8),
+          let first = text.split(separator: " ").first, let value = Double(first) else { return -1 }
+    return value
+}
+
 func maxRSSMegabytes() -> Double {
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
@@ -127,15 +142,22 @@ func benchFolder(_ directory: String, runs: Int, cachePath: String) throws {
     var parallel: [Double] = []
     var cold: [Double] = []
     var warm: [Double] = []
+    var singleCPU: [Double] = []
+    var parallelCPU: [Double] = []
     var count = 0
+    let loadBefore = loadAverage()
     for _ in 0..<runs {
+        var cpu = cpuSeconds()
         single.append(try time {
             count = 0
             for id in files {
                 count += try RunLoader.load(path: directory + "/" + id, id: id, analyzer: RunAnalyzer(), zoneOffsetSeconds: 0).count
             }
         })
+        singleCPU.append(cpuSeconds() - cpu)
+        cpu = cpuSeconds()
         parallel.append(try time { _ = try RunFolder.read(directory) })
+        parallelCPU.append(cpuSeconds() - cpu)
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: cachePath + suffix) }
         cold.append(try time {
             var warning: String?
@@ -156,6 +178,13 @@ func benchFolder(_ directory: String, runs: Int, cachePath: String) throws {
     emit("cores", ProcessInfo.processInfo.activeProcessorCount)
     emit("single_s", median(single))
     emit("parallel_s", median(parallel))
+    // CPU time of the same passes: when the parallel pass costs no more CPU than the single one,
+    // the threads do not slow each other down and any shortfall in wall time is cores taken by
+    // other programs on the machine.
+    emit("single_cpu_s", median(singleCPU))
+    emit("parallel_cpu_s", median(parallelCPU))
+    emit("load_before", loadBefore)
+    emit("load_after", loadAverage())
     emit("cold_cache_s", median(cold))
     emit("warm_cache_s", median(warm))
 }
