@@ -37,7 +37,16 @@ typedef struct {
     char denied_source[LUA_IDSIZE];
     int denied_line;
     int kinds[BCLUA_KIND_COUNT];  // registry refs of the proxy metatables
+    struct arena_chunk *arena;    // host-owned memory of the light records, freed by bclua_close
+    int strings_ref;              // registry ref of the light records' strings (id -> string)
+    lua_Integer string_count;
+    // The interned field names of each light record kind (anchored by the kinds' order tables):
+    // a key is a field when it is the same string object, so no hash lookup per read.
+    const char *light_fields[BCLUA_KIND_COUNT][8];
+    int light_field_count[BCLUA_KIND_COUNT];
 } bclua_control;
+
+struct arena_chunk { struct arena_chunk *next; size_t used, size; };
 
 static bclua_control *control(lua_State *state) {
     void *ud = NULL;
@@ -133,6 +142,7 @@ lua_State *bclua_newstate(size_t memory_cap, long long instruction_budget) {
     lua_State *state = lua_newstate(capped_alloc, c);
     if (state == NULL) { free(c); return NULL; }
     for (int i = 0; i < BCLUA_KIND_COUNT; i++) c->kinds[i] = LUA_NOREF;
+    c->strings_ref = LUA_NOREF;
     c->state = state;
     return state;
 }
@@ -144,6 +154,11 @@ void bclua_close(lua_State *state) {
     c->limited = 0;
     lua_sethook(state, budget_hook, LUA_MASKCOUNT | LUA_MASKLINE, 1);
     lua_close(state);
+    for (struct arena_chunk *chunk = c->arena; chunk != NULL;) {
+        struct arena_chunk *next = chunk->next;
+        free(chunk);
+        chunk = next;
+    }
     free(c);
 }
 
@@ -647,6 +662,8 @@ static void define_kind(lua_State *state, bclua_control *c, int kind, const char
     c->kinds[kind] = luaL_ref(state, LUA_REGISTRYINDEX);
 }
 
+static void define_light_kinds(lua_State *state, bclua_control *c);
+
 void bclua_define_kinds(lua_State *state) {
     bclua_control *c = control(state);
     define_kind(state, c, BCLUA_KIND_RUN, "run", run_fields, run_lazy, 0);
@@ -668,6 +685,7 @@ void bclua_define_kinds(lua_State *state) {
     define_kind(state, c, BCLUA_KIND_CATALOGUE, "catalogue", NULL, NULL, 0);
     define_kind(state, c, BCLUA_KIND_PACK_INFO, "pack", pack_fields, NULL, 0);
     define_kind(state, c, BCLUA_KIND_RULE_INFO, "rule", rule_fields, NULL, 0);
+    define_light_kinds(state, c);
 }
 
 void bclua_make_proxy(lua_State *state, int kind) {
@@ -801,4 +819,243 @@ void bclua_push_dropped(lua_State *state, const char *reason, size_t reason_leng
     slot *v = new_struct(state, BCLUA_KIND_DROPPED, 2, 1);
     slot_string(state, &v[0], 1, reason, reason_length);
     slot_integer(&v[1], (lua_Integer)count);
+}
+
+// MARK: - Light records
+
+// Splits, efforts, checkpoints and dropped entries of the evaluated runs are light userdata that
+// point at records in host-owned memory (an arena freed by bclua_close): no allocation, no
+// collection and no finalizer per record, and the same record is the same value for every rule.
+// Every light userdata of the state is one of these (rules cannot make light userdata), so the one
+// metatable Lua allows for them dispatches on the record's `kind`. They are read-only: no metamethod
+// writes, and the memory is never handed to rules as anything but these values.
+
+void *bclua_records(lua_State *state, size_t bytes) {
+    bclua_control *c = control(state);
+    bytes = (bytes + 15) & ~(size_t)15;
+    if (bytes == 0) bytes = 16;
+    struct arena_chunk *chunk = c->arena;
+    if (chunk == NULL || chunk->size - chunk->used < bytes) {
+        size_t size = bytes > (size_t)1 << 20 ? bytes : (size_t)1 << 20;
+        struct arena_chunk *fresh = (struct arena_chunk *)malloc(sizeof(struct arena_chunk) + 16 + size);
+        if (fresh == NULL) return NULL;
+        fresh->next = c->arena;
+        fresh->used = 0;
+        fresh->size = size;
+        c->arena = fresh;
+        chunk = fresh;
+    }
+    char *base = (char *)(chunk + 1);
+    base += (16 - ((size_t)base & 15)) & 15;
+    void *block = base + chunk->used;
+    chunk->used += bytes;
+    memset(block, 0, bytes);
+    return block;
+}
+
+int bclua_add_string(lua_State *state, const char *text, size_t length) {
+    bclua_control *c = control(state);
+    lua_rawgeti(state, LUA_REGISTRYINDEX, c->strings_ref);
+    lua_pushlstring(state, text, length);
+    c->string_count++;
+    lua_rawseti(state, -2, c->string_count);
+    lua_pop(state, 1);
+    return (int)c->string_count;
+}
+
+void bclua_push_record_array(lua_State *state, const void *first, size_t stride, size_t count, int array_kind) {
+    lua_createtable(state, (int)count, 0);
+    const char *record = (const char *)first;
+    for (size_t i = 0; i < count; i++) {
+        lua_pushlightuserdata(state, (void *)(record + i * stride));
+        lua_rawseti(state, -2, (lua_Integer)(i + 1));
+    }
+    bclua_make_proxy(state, array_kind);
+}
+
+static int light_kind(lua_State *state, int index) {
+    const int *record = (const int *)lua_touserdata(state, index);
+    if (record == NULL) return -1;
+    int kind = *record;
+    if (kind != BCLUA_KIND_CHECKPOINT && kind != BCLUA_KIND_SPLIT && kind != BCLUA_KIND_EFFORT && kind != BCLUA_KIND_DROPPED) return -1;
+    return kind;
+}
+
+// The field position (1-based) of the key at index 2 in `kind`, or 0.
+static int light_position(lua_State *state, bclua_control *c, int kind, int key_index) {
+    if (lua_type(state, key_index) != LUA_TSTRING) return 0;
+    const char *key = lua_tostring(state, key_index);
+    for (int i = 0; i < c->light_field_count[kind]; i++) {
+        if (c->light_fields[kind][i] == key) return i + 1;
+    }
+    return 0;
+}
+
+static void push_string_id(lua_State *state, int id) {
+    if (id <= 0) { lua_pushnil(state); return; }
+    lua_rawgeti(state, lua_upvalueindex(3), id);
+}
+
+// Pushes field `position` of the record at index 1; nil fields push nil.
+static void push_light_field(lua_State *state, int kind, int position) {
+    const void *p = lua_touserdata(state, 1);
+    switch (kind) {
+    case BCLUA_KIND_SPLIT: {
+        const bclua_split_record *r = (const bclua_split_record *)p;
+        switch (position) {
+        case 1: lua_pushinteger(state, (lua_Integer)r->index); return;
+        case 2: lua_pushnumber(state, r->distance_m); return;
+        case 3: lua_pushnumber(state, r->elapsed_s); return;
+        case 4: lua_pushnumber(state, r->cumulative_s); return;
+        case 5: lua_pushnumber(state, r->pace_s_per_km); return;
+        case 6: lua_pushboolean(state, r->partial != 0); return;
+        }
+        break;
+    }
+    case BCLUA_KIND_CHECKPOINT: {
+        const bclua_checkpoint_record *r = (const bclua_checkpoint_record *)p;
+        switch (position) {
+        case 1: push_string_id(state, r->badge); return;
+        case 2: push_string_id(state, r->name); return;
+        case 3: lua_pushnumber(state, r->distance_m); return;
+        case 4: if (r->has_position) lua_pushnumber(state, r->lat); else lua_pushnil(state); return;
+        case 5: if (r->has_position) lua_pushnumber(state, r->lon); else lua_pushnil(state); return;
+        case 6: if (r->has_elapsed) lua_pushnumber(state, r->elapsed_s); else lua_pushnil(state); return;
+        }
+        break;
+    }
+    case BCLUA_KIND_EFFORT: {
+        const bclua_effort_record *r = (const bclua_effort_record *)p;
+        switch (position) {
+        case 1: push_string_id(state, r->name); return;
+        case 2: lua_pushnumber(state, r->distance_m); return;
+        case 3: lua_pushnumber(state, r->elapsed_s); return;
+        case 4: lua_pushnumber(state, r->start_distance_m); return;
+        case 5: lua_pushnumber(state, r->start_elapsed_s); return;
+        case 6: lua_pushnumber(state, r->pace_s_per_km); return;
+        }
+        break;
+    }
+    case BCLUA_KIND_DROPPED: {
+        const bclua_dropped_record *r = (const bclua_dropped_record *)p;
+        switch (position) {
+        case 1: push_string_id(state, r->reason); return;
+        case 2: lua_pushinteger(state, (lua_Integer)r->count); return;
+        }
+        break;
+    }
+    }
+    lua_pushnil(state);
+}
+
+// Upvalues of the light metamethods: 1 kind names (kind -> name), 2 field orders (kind -> order), 3 strings.
+static int light_index(lua_State *state) {
+    bclua_control *c = control(state);
+    int kind = light_kind(state, 1);
+    if (kind < 0) return luaL_error(state, "attempt to index a userdata value");
+    int position = light_position(state, c, kind, 2);
+    if (position > 0) {
+        push_light_field(state, kind, position);
+        return 1;
+    }
+    lua_rawgeti(state, lua_upvalueindex(1), kind);
+    const char *name = lua_tostring(state, -1);
+    if (lua_type(state, 2) != LUA_TSTRING) {
+        return luaL_error(state, "no field [%s] in %s (field names are strings)", luaL_typename(state, 2), name);
+    }
+    size_t key_length = 0;
+    const char *key = lua_tolstring(state, 2, &key_length);
+    lua_rawgeti(state, lua_upvalueindex(2), kind);
+    const char *best = suggest(state, lua_gettop(state), key, key_length);
+    if (best != NULL) return luaL_error(state, "no field '%s' in %s; did you mean '%s'?", key, name, best);
+    return luaL_error(state, "no field '%s' in %s", key, name);
+}
+
+static int light_newindex(lua_State *state) {
+    int kind = light_kind(state, 1);
+    if (kind < 0) return luaL_error(state, "attempt to index a userdata value");
+    lua_rawgeti(state, lua_upvalueindex(1), kind);
+    return luaL_error(state, "%s is read-only (copy what you need into your own table)", lua_tostring(state, -1));
+}
+
+// Iterator for records: fields in their documented order, nil fields skipped.
+static int light_next(lua_State *state) {
+    bclua_control *c = control(state);
+    int kind = light_kind(state, 1);
+    if (kind < 0) return luaL_error(state, "attempt to index a userdata value");
+    int position = lua_isnoneornil(state, 2) ? 0 : light_position(state, c, kind, 2);
+    for (int i = position + 1; i <= c->light_field_count[kind]; i++) {
+        lua_settop(state, 2);
+        push_light_field(state, kind, i);
+        if (lua_isnil(state, -1)) continue;
+        lua_rawgeti(state, lua_upvalueindex(2), kind);
+        lua_rawgeti(state, -1, i);
+        lua_replace(state, -2);
+        lua_insert(state, -2);
+        return 2;
+    }
+    lua_pushnil(state);
+    return 1;
+}
+
+static int light_pairs(lua_State *state) {
+    if (light_kind(state, 1) < 0) return luaL_error(state, "attempt to index a userdata value");
+    for (int i = 1; i <= 3; i++) lua_pushvalue(state, lua_upvalueindex(i));
+    lua_pushcclosure(state, light_next, 3);
+    lua_pushvalue(state, 1);
+    lua_pushnil(state);
+    return 3;
+}
+
+static int light_tostring(lua_State *state) {
+    int kind = light_kind(state, 1);
+    if (kind < 0) { lua_pushliteral(state, "userdata"); return 1; }
+    lua_rawgeti(state, lua_upvalueindex(1), kind);
+    return 1;
+}
+
+static void define_light_kinds(lua_State *state, bclua_control *c) {
+    static const struct { int kind; const char *name; const char *const *fields; } kinds[] = {
+        {BCLUA_KIND_CHECKPOINT, "checkpoint", checkpoint_fields},
+        {BCLUA_KIND_SPLIT, "split", split_fields},
+        {BCLUA_KIND_EFFORT, "effort", effort_fields},
+        {BCLUA_KIND_DROPPED, "dropped entry", dropped_fields},
+    };
+    int top = lua_gettop(state);
+    lua_newtable(state);  // top + 1: names
+    lua_newtable(state);  // top + 2: orders
+    lua_newtable(state);  // top + 3: strings
+    lua_pushvalue(state, top + 3);
+    c->strings_ref = luaL_ref(state, LUA_REGISTRYINDEX);
+    c->string_count = 0;
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        int kind = kinds[k].kind;
+        lua_pushstring(state, kinds[k].name);
+        lua_rawseti(state, top + 1, kind);
+        lua_newtable(state);
+        int count = 0;
+        for (int i = 0; kinds[k].fields[i] && i < 8; i++) {
+            lua_pushstring(state, kinds[k].fields[i]);
+            c->light_fields[kind][i] = lua_tostring(state, -1);  // interned and anchored by the order table
+            lua_rawseti(state, -2, i + 1);
+            count++;
+        }
+        c->light_field_count[kind] = count;
+        lua_rawseti(state, top + 2, kind);
+    }
+    lua_pushlightuserdata(state, NULL);
+    lua_createtable(state, 0, 5);
+    int metatable = lua_gettop(state);
+    struct { const char *name; lua_CFunction fn; } methods[] = {
+        {"__index", light_index}, {"__newindex", light_newindex}, {"__pairs", light_pairs}, {"__tostring", light_tostring},
+    };
+    for (size_t m = 0; m < sizeof methods / sizeof methods[0]; m++) {
+        for (int i = 1; i <= 3; i++) lua_pushvalue(state, top + i);
+        lua_pushcclosure(state, methods[m].fn, 3);
+        lua_setfield(state, metatable, methods[m].name);
+    }
+    lua_pushliteral(state, "read-only");
+    lua_setfield(state, metatable, "__metatable");
+    lua_setmetatable(state, -2);
+    lua_settop(state, top);
 }

@@ -141,4 +141,22 @@ typedef struct { const char *name; size_t name_length; double distance_m, elapse
 void bclua_push_effort(lua_State *state, const bclua_effort *effort);
 void bclua_push_dropped(lua_State *state, const char *reason, size_t reason_length, long long count);
 
+
+// MARK: - Light records
+
+/// The records of splits, efforts, checkpoints and dropped entries handed to the evaluated rules:
+/// light userdata pointing into host memory from bclua_records (read-only through one metatable that
+/// dispatches on `kind`, the first member: BCLUA_KIND_SPLIT, _CHECKPOINT, _EFFORT or _DROPPED).
+/// Strings are ids from bclua_add_string (0: nil).
+typedef struct { int kind; int partial; long long index; double distance_m, elapsed_s, cumulative_s, pace_s_per_km; } bclua_split_record;
+typedef struct { int kind; int badge, name; int has_position, has_elapsed; double distance_m, lat, lon, elapsed_s; } bclua_checkpoint_record;
+typedef struct { int kind; int name; double distance_m, elapsed_s, start_distance_m, start_elapsed_s, pace_s_per_km; } bclua_effort_record;
+typedef struct { int kind; int reason; long long count; } bclua_dropped_record;
+/// `bytes` of zeroed host memory (16-byte aligned) that stays valid until bclua_close. NULL when out of memory.
+void *bclua_records(lua_State *state, size_t bytes);
+/// Keeps a string for the light records and returns its id (1, 2, ...). Intern on the host side.
+int bclua_add_string(lua_State *state, const char *text, size_t length);
+/// Pushes a read-only array proxy (`array_kind`) of `count` light records `stride` bytes apart.
+void bclua_push_record_array(lua_State *state, const void *first, size_t stride, size_t count, int array_kind);
+
 #endif
