@@ -490,7 +490,7 @@ extension Session {
             case LUA_TSTRING:
                 let id = lua.string(at: -1) ?? ""
                 if let found = runIndexByID[id] { runIndex = found } else { problem = "award: unknown run '\(id)'" }
-            case LUA_TUSERDATA:
+            case LUA_TUSERDATA, LUA_TLIGHTUSERDATA:
                 let found = Int(bclua_run_index(state, -1))
                 if found >= 1, found <= runs.count { runIndex = found } else {
                     problem = "award: field 'run' must be a run or a run id, got \(lua.typeName(at: -1))"

@@ -863,21 +863,29 @@ int bclua_add_string(lua_State *state, const char *text, size_t length) {
     return (int)c->string_count;
 }
 
+typedef struct { int kind; int element_kind; lua_Integer count; size_t stride; const char *first; } light_array;
+
 void bclua_push_record_array(lua_State *state, const void *first, size_t stride, size_t count, int array_kind) {
-    lua_createtable(state, (int)count, 0);
-    const char *record = (const char *)first;
-    for (size_t i = 0; i < count; i++) {
-        lua_pushlightuserdata(state, (void *)(record + i * stride));
-        lua_rawseti(state, -2, (lua_Integer)(i + 1));
-    }
-    bclua_make_proxy(state, array_kind);
+    light_array *array = (light_array *)bclua_records(state, sizeof(light_array));
+    if (array == NULL) { lua_pushnil(state); return; }
+    array->kind = array_kind;
+    array->count = first == NULL ? 0 : (lua_Integer)count;
+    array->stride = stride;
+    array->first = (const char *)first;
+    lua_pushlightuserdata(state, array);
+}
+
+static int is_light_array(int kind) {
+    return kind == BCLUA_KIND_CHECKPOINTS || kind == BCLUA_KIND_SPLITS_KM || kind == BCLUA_KIND_SPLITS_MILE ||
+           kind == BCLUA_KIND_EFFORTS || kind == BCLUA_KIND_DROPPED_LIST;
 }
 
 static int light_kind(lua_State *state, int index) {
     const int *record = (const int *)lua_touserdata(state, index);
     if (record == NULL) return -1;
     int kind = *record;
-    if (kind != BCLUA_KIND_CHECKPOINT && kind != BCLUA_KIND_SPLIT && kind != BCLUA_KIND_EFFORT && kind != BCLUA_KIND_DROPPED) return -1;
+    if (kind != BCLUA_KIND_CHECKPOINT && kind != BCLUA_KIND_SPLIT && kind != BCLUA_KIND_EFFORT && kind != BCLUA_KIND_DROPPED &&
+        !is_light_array(kind)) return -1;
     return kind;
 }
 
@@ -953,6 +961,23 @@ static int light_index(lua_State *state) {
     bclua_control *c = control(state);
     int kind = light_kind(state, 1);
     if (kind < 0) return luaL_error(state, "attempt to index a userdata value");
+    if (is_light_array(kind)) {
+        const light_array *array = (const light_array *)lua_touserdata(state, 1);
+        int isnum = 0;
+        lua_Integer i = lua_tointegerx(state, 2, &isnum);
+        if (isnum && lua_type(state, 2) == LUA_TNUMBER) {
+            if (i >= 1 && i <= array->count) lua_pushlightuserdata(state, (void *)(array->first + (size_t)(i - 1) * array->stride));
+            else lua_pushnil(state);
+            return 1;
+        }
+        lua_rawgeti(state, lua_upvalueindex(1), kind);
+        const char *name = lua_tostring(state, -1);
+        if (lua_type(state, 2) == LUA_TNUMBER) { lua_pushnil(state); return 1; }
+        if (lua_type(state, 2) == LUA_TSTRING) {
+            return luaL_error(state, "no field '%s' in %s (an array: index it with 1..#%s)", lua_tostring(state, 2), name, name);
+        }
+        return luaL_error(state, "%s is an array: index it with 1..#%s", name, name);
+    }
     int position = light_position(state, c, kind, 2);
     if (position > 0) {
         push_light_field(state, kind, position);
@@ -998,8 +1023,37 @@ static int light_next(lua_State *state) {
     return 1;
 }
 
+static int light_array_next(lua_State *state) {
+    int kind = light_kind(state, 1);
+    if (kind < 0 || !is_light_array(kind)) return luaL_error(state, "attempt to index a userdata value");
+    const light_array *array = (const light_array *)lua_touserdata(state, 1);
+    lua_Integer i = luaL_optinteger(state, 2, 0) + 1;
+    if (i < 1 || i > array->count) { lua_pushnil(state); return 1; }
+    lua_pushinteger(state, i);
+    lua_pushlightuserdata(state, (void *)(array->first + (size_t)(i - 1) * array->stride));
+    return 2;
+}
+
+static int light_len(lua_State *state) {
+    int kind = light_kind(state, 1);
+    if (kind < 0) return luaL_error(state, "attempt to get length of a userdata value");
+    if (!is_light_array(kind)) {
+        lua_rawgeti(state, lua_upvalueindex(1), kind);
+        return luaL_error(state, "attempt to get length of a %s value", lua_tostring(state, -1));
+    }
+    lua_pushinteger(state, ((const light_array *)lua_touserdata(state, 1))->count);
+    return 1;
+}
+
 static int light_pairs(lua_State *state) {
-    if (light_kind(state, 1) < 0) return luaL_error(state, "attempt to index a userdata value");
+    int kind = light_kind(state, 1);
+    if (kind < 0) return luaL_error(state, "attempt to index a userdata value");
+    if (is_light_array(kind)) {
+        lua_pushcfunction(state, light_array_next);
+        lua_pushvalue(state, 1);
+        lua_pushnil(state);
+        return 3;
+    }
     for (int i = 1; i <= 3; i++) lua_pushvalue(state, lua_upvalueindex(i));
     lua_pushcclosure(state, light_next, 3);
     lua_pushvalue(state, 1);
@@ -1011,6 +1065,9 @@ static int light_tostring(lua_State *state) {
     int kind = light_kind(state, 1);
     if (kind < 0) { lua_pushliteral(state, "userdata"); return 1; }
     lua_rawgeti(state, lua_upvalueindex(1), kind);
+    if (is_light_array(kind)) {
+        lua_pushfstring(state, "%s (%d entries)", lua_tostring(state, -1), (int)((const light_array *)lua_touserdata(state, 1))->count);
+    }
     return 1;
 }
 
@@ -1020,6 +1077,9 @@ static void define_light_kinds(lua_State *state, bclua_control *c) {
         {BCLUA_KIND_SPLIT, "split", split_fields},
         {BCLUA_KIND_EFFORT, "effort", effort_fields},
         {BCLUA_KIND_DROPPED, "dropped entry", dropped_fields},
+        {BCLUA_KIND_CHECKPOINTS, "checkpoints", NULL}, {BCLUA_KIND_SPLITS_KM, "splits_km", NULL},
+        {BCLUA_KIND_SPLITS_MILE, "splits_mile", NULL}, {BCLUA_KIND_EFFORTS, "efforts", NULL},
+        {BCLUA_KIND_DROPPED_LIST, "dropped", NULL},
     };
     int top = lua_gettop(state);
     lua_newtable(state);  // top + 1: names
@@ -1034,7 +1094,7 @@ static void define_light_kinds(lua_State *state, bclua_control *c) {
         lua_rawseti(state, top + 1, kind);
         lua_newtable(state);
         int count = 0;
-        for (int i = 0; kinds[k].fields[i] && i < 8; i++) {
+        for (int i = 0; kinds[k].fields && kinds[k].fields[i] && i < 8; i++) {
             lua_pushstring(state, kinds[k].fields[i]);
             c->light_fields[kind][i] = lua_tostring(state, -1);  // interned and anchored by the order table
             lua_rawseti(state, -2, i + 1);
@@ -1048,6 +1108,7 @@ static void define_light_kinds(lua_State *state, bclua_control *c) {
     int metatable = lua_gettop(state);
     struct { const char *name; lua_CFunction fn; } methods[] = {
         {"__index", light_index}, {"__newindex", light_newindex}, {"__pairs", light_pairs}, {"__tostring", light_tostring},
+        {"__len", light_len},
     };
     for (size_t m = 0; m < sizeof methods / sizeof methods[0]; m++) {
         for (int i = 1; i <= 3; i++) lua_pushvalue(state, top + i);

@@ -144,7 +144,7 @@ void bclua_push_dropped(lua_State *state, const char *reason, size_t reason_leng
 
 // MARK: - Light records
 
-/// The records of splits, efforts, checkpoints and dropped entries handed to the evaluated rules:
+/// The records of splits, efforts, checkpoints and dropped entries handed to the evaluated rules, and their arrays:
 /// light userdata pointing into host memory from bclua_records (read-only through one metatable that
 /// dispatches on `kind`, the first member: BCLUA_KIND_SPLIT, _CHECKPOINT, _EFFORT or _DROPPED).
 /// Strings are ids from bclua_add_string (0: nil).
@@ -156,7 +156,8 @@ typedef struct { int kind; int reason; long long count; } bclua_dropped_record;
 void *bclua_records(lua_State *state, size_t bytes);
 /// Keeps a string for the light records and returns its id (1, 2, ...). Intern on the host side.
 int bclua_add_string(lua_State *state, const char *text, size_t length);
-/// Pushes a read-only array proxy (`array_kind`) of `count` light records `stride` bytes apart.
+/// Pushes a read-only array (`array_kind`: BCLUA_KIND_CHECKPOINTS, _SPLITS_KM, _SPLITS_MILE, _EFFORTS or
+/// _DROPPED_LIST) of `count` light records `stride` bytes apart: itself a light record (nil when out of memory).
 void bclua_push_record_array(lua_State *state, const void *first, size_t stride, size_t count, int array_kind);
 
 #endif
