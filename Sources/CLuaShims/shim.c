@@ -1071,6 +1071,27 @@ static int light_tostring(lua_State *state) {
     return 1;
 }
 
+static const char *light_name(int kind) {
+    switch (kind) {
+    case BCLUA_KIND_CHECKPOINT: return "checkpoint";
+    case BCLUA_KIND_SPLIT: return "split";
+    case BCLUA_KIND_EFFORT: return "effort";
+    case BCLUA_KIND_DROPPED: return "dropped entry";
+    case BCLUA_KIND_CHECKPOINTS: return "checkpoints";
+    case BCLUA_KIND_SPLITS_KM: return "splits_km";
+    case BCLUA_KIND_SPLITS_MILE: return "splits_mile";
+    case BCLUA_KIND_EFFORTS: return "efforts";
+    case BCLUA_KIND_DROPPED_LIST: return "dropped";
+    default: return NULL;
+    }
+}
+
+const char *bclua_record_name(lua_State *state, int index) {
+    if (lua_type(state, index) != LUA_TLIGHTUSERDATA) return NULL;
+    int kind = light_kind(state, index);
+    return kind < 0 ? NULL : light_name(kind);
+}
+
 static void define_light_kinds(lua_State *state, bclua_control *c) {
     static const struct { int kind; const char *name; const char *const *fields; } kinds[] = {
         {BCLUA_KIND_CHECKPOINT, "checkpoint", checkpoint_fields},

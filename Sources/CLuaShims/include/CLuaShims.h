@@ -159,5 +159,7 @@ int bclua_add_string(lua_State *state, const char *text, size_t length);
 /// Pushes a read-only array (`array_kind`: BCLUA_KIND_CHECKPOINTS, _SPLITS_KM, _SPLITS_MILE, _EFFORTS or
 /// _DROPPED_LIST) of `count` light records `stride` bytes apart: itself a light record (nil when out of memory).
 void bclua_push_record_array(lua_State *state, const void *first, size_t stride, size_t count, int array_kind);
+/// The kind name of the light record at `index` ("split", "splits_km", ...), or NULL when it is none.
+const char *bclua_record_name(lua_State *state, int index);
 
 #endif
