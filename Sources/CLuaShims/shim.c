@@ -37,6 +37,7 @@ typedef struct {
     char denied_source[LUA_IDSIZE];
     int denied_line;
     int kinds[BCLUA_KIND_COUNT];  // registry refs of the proxy metatables
+    int run_data_metatable;       // registry ref of the metatable of every run's data table
     struct arena_chunk *arena;    // host-owned memory of the light records, freed by bclua_close
     int strings_ref;              // registry ref of the light records' strings (id -> string)
     lua_Integer string_count;
@@ -143,6 +144,7 @@ lua_State *bclua_newstate(size_t memory_cap, long long instruction_budget) {
     if (state == NULL) { free(c); return NULL; }
     for (int i = 0; i < BCLUA_KIND_COUNT; i++) c->kinds[i] = LUA_NOREF;
     c->strings_ref = LUA_NOREF;
+    c->run_data_metatable = LUA_NOREF;
     c->state = state;
     return state;
 }
@@ -612,6 +614,44 @@ static int proxy_tostring(lua_State *state) {
     return 1;
 }
 
+// __index(data, key) of a run's data table: the key is not (yet) in it. A run's own metatable has
+// the data table as __index, so present fields are read by the VM without a call; this handles the
+// rest as proxy_index does: lazy arrays are built once and kept, known nil fields read nil, unknown
+// names raise with a suggestion. Upvalues as proxy_index.
+static int run_missing(lua_State *state) {
+    lua_settop(state, 2);
+    const char *kind = lua_tostring(state, lua_upvalueindex(1));
+    if (lua_type(state, 2) != LUA_TSTRING) {
+        return luaL_error(state, "no field [%s] in %s (field names are strings)", luaL_typename(state, 2), kind);
+    }
+    lua_pushvalue(state, 2);
+    if (lua_rawget(state, lua_upvalueindex(2)) != LUA_TNIL) {  // known field
+        lua_pop(state, 1);
+        lua_pushvalue(state, 2);
+        if (lua_rawget(state, lua_upvalueindex(4)) != LUA_TNIL) {  // lazy: ask the host to build it
+            lua_settop(state, 2);
+            lua_pushliteral(state, "index");
+            lua_rawget(state, 1);
+            long long run_index = (long long)lua_tointeger(state, -1);
+            lua_settop(state, 2);
+            int results = call_host(state, 0, run_index);
+            if (results < 0) return lua_error(state);
+            lua_settop(state, 3);
+            lua_pushvalue(state, 2);
+            lua_pushvalue(state, 3);
+            lua_rawset(state, 1);
+            return 1;
+        }
+        lua_pushnil(state);
+        return 1;
+    }
+    size_t key_length = 0;
+    const char *key = lua_tolstring(state, 2, &key_length);
+    const char *best = suggest(state, lua_upvalueindex(3), key, key_length);
+    if (best != NULL) return luaL_error(state, "no field '%s' in %s; did you mean '%s'?", key, kind, best);
+    return luaL_error(state, "no field '%s' in %s", key, kind);
+}
+
 static void define_kind(lua_State *state, bclua_control *c, int kind, const char *name,
                         const char *const *fields, const char *const *lazy, int is_struct) {
     lua_createtable(state, 0, 8);  // metatable
@@ -641,6 +681,13 @@ static void define_kind(lua_State *state, bclua_control *c, int kind, const char
     for (int i = 0; i < 4; i++) lua_pushvalue(state, first + i);
     lua_pushcclosure(state, is_struct ? struct_index : proxy_index, 4);
     lua_setfield(state, metatable, "__index");
+    if (kind == BCLUA_KIND_RUN) {
+        lua_createtable(state, 0, 1);
+        for (int i = 0; i < 4; i++) lua_pushvalue(state, first + i);
+        lua_pushcclosure(state, run_missing, 4);
+        lua_setfield(state, -2, "__index");
+        c->run_data_metatable = luaL_ref(state, LUA_REGISTRYINDEX);
+    }
     lua_pushvalue(state, first);
     lua_pushcclosure(state, proxy_newindex, 1);
     lua_setfield(state, metatable, "__newindex");
@@ -697,13 +744,14 @@ void bclua_make_proxy(lua_State *state, int kind) {
     lua_setmetatable(state, -2);
 }
 
+// A key only runs' metatables hold (each run has its own metatable; see bclua_push_run).
+static const char run_marker = 0;
+
 long long bclua_run_index(lua_State *state, int index) {
-    bclua_control *c = control(state);
     index = lua_absindex(state, index);
     if (lua_type(state, index) != LUA_TUSERDATA) return 0;
     if (!lua_getmetatable(state, index)) return 0;
-    lua_rawgeti(state, LUA_REGISTRYINDEX, c->kinds[BCLUA_KIND_RUN]);
-    int same = lua_rawequal(state, -1, -2);
+    int same = lua_rawgetp(state, -1, &run_marker) == LUA_TBOOLEAN;
     lua_pop(state, 2);
     if (!same) return 0;
     lua_getiuservalue(state, index, 1);
@@ -770,7 +818,31 @@ void bclua_push_run(lua_State *state, const bclua_run *r) {
     }
     lua_pushinteger(state, (lua_Integer)r->index);
     lua_setfield(state, -2, "index");
-    bclua_make_proxy(state, BCLUA_KIND_RUN);
+    // The proxy keeps the data table as its user value (pairs, tostring and run_index read it there)
+    // and has a metatable of its own: the shared run metamethods with __index = the data table, so a
+    // present field is a plain table read in the VM. Missing keys fall to the data table's metatable.
+    bclua_control *c = control(state);
+    int data = lua_gettop(state);
+    lua_rawgeti(state, LUA_REGISTRYINDEX, c->run_data_metatable);
+    lua_setmetatable(state, data);
+    lua_newuserdatauv(state, 0, 1);                                    // data + 1: proxy
+    lua_pushvalue(state, data);
+    lua_setiuservalue(state, data + 1, 1);
+    lua_createtable(state, 0, 10);                                     // data + 2: its metatable
+    lua_rawgeti(state, LUA_REGISTRYINDEX, c->kinds[BCLUA_KIND_RUN]);   // data + 3: the shared one
+    lua_pushnil(state);
+    while (lua_next(state, data + 3) != 0) {
+        lua_pushvalue(state, -2);
+        lua_insert(state, -2);
+        lua_rawset(state, data + 2);
+    }
+    lua_pop(state, 1);
+    lua_pushvalue(state, data);
+    lua_setfield(state, data + 2, "__index");
+    lua_pushboolean(state, 1);
+    lua_rawsetp(state, data + 2, &run_marker);
+    lua_setmetatable(state, data + 1);
+    lua_replace(state, data);
 }
 
 void bclua_push_checkpoint(lua_State *state, const bclua_checkpoint *p) {
