@@ -78,6 +78,7 @@ final class Session {
     var noteCounts: [String: Int] = [:]
     /// Light records: ids of their strings, and each run's efforts (shared by `efforts` and `fastest`).
     var recordStrings: [String: Int32] = [:]
+    var recordStringSlots: [(text: String, id: Int32)] = []
     var effortRecordsByRun: [Int: UnsafeMutablePointer<bclua_effort_record>?] = [:]
     static let noteLimit = 1000
 
@@ -397,7 +398,19 @@ final class Session {
     }
 
     /// The id of `text` among the light records' strings (each distinct string is kept once).
-    func recordString(_ text: String) -> Int32 {
+    /// `slot` names a place that tends to see the same string run after run (a checkpoint's position):
+    /// a repeat there is found by one comparison instead of a hash lookup.
+    func recordString(_ text: String, slot: Int? = nil) -> Int32 {
+        if let slot, slot < recordStringSlots.count, recordStringSlots[slot].text == text { return recordStringSlots[slot].id }
+        let id = internRecordString(text)
+        if let slot, slot < 64 {
+            while recordStringSlots.count <= slot { recordStringSlots.append(("", 0)) }
+            recordStringSlots[slot] = (text, id)
+        }
+        return id
+    }
+
+    private func internRecordString(_ text: String) -> Int32 {
         if let id = recordStrings[text] { return id }
         var text = text
         let id = text.withUTF8 { bytes in
@@ -431,7 +444,7 @@ final class Session {
             let records = records(bclua_effort_record.self, count: run.efforts.count)
             if let records {
                 for (i, effort) in run.efforts.enumerated() {
-                    records[i] = bclua_effort_record(kind: Int32(BCLUA_KIND_EFFORT), name: recordString(effort.name),
+                    records[i] = bclua_effort_record(kind: Int32(BCLUA_KIND_EFFORT), name: recordString(effort.name, slot: 40 + i),
                                                      distance_m: effort.distanceMeters, elapsed_s: effort.elapsedSeconds,
                                                      start_distance_m: effort.startDistanceMeters,
                                                      start_elapsed_s: effort.startElapsedSeconds,
@@ -460,8 +473,8 @@ final class Session {
                 for (i, checkpoint) in run.checkpoints.enumerated() {
                     var c = bclua_checkpoint_record()
                     c.kind = Int32(BCLUA_KIND_CHECKPOINT)
-                    c.badge = recordString(checkpoint.badge)
-                    c.name = recordString(checkpoint.name)
+                    c.badge = recordString(checkpoint.badge, slot: 2 * i)
+                    c.name = recordString(checkpoint.name, slot: 2 * i + 1)
                     c.distance_m = checkpoint.distanceMeters
                     if let lat = checkpoint.latitude, let lon = checkpoint.longitude { c.lat = lat; c.lon = lon; c.has_position = 1 }
                     if let elapsed = checkpoint.elapsedSeconds { c.elapsed_s = elapsed; c.has_elapsed = 1 }
