@@ -357,6 +357,8 @@ static int sorted_pairs(lua_State *state) {
     return 3;
 }
 
+static int fast_ipairs(lua_State *state);
+
 void bclua_open_libraries(lua_State *state) {
     luaL_requiref(state, LUA_GNAME, luaopen_base, 1);
     luaL_requiref(state, LUA_STRLIBNAME, luaopen_string, 1);
@@ -366,6 +368,9 @@ void bclua_open_libraries(lua_State *state) {
     lua_pop(state, 5);
     lua_pushcfunction(state, sorted_pairs);
     lua_setglobal(state, "badgectl_sorted_pairs");
+    lua_getglobal(state, "ipairs");
+    lua_pushcclosure(state, fast_ipairs, 1);
+    lua_setglobal(state, "badgectl_ipairs");
     // Rules make many short-lived tables per call; the generational collector suits that best.
     lua_gc(state, LUA_GCINC, 200, 100, 0);
 }
@@ -1212,4 +1217,25 @@ static void define_light_kinds(lua_State *state, bclua_control *c) {
     lua_setfield(state, metatable, "__metatable");
     lua_setmetatable(state, -2);
     lua_settop(state, top);
+}
+
+// ipairs(t) for rules: over a light array (run.splits_km, ...) it returns an iterator that yields
+// the records itself (one C call per step instead of ipairs' step plus an __index call); anything
+// else goes to the standard ipairs (upvalue 1), so behaviour and messages are Lua's.
+static int fast_ipairs(lua_State *state) {
+    luaL_checkany(state, 1);
+    if (lua_type(state, 1) == LUA_TLIGHTUSERDATA) {
+        int kind = light_kind(state, 1);
+        if (kind >= 0 && is_light_array(kind)) {
+            lua_pushcfunction(state, light_array_next);
+            lua_pushvalue(state, 1);
+            lua_pushinteger(state, 0);
+            return 3;
+        }
+    }
+    lua_settop(state, 1);
+    lua_pushvalue(state, lua_upvalueindex(1));
+    lua_insert(state, 1);
+    lua_call(state, 1, 3);
+    return 3;
 }
