@@ -492,7 +492,7 @@ static int proxy_index(lua_State *state) {
     return luaL_error(state, "no field '%s' in %s", key, kind);
 }
 
-// Small records (splits, efforts, checkpoints, ...) keep their values in the userdata block itself:
+// Small records (elevation, heart_rate, cadence) keep their values in the userdata block itself:
 // one allocation each instead of a table plus a userdata. Strings live in the user values.
 typedef struct {
     int tag;  // SLOT_NIL, SLOT_FLOAT, SLOT_INTEGER, SLOT_BOOLEAN, SLOT_STRING (user value `uv`)
@@ -719,24 +719,16 @@ static void define_light_kinds(lua_State *state, bclua_control *c);
 void bclua_define_kinds(lua_State *state) {
     bclua_control *c = control(state);
     define_kind(state, c, BCLUA_KIND_RUN, "run", run_fields, run_lazy, 0);
-    define_kind(state, c, BCLUA_KIND_CHECKPOINT, "checkpoint", checkpoint_fields, NULL, 1);
-    define_kind(state, c, BCLUA_KIND_SPLIT, "split", split_fields, NULL, 1);
-    define_kind(state, c, BCLUA_KIND_EFFORT, "effort", effort_fields, NULL, 1);
     define_kind(state, c, BCLUA_KIND_ELEVATION, "elevation", elevation_fields, NULL, 1);
     define_kind(state, c, BCLUA_KIND_HEART_RATE, "heart_rate", sensor_fields, NULL, 1);
     define_kind(state, c, BCLUA_KIND_CADENCE, "cadence", sensor_fields, NULL, 1);
-    define_kind(state, c, BCLUA_KIND_DROPPED, "dropped entry", dropped_fields, NULL, 1);
     define_kind(state, c, BCLUA_KIND_FASTEST, "fastest", fastest_fields, NULL, 0);
-    define_kind(state, c, BCLUA_KIND_CHECKPOINTS, "checkpoints", NULL, NULL, 0);
-    define_kind(state, c, BCLUA_KIND_SPLITS_KM, "splits_km", NULL, NULL, 0);
-    define_kind(state, c, BCLUA_KIND_SPLITS_MILE, "splits_mile", NULL, NULL, 0);
-    define_kind(state, c, BCLUA_KIND_EFFORTS, "efforts", NULL, NULL, 0);
-    define_kind(state, c, BCLUA_KIND_DROPPED_LIST, "dropped", NULL, NULL, 0);
     define_kind(state, c, BCLUA_KIND_CTX, "ctx", ctx_fields, NULL, 0);
     define_kind(state, c, BCLUA_KIND_CATALOGUE_BADGE, "catalogue badge", badge_fields, NULL, 0);
     define_kind(state, c, BCLUA_KIND_CATALOGUE, "catalogue", NULL, NULL, 0);
     define_kind(state, c, BCLUA_KIND_PACK_INFO, "pack", pack_fields, NULL, 0);
     define_kind(state, c, BCLUA_KIND_RULE_INFO, "rule", rule_fields, NULL, 0);
+    // Checkpoints, splits, efforts, dropped entries and their arrays are light records (below).
     define_light_kinds(state, c);
 }
 
@@ -848,54 +840,6 @@ void bclua_push_run(lua_State *state, const bclua_run *r) {
     lua_rawsetp(state, data + 2, &run_marker);
     lua_setmetatable(state, data + 1);
     lua_replace(state, data);
-}
-
-void bclua_push_checkpoint(lua_State *state, const bclua_checkpoint *p) {
-    // badge, name, distance_m, lat, lon, elapsed_s
-    slot *v = new_struct(state, BCLUA_KIND_CHECKPOINT, 6, 2);
-    slot_string(state, &v[0], 1, p->badge, p->badge_length);
-    slot_string(state, &v[1], 2, p->name, p->name_length);
-    slot_float(&v[2], p->distance_m);
-    if (p->has_position) { slot_float(&v[3], p->lat); slot_float(&v[4], p->lon); }
-    if (p->has_elapsed) slot_float(&v[5], p->elapsed_s);
-}
-
-void bclua_push_split(lua_State *state, const bclua_split *s) {
-    // index, distance_m, elapsed_s, cumulative_s, pace_s_per_km, partial
-    slot *v = new_struct(state, BCLUA_KIND_SPLIT, 6, 0);
-    slot_integer(&v[0], (lua_Integer)s->index);
-    slot_float(&v[1], s->distance_m);
-    slot_float(&v[2], s->elapsed_s);
-    slot_float(&v[3], s->cumulative_s);
-    slot_float(&v[4], s->pace_s_per_km);
-    v[5].tag = SLOT_BOOLEAN;
-    v[5].integer = s->partial != 0;
-}
-
-void bclua_push_split_array(lua_State *state, const bclua_split *splits, size_t count, int array_kind) {
-    lua_createtable(state, (int)count, 0);
-    for (size_t i = 0; i < count; i++) {
-        bclua_push_split(state, &splits[i]);
-        lua_rawseti(state, -2, (lua_Integer)(i + 1));
-    }
-    bclua_make_proxy(state, array_kind);
-}
-
-void bclua_push_effort(lua_State *state, const bclua_effort *e) {
-    // name, distance_m, elapsed_s, start_distance_m, start_elapsed_s, pace_s_per_km
-    slot *v = new_struct(state, BCLUA_KIND_EFFORT, 6, 1);
-    slot_string(state, &v[0], 1, e->name, e->name_length);
-    slot_float(&v[1], e->distance_m);
-    slot_float(&v[2], e->elapsed_s);
-    slot_float(&v[3], e->start_distance_m);
-    slot_float(&v[4], e->start_elapsed_s);
-    slot_float(&v[5], e->pace_s_per_km);
-}
-
-void bclua_push_dropped(lua_State *state, const char *reason, size_t reason_length, long long count) {
-    slot *v = new_struct(state, BCLUA_KIND_DROPPED, 2, 1);
-    slot_string(state, &v[0], 1, reason, reason_length);
-    slot_integer(&v[1], (lua_Integer)count);
 }
 
 // MARK: - Light records

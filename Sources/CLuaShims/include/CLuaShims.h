@@ -74,7 +74,8 @@ void bclua_open_libraries(lua_State *state);
 
 // MARK: - Read-only proxies
 
-/// Kinds of read-only proxy objects handed to rules.
+/// Kinds of read-only proxy objects handed to rules. CHECKPOINT, SPLIT, EFFORT, DROPPED and the
+/// arrays CHECKPOINTS..DROPPED_LIST are light records (see below); the others are full userdata proxies.
 enum {
     BCLUA_KIND_RUN = 0,
     BCLUA_KIND_CHECKPOINT,
@@ -129,18 +130,6 @@ typedef struct {
 /// Pushes a run proxy (scalar fields and elevation/heart_rate/cadence; the arrays are built lazily
 /// through host function 0 the first time a rule reads them).
 void bclua_push_run(lua_State *state, const bclua_run *run);
-
-typedef struct { const char *badge; size_t badge_length; const char *name; size_t name_length;
-                 double distance_m, lat, lon, elapsed_s; int has_position, has_elapsed; } bclua_checkpoint;
-void bclua_push_checkpoint(lua_State *state, const bclua_checkpoint *checkpoint);
-typedef struct { long long index; double distance_m, elapsed_s, cumulative_s, pace_s_per_km; int partial; } bclua_split;
-void bclua_push_split(lua_State *state, const bclua_split *split);
-/// Pushes a read-only array (kind BCLUA_KIND_SPLITS_KM or _MILE) of `count` splits.
-void bclua_push_split_array(lua_State *state, const bclua_split *splits, size_t count, int array_kind);
-typedef struct { const char *name; size_t name_length; double distance_m, elapsed_s, start_distance_m, start_elapsed_s, pace_s_per_km; } bclua_effort;
-void bclua_push_effort(lua_State *state, const bclua_effort *effort);
-void bclua_push_dropped(lua_State *state, const char *reason, size_t reason_length, long long count);
-
 
 // MARK: - Light records
 
