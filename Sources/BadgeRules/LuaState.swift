@@ -85,6 +85,7 @@ final class LuaState {
             pop(2)
             if let name { return name }
         }
+        if t == LUA_TLIGHTUSERDATA, let name = bclua_record_name(state, index) { return String(cString: name) }
         return String(cString: lua_typename(state, t))
     }
 

@@ -7,6 +7,8 @@ enum Prelude {
     static let source = #"""
 local sorted_pairs = badgectl_sorted_pairs
 badgectl_sorted_pairs = nil
+local fast_ipairs = badgectl_ipairs
+badgectl_ipairs = nil
 local G = _G
 local real_setmetatable, rawget, type, error, ipairs, next = setmetatable, rawget, type, error, ipairs, next
 local tostring, tonumber, math_type, floor, huge = tostring, tonumber, math.type, math.floor, math.huge
@@ -150,6 +152,7 @@ return function(pack_name, print_function, loader)
   local env = {}
   for _, name in ipairs(allowed) do env[name] = G[name] end
   env.pairs = sorted_pairs
+  env.ipairs = fast_ipairs
   env.setmetatable = safe_setmetatable
   env.print = print_function
   env.string = copy(string_lib)

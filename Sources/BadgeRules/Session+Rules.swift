@@ -201,8 +201,9 @@ extension Session {
     }
 
     /// Calls `rule.function(args...)`; `pushArgs` pushes the arguments and returns their count.
-    func invoke(_ rule: Rule, _ function: String, results: Int32, _ pushArgs: () -> Int32) -> RuleFailure? {
-        guard let ref = rule.functions[function] else { return nil }
+    /// `ref`: the function's registry ref when the caller looked it up once for many calls.
+    func invoke(_ rule: Rule, _ function: String, ref: Int32? = nil, results: Int32, _ pushArgs: () -> Int32) -> RuleFailure? {
+        guard let ref = ref ?? rule.functions[function] else { return nil }
         if profiling, let index = current?.rule { ruleCalls[index, default: 0] += 1 }
         lua.ensureStack()
         lua.push(ref: ref)
@@ -221,10 +222,13 @@ extension Session {
 
     func runPredicate(_ rule: Rule) -> RuleFailure? {
         var earnedOnce = false
+        let earned = rule.functions["earned"]
+        let definition = fallback(rule, "earned")
+        let ctxRef = rule.ctxRef
         for index in 1...max(runs.count, 1) where !runs.isEmpty {
-            if let failed = invoke(rule, "earned", results: 1, {
+            if let failed = invoke(rule, "earned", ref: earned, results: 1, {
                 pushRunProxy(index)
-                lua.push(ref: rule.ctxRef)
+                lua.push(ref: ctxRef)
                 return 2
             }) { return failed }
             defer { lua.pop() }
@@ -233,7 +237,6 @@ extension Session {
             var detail = ""
             var badge = rule.badge ?? ""
             var progress: Progress? = nil
-            let definition = fallback(rule, "earned")
             func fail(_ message: String) -> RuleFailure {
                 RuleFailure(pack: packNames[rule.pack], rule: rule.id, file: definition.file, line: definition.line, message: message)
             }
@@ -267,8 +270,9 @@ extension Session {
         }
         if !earnedOnce, rule.functions["progress"] != nil, let badge = rule.badge {
             var best: Progress? = nil
+            let progressRef = rule.functions["progress"]
             for index in 1...max(runs.count, 1) where !runs.isEmpty {
-                if let failed = invoke(rule, "progress", results: 1, {
+                if let failed = invoke(rule, "progress", ref: progressRef, results: 1, {
                     pushRunProxy(index)
                     lua.push(ref: rule.ctxRef)
                     return 2
@@ -308,12 +312,14 @@ extension Session {
         }
         var stateRef = lua.ref()
         defer { luaL_unref(state, lua.registry, stateRef) }
+        let onRun = rule.functions["on_run"]
+        let awardRef = rule.awardRef, ctxRef = rule.ctxRef  // the closure then captures two integers, not the rule
         for index in 1...max(runs.count, 1) where !runs.isEmpty {
-            if let failed = invoke(rule, "on_run", results: 1, {
+            if let failed = invoke(rule, "on_run", ref: onRun, results: 1, {
                 lua.push(ref: stateRef)
                 pushRunProxy(index)
-                lua.push(ref: rule.awardRef)
-                lua.push(ref: rule.ctxRef)
+                lua.push(ref: awardRef)
+                lua.push(ref: ctxRef)
                 return 4
             }) { return failed }
             if lua.type(at: -1) == LUA_TNIL {
@@ -490,7 +496,7 @@ extension Session {
             case LUA_TSTRING:
                 let id = lua.string(at: -1) ?? ""
                 if let found = runIndexByID[id] { runIndex = found } else { problem = "award: unknown run '\(id)'" }
-            case LUA_TUSERDATA:
+            case LUA_TUSERDATA, LUA_TLIGHTUSERDATA:
                 let found = Int(bclua_run_index(state, -1))
                 if found >= 1, found <= runs.count { runIndex = found } else {
                     problem = "award: field 'run' must be a run or a run id, got \(lua.typeName(at: -1))"

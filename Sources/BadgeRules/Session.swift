@@ -76,6 +76,10 @@ final class Session {
     var keyedAwards: [(run: Int, pack: Int, rule: Int, sequence: Int, award: Award)] = []
     /// Notes kept per rule (key "pack\0rule"); past `noteLimit` they are counted, then dropped.
     var noteCounts: [String: Int] = [:]
+    /// Light records: ids of their strings, and each run's efforts (shared by `efforts` and `fastest`).
+    var recordStrings: [String: Int32] = [:]
+    var recordStringSlots: [(text: String, id: Int32)] = []
+    var effortRecordsByRun: [Int: UnsafeMutablePointer<bclua_effort_record>?] = [:]
     static let noteLimit = 1000
 
     init(packs: [RulePack], catalogue: Catalogue, limits: RuleEngine.Limits, runs: [RunSummary]) throws {
@@ -393,86 +397,115 @@ final class Session {
         }
     }
 
-    /// Builds one of a run's arrays the first time a rule reads it (host function 0).
+    /// The id of `text` among the light records' strings (each distinct string is kept once).
+    /// `slot` names a place that tends to see the same string run after run (a checkpoint's position):
+    /// a repeat there is found by one comparison instead of a hash lookup.
+    func recordString(_ text: String, slot: Int? = nil) -> Int32 {
+        if let slot, slot < recordStringSlots.count, recordStringSlots[slot].text == text { return recordStringSlots[slot].id }
+        let id = internRecordString(text)
+        if let slot, slot < 64 {
+            while recordStringSlots.count <= slot { recordStringSlots.append(("", 0)) }
+            recordStringSlots[slot] = (text, id)
+        }
+        return id
+    }
+
+    private func internRecordString(_ text: String) -> Int32 {
+        if let id = recordStrings[text] { return id }
+        var text = text
+        let id = text.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars in
+                Int32(bclua_add_string(state, chars.baseAddress, chars.count))
+            }
+        }
+        recordStrings[text] = id
+        return id
+    }
+
+    /// `count` zeroed records of `T` in host memory that lives as long as the Lua state; nil when out of memory.
+    func records<T>(_ type: T.Type, count: Int) -> UnsafeMutablePointer<T>? {
+        guard let raw = bclua_records(state, MemoryLayout<T>.stride * max(count, 1)) else { return nil }
+        return raw.bindMemory(to: T.self, capacity: max(count, 1))
+    }
+
+    /// Pushes a read-only array of `count` records (nil when memory ran out: the array is then empty).
+    func pushRecordArray<T>(_ first: UnsafeMutablePointer<T>?, count: Int, kind: Int32) {
+        bclua_push_record_array(state, first.map { UnsafeRawPointer($0) }, MemoryLayout<T>.stride, first == nil ? 0 : count, kind)
+    }
+
+    /// Builds one of a run's arrays the first time a rule reads it (host function 0). The run proxy
+    /// keeps it, so every later read by any rule gets the same read-only object; the records are
+    /// light userdata in host memory (see bclua_records), so building costs no Lua allocation per record.
     func pushLazyField(run index: Int, key: String) {
         guard index >= 1, index <= runs.count else { lua.pushNil(); return }
         let run = runs[index - 1]
-        func withText(_ texts: [String], _ body: ([(UnsafePointer<CChar>?, Int)]) -> Void) {
-            var bytes: [UInt8] = []
-            var slices: [(Int, Int)] = []
-            for text in texts {
-                slices.append((bytes.count, text.utf8.count))
-                bytes.append(contentsOf: text.utf8)
-            }
-            bytes.append(0)
-            bytes.withUnsafeBufferPointer { buffer in
-                buffer.withMemoryRebound(to: CChar.self) { chars in
-                    guard let base = chars.baseAddress else { return }
-                    body(slices.map { (base + $0.0, $0.1) })
+        func effortRecords() -> UnsafeMutablePointer<bclua_effort_record>? {
+            if let cached = effortRecordsByRun[index] { return cached }
+            let records = records(bclua_effort_record.self, count: run.efforts.count)
+            if let records {
+                for (i, effort) in run.efforts.enumerated() {
+                    records[i] = bclua_effort_record(kind: Int32(BCLUA_KIND_EFFORT), name: recordString(effort.name, slot: 40 + i),
+                                                     distance_m: effort.distanceMeters, elapsed_s: effort.elapsedSeconds,
+                                                     start_distance_m: effort.startDistanceMeters,
+                                                     start_elapsed_s: effort.startElapsedSeconds,
+                                                     pace_s_per_km: effort.paceSecondsPerKilometre)
                 }
             }
-        }
-        func pushEffort(_ effort: Effort) {
-            withText([effort.name]) { t in
-                var e = bclua_effort(name: t[0].0, name_length: t[0].1, distance_m: effort.distanceMeters,
-                                     elapsed_s: effort.elapsedSeconds, start_distance_m: effort.startDistanceMeters,
-                                     start_elapsed_s: effort.startElapsedSeconds, pace_s_per_km: effort.paceSecondsPerKilometre)
-                bclua_push_effort(state, &e)
-            }
+            effortRecordsByRun[index] = records
+            return records
         }
         func pushSplits(_ splits: [Split], kind: Int32) {
-            let values = splits.map { split in
-                bclua_split(index: Int64(split.index), distance_m: split.distanceMeters, elapsed_s: split.elapsedSeconds,
-                            cumulative_s: split.cumulativeSeconds, pace_s_per_km: split.paceSecondsPerKilometre,
-                            partial: split.partial ? 1 : 0)
+            let records = records(bclua_split_record.self, count: splits.count)
+            if let records {
+                for (i, split) in splits.enumerated() {
+                    records[i] = bclua_split_record(kind: Int32(BCLUA_KIND_SPLIT), partial: split.partial ? 1 : 0,
+                                                    index: Int64(split.index), distance_m: split.distanceMeters,
+                                                    elapsed_s: split.elapsedSeconds, cumulative_s: split.cumulativeSeconds,
+                                                    pace_s_per_km: split.paceSecondsPerKilometre)
+                }
             }
-            values.withUnsafeBufferPointer { buffer in
-                bclua_push_split_array(state, buffer.baseAddress, buffer.count, kind)
-            }
+            pushRecordArray(records, count: splits.count, kind: kind)
         }
         switch key {
         case "checkpoints":
-            lua.newTable(array: Int32(run.checkpoints.count))
-            for (i, checkpoint) in run.checkpoints.enumerated() {
-                withText([checkpoint.badge, checkpoint.name]) { t in
-                    var c = bclua_checkpoint()
-                    (c.badge, c.badge_length) = t[0]
-                    (c.name, c.name_length) = t[1]
+            let records = records(bclua_checkpoint_record.self, count: run.checkpoints.count)
+            if let records {
+                for (i, checkpoint) in run.checkpoints.enumerated() {
+                    var c = bclua_checkpoint_record()
+                    c.kind = Int32(BCLUA_KIND_CHECKPOINT)
+                    c.badge = recordString(checkpoint.badge, slot: 2 * i)
+                    c.name = recordString(checkpoint.name, slot: 2 * i + 1)
                     c.distance_m = checkpoint.distanceMeters
                     if let lat = checkpoint.latitude, let lon = checkpoint.longitude { c.lat = lat; c.lon = lon; c.has_position = 1 }
                     if let elapsed = checkpoint.elapsedSeconds { c.elapsed_s = elapsed; c.has_elapsed = 1 }
-                    bclua_push_checkpoint(state, &c)
+                    records[i] = c
                 }
-                lua_rawseti(state, -2, lua_Integer(i + 1))
             }
-            bclua_make_proxy(state, Int32(BCLUA_KIND_CHECKPOINTS))
+            pushRecordArray(records, count: run.checkpoints.count, kind: Int32(BCLUA_KIND_CHECKPOINTS))
         case "splits_km": pushSplits(run.splitsKilometre, kind: Int32(BCLUA_KIND_SPLITS_KM))
         case "splits_mile": pushSplits(run.splitsMile, kind: Int32(BCLUA_KIND_SPLITS_MILE))
         case "efforts":
-            lua.newTable(array: Int32(run.efforts.count))
-            for (i, effort) in run.efforts.enumerated() {
-                pushEffort(effort)
-                lua_rawseti(state, -2, lua_Integer(i + 1))
-            }
-            bclua_make_proxy(state, Int32(BCLUA_KIND_EFFORTS))
+            pushRecordArray(effortRecords(), count: run.efforts.count, kind: Int32(BCLUA_KIND_EFFORTS))
         case "fastest":
             lua.newTable(record: Int32(run.efforts.count))
-            for effort in run.efforts {
-                if lua.getField(-1, effort.name) != LUA_TNIL { lua.pop(); continue }
-                lua.pop()
-                pushEffort(effort)
-                lua.setField(-2, effort.name)
+            if let records = effortRecords() {
+                for (i, effort) in run.efforts.enumerated() {
+                    if lua.getField(-1, effort.name) != LUA_TNIL { lua.pop(); continue }
+                    lua.pop()
+                    lua_pushlightuserdata(state, UnsafeMutableRawPointer(records + i))
+                    lua.setField(-2, effort.name)
+                }
             }
             bclua_make_proxy(state, Int32(BCLUA_KIND_FASTEST))
         case "dropped":
-            lua.newTable(array: Int32(run.dropped.count))
-            for (i, dropped) in run.dropped.enumerated() {
-                withText([dropped.reason]) { t in
-                    bclua_push_dropped(state, t[0].0, t[0].1, Int64(dropped.count))
+            let records = records(bclua_dropped_record.self, count: run.dropped.count)
+            if let records {
+                for (i, dropped) in run.dropped.enumerated() {
+                    records[i] = bclua_dropped_record(kind: Int32(BCLUA_KIND_DROPPED), reason: recordString(dropped.reason),
+                                                      count: Int64(dropped.count))
                 }
-                lua_rawseti(state, -2, lua_Integer(i + 1))
             }
-            bclua_make_proxy(state, Int32(BCLUA_KIND_DROPPED_LIST))
+            pushRecordArray(records, count: run.dropped.count, kind: Int32(BCLUA_KIND_DROPPED_LIST))
         default:
             lua.pushNil()
         }

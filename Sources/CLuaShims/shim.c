@@ -37,7 +37,17 @@ typedef struct {
     char denied_source[LUA_IDSIZE];
     int denied_line;
     int kinds[BCLUA_KIND_COUNT];  // registry refs of the proxy metatables
+    int run_data_metatable;       // registry ref of the metatable of every run's data table
+    struct arena_chunk *arena;    // host-owned memory of the light records, freed by bclua_close
+    int strings_ref;              // registry ref of the light records' strings (id -> string)
+    lua_Integer string_count;
+    // The interned field names of each light record kind (anchored by the kinds' order tables):
+    // a key is a field when it is the same string object, so no hash lookup per read.
+    const char *light_fields[BCLUA_KIND_COUNT][8];
+    int light_field_count[BCLUA_KIND_COUNT];
 } bclua_control;
+
+struct arena_chunk { struct arena_chunk *next; size_t used, size; };
 
 static bclua_control *control(lua_State *state) {
     void *ud = NULL;
@@ -133,6 +143,8 @@ lua_State *bclua_newstate(size_t memory_cap, long long instruction_budget) {
     lua_State *state = lua_newstate(capped_alloc, c);
     if (state == NULL) { free(c); return NULL; }
     for (int i = 0; i < BCLUA_KIND_COUNT; i++) c->kinds[i] = LUA_NOREF;
+    c->strings_ref = LUA_NOREF;
+    c->run_data_metatable = LUA_NOREF;
     c->state = state;
     return state;
 }
@@ -144,6 +156,11 @@ void bclua_close(lua_State *state) {
     c->limited = 0;
     lua_sethook(state, budget_hook, LUA_MASKCOUNT | LUA_MASKLINE, 1);
     lua_close(state);
+    for (struct arena_chunk *chunk = c->arena; chunk != NULL;) {
+        struct arena_chunk *next = chunk->next;
+        free(chunk);
+        chunk = next;
+    }
     free(c);
 }
 
@@ -340,6 +357,8 @@ static int sorted_pairs(lua_State *state) {
     return 3;
 }
 
+static int fast_ipairs(lua_State *state);
+
 void bclua_open_libraries(lua_State *state) {
     luaL_requiref(state, LUA_GNAME, luaopen_base, 1);
     luaL_requiref(state, LUA_STRLIBNAME, luaopen_string, 1);
@@ -349,6 +368,9 @@ void bclua_open_libraries(lua_State *state) {
     lua_pop(state, 5);
     lua_pushcfunction(state, sorted_pairs);
     lua_setglobal(state, "badgectl_sorted_pairs");
+    lua_getglobal(state, "ipairs");
+    lua_pushcclosure(state, fast_ipairs, 1);
+    lua_setglobal(state, "badgectl_ipairs");
     // Rules make many short-lived tables per call; the generational collector suits that best.
     lua_gc(state, LUA_GCINC, 200, 100, 0);
 }
@@ -470,7 +492,7 @@ static int proxy_index(lua_State *state) {
     return luaL_error(state, "no field '%s' in %s", key, kind);
 }
 
-// Small records (splits, efforts, checkpoints, ...) keep their values in the userdata block itself:
+// Small records (elevation, heart_rate, cadence) keep their values in the userdata block itself:
 // one allocation each instead of a table plus a userdata. Strings live in the user values.
 typedef struct {
     int tag;  // SLOT_NIL, SLOT_FLOAT, SLOT_INTEGER, SLOT_BOOLEAN, SLOT_STRING (user value `uv`)
@@ -597,6 +619,44 @@ static int proxy_tostring(lua_State *state) {
     return 1;
 }
 
+// __index(data, key) of a run's data table: the key is not (yet) in it. A run's own metatable has
+// the data table as __index, so present fields are read by the VM without a call; this handles the
+// rest as proxy_index does: lazy arrays are built once and kept, known nil fields read nil, unknown
+// names raise with a suggestion. Upvalues as proxy_index.
+static int run_missing(lua_State *state) {
+    lua_settop(state, 2);
+    const char *kind = lua_tostring(state, lua_upvalueindex(1));
+    if (lua_type(state, 2) != LUA_TSTRING) {
+        return luaL_error(state, "no field [%s] in %s (field names are strings)", luaL_typename(state, 2), kind);
+    }
+    lua_pushvalue(state, 2);
+    if (lua_rawget(state, lua_upvalueindex(2)) != LUA_TNIL) {  // known field
+        lua_pop(state, 1);
+        lua_pushvalue(state, 2);
+        if (lua_rawget(state, lua_upvalueindex(4)) != LUA_TNIL) {  // lazy: ask the host to build it
+            lua_settop(state, 2);
+            lua_pushliteral(state, "index");
+            lua_rawget(state, 1);
+            long long run_index = (long long)lua_tointeger(state, -1);
+            lua_settop(state, 2);
+            int results = call_host(state, 0, run_index);
+            if (results < 0) return lua_error(state);
+            lua_settop(state, 3);
+            lua_pushvalue(state, 2);
+            lua_pushvalue(state, 3);
+            lua_rawset(state, 1);
+            return 1;
+        }
+        lua_pushnil(state);
+        return 1;
+    }
+    size_t key_length = 0;
+    const char *key = lua_tolstring(state, 2, &key_length);
+    const char *best = suggest(state, lua_upvalueindex(3), key, key_length);
+    if (best != NULL) return luaL_error(state, "no field '%s' in %s; did you mean '%s'?", key, kind, best);
+    return luaL_error(state, "no field '%s' in %s", key, kind);
+}
+
 static void define_kind(lua_State *state, bclua_control *c, int kind, const char *name,
                         const char *const *fields, const char *const *lazy, int is_struct) {
     lua_createtable(state, 0, 8);  // metatable
@@ -626,6 +686,13 @@ static void define_kind(lua_State *state, bclua_control *c, int kind, const char
     for (int i = 0; i < 4; i++) lua_pushvalue(state, first + i);
     lua_pushcclosure(state, is_struct ? struct_index : proxy_index, 4);
     lua_setfield(state, metatable, "__index");
+    if (kind == BCLUA_KIND_RUN) {
+        lua_createtable(state, 0, 1);
+        for (int i = 0; i < 4; i++) lua_pushvalue(state, first + i);
+        lua_pushcclosure(state, run_missing, 4);
+        lua_setfield(state, -2, "__index");
+        c->run_data_metatable = luaL_ref(state, LUA_REGISTRYINDEX);
+    }
     lua_pushvalue(state, first);
     lua_pushcclosure(state, proxy_newindex, 1);
     lua_setfield(state, metatable, "__newindex");
@@ -647,27 +714,22 @@ static void define_kind(lua_State *state, bclua_control *c, int kind, const char
     c->kinds[kind] = luaL_ref(state, LUA_REGISTRYINDEX);
 }
 
+static void define_light_kinds(lua_State *state, bclua_control *c);
+
 void bclua_define_kinds(lua_State *state) {
     bclua_control *c = control(state);
     define_kind(state, c, BCLUA_KIND_RUN, "run", run_fields, run_lazy, 0);
-    define_kind(state, c, BCLUA_KIND_CHECKPOINT, "checkpoint", checkpoint_fields, NULL, 1);
-    define_kind(state, c, BCLUA_KIND_SPLIT, "split", split_fields, NULL, 1);
-    define_kind(state, c, BCLUA_KIND_EFFORT, "effort", effort_fields, NULL, 1);
     define_kind(state, c, BCLUA_KIND_ELEVATION, "elevation", elevation_fields, NULL, 1);
     define_kind(state, c, BCLUA_KIND_HEART_RATE, "heart_rate", sensor_fields, NULL, 1);
     define_kind(state, c, BCLUA_KIND_CADENCE, "cadence", sensor_fields, NULL, 1);
-    define_kind(state, c, BCLUA_KIND_DROPPED, "dropped entry", dropped_fields, NULL, 1);
     define_kind(state, c, BCLUA_KIND_FASTEST, "fastest", fastest_fields, NULL, 0);
-    define_kind(state, c, BCLUA_KIND_CHECKPOINTS, "checkpoints", NULL, NULL, 0);
-    define_kind(state, c, BCLUA_KIND_SPLITS_KM, "splits_km", NULL, NULL, 0);
-    define_kind(state, c, BCLUA_KIND_SPLITS_MILE, "splits_mile", NULL, NULL, 0);
-    define_kind(state, c, BCLUA_KIND_EFFORTS, "efforts", NULL, NULL, 0);
-    define_kind(state, c, BCLUA_KIND_DROPPED_LIST, "dropped", NULL, NULL, 0);
     define_kind(state, c, BCLUA_KIND_CTX, "ctx", ctx_fields, NULL, 0);
     define_kind(state, c, BCLUA_KIND_CATALOGUE_BADGE, "catalogue badge", badge_fields, NULL, 0);
     define_kind(state, c, BCLUA_KIND_CATALOGUE, "catalogue", NULL, NULL, 0);
     define_kind(state, c, BCLUA_KIND_PACK_INFO, "pack", pack_fields, NULL, 0);
     define_kind(state, c, BCLUA_KIND_RULE_INFO, "rule", rule_fields, NULL, 0);
+    // Checkpoints, splits, efforts, dropped entries and their arrays are light records (below).
+    define_light_kinds(state, c);
 }
 
 void bclua_make_proxy(lua_State *state, int kind) {
@@ -679,13 +741,14 @@ void bclua_make_proxy(lua_State *state, int kind) {
     lua_setmetatable(state, -2);
 }
 
+// A key only runs' metatables hold (each run has its own metatable; see bclua_push_run).
+static const char run_marker = 0;
+
 long long bclua_run_index(lua_State *state, int index) {
-    bclua_control *c = control(state);
     index = lua_absindex(state, index);
     if (lua_type(state, index) != LUA_TUSERDATA) return 0;
     if (!lua_getmetatable(state, index)) return 0;
-    lua_rawgeti(state, LUA_REGISTRYINDEX, c->kinds[BCLUA_KIND_RUN]);
-    int same = lua_rawequal(state, -1, -2);
+    int same = lua_rawgetp(state, -1, &run_marker) == LUA_TBOOLEAN;
     lua_pop(state, 2);
     if (!same) return 0;
     lua_getiuservalue(state, index, 1);
@@ -752,53 +815,371 @@ void bclua_push_run(lua_State *state, const bclua_run *r) {
     }
     lua_pushinteger(state, (lua_Integer)r->index);
     lua_setfield(state, -2, "index");
-    bclua_make_proxy(state, BCLUA_KIND_RUN);
-}
-
-void bclua_push_checkpoint(lua_State *state, const bclua_checkpoint *p) {
-    // badge, name, distance_m, lat, lon, elapsed_s
-    slot *v = new_struct(state, BCLUA_KIND_CHECKPOINT, 6, 2);
-    slot_string(state, &v[0], 1, p->badge, p->badge_length);
-    slot_string(state, &v[1], 2, p->name, p->name_length);
-    slot_float(&v[2], p->distance_m);
-    if (p->has_position) { slot_float(&v[3], p->lat); slot_float(&v[4], p->lon); }
-    if (p->has_elapsed) slot_float(&v[5], p->elapsed_s);
-}
-
-void bclua_push_split(lua_State *state, const bclua_split *s) {
-    // index, distance_m, elapsed_s, cumulative_s, pace_s_per_km, partial
-    slot *v = new_struct(state, BCLUA_KIND_SPLIT, 6, 0);
-    slot_integer(&v[0], (lua_Integer)s->index);
-    slot_float(&v[1], s->distance_m);
-    slot_float(&v[2], s->elapsed_s);
-    slot_float(&v[3], s->cumulative_s);
-    slot_float(&v[4], s->pace_s_per_km);
-    v[5].tag = SLOT_BOOLEAN;
-    v[5].integer = s->partial != 0;
-}
-
-void bclua_push_split_array(lua_State *state, const bclua_split *splits, size_t count, int array_kind) {
-    lua_createtable(state, (int)count, 0);
-    for (size_t i = 0; i < count; i++) {
-        bclua_push_split(state, &splits[i]);
-        lua_rawseti(state, -2, (lua_Integer)(i + 1));
+    // The proxy keeps the data table as its user value (pairs, tostring and run_index read it there)
+    // and has a metatable of its own: the shared run metamethods with __index = the data table, so a
+    // present field is a plain table read in the VM. Missing keys fall to the data table's metatable.
+    bclua_control *c = control(state);
+    int data = lua_gettop(state);
+    lua_rawgeti(state, LUA_REGISTRYINDEX, c->run_data_metatable);
+    lua_setmetatable(state, data);
+    lua_newuserdatauv(state, 0, 1);                                    // data + 1: proxy
+    lua_pushvalue(state, data);
+    lua_setiuservalue(state, data + 1, 1);
+    lua_createtable(state, 0, 10);                                     // data + 2: its metatable
+    lua_rawgeti(state, LUA_REGISTRYINDEX, c->kinds[BCLUA_KIND_RUN]);   // data + 3: the shared one
+    lua_pushnil(state);
+    while (lua_next(state, data + 3) != 0) {
+        lua_pushvalue(state, -2);
+        lua_insert(state, -2);
+        lua_rawset(state, data + 2);
     }
-    bclua_make_proxy(state, array_kind);
+    lua_pop(state, 1);
+    lua_pushvalue(state, data);
+    lua_setfield(state, data + 2, "__index");
+    lua_pushboolean(state, 1);
+    lua_rawsetp(state, data + 2, &run_marker);
+    lua_setmetatable(state, data + 1);
+    lua_replace(state, data);
 }
 
-void bclua_push_effort(lua_State *state, const bclua_effort *e) {
-    // name, distance_m, elapsed_s, start_distance_m, start_elapsed_s, pace_s_per_km
-    slot *v = new_struct(state, BCLUA_KIND_EFFORT, 6, 1);
-    slot_string(state, &v[0], 1, e->name, e->name_length);
-    slot_float(&v[1], e->distance_m);
-    slot_float(&v[2], e->elapsed_s);
-    slot_float(&v[3], e->start_distance_m);
-    slot_float(&v[4], e->start_elapsed_s);
-    slot_float(&v[5], e->pace_s_per_km);
+// MARK: - Light records
+
+// Splits, efforts, checkpoints and dropped entries of the evaluated runs are light userdata that
+// point at records in host-owned memory (an arena freed by bclua_close): no allocation, no
+// collection and no finalizer per record, and the same record is the same value for every rule.
+// Every light userdata of the state is one of these (rules cannot make light userdata), so the one
+// metatable Lua allows for them dispatches on the record's `kind`. They are read-only: no metamethod
+// writes, and the memory is never handed to rules as anything but these values.
+
+void *bclua_records(lua_State *state, size_t bytes) {
+    bclua_control *c = control(state);
+    bytes = (bytes + 15) & ~(size_t)15;
+    if (bytes == 0) bytes = 16;
+    struct arena_chunk *chunk = c->arena;
+    if (chunk == NULL || chunk->size - chunk->used < bytes) {
+        size_t size = bytes > (size_t)1 << 20 ? bytes : (size_t)1 << 20;
+        struct arena_chunk *fresh = (struct arena_chunk *)malloc(sizeof(struct arena_chunk) + 16 + size);
+        if (fresh == NULL) return NULL;
+        fresh->next = c->arena;
+        fresh->used = 0;
+        fresh->size = size;
+        c->arena = fresh;
+        chunk = fresh;
+    }
+    char *base = (char *)(chunk + 1);
+    base += (16 - ((size_t)base & 15)) & 15;
+    void *block = base + chunk->used;
+    chunk->used += bytes;
+    memset(block, 0, bytes);
+    return block;
 }
 
-void bclua_push_dropped(lua_State *state, const char *reason, size_t reason_length, long long count) {
-    slot *v = new_struct(state, BCLUA_KIND_DROPPED, 2, 1);
-    slot_string(state, &v[0], 1, reason, reason_length);
-    slot_integer(&v[1], (lua_Integer)count);
+int bclua_add_string(lua_State *state, const char *text, size_t length) {
+    bclua_control *c = control(state);
+    lua_rawgeti(state, LUA_REGISTRYINDEX, c->strings_ref);
+    lua_pushlstring(state, text, length);
+    c->string_count++;
+    lua_rawseti(state, -2, c->string_count);
+    lua_pop(state, 1);
+    return (int)c->string_count;
+}
+
+typedef struct { int kind; int element_kind; lua_Integer count; size_t stride; const char *first; } light_array;
+
+void bclua_push_record_array(lua_State *state, const void *first, size_t stride, size_t count, int array_kind) {
+    light_array *array = (light_array *)bclua_records(state, sizeof(light_array));
+    if (array == NULL) { lua_pushnil(state); return; }
+    array->kind = array_kind;
+    array->count = first == NULL ? 0 : (lua_Integer)count;
+    array->stride = stride;
+    array->first = (const char *)first;
+    lua_pushlightuserdata(state, array);
+}
+
+static int is_light_array(int kind) {
+    return kind == BCLUA_KIND_CHECKPOINTS || kind == BCLUA_KIND_SPLITS_KM || kind == BCLUA_KIND_SPLITS_MILE ||
+           kind == BCLUA_KIND_EFFORTS || kind == BCLUA_KIND_DROPPED_LIST;
+}
+
+static int light_kind(lua_State *state, int index) {
+    const int *record = (const int *)lua_touserdata(state, index);
+    if (record == NULL) return -1;
+    int kind = *record;
+    if (kind != BCLUA_KIND_CHECKPOINT && kind != BCLUA_KIND_SPLIT && kind != BCLUA_KIND_EFFORT && kind != BCLUA_KIND_DROPPED &&
+        !is_light_array(kind)) return -1;
+    return kind;
+}
+
+// The field position (1-based) of the key at index 2 in `kind`, or 0.
+static int light_position(lua_State *state, bclua_control *c, int kind, int key_index) {
+    if (lua_type(state, key_index) != LUA_TSTRING) return 0;
+    const char *key = lua_tostring(state, key_index);
+    for (int i = 0; i < c->light_field_count[kind]; i++) {
+        if (c->light_fields[kind][i] == key) return i + 1;
+    }
+    return 0;
+}
+
+static void push_string_id(lua_State *state, int id) {
+    if (id <= 0) { lua_pushnil(state); return; }
+    lua_rawgeti(state, lua_upvalueindex(3), id);
+}
+
+// Pushes field `position` of the record at index 1; nil fields push nil.
+static void push_light_field(lua_State *state, int kind, int position) {
+    const void *p = lua_touserdata(state, 1);
+    switch (kind) {
+    case BCLUA_KIND_SPLIT: {
+        const bclua_split_record *r = (const bclua_split_record *)p;
+        switch (position) {
+        case 1: lua_pushinteger(state, (lua_Integer)r->index); return;
+        case 2: lua_pushnumber(state, r->distance_m); return;
+        case 3: lua_pushnumber(state, r->elapsed_s); return;
+        case 4: lua_pushnumber(state, r->cumulative_s); return;
+        case 5: lua_pushnumber(state, r->pace_s_per_km); return;
+        case 6: lua_pushboolean(state, r->partial != 0); return;
+        }
+        break;
+    }
+    case BCLUA_KIND_CHECKPOINT: {
+        const bclua_checkpoint_record *r = (const bclua_checkpoint_record *)p;
+        switch (position) {
+        case 1: push_string_id(state, r->badge); return;
+        case 2: push_string_id(state, r->name); return;
+        case 3: lua_pushnumber(state, r->distance_m); return;
+        case 4: if (r->has_position) lua_pushnumber(state, r->lat); else lua_pushnil(state); return;
+        case 5: if (r->has_position) lua_pushnumber(state, r->lon); else lua_pushnil(state); return;
+        case 6: if (r->has_elapsed) lua_pushnumber(state, r->elapsed_s); else lua_pushnil(state); return;
+        }
+        break;
+    }
+    case BCLUA_KIND_EFFORT: {
+        const bclua_effort_record *r = (const bclua_effort_record *)p;
+        switch (position) {
+        case 1: push_string_id(state, r->name); return;
+        case 2: lua_pushnumber(state, r->distance_m); return;
+        case 3: lua_pushnumber(state, r->elapsed_s); return;
+        case 4: lua_pushnumber(state, r->start_distance_m); return;
+        case 5: lua_pushnumber(state, r->start_elapsed_s); return;
+        case 6: lua_pushnumber(state, r->pace_s_per_km); return;
+        }
+        break;
+    }
+    case BCLUA_KIND_DROPPED: {
+        const bclua_dropped_record *r = (const bclua_dropped_record *)p;
+        switch (position) {
+        case 1: push_string_id(state, r->reason); return;
+        case 2: lua_pushinteger(state, (lua_Integer)r->count); return;
+        }
+        break;
+    }
+    }
+    lua_pushnil(state);
+}
+
+// Upvalues of the light metamethods: 1 kind names (kind -> name), 2 field orders (kind -> order), 3 strings.
+static int light_index(lua_State *state) {
+    bclua_control *c = control(state);
+    int kind = light_kind(state, 1);
+    if (kind < 0) return luaL_error(state, "attempt to index a userdata value");
+    if (is_light_array(kind)) {
+        const light_array *array = (const light_array *)lua_touserdata(state, 1);
+        int isnum = 0;
+        lua_Integer i = lua_tointegerx(state, 2, &isnum);
+        if (isnum && lua_type(state, 2) == LUA_TNUMBER) {
+            if (i >= 1 && i <= array->count) lua_pushlightuserdata(state, (void *)(array->first + (size_t)(i - 1) * array->stride));
+            else lua_pushnil(state);
+            return 1;
+        }
+        lua_rawgeti(state, lua_upvalueindex(1), kind);
+        const char *name = lua_tostring(state, -1);
+        if (lua_type(state, 2) == LUA_TNUMBER) { lua_pushnil(state); return 1; }
+        if (lua_type(state, 2) == LUA_TSTRING) {
+            return luaL_error(state, "no field '%s' in %s (an array: index it with 1..#%s)", lua_tostring(state, 2), name, name);
+        }
+        return luaL_error(state, "%s is an array: index it with 1..#%s", name, name);
+    }
+    int position = light_position(state, c, kind, 2);
+    if (position > 0) {
+        push_light_field(state, kind, position);
+        return 1;
+    }
+    lua_rawgeti(state, lua_upvalueindex(1), kind);
+    const char *name = lua_tostring(state, -1);
+    if (lua_type(state, 2) != LUA_TSTRING) {
+        return luaL_error(state, "no field [%s] in %s (field names are strings)", luaL_typename(state, 2), name);
+    }
+    size_t key_length = 0;
+    const char *key = lua_tolstring(state, 2, &key_length);
+    lua_rawgeti(state, lua_upvalueindex(2), kind);
+    const char *best = suggest(state, lua_gettop(state), key, key_length);
+    if (best != NULL) return luaL_error(state, "no field '%s' in %s; did you mean '%s'?", key, name, best);
+    return luaL_error(state, "no field '%s' in %s", key, name);
+}
+
+static int light_newindex(lua_State *state) {
+    int kind = light_kind(state, 1);
+    if (kind < 0) return luaL_error(state, "attempt to index a userdata value");
+    lua_rawgeti(state, lua_upvalueindex(1), kind);
+    return luaL_error(state, "%s is read-only (copy what you need into your own table)", lua_tostring(state, -1));
+}
+
+// Iterator for records: fields in their documented order, nil fields skipped.
+static int light_next(lua_State *state) {
+    bclua_control *c = control(state);
+    int kind = light_kind(state, 1);
+    if (kind < 0) return luaL_error(state, "attempt to index a userdata value");
+    int position = lua_isnoneornil(state, 2) ? 0 : light_position(state, c, kind, 2);
+    for (int i = position + 1; i <= c->light_field_count[kind]; i++) {
+        lua_settop(state, 2);
+        push_light_field(state, kind, i);
+        if (lua_isnil(state, -1)) continue;
+        lua_rawgeti(state, lua_upvalueindex(2), kind);
+        lua_rawgeti(state, -1, i);
+        lua_replace(state, -2);
+        lua_insert(state, -2);
+        return 2;
+    }
+    lua_pushnil(state);
+    return 1;
+}
+
+static int light_array_next(lua_State *state) {
+    int kind = light_kind(state, 1);
+    if (kind < 0 || !is_light_array(kind)) return luaL_error(state, "attempt to index a userdata value");
+    const light_array *array = (const light_array *)lua_touserdata(state, 1);
+    lua_Integer i = luaL_optinteger(state, 2, 0) + 1;
+    if (i < 1 || i > array->count) { lua_pushnil(state); return 1; }
+    lua_pushinteger(state, i);
+    lua_pushlightuserdata(state, (void *)(array->first + (size_t)(i - 1) * array->stride));
+    return 2;
+}
+
+static int light_len(lua_State *state) {
+    int kind = light_kind(state, 1);
+    if (kind < 0) return luaL_error(state, "attempt to get length of a userdata value");
+    if (!is_light_array(kind)) {
+        lua_rawgeti(state, lua_upvalueindex(1), kind);
+        return luaL_error(state, "attempt to get length of a %s value", lua_tostring(state, -1));
+    }
+    lua_pushinteger(state, ((const light_array *)lua_touserdata(state, 1))->count);
+    return 1;
+}
+
+static int light_pairs(lua_State *state) {
+    int kind = light_kind(state, 1);
+    if (kind < 0) return luaL_error(state, "attempt to index a userdata value");
+    if (is_light_array(kind)) {
+        lua_pushcfunction(state, light_array_next);
+        lua_pushvalue(state, 1);
+        lua_pushnil(state);
+        return 3;
+    }
+    for (int i = 1; i <= 3; i++) lua_pushvalue(state, lua_upvalueindex(i));
+    lua_pushcclosure(state, light_next, 3);
+    lua_pushvalue(state, 1);
+    lua_pushnil(state);
+    return 3;
+}
+
+static int light_tostring(lua_State *state) {
+    int kind = light_kind(state, 1);
+    if (kind < 0) { lua_pushliteral(state, "userdata"); return 1; }
+    lua_rawgeti(state, lua_upvalueindex(1), kind);
+    if (is_light_array(kind)) {
+        lua_pushfstring(state, "%s (%d entries)", lua_tostring(state, -1), (int)((const light_array *)lua_touserdata(state, 1))->count);
+    }
+    return 1;
+}
+
+static const char *light_name(int kind) {
+    switch (kind) {
+    case BCLUA_KIND_CHECKPOINT: return "checkpoint";
+    case BCLUA_KIND_SPLIT: return "split";
+    case BCLUA_KIND_EFFORT: return "effort";
+    case BCLUA_KIND_DROPPED: return "dropped entry";
+    case BCLUA_KIND_CHECKPOINTS: return "checkpoints";
+    case BCLUA_KIND_SPLITS_KM: return "splits_km";
+    case BCLUA_KIND_SPLITS_MILE: return "splits_mile";
+    case BCLUA_KIND_EFFORTS: return "efforts";
+    case BCLUA_KIND_DROPPED_LIST: return "dropped";
+    default: return NULL;
+    }
+}
+
+const char *bclua_record_name(lua_State *state, int index) {
+    if (lua_type(state, index) != LUA_TLIGHTUSERDATA) return NULL;
+    int kind = light_kind(state, index);
+    return kind < 0 ? NULL : light_name(kind);
+}
+
+static void define_light_kinds(lua_State *state, bclua_control *c) {
+    static const struct { int kind; const char *name; const char *const *fields; } kinds[] = {
+        {BCLUA_KIND_CHECKPOINT, "checkpoint", checkpoint_fields},
+        {BCLUA_KIND_SPLIT, "split", split_fields},
+        {BCLUA_KIND_EFFORT, "effort", effort_fields},
+        {BCLUA_KIND_DROPPED, "dropped entry", dropped_fields},
+        {BCLUA_KIND_CHECKPOINTS, "checkpoints", NULL}, {BCLUA_KIND_SPLITS_KM, "splits_km", NULL},
+        {BCLUA_KIND_SPLITS_MILE, "splits_mile", NULL}, {BCLUA_KIND_EFFORTS, "efforts", NULL},
+        {BCLUA_KIND_DROPPED_LIST, "dropped", NULL},
+    };
+    int top = lua_gettop(state);
+    lua_newtable(state);  // top + 1: names
+    lua_newtable(state);  // top + 2: orders
+    lua_newtable(state);  // top + 3: strings
+    lua_pushvalue(state, top + 3);
+    c->strings_ref = luaL_ref(state, LUA_REGISTRYINDEX);
+    c->string_count = 0;
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        int kind = kinds[k].kind;
+        lua_pushstring(state, kinds[k].name);
+        lua_rawseti(state, top + 1, kind);
+        lua_newtable(state);
+        int count = 0;
+        for (int i = 0; kinds[k].fields && kinds[k].fields[i] && i < 8; i++) {
+            lua_pushstring(state, kinds[k].fields[i]);
+            c->light_fields[kind][i] = lua_tostring(state, -1);  // interned and anchored by the order table
+            lua_rawseti(state, -2, i + 1);
+            count++;
+        }
+        c->light_field_count[kind] = count;
+        lua_rawseti(state, top + 2, kind);
+    }
+    lua_pushlightuserdata(state, NULL);
+    lua_createtable(state, 0, 5);
+    int metatable = lua_gettop(state);
+    struct { const char *name; lua_CFunction fn; } methods[] = {
+        {"__index", light_index}, {"__newindex", light_newindex}, {"__pairs", light_pairs}, {"__tostring", light_tostring},
+        {"__len", light_len},
+    };
+    for (size_t m = 0; m < sizeof methods / sizeof methods[0]; m++) {
+        for (int i = 1; i <= 3; i++) lua_pushvalue(state, top + i);
+        lua_pushcclosure(state, methods[m].fn, 3);
+        lua_setfield(state, metatable, methods[m].name);
+    }
+    lua_pushliteral(state, "read-only");
+    lua_setfield(state, metatable, "__metatable");
+    lua_setmetatable(state, -2);
+    lua_settop(state, top);
+}
+
+// ipairs(t) for rules: over a light array (run.splits_km, ...) it returns an iterator that yields
+// the records itself (one C call per step instead of ipairs' step plus an __index call); anything
+// else goes to the standard ipairs (upvalue 1), so behaviour and messages are Lua's.
+static int fast_ipairs(lua_State *state) {
+    luaL_checkany(state, 1);
+    if (lua_type(state, 1) == LUA_TLIGHTUSERDATA) {
+        int kind = light_kind(state, 1);
+        if (kind >= 0 && is_light_array(kind)) {
+            lua_pushcfunction(state, light_array_next);
+            lua_pushvalue(state, 1);
+            lua_pushinteger(state, 0);
+            return 3;
+        }
+    }
+    lua_settop(state, 1);
+    lua_pushvalue(state, lua_upvalueindex(1));
+    lua_insert(state, 1);
+    lua_call(state, 1, 3);
+    return 3;
 }

@@ -11,12 +11,13 @@ local MIN_DISTANCE_M = 5000
 local function time_at(splits, target_m)
   local covered_m, covered_s = 0.0, 0.0
   for _, split in ipairs(splits) do
-    local end_m = covered_m + split.distance_m
-    if end_m >= target_m and split.distance_m > 0 then
-      local fraction = (target_m - covered_m) / split.distance_m
-      return covered_s + fraction * (split.cumulative_s - covered_s)
+    local distance_m, cumulative_s = split.distance_m, split.cumulative_s
+    local end_m = covered_m + distance_m
+    if end_m >= target_m and distance_m > 0 then
+      local fraction = (target_m - covered_m) / distance_m
+      return covered_s + fraction * (cumulative_s - covered_s)
     end
-    covered_m, covered_s = end_m, split.cumulative_s
+    covered_m, covered_s = end_m, cumulative_s
   end
   return nil
 end

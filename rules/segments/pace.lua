@@ -29,17 +29,18 @@ return {
     for _, spec in ipairs(EFFORTS) do
       local effort = run.fastest[spec.effort]
       if effort ~= nil then
+        local elapsed_s = effort.elapsed_s
         local mine = state.best[spec.badge]
-        if mine.elapsed_s == nil or effort.elapsed_s < mine.elapsed_s then
-          mine.elapsed_s, mine.run = effort.elapsed_s, run.id
+        if mine.elapsed_s == nil or elapsed_s < mine.elapsed_s then
+          mine.elapsed_s, mine.run = elapsed_s, run.id
         end
         for _, tier in ipairs(TIERS) do
-          if mine.earned[tier] == nil and effort.elapsed_s < spec[tier] then
+          if mine.earned[tier] == nil and elapsed_s < spec[tier] then
             mine.earned[tier] = run.id
             award { badge = spec.badge, tier = tier, run = run,
-                    detail = ("%s in %s (%s/km), under %s"):format(spec.label, clock(effort.elapsed_s),
+                    detail = ("%s in %s (%s/km), under %s"):format(spec.label, clock(elapsed_s),
                       badgectl.format_pace(effort.pace_s_per_km), clock(spec[tier])),
-                    progress = { current = effort.elapsed_s, target = spec[tier], unit = "s" } }
+                    progress = { current = elapsed_s, target = spec[tier], unit = "s" } }
           end
         end
       end

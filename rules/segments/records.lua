@@ -29,17 +29,18 @@ return {
       local mine = state.best[spec.badge]
       mine.longest_m = math.max(mine.longest_m or 0.0, run.distance_m)
       if effort ~= nil then
-        mine.last_s = effort.elapsed_s
+        local elapsed_s = effort.elapsed_s
+        mine.last_s = elapsed_s
         if mine.elapsed_s == nil then
-          mine.elapsed_s, mine.count = effort.elapsed_s, 1
+          mine.elapsed_s, mine.count = elapsed_s, 1
           award { badge = spec.badge, run = run,
-                  detail = ("first %s: %s"):format(spec.label, clock(effort.elapsed_s)) }
-        elseif effort.elapsed_s < mine.elapsed_s then
+                  detail = ("first %s: %s"):format(spec.label, clock(elapsed_s)) }
+        elseif elapsed_s < mine.elapsed_s then
           local before = mine.elapsed_s
-          mine.elapsed_s, mine.count = effort.elapsed_s, mine.count + 1
+          mine.elapsed_s, mine.count = elapsed_s, mine.count + 1
           award { badge = spec.badge, run = run,
-                  detail = ("%s in %s, %s faster than %s"):format(spec.label, clock(effort.elapsed_s),
-                    clock(before - effort.elapsed_s), clock(before)) }
+                  detail = ("%s in %s, %s faster than %s"):format(spec.label, clock(elapsed_s),
+                    clock(before - elapsed_s), clock(before)) }
         end
       end
     end

@@ -10,26 +10,26 @@ local MIN_LEGS = 4
 local EARNED = 0.05
 local GOLD = 0.025
 
+-- The pace (s/km) of each leg, and the average pace over all legs (nil without legs).
 local function legs_of(run)
-  local legs = {}
+  local paces = {}
   local previous_m, previous_s = 0.0, 0.0
   for _, checkpoint in ipairs(run.checkpoints) do
-    local at = checkpoint.elapsed_s
-    if at ~= nil and checkpoint.distance_m > previous_m then
-      legs[#legs + 1] = { from_m = previous_m, to_m = checkpoint.distance_m,
-                          pace = (at - previous_s) / ((checkpoint.distance_m - previous_m) / 1000) }
-      previous_m, previous_s = checkpoint.distance_m, at
+    local at, distance_m = checkpoint.elapsed_s, checkpoint.distance_m
+    if at ~= nil and distance_m > previous_m then
+      paces[#paces + 1] = (at - previous_s) / ((distance_m - previous_m) / 1000)
+      previous_m, previous_s = distance_m, at
     end
   end
-  if #legs == 0 then return legs, nil end
-  return legs, previous_s / (previous_m / 1000)
+  if #paces == 0 then return paces, nil end
+  return paces, previous_s / (previous_m / 1000)
 end
 
 -- The largest relative difference between a leg's pace and the average.
-local function spread(legs, average)
+local function spread(paces, average)
   local worst = 0.0
-  for _, leg in ipairs(legs) do
-    worst = math.max(worst, math.abs(leg.pace - average) / average)
+  for _, pace in ipairs(paces) do
+    worst = math.max(worst, math.abs(pace - average) / average)
   end
   return worst
 end

@@ -74,7 +74,8 @@ void bclua_open_libraries(lua_State *state);
 
 // MARK: - Read-only proxies
 
-/// Kinds of read-only proxy objects handed to rules.
+/// Kinds of read-only proxy objects handed to rules. CHECKPOINT, SPLIT, EFFORT, DROPPED and the
+/// arrays CHECKPOINTS..DROPPED_LIST are light records (see below); the others are full userdata proxies.
 enum {
     BCLUA_KIND_RUN = 0,
     BCLUA_KIND_CHECKPOINT,
@@ -130,15 +131,24 @@ typedef struct {
 /// through host function 0 the first time a rule reads them).
 void bclua_push_run(lua_State *state, const bclua_run *run);
 
-typedef struct { const char *badge; size_t badge_length; const char *name; size_t name_length;
-                 double distance_m, lat, lon, elapsed_s; int has_position, has_elapsed; } bclua_checkpoint;
-void bclua_push_checkpoint(lua_State *state, const bclua_checkpoint *checkpoint);
-typedef struct { long long index; double distance_m, elapsed_s, cumulative_s, pace_s_per_km; int partial; } bclua_split;
-void bclua_push_split(lua_State *state, const bclua_split *split);
-/// Pushes a read-only array (kind BCLUA_KIND_SPLITS_KM or _MILE) of `count` splits.
-void bclua_push_split_array(lua_State *state, const bclua_split *splits, size_t count, int array_kind);
-typedef struct { const char *name; size_t name_length; double distance_m, elapsed_s, start_distance_m, start_elapsed_s, pace_s_per_km; } bclua_effort;
-void bclua_push_effort(lua_State *state, const bclua_effort *effort);
-void bclua_push_dropped(lua_State *state, const char *reason, size_t reason_length, long long count);
+// MARK: - Light records
+
+/// The records of splits, efforts, checkpoints and dropped entries handed to the evaluated rules, and their arrays:
+/// light userdata pointing into host memory from bclua_records (read-only through one metatable that
+/// dispatches on `kind`, the first member: BCLUA_KIND_SPLIT, _CHECKPOINT, _EFFORT or _DROPPED).
+/// Strings are ids from bclua_add_string (0: nil).
+typedef struct { int kind; int partial; long long index; double distance_m, elapsed_s, cumulative_s, pace_s_per_km; } bclua_split_record;
+typedef struct { int kind; int badge, name; int has_position, has_elapsed; double distance_m, lat, lon, elapsed_s; } bclua_checkpoint_record;
+typedef struct { int kind; int name; double distance_m, elapsed_s, start_distance_m, start_elapsed_s, pace_s_per_km; } bclua_effort_record;
+typedef struct { int kind; int reason; long long count; } bclua_dropped_record;
+/// `bytes` of zeroed host memory (16-byte aligned) that stays valid until bclua_close. NULL when out of memory.
+void *bclua_records(lua_State *state, size_t bytes);
+/// Keeps a string for the light records and returns its id (1, 2, ...). Intern on the host side.
+int bclua_add_string(lua_State *state, const char *text, size_t length);
+/// Pushes a read-only array (`array_kind`: BCLUA_KIND_CHECKPOINTS, _SPLITS_KM, _SPLITS_MILE, _EFFORTS or
+/// _DROPPED_LIST) of `count` light records `stride` bytes apart: itself a light record (nil when out of memory).
+void bclua_push_record_array(lua_State *state, const void *first, size_t stride, size_t count, int array_kind);
+/// The kind name of the light record at `index` ("split", "splits_km", ...), or NULL when it is none.
+const char *bclua_record_name(lua_State *state, int index);
 
 #endif
