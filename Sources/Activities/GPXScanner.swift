@@ -95,6 +95,10 @@ struct GPXScanner {
     private var names: UnsafeMutablePointer<UInt8>
     private var namesCapacity = 1024
     private var namesUsed = 0
+    // Elements open inside a track point on the fast path (`fastPoint`): name start and length
+    // in the window, two Ints per element.
+    private var pointOpen: UnsafeMutablePointer<Int>
+    private static let pointNesting = 8
 
     // The point being read.
     private var inPoint = false
@@ -125,12 +129,14 @@ struct GPXScanner {
         text.reserveCapacity(256)
         stack = .allocate(capacity: stackCapacity)
         names = .allocate(capacity: namesCapacity)
+        pointOpen = .allocate(capacity: 2 * GPXScanner.pointNesting)
     }
 
     /// Frees the element stack.
     mutating func release() {
         stack.deallocate()
         names.deallocate()
+        pointOpen.deallocate()
         stackCapacity = 0
         namesCapacity = 0
     }
@@ -465,6 +471,11 @@ struct GPXScanner {
             if level == 0 { finished = true }
             return j
         }
+        // Fast path for a whole track point in its usual shape (see `fastPoint`).
+        if wantsPosition, capture == .none {
+            let end = fastPoint(p, from: j, count: n, name: p + nameStart, nameLength: nameEnd - nameStart)
+            if end >= 0 { return end }
+        }
         // Fast path for a leaf element, `<x>text</x>` (most elements of a track point): take the
         // text where it lies and skip the stack. Anything else (children, comments, CDATA, the
         // end tag beyond this window) goes the general way.
@@ -488,6 +499,89 @@ struct GPXScanner {
         push(tag, p + nameStart, nameEnd - nameStart, offset + i)
         if what != .none { begin(what, level) }
         return j
+    }
+
+    /// The rest of a track point whose start tag ends at `p[start]`, when it has the usual shape:
+    /// only indentation between tags; children that are leaves (`<x>text</x>`, no attributes, no
+    /// comments, CDATA or entities... in the way of the end tag) or elements the reader ignores
+    /// (`extensions`, `TrackPointExtension`) holding such children; `</trkpt>` in this window.
+    /// Reads exactly what the general path would (ele and time as direct children, hr and cad at
+    /// any depth, the first timestamp's offset) and commits the point; returns the index after
+    /// `</trkpt>`. Returns -1, having changed nothing, at anything else: the general path then
+    /// reads the point (and reports any error) from the start tag on.
+    private mutating func fastPoint(_ p: UnsafePointer<UInt8>, from start: Int, count n: Int, name: UnsafePointer<UInt8>, nameLength: Int) -> Int {
+        var ele = Double.nan, when = Double.nan, hr = Double.nan, cad = Double.nan
+        var timed = false
+        var firstOffset: Int? = nil
+        var level = 0
+        var k = start
+        while true {
+            k = XMLBytes.skipSpace(p, from: k, to: n)
+            guard k + 1 < n, p[k] == XMLBytes.lessThan else { return -1 }
+            let second = p[k + 1]
+            if second == XMLBytes.slash {
+                let at = k + 2
+                if level == 0 {
+                    guard at + nameLength < n, p[at + nameLength] == XMLBytes.greaterThan, XMLBytes.equal(p + at, name, nameLength) else { return -1 }
+                    elevation = ele; time = when; heartRate = hr; cadence = cad
+                    if timed, !sawTime {
+                        sawTime = true
+                        track.utcOffsetSeconds = firstOffset
+                    }
+                    commitPoint()
+                    return at + nameLength + 1
+                }
+                let openStart = pointOpen[2 * level - 2], openLength = pointOpen[2 * level - 1]
+                guard at + openLength < n, p[at + openLength] == XMLBytes.greaterThan, XMLBytes.equal(p + at, p + openStart, openLength) else { return -1 }
+                level -= 1
+                k = at + openLength + 1
+                continue
+            }
+            guard second != XMLBytes.bang, second != XMLBytes.question, second != XMLBytes.lessThan else { return -1 }
+            let nameStart = k + 1
+            var colon = -1
+            let nameEnd = XMLBytes.nameEnd(p, from: nameStart, to: n, colon: &colon)
+            guard nameEnd < n, nameEnd > nameStart, p[nameEnd] == XMLBytes.greaterThan else { return -1 }
+            let localStart = colon >= 0 ? colon + 1 : nameStart
+            let tag = GPXTag.classify(p + localStart, count: nameEnd - localStart, readable: n - localStart)
+            let textStart = nameEnd + 1
+            let lt = XMLBytes.findShort(XMLBytes.lessThan, in: p, from: textStart, to: n)
+            guard lt >= 0, lt + 1 < n else { return -1 }
+            let length = nameEnd - nameStart
+            guard p[lt + 1] == XMLBytes.slash else {
+                // A child: this element must be one the reader ignores, holding only indentation.
+                guard tag == .other, level < GPXScanner.pointNesting else { return -1 }
+                pointOpen[2 * level] = nameStart
+                pointOpen[2 * level + 1] = length
+                level += 1
+                k = textStart
+                continue
+            }
+            let endName = lt + 2
+            guard endName + length < n, p[endName + length] == XMLBytes.greaterThan, XMLBytes.equal(p + endName, p + nameStart, length) else { return -1 }
+            let count = lt - textStart
+            switch tag {
+            case .ele:
+                if level == 0, count > 0 { ele = XMLBytes.parseDouble(p + textStart, count: count) ?? .nan }
+            case .time:
+                if level == 0, count > 0, let parsed = Timestamps.parse(p + textStart, count: count) {
+                    when = parsed.epoch
+                    if !timed {
+                        timed = true
+                        firstOffset = GPXScanner.explicitOffset(parsed.offsetSeconds, p + textStart, count)
+                    }
+                }
+            case .hr:
+                if count > 0 { hr = XMLBytes.parseDouble(p + textStart, count: count) ?? .nan }
+            case .cad:
+                if count > 0 { cad = XMLBytes.parseDouble(p + textStart, count: count) ?? .nan }
+            case .other:
+                break
+            case .gpx, .metadata, .trk, .trkseg, .trkpt, .name, .type, .rte, .rtept, .wpt:
+                return -1
+            }
+            k = endName + length + 1
+        }
     }
 
     @inline(__always)

@@ -57,20 +57,45 @@ enum XMLBytes {
     }
 
     /// Index of the first byte at or after `i` (before `n`) that is not XML whitespace; runs of
-    /// spaces (indentation) go eight at a time.
+    /// spaces (indentation) go eight at a time, and the spaces ending a run are counted from one
+    /// word (its first byte that is not a space, by trailing zero bits).
     @inline(__always)
     static func skipSpace(_ p: UnsafePointer<UInt8>, from i: Int, to n: Int) -> Int {
         var k = i
         while k < n {
-            if k + 8 <= n, UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020 {
-                k += 8
-            } else if isSpace(p[k]) {
-                k += 1
-            } else {
-                break
+            if k + 8 <= n {
+                let x = UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self) ^ 0x2020_2020_2020_2020
+                if x == 0 {
+                    k += 8
+                    continue
+                }
+                k += x.trailingZeroBitCount >> 3
             }
+            guard isSpace(p[k]) else { break }
+            k += 1
         }
         return k
+    }
+
+    /// Index of the first `byte` in `p[from..<to]`, or -1, without a call: for the short runs of
+    /// text inside a track point, where memchr's call and setup cost more than the search. Eight
+    /// bytes at a time (SWAR: the lowest flagged byte is exact).
+    @inline(__always)
+    static func findShort(_ byte: UInt8, in p: UnsafePointer<UInt8>, from: Int, to: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let pattern = UInt64(byte) &* ones
+        var k = from
+        while k + 8 <= to {
+            let x = UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self) ^ pattern
+            let m = (x &- ones) & ~x & 0x8080_8080_8080_8080
+            if m != 0 { return k + m.trailingZeroBitCount >> 3 }
+            k += 8
+        }
+        while k < to {
+            if p[k] == byte { return k }
+            k += 1
+        }
+        return -1
     }
 
     /// Index of the first byte at or after `j` (before `n`) that ends an element name: whitespace

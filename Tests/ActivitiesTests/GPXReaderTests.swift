@@ -326,6 +326,91 @@ final class GPXReaderTests: XCTestCase {
         }
     }
 
+    // MARK: - Track point fast path
+
+    /// A Garmin Connect-style point (the shape the scanner reads in one go) and variants whose
+    /// shape breaks somewhere in the middle, so the general path must take over from the start tag.
+    /// Read whole (fast path where the shape holds) and in chunks of every small size (boundaries
+    /// inside each point send it down the general path), the values must be the same.
+    func testTrackPointFastPathAndItsBreaks() throws {
+        func garmin(_ lat: String, _ body: String) -> String {
+            "      <trkpt lat=\"\(lat)\" lon=\"4.89521157927811145782470703125\">\n\(body)      </trkpt>\n"
+        }
+        let extensions = """
+                    <extensions>
+                      <gpxtpx:TrackPointExtension>
+                        <gpxtpx:atemp>21.0</gpxtpx:atemp>
+                        <gpxtpx:hr>94</gpxtpx:hr>
+                        <gpxtpx:cad>83</gpxtpx:cad>
+                      </gpxtpx:TrackPointExtension>
+                    </extensions>
+
+            """
+        let points = [
+            // 0: the usual shape, with an explicit offset on the file's first timestamp.
+            garmin("52.37016328610479831695556640625", "        <ele>45.5625</ele>\n        <time>2024-05-01T08:30:00.000+02:00</time>\n" + extensions),
+            // 1: a comment after <hr>: broken halfway.
+            garmin("1", "<ele>1.5</ele><time>2024-05-01T06:30:01Z</time><extensions><x:hr>95</x:hr><!-- c --><x:cad>84</x:cad></extensions>"),
+            // 2: an attribute on <ele>, after the time.
+            garmin("2", "<time>2024-05-01T06:30:02Z</time><ele unit=\"m\">7</ele><extensions><hr>96</hr></extensions>"),
+            // 3: an <ele> below <extensions> is not the point's; Cluetrust names; empty <ele>.
+            garmin("3", "<ele>8</ele><ele></ele><extensions><ele>999</ele><heartrate>97</heartrate><cadence>85</cadence></extensions>"),
+            // 4: an unparseable time then a good one; an unparseable heart rate.
+            garmin("4", "<time>yesterday</time><time>2024-05-01T06:30:04Z</time><extensions><hr>fast</hr><cad> 86 </cad></extensions>"),
+            // 5: text inside an ignored element (the general path ignores it).
+            garmin("5", "<extensions>note<hr>98</hr></extensions><time>2024-05-01T06:30:05Z</time>"),
+            // 6: a space before the end tag's '>' (of a child, then of the point itself).
+            "<trkpt lat=\"6\" lon=\"6\"><ele>9</ele ><extensions><hr>99</hr></extensions></trkpt >\n",
+            // 7: nesting deeper than the fast path keeps.
+            garmin("7", "<a><b><c><d><e><f><g><h><i><hr>100</hr></i></h></g></f></e></d></c></b></a><cad>87</cad>"),
+            // 8: CDATA in a value; a <name> inside the point.
+            garmin("8", "<name>n</name><ele><![CDATA[10]]></ele><time>2024-05-01T06:30:08Z</time>"),
+            // 9: self-closing children and a child with children under <ele>.
+            garmin("9", "<ele/><extensions/><time>2024-05-01T06:30:09Z</time><hr>101<x/></hr>"),
+            // 10: the usual shape again, after all that.
+            garmin("10", "        <ele>11</ele>\n        <time>2024-05-01T06:30:10.000Z</time>\n" + extensions),
+        ]
+        let text = gpx11("<trk><trkseg>\n" + points.joined() + "</trkseg></trk>")
+        let whole = try read(text)
+        let nan = Double.nan
+        XCTAssertEqual(whole.latitudes[0], 52.370163286104798, accuracy: 1e-13)
+        XCTAssertEqual(whole.latitudes.dropFirst(), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+        XCTAssertEqual(whole.elevations.map(\.bitPattern), [45.5625, 1.5, 7, 8, nan, nan, 9, nan, 10, nan, 11].map(\.bitPattern))
+        let t0 = 1_714_545_000.0
+        XCTAssertEqual(whole.times.map(\.bitPattern), [t0, t0 + 1, t0 + 2, nan, t0 + 4, t0 + 5, nan, nan, t0 + 8, t0 + 9, t0 + 10].map(\.bitPattern))
+        XCTAssertEqual(whole.heartRates.map(\.bitPattern), [94, 95, 96, 97, nan, 98, 99, 100, nan, 101, 94].map(\.bitPattern))
+        XCTAssertEqual(whole.cadences.map(\.bitPattern), [83, 84, nan, 85, 86, nan, nan, 87, nan, nan, 83].map(\.bitPattern))
+        XCTAssertEqual(whole.utcOffsetSeconds, 7200)
+        for chunk in Array(1...40) + [64, 100, 150, 200, 300, 500] {
+            let t = try read(text, chunkSize: chunk)
+            XCTAssertEqual(t.latitudes, whole.latitudes, "chunk \(chunk)")
+            XCTAssertEqual(t.longitudes, whole.longitudes, "chunk \(chunk)")
+            XCTAssertEqual(t.elevations.map(\.bitPattern), whole.elevations.map(\.bitPattern), "chunk \(chunk)")
+            XCTAssertEqual(t.times.map(\.bitPattern), whole.times.map(\.bitPattern), "chunk \(chunk)")
+            XCTAssertEqual(t.heartRates.map(\.bitPattern), whole.heartRates.map(\.bitPattern), "chunk \(chunk)")
+            XCTAssertEqual(t.cadences.map(\.bitPattern), whole.cadences.map(\.bitPattern), "chunk \(chunk)")
+            XCTAssertEqual(t.utcOffsetSeconds, whole.utcOffsetSeconds, "chunk \(chunk)")
+            XCTAssertEqual(t.segmentStarts, whole.segmentStarts, "chunk \(chunk)")
+        }
+    }
+
+    /// Errors inside a point in the usual shape are the general path's, with its line numbers.
+    func testTrackPointFastPathErrorsKeepTheirLines() {
+        let cases = [
+            ("<trkpt lat=\"0\" lon=\"0\">\n<ele>1</ele>\n<extensions><hr>1</cad></extensions>\n</trkpt>", 7, "</cad> does not match <hr>"),
+            ("<trkpt lat=\"0\" lon=\"0\">\n<ele>1</ele>\n<extensions>\n</extension>\n</trkpt>", 8, "</extension> does not match <extensions>"),
+            ("<trkpt lat=\"0\" lon=\"0\">\n<ele>1</ele>\n</trkp>", 7, "</trkp> does not match <trkpt>"),
+        ]
+        for (point, line, expected) in cases {
+            let text = gpx11("<trk><trkseg>\n" + point + "</trkseg></trk>")
+            XCTAssertThrowsError(try read(text)) { error in
+                guard case .malformed(_, let l, _, let reason)? = error as? ActivityError else { return XCTFail("\(error)") }
+                XCTAssertEqual(l, line, reason)
+                XCTAssertTrue(reason.contains(expected), reason)
+            }
+        }
+    }
+
     // MARK: - Chunk boundaries
 
     /// Every split of the input must give the same track as reading it whole.
