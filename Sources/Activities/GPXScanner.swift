@@ -119,6 +119,7 @@ struct GPXScanner {
     private static let maxCarriedText = 1 << 16
 
     private var sawTime = false
+    private var dayCache = Timestamps.DayCache()
     private var metadataName: String?
     private var trackNameSeen = false, sportSeen = false
     private var trackPoints = 0, routePoints = 0, waypoints = 0
@@ -130,6 +131,18 @@ struct GPXScanner {
         stack = .allocate(capacity: stackCapacity)
         names = .allocate(capacity: namesCapacity)
         pointOpen = .allocate(capacity: 2 * GPXScanner.pointNesting)
+    }
+
+    /// Reserves the track's columns for the points the rest of the input will hold, extrapolated
+    /// from the points found in its first `scanned` of `totalBytes` bytes, so the columns are not
+    /// grown (copied, their new pages faulted in) point by point. Does nothing before a few points.
+    /// Returns whether it reserved.
+    mutating func reserveForRest(scanned: Int, totalBytes: Int) -> Bool {
+        let points = track.count
+        guard points >= 16, scanned > 0, totalBytes > scanned else { return points >= 16 }
+        let estimate = Int((Double(points) * Double(totalBytes) / Double(scanned) * 1.0625).rounded(.up)) + 16
+        track.reserveCapacity(estimate)
+        return true
     }
 
     /// Frees the element stack.
@@ -564,7 +577,7 @@ struct GPXScanner {
             case .ele:
                 if level == 0, count > 0 { ele = XMLBytes.parseDouble(p + textStart, count: count) ?? .nan }
             case .time:
-                if level == 0, count > 0, let parsed = Timestamps.parse(p + textStart, count: count) {
+                if level == 0, count > 0, let parsed = Timestamps.parse(p + textStart, count: count, cache: &dayCache) {
                     when = parsed.epoch
                     if !timed {
                         timed = true
@@ -683,7 +696,7 @@ struct GPXScanner {
         case .heartRate: heartRate = XMLBytes.parseDouble(base, count: count) ?? .nan
         case .cadence: cadence = XMLBytes.parseDouble(base, count: count) ?? .nan
         case .time:
-            guard let parsed = Timestamps.parse(base, count: count) else { return }
+            guard let parsed = Timestamps.parse(base, count: count, cache: &dayCache) else { return }
             time = parsed.epoch
             if !sawTime {
                 sawTime = true

@@ -213,6 +213,22 @@ enum XMLBytes {
         }
     }
 
+    /// 10^e as an integer for 0 ≤ e ≤ 8.
+    @inline(__always)
+    static func exactIntegerPowerOfTen(_ e: Int) -> UInt64 {
+        switch e {
+        case 0: return 1
+        case 1: return 10
+        case 2: return 100
+        case 3: return 1000
+        case 4: return 10000
+        case 5: return 100_000
+        case 6: return 1_000_000
+        case 7: return 10_000_000
+        default: return 100_000_000
+        }
+    }
+
     /// Parses a decimal number (`-74.179619`, `+1.5e3`, ` 147.1999969482421875 `) straight from bytes.
     ///
     /// Up to 19 significant digits are kept in an integer, further digits are truncated (they change
@@ -255,16 +271,29 @@ enum XMLBytes {
         if i < end, p[i] == 0x2E {
             i += 1
             while i < end {
-                // Eight digits at a time while they still count (SWAR, as in simdjson).
-                // (Beyond 19 digits they are truncated and only need checking.)
-                if mantissa != 0, i + 8 <= end, digits + 8 <= 19 || digits == 19 {
+                // Eight digits at a time (SWAR, as in simdjson), exactly as the loop below would
+                // take them one by one: leading zeros only move the exponent, digits past the
+                // 19th are truncated and only checked.
+                if i + 8 <= end {
                     let w = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
                     if isEightDigits(w) {
                         anyDigit = true
-                        if digits < 19 {
+                        if mantissa == 0 {
+                            // digits is 0: the word's digits after its leading zeros count.
+                            mantissa = eightDigits(w)
+                            if mantissa != 0 { digits = 8 - (w & 0x0F0F_0F0F_0F0F_0F0F).trailingZeroBitCount >> 3 }
+                            exponent -= 8
+                        } else if digits <= 11 {
                             mantissa = mantissa &* 100_000_000 &+ eightDigits(w)
                             digits += 8
                             exponent -= 8
+                        } else if digits < 19 {
+                            // Only the first 19 - digits (1...7) count: shifting the word left
+                            // drops the others and leaves zero bytes, read as leading zeros.
+                            let r = 19 - digits
+                            mantissa = mantissa &* exactIntegerPowerOfTen(r) &+ eightDigits(w << UInt64(8 * (8 - r)))
+                            digits = 19
+                            exponent -= r
                         }
                         i += 8
                         continue
