@@ -529,7 +529,7 @@ struct GPXScanner {
         var level = 0
         var k = start
         while true {
-            k = XMLBytes.skipSpace(p, from: k, to: n)
+            k = XMLBytes.skipIndentation(p, from: k, to: n)
             guard k + 1 < n, p[k] == XMLBytes.lessThan else { return -1 }
             let second = p[k + 1]
             if second == XMLBytes.slash {
