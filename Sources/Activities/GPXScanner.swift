@@ -99,6 +99,13 @@ struct GPXScanner {
     // in the window, two Ints per element.
     private var pointOpen: UnsafeMutablePointer<Int>
     private static let pointNesting = 8
+    // The start tags of the last fast-path point, by position (a run's points repeat one shape):
+    // a name of up to `shapeSlot` bytes and its tag per slot, length 0 for none. A start tag whose
+    // bytes match its slot skips the name scan and classification.
+    private var shapeNames: UnsafeMutablePointer<UInt8>
+    private var shapeLengths: UnsafeMutablePointer<Int>
+    private var shapeTags: UnsafeMutablePointer<GPXTag>
+    private static let shapeSlots = 16, shapeSlot = 32
 
     // The point being read.
     private var inPoint = false
@@ -131,6 +138,12 @@ struct GPXScanner {
         stack = .allocate(capacity: stackCapacity)
         names = .allocate(capacity: namesCapacity)
         pointOpen = .allocate(capacity: 2 * GPXScanner.pointNesting)
+        shapeNames = .allocate(capacity: GPXScanner.shapeSlots * GPXScanner.shapeSlot)
+        shapeNames.initialize(repeating: 0, count: GPXScanner.shapeSlots * GPXScanner.shapeSlot)
+        shapeLengths = .allocate(capacity: GPXScanner.shapeSlots)
+        shapeLengths.initialize(repeating: 0, count: GPXScanner.shapeSlots)
+        shapeTags = .allocate(capacity: GPXScanner.shapeSlots)
+        shapeTags.initialize(repeating: .other, count: GPXScanner.shapeSlots)
     }
 
     /// Reserves the track's columns for the points the rest of the input will hold, extrapolated
@@ -150,6 +163,9 @@ struct GPXScanner {
         stack.deallocate()
         names.deallocate()
         pointOpen.deallocate()
+        shapeNames.deallocate()
+        shapeLengths.deallocate()
+        shapeTags.deallocate()
         stackCapacity = 0
         namesCapacity = 0
     }
@@ -527,6 +543,7 @@ struct GPXScanner {
         var timed = false
         var firstOffset: Int? = nil
         var level = 0
+        var step = 0  // start tags seen, the slot of the next one
         var k = start
         while true {
             k = XMLBytes.skipIndentation(p, from: k, to: n)
@@ -552,11 +569,36 @@ struct GPXScanner {
             }
             guard second != XMLBytes.bang, second != XMLBytes.question, second != XMLBytes.lessThan else { return -1 }
             let nameStart = k + 1
-            var colon = -1
-            let nameEnd = XMLBytes.nameEnd(p, from: nameStart, to: n, colon: &colon)
-            guard nameEnd < n, nameEnd > nameStart, p[nameEnd] == XMLBytes.greaterThan else { return -1 }
-            let localStart = colon >= 0 ? colon + 1 : nameStart
-            let tag = GPXTag.classify(p + localStart, count: nameEnd - localStart, readable: n - localStart)
+            let nameEnd: Int
+            let tag: GPXTag
+            let slot = step < GPXScanner.shapeSlots ? step : GPXScanner.shapeSlots - 1
+            let predicted = step < GPXScanner.shapeSlots ? shapeLengths[slot] : 0
+            let slotName = shapeNames + slot * GPXScanner.shapeSlot
+            step += 1
+            if predicted > 0, nameStart + predicted < n, p[nameStart + predicted] == XMLBytes.greaterThan,
+                XMLBytes.equal(p + nameStart, slotName, predicted)
+            {
+                // The same name as last time, then '>': where the scan would have stopped (the
+                // slot holds no byte that ends a name), with the same local name.
+                nameEnd = nameStart + predicted
+                tag = shapeTags[slot]
+            } else {
+                var colon = -1
+                nameEnd = XMLBytes.nameEnd(p, from: nameStart, to: n, colon: &colon)
+                guard nameEnd < n, nameEnd > nameStart, p[nameEnd] == XMLBytes.greaterThan else { return -1 }
+                let localStart = colon >= 0 ? colon + 1 : nameStart
+                tag = GPXTag.classify(p + localStart, count: nameEnd - localStart, readable: n - localStart)
+                if step <= GPXScanner.shapeSlots {
+                    let length = nameEnd - nameStart
+                    if length <= GPXScanner.shapeSlot {
+                        XMLBytes.copy(p + nameStart, to: slotName, count: length)
+                        shapeLengths[slot] = length
+                        shapeTags[slot] = tag
+                    } else {
+                        shapeLengths[slot] = 0
+                    }
+                }
+            }
             let textStart = nameEnd + 1
             let lt = XMLBytes.findShort(XMLBytes.lessThan, in: p, from: textStart, to: n)
             guard lt >= 0, lt + 1 < n else { return -1 }

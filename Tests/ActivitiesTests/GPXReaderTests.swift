@@ -372,17 +372,25 @@ final class GPXReaderTests: XCTestCase {
             // 11: indentation of every length, tabs, CRLF line ends.
             garmin("11", "\n" + (0...20).map { "\n" + String(repeating: " ", count: $0) + "<x>\($0)</x>" }.joined()
                 + "\n\t\t<ele>12</ele>\r\n        <hr>102</hr>\n                 \t <cad>88</cad>\n"),
+            // 12, 13: the usual shape twice (the second repeats the first's names), 14: the
+            // same shape with names that extend the usual ones (<timex>, <gpxtpx:hrm>: ignored)
+            // or are cut short (<gpxtpx:ca>), 15: the usual shape again.
+            garmin("12", "        <ele>13</ele>\n        <time>2024-05-01T06:30:12.000Z</time>\n" + extensions),
+            garmin("13", "        <ele>14</ele>\n        <time>2024-05-01T06:30:13.000Z</time>\n" + extensions),
+            garmin("14", "        <ele>15</ele>\n        <timex>2024-05-01T06:30:14.000Z</timex>\n"
+                + extensions.replacingOccurrences(of: "gpxtpx:hr>", with: "gpxtpx:hrm>").replacingOccurrences(of: "gpxtpx:cad>", with: "gpxtpx:ca>")),
+            garmin("15", "        <ele>16</ele>\n        <time>2024-05-01T06:30:15.000Z</time>\n" + extensions),
         ]
         let text = gpx11("<trk><trkseg>\n" + points.joined() + "</trkseg></trk>")
         let whole = try read(text)
         let nan = Double.nan
         XCTAssertEqual(whole.latitudes[0], 52.370163286104798, accuracy: 1e-13)
-        XCTAssertEqual(whole.latitudes.dropFirst(), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
-        XCTAssertEqual(whole.elevations.map(\.bitPattern), [45.5625, 1.5, 7, 8, nan, nan, 9, nan, 10, nan, 11, 12].map(\.bitPattern))
+        XCTAssertEqual(whole.latitudes.dropFirst(), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15])
+        XCTAssertEqual(whole.elevations.map(\.bitPattern), [45.5625, 1.5, 7, 8, nan, nan, 9, nan, 10, nan, 11, 12, 13, 14, 15, 16].map(\.bitPattern))
         let t0 = 1_714_545_000.0
-        XCTAssertEqual(whole.times.map(\.bitPattern), [t0, t0 + 1, t0 + 2, nan, t0 + 4, t0 + 5, nan, nan, t0 + 8, t0 + 9, t0 + 10, nan].map(\.bitPattern))
-        XCTAssertEqual(whole.heartRates.map(\.bitPattern), [94, 95, 96, 97, nan, 98, 99, 100, nan, 101, 94, 102].map(\.bitPattern))
-        XCTAssertEqual(whole.cadences.map(\.bitPattern), [83, 84, nan, 85, 86, nan, nan, 87, nan, nan, 83, 88].map(\.bitPattern))
+        XCTAssertEqual(whole.times.map(\.bitPattern), [t0, t0 + 1, t0 + 2, nan, t0 + 4, t0 + 5, nan, nan, t0 + 8, t0 + 9, t0 + 10, nan, t0 + 12, t0 + 13, nan, t0 + 15].map(\.bitPattern))
+        XCTAssertEqual(whole.heartRates.map(\.bitPattern), [94, 95, 96, 97, nan, 98, 99, 100, nan, 101, 94, 102, 94, 94, nan, 94].map(\.bitPattern))
+        XCTAssertEqual(whole.cadences.map(\.bitPattern), [83, 84, nan, 85, 86, nan, nan, 87, nan, nan, 83, 88, 83, 83, nan, 83].map(\.bitPattern))
         XCTAssertEqual(whole.utcOffsetSeconds, 7200)
         for chunk in Array(1...40) + [64, 100, 150, 200, 300, 500] {
             let t = try read(text, chunkSize: chunk)
