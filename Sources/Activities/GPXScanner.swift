@@ -374,7 +374,33 @@ struct GPXScanner {
 
         var latStart = -1, latEnd = -1, lonStart = -1, lonEnd = -1
         var selfClosing = false
-        while true {
+        // Fast path for a point's usual attributes, ` lat="…" lon="…">` in either order: what
+        // the general loop below finds for exactly these bytes. Anything else goes that way.
+        var attributesRead = false
+        if wantsPosition {
+            var k = j
+            for _ in 0..<2 {
+                guard k + 8 <= n else { break }
+                let w = UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self) & 0xFFFF_FFFF_FFFF
+                let isLatitude = w == 0x22_3D_74_61_6C_20  // ` lat="`
+                guard isLatitude || w == 0x22_3D_6E_6F_6C_20 else { break }  // ` lon="`
+                let close = XMLBytes.find(XMLBytes.doubleQuote, in: p, from: k + 6, to: n)
+                guard close >= 0 else { break }
+                if isLatitude {
+                    latStart = k + 6; latEnd = close
+                } else {
+                    lonStart = k + 6; lonEnd = close
+                }
+                k = close + 1
+            }
+            if latStart >= 0, lonStart >= 0, k < n, p[k] == XMLBytes.greaterThan {
+                j = k + 1
+                attributesRead = true
+            } else {
+                latStart = -1; latEnd = -1; lonStart = -1; lonEnd = -1
+            }
+        }
+        while !attributesRead {
             while j < n, XMLBytes.isSpace(p[j]) { j += 1 }
             guard j < n else {
                 if final { throw eof(offset + i, "inside a start tag") }

@@ -405,6 +405,33 @@ final class GPXReaderTests: XCTestCase {
         }
     }
 
+    /// The point's usual attributes (` lat="…" lon="…">`) are read on a fast path; every other
+    /// form goes the general way, with the same values.
+    func testTrackPointAttributeForms() throws {
+        let forms = [
+            #"<trkpt lat="1" lon="2">"#, #"<trkpt lon="2" lat="1">"#, #"<trkpt lat="1" lon="2" >"#,
+            #"<trkpt  lat="1" lon="2">"#, #"<trkpt lat = "1" lon="2">"#, #"<trkpt lat="1" lon="2" ele="3">"#,
+            #"<trkpt x:lat="1" lon="2">"#, #"<trkpt lat="1" lon='2'>"#, #"<trkpt lat="9" lat="1" lon="2">"#,
+            "<trkpt\tlat=\"1\"\nlon=\"2\">", #"<trkpt lat="1" lon="2" lat="1">"#, #"<trkpt lat="" lon="2">"#,
+            #"<trkpt lat="1">"#, #"<trkpt lat="1" lon="2"/>"#,
+        ]
+        let body = forms.map { $0.hasSuffix("/>") ? $0 : $0 + "<ele>5</ele></trkpt>" }.joined(separator: "\n")
+        let text = gpx11("<trk><trkseg>\n" + body + "\n</trkseg></trk>")
+        let whole = try read(text)
+        XCTAssertEqual(whole.latitudes, Array(repeating: 1, count: 12))
+        XCTAssertEqual(whole.longitudes, Array(repeating: 2, count: 12))
+        XCTAssertEqual(Array(whole.elevations.prefix(11)), Array(repeating: 5, count: 11))
+        XCTAssertTrue(whole.elevations[11].isNaN)
+        XCTAssertEqual(whole.dropped, ["unparseable latitude": 1, "no position": 1])
+        for chunk in [1, 2, 3, 5, 8, 13, 21, 34] {
+            let t = try read(text, chunkSize: chunk)
+            XCTAssertEqual(t.latitudes, whole.latitudes, "chunk \(chunk)")
+            XCTAssertEqual(t.longitudes, whole.longitudes, "chunk \(chunk)")
+            XCTAssertEqual(t.elevations.map(\.bitPattern), whole.elevations.map(\.bitPattern), "chunk \(chunk)")
+            XCTAssertEqual(t.dropped, whole.dropped, "chunk \(chunk)")
+        }
+    }
+
     /// Errors inside a point in the usual shape are the general path's, with its line numbers.
     func testTrackPointFastPathErrorsKeepTheirLines() {
         let cases = [
