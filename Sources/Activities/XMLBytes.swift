@@ -256,6 +256,18 @@ enum XMLBytes {
     /// is not a finite decimal number: empty, `NaN`, `inf`, `1,5`, trailing junk.
     @inline(__always)
     static func parseDouble(_ p: UnsafePointer<UInt8>, count: Int) -> Double? {
+        // A short run of digits (heart rate, cadence): the integer, exactly as below.
+        if count > 0, count <= 4 {
+            var v = 0
+            var k = 0
+            while k < count {
+                let d = p[k] &- 0x30
+                if d > 9 { break }
+                v = v &* 10 &+ Int(d)
+                k += 1
+            }
+            if k == count { return Double(v) }
+        }
         var i = 0
         var end = count
         while i < end, isSpace(p[i]) { i += 1 }
