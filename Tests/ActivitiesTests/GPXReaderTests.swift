@@ -405,6 +405,34 @@ final class GPXReaderTests: XCTestCase {
         }
     }
 
+    /// Generated runs in both GPX styles, with pauses of every kind: read whole (the fast path
+    /// takes nearly every point) and in 64-byte chunks (no point fits a window: the general path
+    /// reads them all), every column must be bit for bit the same.
+    func testFastAndGeneralPathsAgreeOnGeneratedRuns() throws {
+        let cases: [(RunGenerator.GPXStyle, RunGenerator.PauseStyle)] = [(.garminConnect, .newSegment), (.compact, .timeGap), (.garminConnect, .standing)]
+        for (index, (style, pauses)) in cases.enumerated() {
+            var generator = RunGenerator(seed: UInt64(11 + index), distanceMeters: 2000)
+            generator.style = style
+            generator.pauseCount = 2
+            generator.pauseStyle = pauses
+            let bytes = generator.gpxBytes()
+            let fast = try GPXReader.read(bytes: bytes, source: "run.gpx")
+            let general = try GPXReader.read(bytes: bytes, source: "run.gpx", chunkSize: 64)
+            XCTAssertGreaterThan(fast.count, 100)
+            XCTAssertEqual(fast.latitudes.map(\.bitPattern), general.latitudes.map(\.bitPattern))
+            XCTAssertEqual(fast.longitudes.map(\.bitPattern), general.longitudes.map(\.bitPattern))
+            XCTAssertEqual(fast.elevations.map(\.bitPattern), general.elevations.map(\.bitPattern))
+            XCTAssertEqual(fast.times.map(\.bitPattern), general.times.map(\.bitPattern))
+            XCTAssertEqual(fast.heartRates.map(\.bitPattern), general.heartRates.map(\.bitPattern))
+            XCTAssertEqual(fast.cadences.map(\.bitPattern), general.cadences.map(\.bitPattern))
+            XCTAssertEqual(fast.segmentStarts, general.segmentStarts)
+            XCTAssertEqual(fast.dropped, general.dropped)
+            XCTAssertEqual(fast.utcOffsetSeconds, general.utcOffsetSeconds)
+            XCTAssertEqual(fast.name, general.name)
+            XCTAssertEqual(fast.sport, general.sport)
+        }
+    }
+
     /// The point's usual attributes (` lat="…" lon="…">`) are read on a fast path; every other
     /// form goes the general way, with the same values.
     func testTrackPointAttributeForms() throws {
