@@ -106,6 +106,9 @@ struct GPXScanner {
     private var shapeLengths: UnsafeMutablePointer<Int>
     private var shapeTags: UnsafeMutablePointer<GPXTag>
     private static let shapeSlots = 16, shapeSlot = 32
+    // Points in a row the fast path gave back: from 8 on, a file whose points have another shape
+    // stops paying for the attempt, but for one point in 64 (the shape may change).
+    private var fastMisses = 0
 
     // The point being read.
     private var inPoint = false
@@ -527,9 +530,13 @@ struct GPXScanner {
             return j
         }
         // Fast path for a whole track point in its usual shape (see `fastPoint`).
-        if wantsPosition, capture == .none {
+        if wantsPosition, capture == .none, fastMisses < 8 || trackPoints & 63 == 0 {
             let end = fastPoint(p, from: j, count: n, name: p + nameStart, nameLength: nameEnd - nameStart)
-            if end >= 0 { return end }
+            if end >= 0 {
+                fastMisses = 0
+                return end
+            }
+            fastMisses += 1
         }
         // Fast path for a leaf element, `<x>text</x>` (most elements of a track point): take the
         // text where it lies and skip the stack. Anything else (children, comments, CDATA, the

@@ -433,6 +433,28 @@ final class GPXReaderTests: XCTestCase {
         }
     }
 
+    /// After eight points in a row of another shape the fast path is tried only now and then;
+    /// when the usual shape comes back it takes over again. Either way the values are the same.
+    func testFastPathBacksOffAndComesBack() throws {
+        func point(_ k: Int, broken: Bool) -> String {
+            let second = String(format: "%02d", k % 60), minute = String(format: "%02d", k / 60)
+            let comment = broken ? "<!-- c -->" : ""
+            return "<trkpt lat=\"1.\(k)\" lon=\"2\">\n <ele>\(k)</ele>\n <time>2024-05-01T07:\(minute):\(second)Z</time>\n"
+                + " <extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>\(100 + k % 50)</gpxtpx:hr>\(comment)<gpxtpx:cad>\(k % 90)</gpxtpx:cad></gpxtpx:TrackPointExtension></extensions>\n</trkpt>\n"
+        }
+        let body = (0..<300).map { point($0, broken: (0..<150).contains($0)) }.joined()
+        let text = gpx11("<trk><trkseg>\n" + body + "</trkseg></trk>")
+        let whole = try read(text)
+        let general = try read(text, chunkSize: 64)
+        XCTAssertEqual(whole.count, 300)
+        XCTAssertEqual(whole.elevations, (0..<300).map(Double.init))
+        XCTAssertEqual(whole.heartRates, (0..<300).map { Double(100 + $0 % 50) })
+        XCTAssertEqual(whole.cadences, (0..<300).map { Double($0 % 90) })
+        XCTAssertEqual(whole.times, (0..<300).map { 1_714_546_800 + Double($0) })
+        XCTAssertEqual(whole.latitudes.map(\.bitPattern), general.latitudes.map(\.bitPattern))
+        XCTAssertEqual(whole.times.map(\.bitPattern), general.times.map(\.bitPattern))
+    }
+
     /// The point's usual attributes (` lat="…" lon="…">`) are read on a fast path; every other
     /// form goes the general way, with the same values.
     func testTrackPointAttributeForms() throws {
