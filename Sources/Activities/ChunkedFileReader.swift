@@ -22,6 +22,8 @@ final class ChunkedFileReader {
     }
 
     private let chunkSize: Int
+    /// The size of the file or buffer when known (to size what the reader builds), else nil.
+    let totalBytes: Int?
     private var capacity: Int
     private var buffer: UnsafeMutablePointer<UInt8>
     private var length = 0
@@ -30,8 +32,9 @@ final class ChunkedFileReader {
     private let fill: (UnsafeMutablePointer<UInt8>, Int) throws -> Int
     private let closeFile: () -> Void
 
-    private init(chunkSize: Int, fill: @escaping (UnsafeMutablePointer<UInt8>, Int) throws -> Int, close: @escaping () -> Void) {
+    private init(chunkSize: Int, totalBytes: Int?, fill: @escaping (UnsafeMutablePointer<UInt8>, Int) throws -> Int, close: @escaping () -> Void) {
         self.chunkSize = max(1, chunkSize)
+        self.totalBytes = totalBytes
         capacity = self.chunkSize
         buffer = .allocate(capacity: capacity)
         self.fill = fill
@@ -49,8 +52,10 @@ final class ChunkedFileReader {
         guard fd >= 0 else {
             throw ActivityError.unreadable(path: path, reason: String(cString: strerror(errno)))
         }
+        var status = stat()
+        let size = fstat(fd, &status) == 0 && status.st_size > 0 ? Int(status.st_size) : nil
         self.init(
-            chunkSize: chunkSize,
+            chunkSize: chunkSize, totalBytes: size,
             fill: { dest, max in
                 while true {
                     let r = read(fd, dest, max)
@@ -67,7 +72,7 @@ final class ChunkedFileReader {
     convenience init(bytes: UnsafeRawBufferPointer, chunkSize: Int) {
         var position = 0
         self.init(
-            chunkSize: chunkSize,
+            chunkSize: chunkSize, totalBytes: bytes.count,
             fill: { dest, max in
                 let n = min(max, bytes.count - position)
                 if n > 0, let base = bytes.baseAddress {

@@ -67,9 +67,13 @@ public enum GPXReader {
         defer { scanner.release() }
         do {
             var used = 0
+            var reserved = reader.totalBytes == nil
             while let window = try reader.next(consumed: used) {
                 guard let n = try scanner.feed(window.bytes, count: window.count, final: window.isFinal, offset: window.offset) else { break }
                 used = n
+                if !reserved, let total = reader.totalBytes {
+                    reserved = scanner.reserveForRest(scanned: window.offset + n, totalBytes: total)
+                }
             }
         } catch let failure as GPXScanner.Failure {
             throw failure.error(source: source, line: line)

@@ -95,6 +95,20 @@ struct GPXScanner {
     private var names: UnsafeMutablePointer<UInt8>
     private var namesCapacity = 1024
     private var namesUsed = 0
+    // Elements open inside a track point on the fast path (`fastPoint`): name start and length
+    // in the window, two Ints per element.
+    private var pointOpen: UnsafeMutablePointer<Int>
+    private static let pointNesting = 8
+    // The start tags of the last fast-path point, by position (a run's points repeat one shape):
+    // a name of up to `shapeSlot` bytes and its tag per slot, length 0 for none. A start tag whose
+    // bytes match its slot skips the name scan and classification.
+    private var shapeNames: UnsafeMutablePointer<UInt8>
+    private var shapeLengths: UnsafeMutablePointer<Int>
+    private var shapeTags: UnsafeMutablePointer<GPXTag>
+    private static let shapeSlots = 16, shapeSlot = 32
+    // Points in a row the fast path gave back: from 8 on, a file whose points have another shape
+    // stops paying for the attempt, but for one point in 64 (the shape may change).
+    private var fastMisses = 0
 
     // The point being read.
     private var inPoint = false
@@ -115,6 +129,7 @@ struct GPXScanner {
     private static let maxCarriedText = 1 << 16
 
     private var sawTime = false
+    private var dayCache = Timestamps.DayCache()
     private var metadataName: String?
     private var trackNameSeen = false, sportSeen = false
     private var trackPoints = 0, routePoints = 0, waypoints = 0
@@ -125,12 +140,35 @@ struct GPXScanner {
         text.reserveCapacity(256)
         stack = .allocate(capacity: stackCapacity)
         names = .allocate(capacity: namesCapacity)
+        pointOpen = .allocate(capacity: 2 * GPXScanner.pointNesting)
+        shapeNames = .allocate(capacity: GPXScanner.shapeSlots * GPXScanner.shapeSlot)
+        shapeNames.initialize(repeating: 0, count: GPXScanner.shapeSlots * GPXScanner.shapeSlot)
+        shapeLengths = .allocate(capacity: GPXScanner.shapeSlots)
+        shapeLengths.initialize(repeating: 0, count: GPXScanner.shapeSlots)
+        shapeTags = .allocate(capacity: GPXScanner.shapeSlots)
+        shapeTags.initialize(repeating: .other, count: GPXScanner.shapeSlots)
+    }
+
+    /// Reserves the track's columns for the points the rest of the input will hold, extrapolated
+    /// from the points found in its first `scanned` of `totalBytes` bytes, so the columns are not
+    /// grown (copied, their new pages faulted in) point by point. Does nothing before a few points.
+    /// Returns whether it reserved.
+    mutating func reserveForRest(scanned: Int, totalBytes: Int) -> Bool {
+        let points = track.count
+        guard points >= 16, scanned > 0, totalBytes > scanned else { return points >= 16 }
+        let estimate = Int((Double(points) * Double(totalBytes) / Double(scanned) * 1.0625).rounded(.up)) + 16
+        track.reserveCapacity(estimate)
+        return true
     }
 
     /// Frees the element stack.
     mutating func release() {
         stack.deallocate()
         names.deallocate()
+        pointOpen.deallocate()
+        shapeNames.deallocate()
+        shapeLengths.deallocate()
+        shapeTags.deallocate()
         stackCapacity = 0
         namesCapacity = 0
     }
@@ -339,7 +377,33 @@ struct GPXScanner {
 
         var latStart = -1, latEnd = -1, lonStart = -1, lonEnd = -1
         var selfClosing = false
-        while true {
+        // Fast path for a point's usual attributes, ` lat="…" lon="…">` in either order: what
+        // the general loop below finds for exactly these bytes. Anything else goes that way.
+        var attributesRead = false
+        if wantsPosition {
+            var k = j
+            for _ in 0..<2 {
+                guard k + 8 <= n else { break }
+                let w = UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self) & 0xFFFF_FFFF_FFFF
+                let isLatitude = w == 0x22_3D_74_61_6C_20  // ` lat="`
+                guard isLatitude || w == 0x22_3D_6E_6F_6C_20 else { break }  // ` lon="`
+                let close = XMLBytes.find(XMLBytes.doubleQuote, in: p, from: k + 6, to: n)
+                guard close >= 0 else { break }
+                if isLatitude {
+                    latStart = k + 6; latEnd = close
+                } else {
+                    lonStart = k + 6; lonEnd = close
+                }
+                k = close + 1
+            }
+            if latStart >= 0, lonStart >= 0, k < n, p[k] == XMLBytes.greaterThan {
+                j = k + 1
+                attributesRead = true
+            } else {
+                latStart = -1; latEnd = -1; lonStart = -1; lonEnd = -1
+            }
+        }
+        while !attributesRead {
             while j < n, XMLBytes.isSpace(p[j]) { j += 1 }
             guard j < n else {
                 if final { throw eof(offset + i, "inside a start tag") }
@@ -465,6 +529,15 @@ struct GPXScanner {
             if level == 0 { finished = true }
             return j
         }
+        // Fast path for a whole track point in its usual shape (see `fastPoint`).
+        if wantsPosition, capture == .none, fastMisses < 8 || trackPoints & 63 == 0 {
+            let end = fastPoint(p, from: j, count: n, name: p + nameStart, nameLength: nameEnd - nameStart)
+            if end >= 0 {
+                fastMisses = 0
+                return end
+            }
+            fastMisses += 1
+        }
         // Fast path for a leaf element, `<x>text</x>` (most elements of a track point): take the
         // text where it lies and skip the stack. Anything else (children, comments, CDATA, the
         // end tag beyond this window) goes the general way.
@@ -488,6 +561,115 @@ struct GPXScanner {
         push(tag, p + nameStart, nameEnd - nameStart, offset + i)
         if what != .none { begin(what, level) }
         return j
+    }
+
+    /// The rest of a track point whose start tag ends at `p[start]`, when it has the usual shape:
+    /// only indentation between tags; children that are leaves (`<x>text</x>`, no attributes, no
+    /// comments, CDATA or entities... in the way of the end tag) or elements the reader ignores
+    /// (`extensions`, `TrackPointExtension`) holding such children; `</trkpt>` in this window.
+    /// Reads exactly what the general path would (ele and time as direct children, hr and cad at
+    /// any depth, the first timestamp's offset) and commits the point; returns the index after
+    /// `</trkpt>`. Returns -1, having changed nothing, at anything else: the general path then
+    /// reads the point (and reports any error) from the start tag on.
+    private mutating func fastPoint(_ p: UnsafePointer<UInt8>, from start: Int, count n: Int, name: UnsafePointer<UInt8>, nameLength: Int) -> Int {
+        var ele = Double.nan, when = Double.nan, hr = Double.nan, cad = Double.nan
+        var timed = false
+        var firstOffset: Int? = nil
+        var level = 0
+        var step = 0  // start tags seen, the slot of the next one
+        var k = start
+        while true {
+            k = XMLBytes.skipIndentation(p, from: k, to: n)
+            guard k + 1 < n, p[k] == XMLBytes.lessThan else { return -1 }
+            let second = p[k + 1]
+            if second == XMLBytes.slash {
+                let at = k + 2
+                if level == 0 {
+                    guard at + nameLength < n, p[at + nameLength] == XMLBytes.greaterThan, XMLBytes.equal(p + at, name, nameLength) else { return -1 }
+                    elevation = ele; time = when; heartRate = hr; cadence = cad
+                    if timed, !sawTime {
+                        sawTime = true
+                        track.utcOffsetSeconds = firstOffset
+                    }
+                    commitPoint()
+                    return at + nameLength + 1
+                }
+                let openStart = pointOpen[2 * level - 2], openLength = pointOpen[2 * level - 1]
+                guard at + openLength < n, p[at + openLength] == XMLBytes.greaterThan, XMLBytes.equal(p + at, p + openStart, openLength) else { return -1 }
+                level -= 1
+                k = at + openLength + 1
+                continue
+            }
+            guard second != XMLBytes.bang, second != XMLBytes.question, second != XMLBytes.lessThan else { return -1 }
+            let nameStart = k + 1
+            let nameEnd: Int
+            let tag: GPXTag
+            let slot = step < GPXScanner.shapeSlots ? step : GPXScanner.shapeSlots - 1
+            let predicted = step < GPXScanner.shapeSlots ? shapeLengths[slot] : 0
+            let slotName = shapeNames + slot * GPXScanner.shapeSlot
+            step += 1
+            if predicted > 0, nameStart + predicted < n, p[nameStart + predicted] == XMLBytes.greaterThan,
+                XMLBytes.equal(p + nameStart, slotName, predicted)
+            {
+                // The same name as last time, then '>': where the scan would have stopped (the
+                // slot holds no byte that ends a name), with the same local name.
+                nameEnd = nameStart + predicted
+                tag = shapeTags[slot]
+            } else {
+                var colon = -1
+                nameEnd = XMLBytes.nameEnd(p, from: nameStart, to: n, colon: &colon)
+                guard nameEnd < n, nameEnd > nameStart, p[nameEnd] == XMLBytes.greaterThan else { return -1 }
+                let localStart = colon >= 0 ? colon + 1 : nameStart
+                tag = GPXTag.classify(p + localStart, count: nameEnd - localStart, readable: n - localStart)
+                if step <= GPXScanner.shapeSlots {
+                    let length = nameEnd - nameStart
+                    if length <= GPXScanner.shapeSlot {
+                        XMLBytes.copy(p + nameStart, to: slotName, count: length)
+                        shapeLengths[slot] = length
+                        shapeTags[slot] = tag
+                    } else {
+                        shapeLengths[slot] = 0
+                    }
+                }
+            }
+            let textStart = nameEnd + 1
+            let lt = XMLBytes.findShort(XMLBytes.lessThan, in: p, from: textStart, to: n)
+            guard lt >= 0, lt + 1 < n else { return -1 }
+            let length = nameEnd - nameStart
+            guard p[lt + 1] == XMLBytes.slash else {
+                // A child: this element must be one the reader ignores, holding only indentation.
+                guard tag == .other, level < GPXScanner.pointNesting else { return -1 }
+                pointOpen[2 * level] = nameStart
+                pointOpen[2 * level + 1] = length
+                level += 1
+                k = textStart
+                continue
+            }
+            let endName = lt + 2
+            guard endName + length < n, p[endName + length] == XMLBytes.greaterThan, XMLBytes.equal(p + endName, p + nameStart, length) else { return -1 }
+            let count = lt - textStart
+            switch tag {
+            case .ele:
+                if level == 0, count > 0 { ele = XMLBytes.parseDouble(p + textStart, count: count) ?? .nan }
+            case .time:
+                if level == 0, count > 0, let parsed = Timestamps.parse(p + textStart, count: count, cache: &dayCache) {
+                    when = parsed.epoch
+                    if !timed {
+                        timed = true
+                        firstOffset = GPXScanner.explicitOffset(parsed.offsetSeconds, p + textStart, count)
+                    }
+                }
+            case .hr:
+                if count > 0 { hr = XMLBytes.parseDouble(p + textStart, count: count) ?? .nan }
+            case .cad:
+                if count > 0 { cad = XMLBytes.parseDouble(p + textStart, count: count) ?? .nan }
+            case .other:
+                break
+            case .gpx, .metadata, .trk, .trkseg, .trkpt, .name, .type, .rte, .rtept, .wpt:
+                return -1
+            }
+            k = endName + length + 1
+        }
     }
 
     @inline(__always)
@@ -589,7 +771,7 @@ struct GPXScanner {
         case .heartRate: heartRate = XMLBytes.parseDouble(base, count: count) ?? .nan
         case .cadence: cadence = XMLBytes.parseDouble(base, count: count) ?? .nan
         case .time:
-            guard let parsed = Timestamps.parse(base, count: count) else { return }
+            guard let parsed = Timestamps.parse(base, count: count, cache: &dayCache) else { return }
             time = parsed.epoch
             if !sawTime {
                 sawTime = true

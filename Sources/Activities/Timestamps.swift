@@ -58,8 +58,25 @@ public enum Timestamps {
         return bytes.withUnsafeBufferPointer { parse($0.baseAddress!, count: bytes.count - 1) }
     }
 
+    /// The date part (`YYYY-MM-DD`) of the last timestamp a reader parsed and its day number: the
+    /// points of a run share one or two dates, so they skip the date's checks and calendar
+    /// arithmetic. Empty until a date has been parsed.
+    public struct DayCache {
+        var head: UInt64 = 0  // bytes 0..<8 ("YYYY-MM-"); never 0 once filled
+        var tail: UInt16 = 0  // bytes 8..<10 ("DD")
+        var days = 0
+
+        public init() {}
+    }
+
     /// Byte-level parser used by the readers. `p` points at the first character; `count` bytes are valid.
     public static func parse(_ p: UnsafePointer<UInt8>, count: Int) -> (epoch: Double, offsetSeconds: Int?)? {
+        var cache = DayCache()
+        return parse(p, count: count, cache: &cache)
+    }
+
+    /// Byte-level parser used by the readers, remembering the date in `cache` across calls.
+    public static func parse(_ p: UnsafePointer<UInt8>, count: Int, cache: inout DayCache) -> (epoch: Double, offsetSeconds: Int?)? {
         var i = 0
         // skip leading spaces
         while i < count, p[i] == 0x20 || p[i] == 0x09 || p[i] == 0x0A || p[i] == 0x0D { i += 1 }
@@ -79,8 +96,22 @@ public enum Timestamps {
             i += 1
             return true
         }
-        guard let year = digits(4), expect(0x2D), let month = digits(2), expect(0x2D), let day = digits(2) else { return nil }
-        guard (1...12).contains(month), (1...31).contains(day) else { return nil }
+        let days: Int
+        let dateStart = i
+        if i + 10 <= count, cache.head != 0, UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self) == cache.head,
+            UnsafeRawPointer(p + i + 8).loadUnaligned(as: UInt16.self) == cache.tail
+        {
+            days = cache.days
+            i += 10
+        } else {
+            guard let year = digits(4), expect(0x2D), let month = digits(2), expect(0x2D), let day = digits(2) else { return nil }
+            guard (1...12).contains(month), (1...31).contains(day) else { return nil }
+            days = daysFromCivil(year: year, month: month, day: day)
+            // Ten bytes were read: the date as written, which the next timestamp can match.
+            cache.head = UnsafeRawPointer(p + dateStart).loadUnaligned(as: UInt64.self)
+            cache.tail = UnsafeRawPointer(p + dateStart + 8).loadUnaligned(as: UInt16.self)
+            cache.days = days
+        }
         guard i < count, p[i] == 0x54 || p[i] == 0x74 || p[i] == 0x20 else { return nil }
         i += 1
         guard let hour = digits(2), expect(0x3A), let minute = digits(2), expect(0x3A), let second = digits(2) else { return nil }
@@ -115,7 +146,6 @@ public enum Timestamps {
         }
         while i < count, p[i] == 0x20 || p[i] == 0x09 || p[i] == 0x0A || p[i] == 0x0D { i += 1 }
         guard i == count else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
         let local = Double(days * 86_400 + hour * 3600 + minute * 60 + second) + fraction
         return (local - Double(offset ?? 0), offset)
     }

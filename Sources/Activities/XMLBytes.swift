@@ -57,20 +57,63 @@ enum XMLBytes {
     }
 
     /// Index of the first byte at or after `i` (before `n`) that is not XML whitespace; runs of
-    /// spaces (indentation) go eight at a time.
+    /// spaces (indentation) go eight at a time, and the spaces ending a run are counted from one
+    /// word (its first byte that is not a space, by trailing zero bits).
     @inline(__always)
     static func skipSpace(_ p: UnsafePointer<UInt8>, from i: Int, to n: Int) -> Int {
         var k = i
         while k < n {
-            if k + 8 <= n, UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020 {
-                k += 8
-            } else if isSpace(p[k]) {
-                k += 1
-            } else {
-                break
+            if k + 8 <= n {
+                let x = UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self) ^ 0x2020_2020_2020_2020
+                if x == 0 {
+                    k += 8
+                    continue
+                }
+                k += x.trailingZeroBitCount >> 3
             }
+            guard isSpace(p[k]) else { break }
+            k += 1
         }
         return k
+    }
+
+    /// `skipSpace` for what follows a tag inside a track point: a newline and up to 16 spaces
+    /// of indentation are counted without a branch on their length (the length changes with
+    /// every nesting level, which a branch mispredicts); anything else, or more, goes on the
+    /// general way. Same result as `skipSpace`.
+    @inline(__always)
+    static func skipIndentation(_ p: UnsafePointer<UInt8>, from k: Int, to n: Int) -> Int {
+        var j = k
+        if k + 18 <= n, p[k] == 0x0A {
+            let spaces: UInt64 = 0x2020_2020_2020_2020
+            let a = UnsafeRawPointer(p + k + 1).loadUnaligned(as: UInt64.self) ^ spaces
+            let b = UnsafeRawPointer(p + k + 9).loadUnaligned(as: UInt64.self) ^ spaces
+            let first = a.trailingZeroBitCount >> 3  // 8 when all eight are spaces
+            j = k + 1 + first + (first >> 3) * (b.trailingZeroBitCount >> 3)
+            if p[j] == lessThan { return j }
+        }
+        return skipSpace(p, from: j, to: n)
+    }
+
+    /// Index of the first `byte` in `p[from..<to]`, or -1, without a call: for the short runs of
+    /// text inside a track point, where memchr's call and setup cost more than the search. Eight
+    /// bytes at a time (SWAR: the lowest flagged byte is exact).
+    @inline(__always)
+    static func findShort(_ byte: UInt8, in p: UnsafePointer<UInt8>, from: Int, to: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let pattern = UInt64(byte) &* ones
+        var k = from
+        while k + 8 <= to {
+            let x = UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self) ^ pattern
+            let m = (x &- ones) & ~x & 0x8080_8080_8080_8080
+            if m != 0 { return k + m.trailingZeroBitCount >> 3 }
+            k += 8
+        }
+        while k < to {
+            if p[k] == byte { return k }
+            k += 1
+        }
+        return -1
     }
 
     /// Index of the first byte at or after `j` (before `n`) that ends an element name: whitespace
@@ -188,6 +231,22 @@ enum XMLBytes {
         }
     }
 
+    /// 10^e as an integer for 0 ≤ e ≤ 8.
+    @inline(__always)
+    static func exactIntegerPowerOfTen(_ e: Int) -> UInt64 {
+        switch e {
+        case 0: return 1
+        case 1: return 10
+        case 2: return 100
+        case 3: return 1000
+        case 4: return 10000
+        case 5: return 100_000
+        case 6: return 1_000_000
+        case 7: return 10_000_000
+        default: return 100_000_000
+        }
+    }
+
     /// Parses a decimal number (`-74.179619`, `+1.5e3`, ` 147.1999969482421875 `) straight from bytes.
     ///
     /// Up to 19 significant digits are kept in an integer, further digits are truncated (they change
@@ -197,6 +256,18 @@ enum XMLBytes {
     /// is not a finite decimal number: empty, `NaN`, `inf`, `1,5`, trailing junk.
     @inline(__always)
     static func parseDouble(_ p: UnsafePointer<UInt8>, count: Int) -> Double? {
+        // A short run of digits (heart rate, cadence): the integer, exactly as below.
+        if count > 0, count <= 4 {
+            var v = 0
+            var k = 0
+            while k < count {
+                let d = p[k] &- 0x30
+                if d > 9 { break }
+                v = v &* 10 &+ Int(d)
+                k += 1
+            }
+            if k == count { return Double(v) }
+        }
         var i = 0
         var end = count
         while i < end, isSpace(p[i]) { i += 1 }
@@ -230,16 +301,29 @@ enum XMLBytes {
         if i < end, p[i] == 0x2E {
             i += 1
             while i < end {
-                // Eight digits at a time while they still count (SWAR, as in simdjson).
-                // (Beyond 19 digits they are truncated and only need checking.)
-                if mantissa != 0, i + 8 <= end, digits + 8 <= 19 || digits == 19 {
+                // Eight digits at a time (SWAR, as in simdjson), exactly as the loop below would
+                // take them one by one: leading zeros only move the exponent, digits past the
+                // 19th are truncated and only checked.
+                if i + 8 <= end {
                     let w = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
                     if isEightDigits(w) {
                         anyDigit = true
-                        if digits < 19 {
+                        if mantissa == 0 {
+                            // digits is 0: the word's digits after its leading zeros count.
+                            mantissa = eightDigits(w)
+                            if mantissa != 0 { digits = 8 - (w & 0x0F0F_0F0F_0F0F_0F0F).trailingZeroBitCount >> 3 }
+                            exponent -= 8
+                        } else if digits <= 11 {
                             mantissa = mantissa &* 100_000_000 &+ eightDigits(w)
                             digits += 8
                             exponent -= 8
+                        } else if digits < 19 {
+                            // Only the first 19 - digits (1...7) count: shifting the word left
+                            // drops the others and leaves zero bytes, read as leading zeros.
+                            let r = 19 - digits
+                            mantissa = mantissa &* exactIntegerPowerOfTen(r) &+ eightDigits(w << UInt64(8 * (8 - r)))
+                            digits = 19
+                            exponent -= r
                         }
                         i += 8
                         continue

@@ -326,6 +326,179 @@ final class GPXReaderTests: XCTestCase {
         }
     }
 
+    // MARK: - Track point fast path
+
+    /// A Garmin Connect-style point (the shape the scanner reads in one go) and variants whose
+    /// shape breaks somewhere in the middle, so the general path must take over from the start tag.
+    /// Read whole (fast path where the shape holds) and in chunks of every small size (boundaries
+    /// inside each point send it down the general path), the values must be the same.
+    func testTrackPointFastPathAndItsBreaks() throws {
+        func garmin(_ lat: String, _ body: String) -> String {
+            "      <trkpt lat=\"\(lat)\" lon=\"4.89521157927811145782470703125\">\n\(body)      </trkpt>\n"
+        }
+        let extensions = """
+                    <extensions>
+                      <gpxtpx:TrackPointExtension>
+                        <gpxtpx:atemp>21.0</gpxtpx:atemp>
+                        <gpxtpx:hr>94</gpxtpx:hr>
+                        <gpxtpx:cad>83</gpxtpx:cad>
+                      </gpxtpx:TrackPointExtension>
+                    </extensions>
+
+            """
+        let points = [
+            // 0: the usual shape, with an explicit offset on the file's first timestamp.
+            garmin("52.37016328610479831695556640625", "        <ele>45.5625</ele>\n        <time>2024-05-01T08:30:00.000+02:00</time>\n" + extensions),
+            // 1: a comment after <hr>: broken halfway.
+            garmin("1", "<ele>1.5</ele><time>2024-05-01T06:30:01Z</time><extensions><x:hr>95</x:hr><!-- c --><x:cad>84</x:cad></extensions>"),
+            // 2: an attribute on <ele>, after the time.
+            garmin("2", "<time>2024-05-01T06:30:02Z</time><ele unit=\"m\">7</ele><extensions><hr>96</hr></extensions>"),
+            // 3: an <ele> below <extensions> is not the point's; Cluetrust names; empty <ele>.
+            garmin("3", "<ele>8</ele><ele></ele><extensions><ele>999</ele><heartrate>97</heartrate><cadence>85</cadence></extensions>"),
+            // 4: an unparseable time then a good one; an unparseable heart rate.
+            garmin("4", "<time>yesterday</time><time>2024-05-01T06:30:04Z</time><extensions><hr>fast</hr><cad> 86 </cad></extensions>"),
+            // 5: text inside an ignored element (the general path ignores it).
+            garmin("5", "<extensions>note<hr>98</hr></extensions><time>2024-05-01T06:30:05Z</time>"),
+            // 6: a space before the end tag's '>' (of a child, then of the point itself).
+            "<trkpt lat=\"6\" lon=\"6\"><ele>9</ele ><extensions><hr>99</hr></extensions></trkpt >\n",
+            // 7: nesting deeper than the fast path keeps.
+            garmin("7", "<a><b><c><d><e><f><g><h><i><hr>100</hr></i></h></g></f></e></d></c></b></a><cad>87</cad>"),
+            // 8: CDATA in a value; a <name> inside the point.
+            garmin("8", "<name>n</name><ele><![CDATA[10]]></ele><time>2024-05-01T06:30:08Z</time>"),
+            // 9: self-closing children and a child with children under <ele>.
+            garmin("9", "<ele/><extensions/><time>2024-05-01T06:30:09Z</time><hr>101<x/></hr>"),
+            // 10: the usual shape again, after all that.
+            garmin("10", "        <ele>11</ele>\n        <time>2024-05-01T06:30:10.000Z</time>\n" + extensions),
+            // 11: indentation of every length, tabs, CRLF line ends.
+            garmin("11", "\n" + (0...20).map { "\n" + String(repeating: " ", count: $0) + "<x>\($0)</x>" }.joined()
+                + "\n\t\t<ele>12</ele>\r\n        <hr>102</hr>\n                 \t <cad>88</cad>\n"),
+            // 12, 13: the usual shape twice (the second repeats the first's names), 14: the
+            // same shape with names that extend the usual ones (<timex>, <gpxtpx:hrm>: ignored)
+            // or are cut short (<gpxtpx:ca>), 15: the usual shape again.
+            garmin("12", "        <ele>13</ele>\n        <time>2024-05-01T06:30:12.000Z</time>\n" + extensions),
+            garmin("13", "        <ele>14</ele>\n        <time>2024-05-01T06:30:13.000Z</time>\n" + extensions),
+            garmin("14", "        <ele>15</ele>\n        <timex>2024-05-01T06:30:14.000Z</timex>\n"
+                + extensions.replacingOccurrences(of: "gpxtpx:hr>", with: "gpxtpx:hrm>").replacingOccurrences(of: "gpxtpx:cad>", with: "gpxtpx:ca>")),
+            garmin("15", "        <ele>16</ele>\n        <time>2024-05-01T06:30:15.000Z</time>\n" + extensions),
+        ]
+        let text = gpx11("<trk><trkseg>\n" + points.joined() + "</trkseg></trk>")
+        let whole = try read(text)
+        let nan = Double.nan
+        XCTAssertEqual(whole.latitudes[0], 52.370163286104798, accuracy: 1e-13)
+        XCTAssertEqual(whole.latitudes.dropFirst(), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15])
+        XCTAssertEqual(whole.elevations.map(\.bitPattern), [45.5625, 1.5, 7, 8, nan, nan, 9, nan, 10, nan, 11, 12, 13, 14, 15, 16].map(\.bitPattern))
+        let t0 = 1_714_545_000.0
+        XCTAssertEqual(whole.times.map(\.bitPattern), [t0, t0 + 1, t0 + 2, nan, t0 + 4, t0 + 5, nan, nan, t0 + 8, t0 + 9, t0 + 10, nan, t0 + 12, t0 + 13, nan, t0 + 15].map(\.bitPattern))
+        XCTAssertEqual(whole.heartRates.map(\.bitPattern), [94, 95, 96, 97, nan, 98, 99, 100, nan, 101, 94, 102, 94, 94, nan, 94].map(\.bitPattern))
+        XCTAssertEqual(whole.cadences.map(\.bitPattern), [83, 84, nan, 85, 86, nan, nan, 87, nan, nan, 83, 88, 83, 83, nan, 83].map(\.bitPattern))
+        XCTAssertEqual(whole.utcOffsetSeconds, 7200)
+        for chunk in Array(1...40) + [64, 100, 150, 200, 300, 500] {
+            let t = try read(text, chunkSize: chunk)
+            XCTAssertEqual(t.latitudes, whole.latitudes, "chunk \(chunk)")
+            XCTAssertEqual(t.longitudes, whole.longitudes, "chunk \(chunk)")
+            XCTAssertEqual(t.elevations.map(\.bitPattern), whole.elevations.map(\.bitPattern), "chunk \(chunk)")
+            XCTAssertEqual(t.times.map(\.bitPattern), whole.times.map(\.bitPattern), "chunk \(chunk)")
+            XCTAssertEqual(t.heartRates.map(\.bitPattern), whole.heartRates.map(\.bitPattern), "chunk \(chunk)")
+            XCTAssertEqual(t.cadences.map(\.bitPattern), whole.cadences.map(\.bitPattern), "chunk \(chunk)")
+            XCTAssertEqual(t.utcOffsetSeconds, whole.utcOffsetSeconds, "chunk \(chunk)")
+            XCTAssertEqual(t.segmentStarts, whole.segmentStarts, "chunk \(chunk)")
+        }
+    }
+
+    /// Generated runs in both GPX styles, with pauses of every kind: read whole (the fast path
+    /// takes nearly every point) and in 64-byte chunks (no point fits a window: the general path
+    /// reads them all), every column must be bit for bit the same.
+    func testFastAndGeneralPathsAgreeOnGeneratedRuns() throws {
+        let cases: [(RunGenerator.GPXStyle, RunGenerator.PauseStyle)] = [(.garminConnect, .newSegment), (.compact, .timeGap), (.garminConnect, .standing)]
+        for (index, (style, pauses)) in cases.enumerated() {
+            var generator = RunGenerator(seed: UInt64(11 + index), distanceMeters: 2000)
+            generator.style = style
+            generator.pauseCount = 2
+            generator.pauseStyle = pauses
+            let bytes = generator.gpxBytes()
+            let fast = try GPXReader.read(bytes: bytes, source: "run.gpx")
+            let general = try GPXReader.read(bytes: bytes, source: "run.gpx", chunkSize: 64)
+            XCTAssertGreaterThan(fast.count, 100)
+            XCTAssertEqual(fast.latitudes.map(\.bitPattern), general.latitudes.map(\.bitPattern))
+            XCTAssertEqual(fast.longitudes.map(\.bitPattern), general.longitudes.map(\.bitPattern))
+            XCTAssertEqual(fast.elevations.map(\.bitPattern), general.elevations.map(\.bitPattern))
+            XCTAssertEqual(fast.times.map(\.bitPattern), general.times.map(\.bitPattern))
+            XCTAssertEqual(fast.heartRates.map(\.bitPattern), general.heartRates.map(\.bitPattern))
+            XCTAssertEqual(fast.cadences.map(\.bitPattern), general.cadences.map(\.bitPattern))
+            XCTAssertEqual(fast.segmentStarts, general.segmentStarts)
+            XCTAssertEqual(fast.dropped, general.dropped)
+            XCTAssertEqual(fast.utcOffsetSeconds, general.utcOffsetSeconds)
+            XCTAssertEqual(fast.name, general.name)
+            XCTAssertEqual(fast.sport, general.sport)
+        }
+    }
+
+    /// After eight points in a row of another shape the fast path is tried only now and then;
+    /// when the usual shape comes back it takes over again. Either way the values are the same.
+    func testFastPathBacksOffAndComesBack() throws {
+        func point(_ k: Int, broken: Bool) -> String {
+            let second = String(format: "%02d", k % 60), minute = String(format: "%02d", k / 60)
+            let comment = broken ? "<!-- c -->" : ""
+            return "<trkpt lat=\"1.\(k)\" lon=\"2\">\n <ele>\(k)</ele>\n <time>2024-05-01T07:\(minute):\(second)Z</time>\n"
+                + " <extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>\(100 + k % 50)</gpxtpx:hr>\(comment)<gpxtpx:cad>\(k % 90)</gpxtpx:cad></gpxtpx:TrackPointExtension></extensions>\n</trkpt>\n"
+        }
+        let body = (0..<300).map { point($0, broken: (0..<150).contains($0)) }.joined()
+        let text = gpx11("<trk><trkseg>\n" + body + "</trkseg></trk>")
+        let whole = try read(text)
+        let general = try read(text, chunkSize: 64)
+        XCTAssertEqual(whole.count, 300)
+        XCTAssertEqual(whole.elevations, (0..<300).map(Double.init))
+        XCTAssertEqual(whole.heartRates, (0..<300).map { Double(100 + $0 % 50) })
+        XCTAssertEqual(whole.cadences, (0..<300).map { Double($0 % 90) })
+        XCTAssertEqual(whole.times, (0..<300).map { 1_714_546_800 + Double($0) })
+        XCTAssertEqual(whole.latitudes.map(\.bitPattern), general.latitudes.map(\.bitPattern))
+        XCTAssertEqual(whole.times.map(\.bitPattern), general.times.map(\.bitPattern))
+    }
+
+    /// The point's usual attributes (` lat="…" lon="…">`) are read on a fast path; every other
+    /// form goes the general way, with the same values.
+    func testTrackPointAttributeForms() throws {
+        let forms = [
+            #"<trkpt lat="1" lon="2">"#, #"<trkpt lon="2" lat="1">"#, #"<trkpt lat="1" lon="2" >"#,
+            #"<trkpt  lat="1" lon="2">"#, #"<trkpt lat = "1" lon="2">"#, #"<trkpt lat="1" lon="2" ele="3">"#,
+            #"<trkpt x:lat="1" lon="2">"#, #"<trkpt lat="1" lon='2'>"#, #"<trkpt lat="9" lat="1" lon="2">"#,
+            "<trkpt\tlat=\"1\"\nlon=\"2\">", #"<trkpt lat="1" lon="2" lat="1">"#, #"<trkpt lat="" lon="2">"#,
+            #"<trkpt lat="1">"#, #"<trkpt lat="1" lon="2"/>"#,
+        ]
+        let body = forms.map { $0.hasSuffix("/>") ? $0 : $0 + "<ele>5</ele></trkpt>" }.joined(separator: "\n")
+        let text = gpx11("<trk><trkseg>\n" + body + "\n</trkseg></trk>")
+        let whole = try read(text)
+        XCTAssertEqual(whole.latitudes, Array(repeating: 1, count: 12))
+        XCTAssertEqual(whole.longitudes, Array(repeating: 2, count: 12))
+        XCTAssertEqual(Array(whole.elevations.prefix(11)), Array(repeating: 5, count: 11))
+        XCTAssertTrue(whole.elevations[11].isNaN)
+        XCTAssertEqual(whole.dropped, ["unparseable latitude": 1, "no position": 1])
+        for chunk in [1, 2, 3, 5, 8, 13, 21, 34] {
+            let t = try read(text, chunkSize: chunk)
+            XCTAssertEqual(t.latitudes, whole.latitudes, "chunk \(chunk)")
+            XCTAssertEqual(t.longitudes, whole.longitudes, "chunk \(chunk)")
+            XCTAssertEqual(t.elevations.map(\.bitPattern), whole.elevations.map(\.bitPattern), "chunk \(chunk)")
+            XCTAssertEqual(t.dropped, whole.dropped, "chunk \(chunk)")
+        }
+    }
+
+    /// Errors inside a point in the usual shape are the general path's, with its line numbers.
+    func testTrackPointFastPathErrorsKeepTheirLines() {
+        let cases = [
+            ("<trkpt lat=\"0\" lon=\"0\">\n<ele>1</ele>\n<extensions><hr>1</cad></extensions>\n</trkpt>", 7, "</cad> does not match <hr>"),
+            ("<trkpt lat=\"0\" lon=\"0\">\n<ele>1</ele>\n<extensions>\n</extension>\n</trkpt>", 8, "</extension> does not match <extensions>"),
+            ("<trkpt lat=\"0\" lon=\"0\">\n<ele>1</ele>\n</trkp>", 7, "</trkp> does not match <trkpt>"),
+        ]
+        for (point, line, expected) in cases {
+            let text = gpx11("<trk><trkseg>\n" + point + "</trkseg></trk>")
+            XCTAssertThrowsError(try read(text)) { error in
+                guard case .malformed(_, let l, _, let reason)? = error as? ActivityError else { return XCTFail("\(error)") }
+                XCTAssertEqual(l, line, reason)
+                XCTAssertTrue(reason.contains(expected), reason)
+            }
+        }
+    }
+
     // MARK: - Chunk boundaries
 
     /// Every split of the input must give the same track as reading it whole.
@@ -427,7 +600,11 @@ final class GPXReaderTests: XCTestCase {
             check(RunGenerator.exactSemicircleDecimal(lon))
             check(RunGenerator.exactFloatDecimal(Float(rng.uniform() * 5000 - 100)))
         }
-        for text in ["0", "-0", "+1", "1.", ".5", "1e3", "1.5E-3", "  42  ", "007.50", "1e-30", "4.9e-324", "123456789012345678901234567890"] {
+        for text in ["0", "-0", "+1", "1.", ".5", "1e3", "1.5E-3", "  42  ", "007.50", "1e-30", "4.9e-324", "123456789012345678901234567890",
+            // Words of eight fraction digits: all zeros, leading zeros, cut at the 19th digit.
+            "0.00000000", "0.000000001", "0.0000000012345678", "0.12345678", "0.0123456789012345678901",
+            "12.34567890123456789", "1234567890.123456789012345", "-0.000012345678901234567890123",
+            "52.37016328610479831695556640625", "4.89521157927811145782470703125"] {
             check(text)
         }
         for text in ["", " ", "-", ".", "e5", "1e", "NaN", "inf", "1,5", "1.2.3", "12a", "--1", "1e999"] {

@@ -51,6 +51,27 @@ final class TimestampsTests: XCTestCase {
         XCTAssertEqual(t?.epoch, 1_714_545_000)
     }
 
+    /// A reader's day cache must give exactly what a fresh parse gives, whatever came before.
+    func testDayCacheMatchesAFreshParse() {
+        let texts = [
+            "2024-05-01T06:30:00.000Z", "2024-05-01T06:30:01.000Z", "  2024-05-01T23:59:59.5+02:00 ",
+            "2024-05-02T00:00:00Z", "2024-05-01T06:30:02Z", "2024-05-01", "2024-05-01X06:30:00Z",
+            "2024-05-01T25:00:00Z", "2024-13-01T06:30:00Z", "2024-05-01T06:30:03-05:30", "2024-05-0", "x",
+            "2023-05-01T06:30:00Z", "2024-05-01t06:30:04z",
+        ]
+        var cache = Timestamps.DayCache()
+        for _ in 0..<2 {
+            for text in texts {
+                let bytes = Array(text.utf8)
+                let cached = bytes.withUnsafeBufferPointer { Timestamps.parse($0.baseAddress!, count: $0.count, cache: &cache) }
+                let fresh = Timestamps.parse(text)
+                XCTAssertEqual(cached?.epoch.bitPattern, fresh?.epoch.bitPattern, text)
+                XCTAssertEqual(cached?.offsetSeconds, fresh?.offsetSeconds, text)
+                XCTAssertEqual(cached == nil, fresh == nil, text)
+            }
+        }
+    }
+
     func testFormattingAndCivilDates() {
         XCTAssertEqual(Timestamps.iso8601(1_714_545_000.9), "2024-05-01T06:30:00Z")
         XCTAssertEqual(Timestamps.date(1_714_545_000, offsetSeconds: -7 * 3600), "2024-04-30")
