@@ -158,9 +158,11 @@ public final class RunCache: @unchecked Sendable {
     /// Stores rows (replacing any row with the same path) in one transaction. A failure rolls the
     /// transaction back, leaves a warning and stops later writes; the results stand, uncached.
     public func store(_ rows: [Row]) {
-        guard !rows.isEmpty, (lock.withLock { writable }) else { return }
-        do {
-            try queue.inDatabase { db in
+        guard !rows.isEmpty else { return }
+        // On the queue, so stores take turns and a failed one stops the next, as one unit.
+        queue.inDatabase { db in
+            guard lock.withLock({ writable }) else { return }
+            do {
                 try db.inTransaction(.immediate) {
                     let statement = try db.makeStatement(sql: "INSERT OR REPLACE INTO runs VALUES (?, ?, ?, ?, ?, ?, ?)")
                     for row in rows {
@@ -169,12 +171,12 @@ public final class RunCache: @unchecked Sendable {
                     }
                     return .commit
                 }
-            }
-        } catch {
-            let message = (error as? DatabaseError)?.message ?? "\(error)"
-            lock.withLock {
-                writable = false
-                warnings.append("cannot write to the cache \(path) (\(message)); results were not cached")
+            } catch {
+                let message = (error as? DatabaseError)?.message ?? "\(error)"
+                lock.withLock {
+                    writable = false
+                    warnings.append("cannot write to the cache \(path) (\(message)); results were not cached")
+                }
             }
         }
     }
