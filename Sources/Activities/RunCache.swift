@@ -282,8 +282,8 @@ public final class RunCache: @unchecked Sendable {
     // MARK: - Reading rows
 
     /// The first row of a lookup (a prepared statement kept for the connection's life), nil on a miss
-    /// or an error. Values are taken as stored, never converted with a crash: a row whose id is not
-    /// text or whose summaries are not a blob is a miss.
+    /// or an error. Values are read as stored, through no conversion that could trap: text or a blob
+    /// is taken, anything else (a number or NULL in a file made by hand) is a miss.
     private func entry(_ sql: String, _ arguments: StatementArguments) -> Entry? {
         try? queue.inDatabase { db -> Entry? in
             let statement = try db.cachedStatement(sql: sql)

@@ -167,6 +167,23 @@ final class RunCacheTests: XCTestCase {
         XCTAssertEqual(cache.count, 3)
     }
 
+    func testRowOfTheWrongTypesIsAMissNotACrash() throws {
+        // Our layout marker, but a summaries column holding a number: the file is read instead.
+        _ = try openCache()
+        let path = runs + "/run-1.gpx"
+        let stamp = try XCTUnwrap(RunCache.stamp(path: path))
+        let other = try DatabaseQueue(path: cachePath)
+        try other.write {
+            try $0.execute(sql: "INSERT INTO runs VALUES (?, ?, ?, 0, ?, 'run-1.gpx', 42)",
+                           arguments: [RunFolder.absolutePath(path), stamp.sizeBytes, stamp.modifiedNanoseconds, RunCache.key(checkpoints: [])])
+        }
+        try other.close()
+        let cache = try openCache()
+        XCTAssertNil(cache.lookup(path: RunFolder.absolutePath(path), sizeBytes: stamp.sizeBytes,
+                                  modifiedNanoseconds: stamp.modifiedNanoseconds, key: RunCache.key(checkpoints: [])))
+        XCTAssertEqual(try RunFolder.read(runs, cache: cache).runs, try RunFolder.read(runs).runs)
+    }
+
     func testFailedWriteWarnsAndResultsStand() throws {
         // A cache whose inserts fail (a trigger stands in for a full disk): one warning, no row
         // stored (one transaction), every run still read, and later writes are not tried.
