@@ -9,6 +9,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // The run-summary cache's SQLite access. GRDB links the system libsqlite3 (libsqlite3-dev).
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // Lua 5.4 from Debian's liblua5.4-dev, found with pkg-config. Never vendored.
@@ -26,14 +28,12 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
-        // The system SQLite (libsqlite3-dev) for the run-summary cache.
-        .systemLibrary(
-            name: "CSQLite",
-            pkgConfig: "sqlite3",
-            providers: [.apt(["libsqlite3-dev"])]
+        // Pure Swift: readers, geodesy, run summaries and analytics (and the summary cache, on GRDB).
+        // Knows nothing of Lua.
+        .target(
+            name: "Activities",
+            dependencies: ["CZlib", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        // Pure Swift: readers, geodesy, run summaries and analytics. Knows nothing of Lua.
-        .target(name: "Activities", dependencies: ["CZlib", "CSQLite"]),
         // Lua sandbox, rule packs, catalogue, evaluator.
         .target(name: "BadgeRules", dependencies: ["Activities", "CLua", "CLuaShims"]),
         // swift-argument-parser commands and output formatting.
@@ -49,7 +49,10 @@ let package = Package(
         .executableTarget(name: "badgectl", dependencies: ["BadgeCommands"]),
         // Benchmarks (scripts/bench.sh builds it with -c release). Not part of `swift test`.
         .executableTarget(name: "BadgeBench", dependencies: ["Activities", "BadgeRules"]),
-        .testTarget(name: "ActivitiesTests", dependencies: ["Activities"]),
+        .testTarget(
+            name: "ActivitiesTests",
+            dependencies: ["Activities", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(name: "BadgeRulesTests", dependencies: ["BadgeRules", "Activities"]),
         .testTarget(name: "BadgeReportTests", dependencies: ["BadgeReport", "Activities"]),
         .testTarget(name: "BadgeCommandsTests", dependencies: ["BadgeCommands", "badgectl"], exclude: ["Golden"]),

@@ -1,4 +1,4 @@
-import CSQLite
+import GRDB
 import XCTest
 @testable import Activities
 
@@ -126,16 +126,82 @@ final class RunCacheTests: XCTestCase {
 
     func testForeignDatabaseIsNotTrusted() throws {
         // A valid SQLite file of another program: moved aside, never read or written.
-        var db: OpaquePointer?
-        XCTAssertEqual(sqlite3_open(cachePath, &db), SQLITE_OK)
-        XCTAssertEqual(sqlite3_exec(db, "CREATE TABLE runs (name TEXT); INSERT INTO runs VALUES ('mine');", nil, nil, nil), SQLITE_OK)
-        sqlite3_close(db)
+        let other = try DatabaseQueue(path: cachePath)
+        try other.write { try $0.execute(sql: "CREATE TABLE runs (name TEXT); INSERT INTO runs VALUES ('mine');") }
+        try other.close()
         let cache = try XCTUnwrap({ () -> RunCache? in var w: String?; return RunCache.open(path: cachePath, warning: &w) }())
         XCTAssertEqual(cache.warnings.count, 1)
         XCTAssertEqual(cache.count, 0)
         XCTAssertTrue(FileManager.default.fileExists(atPath: cachePath + ".corrupt"))
         XCTAssertEqual(try RunFolder.read(runs, cache: cache).runs.count, 3)
         XCTAssertEqual(cache.count, 3)
+    }
+
+    func testCacheOfTheSameLayoutMadeElsewhereIsRead() throws {
+        // The layout as the cache has always written it (before GRDB too), made by hand, holding
+        // a row the file cannot give: the cache must read it, not move it aside.
+        let path = runs + "/run-1.gpx"
+        let stamp = try XCTUnwrap(RunCache.stamp(path: path))
+        var marker = try XCTUnwrap(RunFolder.read(path).runs.first)
+        marker.distanceMeters = 54_321
+        let other = try DatabaseQueue(path: cachePath)
+        try other.write { db in
+            try db.execute(sql: """
+                CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+                INSERT INTO meta VALUES ('layout', 'badgectl-run-cache/1');
+                CREATE TABLE runs (
+                    path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
+                    hash INTEGER NOT NULL, key TEXT NOT NULL, id TEXT NOT NULL, summaries BLOB NOT NULL);
+                CREATE INDEX runs_by_hash ON runs (hash, size);
+                """)
+            try db.execute(sql: "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?)",
+                           arguments: [RunFolder.absolutePath(path), stamp.sizeBytes, stamp.modifiedNanoseconds, 0,
+                                       RunCache.key(checkpoints: []), "run-1.gpx", try JSONEncoder().encode([marker])])
+        }
+        try other.close()
+        let cache = try openCache()
+        XCTAssertTrue(cache.warnings.isEmpty)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cachePath + ".corrupt"))
+        let read = try RunFolder.read(runs, cache: cache)
+        XCTAssertEqual(read.runs.first { $0.id == "run-1.gpx" }?.distanceMeters, 54_321)
+        XCTAssertEqual(cache.count, 3)
+    }
+
+    func testRowOfTheWrongTypesIsAMissNotACrash() throws {
+        // Our layout marker, but a summaries column holding a number: the file is read instead.
+        _ = try openCache()
+        let path = runs + "/run-1.gpx"
+        let stamp = try XCTUnwrap(RunCache.stamp(path: path))
+        let other = try DatabaseQueue(path: cachePath)
+        try other.write {
+            try $0.execute(sql: "INSERT INTO runs VALUES (?, ?, ?, 0, ?, 'run-1.gpx', 42)",
+                           arguments: [RunFolder.absolutePath(path), stamp.sizeBytes, stamp.modifiedNanoseconds, RunCache.key(checkpoints: [])])
+        }
+        try other.close()
+        let cache = try openCache()
+        XCTAssertNil(cache.lookup(path: RunFolder.absolutePath(path), sizeBytes: stamp.sizeBytes,
+                                  modifiedNanoseconds: stamp.modifiedNanoseconds, key: RunCache.key(checkpoints: [])))
+        XCTAssertEqual(try RunFolder.read(runs, cache: cache).runs, try RunFolder.read(runs).runs)
+    }
+
+    func testFailedWriteWarnsAndResultsStand() throws {
+        // A cache whose inserts fail (a trigger stands in for a full disk): one warning, no row
+        // stored (one transaction), every run still read, and later writes are not tried.
+        _ = try openCache()
+        let other = try DatabaseQueue(path: cachePath)
+        try other.write {
+            try $0.execute(sql: "CREATE TRIGGER refuse BEFORE INSERT ON runs BEGIN SELECT RAISE(ABORT, 'no room'); END;")
+        }
+        try other.close()
+        let cache = try openCache()
+        let uncached = try RunFolder.read(runs)
+        let read = try RunFolder.read(runs, cache: cache)
+        XCTAssertEqual(read.runs, uncached.runs)
+        XCTAssertEqual(cache.count, 0)
+        XCTAssertEqual(cache.warnings.count, 1)
+        XCTAssertTrue(cache.warnings.first?.contains("no room") ?? false, cache.warnings.first ?? "")
+        _ = try RunFolder.read(runs, cache: cache)
+        XCTAssertEqual(cache.warnings.count, 1)
     }
 
     func testUnwritableLocationGivesNoCacheAndAWarning() throws {
@@ -166,6 +232,17 @@ final class RunCacheTests: XCTestCase {
                                                cache: cache, key: RunCache.key(checkpoints: targets)) else {
             return XCTFail("other checkpoint targets must read the file again")
         }
+    }
+
+    func testHashDoesNotDependOnTheReadSize() throws {
+        // Several read buffers' worth plus a ragged tail: the same as hashing the bytes in one go,
+        // so rows stored with another buffer size still match.
+        let path = folder + "/big"
+        let bytes = Data((0..<(3 * 1_048_576 + 12_345)).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 13) })
+        try bytes.write(to: URL(fileURLWithPath: path))
+        var whole = RunCache.Hasher64()
+        bytes.withUnsafeBytes { whole.update($0) }
+        XCTAssertEqual(RunCache.hash(path: path), whole.finish())
     }
 
     func testHashSeesEveryByte() throws {
