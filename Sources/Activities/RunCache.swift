@@ -153,6 +153,11 @@ public final class RunCache: @unchecked Sendable {
         public var key: String
         public var id: String
         public var summaries: Data
+
+        public init(path: String, sizeBytes: Int64, modifiedNanoseconds: Int64, hash: UInt64, key: String, id: String, summaries: Data) {
+            self.path = path; self.sizeBytes = sizeBytes; self.modifiedNanoseconds = modifiedNanoseconds
+            self.hash = hash; self.key = key; self.id = id; self.summaries = summaries
+        }
     }
 
     /// Stores rows (replacing any row with the same path) in one transaction. A failure rolls the

@@ -21,12 +21,13 @@ public struct RunFolder: Sendable {
     /// Reads every run file under `directory` (or the single file `directory` names), on every core
     /// (results gathered in file order, so the outcome is the same as reading one by one).
     /// `zone` gives local dates to runs whose file carried no UTC offset.
+    /// `serial` reads on the calling thread only, one file after another (for measuring).
     /// `cache` (optional) is consulted by path, size and modification time before any file is read,
     /// then by content hash; new summaries are stored in it. `progress(done, total)` is called from
     /// worker threads as files finish.
     public static func read(
         _ directory: String, analyzer: RunAnalyzer = RunAnalyzer(), zone: TimeZone = .current,
-        cache: RunCache? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil
+        cache: RunCache? = nil, serial: Bool = false, progress: (@Sendable (Int, Int) -> Void)? = nil
     ) throws -> RunFolder {
         var folder = RunFolder()
         var isDirectory: ObjCBool = false
@@ -48,11 +49,16 @@ public struct RunFolder: Sendable {
         let key = RunCache.key(checkpoints: analyzer.checkpoints)
         let outcomes = Outcomes(count: files.count)
         let counter = Counter()
-        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+        let work: @Sendable (Int) -> Void = { index in
             let file = files[index]
             let outcome = readOne(path: file.path, id: file.id, analyzer: analyzer, cache: cache, key: key)
             outcomes.set(index, outcome)
             if let progress { progress(counter.increment(), files.count) }
+        }
+        if serial {
+            for index in files.indices { work(index) }
+        } else {
+            DispatchQueue.concurrentPerform(iterations: files.count, execute: work)
         }
         var rows: [RunCache.Row] = []
         for (index, outcome) in outcomes.values.enumerated() {

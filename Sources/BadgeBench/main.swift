@@ -142,6 +142,7 @@ func benchFolder(_ directory: String, runs: Int, cachePath: String) throws {
     var parallel: [Double] = []
     var cold: [Double] = []
     var warm: [Double] = []
+    var coldSingle: [Double] = []
     var singleCPU: [Double] = []
     var parallelCPU: [Double] = []
     var count = 0
@@ -158,6 +159,13 @@ func benchFolder(_ directory: String, runs: Int, cachePath: String) throws {
         cpu = cpuSeconds()
         parallel.append(try time { _ = try RunFolder.read(directory) })
         parallelCPU.append(cpuSeconds() - cpu)
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: cachePath + suffix) }
+        coldSingle.append(try time {
+            var warning: String?
+            let cache = RunCache.open(path: cachePath, warning: &warning)
+            guard cache != nil else { throw BenchError.failed(warning ?? "no cache") }
+            _ = try RunFolder.read(directory, cache: cache, serial: true)
+        })
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: cachePath + suffix) }
         cold.append(try time {
             var warning: String?
@@ -185,6 +193,7 @@ func benchFolder(_ directory: String, runs: Int, cachePath: String) throws {
     emit("parallel_cpu_s", median(parallelCPU))
     emit("load_before", loadBefore)
     emit("load_after", loadAverage())
+    emit("cold_cache_single_s", median(coldSingle))
     emit("cold_cache_s", median(cold))
     emit("warm_cache_s", median(warm))
 }
@@ -284,6 +293,42 @@ func run() throws {
             })
         }
         emit("ours_s", median(times))
+    case "cache-parts":
+        // Where a cold cache's extra time goes, one core: hashing every file, JSON-encoding the
+        // summaries, storing the rows.
+        let directory = try arg(1, "cache-parts DIR CACHE")
+        let cachePath = try arg(2, "cache-parts DIR CACHE")
+        let files = try RunLoader.discover(directory: directory).runs
+        var summaries: [[RunSummary]] = []
+        let read = try time {
+            for id in files { summaries.append(try RunLoader.load(path: directory + "/" + id, id: id, analyzer: RunAnalyzer(), zoneOffsetSeconds: 0)) }
+        }
+        var hashes: [UInt64] = []
+        let hashing = time { for id in files { hashes.append(RunCache.hash(path: directory + "/" + id) ?? 0) } }
+        var blobs: [Data] = []
+        let encoding = try time { for runs in summaries { blobs.append(try JSONEncoder().encode(runs)) } }
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: cachePath + suffix) }
+        var warning: String?
+        guard let cache = RunCache.open(path: cachePath, warning: &warning) else { throw BenchError.failed(warning ?? "no cache") }
+        let key = RunCache.key(checkpoints: [])
+        var rows: [RunCache.Row] = []
+        let lookups = time {
+            for (k, id) in files.enumerated() {
+                let path = directory + "/" + id
+                let stamp = RunCache.stamp(path: path)
+                _ = cache.lookup(path: path, sizeBytes: stamp?.sizeBytes ?? 0, modifiedNanoseconds: stamp?.modifiedNanoseconds ?? 0, key: key)
+                _ = cache.lookup(hash: hashes[k], sizeBytes: stamp?.sizeBytes ?? 0, key: key)
+                rows.append(RunCache.Row(path: path, sizeBytes: stamp?.sizeBytes ?? 0, modifiedNanoseconds: stamp?.modifiedNanoseconds ?? 0,
+                                         hash: hashes[k], key: key, id: id, summaries: blobs[k]))
+            }
+        }
+        let storing = time { cache.store(rows) }
+        emit("read_s", read)
+        emit("hash_s", hashing)
+        emit("encode_s", encoding)
+        emit("lookups_s", lookups)
+        emit("store_s", storing)
+        emit("json_bytes", blobs.reduce(0) { $0 + $1.count })
     case "rss-gpx":
         // Reads and summarises one file once; the script reads the peak RSS from /usr/bin/time -v.
         let path = try arg(1, "rss-gpx FILE")
