@@ -47,7 +47,8 @@ final class ChunkedFileReader {
     }
 
     /// Opens `path` for reading with read(2) in chunks of `chunkSize` bytes.
-    convenience init(path: String, chunkSize: Int) throws {
+    /// `hasher` (optional) sees every byte of the file as it is read.
+    convenience init(path: String, chunkSize: Int, hasher: ContentHasher? = nil) throws {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else {
             throw ActivityError.unreadable(path: path, reason: String(cString: strerror(errno)))
@@ -59,7 +60,10 @@ final class ChunkedFileReader {
             fill: { dest, max in
                 while true {
                     let r = read(fd, dest, max)
-                    if r >= 0 { return r }
+                    if r >= 0 {
+                        if r > 0, let hasher { hasher.update(UnsafeRawBufferPointer(start: dest, count: r)) }
+                        return r
+                    }
                     if errno == EINTR { continue }
                     throw ActivityError.unreadable(path: path, reason: String(cString: strerror(errno)))
                 }

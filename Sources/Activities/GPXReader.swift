@@ -27,9 +27,17 @@ public enum GPXReader {
     public static let defaultChunkSize = 1 << 20
 
     /// Reads a GPX file. `chunkSize` is the read size (tests make it tiny to exercise boundaries).
-    public static func read(path: String, chunkSize: Int = defaultChunkSize) throws -> Track {
-        let reader = try ChunkedFileReader(path: path, chunkSize: chunkSize)
-        return try scan(reader, source: path) { ChunkedFileReader.lineNumber(path: path, offset: $0) }
+    /// `hasher` (optional) is given every byte of the file, including any after the root
+    /// element, which is then read to the end.
+    public static func read(path: String, chunkSize: Int = defaultChunkSize, hasher: ContentHasher? = nil) throws -> Track {
+        let reader = try ChunkedFileReader(path: path, chunkSize: chunkSize, hasher: hasher)
+        let track = try scan(reader, source: path) { ChunkedFileReader.lineNumber(path: path, offset: $0) }
+        if hasher != nil {
+            // The scan stops at </gpx>; the hash covers the whole file.
+            var used = 0
+            while let window = try reader.next(consumed: used) { used = window.count }
+        }
+        return track
     }
 
     /// Reads GPX from memory; `source` names it in errors.

@@ -144,6 +144,17 @@ public final class RunCache: @unchecked Sendable {
               [Int64(bitPattern: hash), sizeBytes, key])
     }
 
+    /// True when some row has this size and key, so a file of that size could be one the cache
+    /// knows under another path (and is worth hashing before it is read). On any doubt, true.
+    public func hasRow(sizeBytes: Int64, key: String) -> Bool {
+        locked {
+            (try? queue.inDatabase { db -> Bool in
+                let statement = try db.cachedStatement(sql: "SELECT 1 FROM runs WHERE size = ? AND key = ? LIMIT 1")
+                return try GRDB.Row.fetchOne(statement, arguments: [sizeBytes, key]) != nil
+            }) ?? true
+        }
+    }
+
     /// A row to store.
     public struct Row: Sendable {
         public var path: String

@@ -86,13 +86,20 @@ public struct RunFolder: Sendable {
     /// else read and summarised (and a row returned for the cache).
     static func readOne(path: String, id: String, analyzer: RunAnalyzer, cache: RunCache?, key: String) -> Outcome {
         var row: RunCache.Row?
+        var hasher: ContentHasher?
         if let cache, let stamp = RunCache.stamp(path: path) {
             let absolute = absolutePath(path)
             if let entry = cache.lookup(path: absolute, sizeBytes: stamp.sizeBytes, modifiedNanoseconds: stamp.modifiedNanoseconds, key: key),
                let runs = decode(entry, id: id) {
                 return .runs(runs, nil)
             }
-            if let hash = RunCache.hash(path: path) {
+            if !cache.hasRow(sizeBytes: stamp.sizeBytes, key: key) {
+                // No cached file has this size, so this one cannot be a moved file: read it once,
+                // hashing it on the way, for the row to store.
+                hasher = ContentHasher()
+                row = RunCache.Row(path: absolute, sizeBytes: stamp.sizeBytes, modifiedNanoseconds: stamp.modifiedNanoseconds,
+                                   hash: 0, key: key, id: id, summaries: Data())
+            } else if let hash = RunCache.hash(path: path) {
                 if let entry = cache.lookup(hash: hash, sizeBytes: stamp.sizeBytes, key: key), let runs = decode(entry, id: id),
                    let data = try? encoder.encode(runs) {
                     // A moved or renamed file: store it under its new path and id.
@@ -104,8 +111,14 @@ public struct RunFolder: Sendable {
             }
         }
         do {
-            let runs = try RunLoader.load(path: path, id: id, analyzer: analyzer, zoneOffsetSeconds: 0)
+            let runs = try RunLoader.load(path: path, id: id, analyzer: analyzer, zoneOffsetSeconds: 0, hasher: hasher)
             if var made = row, let data = try? encoder.encode(runs) {
+                if let hasher {
+                    made.hash = hasher.finish()
+                    // The file changed while it was read: its stamp would describe other bytes.
+                    guard let after = RunCache.stamp(path: path), after.sizeBytes == made.sizeBytes,
+                          after.modifiedNanoseconds == made.modifiedNanoseconds else { return .runs(runs, nil) }
+                }
                 made.summaries = data
                 return .runs(runs, made)
             }

@@ -72,23 +72,38 @@ public enum RunLoader {
 
     /// Reads one file and summarises it: one `RunSummary` per run in the file (GPX and JSON give
     /// one). `id` is the run's id (the path relative to the folder evaluated).
-    public static func load(path: String, id: String, analyzer: RunAnalyzer, zoneOffsetSeconds: Int) throws -> [RunSummary] {
+    /// `hasher` (optional) is given every byte of the file as read (the cache's content hash),
+    /// so that the file is read once.
+    public static func load(
+        path: String, id: String, analyzer: RunAnalyzer, zoneOffsetSeconds: Int, hasher: ContentHasher? = nil
+    ) throws -> [RunSummary] {
+        /// The whole file, hashed on the way.
+        func wholeFile() throws -> [UInt8] {
+            let bytes = try FileBytes.read(path: path)
+            hasher?.update(bytes)
+            return bytes
+        }
         switch format(ofPath: path) {
         case "gpx":
             let track: Track
             if path.lowercased().hasSuffix(".gz") {
-                let bytes = try Gzip.decompress(try FileBytes.read(path: path), source: path)
+                let bytes = try Gzip.decompress(try wholeFile(), source: path)
                 track = try GPXReader.read(bytes: bytes, source: path)
             } else {
-                track = try GPXReader.read(path: path)
+                track = try GPXReader.read(path: path, hasher: hasher)
             }
             return [analyzer.summarize(track, id: id, zoneOffsetSeconds: zoneOffsetSeconds)]
         case "tcx":
-            return summarize(try TCXReader.read(path: path), id: id, analyzer: analyzer, zoneOffsetSeconds: zoneOffsetSeconds)
+            var bytes = try wholeFile()
+            if Gzip.isGzip(bytes) { bytes = try Gzip.decompress(bytes, source: path) }
+            return summarize(try TCXReader.read(bytes: bytes, source: path), id: id, analyzer: analyzer, zoneOffsetSeconds: zoneOffsetSeconds)
         case "fit":
-            return summarize(try FITReader.read(path: path), id: id, analyzer: analyzer, zoneOffsetSeconds: zoneOffsetSeconds)
+            var bytes = try wholeFile()
+            if Gzip.isGzip(bytes) { bytes = try Gzip.decompress(bytes, source: path) }
+            return summarize(try FITReader.read(bytes: bytes, source: path), id: id, analyzer: analyzer, zoneOffsetSeconds: zoneOffsetSeconds)
         case "json":
-            return [try SummaryReader.read(path: path, id: id, zoneOffsetSeconds: zoneOffsetSeconds)]
+            if hasher == nil { return [try SummaryReader.read(path: path, id: id, zoneOffsetSeconds: zoneOffsetSeconds)] }
+            return [try SummaryReader.read(data: Data(try wholeFile()), source: path, id: id, zoneOffsetSeconds: zoneOffsetSeconds)]
         default:
             let known = suffixes.map(\.suffix).joined(separator: ", ")
             throw ActivityError.notFormat(path: path, format: "run", reason: "unknown extension; run files end in \(known)")

@@ -259,4 +259,44 @@ final class RunCacheTests: XCTestCase {
         try bytes.write(to: URL(fileURLWithPath: path))
         XCTAssertEqual(RunCache.hash(path: path), a)
     }
+
+    func testHashingWhileReadingGivesTheSameHashInPiecesOfAnySize() throws {
+        let path = folder + "/pieces"
+        let bytes = (0..<(200_003)).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 11) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let expected = try XCTUnwrap(RunCache.hash(path: path))
+        for pieces in [[1], [31, 1, 33], [7, 64, 1000], [65_536], [200_003]] {
+            let hasher = ContentHasher()
+            var position = 0, k = 0
+            while position < bytes.count {
+                let n = min(pieces[k % pieces.count], bytes.count - position)
+                bytes[position..<(position + n)].withUnsafeBytes { hasher.update($0) }
+                position += n; k += 1
+            }
+            XCTAssertEqual(hasher.finish(), expected, "pieces \(pieces)")
+        }
+        XCTAssertEqual(ContentHasher().finish(), RunCache.Hasher64().finish(), "an empty file")
+    }
+
+    func testAColdReadStoresTheHashOfEveryFormatAsAWholeFileHashWouldGiveIt() throws {
+        // Each format is read once, hashed on the way; a GPX file with bytes after </gpx> too.
+        let generator = RunGenerator(seed: 9, distanceMeters: 1200)
+        var gpx = generator.gpxBytes()
+        gpx += Array("\n<!-- written after the root element -->\n".utf8)
+        try Data(gpx).write(to: URL(fileURLWithPath: runs + "/tail.gpx"))
+        try Data(try Gzip.compress(generator.gpxBytes())).write(to: URL(fileURLWithPath: runs + "/zipped.gpx.gz"))
+        try Data(FITWriter.encode(track: generator.track())).write(to: URL(fileURLWithPath: runs + "/watch.fit"))
+        try Data(generator.summaryJSON().utf8).write(to: URL(fileURLWithPath: runs + "/treadmill.json"))
+        let cache = try openCache()
+        let first = try RunFolder.read(runs, cache: cache)
+        XCTAssertTrue(first.errors.isEmpty, "\(first.errors)")
+        XCTAssertEqual(cache.count, 7)
+        // Every file renamed: each must be found by the hash stored on the cold read, not read again.
+        for name in ["tail.gpx", "zipped.gpx.gz", "watch.fit", "treadmill.json", "run-1.gpx"] {
+            let path = runs + "/" + name
+            let stamp = try XCTUnwrap(RunCache.stamp(path: path))
+            let hash = try XCTUnwrap(RunCache.hash(path: path))
+            XCTAssertNotNil(cache.lookup(hash: hash, sizeBytes: stamp.sizeBytes, key: RunCache.key(checkpoints: [])), name)
+        }
+    }
 }
