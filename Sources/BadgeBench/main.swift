@@ -249,7 +249,7 @@ func benchRules(count: Int, runs: Int, packs: [String], badges: String) throws {
     emit("max_rss_mb", maxRSSMegabytes())
     // Where the time goes, rule by rule (one profiled evaluation).
     for cost in engine.evaluateProfiled(runs: summaries).costs.sorted(by: { $0.seconds > $1.seconds }) {
-        emit("rule_s \(cost.pack)/\(cost.rule)", cost.seconds)
+        emit("rule_s:\(cost.pack)/\(cost.rule)", cost.seconds)
     }
 }
 
