@@ -584,8 +584,13 @@ static int proxy_record_next(lua_State *state) {
 }
 
 static int proxy_array_next(lua_State *state) {
-    lua_Integer i = luaL_optinteger(state, 2, 0) + 1;
-    lua_getiuservalue(state, 1, 1);
+    // Rules can call this iterator (from pairs) with anything: only an array proxy, whose first
+    // user value is its table, may be read; anything else is a Lua error, never a crash.
+    if (lua_type(state, 1) != LUA_TUSERDATA) return luaL_error(state, "attempt to iterate over a %s value", luaL_typename(state, 1));
+    lua_Integer previous = luaL_optinteger(state, 2, 0);
+    if (lua_getiuservalue(state, 1, 1) != LUA_TTABLE) return luaL_error(state, "attempt to iterate over a userdata value");
+    if (previous < 0 || previous >= LUA_MAXINTEGER) { lua_pushnil(state); return 1; }
+    lua_Integer i = previous + 1;
     if (lua_rawgeti(state, -1, i) == LUA_TNIL) { lua_pushnil(state); return 1; }
     lua_pushinteger(state, i);
     lua_insert(state, -2);
@@ -902,6 +907,8 @@ static int is_light_array(int kind) {
 }
 
 static int light_kind(lua_State *state, int index) {
+    // Only light userdata are records: a full userdata (a run, ctx) must never be read as one.
+    if (lua_type(state, index) != LUA_TLIGHTUSERDATA) return -1;
     const int *record = (const int *)lua_touserdata(state, index);
     if (record == NULL) return -1;
     int kind = *record;
@@ -1048,8 +1055,9 @@ static int light_array_next(lua_State *state) {
     int kind = light_kind(state, 1);
     if (kind < 0 || !is_light_array(kind)) return luaL_error(state, "attempt to index a userdata value");
     const light_array *array = (const light_array *)lua_touserdata(state, 1);
-    lua_Integer i = luaL_optinteger(state, 2, 0) + 1;
-    if (i < 1 || i > array->count) { lua_pushnil(state); return 1; }
+    lua_Integer previous = luaL_optinteger(state, 2, 0);
+    if (previous < 0 || previous >= array->count) { lua_pushnil(state); return 1; }
+    lua_Integer i = previous + 1;
     lua_pushinteger(state, i);
     lua_pushlightuserdata(state, (void *)(array->first + (size_t)(i - 1) * array->stride));
     return 2;
@@ -1159,6 +1167,10 @@ static void define_light_kinds(lua_State *state, bclua_control *c) {
     }
     lua_pushliteral(state, "read-only");
     lua_setfield(state, metatable, "__metatable");
+    // The base library's messages ("bad argument #1 to 'next' (table expected, got record)") name
+    // it; one metatable serves every light userdata, so the kind is in the host's messages only.
+    lua_pushliteral(state, "record");
+    lua_setfield(state, metatable, "__name");
     lua_setmetatable(state, -2);
     lua_settop(state, top);
 }
