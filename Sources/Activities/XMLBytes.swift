@@ -103,11 +103,11 @@ enum XMLBytes {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let pattern = UInt64(byte) &* ones
         var k = from
-        while k + 8 <= to {
+        while k &+ 8 <= to {
             let x = UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self) ^ pattern
             let m = (x &- ones) & ~x & 0x8080_8080_8080_8080
-            if m != 0 { return k + m.trailingZeroBitCount >> 3 }
-            k += 8
+            if m != 0 { return k &+ m.trailingZeroBitCount >> 3 }
+            k &+= 8
         }
         while k < to {
             if p[k] == byte { return k }
@@ -182,12 +182,18 @@ enum XMLBytes {
             let last = count - 8
             return UnsafeRawPointer(a + last).loadUnaligned(as: UInt64.self) == UnsafeRawPointer(b + last).loadUnaligned(as: UInt64.self)
         }
-        var k = 0
-        while k < count {
-            if a[k] != b[k] { return false }
-            k += 1
+        // Two overlapping loads cover 2...7 bytes.
+        if count >= 4 {
+            let last = count &- 4
+            return UnsafeRawPointer(a).loadUnaligned(as: UInt32.self) == UnsafeRawPointer(b).loadUnaligned(as: UInt32.self)
+                && UnsafeRawPointer(a + last).loadUnaligned(as: UInt32.self) == UnsafeRawPointer(b + last).loadUnaligned(as: UInt32.self)
         }
-        return true
+        if count >= 2 {
+            let last = count &- 2
+            return UnsafeRawPointer(a).loadUnaligned(as: UInt16.self) == UnsafeRawPointer(b).loadUnaligned(as: UInt16.self)
+                && UnsafeRawPointer(a + last).loadUnaligned(as: UInt16.self) == UnsafeRawPointer(b + last).loadUnaligned(as: UInt16.self)
+        }
+        return count < 1 || a[0] == b[0]
     }
 
     /// True when every byte of `p[from..<to]` is XML whitespace.
