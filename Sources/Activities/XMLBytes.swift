@@ -346,7 +346,9 @@ enum XMLBytes {
             mantissa = mantissa &+ eightDigits(w0) &* integerPowerOfTen(taken &- 8)
                 &+ eightDigits(w1) &* integerPowerOfTen(taken &- 16) &+ leadingDigits(w2, taken &- 16)
         }
-        let value = Double(mantissa) / exactPowerOfTen(taken)
+        // Below 2^63 the signed conversion (one instruction) rounds exactly as the unsigned one.
+        let converted = mantissa < 1 << 63 ? Double(Int64(bitPattern: mantissa)) : Double(mantissa)
+        let value = converted / exactPowerOfTen(taken)
         return negative ? -value : value
     }
 
