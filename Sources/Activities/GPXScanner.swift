@@ -380,28 +380,11 @@ struct GPXScanner {
         // Fast path for a point's usual attributes, ` lat="…" lon="…">` in either order: what
         // the general loop below finds for exactly these bytes. Anything else goes that way.
         var attributesRead = false
-        if wantsPosition {
-            var k = j
-            for _ in 0..<2 {
-                guard k + 8 <= n else { break }
-                let w = UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self) & 0xFFFF_FFFF_FFFF
-                let isLatitude = w == 0x22_3D_74_61_6C_20  // ` lat="`
-                guard isLatitude || w == 0x22_3D_6E_6F_6C_20 else { break }  // ` lon="`
-                let close = XMLBytes.find(XMLBytes.doubleQuote, in: p, from: k + 6, to: n)
-                guard close >= 0 else { break }
-                if isLatitude {
-                    latStart = k + 6; latEnd = close
-                } else {
-                    lonStart = k + 6; lonEnd = close
-                }
-                k = close + 1
-            }
-            if latStart >= 0, lonStart >= 0, k < n, p[k] == XMLBytes.greaterThan {
-                j = k + 1
-                attributesRead = true
-            } else {
-                latStart = -1; latEnd = -1; lonStart = -1; lonEnd = -1
-            }
+        if wantsPosition, let usual = GPXScanner.pointAttributes(p, from: j, count: n) {
+            latStart = usual.latStart; latEnd = usual.latEnd
+            lonStart = usual.lonStart; lonEnd = usual.lonEnd
+            j = usual.end
+            attributesRead = true
         }
         while !attributesRead {
             while j < n, XMLBytes.isSpace(p[j]) { j += 1 }
@@ -531,10 +514,36 @@ struct GPXScanner {
         }
         // Fast path for a whole track point in its usual shape (see `fastPoint`).
         if wantsPosition, capture == .none, fastMisses < 8 || trackPoints & 63 == 0 {
-            let end = fastPoint(p, from: j, count: n, name: p + nameStart, nameLength: nameEnd - nameStart)
+            var end = fastPoint(p, from: j, count: n, name: p + nameStart, nameLength: nameEnd - nameStart)
             if end >= 0 {
                 fastMisses = 0
-                return end
+                // The next sibling, when it is a point with the same name and the usual attributes,
+                // is read here too: what `feed` and this function would do for it. At anything
+                // else, or if the fast path gives that point back, nothing is kept (the count and
+                // `inPoint` are restored; the other point fields are rewritten at every point's
+                // start tag) and the scan resumes where it stood, after this point.
+                let name = p + nameStart, nameLength = nameEnd - nameStart
+                while true {
+                    let lt = XMLBytes.skipIndentation(p, from: end, to: n)
+                    let at = lt + 1
+                    guard at + nameLength < n, p[lt] == XMLBytes.lessThan, XMLBytes.equal(p + at, name, nameLength),
+                        let usual = GPXScanner.pointAttributes(p, from: at + nameLength, count: n)
+                    else { return end }
+                    trackPoints += 1
+                    inPoint = true
+                    hasLatitude = true
+                    hasLongitude = true
+                    latitude = XMLBytes.parseDouble(p + usual.latStart, count: usual.latEnd - usual.latStart) ?? .nan
+                    longitude = XMLBytes.parseDouble(p + usual.lonStart, count: usual.lonEnd - usual.lonStart) ?? .nan
+                    elevation = .nan; time = .nan; heartRate = .nan; cadence = .nan
+                    let next = fastPoint(p, from: usual.end, count: n, name: name, nameLength: nameLength)
+                    guard next >= 0 else {
+                        trackPoints -= 1
+                        inPoint = false
+                        return end
+                    }
+                    end = next
+                }
             }
             fastMisses += 1
         }
@@ -561,6 +570,33 @@ struct GPXScanner {
         push(tag, p + nameStart, nameEnd - nameStart, offset + i)
         if what != .none { begin(what, level) }
         return j
+    }
+
+    /// A point's usual attributes after its name at `p[from]`, ` lat="…" lon="…">` in either order:
+    /// the value ranges and the index after the `>`, exactly what the general attribute loop finds
+    /// for these bytes; nil for anything else.
+    @inline(__always)
+    private static func pointAttributes(_ p: UnsafePointer<UInt8>, from: Int, count n: Int)
+        -> (latStart: Int, latEnd: Int, lonStart: Int, lonEnd: Int, end: Int)?
+    {
+        var latStart = -1, latEnd = -1, lonStart = -1, lonEnd = -1
+        var k = from
+        for _ in 0..<2 {
+            guard k + 8 <= n else { break }
+            let w = UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self) & 0xFFFF_FFFF_FFFF
+            let isLatitude = w == 0x22_3D_74_61_6C_20  // ` lat="`
+            guard isLatitude || w == 0x22_3D_6E_6F_6C_20 else { break }  // ` lon="`
+            let close = XMLBytes.find(XMLBytes.doubleQuote, in: p, from: k + 6, to: n)
+            guard close >= 0 else { break }
+            if isLatitude {
+                latStart = k + 6; latEnd = close
+            } else {
+                lonStart = k + 6; lonEnd = close
+            }
+            k = close + 1
+        }
+        guard latStart >= 0, lonStart >= 0, k < n, p[k] == XMLBytes.greaterThan else { return nil }
+        return (latStart, latEnd, lonStart, lonEnd, k + 1)
     }
 
     /// The rest of a track point whose start tag ends at `p[start]`, when it has the usual shape:

@@ -121,6 +121,13 @@ public enum Timestamps {
             i += 1
             var scale = 0.1
             var any = false
+            // Only zeros (`.000`): the loop below would leave the fraction at +0.0.
+            var zeros = i
+            while zeros < count, p[zeros] == 0x30 { zeros += 1 }
+            if zeros > i, zeros == count || p[zeros] &- 0x30 > 9 {
+                i = zeros
+                any = true
+            }
             while i < count, p[i] &- 0x30 <= 9 {
                 fraction += Double(p[i] &- 0x30) * scale
                 scale *= 0.1

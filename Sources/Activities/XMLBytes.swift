@@ -103,11 +103,11 @@ enum XMLBytes {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let pattern = UInt64(byte) &* ones
         var k = from
-        while k + 8 <= to {
+        while k &+ 8 <= to {
             let x = UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self) ^ pattern
             let m = (x &- ones) & ~x & 0x8080_8080_8080_8080
-            if m != 0 { return k + m.trailingZeroBitCount >> 3 }
-            k += 8
+            if m != 0 { return k &+ m.trailingZeroBitCount >> 3 }
+            k &+= 8
         }
         while k < to {
             if p[k] == byte { return k }
@@ -182,12 +182,18 @@ enum XMLBytes {
             let last = count - 8
             return UnsafeRawPointer(a + last).loadUnaligned(as: UInt64.self) == UnsafeRawPointer(b + last).loadUnaligned(as: UInt64.self)
         }
-        var k = 0
-        while k < count {
-            if a[k] != b[k] { return false }
-            k += 1
+        // Two overlapping loads cover 2...7 bytes.
+        if count >= 4 {
+            let last = count &- 4
+            return UnsafeRawPointer(a).loadUnaligned(as: UInt32.self) == UnsafeRawPointer(b).loadUnaligned(as: UInt32.self)
+                && UnsafeRawPointer(a + last).loadUnaligned(as: UInt32.self) == UnsafeRawPointer(b + last).loadUnaligned(as: UInt32.self)
         }
-        return true
+        if count >= 2 {
+            let last = count &- 2
+            return UnsafeRawPointer(a).loadUnaligned(as: UInt16.self) == UnsafeRawPointer(b).loadUnaligned(as: UInt16.self)
+                && UnsafeRawPointer(a + last).loadUnaligned(as: UInt16.self) == UnsafeRawPointer(b + last).loadUnaligned(as: UInt16.self)
+        }
+        return count < 1 || a[0] == b[0]
     }
 
     /// True when every byte of `p[from..<to]` is XML whitespace.
@@ -268,6 +274,137 @@ enum XMLBytes {
             }
             if k == count { return Double(v) }
         }
+        if count >= 8, let v = parseDecimalWords(p, count: count) { return v }
+        return parseDoubleGeneral(p, count: count)
+    }
+
+    /// The usual shape of a coordinate or an elevation, `[-+]d[d…].ddd…` with one to seven integer
+    /// digits (the first not 0) and nothing after the fraction, read eight bytes at a time: nil for
+    /// any other shape (the general parser then decides). The value is exactly the general parser's:
+    /// the first 19 significant digits (the integer digits, then as many fraction digits as fit) make
+    /// the integer mantissa, later digits are only checked, and the one division is by 10^(fraction
+    /// digits taken). The three words of fraction digits are converted independently and combined,
+    /// instead of one long digit-by-digit chain. Needs `count >= 8`: a word that would run past the
+    /// end is loaded from `end - 8` and shifted, so no byte outside `p[0..<count]` is read.
+    @inline(__always)
+    static func parseDecimalWords(_ p: UnsafePointer<UInt8>, count: Int) -> Double? {
+        var end = count
+        while end > 0, isSpace(p[end &- 1]) { end &-= 1 }
+        guard end >= 8 else { return nil }
+        var i = 0
+        while isSpace(p[i]) { i &+= 1 }  // stops at the last byte, which is not a space
+        let negative = p[i] == 0x2D
+        if negative || p[i] == 0x2B { i &+= 1 }
+        // Integer part: one word, its first non-digit must be the point, at index 1...7.
+        let wi = word(p, at: i, end: end)
+        let nonDigitsI = nonDigitBytes(wi)
+        guard wi & 0xFF != 0x30, nonDigitsI != 0 else { return nil }
+        let intCount = nonDigitsI.trailingZeroBitCount >> 3
+        guard intCount >= 1, (wi >> UInt64(8 &* intCount)) & 0xFF == 0x2E else { return nil }
+        let intValue = eightDigits(wi << UInt64(8 &* (8 &- intCount)))
+        // Fraction: every byte up to `end` must be a digit. The last eight bytes are one word (with
+        // the flags of bytes before the fraction shifted out: those are digits, the point, a sign
+        // or spaces, none of which carries into the next byte), the first 8, 16 or 24 are whole
+        // words, and only a fraction of more than 32 digits needs a loop.
+        let f = i &+ intCount &+ 1
+        let fractionCount = end &- f
+        guard fractionCount >= 1 else { return nil }
+        let last = UnsafeRawPointer(p + (end &- 8)).loadUnaligned(as: UInt64.self)
+        let before = UInt64(8 &* max(0, 8 &- fractionCount))  // bits of `last` before the fraction
+        var nonDigits = nonDigitBytes(last) >> before
+        let w0 = fractionCount >= 8 ? UnsafeRawPointer(p + f).loadUnaligned(as: UInt64.self) : last >> before
+        var w1: UInt64 = 0
+        var w2: UInt64 = 0
+        if fractionCount > 8 {
+            nonDigits |= nonDigitBytes(w0)
+            w1 = fractionCount >= 16 ? UnsafeRawPointer(p + (f &+ 8)).loadUnaligned(as: UInt64.self)
+                : last >> UInt64(8 &* (16 &- fractionCount))
+            if fractionCount > 16 {
+                nonDigits |= nonDigitBytes(w1)
+                w2 = fractionCount >= 24 ? UnsafeRawPointer(p + (f &+ 16)).loadUnaligned(as: UInt64.self)
+                    : last >> UInt64(8 &* (24 &- fractionCount))
+                if fractionCount > 24 {
+                    nonDigits |= nonDigitBytes(w2)
+                    var q = f &+ 24
+                    while q &+ 8 < end {
+                        nonDigits |= nonDigitBytes(UnsafeRawPointer(p + q).loadUnaligned(as: UInt64.self))
+                        q &+= 8
+                    }
+                }
+            }
+        }
+        guard nonDigits == 0 else { return nil }
+        // The first 19 - intCount fraction digits (or all) join the mantissa, up to three words
+        // converted independently.
+        let taken = min(fractionCount, 19 &- intCount)  // 1...18
+        var mantissa = intValue &* integerPowerOfTen(taken)
+        if taken <= 8 {
+            mantissa = mantissa &+ leadingDigits(w0, taken)
+        } else if taken <= 16 {
+            mantissa = mantissa &+ eightDigits(w0) &* integerPowerOfTen(taken &- 8) &+ leadingDigits(w1, taken &- 8)
+        } else {
+            mantissa = mantissa &+ eightDigits(w0) &* integerPowerOfTen(taken &- 8)
+                &+ eightDigits(w1) &* integerPowerOfTen(taken &- 16) &+ leadingDigits(w2, taken &- 16)
+        }
+        // Below 2^63 the signed conversion (one instruction) rounds exactly as the unsigned one.
+        let converted = mantissa < 1 << 63 ? Double(Int64(bitPattern: mantissa)) : Double(mantissa)
+        let value = converted / exactPowerOfTen(taken)
+        return negative ? -value : value
+    }
+
+    /// The eight bytes `p[at..<at + 8]` little-endian, bytes at or past `end` read as 0 (`end >= 8`).
+    @inline(__always)
+    static func word(_ p: UnsafePointer<UInt8>, at: Int, end: Int) -> UInt64 {
+        if at &+ 8 <= end { return UnsafeRawPointer(p + at).loadUnaligned(as: UInt64.self) }
+        if at >= end { return 0 }
+        let w = UnsafeRawPointer(p + (end &- 8)).loadUnaligned(as: UInt64.self)
+        return w >> UInt64(8 &* (at &+ 8 &- end))
+    }
+
+    /// Nonzero exactly in the bytes of `w` that are not ASCII digits, at least in the lowest such
+    /// byte (a carry out of a byte ≥ 0xFA may also mark the next one, which is later in the text).
+    @inline(__always)
+    static func nonDigitBytes(_ w: UInt64) -> UInt64 {
+        ((w & 0xF0F0_F0F0_F0F0_F0F0) ^ 0x3030_3030_3030_3030)
+            | (((w &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) ^ 0x3030_3030_3030_3030)
+    }
+
+    /// The value of the first `r` (1...8) digits of a word of digits.
+    @inline(__always)
+    static func leadingDigits(_ w: UInt64, _ r: Int) -> UInt64 {
+        eightDigits(r >= 8 ? w : w << UInt64(8 &* (8 &- r)))
+    }
+
+    /// 10^e for 0 ≤ e ≤ 19.
+    @inline(__always)
+    static func integerPowerOfTen(_ e: Int) -> UInt64 {
+        switch e {
+        case 0: return 1
+        case 1: return 10
+        case 2: return 100
+        case 3: return 1000
+        case 4: return 10000
+        case 5: return 100_000
+        case 6: return 1_000_000
+        case 7: return 10_000_000
+        case 8: return 100_000_000
+        case 9: return 1_000_000_000
+        case 10: return 10_000_000_000
+        case 11: return 100_000_000_000
+        case 12: return 1_000_000_000_000
+        case 13: return 10_000_000_000_000
+        case 14: return 100_000_000_000_000
+        case 15: return 1_000_000_000_000_000
+        case 16: return 10_000_000_000_000_000
+        case 17: return 100_000_000_000_000_000
+        case 18: return 1_000_000_000_000_000_000
+        default: return 10_000_000_000_000_000_000
+        }
+    }
+
+    /// Every shape `parseDouble` accepts: spaces, sign, integer digits, fraction, exponent.
+    @inline(never)
+    static func parseDoubleGeneral(_ p: UnsafePointer<UInt8>, count: Int) -> Double? {
         var i = 0
         var end = count
         while i < end, isSpace(p[i]) { i += 1 }

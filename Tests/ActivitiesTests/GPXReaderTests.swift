@@ -455,6 +455,71 @@ final class GPXReaderTests: XCTestCase {
         XCTAssertEqual(whole.times.map(\.bitPattern), general.times.map(\.bitPattern))
     }
 
+    /// From one point read on the fast path the scanner goes straight on to the next when it is a
+    /// sibling with the same name and the usual attributes; anything else between or in the points
+    /// (text, a comment, a pause marker, other names and attributes, a self-closing point, a point
+    /// the fast path gives back, a new segment) stops that and the general path decides, with the
+    /// same values. Read whole and in chunks of many sizes.
+    func testPointToPointContinuationAndItsStops() throws {
+        func point(_ lat: String, _ lon: String = "4.5", name: String = "trkpt", attributes: String? = nil, ele: Int, hr: Int) -> String {
+            "<\(name) \(attributes ?? "lat=\"\(lat)\" lon=\"\(lon)\"")>\n  <ele>\(ele)</ele>\n  <extensions><gpxtpx:hr>\(hr)</gpxtpx:hr></extensions>\n</\(name)>\n"
+        }
+        let body = [
+            point("1", ele: 1, hr: 101), point("2", ele: 2, hr: 102), point("3", ele: 3, hr: 103),
+            "text between points\n",
+            point("4", ele: 4, hr: 104),
+            "<!-- a comment -->\n",
+            point("5", ele: 5, hr: 105),
+            point("6", attributes: "lon=\"4.5\" lat=\"6\"", ele: 6, hr: 106),  // either order continues
+            point("7", attributes: "lat=\"7\" lon=\"4.5\" extra=\"x\"", ele: 7, hr: 107),
+            point("8", attributes: "lat='8' lon='4.5'", ele: 8, hr: 108),
+            point("9", ele: 9, hr: 109),
+            "<trkpt lat=\"10\" lon=\"4.5\"/>\n",
+            point("11", ele: 11, hr: 111),
+            point("95", ele: 12, hr: 112),  // latitude out of range: dropped
+            point("abc", ele: 13, hr: 113),  // unparseable: dropped
+            point("100", ele: 14, hr: 114),  // pause marker: a new segment
+            point("15", ele: 15, hr: 115),
+            "<trkpt lat=\"16\" lon=\"4.5\"><ele>16</ele><!-- c --><extensions><gpxtpx:hr>116</gpxtpx:hr></extensions></trkpt>\n",
+            point("17", ele: 17, hr: 117),
+            "<trkpt lat=\"18\" lon=\"4.5\">\n  <ele>18</ele>\n</trkpt >\n",  // the fast path gives it back
+            point("19", ele: 19, hr: 119),
+            point("20", name: "trkptx", ele: 20, hr: 120),  // not a track point
+            point("21", attributes: "lat=\"21\"", ele: 21, hr: 121),  // no position: dropped
+            point("22", ele: 22, hr: 122),
+            "</trkseg><trkseg>\n",
+            point("23", ele: 23, hr: 123), point("24", ele: 24, hr: 124),
+        ].joined()
+        let text = gpx11("<trk><trkseg>\n" + body + "</trkseg></trk>")
+        let whole = try read(text)
+        let kept: [Double] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 15, 16, 17, 18, 19, 22, 23, 24]
+        XCTAssertEqual(whole.latitudes, kept)
+        XCTAssertEqual(whole.elevations.map(\.bitPattern), kept.map { $0 == 10 ? Double.nan : $0 }.map(\.bitPattern))
+        XCTAssertEqual(whole.heartRates.map(\.bitPattern), kept.map { $0 == 10 || $0 == 18 ? Double.nan : 100 + $0 }.map(\.bitPattern))
+        XCTAssertEqual(whole.segmentStarts, [0, 11, 17])
+        XCTAssertEqual(whole.dropped, ["latitude out of range": 1, "unparseable latitude": 1, "pause marker (latitude 100 or 200)": 1, "no position": 1])
+        for chunk in Array(1...24) + [40, 64, 100, 150, 200, 300, 500] {
+            let t = try read(text, chunkSize: chunk)
+            XCTAssertEqual(t.latitudes, whole.latitudes, "chunk \(chunk)")
+            XCTAssertEqual(t.elevations.map(\.bitPattern), whole.elevations.map(\.bitPattern), "chunk \(chunk)")
+            XCTAssertEqual(t.heartRates.map(\.bitPattern), whole.heartRates.map(\.bitPattern), "chunk \(chunk)")
+            XCTAssertEqual(t.segmentStarts, whole.segmentStarts, "chunk \(chunk)")
+            XCTAssertEqual(t.dropped, whole.dropped, "chunk \(chunk)")
+        }
+        // Every point dropped, most of them on the continuation, some given back to the general
+        // path after their start tag was read (a comment inside): each still counts once.
+        let dropped = (0..<20).map { k in
+            let p = point(k % 2 == 0 ? "91" : "x", ele: k, hr: 100)
+            return k % 3 == 1 ? p.replacingOccurrences(of: "</ele>", with: "</ele><!-- c -->") : p
+        }.joined()
+        XCTAssertThrowsError(try read(gpx11("<trk><trkseg>\n" + dropped + "</trkseg></trk>"))) { error in
+            guard case .noUsablePoints(_, let reason)? = error as? ActivityError else { return XCTFail("\(error)") }
+            XCTAssertTrue(reason.contains("all 20 track point(s) were dropped"), reason)
+            XCTAssertTrue(reason.contains("10 latitude out of range"), reason)
+            XCTAssertTrue(reason.contains("10 unparseable latitude"), reason)
+        }
+    }
+
     /// The point's usual attributes (` lat="…" lon="…">`) are read on a fast path; every other
     /// form goes the general way, with the same values.
     func testTrackPointAttributeForms() throws {

@@ -29,6 +29,27 @@ final class TimestampsTests: XCTestCase {
         XCTAssertEqual(u.epoch.truncatingRemainder(dividingBy: 1), 0.179, accuracy: 1e-6)
     }
 
+    /// A fraction of zeros alone is skipped without arithmetic; zeros followed by other digits
+    /// are summed digit by digit as before (0·0.1 + 0·0.01 + … + 1·0.0001, bit for bit).
+    func testFractionsOfZeros() throws {
+        let whole = 1_714_545_000.0
+        for text in ["2024-05-01T06:30:00.0Z", "2024-05-01T06:30:00.000Z", "2024-05-01T06:30:00,000000000Z",
+                     "2024-05-01T06:30:00.000", "2024-05-01T06:30:00.00 ", "2024-05-01T06:30:00.000+00:00"] {
+            let t = try XCTUnwrap(Timestamps.parse(text), text)
+            XCTAssertEqual(t.epoch.bitPattern, whole.bitPattern, text)
+        }
+        var fraction = 0.0, scale = 0.1
+        for digit in [0.0, 0, 0, 1, 5] {
+            fraction += digit * scale
+            scale *= 0.1
+        }
+        let t = try XCTUnwrap(Timestamps.parse("2024-05-01T06:30:00.00015Z"))
+        XCTAssertEqual(t.epoch.bitPattern, (whole + fraction).bitPattern)
+        for text in ["2024-05-01T06:30:00.00x", "2024-05-01T06:30:00.000Z0", "2024-05-01T06:30:00.0.0Z"] {
+            XCTAssertNil(Timestamps.parse(text), text)
+        }
+    }
+
     func testNoOffsetIsUTCWithoutOffset() throws {
         let t = try XCTUnwrap(Timestamps.parse("2024-05-01T06:30:00"))
         XCTAssertEqual(t.epoch, 1_714_545_000)
