@@ -89,6 +89,10 @@ public struct RunFolder: Sendable {
         var hasher: ContentHasher?
         if let cache, let stamp = RunCache.stamp(path: path) {
             let absolute = absolutePath(path)
+            func makeRow(hash: UInt64, summaries: Data = Data()) -> RunCache.Row {
+                RunCache.Row(path: absolute, sizeBytes: stamp.sizeBytes, modifiedNanoseconds: stamp.modifiedNanoseconds,
+                             hash: hash, key: key, id: id, summaries: summaries)
+            }
             if let entry = cache.lookup(path: absolute, sizeBytes: stamp.sizeBytes, modifiedNanoseconds: stamp.modifiedNanoseconds, key: key),
                let runs = decode(entry, id: id) {
                 return .runs(runs, nil)
@@ -97,17 +101,14 @@ public struct RunFolder: Sendable {
                 // No cached file has this size, so this one cannot be a moved file: read it once,
                 // hashing it on the way, for the row to store.
                 hasher = ContentHasher()
-                row = RunCache.Row(path: absolute, sizeBytes: stamp.sizeBytes, modifiedNanoseconds: stamp.modifiedNanoseconds,
-                                   hash: 0, key: key, id: id, summaries: Data())
+                row = makeRow(hash: 0)  // the hash is set once the file has been read
             } else if let hash = RunCache.hash(path: path) {
                 if let entry = cache.lookup(hash: hash, sizeBytes: stamp.sizeBytes, key: key), let runs = decode(entry, id: id),
                    let data = try? encoder.encode(runs) {
                     // A moved or renamed file: store it under its new path and id.
-                    return .runs(runs, RunCache.Row(path: absolute, sizeBytes: stamp.sizeBytes, modifiedNanoseconds: stamp.modifiedNanoseconds,
-                                                    hash: hash, key: key, id: id, summaries: data))
+                    return .runs(runs, makeRow(hash: hash, summaries: data))
                 }
-                row = RunCache.Row(path: absolute, sizeBytes: stamp.sizeBytes, modifiedNanoseconds: stamp.modifiedNanoseconds,
-                                   hash: hash, key: key, id: id, summaries: Data())
+                row = makeRow(hash: hash)
             }
         }
         do {

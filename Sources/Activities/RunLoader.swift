@@ -83,6 +83,11 @@ public enum RunLoader {
             hasher?.update(bytes)
             return bytes
         }
+        /// The whole file, unzipped if it is gzip (as `TCXReader`/`FITReader.read(path:)` take it).
+        func unzippedFile() throws -> [UInt8] {
+            let bytes = try wholeFile()
+            return Gzip.isGzip(bytes) ? try Gzip.decompress(bytes, source: path) : bytes
+        }
         switch format(ofPath: path) {
         case "gpx":
             let track: Track
@@ -94,13 +99,9 @@ public enum RunLoader {
             }
             return [analyzer.summarize(track, id: id, zoneOffsetSeconds: zoneOffsetSeconds)]
         case "tcx":
-            var bytes = try wholeFile()
-            if Gzip.isGzip(bytes) { bytes = try Gzip.decompress(bytes, source: path) }
-            return summarize(try TCXReader.read(bytes: bytes, source: path), id: id, analyzer: analyzer, zoneOffsetSeconds: zoneOffsetSeconds)
+            return summarize(try TCXReader.read(bytes: try unzippedFile(), source: path), id: id, analyzer: analyzer, zoneOffsetSeconds: zoneOffsetSeconds)
         case "fit":
-            var bytes = try wholeFile()
-            if Gzip.isGzip(bytes) { bytes = try Gzip.decompress(bytes, source: path) }
-            return summarize(try FITReader.read(bytes: bytes, source: path), id: id, analyzer: analyzer, zoneOffsetSeconds: zoneOffsetSeconds)
+            return summarize(try FITReader.read(bytes: try unzippedFile(), source: path), id: id, analyzer: analyzer, zoneOffsetSeconds: zoneOffsetSeconds)
         case "json":
             if hasher == nil { return [try SummaryReader.read(path: path, id: id, zoneOffsetSeconds: zoneOffsetSeconds)] }
             return [try SummaryReader.read(data: Data(try wholeFile()), source: path, id: id, zoneOffsetSeconds: zoneOffsetSeconds)]

@@ -443,6 +443,41 @@ static const char *suggest(lua_State *state, int order_index, const char *key, s
     return best;
 }
 
+// The key at index 2 is not in the table at `data` (a proxy's or a run's data). A lazy
+// field (upvalue 4) is built by the host once and kept in `data`; another known field (upvalue 2)
+// reads nil; an unknown name raises, with a suggestion from the field order (upvalue 3).
+static int missing_field(lua_State *state, int data, const char *kind) {
+    int top = lua_gettop(state);
+    lua_pushvalue(state, 2);
+    if (lua_rawget(state, lua_upvalueindex(2)) != LUA_TNIL) {  // known field
+        lua_settop(state, top);
+        if (!lua_isnil(state, lua_upvalueindex(4))) {
+            lua_pushvalue(state, 2);
+            if (lua_rawget(state, lua_upvalueindex(4)) != LUA_TNIL) {  // lazy: ask the host to build it
+                lua_settop(state, top);
+                lua_pushliteral(state, "index");
+                lua_rawget(state, data);
+                long long run_index = (long long)lua_tointeger(state, -1);
+                lua_settop(state, top);
+                int results = call_host(state, 0, run_index);
+                if (results < 0) return lua_error(state);
+                lua_settop(state, top + 1);
+                lua_pushvalue(state, 2);
+                lua_pushvalue(state, top + 1);
+                lua_rawset(state, data);
+                return 1;
+            }
+        }
+        lua_pushnil(state);
+        return 1;
+    }
+    size_t key_length = 0;
+    const char *key = lua_tolstring(state, 2, &key_length);
+    const char *best = suggest(state, lua_upvalueindex(3), key, key_length);
+    if (best != NULL) return luaL_error(state, "no field '%s' in %s; did you mean '%s'?", key, kind, best);
+    return luaL_error(state, "no field '%s' in %s", key, kind);
+}
+
 // __index(proxy, key). Upvalues: 1 kind name, 2 known set (name -> position) or nil for arrays,
 // 3 field order, 4 lazy set or nil.
 static int proxy_index(lua_State *state) {
@@ -462,34 +497,7 @@ static int proxy_index(lua_State *state) {
     if (lua_type(state, 2) != LUA_TSTRING) {
         return luaL_error(state, "no field [%s] in %s (field names are strings)", luaL_typename(state, 2), kind);
     }
-    lua_pushvalue(state, 2);
-    if (lua_rawget(state, lua_upvalueindex(2)) != LUA_TNIL) {  // known field
-        lua_pop(state, 1);
-        if (!lua_isnil(state, lua_upvalueindex(4))) {
-            lua_pushvalue(state, 2);
-            if (lua_rawget(state, lua_upvalueindex(4)) != LUA_TNIL) {  // lazy: ask the host to build it
-                lua_settop(state, 3);
-                lua_pushliteral(state, "index");
-                lua_rawget(state, 3);
-                long long run_index = (long long)lua_tointeger(state, -1);
-                lua_settop(state, 3);
-                int results = call_host(state, 0, run_index);
-                if (results < 0) return lua_error(state);
-                lua_settop(state, 4);
-                lua_pushvalue(state, 2);
-                lua_pushvalue(state, 4);
-                lua_rawset(state, 3);
-                return 1;
-            }
-        }
-        lua_pushnil(state);
-        return 1;
-    }
-    size_t key_length = 0;
-    const char *key = lua_tolstring(state, 2, &key_length);
-    const char *best = suggest(state, lua_upvalueindex(3), key, key_length);
-    if (best != NULL) return luaL_error(state, "no field '%s' in %s; did you mean '%s'?", key, kind, best);
-    return luaL_error(state, "no field '%s' in %s", key, kind);
+    return missing_field(state, 3, kind);
 }
 
 // Small records (elevation, heart_rate, cadence) keep their values in the userdata block itself:
@@ -634,32 +642,7 @@ static int run_missing(lua_State *state) {
     if (lua_type(state, 2) != LUA_TSTRING) {
         return luaL_error(state, "no field [%s] in %s (field names are strings)", luaL_typename(state, 2), kind);
     }
-    lua_pushvalue(state, 2);
-    if (lua_rawget(state, lua_upvalueindex(2)) != LUA_TNIL) {  // known field
-        lua_pop(state, 1);
-        lua_pushvalue(state, 2);
-        if (lua_rawget(state, lua_upvalueindex(4)) != LUA_TNIL) {  // lazy: ask the host to build it
-            lua_settop(state, 2);
-            lua_pushliteral(state, "index");
-            lua_rawget(state, 1);
-            long long run_index = (long long)lua_tointeger(state, -1);
-            lua_settop(state, 2);
-            int results = call_host(state, 0, run_index);
-            if (results < 0) return lua_error(state);
-            lua_settop(state, 3);
-            lua_pushvalue(state, 2);
-            lua_pushvalue(state, 3);
-            lua_rawset(state, 1);
-            return 1;
-        }
-        lua_pushnil(state);
-        return 1;
-    }
-    size_t key_length = 0;
-    const char *key = lua_tolstring(state, 2, &key_length);
-    const char *best = suggest(state, lua_upvalueindex(3), key, key_length);
-    if (best != NULL) return luaL_error(state, "no field '%s' in %s; did you mean '%s'?", key, kind, best);
-    return luaL_error(state, "no field '%s' in %s", key, kind);
+    return missing_field(state, 1, kind);
 }
 
 static void define_kind(lua_State *state, bclua_control *c, int kind, const char *name,
