@@ -28,33 +28,48 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
-        // Pure Swift: readers, geodesy, run summaries and analytics (and the summary cache, on GRDB).
-        // Knows nothing of Lua.
+        // The pipeline of a run, one module per stage (pure Swift, none knows anything of Lua):
+        // RunFiles reads a file into a Track (or a JSON summary): the run model (RunSummary, Track,
+        // Sport, Timestamps, Geodesy, units), one folder per format (GPX, TCX, FIT, JSON) and the
+        // shared byte scanning, number parsing, chunked reading, gzip and content hash. Links
+        // neither GRDB nor anything of the rules, so fuzz targets and libraries can build on it alone.
+        .target(name: "RunFiles", dependencies: ["CZlib"]),
+        // RunAnalysis turns a Track into a RunSummary: cleaning (the Profile), splits, efforts,
+        // checkpoints, elevation, sensors, the drawn route; RunLoader ties a reader to the analyzer.
+        .target(name: "RunAnalysis", dependencies: ["RunFiles"]),
+        // RunLibrary: a folder of runs: discovery, parallel reading, the summary cache (the only
+        // module that links GRDB), Strava exports and which runs earn badges (RunSelection).
         .target(
-            name: "Activities",
-            dependencies: ["CZlib", .product(name: "GRDB", package: "GRDB.swift")]
+            name: "RunLibrary",
+            dependencies: ["RunFiles", "RunAnalysis", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // RunFixtures: synthetic runs for tests, benchmarks and `badgectl generate`: the run
+        // generator, GPX and FIT writers, and the one random source (SplitMix64).
+        .target(name: "RunFixtures", dependencies: ["RunFiles", "RunAnalysis", "CZlib"]),
         // Lua sandbox, rule packs, catalogue, evaluator.
-        .target(name: "BadgeRules", dependencies: ["Activities", "CLua", "CLuaShims"]),
+        .target(name: "BadgeRules", dependencies: ["RunFiles", "RunAnalysis", "CLua", "CLuaShims"]),
         // swift-argument-parser commands and output formatting.
         .target(
             name: "BadgeCommands",
             dependencies: [
-                "Activities", "BadgeRules", "BadgeReport",
+                "RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures", "BadgeRules", "BadgeReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // The HTML report: badge wall and speed-coloured routes. Depends on Activities only.
-        .target(name: "BadgeReport", dependencies: ["Activities"]),
+        // The HTML report: badge wall and speed-coloured routes. Depends on the run modules only.
+        .target(name: "BadgeReport", dependencies: ["RunFiles"]),
         .executableTarget(name: "badgectl", dependencies: ["BadgeCommands"]),
         // Benchmarks (scripts/bench.sh builds it with -c release). Not part of `swift test`.
-        .executableTarget(name: "BadgeBench", dependencies: ["Activities", "BadgeRules"]),
+        .executableTarget(name: "BadgeBench", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures", "BadgeRules"]),
+        .testTarget(name: "RunFilesTests", dependencies: ["RunFiles", "RunAnalysis", "RunFixtures"]),
+        .testTarget(name: "RunAnalysisTests", dependencies: ["RunAnalysis", "RunFiles", "RunAnalysis", "RunFixtures"]),
         .testTarget(
-            name: "ActivitiesTests",
-            dependencies: ["Activities", .product(name: "GRDB", package: "GRDB.swift")]
+            name: "RunLibraryTests",
+            dependencies: ["RunLibrary", "RunAnalysis", "RunFiles", "RunFixtures", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .testTarget(name: "BadgeRulesTests", dependencies: ["BadgeRules", "Activities"]),
-        .testTarget(name: "BadgeReportTests", dependencies: ["BadgeReport", "Activities"]),
-        .testTarget(name: "BadgeCommandsTests", dependencies: ["BadgeCommands", "badgectl"], exclude: ["Golden"]),
+        .testTarget(name: "RunFixturesTests", dependencies: ["RunFixtures", "RunAnalysis", "RunFiles"]),
+        .testTarget(name: "BadgeRulesTests", dependencies: ["BadgeRules", "RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures"]),
+        .testTarget(name: "BadgeReportTests", dependencies: ["BadgeReport", "RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures"]),
+        .testTarget(name: "BadgeCommandsTests", dependencies: ["BadgeCommands", "badgectl", "RunAnalysis", "RunLibrary", "RunFixtures"], exclude: ["Golden"]),
     ]
 )

@@ -1,7 +1,10 @@
 // badgectl's benchmark driver (scripts/bench.sh builds it with `swift build -c release`).
 // Each measurement runs several times, ours and the peer alternating so that noise hits both alike,
 // and prints `name value` lines (medians, seconds) for the script to collect. Not part of `swift test`.
-import Activities
+import RunFiles
+import RunAnalysis
+import RunLibrary
+import RunFixtures
 import BadgeRules
 import Foundation
 #if canImport(FoundationXML)

@@ -1,4 +1,5 @@
-import Activities
+import RunAnalysis
+import RunLibrary
 import ArgumentParser
 import BadgeRules
 import Foundation

@@ -1,4 +1,6 @@
-import Activities
+import RunFiles
+import RunAnalysis
+import RunLibrary
 import ArgumentParser
 import BadgeRules
 import Foundation

@@ -1,4 +1,4 @@
-import Activities
+import RunFiles
 import Foundation
 
 /// Human formatting for tables.

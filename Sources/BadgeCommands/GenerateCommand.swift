@@ -1,4 +1,5 @@
-import Activities
+import RunFiles
+import RunFixtures
 import ArgumentParser
 import Foundation
 

@@ -1,4 +1,5 @@
-import Activities
+import RunFiles
+import RunLibrary
 import Foundation
 
 /// What every command that evaluates does between reading a folder and running the rules: a Strava

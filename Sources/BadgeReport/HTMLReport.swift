@@ -1,4 +1,4 @@
-import Activities
+import RunFiles
 import Foundation
 
 /// Renders the badge report: one self-contained HTML file (inline CSS and SVG, images as `data:`

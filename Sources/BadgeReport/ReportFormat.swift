@@ -1,4 +1,4 @@
-import Activities
+import RunFiles
 
 /// Text helpers for the report (public so the CLI can print figures the same way): HTML escaping
 /// and locale-free, deterministic number formatting.

@@ -1,4 +1,4 @@
-import Activities
+import RunFiles
 import Foundation
 
 /// Everything the HTML report shows, gathered by the caller (the `badgectl report` command) from

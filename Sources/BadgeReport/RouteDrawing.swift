@@ -1,4 +1,4 @@
-import Activities
+import RunFiles
 import Foundation
 
 /// Fits a route into an SVG viewBox: equirectangular projection (x scaled by cos of the mean

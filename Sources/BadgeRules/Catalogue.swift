@@ -1,4 +1,4 @@
-import Activities
+import RunAnalysis
 import Foundation
 
 /// One badge as the catalogue lists it.

@@ -1,4 +1,4 @@
-import Activities
+import RunFiles
 import Foundation
 
 /// One failed expectation or error of a rule-pack test: where (the test file's line of the

@@ -1,4 +1,4 @@
-import Activities
+import RunFiles
 import Foundation
 
 /// Evaluates rule packs over runs. Each `evaluate` makes one Lua state, loads every pack into its own

@@ -1,4 +1,4 @@
-import Activities
+import RunFiles
 import CLua
 import CLuaShims
 import Foundation

@@ -1,4 +1,6 @@
-import Activities
+import RunAnalysis
+import RunLibrary
+import RunFixtures
 import BadgeRules
 import Foundation
 import XCTest

@@ -1,4 +1,5 @@
-import Activities
+import RunFiles
+import RunAnalysis
 import BadgeReport
 import Foundation
 import XCTest

@@ -1,4 +1,4 @@
-import Activities
+import RunFiles
 import BadgeRules
 import Foundation
 import XCTest

@@ -1,4 +1,4 @@
-import Activities
+import RunFiles
 @testable import BadgeRules
 import XCTest
 

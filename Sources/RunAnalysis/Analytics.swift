@@ -1,0 +1,398 @@
+import RunFiles
+
+/// Figures derived from a `Profile`: splits, fastest efforts, checkpoints, elevation and sensors.
+///
+/// Everything here reads the cleaned series `RunAnalyzer.profile(of:)` builds, so GPS teleports,
+/// backwards timestamps and the gaps between segments are already dealt with: no distance is
+/// counted across a gap, but time keeps running through it.
+extension RunAnalyzer {
+    /// Standard efforts searched in every run long enough for them, shortest first.
+    public static let effortDistances: [(name: String, meters: Double)] = [
+        ("400m", 400), ("1km", 1000), ("1mi", Units.metresPerMile), ("5km", 5000),
+        ("10km", 10_000), ("half", 21_097.5), ("marathon", 42_195),
+    ]
+
+    /// Reversal threshold of the elevation hysteresis, in metres (see `elevation(of:profile:)`).
+    public static let elevationHysteresisMeters = 3.0
+
+    /// Distances closer than this (metres) are equal: a run summing to 4999.9999999 m has run 5 km.
+    static let distanceTolerance = 1e-6
+
+    /// Seconds: a window whose lower bound beats the best by less than this is still computed in
+    /// full (covers the rounding of an interpolated start; see `fastestEfforts`).
+    static let effortPruneMargin = 1e-6
+
+    // MARK: Splits
+
+    /// Splits of `unitMeters` (1000 for kilometres, `Units.metresPerMile` for miles).
+    ///
+    /// Computed over the points that have a time: the time at each whole unit is interpolated
+    /// linearly in elapsed time over cumulative distance, at the first moment the distance is
+    /// reached. Distance is counted from the first timed point (the start in any file with
+    /// times). When the run goes on past its last whole unit, a last split with `partial = true`
+    /// carries the remaining distance and time. A run without times (or without distance) has none.
+    public static func splits(of profile: Profile, unitMeters: Double) -> [Split] {
+        splits(of: TimedSeries(profile), unitMeters: unitMeters)
+    }
+
+    static func splits(of series: TimedSeries, unitMeters: Double) -> [Split] {
+        let n = series.count
+        guard n >= 2, unitMeters > 0 else { return [] }
+        let d0 = series.distances[0], t0 = series.elapsed[0]
+        let total = series.distances[n - 1] - d0
+        guard total > distanceTolerance else { return [] }
+        let whole = Int(((total + distanceTolerance) / unitMeters).rounded(.down))
+        var result: [Split] = []
+        result.reserveCapacity(whole + 1)
+        var previous = 0.0
+        var cursor = 1
+        if whole >= 1 {
+            for k in 1...whole {
+                let at = series.elapsed(atDistance: d0 + Double(k) * unitMeters, cursor: &cursor) - t0
+                result.append(Split(index: k, distanceMeters: unitMeters, elapsedSeconds: at - previous, cumulativeSeconds: at, partial: false))
+                previous = at
+            }
+        }
+        let remainder = total - Double(whole) * unitMeters
+        if remainder > distanceTolerance {
+            let at = series.elapsed[n - 1] - t0
+            result.append(Split(index: whole + 1, distanceMeters: remainder, elapsedSeconds: at - previous, cumulativeSeconds: at, partial: true))
+        }
+        return result
+    }
+
+    // MARK: Efforts
+
+    /// The fastest stretch of each of `effortDistances` the run is long enough for.
+    public static func efforts(of profile: Profile) -> [Effort] {
+        efforts(of: TimedSeries(profile))
+    }
+
+    static func efforts(of series: TimedSeries) -> [Effort] {
+        fastestEfforts(in: series, effortDistances)
+    }
+
+    /// The shortest time over any contiguous window of `meters` of cumulative distance, or nil
+    /// when the timed part of the run is shorter than that.
+    ///
+    /// Two families of windows are searched, each in one two-pointer pass (O(n)): windows that
+    /// start at a recorded point and end where the distance is interpolated, and windows that end
+    /// at a recorded point and start where it is interpolated. The start is the last moment at
+    /// the start distance, the end the first moment at the end distance. A window may span the
+    /// gap between two segments: no distance is added there while time runs on, so such a window
+    /// is merely slower (as in the reference tools). Of equally fast windows the first found is
+    /// kept (first family, then second, each in order).
+    public static func fastestEffort(in profile: Profile, name: String, meters: Double) -> Effort? {
+        fastestEfforts(in: TimedSeries(profile), [(name, meters)]).first
+    }
+
+    /// `fastestEffort` for several distances at once (those the run is long enough for, in the
+    /// order given).
+    ///
+    /// Each distance has its own pointers and best, and sees the points in the same order as a
+    /// pass of its own would, so the result is the same as searching one distance at a time. The
+    /// distances are interleaved point by point because each pointer walk is a chain of dependent
+    /// loads: several independent chains keep the processor busy where one would leave it waiting.
+    /// Two shortcuts leave the result unchanged: a window whose lower bound (the time between its
+    /// recorded neighbours) is already no better than the best is not interpolated; and a pointer
+    /// moves up to three points by one comparison each, without a branch per point.
+    static func fastestEfforts(in series: TimedSeries, _ wanted: [(name: String, meters: Double)]) -> [Effort] {
+        let n = series.count
+        guard n >= 2 else { return [] }
+        let tolerance = distanceTolerance
+        return series.distances.withUnsafeBufferPointer { d -> [Effort] in
+            series.elapsed.withUnsafeBufferPointer { t -> [Effort] in
+                let span = d[n - 1] - d[0]
+                let lengths = wanted.filter { $0.meters > 0 && span + tolerance >= $0.meters }
+                let m = lengths.count
+                guard m > 0 else { return [] }
+                let meters = UnsafeMutableBufferPointer<Double>.allocate(capacity: m)
+                let best = UnsafeMutableBufferPointer<Double>.allocate(capacity: m)
+                let bestStartDistance = UnsafeMutableBufferPointer<Double>.allocate(capacity: m)
+                let bestStartTime = UnsafeMutableBufferPointer<Double>.allocate(capacity: m)
+                let pointer = UnsafeMutableBufferPointer<Int>.allocate(capacity: m)
+                let active = UnsafeMutableBufferPointer<Bool>.allocate(capacity: m)
+                defer {
+                    meters.deallocate(); best.deallocate(); bestStartDistance.deallocate()
+                    bestStartTime.deallocate(); pointer.deallocate(); active.deallocate()
+                }
+                for q in 0..<m {
+                    meters[q] = lengths[q].meters
+                    best[q] = .infinity; bestStartDistance[q] = 0; bestStartTime[q] = 0
+                    pointer[q] = 1; active[q] = true
+                }
+
+                // Start at point i, end interpolated at d[i] + meters.
+                var remaining = m
+                var i = 0
+                while i < n - 1, remaining > 0 {
+                    let di = d[i], ti = t[i]
+                    for q in 0..<m where active[q] {
+                        let target = di + meters[q]
+                        let limit = target - tolerance
+                        // The end: the first point at or past the target, give or take the tolerance.
+                        var j = max(pointer[q], i + 1)
+                        if j + 2 < n {
+                            let c1 = d[j] < limit, c2 = d[j + 1] < limit, c3 = d[j + 2] < limit
+                            j += (c1 ? 1 : 0) + (c2 ? 1 : 0) + (c3 ? 1 : 0)
+                            if c3 { while j < n, d[j] < limit { j += 1 } }
+                        } else {
+                            while j < n, d[j] < limit { j += 1 }
+                        }
+                        let end: Double
+                        if j == n {
+                            // Past the end; only a rounding hair short is still a window.
+                            guard target - d[n - 1] <= tolerance else {
+                                active[q] = false
+                                remaining -= 1
+                                pointer[q] = j
+                                continue
+                            }
+                            end = t[n - 1]
+                            j = n - 1
+                        } else {
+                            // d[j - 1] < target <= d[j], give or take the tolerance. The window ends
+                            // no earlier than t[a] (times never decrease, the interpolation is
+                            // clamped, IEEE rounding is monotonic): if that is no better, skip.
+                            let a = j - 1
+                            if t[a] - ti >= best[q] {
+                                pointer[q] = j
+                                continue
+                            }
+                            end = t[a] + (t[j] - t[a]) * min(1, max(0, (target - d[a]) / (d[j] - d[a])))
+                        }
+                        pointer[q] = j
+                        let time = end - ti
+                        if time < best[q] { best[q] = time; bestStartDistance[q] = di; bestStartTime[q] = ti }
+                    }
+                    i += 1
+                }
+
+                // End at point k, start interpolated at d[k] - meters.
+                for q in 0..<m { pointer[q] = 0 }
+                let first = d[0]
+                for k in 1..<n {
+                    let dk = d[k], tk = t[k]
+                    for q in 0..<m {
+                        let target = dk - meters[q]
+                        if target < first - tolerance { continue }
+                        var i = pointer[q]
+                        let startDistance: Double, start: Double
+                        if target <= first {
+                            startDistance = first
+                            // The last moment still at the first distance.
+                            while i + 1 < k, d[i + 1] <= first + tolerance { i += 1 }
+                            start = t[i]
+                        } else {
+                            // The start: the last point at or before the target, give or take the tolerance.
+                            let limit = target + tolerance
+                            if i + 3 < k {
+                                let c1 = d[i + 1] <= limit, c2 = d[i + 2] <= limit, c3 = d[i + 3] <= limit
+                                i += (c1 ? 1 : 0) + (c2 ? 1 : 0) + (c3 ? 1 : 0)
+                                if c3 { while i + 1 < k, d[i + 1] <= limit { i += 1 } }
+                            } else {
+                                while i + 1 < k, d[i + 1] <= limit { i += 1 }
+                            }
+                            // d[i] <= target < d[i + 1], give or take the tolerance (d[k] > target).
+                            // The window starts no later than t[b], give or take a rounding of the
+                            // interpolation (hence the margin, far below any time that matters).
+                            let b = i + 1
+                            if tk - t[b] > best[q] + effortPruneMargin {
+                                pointer[q] = i
+                                continue
+                            }
+                            startDistance = target
+                            start = t[i] + (t[b] - t[i]) * min(1, max(0, (target - d[i]) / (d[b] - d[i])))
+                        }
+                        pointer[q] = i
+                        let time = tk - start
+                        if time < best[q] { best[q] = time; bestStartDistance[q] = startDistance; bestStartTime[q] = start }
+                    }
+                }
+                var result: [Effort] = []
+                for q in 0..<m where best[q].isFinite {
+                    result.append(Effort(
+                        name: lengths[q].name, distanceMeters: meters[q], elapsedSeconds: best[q],
+                        startDistanceMeters: bestStartDistance[q], startElapsedSeconds: bestStartTime[q]))
+                }
+                return result
+            }
+        }
+    }
+
+    // MARK: Checkpoints
+
+    /// Where the route passed each of `checkpoints`.
+    ///
+    /// A checkpoint is passed when the run's distance reaches it (total ≥ distance, within a
+    /// micrometre), even though a badge for that distance is earned only beyond it. Its position
+    /// is interpolated linearly between the two kept points around the distance (the first
+    /// moment the distance is reached); a 0 m target sits at the start point. Latitude and
+    /// longitude are nil for a track without positions; elapsed is nil when the distance falls
+    /// outside the timed part of the run.
+    public func checkpoints(of track: Track, profile: Profile) -> [Checkpoint] {
+        checkpoints(of: track, profile: profile, series: TimedSeries(profile))
+    }
+
+    func checkpoints(of track: Track, profile: Profile, series: TimedSeries) -> [Checkpoint] {
+        guard profile.count > 0 else { return [] }
+        let total = profile.totalDistance
+        var result: [Checkpoint] = []
+        for target in checkpoints where target.distanceMeters <= total + RunAnalyzer.distanceTolerance {
+            let meters = max(0, target.distanceMeters)
+            let k = min(RunAnalyzer.firstIndex(in: profile.distances, atLeast: meters - RunAnalyzer.distanceTolerance), profile.count - 1)
+            var latitude: Double?, longitude: Double?
+            if track.hasPositions {
+                let here = profile.pointIndex(k)
+                if k == 0 || profile.distances[k] <= meters {
+                    latitude = track.latitudes[here]; longitude = track.longitudes[here]
+                } else {
+                    let before = profile.pointIndex(k - 1)
+                    let d0 = profile.distances[k - 1], d1 = profile.distances[k]
+                    let f = min(1, max(0, (meters - d0) / (d1 - d0)))
+                    let lat0 = track.latitudes[before], lon0 = track.longitudes[before]
+                    var dLon = track.longitudes[here] - lon0
+                    if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
+                    var lon = lon0 + f * dLon
+                    if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
+                    latitude = lat0 + f * (track.latitudes[here] - lat0)
+                    longitude = lon
+                }
+                if !(latitude?.isFinite ?? false) || !(longitude?.isFinite ?? false) { latitude = nil; longitude = nil }
+            }
+            var elapsed: Double?
+            let m = series.count
+            if m > 0, meters >= series.distances[0] - RunAnalyzer.distanceTolerance,
+                meters <= series.distances[m - 1] + RunAnalyzer.distanceTolerance
+            {
+                var cursor = min(max(1, RunAnalyzer.firstIndex(in: series.distances, atLeast: meters - RunAnalyzer.distanceTolerance)), m - 1)
+                elapsed = m == 1 ? series.elapsed[0] : series.elapsed(atDistance: meters, cursor: &cursor)
+            }
+            result.append(Checkpoint(
+                badge: target.badge, name: target.name, distanceMeters: target.distanceMeters,
+                latitude: latitude, longitude: longitude, elapsedSeconds: elapsed))
+        }
+        return result
+    }
+
+    /// The first index whose value is ≥ `value` in a non-decreasing array (`count` when none).
+    static func firstIndex(in values: [Double], atLeast value: Double) -> Int {
+        var low = 0, high = values.count
+        while low < high {
+            let mid = (low + high) / 2
+            if values[mid] < value { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    // MARK: Elevation
+
+    /// Gain and loss with a reversal hysteresis of `elevationHysteresisMeters` (3 m), per segment.
+    ///
+    /// GPS altitude jitters by metres from one second to the next and a plain sum of the ups
+    /// counts every jitter (gpxpy's 0.3/0.4/0.3 neighbour smoothing only damps it). Here a climb
+    /// or descent is counted from one turning point to the next, and a turning point is accepted
+    /// only once the elevation has come back from it by at least the threshold; a wiggle smaller
+    /// than that is ignored, a long steady climb counts in full, and gain − loss is the net
+    /// change (less any final move smaller than the threshold). Nothing is counted across the gap
+    /// between segments. Min and max are of the recorded (unsmoothed) elevations of kept points.
+    /// Nil when no kept point has an elevation.
+    public static func elevation(of track: Track, profile: Profile, thresholdMeters: Double = elevationHysteresisMeters) -> Elevation? {
+        guard track.elevations.count == track.count else { return nil }
+        var gain = 0.0, loss = 0.0
+        var low = Double.infinity, high = -Double.infinity
+        let starts = profile.segmentStarts + [profile.count]
+        track.elevations.withUnsafeBufferPointer { ele in
+            for s in 0..<(starts.count - 1) {
+                var base = Double.nan, extreme = Double.nan
+                var direction = 0
+                for k in starts[s]..<starts[s + 1] {
+                    let x = ele[profile.pointIndex(k)]
+                    guard x.isFinite else { continue }
+                    low = min(low, x); high = max(high, x)
+                    if base.isNaN { base = x; extreme = x; continue }
+                    switch direction {
+                    case 1:
+                        if x > extreme { extreme = x } else if extreme - x >= thresholdMeters {
+                            gain += extreme - base; base = extreme; extreme = x; direction = -1
+                        }
+                    case -1:
+                        if x < extreme { extreme = x } else if x - extreme >= thresholdMeters {
+                            loss += base - extreme; base = extreme; extreme = x; direction = 1
+                        }
+                    default:
+                        if x - base >= thresholdMeters { extreme = x; direction = 1 } else if base - x >= thresholdMeters {
+                            extreme = x; direction = -1
+                        }
+                    }
+                }
+                if direction == 1 { gain += extreme - base } else if direction == -1 { loss += base - extreme }
+            }
+        }
+        guard low.isFinite else { return nil }
+        return Elevation(gainMeters: gain, lossMeters: loss, minMeters: low, maxMeters: high)
+    }
+
+    // MARK: Sensors
+
+    /// Average and maximum of a sensor column over the kept points, per point (every recorded
+    /// sample weighs the same, as the reference tools and device summaries do at 1 s recording).
+    /// Non-finite values are absent; with `ignoreNonPositive` so are 0 and below (a heart rate of
+    /// 0 is a strap without contact, not a reading). Nil when no point has a value.
+    public static func sensorStats(_ values: [Double], profile: Profile, ignoreNonPositive: Bool) -> SensorStats? {
+        guard !values.isEmpty else { return nil }
+        var sum = 0.0, count = 0, maximum = -Double.infinity
+        values.withUnsafeBufferPointer { v in
+            for k in 0..<profile.count {
+                let i = profile.pointIndex(k)
+                guard i < v.count else { continue }
+                let x = v[i]
+                guard x.isFinite, !(ignoreNonPositive && x <= 0) else { continue }
+                sum += x; count += 1
+                if x > maximum { maximum = x }
+            }
+        }
+        guard count > 0 else { return nil }
+        return SensorStats(average: sum / Double(count), maximum: maximum)
+    }
+}
+
+/// The points of a profile that have a time: cumulative distance and elapsed seconds, both
+/// non-decreasing (the profile dropped backwards timestamps).
+struct TimedSeries {
+    var distances: [Double] = []
+    var elapsed: [Double] = []
+
+    init(_ profile: Profile) {
+        // Usually every kept point has a time: then the profile's own arrays are shared, not copied.
+        let allTimed = profile.elapsed.withUnsafeBufferPointer { e in
+            var finite = true
+            for x in e { finite = finite && x.isFinite }
+            return finite
+        }
+        if allTimed {
+            distances = profile.distances; elapsed = profile.elapsed
+            return
+        }
+        distances.reserveCapacity(profile.count); elapsed.reserveCapacity(profile.count)
+        for k in 0..<profile.count where profile.elapsed[k].isFinite {
+            distances.append(profile.distances[k]); elapsed.append(profile.elapsed[k])
+        }
+    }
+
+    var count: Int { distances.count }
+
+    /// Elapsed seconds when `distance` was first reached, interpolated linearly. `cursor` must be
+    /// ≥ 1 with `distances[cursor - 1] < distance` (less `distanceTolerance`); it is moved forward, so increasing distances
+    /// cost O(n) in all. A distance beyond the end gives the last time.
+    func elapsed(atDistance distance: Double, cursor: inout Int) -> Double {
+        let n = count
+        let tolerance = RunAnalyzer.distanceTolerance
+        while cursor < n - 1, distances[cursor] < distance - tolerance { cursor += 1 }
+        let j = cursor, a = j - 1
+        if distances[j] < distance - tolerance { return elapsed[j] }
+        let span = distances[j] - distances[a]
+        guard span > 0 else { return elapsed[a] }
+        return elapsed[a] + (elapsed[j] - elapsed[a]) * min(1, max(0, (distance - distances[a]) / span))
+    }
+}

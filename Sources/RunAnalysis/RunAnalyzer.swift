@@ -1,0 +1,289 @@
+import Foundation
+import RunFiles
+
+/// Turns a `Track` into a `RunSummary`.
+///
+/// Rules, all documented in the README:
+/// - Distance: sum of WGS84 step lengths (`Geodesy.distance`) within each segment.
+/// - GPS teleport: a step faster than `teleportSpeed` (`vehicleTeleportSpeed` for cycling and
+///   skiing, so a cyclist's 50 km/h descent recorded every 5 s is not a glitch) and longer than
+///   `teleportMinimumStep`
+///   is a glitch; the point is dropped and the next point is measured from the last good one.
+///   After `teleportMaxRun` glitches in a row the track really moved: the new position becomes
+///   the anchor, and the jump itself is not counted. A segment's first point is a glitch when
+///   the next two points are both teleports from it but not from each other.
+/// - A timestamp earlier than the previous kept one is dropped with its point; so is a lone
+///   timestamp in the future (the next two points are both earlier than it but not earlier than
+///   the last kept one), which would otherwise make every later point look like it went backwards.
+///   Both count under "time going backwards". Equal timestamps are kept.
+/// - Device odometer (tracks without positions): each kept point adds what the odometer grew since
+///   the last finite reading kept in the segment, never a negative step.
+/// - elapsed = last timestamp − first timestamp; timer = the sum of each segment's first-to-last
+///   time, less the device's timer pauses inside segments; moving = time of steps whose speed is
+///   at least `movingSpeedThreshold` and whose duration is at most `movingMaxStep`.
+/// - Splits, fastest efforts, checkpoints, elevation gain/loss and heart rate/cadence are
+///   computed from the profile in `Analytics.swift` (each function documents its method).
+public struct RunAnalyzer: Sendable {
+    /// 12.5 m/s (45 km/h): faster than any runner's sprint.
+    public static let teleportSpeed = 12.5
+    /// 40 m/s (144 km/h): the limit for cycling and skiing.
+    public static let vehicleTeleportSpeed = 40.0
+    public static let teleportMinimumStep = 50.0
+    public static let teleportMaxRun = 5
+    /// 0.5 m/s (1.8 km/h): slower than this is standing, whatever GPS jitter says.
+    public static let movingSpeedThreshold = 0.5
+    /// A step lasting longer than this is a pause in recording, not movement.
+    public static let movingMaxStep = 60.0
+
+    /// A catalogue distance to locate along the route.
+    public struct CheckpointTarget: Sendable, Equatable {
+        public var badge: String
+        public var name: String
+        public var distanceMeters: Double
+        public init(badge: String, name: String, distanceMeters: Double) {
+            self.badge = badge; self.name = name; self.distanceMeters = distanceMeters
+        }
+    }
+
+    public var checkpoints: [CheckpointTarget]
+
+    /// Also keep a simplified, speed-annotated route (`RunSummary.route`) for the HTML report.
+    public var includeRoutes = false
+
+    public init(checkpoints: [CheckpointTarget] = [], includeRoutes: Bool = false) {
+        self.includeRoutes = includeRoutes
+        self.checkpoints = checkpoints
+    }
+
+    /// Builds the cleaned series. Pure function of the track.
+    ///
+    /// `stepDistance` measures one step between two positions (degrees in, metres out); it is
+    /// `Geodesy.distance` except in accuracy checks that must measure on another basis (a
+    /// haversine on the mean radius, as reference tools do).
+    public static func profile(
+        of track: Track,
+        stepDistance: (_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double
+    ) -> Profile {
+        makeProfile(of: track, stepDistance: stepDistance)
+    }
+
+    /// The cleaned series measured with `Geodesy.distance` (the production path: the measure is
+    /// inlined instead of called through a closure for every step).
+    public static func profile(of track: Track) -> Profile {
+        makeProfile(of: track, stepDistance: Geodesy.distance)
+    }
+
+    @inline(__always)
+    private static func makeProfile(
+        of track: Track,
+        stepDistance: (_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double
+    ) -> Profile {
+        var p = Profile()
+        p.dropped = track.dropped
+        let n = track.count
+        // Written in place (no append per point); trimmed to the kept count at the end.
+        var distances = [Double](repeating: 0, count: n)
+        var elapsed = [Double](repeating: 0, count: n)
+        var kept = 0
+        var indices: [Int] = []   // materialised at the first dropped point only
+        var mapped = false
+        var firstTime = Double.nan
+        var lastTime = -Double.infinity
+        var total = 0.0
+        let useDevice = !track.hasPositions
+        let maximumSpeed = teleportSpeed(forSport: track.sport)
+        distances.withUnsafeMutableBufferPointer { dist in
+        elapsed.withUnsafeMutableBufferPointer { ela in
+        track.latitudes.withUnsafeBufferPointer { lat in
+        track.longitudes.withUnsafeBufferPointer { lon in
+        track.times.withUnsafeBufferPointer { time in
+        track.deviceDistances.withUnsafeBufferPointer { odometer in
+            for range in track.segmentRanges {
+                var anchor = -1          // last kept point index in the track
+                var lastOdometer = Double.nan  // last finite device distance kept in this segment
+                var glitches = 0
+                var segmentOpen = false
+                for i in range {
+                    let t = time[i]
+                    if t.isFinite {
+                        if t < lastTime {
+                            p.dropped["time going backwards", default: 0] += 1
+                            continue
+                        }
+                        // A lone timestamp in the future (both following points are earlier
+                        // than it, yet not earlier than the last kept one) is the glitch, not
+                        // the rest of the run: drop it rather than everything after it.
+                        if i + 2 < n {
+                            let t1 = time[i + 1], t2 = time[i + 2]
+                            if t1 < t, t2 < t, t1.isFinite, t2.isFinite, t1 >= lastTime {
+                                p.dropped["time going backwards", default: 0] += 1
+                                continue
+                            }
+                        }
+                    }
+                    var step = 0.0
+                    if useDevice {
+                        // Odometer: count what it added since the last reading we kept, so a
+                        // point without a reading in between loses nothing.
+                        let b = i < odometer.count ? odometer[i] : .nan
+                        if b.isFinite {
+                            if lastOdometer.isFinite { step = max(0, b - lastOdometer) }
+                            lastOdometer = b
+                        }
+                    } else if anchor < 0 {
+                        // A segment's first fix is often the bad one (a cold start). It is a
+                        // glitch when both next points are teleports from it but not from each
+                        // other; otherwise it would anchor the segment and the good points
+                        // after it would be dropped instead.
+                        if i + 2 < range.upperBound {
+                            func teleport(_ a: Int, _ b: Int) -> Bool {
+                                let dt = time[b] - time[a]
+                                guard dt.isFinite else { return false }
+                                let d = stepDistance(lat[a], lon[a], lat[b], lon[b])
+                                return d > teleportMinimumStep && (dt <= 0 || d / dt > maximumSpeed)
+                            }
+                            if teleport(i, i + 1), teleport(i, i + 2), !teleport(i + 1, i + 2) {
+                                p.dropped["GPS teleport", default: 0] += 1
+                                continue
+                            }
+                        }
+                    } else {
+                        step = stepDistance(lat[anchor], lon[anchor], lat[i], lon[i])
+                        if step > teleportMinimumStep {
+                            let ta = time[anchor]
+                            if t.isFinite, ta.isFinite {
+                                let dt = t - ta
+                                if dt <= 0 || step / dt > maximumSpeed {
+                                    glitches += 1
+                                    if glitches <= teleportMaxRun {
+                                        p.dropped["GPS teleport", default: 0] += 1
+                                        continue
+                                    }
+                                    // The track really moved: re-anchor without counting the jump.
+                                    step = 0
+                                }
+                            }
+                        }
+                    }
+                    glitches = 0
+                    if !segmentOpen {
+                        p.segmentStarts.append(kept)
+                        segmentOpen = true
+                    }
+                    total += step
+                    if t.isFinite {
+                        if firstTime.isNaN { firstTime = t }
+                        lastTime = t
+                    }
+                    dist[kept] = total
+                    ela[kept] = t.isFinite ? t - firstTime : .nan
+                    if kept != i, !mapped {
+                        // The first point not at its own position: from here on, keep the map.
+                        mapped = true
+                        indices.reserveCapacity(n)
+                        indices.append(contentsOf: 0..<kept)
+                    }
+                    if mapped { indices.append(i) }
+                    kept += 1
+                    anchor = i
+                }
+            }
+        }}}}}}
+        if kept < n {
+            distances.removeLast(n - kept); elapsed.removeLast(n - kept)
+        }
+        p.distances = distances
+        p.elapsed = elapsed
+        p.keptIndices = indices
+        // Times before the first timestamp was seen were recorded as NaN above; fine.
+        p.startEpoch = firstTime.isNaN ? nil : firstTime
+        return p
+    }
+
+    /// The teleport speed limit for a sport as the file names it: `vehicleTeleportSpeed` for
+    /// cycling and skiing, `teleportSpeed` for everything else (an unknown sport counts as running).
+    public static func teleportSpeed(forSport sport: String?) -> Double {
+        switch Sport.normalise(sport) {
+        case "cycling", "skiing": return vehicleTeleportSpeed
+        default: return teleportSpeed
+        }
+    }
+
+    /// Elapsed, timer and moving seconds of a profile (nil without times).
+    public static func times(of profile: Profile, pauses: [Pause] = []) -> (elapsed: Double?, timer: Double?, moving: Double?) {
+        var first = Double.nan, last = Double.nan
+        var timer = 0.0, moving = 0.0
+        let starts = profile.segmentStarts + [profile.count]
+        for s in 0..<(starts.count - 1) {
+            var segFirst = Double.nan, segLast = Double.nan
+            var prevK = -1
+            for k in starts[s]..<starts[s + 1] {
+                let t = profile.elapsed[k]
+                guard t.isFinite else { continue }
+                if first.isNaN { first = t }
+                last = t
+                if segFirst.isNaN { segFirst = t }
+                segLast = t
+                if prevK >= 0 {
+                    let dt = t - profile.elapsed[prevK]
+                    let dd = profile.distances[k] - profile.distances[prevK]
+                    if dt > 0, dt <= movingMaxStep, dd / dt >= movingSpeedThreshold { moving += dt }
+                }
+                prevK = k
+            }
+            if segFirst.isFinite { timer += segLast - segFirst }
+        }
+        guard first.isFinite, let start = profile.startEpoch else { return (nil, nil, nil) }
+        // Subtract device timer pauses that fall inside the recorded span.
+        var paused = 0.0
+        for pause in pauses {
+            let a = max(pause.from - start, first), b = min(pause.to - start, last)
+            if b > a { paused += b - a }
+        }
+        return (last - first, max(0, timer - paused), moving)
+    }
+}
+
+extension RunAnalyzer {
+    /// The full summary of one track. `id` is the run's id in the output; `zoneOffsetSeconds`
+    /// gives the local date when the file carried no UTC offset of its own.
+    public func summarize(_ track: Track, id: String, zoneOffsetSeconds: Int = 0) -> RunSummary {
+        let profile = RunAnalyzer.profile(of: track)
+        var (elapsed, timer, moving) = RunAnalyzer.times(of: profile, pauses: track.pauses)
+        var startEpoch = profile.startEpoch
+        // Records dropped for want of a position still tell when the run started and ended.
+        if let keptStart = profile.startEpoch, let keptElapsed = elapsed,
+           let first = track.recordedFirstTime, let last = track.recordedLastTime {
+            let start = min(first, keptStart), end = max(last, keptStart + keptElapsed)
+            startEpoch = start
+            elapsed = end - start
+        }
+        var summary = RunSummary(
+            id: id,
+            start: startEpoch.map(Timestamps.iso8601),
+            startEpochSeconds: startEpoch,
+            utcOffsetSeconds: track.utcOffsetSeconds,
+            localDate: startEpoch.map { Timestamps.date($0, offsetSeconds: track.utcOffsetSeconds ?? zoneOffsetSeconds) },
+            name: track.name,
+            sport: Sport.normalise(track.sport),
+            format: track.format.rawValue,
+            points: profile.count,
+            distanceMeters: profile.totalDistance,
+            elapsedSeconds: elapsed,
+            timerSeconds: timer,
+            movingSeconds: moving,
+            deviceDistanceMeters: track.deviceDistanceMeters
+        )
+        let series = TimedSeries(profile)
+        summary.splitsKilometre = RunAnalyzer.splits(of: series, unitMeters: 1000)
+        summary.splitsMile = RunAnalyzer.splits(of: series, unitMeters: Units.metresPerMile)
+        summary.efforts = RunAnalyzer.efforts(of: series)
+        summary.checkpoints = checkpoints(of: track, profile: profile, series: series)
+        summary.elevation = RunAnalyzer.elevation(of: track, profile: profile)
+        summary.heartRate = RunAnalyzer.sensorStats(track.heartRates, profile: profile, ignoreNonPositive: true)
+        summary.cadence = RunAnalyzer.sensorStats(track.cadences, profile: profile, ignoreNonPositive: false)
+        summary.dropped = profile.dropped.sorted { $0.key < $1.key }.map { Dropped(reason: $0.key, count: $0.value) }
+        if includeRoutes { summary.route = RouteTrace.make(track: track, profile: profile) }
+        return summary
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+
+/// Reads a JSON run summary: a run entered by hand or from a treadmill, with no points.
+///
+/// ```json
+/// { "start": "2024-05-01T07:30:00+02:00", "distance_m": 8000, "duration_s": 2700,
+///   "moving_s": 2640, "name": "Treadmill intervals", "sport": "treadmill" }
+/// ```
+/// - `start` (required): ISO 8601 with seconds; an offset (`+02:00`) sets the local date, `Z` or
+///   no offset means UTC and the local date comes from the zone chosen by the user.
+/// - `distance_m` (required): a number ≥ 0.
+/// - `duration_s` (required): a number > 0, the elapsed time (also used as timer time).
+/// - `moving_s` (optional): a number ≥ 0 and ≤ `duration_s`.
+/// - `name`, `sport` (optional): strings. `null` is the same as absent. Other fields are ignored.
+public enum SummaryReader {
+    public static func read(path: String, id: String, zoneOffsetSeconds: Int) throws -> RunSummary {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw ActivityError.unreadable(path: path, reason: (error as NSError).localizedDescription)
+        }
+        return try read(data: data, source: path, id: id, zoneOffsetSeconds: zoneOffsetSeconds)
+    }
+
+    /// Reads a summary from memory; `source` names it in errors.
+    public static func read(data: Data, source: String, id: String, zoneOffsetSeconds: Int) throws -> RunSummary {
+        let value: JSONValue
+        do {
+            value = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch let DecodingError.dataCorrupted(context) {
+            if let field = context.codingPath.first?.stringValue {
+                throw ActivityError.badSummary(path: source, field: field, reason: context.debugDescription)
+            }
+            var detail = context.debugDescription
+            // JSONDecoder on Linux does not say where; JSONSerialization does ("around character 12").
+            do {
+                _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            } catch {
+                if let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String { detail = text }
+            }
+            throw ActivityError.notFormat(path: source, format: "json", reason: "invalid JSON: \(detail)")
+        } catch {
+            throw ActivityError.notFormat(path: source, format: "json", reason: "invalid JSON: \(error)")
+        }
+        guard case .object(let fields) = value else {
+            throw ActivityError.notFormat(path: source, format: "json", reason: "expected a JSON object with start, distance_m and duration_s")
+        }
+
+        func bad(_ field: String, _ reason: String) -> ActivityError {
+            .badSummary(path: source, field: field, reason: reason)
+        }
+        func number(_ field: String, required: Bool) throws -> Double? {
+            switch fields[field] {
+            case nil, .null?:
+                if required { throw bad(field, "missing (required)") }
+                return nil
+            case .number(let v)?:
+                guard v.isFinite else { throw bad(field, "must be a finite number") }
+                return v
+            case let other?:
+                throw bad(field, "must be a number, not \(other.kind)")
+            }
+        }
+        func string(_ field: String, required: Bool) throws -> String? {
+            switch fields[field] {
+            case nil, .null?:
+                if required { throw bad(field, "missing (required)") }
+                return nil
+            case .string(let s)?:
+                return s
+            case let other?:
+                throw bad(field, "must be a string, not \(other.kind)")
+            }
+        }
+
+        guard let startText = try string("start", required: true) else { throw bad("start", "missing (required)") }
+        guard let parsed = Timestamps.parse(startText) else {
+            throw bad("start", "'\(startText)' is not an ISO 8601 timestamp like 2024-05-01T07:30:00+02:00")
+        }
+        guard let distance = try number("distance_m", required: true) else { throw bad("distance_m", "missing (required)") }
+        guard distance >= 0 else { throw bad("distance_m", "must be ≥ 0, got \(distance)") }
+        guard let duration = try number("duration_s", required: true) else { throw bad("duration_s", "missing (required)") }
+        guard duration > 0 else { throw bad("duration_s", "must be > 0, got \(duration)") }
+        let moving = try number("moving_s", required: false)
+        if let moving {
+            guard moving >= 0 else { throw bad("moving_s", "must be ≥ 0, got \(moving)") }
+            guard moving <= duration else { throw bad("moving_s", "must not exceed duration_s (\(moving) > \(duration))") }
+        }
+        let name = try string("name", required: false)
+        let sport = try string("sport", required: false)
+
+        let offset = startText.utf8.count > 0 ? explicitOffset(parsed.offsetSeconds, startText) : nil
+        return RunSummary(
+            id: id,
+            start: Timestamps.iso8601(parsed.epoch),
+            startEpochSeconds: parsed.epoch,
+            utcOffsetSeconds: offset,
+            localDate: Timestamps.date(parsed.epoch, offsetSeconds: offset ?? zoneOffsetSeconds),
+            name: name,
+            sport: Sport.normalise(sport),
+            format: RunFormat.json.rawValue,
+            points: 0,
+            distanceMeters: distance,
+            elapsedSeconds: duration,
+            timerSeconds: duration,
+            movingSeconds: moving
+        )
+    }
+
+    /// The offset the text wrote, nil for `Z` (UTC says nothing about the runner's zone), as GPX.
+    private static func explicitOffset(_ offset: Int?, _ text: String) -> Int? {
+        guard let offset else { return nil }
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.hasSuffix("Z") || trimmed.hasSuffix("z") { return nil }
+        return offset
+    }
+}
+
+/// Any JSON value, decoded with its exact type (a `true` is not the number 1).
+enum JSONValue: Decodable, Equatable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if c.decodeNil() {
+            self = .null
+        } else if let b = try? c.decode(Bool.self) {
+            self = .bool(b)
+        } else if let d = try? c.decode(Double.self) {
+            self = .number(d)
+        } else if let s = try? c.decode(String.self) {
+            self = .string(s)
+        } else if let a = try? c.decode([JSONValue].self) {
+            self = .array(a)
+        } else {
+            do {
+                self = .object(try c.decode([String: JSONValue].self))
+            } catch DecodingError.typeMismatch(_, let context) where context.codingPath.count == decoder.codingPath.count {
+                // Not null, a boolean, a number we can hold, a string, an array or an object:
+                // in practice a number beyond ±1.8e308.
+                throw DecodingError.dataCorruptedError(in: c, debugDescription: "a number out of range or an unsupported value")
+            }
+        }
+    }
+
+    /// For messages: `a string`, `an array`, ...
+    var kind: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+}

@@ -1,0 +1,159 @@
+/// UTC calendar arithmetic without Foundation's formatters (they are slow and locale-bound).
+/// Epoch seconds are seconds since 1970-01-01T00:00:00Z.
+public enum Timestamps {
+    /// Days since 1970-01-01 for a proleptic Gregorian date (Howard Hinnant's algorithm).
+    public static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// The civil date for days since 1970-01-01.
+    public static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let y = yoe + era * 400
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (m <= 2 ? y + 1 : y, m, d)
+    }
+
+    /// `YYYY-MM-DDThh:mm:ssZ`, seconds truncated towards the past.
+    public static func iso8601(_ epoch: Double) -> String {
+        let whole = Int(epoch.rounded(.down))
+        var days = whole / 86_400
+        var secs = whole % 86_400
+        if secs < 0 { secs += 86_400; days -= 1 }
+        let (y, m, d) = civilFromDays(days)
+        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(secs / 3600, 2)):\(pad(secs / 60 % 60, 2)):\(pad(secs % 60, 2))Z"
+    }
+
+    /// `YYYY-MM-DD` of the instant shifted by `offsetSeconds`.
+    public static func date(_ epoch: Double, offsetSeconds: Int = 0) -> String {
+        let local = Int((epoch + Double(offsetSeconds)).rounded(.down))
+        var days = local / 86_400
+        if local % 86_400 < 0 { days -= 1 }
+        let (y, m, d) = civilFromDays(days)
+        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))"
+    }
+
+    package static func pad(_ v: Int, _ width: Int) -> String {
+        let s = String(v)
+        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+    }
+
+    /// Parses an ISO 8601 / RFC 3339 timestamp (`2024-05-01T06:30:00Z`, `...T08:30:00.250+02:00`,
+    /// `...T06:30:00` taken as UTC). Returns epoch seconds and the offset the text carried, or nil.
+    public static func parse(_ text: String) -> (epoch: Double, offsetSeconds: Int?)? {
+        var bytes = Array(text.utf8)
+        bytes.append(0)
+        return bytes.withUnsafeBufferPointer { parse($0.baseAddress!, count: bytes.count - 1) }
+    }
+
+    /// The date part (`YYYY-MM-DD`) of the last timestamp a reader parsed and its day number: the
+    /// points of a run share one or two dates, so they skip the date's checks and calendar
+    /// arithmetic. Empty until a date has been parsed.
+    public struct DayCache {
+        var head: UInt64 = 0  // bytes 0..<8 ("YYYY-MM-"); never 0 once filled
+        var tail: UInt16 = 0  // bytes 8..<10 ("DD")
+        var days = 0
+
+        public init() {}
+    }
+
+    /// Byte-level parser used by the readers. `p` points at the first character; `count` bytes are valid.
+    public static func parse(_ p: UnsafePointer<UInt8>, count: Int) -> (epoch: Double, offsetSeconds: Int?)? {
+        var cache = DayCache()
+        return parse(p, count: count, cache: &cache)
+    }
+
+    /// Byte-level parser used by the readers, remembering the date in `cache` across calls.
+    public static func parse(_ p: UnsafePointer<UInt8>, count: Int, cache: inout DayCache) -> (epoch: Double, offsetSeconds: Int?)? {
+        var i = 0
+        // skip leading spaces
+        while i < count, p[i] == 0x20 || p[i] == 0x09 || p[i] == 0x0A || p[i] == 0x0D { i += 1 }
+        @inline(__always) func digits(_ n: Int) -> Int? {
+            guard i + n <= count else { return nil }
+            var v = 0
+            for k in 0..<n {
+                let c = p[i + k] &- 0x30
+                guard c <= 9 else { return nil }
+                v = v * 10 + Int(c)
+            }
+            i += n
+            return v
+        }
+        @inline(__always) func expect(_ c: UInt8) -> Bool {
+            guard i < count, p[i] == c else { return false }
+            i += 1
+            return true
+        }
+        let days: Int
+        let dateStart = i
+        if i + 10 <= count, cache.head != 0, UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self) == cache.head,
+            UnsafeRawPointer(p + i + 8).loadUnaligned(as: UInt16.self) == cache.tail
+        {
+            days = cache.days
+            i += 10
+        } else {
+            guard let year = digits(4), expect(0x2D), let month = digits(2), expect(0x2D), let day = digits(2) else { return nil }
+            guard (1...12).contains(month), (1...31).contains(day) else { return nil }
+            days = daysFromCivil(year: year, month: month, day: day)
+            // Ten bytes were read: the date as written, which the next timestamp can match.
+            cache.head = UnsafeRawPointer(p + dateStart).loadUnaligned(as: UInt64.self)
+            cache.tail = UnsafeRawPointer(p + dateStart + 8).loadUnaligned(as: UInt16.self)
+            cache.days = days
+        }
+        guard i < count, p[i] == 0x54 || p[i] == 0x74 || p[i] == 0x20 else { return nil }
+        i += 1
+        guard let hour = digits(2), expect(0x3A), let minute = digits(2), expect(0x3A), let second = digits(2) else { return nil }
+        guard hour <= 24, minute <= 59, second <= 60 else { return nil }
+        var fraction = 0.0
+        if i < count, p[i] == 0x2E || p[i] == 0x2C {
+            i += 1
+            var scale = 0.1
+            var any = false
+            // Only zeros (`.000`): the loop below would leave the fraction at +0.0.
+            var zeros = i
+            while zeros < count, p[zeros] == 0x30 { zeros += 1 }
+            if zeros > i, zeros == count || p[zeros] &- 0x30 > 9 {
+                i = zeros
+                any = true
+            }
+            while i < count, p[i] &- 0x30 <= 9 {
+                fraction += Double(p[i] &- 0x30) * scale
+                scale *= 0.1
+                i += 1
+                any = true
+            }
+            guard any else { return nil }
+        }
+        var offset: Int? = nil
+        if i < count {
+            let c = p[i]
+            if c == 0x5A || c == 0x7A {
+                offset = 0
+                i += 1
+            } else if c == 0x2B || c == 0x2D {
+                i += 1
+                guard let oh = digits(2) else { return nil }
+                _ = expect(0x3A)
+                let om = digits(2) ?? 0
+                let o = oh * 3600 + om * 60
+                offset = c == 0x2D ? -o : o
+            }
+        }
+        while i < count, p[i] == 0x20 || p[i] == 0x09 || p[i] == 0x0A || p[i] == 0x0D { i += 1 }
+        guard i == count else { return nil }
+        let local = Double(days * 86_400 + hour * 3600 + minute * 60 + second) + fraction
+        return (local - Double(offset ?? 0), offset)
+    }
+}

@@ -1,0 +1,511 @@
+import Foundation
+
+/// Reads Garmin Training Center (TCX) activity files with a byte-level scanner (no XMLParser).
+///
+/// - `Activities/Activity` → one `Track` each; its `Sport` attribute → `track.sport`, its `Id` → `track.name`.
+/// - `Lap` → `track.laps` (`StartTime`, `TotalTimeSeconds` → timer seconds, `DistanceMeters`).
+/// - Each `Track` element inside a lap is a segment: devices start a new one after a pause.
+/// - `Trackpoint`: `Time`, `Position/LatitudeDegrees|LongitudeDegrees`, `AltitudeMeters`,
+///   `DistanceMeters` (→ device distances), `HeartRateBpm/Value`, `Cadence`, or `RunCadence` from
+///   the `TPX` extension when there is no `Cadence`.
+/// - A trackpoint without a position is dropped and counted (`"no position"`), unless the whole
+///   activity has none (treadmill, indoor): then all are kept with `.nan` positions and
+///   `hasPositions` is false, so the odometer carries the run.
+/// - Device distance: the last trackpoint odometer (`DistanceMeters`), else (no odometer, or one
+///   that restarts during the activity) the sum of the laps' `DistanceMeters`. The odometer covers every recorded point; lap totals can leave part of the
+///   recording out (Movescount files have laps summing to 1,999 m under a 2,919 m odometer whose
+///   value the GPS track confirms). Device timer = sum of the laps' `TotalTimeSeconds`.
+/// - Element names are matched by local name (`ns3:TPX`, `TPX` alike); a UTF-8 BOM and white space
+///   before `<?xml` are tolerated; comments, CDATA and processing instructions are skipped.
+public enum TCXReader {
+    /// Reads a TCX file (or a gzip-compressed one) from disk. One `Track` per activity with points.
+    public static func read(path: String) throws -> [Track] {
+        var bytes = try FileBytes.read(path: path)
+        if Gzip.isGzip(bytes) { bytes = try Gzip.decompress(bytes, source: path) }
+        return try read(bytes: bytes, source: path)
+    }
+
+    /// Parses TCX bytes; `source` names the file in errors. One `Track` per activity with points.
+    public static func read(bytes: [UInt8], source: String) throws -> [Track] {
+        try bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, !buffer.isEmpty else {
+                throw ActivityError.notFormat(path: source, format: "TCX", reason: "the file is empty")
+            }
+            if buffer.count >= 2, (buffer[0] == 0xFF && buffer[1] == 0xFE) || (buffer[0] == 0xFE && buffer[1] == 0xFF) {
+                throw ActivityError.notFormat(path: source, format: "TCX", reason: "UTF-16 text; badgectl reads TCX in UTF-8")
+            }
+            var parser = TCXParser(scanner: TCXScanner(base, count: buffer.count, source: source))
+            return try parser.parse()
+        }
+    }
+}
+
+/// The tags the TCX reader acts on, by local name.
+enum TCXTag {
+    case trainingCenterDatabase, activity, lap, track, trackpoint, time, position, latitude, longitude
+    case altitude, distance, heartRate, value, cadence, runCadence, totalTime, id, other
+
+    static func classify(_ p: UnsafePointer<UInt8>, _ n: Int) -> TCXTag {
+        @inline(__always) func eq(_ s: StaticString) -> Bool {
+            s.utf8CodeUnitCount == n && memcmp(p, s.utf8Start, n) == 0
+        }
+        switch n {
+        case 2: return eq("Id") ? .id : .other
+        case 3: return eq("Lap") ? .lap : .other
+        case 4: return eq("Time") ? .time : .other
+        case 5: return eq("Track") ? .track : eq("Value") ? .value : .other
+        case 7: return eq("Cadence") ? .cadence : .other
+        case 8: return eq("Activity") ? .activity : eq("Position") ? .position : .other
+        case 10: return eq("Trackpoint") ? .trackpoint : eq("RunCadence") ? .runCadence : .other
+        case 12: return eq("HeartRateBpm") ? .heartRate : .other
+        case 14: return eq("DistanceMeters") ? .distance : eq("AltitudeMeters") ? .altitude : .other
+        case 15: return eq("LatitudeDegrees") ? .latitude : .other
+        case 16: return eq("LongitudeDegrees") ? .longitude : eq("TotalTimeSeconds") ? .totalTime : .other
+        case 22: return eq("TrainingCenterDatabase") ? .trainingCenterDatabase : .other
+        default: return .other
+        }
+    }
+}
+
+/// A minimal XML pull scanner for TCX: start tags (local name, attribute bytes, self-closing),
+/// end tags, and the text of leaf elements on request. Not a validating parser: it needs tags to
+/// be well formed, not balanced, and does not expand entities except in `decodedText`.
+struct TCXScanner {
+    enum Token {
+        case start(nameStart: Int, nameCount: Int, attributesStart: Int, attributesEnd: Int, selfClosing: Bool)
+        case end(nameStart: Int, nameCount: Int)
+        case eof
+    }
+
+    let p: UnsafePointer<UInt8>
+    let count: Int
+    let source: String
+    var pos = 0
+    /// Offset of the `<` of the last token, for messages.
+    var tokenOffset = 0
+
+    init(_ p: UnsafePointer<UInt8>, count: Int, source: String) {
+        self.p = p
+        self.count = count
+        self.source = source
+    }
+
+    /// 1-based line of a byte offset (computed only for messages).
+    func line(of offset: Int) -> Int {
+        var n = 1
+        var i = 0
+        while i < offset && i < count {
+            if p[i] == 0x0A { n += 1 }
+            i += 1
+        }
+        return n
+    }
+
+    func malformed(_ offset: Int, _ reason: String) -> ActivityError {
+        .malformed(path: source, line: line(of: offset), offset: offset, reason: reason)
+    }
+
+    @inline(__always)
+    func find(_ byte: UInt8, from: Int) -> Int? {
+        guard from < count, let hit = memchr(p + from, Int32(byte), count - from) else { return nil }
+        return UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - p
+    }
+
+    func find(_ pattern: StaticString, from: Int) -> Int? {
+        let n = pattern.utf8CodeUnitCount
+        var i = from
+        while let k = find(pattern.utf8Start[0], from: i) {
+            if k + n > count { return nil }
+            if memcmp(p + k, pattern.utf8Start, n) == 0 { return k }
+            i = k + 1
+        }
+        return nil
+    }
+
+    @inline(__always)
+    static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 }
+
+    mutating func next() throws -> Token {
+        while true {
+            guard let lt = find(0x3C, from: pos) else {
+                pos = count
+                return .eof
+            }
+            tokenOffset = lt
+            var i = lt + 1
+            guard i < count else { throw malformed(lt, "the file ends inside a tag") }
+            let c = p[i]
+            if c == 0x2F {  // </name>
+                i += 1
+                let nameStart = i
+                while i < count, p[i] != 0x3E, !TCXScanner.isSpace(p[i]) { i += 1 }
+                let nameEnd = i
+                guard let gt = find(0x3E, from: i) else { throw malformed(lt, "the file ends inside an end tag") }
+                pos = gt + 1
+                let (s, n) = localName(nameStart, nameEnd)
+                return .end(nameStart: s, nameCount: n)
+            }
+            if c == 0x3F {  // <? ... ?>
+                guard let e = find("?>", from: i) else { throw malformed(lt, "unterminated processing instruction") }
+                pos = e + 2
+                continue
+            }
+            if c == 0x21 {  // <!-- -->, <![CDATA[ ]]>, <!DOCTYPE>
+                if i + 2 < count, p[i + 1] == 0x2D, p[i + 2] == 0x2D {
+                    guard let e = find("-->", from: i + 3) else { throw malformed(lt, "unterminated comment") }
+                    pos = e + 3
+                } else if i + 7 < count, p[i + 1] == 0x5B {
+                    guard let e = find("]]>", from: i) else { throw malformed(lt, "unterminated CDATA section") }
+                    pos = e + 3
+                } else {
+                    guard let e = find(0x3E, from: i) else { throw malformed(lt, "unterminated declaration") }
+                    pos = e + 1
+                }
+                continue
+            }
+            // <name attr="v" ...> or <name/>
+            let nameStart = i
+            while i < count, p[i] != 0x3E, p[i] != 0x2F, !TCXScanner.isSpace(p[i]) { i += 1 }
+            let nameEnd = i
+            guard nameEnd > nameStart else { throw malformed(lt, "'<' not followed by a tag name") }
+            let attributesStart = i
+            var quote: UInt8 = 0
+            while i < count {
+                let b = p[i]
+                if quote != 0 {
+                    if b == quote { quote = 0 }
+                } else if b == 0x22 || b == 0x27 {
+                    quote = b
+                } else if b == 0x3E {
+                    break
+                }
+                i += 1
+            }
+            guard i < count else { throw malformed(lt, "the file ends inside a start tag") }
+            let selfClosing = i > attributesStart && p[i - 1] == 0x2F
+            pos = i + 1
+            let (s, n) = localName(nameStart, nameEnd)
+            return .start(
+                nameStart: s, nameCount: n, attributesStart: attributesStart,
+                attributesEnd: selfClosing ? i - 1 : i, selfClosing: selfClosing)
+        }
+    }
+
+    /// The part of a qualified name after its prefix.
+    @inline(__always)
+    func localName(_ start: Int, _ end: Int) -> (Int, Int) {
+        var k = end - 1
+        while k >= start {
+            if p[k] == 0x3A { return (k + 1, end - k - 1) }
+            k -= 1
+        }
+        return (start, end - start)
+    }
+
+    /// The text from the current position to the next `<`, trimmed (the content of a leaf element).
+    mutating func text() -> (start: Int, count: Int) {
+        var s = pos
+        var e = find(0x3C, from: pos) ?? count
+        pos = e
+        while s < e, TCXScanner.isSpace(p[s]) { s += 1 }
+        while e > s, TCXScanner.isSpace(p[e - 1]) { e -= 1 }
+        return (s, e - s)
+    }
+
+    /// A leaf element's text with the predefined and numeric entities expanded.
+    mutating func decodedText() -> String {
+        let (s, n) = text()
+        return TCXScanner.decodeEntities(UnsafeBufferPointer(start: p + s, count: n))
+    }
+
+    static func decodeEntities(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard bytes.contains(0x26) else { return String(decoding: bytes, as: UTF8.self) }
+        let raw = String(decoding: bytes, as: UTF8.self)
+        var out = ""
+        var rest = raw[...]
+        while let amp = rest.firstIndex(of: "&") {
+            out += rest[..<amp]
+            guard let semi = rest[amp...].firstIndex(of: ";") else { break }
+            let entity = rest[rest.index(after: amp)..<semi]
+            switch entity {
+            case "amp": out += "&"
+            case "lt": out += "<"
+            case "gt": out += ">"
+            case "quot": out += "\""
+            case "apos": out += "'"
+            default:
+                var scalar: UInt32?
+                if entity.hasPrefix("#x") || entity.hasPrefix("#X") {
+                    scalar = UInt32(entity.dropFirst(2), radix: 16)
+                } else if entity.hasPrefix("#") {
+                    scalar = UInt32(entity.dropFirst())
+                }
+                if let v = scalar, let u = Unicode.Scalar(v) { out.unicodeScalars.append(u) } else { out += rest[amp...semi] }
+            }
+            rest = rest[rest.index(after: semi)...]
+        }
+        out += rest
+        return out
+    }
+
+    /// The value of attribute `name` (local name) within a start tag's attribute bytes.
+    func attribute(_ name: StaticString, from: Int, to: Int) -> (start: Int, count: Int)? {
+        let n = name.utf8CodeUnitCount
+        var i = from
+        while i < to {
+            while i < to, TCXScanner.isSpace(p[i]) { i += 1 }
+            let keyStart = i
+            while i < to, p[i] != 0x3D, !TCXScanner.isSpace(p[i]) { i += 1 }
+            let (ks, kn) = localName(keyStart, i)
+            while i < to, p[i] != 0x22, p[i] != 0x27 { i += 1 }
+            guard i < to else { return nil }
+            let quote = p[i]
+            let valueStart = i + 1
+            i = valueStart
+            while i < to, p[i] != quote { i += 1 }
+            if kn == n, memcmp(p + ks, name.utf8Start, n) == 0 { return (valueStart, i - valueStart) }
+            i += 1
+        }
+        return nil
+    }
+
+    static let powersOfTen: [Double] = (0...22).map { pow(10.0, Double($0)) }
+
+    /// A decimal number (`-12.5`, `3e2`); nil when the bytes are not one.
+    func number(_ start: Int, _ n: Int) -> Double? {
+        var i = start
+        let end = start + n
+        guard i < end else { return nil }
+        var negative = false
+        if p[i] == 0x2D { negative = true; i += 1 } else if p[i] == 0x2B { i += 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var exponent = 0
+        var any = false
+        while i < end, p[i] &- 0x30 <= 9 {
+            if digits < 19 {
+                mantissa = mantissa &* 10 &+ UInt64(p[i] &- 0x30)
+                if mantissa != 0 { digits += 1 }
+            } else {
+                exponent += 1
+            }
+            any = true
+            i += 1
+        }
+        if i < end, p[i] == 0x2E {
+            i += 1
+            while i < end, p[i] &- 0x30 <= 9 {
+                if digits < 19 {
+                    mantissa = mantissa &* 10 &+ UInt64(p[i] &- 0x30)
+                    if mantissa != 0 { digits += 1 }
+                    exponent -= 1
+                }
+                any = true
+                i += 1
+            }
+        }
+        guard any else { return nil }
+        if i < end, p[i] == 0x65 || p[i] == 0x45 {
+            i += 1
+            var expNegative = false
+            if i < end, p[i] == 0x2D { expNegative = true; i += 1 } else if i < end, p[i] == 0x2B { i += 1 }
+            var e = 0
+            var expDigits = false
+            while i < end, p[i] &- 0x30 <= 9 {
+                if e < 10_000 { e = e * 10 + Int(p[i] &- 0x30) }
+                expDigits = true
+                i += 1
+            }
+            guard expDigits else { return nil }
+            exponent += expNegative ? -e : e
+        }
+        guard i == end else { return nil }
+        var value: Double
+        if mantissa < (1 << 53), exponent >= -22, exponent <= 22 {
+            // Exact operands, one correctly rounded operation.
+            value = exponent < 0
+                ? Double(mantissa) / TCXScanner.powersOfTen[-exponent]
+                : Double(mantissa) * TCXScanner.powersOfTen[exponent]
+        } else {
+            guard let v = Double(String(decoding: UnsafeBufferPointer(start: p + start, count: n), as: UTF8.self)) else {
+                return nil
+            }
+            return v
+        }
+        if negative { value = -value }
+        return value
+    }
+}
+
+/// Turns scanner tokens into tracks.
+struct TCXParser {
+    var scanner: TCXScanner
+    var tracks: [Track] = []
+    var emptyActivities = 0
+
+    init(scanner: TCXScanner) { self.scanner = scanner }
+
+    mutating func parse() throws -> [Track] {
+        let source = scanner.source
+        var depth = 0
+        var sawRoot = false
+        // Context, as depths of the open element (0 = not open).
+        var activityDepth = 0, activityOffset = 0, lapDepth = 0, trackpointDepth = 0, heartRateDepth = 0
+        var current = Track(source: source)
+        var lap = Lap()
+        var lapDistances: [Double] = []
+        var lapTimers: [Double] = []
+        var lastOdometer = Double.nan
+        var odometerReset = false
+        // The point being read.
+        var lat = Double.nan, lon = Double.nan, ele = Double.nan, time = Double.nan
+        var hr = Double.nan, cad = Double.nan, runCad = Double.nan, dist = Double.nan
+        var offsetSeen = false
+
+        func numberText(_ s: inout TCXScanner, _ what: String) throws -> Double {
+            let (start, n) = s.text()
+            if n == 0 { return .nan }
+            guard let v = s.number(start, n) else {
+                let text = String(decoding: UnsafeBufferPointer(start: s.p + start, count: min(n, 40)), as: UTF8.self)
+                throw s.malformed(start, "<\(what)> holds '\(text)', not a number")
+            }
+            return v
+        }
+
+        loop: while true {
+            let token = try scanner.next()
+            switch token {
+            case .eof:
+                break loop
+            case .start(let ns, let nn, let attributesStart, let attributesEnd, let selfClosing):
+                let tag = TCXTag.classify(scanner.p + ns, nn)
+                if !sawRoot {
+                    guard tag == .trainingCenterDatabase else {
+                        let name = String(decoding: UnsafeBufferPointer(start: scanner.p + ns, count: nn), as: UTF8.self)
+                        throw ActivityError.notFormat(
+                            path: source, format: "TCX",
+                            reason: "the root element is <\(name)> at line \(scanner.line(of: scanner.tokenOffset)), expected <TrainingCenterDatabase>")
+                    }
+                    sawRoot = true
+                }
+                if selfClosing { continue }
+                depth += 1
+                if trackpointDepth > 0 {
+                    switch tag {
+                    case .time:
+                        let (s, n) = scanner.text()
+                        if n > 0 {
+                            guard let parsed = Timestamps.parse(scanner.p + s, count: n) else {
+                                let text = String(decoding: UnsafeBufferPointer(start: scanner.p + s, count: min(n, 40)), as: UTF8.self)
+                                throw scanner.malformed(s, "<Time> holds '\(text)', not an ISO 8601 time")
+                            }
+                            time = parsed.epoch
+                            if !offsetSeen {
+                                offsetSeen = true
+                                let last = scanner.p[s + n - 1]
+                                if let offset = parsed.offsetSeconds, last != 0x5A, last != 0x7A {
+                                    current.utcOffsetSeconds = offset
+                                }
+                            }
+                        }
+                    case .latitude: lat = try numberText(&scanner, "LatitudeDegrees")
+                    case .longitude: lon = try numberText(&scanner, "LongitudeDegrees")
+                    case .altitude: ele = try numberText(&scanner, "AltitudeMeters")
+                    case .distance: dist = try numberText(&scanner, "DistanceMeters")
+                    case .heartRate: heartRateDepth = depth
+                    case .value: if heartRateDepth > 0 { hr = try numberText(&scanner, "Value") }
+                    case .cadence: cad = try numberText(&scanner, "Cadence")
+                    case .runCadence: runCad = try numberText(&scanner, "RunCadence")
+                    default: break
+                    }
+                    continue
+                }
+                switch tag {
+                case .activity:
+                    guard activityDepth == 0 else { continue }
+                    activityDepth = depth
+                    activityOffset = scanner.tokenOffset
+                    current = Track(source: source)
+                    current.format = .tcx
+                    offsetSeen = false
+                    lapDistances = []; lapTimers = []; lastOdometer = .nan; odometerReset = false
+                    if let (s, n) = scanner.attribute("Sport", from: attributesStart, to: attributesEnd) {
+                        current.sport = String(decoding: UnsafeBufferPointer(start: scanner.p + s, count: n), as: UTF8.self)
+                    }
+                case .id where activityDepth > 0 && depth == activityDepth + 1:
+                    let name = scanner.decodedText()
+                    if !name.isEmpty { current.name = name }
+                case .lap where activityDepth > 0:
+                    lapDepth = depth
+                    lap = Lap()
+                    if let (s, n) = scanner.attribute("StartTime", from: attributesStart, to: attributesEnd),
+                        let parsed = Timestamps.parse(scanner.p + s, count: n)
+                    {
+                        lap.start = parsed.epoch
+                    }
+                case .totalTime where lapDepth > 0 && depth == lapDepth + 1:
+                    let v = try numberText(&scanner, "TotalTimeSeconds")
+                    if v.isFinite { lap.timerSeconds = v }
+                case .distance where lapDepth > 0 && depth == lapDepth + 1:
+                    let v = try numberText(&scanner, "DistanceMeters")
+                    if v.isFinite { lap.distanceMeters = v }
+                case .track where activityDepth > 0:
+                    current.startSegment()
+                case .trackpoint where activityDepth > 0:
+                    trackpointDepth = depth
+                    lat = .nan; lon = .nan; ele = .nan; time = .nan; hr = .nan; cad = .nan; runCad = .nan; dist = .nan
+                default:
+                    break
+                }
+            case .end:
+                let closing = depth
+                depth = max(0, depth - 1)
+                if closing == heartRateDepth { heartRateDepth = 0 }
+                if closing == trackpointDepth {
+                    trackpointDepth = 0
+                    if dist.isFinite {
+                        if lastOdometer.isFinite, dist < lastOdometer - 10 { odometerReset = true }
+                        lastOdometer = dist
+                    }
+                    current.append(
+                        latitude: lat, longitude: lon, elevation: ele, time: time, heartRate: hr,
+                        cadence: cad.isFinite ? cad : runCad, deviceDistance: dist)
+                    continue
+                }
+                if closing == lapDepth {
+                    lapDepth = 0
+                    current.laps.append(lap)
+                    if let d = lap.distanceMeters { lapDistances.append(d) }
+                    if let t = lap.timerSeconds { lapTimers.append(t) }
+                    continue
+                }
+                if closing == activityDepth {
+                    activityDepth = 0
+                    if current.isEmpty {
+                        emptyActivities += 1
+                        continue
+                    }
+                    // The odometer, unless it restarts (per-lap odometers) and the laps have totals.
+                    let lapSum = lapDistances.isEmpty ? nil : lapDistances.reduce(0, +)
+                    current.deviceDistanceMeters = lastOdometer.isFinite && !(odometerReset && lapSum != nil) ? lastOdometer : lapSum
+                    current.deviceTimerSeconds = lapTimers.isEmpty ? nil : lapTimers.reduce(0, +)
+                    current.settlePositions()
+                    tracks.append(current)
+                }
+            }
+        }
+        if !sawRoot {
+            throw ActivityError.notFormat(path: source, format: "TCX", reason: "no XML element found")
+        }
+        if activityDepth > 0 {
+            throw scanner.malformed(scanner.count, "the file ends inside the <Activity> opened at line \(scanner.line(of: activityOffset)) (truncated file)")
+        }
+        if tracks.isEmpty {
+            let reason = emptyActivities > 0
+                ? "\(emptyActivities) <Activity> element(s) without any <Trackpoint>"
+                : "no <Activity> element (a TCX course or an empty export?)"
+            throw ActivityError.noUsablePoints(path: source, reason: reason)
+        }
+        return tracks
+    }
+}

@@ -1,0 +1,288 @@
+import Foundation
+import GRDB
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import RunFiles
+import RunAnalysis
+
+/// A run-summary cache in an embedded SQLite database (GRDB over the system libsqlite3).
+///
+/// A row holds the summaries one file gave, keyed by the file's absolute path, size and modification
+/// time (nanoseconds) and by `key`: the summary version plus the checkpoint targets (checkpoints depend
+/// on them). A lookup by path, size and modification time costs one `stat` and no reading; only when it
+/// misses is the file hashed (`RunCache.hash`), so a moved or renamed file is still recognised by its
+/// content hash and size. Files that fail to read are not cached: a failure is cheap to reproduce, may be
+/// transient (a file still being written, a permission) and must show again on every evaluation.
+///
+/// A file that is not one of our caches (garbage, another program's database, a newer layout) is moved
+/// aside to `<path>.corrupt` (never trusted, never deleted) and a new cache is made. A location that
+/// cannot be written gives `nil` from `open` and a warning: evaluation goes on without a cache.
+///
+/// One connection (a GRDB `DatabaseQueue`) behind a lock: lookups from `RunFolder`'s worker threads take
+/// turns on it, and the new rows are stored once, after the parallel read.
+public final class RunCache: @unchecked Sendable {
+    /// Bump whenever the summary code (readers, analyzer, RunSummary) changes what a summary holds:
+    /// every cached row made under another version is then ignored and replaced.
+    public static let summaryVersion = 2
+    /// The table layout. A database with another layout is moved aside and rebuilt.
+    static let layout = "badgectl-run-cache/1"
+
+    public let path: String
+    private let queue: DatabaseQueue
+    /// Guards the database, `writable` and `warnings` (see `locked`).
+    private let lock = NSLock()
+    /// Set once a write failed (e.g. the disk filled): later writes are skipped.
+    private var writable = true
+    /// Warnings for the user (cache moved aside, a write failed).
+    public private(set) var warnings: [String] = []
+
+    /// The part of the key that depends on the code and the options: summary version and checkpoints.
+    public static func key(checkpoints: [RunAnalyzer.CheckpointTarget], version: Int = summaryVersion) -> String {
+        var text = "v\(version)"
+        for target in checkpoints {
+            text += "|\(target.badge)\u{1F}\(target.name)\u{1F}\(target.distanceMeters.bitPattern)"
+        }
+        return text
+    }
+
+    /// Opens (or makes) the cache at `path`. nil, with the reason in `warning`, when the location
+    /// cannot hold a cache (read-only folder, not a file, ...).
+    public static func open(path: String, warning: inout String?) -> RunCache? {
+        var notes: [String] = []
+        if let queue = connect(path) {
+            if validate(queue) { return RunCache(path: path, queue: queue) }
+            try? queue.close()
+        }
+        // Not ours (or unreadable): move it aside, never trust it, never delete it.
+        if FileManager.default.fileExists(atPath: path) {
+            let aside = path + ".corrupt"
+            try? FileManager.default.removeItem(atPath: aside)
+            do {
+                try FileManager.default.moveItem(atPath: path, toPath: aside)
+                for suffix in ["-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+                notes.append("cache \(path) was not a badgectl cache (or was damaged); moved it to \(aside) and started a new one")
+            } catch {
+                warning = "cannot use the cache \(path): it is not a badgectl cache and cannot be moved aside (\(error.localizedDescription)); running without a cache"
+                return nil
+            }
+            if let queue = connect(path) {
+                if validate(queue) {
+                    let cache = RunCache(path: path, queue: queue)
+                    cache.warnings = notes
+                    return cache
+                }
+                try? queue.close()
+            }
+        }
+        warning = "cannot create the cache \(path) (read-only or missing folder?); running without a cache"
+        return nil
+    }
+
+    /// One read-write connection, made if missing. GRDB refuses a file that is not an SQLite database.
+    private static func connect(_ path: String) -> DatabaseQueue? {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        configuration.foreignKeysEnabled = false
+        configuration.label = "badgectl.RunCache"
+        return try? DatabaseQueue(path: path, configuration: configuration)
+    }
+
+    /// Checks the layout marker (making the tables in an empty database). false if not ours or unusable.
+    private static func validate(_ queue: DatabaseQueue) -> Bool {
+        do {
+            return try queue.inDatabase { db in
+                // An empty file is a new database; anything else must carry our marker.
+                let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
+                if tables == 0 {
+                    try db.execute(sql: "PRAGMA journal_mode=WAL")
+                    try db.inTransaction {
+                        try db.execute(sql: """
+                            CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+                            INSERT INTO meta VALUES ('layout', '\(layout)');
+                            CREATE TABLE runs (
+                                path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
+                                hash INTEGER NOT NULL, key TEXT NOT NULL, id TEXT NOT NULL, summaries BLOB NOT NULL);
+                            CREATE INDEX runs_by_hash ON runs (hash, size);
+                            """)
+                        return .commit
+                    }
+                    return true
+                }
+                guard try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'layout'") == layout,
+                      try String.fetchOne(db, sql: "PRAGMA quick_check") == "ok"
+                else { return false }
+                try? db.execute(sql: "PRAGMA journal_mode=WAL")
+                return true
+            }
+        } catch {
+            return false
+        }
+    }
+
+    private init(path: String, queue: DatabaseQueue) {
+        self.path = path
+        self.queue = queue
+    }
+
+    // MARK: - Lookups
+
+    /// A stored row: the summaries (as the id they were stored under) and that id.
+    public struct Entry: Sendable {
+        public var id: String
+        public var summaries: Data
+    }
+
+    /// The row for this path, if its size, modification time and key all match.
+    public func lookup(path: String, sizeBytes: Int64, modifiedNanoseconds: Int64, key: String) -> Entry? {
+        entry("SELECT id, summaries FROM runs WHERE path = ? AND size = ? AND mtime_ns = ? AND key = ?",
+              [path, sizeBytes, modifiedNanoseconds, key])
+    }
+
+    /// Any row with this content hash, size and key (a moved or renamed file).
+    public func lookup(hash: UInt64, sizeBytes: Int64, key: String) -> Entry? {
+        entry("SELECT id, summaries FROM runs WHERE hash = ? AND size = ? AND key = ? LIMIT 1",
+              [Int64(bitPattern: hash), sizeBytes, key])
+    }
+
+    /// True when some row has this size and key, so a file of that size could be one the cache
+    /// knows under another path (and is worth hashing before it is read). On any doubt, true.
+    public func hasRow(sizeBytes: Int64, key: String) -> Bool {
+        locked {
+            (try? queue.inDatabase { db -> Bool in
+                let statement = try db.cachedStatement(sql: "SELECT 1 FROM runs WHERE size = ? AND key = ? LIMIT 1")
+                return try GRDB.Row.fetchOne(statement, arguments: [sizeBytes, key]) != nil
+            }) ?? true
+        }
+    }
+
+    /// A row to store.
+    public struct Row: Sendable {
+        public var path: String
+        public var sizeBytes: Int64
+        public var modifiedNanoseconds: Int64
+        public var hash: UInt64
+        public var key: String
+        public var id: String
+        public var summaries: Data
+
+        public init(path: String, sizeBytes: Int64, modifiedNanoseconds: Int64, hash: UInt64, key: String, id: String, summaries: Data) {
+            self.path = path; self.sizeBytes = sizeBytes; self.modifiedNanoseconds = modifiedNanoseconds
+            self.hash = hash; self.key = key; self.id = id; self.summaries = summaries
+        }
+    }
+
+    /// Stores rows (replacing any row with the same path) in one transaction. A failure rolls the
+    /// transaction back, leaves a warning and stops later writes; the results stand, uncached.
+    public func store(_ rows: [Row]) {
+        guard !rows.isEmpty else { return }
+        locked {
+            guard writable else { return }
+            do {
+                try queue.inDatabase { db in
+                    try db.inTransaction(.immediate) {
+                        let statement = try db.makeStatement(sql: "INSERT OR REPLACE INTO runs VALUES (?, ?, ?, ?, ?, ?, ?)")
+                        for row in rows {
+                            try statement.execute(arguments: [row.path, row.sizeBytes, row.modifiedNanoseconds,
+                                                              Int64(bitPattern: row.hash), row.key, row.id, row.summaries])
+                        }
+                        return .commit
+                    }
+                }
+            } catch {
+                writable = false
+                warnings.append("cannot write to the cache \(path) (\((error as? DatabaseError)?.message ?? "\(error)")); results were not cached")
+            }
+        }
+    }
+
+    /// How many rows the cache holds.
+    public var count: Int {
+        locked { (try? queue.inDatabase { try Int.fetchOne($0, sql: "SELECT count(*) FROM runs") }) ?? 0 }
+    }
+
+    // MARK: - File identity and hashing
+
+    /// Size and modification time (nanoseconds since 1970) of a file, nil if it cannot be stat'ed.
+    public static func stamp(path: String) -> (sizeBytes: Int64, modifiedNanoseconds: Int64)? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        let nanoseconds = Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec)
+        return (Int64(info.st_size), nanoseconds)
+    }
+
+    /// A fast 64-bit hash of a file's bytes (four independent multiply-xor-rotate lanes over 8-byte
+    /// words, so the CPU runs them side by side, then an avalanche), read 64 KiB at a time. Not
+    /// cryptographic: it only tells a moved file from a different one, and the size must match too.
+    public static func hash(path: String) -> UInt64? {
+        let fd = Glibc.open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        // 64 KiB, below glibc's mmap threshold (128 KiB). A 1 MiB buffer is mmapped, and its first
+        // free raises that threshold, so later large buffers (the readers' too) come from the heap
+        // and fragment it: a cold read of 200 runs peaked at 120-220 MB instead of about 45 MB.
+        let capacity = 1 << 16
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 32)
+        defer { buffer.deallocate() }
+        var state = Hasher64()
+        var atEnd = false
+        while !atEnd {
+            // Fill the buffer completely (short reads happen), so every chunk but the last is 64 KiB.
+            var filled = 0
+            while filled < capacity {
+                let count = read(fd, buffer + filled, capacity - filled)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return nil
+                }
+                if count == 0 { atEnd = true; break }
+                filled += count
+            }
+            if filled > 0 { state.update(UnsafeRawBufferPointer(start: buffer, count: filled)) }
+        }
+        return state.finish()
+    }
+
+    // MARK: - Reading rows
+
+    /// The first row of a lookup (a prepared statement kept for the connection's life), nil on a miss
+    /// or an error. Values are read as stored, through no conversion that could trap: text or a blob
+    /// is taken, anything else (a number or NULL in a file made by hand) is a miss.
+    private func entry(_ sql: String, _ arguments: StatementArguments) -> Entry? {
+        locked {
+            try? queue.inDatabase { db -> Entry? in
+                let statement = try db.cachedStatement(sql: sql)
+                guard let row = try GRDB.Row.fetchOne(statement, arguments: arguments) else { return nil }
+                guard let id = Self.text(row[0] as DatabaseValue), let summaries = Self.bytes(row[1] as DatabaseValue) else { return nil }
+                return Entry(id: id, summaries: summaries)
+            }
+        }
+    }
+
+    /// Every use of the database goes through this lock, so the queue's own `sync` is never
+    /// contended: a thread of `RunFolder`'s `concurrentPerform` waiting in `DispatchQueue.sync` lets
+    /// Dispatch start more worker threads (measured: cold-read memory 33 MB -> 70-220 MB), while one
+    /// waiting on a mutex does not.
+    private func locked<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
+
+    private static func text(_ value: DatabaseValue) -> String? {
+        switch value.storage {
+        case .string(let text): text
+        case .blob(let data): String(decoding: data, as: UTF8.self)
+        default: nil
+        }
+    }
+
+    private static func bytes(_ value: DatabaseValue) -> Data? {
+        switch value.storage {
+        case .blob(let data): data
+        case .string(let text): Data(text.utf8)
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import RunFiles
+import RunAnalysis
+
+/// A file that yielded no run, and why.
+public struct RunFileError: Codable, Sendable, Equatable {
+    public var path: String
+    public var message: String
+    public init(path: String, message: String) { self.path = path; self.message = message }
+}
+
+/// Everything read from one folder of run files: the runs, the files that are not run files
+/// (listed, not errors) and the files that failed (one bad file never stops the others).
+public struct RunFolder: Sendable {
+    public var runs: [RunSummary] = []
+    public var ignored: [String] = []
+    public var errors: [RunFileError] = []
+
+    public init(runs: [RunSummary] = [], ignored: [String] = [], errors: [RunFileError] = []) {
+        self.runs = runs; self.ignored = ignored; self.errors = errors
+    }
+
+    /// Reads every run file under `directory` (or the single file `directory` names), on every core
+    /// (results gathered in file order, so the outcome is the same as reading one by one).
+    /// `zone` gives local dates to runs whose file carried no UTC offset.
+    /// `serial` reads on the calling thread only, one file after another (for measuring).
+    /// `cache` (optional) is consulted by path, size and modification time before any file is read,
+    /// then by content hash; new summaries are stored in it. `progress(done, total)` is called from
+    /// worker threads as files finish.
+    public static func read(
+        _ directory: String, analyzer: RunAnalyzer = RunAnalyzer(), zone: TimeZone = .current,
+        cache: RunCache? = nil, serial: Bool = false, progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) throws -> RunFolder {
+        var folder = RunFolder()
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
+            throw ActivityError.unreadable(path: directory, reason: "no such file or directory")
+        }
+        let files: [(path: String, id: String)]
+        if isDirectory.boolValue {
+            let found = try RunLoader.discover(directory: directory)
+            folder.ignored = found.ignored
+            files = found.runs.map { ((directory as NSString).appendingPathComponent($0), $0) }
+        } else {
+            guard RunFormat.of(path: directory) != nil else {
+                folder.ignored = [directory]
+                return folder
+            }
+            files = [(directory, (directory as NSString).lastPathComponent)]
+        }
+        let key = RunCache.key(checkpoints: analyzer.checkpoints)
+        let outcomes = Outcomes(count: files.count)
+        let counter = Counter()
+        let work: @Sendable (Int) -> Void = { index in
+            let file = files[index]
+            let outcome = readOne(path: file.path, id: file.id, analyzer: analyzer, cache: cache, key: key)
+            outcomes.set(index, outcome)
+            if let progress { progress(counter.increment(), files.count) }
+        }
+        if serial {
+            for index in files.indices { work(index) }
+        } else {
+            DispatchQueue.concurrentPerform(iterations: files.count, execute: work)
+        }
+        var rows: [RunCache.Row] = []
+        for (index, outcome) in outcomes.values.enumerated() {
+            switch outcome {
+            case .runs(let runs, let row)?:
+                folder.runs.append(contentsOf: runs.map { localise($0, zone: zone) })
+                if let row { rows.append(row) }
+            case .failed(let error)?:
+                folder.errors.append(error)
+            case nil:
+                folder.errors.append(RunFileError(path: files[index].id, message: "\(files[index].id): not read"))
+            }
+        }
+        cache?.store(rows)
+        return folder
+    }
+
+    /// What reading one file gave: its runs (and a cache row to store, when it was read afresh) or an error.
+    enum Outcome: Sendable {
+        case runs([RunSummary], RunCache.Row?)
+        case failed(RunFileError)
+    }
+
+    /// One file: from the cache when its path, size and time (or, failing that, its content hash) match,
+    /// else read and summarised (and a row returned for the cache).
+    static func readOne(path: String, id: String, analyzer: RunAnalyzer, cache: RunCache?, key: String) -> Outcome {
+        var row: RunCache.Row?
+        var hasher: ContentHasher?
+        if let cache, let stamp = RunCache.stamp(path: path) {
+            let absolute = absolutePath(path)
+            func makeRow(hash: UInt64, summaries: Data = Data()) -> RunCache.Row {
+                RunCache.Row(path: absolute, sizeBytes: stamp.sizeBytes, modifiedNanoseconds: stamp.modifiedNanoseconds,
+                             hash: hash, key: key, id: id, summaries: summaries)
+            }
+            if let entry = cache.lookup(path: absolute, sizeBytes: stamp.sizeBytes, modifiedNanoseconds: stamp.modifiedNanoseconds, key: key),
+               let runs = decode(entry, id: id) {
+                return .runs(runs, nil)
+            }
+            if !cache.hasRow(sizeBytes: stamp.sizeBytes, key: key) {
+                // No cached file has this size, so this one cannot be a moved file: read it once,
+                // hashing it on the way, for the row to store.
+                hasher = ContentHasher()
+                row = makeRow(hash: 0)  // the hash is set once the file has been read
+            } else if let hash = RunCache.hash(path: path) {
+                if let entry = cache.lookup(hash: hash, sizeBytes: stamp.sizeBytes, key: key), let runs = decode(entry, id: id),
+                   let data = try? encoder.encode(runs) {
+                    // A moved or renamed file: store it under its new path and id.
+                    return .runs(runs, makeRow(hash: hash, summaries: data))
+                }
+                row = makeRow(hash: hash)
+            }
+        }
+        do {
+            let runs = try RunLoader.load(path: path, id: id, analyzer: analyzer, zoneOffsetSeconds: 0, hasher: hasher)
+            if var made = row, let data = try? encoder.encode(runs) {
+                if let hasher {
+                    made.hash = hasher.finish()
+                    // The file changed while it was read: its stamp would describe other bytes.
+                    guard let after = RunCache.stamp(path: path), after.sizeBytes == made.sizeBytes,
+                          after.modifiedNanoseconds == made.modifiedNanoseconds else { return .runs(runs, nil) }
+                }
+                made.summaries = data
+                return .runs(runs, made)
+            }
+            return .runs(runs, nil)
+        } catch let error as ActivityError {
+            return .failed(RunFileError(path: id, message: error.description))
+        } catch {
+            return .failed(RunFileError(path: id, message: "\(id): \(error)"))
+        }
+    }
+
+    /// Cached summaries under the current id (a file holding several runs gives `id#1`, `id#2`, ...).
+    /// nil when the row cannot be decoded: the file is then read again.
+    static func decode(_ entry: RunCache.Entry, id: String) -> [RunSummary]? {
+        guard var runs = try? JSONDecoder().decode([RunSummary].self, from: entry.summaries), !runs.isEmpty else { return nil }
+        if entry.id != id {
+            if runs.count == 1 {
+                runs[0].id = id
+            } else {
+                for index in runs.indices { runs[index].id = "\(id)#\(index + 1)" }
+            }
+        }
+        return runs
+    }
+
+    static var encoder: JSONEncoder { JSONEncoder() }
+
+    static func absolutePath(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        return (absolute as NSString).standardizingPath
+    }
+
+    /// One slot per file, written by the worker that read it.
+    final class Outcomes: @unchecked Sendable {
+        private(set) var values: [Outcome?]
+        private let lock = NSLock()
+        init(count: Int) { values = Array(repeating: nil, count: count) }
+        func set(_ index: Int, _ outcome: Outcome) {
+            lock.lock(); values[index] = outcome; lock.unlock()
+        }
+    }
+
+    final class Counter: @unchecked Sendable {
+        private var value = 0
+        private let lock = NSLock()
+        func increment() -> Int {
+            lock.lock(); defer { lock.unlock() }
+            value += 1
+            return value
+        }
+    }
+
+    /// Gives a run its local date: from the file's own UTC offset when it had one, else from `zone`
+    /// at that instant (so daylight saving is right).
+    public static func localise(_ run: RunSummary, zone: TimeZone) -> RunSummary {
+        guard let epoch = run.startEpochSeconds else { return run }
+        var run = run
+        let offset = run.utcOffsetSeconds ?? zone.secondsFromGMT(for: Date(timeIntervalSince1970: epoch))
+        run.localDate = Timestamps.date(epoch, offsetSeconds: offset)
+        return run
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import RunFiles
+
+/// A run that was read but is not handed to the rules, and why.
+public struct ExcludedRun: Codable, Sendable, Equatable {
+    public var id: String
+    public var sport: String
+    public var reason: String
+    public init(id: String, sport: String, reason: String) { self.id = id; self.sport = sport; self.reason = reason }
+}
+
+/// Which runs earn badges: running by default (rides, swims and hikes earn no running badges),
+/// and never a "run" no runner could have run.
+public struct RunSelection: Sendable, Equatable {
+    /// Normalised sports to keep; nil keeps every sport.
+    public var sports: Set<String>?
+
+    public init(sports: Set<String>? = ["running"]) { self.sports = sports }
+
+    /// Parses `--sport`: `all`, or a comma-separated list of sports in any spelling files use
+    /// (`running,walking`, `Run`, `9`).
+    public init(option: String) {
+        let words = option.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        if words.contains(where: { $0.lowercased() == "all" }) {
+            sports = nil
+        } else {
+            sports = Set(words.map { Sport.normalise($0) })
+        }
+    }
+
+    /// World-record average speeds (m/s) by distance (men's outdoor records, rounded up): no runner's
+    /// average over that distance is faster. Between two distances the limit is interpolated on the
+    /// logarithm of the distance; below 400 m the 400 m figure holds, beyond 100 km the 100 km figure.
+    static let recordSpeeds: [(meters: Double, metersPerSecond: Double)] = [
+        (400, 9.30),  // 43.03 s
+        (1000, 7.58),  // 2:11.96
+        (1609.344, 7.22),  // 3:43.13
+        (5000, 6.62),  // 12:35.36
+        (10000, 6.37),  // 26:11.00
+        (21097.5, 6.12),  // 57:30
+        (42195, 5.84),  // 2:00:35
+        (100000, 4.72),  // 5:53:28 (road 100 km)
+    ]
+
+    /// The fastest average speed a runner has ever held over `meters`.
+    public static func recordSpeed(forDistance meters: Double) -> Double {
+        guard let first = recordSpeeds.first, let last = recordSpeeds.last else { return .infinity }
+        if meters <= first.meters { return first.metersPerSecond }
+        if meters >= last.meters { return last.metersPerSecond }
+        for i in 1..<recordSpeeds.count where meters <= recordSpeeds[i].meters {
+            let a = recordSpeeds[i - 1], b = recordSpeeds[i]
+            let f = (log(meters) - log(a.meters)) / (log(b.meters) - log(a.meters))
+            return a.metersPerSecond + f * (b.metersPerSecond - a.metersPerSecond)
+        }
+        return last.metersPerSecond
+    }
+
+    /// Splits runs into those the rules see and those left out (with a reason). Runs keep their order.
+    public func apply(_ runs: [RunSummary]) -> (selected: [RunSummary], excluded: [ExcludedRun]) {
+        var selected: [RunSummary] = []
+        var excluded: [ExcludedRun] = []
+        for run in runs {
+            if let sports, !sports.contains(run.sport) {
+                excluded.append(ExcludedRun(id: run.id, sport: run.sport, reason: "sport '\(run.sport)' is not chosen (--sport \(sports.sorted().joined(separator: ",")))"))
+                continue
+            }
+            if run.sport == "running", let speed = run.speedMetersPerSecond, run.distanceMeters >= 100 {
+                let limit = RunSelection.recordSpeed(forDistance: run.distanceMeters)
+                if speed > limit {
+                    excluded.append(ExcludedRun(
+                        id: run.id, sport: run.sport,
+                        reason: String(format: "implausible for a runner: %.2f m/s average over %.2f km is faster than the world record (%.2f m/s); not counted as a run", speed, run.distanceMeters / 1000, limit)))
+                    continue
+                }
+            }
+            selected.append(run)
+        }
+        return (selected, excluded)
+    }
+}

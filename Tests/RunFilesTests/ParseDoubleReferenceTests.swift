@@ -1,0 +1,268 @@
+import XCTest
+@testable import RunFiles
+import RunFixtures
+
+/// `XMLBytes.parseDouble` reads the usual coordinate shape eight bytes at a time; its results must
+/// stay bit for bit those of the digit-by-digit parser it replaced, kept here as the reference.
+final class ParseDoubleReferenceTests: XCTestCase {
+    /// The parser as it was before the eight-byte fraction path (commit a718534), unchanged.
+    static func referenceParseDouble(_ p: UnsafePointer<UInt8>, count: Int) -> Double? {
+        // A short run of digits (heart rate, cadence): the integer, exactly as below.
+        if count > 0, count <= 4 {
+            var v = 0
+            var k = 0
+            while k < count {
+                let d = p[k] &- 0x30
+                if d > 9 { break }
+                v = v &* 10 &+ Int(d)
+                k += 1
+            }
+            if k == count { return Double(v) }
+        }
+        var i = 0
+        var end = count
+        while i < end, XMLBytes.isSpace(p[i]) { i += 1 }
+        while end > i, XMLBytes.isSpace(p[end - 1]) { end -= 1 }
+        guard i < end else { return nil }
+        var negative = false
+        if p[i] == 0x2D {
+            negative = true
+            i += 1
+        } else if p[i] == 0x2B {
+            i += 1
+        }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var exponent = 0
+        var anyDigit = false
+        while i < end {
+            let d = p[i] &- 0x30
+            if d > 9 { break }
+            anyDigit = true
+            if digits < 19 {
+                if mantissa != 0 || d != 0 {
+                    mantissa = mantissa &* 10 &+ UInt64(d)
+                    digits += 1
+                }
+            } else {
+                exponent += 1
+            }
+            i += 1
+        }
+        if i < end, p[i] == 0x2E {
+            i += 1
+            while i < end {
+                // Eight digits at a time (SWAR, as in simdjson), exactly as the loop below would
+                // take them one by one: leading zeros only move the exponent, digits past the
+                // 19th are truncated and only checked.
+                if i + 8 <= end {
+                    let w = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+                    if XMLBytes.isEightDigits(w) {
+                        anyDigit = true
+                        if mantissa == 0 {
+                            // digits is 0: the word's digits after its leading zeros count.
+                            mantissa = XMLBytes.eightDigits(w)
+                            if mantissa != 0 { digits = 8 - (w & 0x0F0F_0F0F_0F0F_0F0F).trailingZeroBitCount >> 3 }
+                            exponent -= 8
+                        } else if digits <= 11 {
+                            mantissa = mantissa &* 100_000_000 &+ XMLBytes.eightDigits(w)
+                            digits += 8
+                            exponent -= 8
+                        } else if digits < 19 {
+                            // Only the first 19 - digits (1...7) count: shifting the word left
+                            // drops the others and leaves zero bytes, read as leading zeros.
+                            let r = 19 - digits
+                            mantissa = mantissa &* XMLBytes.exactIntegerPowerOfTen(r) &+ XMLBytes.eightDigits(w << UInt64(8 * (8 - r)))
+                            digits = 19
+                            exponent -= r
+                        }
+                        i += 8
+                        continue
+                    }
+                }
+                let d = p[i] &- 0x30
+                if d > 9 { break }
+                anyDigit = true
+                if digits < 19 {
+                    if mantissa != 0 || d != 0 {
+                        mantissa = mantissa &* 10 &+ UInt64(d)
+                        digits += 1
+                    }
+                    exponent -= 1
+                }
+                i += 1
+            }
+        }
+        guard anyDigit else { return nil }
+        if i < end, p[i] | 0x20 == 0x65 {  // e or E
+            i += 1
+            var expNegative = false
+            if i < end, p[i] == 0x2D {
+                expNegative = true
+                i += 1
+            } else if i < end, p[i] == 0x2B {
+                i += 1
+            }
+            var e = 0
+            var any = false
+            while i < end {
+                let d = p[i] &- 0x30
+                if d > 9 { break }
+                if e < 100_000 { e = e * 10 + Int(d) }
+                any = true
+                i += 1
+            }
+            guard any else { return nil }
+            exponent += expNegative ? -e : e
+        }
+        guard i == end else { return nil }
+        if mantissa == 0 { return negative ? -0.0 : 0.0 }
+        var value = Double(mantissa)
+        if exponent < 0 {
+            if exponent >= -22 {
+                value /= XMLBytes.exactPowerOfTen(-exponent)
+            } else {
+                return XMLBytes.slowParse(p, count: count)
+            }
+        } else if exponent > 0 {
+            if exponent <= 22 {
+                value *= XMLBytes.exactPowerOfTen(exponent)
+            } else {
+                return XMLBytes.slowParse(p, count: count)
+            }
+        }
+        guard value.isFinite else { return nil }
+        return negative ? -value : value
+    }
+
+    static let spaces: [UInt8] = Array(" \t\n\r".utf8)
+    /// Bytes that could confuse a word-at-a-time digit test: neighbours of the digits, signs,
+    /// exponent letters, NUL, bytes that carry when 6 is added.
+    static let oddBytes: [UInt8] = Array("./:;<=>?@+-eEaA x,".utf8) + [0x00, 0x09, 0x2F, 0x3A, 0x3F, 0x40, 0x7F, 0x80, 0xB0, 0xB9, 0xF9, 0xFA, 0xFF]
+
+    /// A random number-like text: spaces, sign, integer digits (maybe leading zeros), point,
+    /// fraction digits, exponent, spaces; sometimes a byte replaced, inserted or removed.
+    static func sample(_ r: inout SplitMix64, into out: inout [UInt8]) {
+        out.removeAll(keepingCapacity: true)
+        func digits(_ n: Int, _ r: inout SplitMix64, _ out: inout [UInt8]) {
+            for _ in 0..<n { out.append(0x30 + UInt8(r.below(10))) }
+        }
+        if r.chance(10) { for _ in 0..<(1 + r.below(3)) { out.append(spaces[r.below(4)]) } }
+        switch r.below(10) {
+        case 0: out.append(0x2B)
+        case 1, 2, 3: out.append(0x2D)
+        default: break
+        }
+        let leadingZeros = r.chance(15) ? r.below(4) : 0
+        for _ in 0..<leadingZeros { out.append(0x30) }
+        let intDigits = r.chance(5) ? r.below(26) : r.below(9)
+        if intDigits > 0 {
+            out.append(r.chance(10) ? 0x30 : 0x31 + UInt8(r.below(9)))
+            digits(intDigits - 1, &r, &out)
+        }
+        if r.chance(90) {
+            out.append(0x2E)
+            if r.chance(20) { for _ in 0..<r.below(12) { out.append(0x30) } }
+            let fractionDigits = r.chance(50) ? r.below(36) : 14 + r.below(18)
+            digits(fractionDigits, &r, &out)
+        }
+        if r.chance(8) {
+            out.append(r.chance(50) ? 0x65 : 0x45)
+            if r.chance(50) { out.append(r.chance(50) ? 0x2D : 0x2B) }
+            digits(r.below(4), &r, &out)
+        }
+        if r.chance(10) { for _ in 0..<(1 + r.below(3)) { out.append(spaces[r.below(4)]) } }
+        if r.chance(25), !out.isEmpty {
+            let k = r.below(out.count)
+            let b = r.chance(30) ? UInt8(truncatingIfNeeded: r.next()) : oddBytes[r.below(oddBytes.count)]
+            switch r.below(3) {
+            case 0: out[k] = b
+            case 1: out.insert(b, at: k)
+            default: out.remove(at: k)
+            }
+        }
+        if out.count > 40 { out.removeLast(out.count - 40) }
+    }
+
+    func check(_ bytes: [UInt8], failures: inout Int) {
+        let (got, expected) = bytes.withUnsafeBufferPointer { buf -> (Double?, Double?) in
+            // An empty array may have no base address: both parsers take any pointer with count 0.
+            let base = buf.baseAddress ?? UnsafePointer(bitPattern: 8)!
+            return (XMLBytes.parseDouble(base, count: buf.count), Self.referenceParseDouble(base, count: buf.count))
+        }
+        if got?.bitPattern != expected?.bitPattern {
+            failures += 1
+            if failures <= 20 {
+                XCTFail("'\(String(decoding: bytes, as: UTF8.self))' \(bytes): \(String(describing: got)) vs reference \(String(describing: expected))")
+            }
+        }
+    }
+
+    func testSameBitsAsReferenceOnRandomTexts() {
+        var r = SplitMix64(seed: 0x5EED_0001)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(64)
+        var failures = 0
+        var accepted = 0
+        for _ in 0..<1_500_000 {
+            Self.sample(&r, into: &bytes)
+            check(bytes, failures: &failures)
+            if bytes.withUnsafeBufferPointer({ $0.baseAddress.flatMap { XMLBytes.parseDouble($0, count: bytes.count) } }) != nil { accepted += 1 }
+        }
+        // Both accepted and rejected texts are drawn in numbers.
+        XCTAssertGreaterThan(accepted, 300_000)
+        XCTAssertLessThan(accepted, 1_400_000)
+        XCTAssertEqual(failures, 0)
+    }
+
+    /// Each byte of the usual shapes replaced by every byte value, at every position.
+    func testSameBitsAsReferenceWithEveryByteAtEveryPosition() {
+        var failures = 0
+        let bases = ["52.37016328610479831695556640625", "-4.89521157927811145782470703125", "45.563327789306640625",
+                     "1234567.12345678901234567", "9.9999999999999999999999", " 147.1999969482421875 ", "12.5", "3.14159265",
+                     "-1.0000000000000000000000000000001", "+8.123456789012345678\t", "7654321.1", "1.12345678"]
+        for base in bases {
+            let text = Array(base.utf8)
+            check(text, failures: &failures)
+            for k in 0..<text.count {
+                var mutated = text
+                for b in 0...255 {
+                    mutated[k] = UInt8(b)
+                    check(mutated, failures: &failures)
+                }
+            }
+            // Every prefix and suffix.
+            for k in 0...text.count {
+                check(Array(text.prefix(k)), failures: &failures)
+                check(Array(text.suffix(k)), failures: &failures)
+            }
+        }
+        XCTAssertEqual(failures, 0)
+    }
+
+    /// `XMLBytes.equal` (words, overlapping pairs of loads, single bytes) against Array equality
+    /// for every length up to 20 and a difference at every position.
+    func testByteEqualityAtEveryLengthAndPosition() {
+        for count in 0...20 {
+            let a = (0..<count).map { UInt8(0x61 + $0) }
+            a.withUnsafeBufferPointer { pa in
+                let base = pa.baseAddress ?? UnsafePointer(bitPattern: 8)!
+                XCTAssertTrue(XMLBytes.equal(base, base, count))
+                let same = a
+                same.withUnsafeBufferPointer { XCTAssertTrue(XMLBytes.equal(base, $0.baseAddress ?? base, count), "\(count)") }
+                for k in 0..<count {
+                    var b = a
+                    b[k] ^= 0x20
+                    b.withUnsafeBufferPointer { pb in
+                        XCTAssertFalse(XMLBytes.equal(base, pb.baseAddress!, count), "\(count) at \(k)")
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension SplitMix64 {
+    /// True with the given chance in per cent.
+    mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
+}

@@ -1,0 +1,107 @@
+import XCTest
+@testable import RunFiles
+
+final class SummaryReaderTests: XCTestCase {
+    func read(_ json: String, zone: Int = 0) throws -> RunSummary {
+        try SummaryReader.read(data: Data(json.utf8), source: "run.json", id: "runs/run.json", zoneOffsetSeconds: zone)
+    }
+
+    func testValidSummaryWithOffset() throws {
+        let s = try read("""
+            {"start": "2024-05-01T08:30:00+02:00", "distance_m": 8000, "duration_s": 2700.5,
+             "moving_s": 2600, "name": "Treadmill intervals", "sport": "treadmill", "shoes": ["ignored"]}
+            """, zone: -7 * 3600)
+        XCTAssertEqual(s.id, "runs/run.json")
+        XCTAssertEqual(s.format, "json")
+        XCTAssertEqual(s.points, 0)
+        XCTAssertEqual(s.start, "2024-05-01T06:30:00Z")
+        XCTAssertEqual(s.startEpochSeconds, 1_714_545_000)
+        XCTAssertEqual(s.utcOffsetSeconds, 7200)
+        XCTAssertEqual(s.localDate, "2024-05-01", "the file's own offset wins over the zone")
+        XCTAssertEqual(s.name, "Treadmill intervals")
+        XCTAssertEqual(s.sport, "running")
+        XCTAssertEqual(s.distanceMeters, 8000)
+        XCTAssertEqual(s.elapsedSeconds, 2700.5)
+        XCTAssertEqual(s.timerSeconds, 2700.5)
+        XCTAssertEqual(s.movingSeconds, 2600)
+        XCTAssertEqual(try XCTUnwrap(s.paceSecondsPerKilometre), 2700.5 / 8, accuracy: 1e-9)
+        XCTAssertEqual(try XCTUnwrap(s.movingPaceSecondsPerKilometre), 325, accuracy: 1e-9)
+        XCTAssertEqual(try XCTUnwrap(s.speedMetersPerSecond), 8000 / 2700.5, accuracy: 1e-12)
+    }
+
+    func testUTCStartTakesTheLocalDateFromTheZone() throws {
+        let s = try read(#"{"start": "2024-05-01T03:00:00Z", "distance_m": 5000, "duration_s": 1500}"#, zone: -5 * 3600)
+        XCTAssertNil(s.utcOffsetSeconds)
+        XCTAssertEqual(s.localDate, "2024-04-30")
+        XCTAssertNil(s.movingSeconds)
+        XCTAssertNil(s.name)
+        XCTAssertEqual(s.sport, "running")
+        XCTAssertNil(s.movingPaceSecondsPerKilometre)
+    }
+
+    func testZeroDistanceIsAllowed() throws {
+        let s = try read(#"{"start": "2024-05-01T03:00:00Z", "distance_m": 0, "duration_s": 60, "name": null}"#)
+        XCTAssertEqual(s.distanceMeters, 0)
+        XCTAssertNil(s.paceSecondsPerKilometre)
+    }
+
+    func testInvalidFieldsNameTheField() {
+        let base = #""start": "2024-05-01T06:30:00Z", "distance_m": 5000, "duration_s": 1500"#
+        let cases: [(String, String, String)] = [
+            (#"{"distance_m": 5000, "duration_s": 1500}"#, "start", "missing"),
+            (#"{"start": "yesterday", "distance_m": 5000, "duration_s": 1500}"#, "start", "ISO 8601"),
+            (#"{"start": 1714545000, "distance_m": 5000, "duration_s": 1500}"#, "start", "must be a string, not a number"),
+            (#"{"start": "2024-05-01T06:30:00Z", "duration_s": 1500}"#, "distance_m", "missing"),
+            (#"{"start": "2024-05-01T06:30:00Z", "distance_m": "5 km", "duration_s": 1500}"#, "distance_m", "not a string"),
+            (#"{"start": "2024-05-01T06:30:00Z", "distance_m": true, "duration_s": 1500}"#, "distance_m", "not a boolean"),
+            (#"{"start": "2024-05-01T06:30:00Z", "distance_m": -1, "duration_s": 1500}"#, "distance_m", "≥ 0"),
+            (#"{"start": "2024-05-01T06:30:00Z", "distance_m": 5000}"#, "duration_s", "missing"),
+            (#"{"start": "2024-05-01T06:30:00Z", "distance_m": 5000, "duration_s": 0}"#, "duration_s", "> 0"),
+            (#"{"start": "2024-05-01T06:30:00Z", "distance_m": 5000, "duration_s": null}"#, "duration_s", "missing"),
+            ("{\(base), \"moving_s\": 1600}", "moving_s", "must not exceed"),
+            ("{\(base), \"moving_s\": -5}", "moving_s", "≥ 0"),
+            ("{\(base), \"moving_s\": [1]}", "moving_s", "not an array"),
+            ("{\(base), \"name\": 42}", "name", "must be a string"),
+            ("{\(base), \"sport\": {\"a\": 1}}", "sport", "not an object"),
+        ]
+        for (json, field, fragment) in cases {
+            XCTAssertThrowsError(try read(json), json) { error in
+                guard case .badSummary(let path, let f, let reason)? = error as? ActivityError else { return XCTFail("\(json): \(error)") }
+                XCTAssertEqual(path, "run.json")
+                XCTAssertEqual(f, field, json)
+                XCTAssertTrue(reason.contains(fragment), "\(json): \(reason)")
+            }
+        }
+    }
+
+    func testNonFiniteNumbersAreRejected() {
+        // JSON has no NaN or infinity; an overflowing literal must not become one silently.
+        XCTAssertThrowsError(try read(#"{"start": "2024-05-01T06:30:00Z", "distance_m": 1e999, "duration_s": 10}"#)) { error in
+            guard case .badSummary(_, let field, let reason)? = error as? ActivityError else { return XCTFail("\(error)") }
+            XCTAssertEqual(field, "distance_m")
+            XCTAssertTrue(reason.contains("out of range"), reason)
+        }
+    }
+
+    func testNotJSONOrNotAnObject() {
+        for text in ["not json", "[1, 2]", "", "{\"start\": "] {
+            XCTAssertThrowsError(try read(text), text) { error in
+                guard case .notFormat(let path, let format, _)? = error as? ActivityError else { return XCTFail("\(text): \(error)") }
+                XCTAssertEqual(path, "run.json")
+                XCTAssertEqual(format, "json")
+            }
+        }
+    }
+
+    func testReadsFromAPath() throws {
+        let path = NSTemporaryDirectory() + "badgectl-summary-\(UUID().uuidString).json"
+        try Data(#"{"start": "2024-05-01T06:30:00-05:30", "distance_m": 1000, "duration_s": 300}"#.utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let s = try SummaryReader.read(path: path, id: "a.json", zoneOffsetSeconds: 0)
+        XCTAssertEqual(s.utcOffsetSeconds, -19_800)
+        XCTAssertEqual(s.startEpochSeconds, 1_714_545_000 + 19_800)
+        XCTAssertThrowsError(try SummaryReader.read(path: path + ".missing", id: "b", zoneOffsetSeconds: 0)) { error in
+            guard case .unreadable? = error as? ActivityError else { return XCTFail("\(error)") }
+        }
+    }
+}

@@ -1,0 +1,305 @@
+import GRDB
+import XCTest
+@testable import RunFiles
+@testable import RunAnalysis
+@testable import RunLibrary
+@testable import RunFixtures
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+final class RunCacheTests: XCTestCase {
+    var folder = ""
+    var cachePath: String { folder + "/cache.sqlite" }
+    var runs: String { folder + "/runs" }
+
+    override func setUpWithError() throws {
+        folder = NSTemporaryDirectory() + "runcache-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: runs, withIntermediateDirectories: true)
+        for index in 1...3 {
+            let bytes = RunGenerator(seed: UInt64(index), distanceMeters: 1500 + Double(index) * 500).gpxBytes()
+            try Data(bytes).write(to: URL(fileURLWithPath: runs + "/run-\(index).gpx"))
+        }
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    func openCache(_ path: String? = nil) throws -> RunCache {
+        var warning: String?
+        let cache = RunCache.open(path: path ?? cachePath, warning: &warning)
+        XCTAssertNil(warning)
+        return try XCTUnwrap(cache)
+    }
+
+    /// Replaces a file's bytes with junk of the same size and puts its modification time back,
+    /// so only a read of the bytes can tell.
+    func replaceKeepingStamp(_ path: String) throws {
+        let stamp = try XCTUnwrap(RunCache.stamp(path: path))
+        try Data(repeating: UInt8(ascii: "x"), count: Int(stamp.sizeBytes)).write(to: URL(fileURLWithPath: path))
+        setModified(path, nanoseconds: stamp.modifiedNanoseconds)
+        XCTAssertEqual(RunCache.stamp(path: path)?.modifiedNanoseconds, stamp.modifiedNanoseconds)
+    }
+
+    func setModified(_ path: String, nanoseconds: Int64) {
+        let spec = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+        var times = [spec, spec]
+        XCTAssertEqual(utimensat(AT_FDCWD, path, &times, 0), 0)
+    }
+
+    func testHitReturnsIdenticalSummaries() throws {
+        let uncached = try RunFolder.read(runs, zone: TimeZone(identifier: "UTC") ?? .current)
+        let cache = try openCache()
+        let first = try RunFolder.read(runs, zone: TimeZone(identifier: "UTC") ?? .current, cache: cache)
+        XCTAssertEqual(cache.count, 3)
+        let second = try RunFolder.read(runs, zone: TimeZone(identifier: "UTC") ?? .current, cache: try openCache())
+        XCTAssertEqual(first.runs, uncached.runs)
+        XCTAssertEqual(second.runs, uncached.runs)
+        XCTAssertEqual(uncached.runs.count, 3)
+        // The bytes are junk now, same size and time: a result proves it came from the cache.
+        try replaceKeepingStamp(runs + "/run-2.gpx")
+        let third = try RunFolder.read(runs, zone: TimeZone(identifier: "UTC") ?? .current, cache: try openCache())
+        XCTAssertEqual(third.runs, uncached.runs)
+        XCTAssertTrue(third.errors.isEmpty)
+        // Without the cache the junk is read and fails.
+        let fresh = try RunFolder.read(runs)
+        XCTAssertEqual(fresh.errors.map(\.path), ["run-2.gpx"])
+    }
+
+    func testTouchedOrChangedFileIsReRead() throws {
+        let cache = try openCache()
+        let before = try RunFolder.read(runs, cache: cache)
+        // Same size, junk bytes, a new modification time: must be read (and fail), not served stale.
+        let path = runs + "/run-1.gpx"
+        let stamp = try XCTUnwrap(RunCache.stamp(path: path))
+        try replaceKeepingStamp(path)
+        setModified(path, nanoseconds: stamp.modifiedNanoseconds + 1_000_000_000)
+        let touched = try RunFolder.read(runs, cache: cache)
+        XCTAssertEqual(touched.errors.map(\.path), ["run-1.gpx"])
+        XCTAssertEqual(touched.runs.count, 2)
+        // A different run in its place: the new summary, and it is cached in turn.
+        try Data(RunGenerator(seed: 77, distanceMeters: 4200).gpxBytes()).write(to: URL(fileURLWithPath: path))
+        let changed = try RunFolder.read(runs, cache: cache)
+        XCTAssertTrue(changed.errors.isEmpty)
+        let run = try XCTUnwrap(changed.runs.first { $0.id == "run-1.gpx" })
+        XCTAssertNotEqual(run.distanceMeters, before.runs.first { $0.id == "run-1.gpx" }?.distanceMeters)
+        XCTAssertEqual(run.distanceMeters, 4200, accuracy: 150)
+        try replaceKeepingStamp(path)
+        XCTAssertEqual(try RunFolder.read(runs, cache: cache).runs.first { $0.id == "run-1.gpx" }, run)
+    }
+
+    func testMovedFileIsRecognisedByHash() throws {
+        let cache = try openCache()
+        let path = runs + "/run-3.gpx"
+        let stamp = try XCTUnwrap(RunCache.stamp(path: path))
+        let hash = try XCTUnwrap(RunCache.hash(path: path))
+        // A row stored under another path with this file's hash, holding a summary the file cannot give.
+        var marker = try XCTUnwrap(RunFolder.read(path).runs.first)
+        marker.id = "old/place.gpx"
+        marker.distanceMeters = 12_345
+        let key = RunCache.key(checkpoints: [])
+        cache.store([RunCache.Row(path: "/elsewhere/old/place.gpx", sizeBytes: stamp.sizeBytes, modifiedNanoseconds: 1,
+                                  hash: hash, key: key, id: marker.id, summaries: try JSONEncoder().encode([marker]))])
+        let folder = try RunFolder.read(runs, cache: cache)
+        let moved = try XCTUnwrap(folder.runs.first { $0.distanceMeters == 12_345 })
+        XCTAssertEqual(moved.id, "run-3.gpx", "the summary takes the file's new id")
+        XCTAssertEqual(cache.count, 4, "stored again under its new path")
+        // A renamed file: found by hash, stored under its new path.
+        try FileManager.default.moveItem(atPath: runs + "/run-2.gpx", toPath: runs + "/renamed.gpx")
+        let renamed = try RunFolder.read(runs, cache: cache)
+        XCTAssertEqual(renamed.runs.map(\.id).sorted(), ["renamed.gpx", "run-1.gpx", "run-3.gpx"])
+        XCTAssertTrue(renamed.errors.isEmpty)
+        XCTAssertEqual(cache.count, 5)
+    }
+
+    func testCorruptCacheIsMovedAsideAndRebuilt() throws {
+        try Data("this is not a database, just garbage bytes".utf8).write(to: URL(fileURLWithPath: cachePath))
+        var warning: String?
+        let cache = try XCTUnwrap(RunCache.open(path: cachePath, warning: &warning))
+        XCTAssertNil(warning)
+        XCTAssertEqual(cache.warnings.count, 1)
+        XCTAssertEqual(try String(contentsOfFile: cachePath + ".corrupt", encoding: .utf8), "this is not a database, just garbage bytes")
+        let read = try RunFolder.read(runs, cache: cache)
+        XCTAssertEqual(read.runs.count, 3)
+        XCTAssertEqual(cache.count, 3)
+        XCTAssertEqual(try RunFolder.read(runs, cache: try openCache()).runs, read.runs)
+    }
+
+    func testForeignDatabaseIsNotTrusted() throws {
+        // A valid SQLite file of another program: moved aside, never read or written.
+        let other = try DatabaseQueue(path: cachePath)
+        try other.write { try $0.execute(sql: "CREATE TABLE runs (name TEXT); INSERT INTO runs VALUES ('mine');") }
+        try other.close()
+        let cache = try XCTUnwrap({ () -> RunCache? in var w: String?; return RunCache.open(path: cachePath, warning: &w) }())
+        XCTAssertEqual(cache.warnings.count, 1)
+        XCTAssertEqual(cache.count, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: cachePath + ".corrupt"))
+        XCTAssertEqual(try RunFolder.read(runs, cache: cache).runs.count, 3)
+        XCTAssertEqual(cache.count, 3)
+    }
+
+    func testCacheOfTheSameLayoutMadeElsewhereIsRead() throws {
+        // The layout as the cache has always written it (before GRDB too), made by hand, holding
+        // a row the file cannot give: the cache must read it, not move it aside.
+        let path = runs + "/run-1.gpx"
+        let stamp = try XCTUnwrap(RunCache.stamp(path: path))
+        var marker = try XCTUnwrap(RunFolder.read(path).runs.first)
+        marker.distanceMeters = 54_321
+        let other = try DatabaseQueue(path: cachePath)
+        try other.write { db in
+            try db.execute(sql: """
+                CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+                INSERT INTO meta VALUES ('layout', 'badgectl-run-cache/1');
+                CREATE TABLE runs (
+                    path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
+                    hash INTEGER NOT NULL, key TEXT NOT NULL, id TEXT NOT NULL, summaries BLOB NOT NULL);
+                CREATE INDEX runs_by_hash ON runs (hash, size);
+                """)
+            try db.execute(sql: "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?)",
+                           arguments: [RunFolder.absolutePath(path), stamp.sizeBytes, stamp.modifiedNanoseconds, 0,
+                                       RunCache.key(checkpoints: []), "run-1.gpx", try JSONEncoder().encode([marker])])
+        }
+        try other.close()
+        let cache = try openCache()
+        XCTAssertTrue(cache.warnings.isEmpty)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cachePath + ".corrupt"))
+        let read = try RunFolder.read(runs, cache: cache)
+        XCTAssertEqual(read.runs.first { $0.id == "run-1.gpx" }?.distanceMeters, 54_321)
+        XCTAssertEqual(cache.count, 3)
+    }
+
+    func testRowOfTheWrongTypesIsAMissNotACrash() throws {
+        // Our layout marker, but a summaries column holding a number: the file is read instead.
+        _ = try openCache()
+        let path = runs + "/run-1.gpx"
+        let stamp = try XCTUnwrap(RunCache.stamp(path: path))
+        let other = try DatabaseQueue(path: cachePath)
+        try other.write {
+            try $0.execute(sql: "INSERT INTO runs VALUES (?, ?, ?, 0, ?, 'run-1.gpx', 42)",
+                           arguments: [RunFolder.absolutePath(path), stamp.sizeBytes, stamp.modifiedNanoseconds, RunCache.key(checkpoints: [])])
+        }
+        try other.close()
+        let cache = try openCache()
+        XCTAssertNil(cache.lookup(path: RunFolder.absolutePath(path), sizeBytes: stamp.sizeBytes,
+                                  modifiedNanoseconds: stamp.modifiedNanoseconds, key: RunCache.key(checkpoints: [])))
+        XCTAssertEqual(try RunFolder.read(runs, cache: cache).runs, try RunFolder.read(runs).runs)
+    }
+
+    func testFailedWriteWarnsAndResultsStand() throws {
+        // A cache whose inserts fail (a trigger stands in for a full disk): one warning, no row
+        // stored (one transaction), every run still read, and later writes are not tried.
+        _ = try openCache()
+        let other = try DatabaseQueue(path: cachePath)
+        try other.write {
+            try $0.execute(sql: "CREATE TRIGGER refuse BEFORE INSERT ON runs BEGIN SELECT RAISE(ABORT, 'no room'); END;")
+        }
+        try other.close()
+        let cache = try openCache()
+        let uncached = try RunFolder.read(runs)
+        let read = try RunFolder.read(runs, cache: cache)
+        XCTAssertEqual(read.runs, uncached.runs)
+        XCTAssertEqual(cache.count, 0)
+        XCTAssertEqual(cache.warnings.count, 1)
+        XCTAssertTrue(cache.warnings.first?.contains("no room") ?? false, cache.warnings.first ?? "")
+        _ = try RunFolder.read(runs, cache: cache)
+        XCTAssertEqual(cache.warnings.count, 1)
+    }
+
+    func testUnwritableLocationGivesNoCacheAndAWarning() throws {
+        var warning: String?
+        // A path under a regular file can never be created (even by root).
+        let cache = RunCache.open(path: runs + "/run-1.gpx/cache.sqlite", warning: &warning)
+        XCTAssertNil(cache)
+        XCTAssertNotNil(warning)
+        XCTAssertEqual(try RunFolder.read(runs, cache: cache).runs.count, 3)
+    }
+
+    func testVersionOrCheckpointChangeInvalidates() throws {
+        let cache = try openCache()
+        _ = try RunFolder.read(runs, cache: cache)
+        let path = runs + "/run-1.gpx"
+        try replaceKeepingStamp(path)
+        let current = RunCache.key(checkpoints: [])
+        guard case .runs = RunFolder.readOne(path: path, id: "run-1.gpx", analyzer: RunAnalyzer(), cache: cache, key: current) else {
+            return XCTFail("the current key hits")
+        }
+        let bumped = RunCache.key(checkpoints: [], version: RunCache.summaryVersion + 1)
+        guard case .failed = RunFolder.readOne(path: path, id: "run-1.gpx", analyzer: RunAnalyzer(), cache: cache, key: bumped) else {
+            return XCTFail("another summary version must read the file again")
+        }
+        let targets = [RunAnalyzer.CheckpointTarget(badge: "5k", name: "5 km", distanceMeters: 5000)]
+        XCTAssertNotEqual(RunCache.key(checkpoints: targets), current)
+        guard case .failed = RunFolder.readOne(path: path, id: "run-1.gpx", analyzer: RunAnalyzer(checkpoints: targets),
+                                               cache: cache, key: RunCache.key(checkpoints: targets)) else {
+            return XCTFail("other checkpoint targets must read the file again")
+        }
+    }
+
+    func testHashDoesNotDependOnTheReadSize() throws {
+        // Several read buffers' worth plus a ragged tail: the same as hashing the bytes in one go,
+        // so rows stored with another buffer size still match.
+        let path = folder + "/big"
+        let bytes = Data((0..<(3 * 1_048_576 + 12_345)).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 13) })
+        try bytes.write(to: URL(fileURLWithPath: path))
+        var whole = Hasher64()
+        bytes.withUnsafeBytes { whole.update($0) }
+        XCTAssertEqual(RunCache.hash(path: path), whole.finish())
+    }
+
+    func testHashSeesEveryByte() throws {
+        let path = folder + "/bytes"
+        var bytes = Data((0..<10_003).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let a = try XCTUnwrap(RunCache.hash(path: path))
+        for position in [0, 5_000, 10_002] {
+            bytes[position] ^= 1
+            try bytes.write(to: URL(fileURLWithPath: path))
+            XCTAssertNotEqual(RunCache.hash(path: path), a, "byte \(position)")
+            bytes[position] ^= 1
+        }
+        try bytes.write(to: URL(fileURLWithPath: path))
+        XCTAssertEqual(RunCache.hash(path: path), a)
+    }
+
+    func testHashingWhileReadingGivesTheSameHashInPiecesOfAnySize() throws {
+        let path = folder + "/pieces"
+        let bytes = (0..<(200_003)).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 11) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let expected = try XCTUnwrap(RunCache.hash(path: path))
+        for pieces in [[1], [31, 1, 33], [7, 64, 1000], [65_536], [200_003]] {
+            let hasher = ContentHasher()
+            var position = 0, k = 0
+            while position < bytes.count {
+                let n = min(pieces[k % pieces.count], bytes.count - position)
+                bytes[position..<(position + n)].withUnsafeBytes { hasher.update($0) }
+                position += n; k += 1
+            }
+            XCTAssertEqual(hasher.finish(), expected, "pieces \(pieces)")
+        }
+        XCTAssertEqual(ContentHasher().finish(), Hasher64().finish(), "an empty file")
+    }
+
+    func testAColdReadStoresTheHashOfEveryFormatAsAWholeFileHashWouldGiveIt() throws {
+        // Each format is read once, hashed on the way; a GPX file with bytes after </gpx> too.
+        let generator = RunGenerator(seed: 9, distanceMeters: 1200)
+        var gpx = generator.gpxBytes()
+        gpx += Array("\n<!-- written after the root element -->\n".utf8)
+        try Data(gpx).write(to: URL(fileURLWithPath: runs + "/tail.gpx"))
+        try Data(try Gzip.compress(generator.gpxBytes())).write(to: URL(fileURLWithPath: runs + "/zipped.gpx.gz"))
+        try Data(FITWriter.encode(track: generator.track())).write(to: URL(fileURLWithPath: runs + "/watch.fit"))
+        try Data(generator.summaryJSON().utf8).write(to: URL(fileURLWithPath: runs + "/treadmill.json"))
+        let cache = try openCache()
+        let first = try RunFolder.read(runs, cache: cache)
+        XCTAssertTrue(first.errors.isEmpty, "\(first.errors)")
+        XCTAssertEqual(cache.count, 7)
+        // Every file renamed: each must be found by the hash stored on the cold read, not read again.
+        for name in ["tail.gpx", "zipped.gpx.gz", "watch.fit", "treadmill.json", "run-1.gpx"] {
+            let path = runs + "/" + name
+            let stamp = try XCTUnwrap(RunCache.stamp(path: path))
+            let hash = try XCTUnwrap(RunCache.hash(path: path))
+            XCTAssertNotNil(cache.lookup(hash: hash, sizeBytes: stamp.sizeBytes, key: RunCache.key(checkpoints: [])), name)
+        }
+    }
+}
