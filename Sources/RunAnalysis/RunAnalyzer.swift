@@ -246,8 +246,9 @@ public struct RunAnalyzer: Sendable {
 
 extension RunAnalyzer {
     /// The full summary of one track. `id` is the run's id in the output; `zoneOffsetSeconds`
-    /// gives the local date when the file carried no UTC offset of its own.
-    public func summarize(_ track: Track, id: String, zoneOffsetSeconds: Int = 0) -> RunSummary {
+    /// gives the local date when the file carried no UTC offset of its own; nil leaves the local
+    /// date to the caller (`RunFolder` gives it from the user's zone at the run's start).
+    public func summarize(_ track: Track, id: String, zoneOffsetSeconds: Int? = 0) -> RunSummary {
         let profile = RunAnalyzer.profile(of: track)
         var (elapsed, timer, moving) = RunAnalyzer.times(of: profile, pauses: track.pauses)
         var startEpoch = profile.startEpoch
@@ -263,7 +264,9 @@ extension RunAnalyzer {
             start: startEpoch.map(Timestamps.iso8601),
             startEpochSeconds: startEpoch,
             utcOffsetSeconds: track.utcOffsetSeconds,
-            localDate: startEpoch.map { Timestamps.date($0, offsetSeconds: track.utcOffsetSeconds ?? zoneOffsetSeconds) },
+            localDate: zoneOffsetSeconds.flatMap { zone in
+                startEpoch.map { Timestamps.date($0, offsetSeconds: track.utcOffsetSeconds ?? zone) }
+            },
             name: track.name,
             sport: Sport.normalise(track.sport),
             format: track.format.rawValue,

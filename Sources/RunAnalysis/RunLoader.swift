@@ -7,9 +7,10 @@ public enum RunLoader {
     /// Reads one file and summarises it: one `RunSummary` per run in the file (GPX and JSON give
     /// one). `id` is the run's id (the path relative to the folder evaluated).
     /// `hasher` (optional) is given every byte of the file as read (the cache's content hash),
-    /// so that the file is read once.
+    /// so that the file is read once. `zoneOffsetSeconds` gives local dates to runs whose file
+    /// carried no UTC offset; nil leaves every local date to the caller.
     public static func load(
-        path: String, id: String, analyzer: RunAnalyzer, zoneOffsetSeconds: Int, hasher: ContentHasher? = nil
+        path: String, id: String, analyzer: RunAnalyzer, zoneOffsetSeconds: Int?, hasher: ContentHasher? = nil
     ) throws -> [RunSummary] {
         guard let kind = RunFormat.of(path: path) else {
             let known = RunFormat.suffixes.map(\.suffix).joined(separator: ", ")
@@ -47,7 +48,7 @@ public enum RunLoader {
     }
 
     /// One summary per track; a file holding several runs gives ids `path#1`, `path#2`, ...
-    static func summarize(_ tracks: [Track], id: String, analyzer: RunAnalyzer, zoneOffsetSeconds: Int) -> [RunSummary] {
+    static func summarize(_ tracks: [Track], id: String, analyzer: RunAnalyzer, zoneOffsetSeconds: Int?) -> [RunSummary] {
         if tracks.count == 1 { return [analyzer.summarize(tracks[0], id: id, zoneOffsetSeconds: zoneOffsetSeconds)] }
         return tracks.enumerated().map { analyzer.summarize($1, id: "\(id)#\($0 + 1)", zoneOffsetSeconds: zoneOffsetSeconds) }
     }

@@ -114,7 +114,8 @@ public struct RunFolder: Sendable {
             }
         }
         do {
-            let runs = try RunLoader.load(path: path, id: id, analyzer: analyzer, zoneOffsetSeconds: 0, hasher: hasher)
+            // No local date yet: `localise` gives every run (read or cached) its one, from `zone`.
+            let runs = try RunLoader.load(path: path, id: id, analyzer: analyzer, zoneOffsetSeconds: nil, hasher: hasher)
             if var made = row, let data = try? encoder.encode(runs) {
                 if let hasher {
                     made.hash = hasher.finish()

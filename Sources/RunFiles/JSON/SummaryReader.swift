@@ -13,7 +13,7 @@ import Foundation
 /// - `moving_s` (optional): a number ≥ 0 and ≤ `duration_s`.
 /// - `name`, `sport` (optional): strings. `null` is the same as absent. Other fields are ignored.
 public enum SummaryReader {
-    public static func read(path: String, id: String, zoneOffsetSeconds: Int) throws -> RunSummary {
+    public static func read(path: String, id: String, zoneOffsetSeconds: Int?) throws -> RunSummary {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -23,8 +23,9 @@ public enum SummaryReader {
         return try read(data: data, source: path, id: id, zoneOffsetSeconds: zoneOffsetSeconds)
     }
 
-    /// Reads a summary from memory; `source` names it in errors.
-    public static func read(data: Data, source: String, id: String, zoneOffsetSeconds: Int) throws -> RunSummary {
+    /// Reads a summary from memory; `source` names it in errors. `zoneOffsetSeconds` gives the local
+    /// date when the start has no offset; nil leaves the local date to the caller.
+    public static func read(data: Data, source: String, id: String, zoneOffsetSeconds: Int?) throws -> RunSummary {
         let value: JSONValue
         do {
             value = try JSONDecoder().decode(JSONValue.self, from: data)
@@ -96,7 +97,7 @@ public enum SummaryReader {
             start: Timestamps.iso8601(parsed.epoch),
             startEpochSeconds: parsed.epoch,
             utcOffsetSeconds: offset,
-            localDate: Timestamps.date(parsed.epoch, offsetSeconds: offset ?? zoneOffsetSeconds),
+            localDate: zoneOffsetSeconds.map { Timestamps.date(parsed.epoch, offsetSeconds: offset ?? $0) },
             name: name,
             sport: Sport.normalise(sport),
             format: RunFormat.json.rawValue,

@@ -69,7 +69,8 @@ enum TCXTag {
 
 /// A minimal XML pull scanner for TCX: start tags (local name, attribute bytes, self-closing),
 /// end tags, and the text of leaf elements on request. Not a validating parser: it needs tags to
-/// be well formed, not balanced, and does not expand entities except in `decodedText`.
+/// be well formed, not balanced, and does not expand entities except in `decodedText`. Searching,
+/// white space, line numbers, entities and numbers are `XMLBytes`'s, shared with the GPX reader.
 struct TCXScanner {
     enum Token {
         case start(nameStart: Int, nameCount: Int, attributesStart: Int, attributesEnd: Int, selfClosing: Bool)
@@ -92,38 +93,27 @@ struct TCXScanner {
 
     /// 1-based line of a byte offset (computed only for messages).
     func line(of offset: Int) -> Int {
-        var n = 1
-        var i = 0
-        while i < offset && i < count {
-            if p[i] == 0x0A { n += 1 }
-            i += 1
-        }
-        return n
+        XMLBytes.lineNumber(in: p, count: count, offset: offset)
     }
 
     func malformed(_ offset: Int, _ reason: String) -> ActivityError {
         .malformed(path: source, line: line(of: offset), offset: offset, reason: reason)
     }
 
+    /// Index of the first `byte` at or after `from`, nil when there is none.
     @inline(__always)
     func find(_ byte: UInt8, from: Int) -> Int? {
-        guard from < count, let hit = memchr(p + from, Int32(byte), count - from) else { return nil }
-        return UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - p
+        let k = XMLBytes.find(byte, in: p, from: from, to: count)
+        return k < 0 ? nil : k
     }
 
-    func find(_ pattern: StaticString, from: Int) -> Int? {
-        let n = pattern.utf8CodeUnitCount
-        var i = from
-        while let k = find(pattern.utf8Start[0], from: i) {
-            if k + n > count { return nil }
-            if memcmp(p + k, pattern.utf8Start, n) == 0 { return k }
-            i = k + 1
-        }
-        return nil
+    /// Index just past the first `?>` (`a` = `?`) or `-->`/`]]>` (`a b`) that starts at or after
+    /// `from`, nil when there is none.
+    func pastTerminator(_ a: UInt8, _ b: UInt8? = nil, from: Int) -> Int? {
+        let k = b.map { XMLBytes.findTerminator(a, $0, in: p, from: from, to: count) }
+            ?? XMLBytes.findTerminator(a, in: p, from: from, to: count)
+        return k < 0 ? nil : k
     }
-
-    @inline(__always)
-    static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 }
 
     mutating func next() throws -> Token {
         while true {
@@ -138,7 +128,7 @@ struct TCXScanner {
             if c == 0x2F {  // </name>
                 i += 1
                 let nameStart = i
-                while i < count, p[i] != 0x3E, !TCXScanner.isSpace(p[i]) { i += 1 }
+                while i < count, p[i] != 0x3E, !XMLBytes.isSpace(p[i]) { i += 1 }
                 let nameEnd = i
                 guard let gt = find(0x3E, from: i) else { throw malformed(lt, "the file ends inside an end tag") }
                 pos = gt + 1
@@ -146,17 +136,17 @@ struct TCXScanner {
                 return .end(nameStart: s, nameCount: n)
             }
             if c == 0x3F {  // <? ... ?>
-                guard let e = find("?>", from: i) else { throw malformed(lt, "unterminated processing instruction") }
-                pos = e + 2
+                guard let e = pastTerminator(XMLBytes.question, from: i) else { throw malformed(lt, "unterminated processing instruction") }
+                pos = e
                 continue
             }
             if c == 0x21 {  // <!-- -->, <![CDATA[ ]]>, <!DOCTYPE>
                 if i + 2 < count, p[i + 1] == 0x2D, p[i + 2] == 0x2D {
-                    guard let e = find("-->", from: i + 3) else { throw malformed(lt, "unterminated comment") }
-                    pos = e + 3
+                    guard let e = pastTerminator(0x2D, 0x2D, from: i + 3) else { throw malformed(lt, "unterminated comment") }
+                    pos = e
                 } else if i + 7 < count, p[i + 1] == 0x5B {
-                    guard let e = find("]]>", from: i) else { throw malformed(lt, "unterminated CDATA section") }
-                    pos = e + 3
+                    guard let e = pastTerminator(0x5D, 0x5D, from: i) else { throw malformed(lt, "unterminated CDATA section") }
+                    pos = e
                 } else {
                     guard let e = find(0x3E, from: i) else { throw malformed(lt, "unterminated declaration") }
                     pos = e + 1
@@ -165,7 +155,7 @@ struct TCXScanner {
             }
             // <name attr="v" ...> or <name/>
             let nameStart = i
-            while i < count, p[i] != 0x3E, p[i] != 0x2F, !TCXScanner.isSpace(p[i]) { i += 1 }
+            while i < count, p[i] != 0x3E, p[i] != 0x2F, !XMLBytes.isSpace(p[i]) { i += 1 }
             let nameEnd = i
             guard nameEnd > nameStart else { throw malformed(lt, "'<' not followed by a tag name") }
             let attributesStart = i
@@ -207,45 +197,17 @@ struct TCXScanner {
         var s = pos
         var e = find(0x3C, from: pos) ?? count
         pos = e
-        while s < e, TCXScanner.isSpace(p[s]) { s += 1 }
-        while e > s, TCXScanner.isSpace(p[e - 1]) { e -= 1 }
+        while s < e, XMLBytes.isSpace(p[s]) { s += 1 }
+        while e > s, XMLBytes.isSpace(p[e - 1]) { e -= 1 }
         return (s, e - s)
     }
 
-    /// A leaf element's text with the predefined and numeric entities expanded.
+    /// A leaf element's text with the predefined and numeric entities expanded (`XMLBytes.appendDecoded`).
     mutating func decodedText() -> String {
         let (s, n) = text()
-        return TCXScanner.decodeEntities(UnsafeBufferPointer(start: p + s, count: n))
-    }
-
-    static func decodeEntities(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        guard bytes.contains(0x26) else { return String(decoding: bytes, as: UTF8.self) }
-        let raw = String(decoding: bytes, as: UTF8.self)
-        var out = ""
-        var rest = raw[...]
-        while let amp = rest.firstIndex(of: "&") {
-            out += rest[..<amp]
-            guard let semi = rest[amp...].firstIndex(of: ";") else { break }
-            let entity = rest[rest.index(after: amp)..<semi]
-            switch entity {
-            case "amp": out += "&"
-            case "lt": out += "<"
-            case "gt": out += ">"
-            case "quot": out += "\""
-            case "apos": out += "'"
-            default:
-                var scalar: UInt32?
-                if entity.hasPrefix("#x") || entity.hasPrefix("#X") {
-                    scalar = UInt32(entity.dropFirst(2), radix: 16)
-                } else if entity.hasPrefix("#") {
-                    scalar = UInt32(entity.dropFirst())
-                }
-                if let v = scalar, let u = Unicode.Scalar(v) { out.unicodeScalars.append(u) } else { out += rest[amp...semi] }
-            }
-            rest = rest[rest.index(after: semi)...]
-        }
-        out += rest
-        return out
+        var bytes: [UInt8] = []
+        XMLBytes.appendDecoded(p, from: s, to: s + n, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The value of attribute `name` (local name) within a start tag's attribute bytes.
@@ -253,9 +215,9 @@ struct TCXScanner {
         let n = name.utf8CodeUnitCount
         var i = from
         while i < to {
-            while i < to, TCXScanner.isSpace(p[i]) { i += 1 }
+            while i < to, XMLBytes.isSpace(p[i]) { i += 1 }
             let keyStart = i
-            while i < to, p[i] != 0x3D, !TCXScanner.isSpace(p[i]) { i += 1 }
+            while i < to, p[i] != 0x3D, !XMLBytes.isSpace(p[i]) { i += 1 }
             let (ks, kn) = localName(keyStart, i)
             while i < to, p[i] != 0x22, p[i] != 0x27 { i += 1 }
             guard i < to else { return nil }
@@ -269,71 +231,10 @@ struct TCXScanner {
         return nil
     }
 
-    static let powersOfTen: [Double] = (0...22).map { pow(10.0, Double($0)) }
-
-    /// A decimal number (`-12.5`, `3e2`); nil when the bytes are not one.
+    /// A decimal number (`-12.5`, `3e2`); nil when the bytes are not one (`XMLBytes.parseDouble`).
+    @inline(__always)
     func number(_ start: Int, _ n: Int) -> Double? {
-        var i = start
-        let end = start + n
-        guard i < end else { return nil }
-        var negative = false
-        if p[i] == 0x2D { negative = true; i += 1 } else if p[i] == 0x2B { i += 1 }
-        var mantissa: UInt64 = 0
-        var digits = 0
-        var exponent = 0
-        var any = false
-        while i < end, p[i] &- 0x30 <= 9 {
-            if digits < 19 {
-                mantissa = mantissa &* 10 &+ UInt64(p[i] &- 0x30)
-                if mantissa != 0 { digits += 1 }
-            } else {
-                exponent += 1
-            }
-            any = true
-            i += 1
-        }
-        if i < end, p[i] == 0x2E {
-            i += 1
-            while i < end, p[i] &- 0x30 <= 9 {
-                if digits < 19 {
-                    mantissa = mantissa &* 10 &+ UInt64(p[i] &- 0x30)
-                    if mantissa != 0 { digits += 1 }
-                    exponent -= 1
-                }
-                any = true
-                i += 1
-            }
-        }
-        guard any else { return nil }
-        if i < end, p[i] == 0x65 || p[i] == 0x45 {
-            i += 1
-            var expNegative = false
-            if i < end, p[i] == 0x2D { expNegative = true; i += 1 } else if i < end, p[i] == 0x2B { i += 1 }
-            var e = 0
-            var expDigits = false
-            while i < end, p[i] &- 0x30 <= 9 {
-                if e < 10_000 { e = e * 10 + Int(p[i] &- 0x30) }
-                expDigits = true
-                i += 1
-            }
-            guard expDigits else { return nil }
-            exponent += expNegative ? -e : e
-        }
-        guard i == end else { return nil }
-        var value: Double
-        if mantissa < (1 << 53), exponent >= -22, exponent <= 22 {
-            // Exact operands, one correctly rounded operation.
-            value = exponent < 0
-                ? Double(mantissa) / TCXScanner.powersOfTen[-exponent]
-                : Double(mantissa) * TCXScanner.powersOfTen[exponent]
-        } else {
-            guard let v = Double(String(decoding: UnsafeBufferPointer(start: p + start, count: n), as: UTF8.self)) else {
-                return nil
-            }
-            return v
-        }
-        if negative { value = -value }
-        return value
+        XMLBytes.parseDouble(p + start, count: n)
     }
 }
 
