@@ -137,6 +137,25 @@ func benchFIT(_ path: String, runs: Int) throws {
     emit("read_only_s", median(readOnly))
 }
 
+/// TCX: TCXReader.read + full summary (no peer: TCX has no common reader to race).
+func benchTCX(_ path: String, runs: Int) throws {
+    var ours: [Double] = []
+    var readOnly: [Double] = []
+    var points = 0
+    for _ in 0..<runs {
+        ours.append(try time {
+            let tracks = try TCXReader.read(path: path)
+            points = tracks.reduce(0) { $0 + $1.count }
+            for track in tracks { _ = RunAnalyzer().summarize(track, id: path) }
+        })
+        readOnly.append(try time { _ = try TCXReader.read(path: path) })
+    }
+    emit("points", points)
+    emit("bytes", fileSize(path))
+    emit("ours_s", median(ours))
+    emit("read_only_s", median(readOnly))
+}
+
 /// A folder: one core reading file after file, then RunFolder.read on every core without a cache,
 /// cold with a new cache, and warm (the same cache again).
 func benchFolder(_ directory: String, runs: Int, cachePath: String) throws {
@@ -264,8 +283,14 @@ func run() throws {
     }
     switch args.first {
     case "gen-gpx":
-        let usage = "gen-gpx POINTS PATH"
-        try generator(points: Int(try arg(1, usage)) ?? 100_000).writeGPX(to: try arg(2, usage))
+        let usage = "gen-gpx POINTS PATH [compact]"
+        var g = generator(points: Int(try arg(1, usage)) ?? 100_000)
+        if args.count > 3, args[3] == "compact" { g.style = .compact }
+        try g.writeGPX(to: try arg(2, usage))
+    case "gen-tcx":
+        let usage = "gen-tcx POINTS PATH"
+        let bytes = TCXWriter.encode(track: generator(points: Int(try arg(1, usage)) ?? 100_000).track())
+        try Data(bytes).write(to: URL(fileURLWithPath: try arg(2, usage)))
     case "gen-fit":
         let usage = "gen-fit RECORDS PATH"
         let bytes = FITWriter.encode(track: generator(points: Int(try arg(1, usage)) ?? 100_000).track())
@@ -274,6 +299,8 @@ func run() throws {
         try benchGPX(try arg(1, "gpx FILE [RUNS]"), runs: Int(args.count > 2 ? args[2] : "") ?? 7)
     case "fit":
         try benchFIT(try arg(1, "fit FILE [RUNS]"), runs: Int(args.count > 2 ? args[2] : "") ?? 7)
+    case "tcx":
+        try benchTCX(try arg(1, "tcx FILE [RUNS]"), runs: Int(args.count > 2 ? args[2] : "") ?? 7)
     case "folder":
         let usage = "folder DIR CACHE [RUNS]"
         try benchFolder(try arg(1, usage), runs: Int(args.count > 3 ? args[3] : "") ?? 5, cachePath: try arg(2, usage))
@@ -342,7 +369,7 @@ func run() throws {
         emit("distance_m", summary.distanceMeters)
         emit("max_rss_mb", maxRSSMegabytes())
     default:
-        throw BenchError.usage("BadgeBench gen-gpx|gen-fit|gpx|fit|folder|rules|rss-gpx ...")
+        throw BenchError.usage("BadgeBench gen-gpx|gen-fit|gen-tcx|gpx|fit|tcx|folder|rules|ours-gpx|cache-parts|rss-gpx ...")
     }
 }
 
