@@ -72,7 +72,7 @@ final class ParseDoubleReferenceTests: XCTestCase {
                             // Only the first 19 - digits (1...7) count: shifting the word left
                             // drops the others and leaves zero bytes, read as leading zeros.
                             let r = 19 - digits
-                            mantissa = mantissa &* XMLBytes.exactIntegerPowerOfTen(r) &+ XMLBytes.eightDigits(w << UInt64(8 * (8 - r)))
+                            mantissa = mantissa &* XMLBytes.integerPowerOfTen(r) &+ XMLBytes.eightDigits(w << UInt64(8 * (8 - r)))
                             digits = 19
                             exponent -= r
                         }

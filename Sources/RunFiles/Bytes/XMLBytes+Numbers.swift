@@ -39,22 +39,6 @@ extension XMLBytes {
         }
     }
 
-    /// 10^e as an integer for 0 ≤ e ≤ 8.
-    @inline(__always)
-    static func exactIntegerPowerOfTen(_ e: Int) -> UInt64 {
-        switch e {
-        case 0: return 1
-        case 1: return 10
-        case 2: return 100
-        case 3: return 1000
-        case 4: return 10000
-        case 5: return 100_000
-        case 6: return 1_000_000
-        case 7: return 10_000_000
-        default: return 100_000_000
-        }
-    }
-
     /// Parses a decimal number (`-74.179619`, `+1.5e3`, ` 147.1999969482421875 `) straight from bytes.
     ///
     /// Up to 19 significant digits are kept in an integer, further digits are truncated (they change
@@ -260,7 +244,7 @@ extension XMLBytes {
                             // Only the first 19 - digits (1...7) count: shifting the word left
                             // drops the others and leaves zero bytes, read as leading zeros.
                             let r = 19 - digits
-                            mantissa = mantissa &* exactIntegerPowerOfTen(r) &+ eightDigits(w << UInt64(8 * (8 - r)))
+                            mantissa = mantissa &* integerPowerOfTen(r) &+ eightDigits(w << UInt64(8 * (8 - r)))
                             digits = 19
                             exponent -= r
                         }
