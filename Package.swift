@@ -62,7 +62,7 @@ let package = Package(
         // Benchmarks (scripts/bench.sh builds it with -c release). Not part of `swift test`.
         .executableTarget(name: "BadgeBench", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures", "BadgeRules"]),
         .testTarget(name: "RunFilesTests", dependencies: ["RunFiles", "RunAnalysis", "RunFixtures"]),
-        .testTarget(name: "RunAnalysisTests", dependencies: ["RunAnalysis", "RunFiles", "RunAnalysis", "RunFixtures"]),
+        .testTarget(name: "RunAnalysisTests", dependencies: ["RunAnalysis", "RunFiles", "RunFixtures"]),
         .testTarget(
             name: "RunLibraryTests",
             dependencies: ["RunLibrary", "RunAnalysis", "RunFiles", "RunFixtures", .product(name: "GRDB", package: "GRDB.swift")]

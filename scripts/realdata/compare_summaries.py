@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Compares badgectl with established tools on a folder of real activity files.
 
-Usage: scripts/compare-realdata.py /path/to/realdata [--badgectl .build/release/badgectl]
+Usage: scripts/realdata/compare_summaries.py /path/to/realdata [--badgectl .build/release/badgectl]
+(one of the checks scripts/check-realdata runs; its output is the table of docs/accuracy.md)
 
 The folder must hold the files and a reference.json (values computed by gpxpy, tcxreader,
 fitdecode/fitparse and GeographicLib). Prints a Markdown table per file: our distance vs gpxpy's
@@ -88,8 +89,8 @@ def main():
         for n in same:
             tmp = tempfile.mkdtemp()
             shutil.copy(os.path.join(folder, n), tmp)
-            proc = subprocess.run([exe, "evaluate", tmp, "--format", "json", "--rules", os.path.join(here, "..", "rules", "checkpoints"),
-                                   "--badges", os.path.join(here, "..", "badges.json")], capture_output=True, text=True)
+            proc = subprocess.run([exe, "evaluate", tmp, "--format", "json", "--rules", os.path.join(here, "..", "..", "rules", "checkpoints"),
+                                   "--badges", os.path.join(here, "..", "..", "badges.json")], capture_output=True, text=True)
             shutil.rmtree(tmp)
             awards[n] = sorted((a["badge"], a["tier"]) for a in json.loads(proc.stdout)["awards"])
         same_badges = len({tuple(v) for v in awards.values()}) == 1

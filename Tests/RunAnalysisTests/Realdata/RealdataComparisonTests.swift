@@ -7,9 +7,8 @@ import XCTest
 /// Reads a folder of real TCX/FIT files and prints our figures beside reference values.
 ///
 /// Skipped unless `REALDATA_DIR` names a folder with a `reference.json` of the shape the project's
-/// realdata set uses (files → format / peer / own). Run:
-///
-///     REALDATA_DIR=/path/to/realdata swift test --filter RealdataComparison
+/// realdata set uses (files → format / peer / own). `scripts/check-realdata` runs it (and
+/// `scripts/test` runs that whenever `../shared/realdata` is present).
 ///
 /// It prints one line per file and fails when a distance differs from the gpxpy-formula
 /// reference by more than 0.5 % or the elapsed time by more than 1 s.

@@ -3,10 +3,10 @@ import XCTest
 
 @testable import RunFiles
 @testable import RunAnalysis
-@testable import RunLibrary
 
-/// An accuracy check against reference figures for real recordings, run by hand only: it needs
-/// files a user's clone does not have, so it is skipped unless both variables are set.
+/// An accuracy check against reference figures for real recordings. It needs files a user's clone
+/// does not have, so it is skipped unless both variables are set; `scripts/check-realdata` sets
+/// them (extracting the CSVs with gpxpy and fitdecode) whenever the real-data set is present.
 ///
 /// - `BADGECTL_ANALYTICS_CSV_DIR`: a folder of `<file>.csv` files, one point per line,
 ///   `segment,lat,lon,ele,epoch_s,hr,cad` (empty fields for absent values), extracted from
