@@ -64,6 +64,23 @@ extension XMLBytes {
         return parseDoubleGeneral(p, count: count)
     }
 
+    /// `parseDouble`, correctly rounded at any length: a number with more than 15 significant
+    /// digits (where `parseDouble` may be 1 ulp off) is checked by `parseDouble` and converted by
+    /// `strtod`. For the TCX reader, whose figures have always been correctly rounded (Garmin writes
+    /// positions with 30 digits), so that a run gives the same figures as TCX and as GPX.
+    static func parseDoubleCorrectlyRounded(_ p: UnsafePointer<UInt8>, count: Int) -> Double? {
+        guard let value = parseDouble(p, count: count) else { return nil }
+        guard count > 15 else { return value }
+        var digits = 0
+        var k = 0
+        while k < count, p[k] | 0x20 != 0x65 {  // up to e or E
+            let d = p[k] &- 0x30
+            if d <= 9, digits > 0 || d != 0 { digits += 1 }
+            k += 1
+        }
+        return digits > 15 ? slowParse(p, count: count) : value
+    }
+
     /// The usual shape of a coordinate or an elevation, `[-+]d[d…].ddd…` with one to seven integer
     /// digits (the first not 0) and nothing after the fraction, read eight bytes at a time: nil for
     /// any other shape (the general parser then decides). The value is exactly the general parser's:
@@ -324,10 +341,10 @@ extension XMLBytes {
 
     /// `strtod` on a NUL-terminated copy, for exponents the fast path does not cover.
     static func slowParse(_ p: UnsafePointer<UInt8>, count: Int) -> Double? {
-        var copy = [CChar](repeating: 0, count: count + 1)
-        for k in 0..<count { copy[k] = CChar(bitPattern: p[k]) }
-        return copy.withUnsafeBufferPointer { buf -> Double? in
-            guard let base = buf.baseAddress else { return nil }
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { copy -> Double? in
+            guard let base = copy.baseAddress else { return nil }
+            for k in 0..<count { copy[k] = CChar(bitPattern: p[k]) }
+            copy[count] = 0
             var endPointer: UnsafeMutablePointer<CChar>? = nil
             let v = strtod(base, &endPointer)
             guard let endPointer else { return nil }

@@ -15,7 +15,8 @@ public enum Geodesy {
     public static let eccentricitySquared = flattening * (2 - flattening)
     /// IUGG mean Earth radius, used where a sphere is enough (Lambert's central angle).
     public static let meanRadius = 6_371_008.8
-    @usableFromInline static let degrees = Double.pi / 180
+    /// Radians per degree (computed, so that code inlined into other modules folds it to a constant).
+    @inlinable static var degrees: Double { Double.pi / 180 }
 
     /// Metres between two points given in degrees. Inlinable: the analyzer (another module) calls
     /// it for every step.

@@ -231,10 +231,11 @@ struct TCXScanner {
         return nil
     }
 
-    /// A decimal number (`-12.5`, `3e2`); nil when the bytes are not one (`XMLBytes.parseDouble`).
+    /// A decimal number (`-12.5`, `3e2`), correctly rounded; nil when the bytes are not one
+    /// (`XMLBytes.parseDoubleCorrectlyRounded`).
     @inline(__always)
     func number(_ start: Int, _ n: Int) -> Double? {
-        XMLBytes.parseDouble(p + start, count: n)
+        XMLBytes.parseDoubleCorrectlyRounded(p + start, count: n)
     }
 }
 
