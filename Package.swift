@@ -56,7 +56,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // The HTML report: badge wall and speed-coloured routes. Depends on the run modules only.
+        // The HTML report: badge wall and speed-coloured routes. Depends on RunFiles only (no rules).
         .target(name: "BadgeReport", dependencies: ["RunFiles"]),
         .executableTarget(name: "badgectl", dependencies: ["BadgeCommands"]),
         // Benchmarks (scripts/bench.sh builds it with -c release). Not part of `swift test`.

@@ -3,7 +3,7 @@ import Foundation
 
 /// Everything the HTML report shows, gathered by the caller (the `badgectl report` command) from
 /// the catalogue, the rule engine's awards and the run summaries. The report module depends on
-/// `Activities` only, so this is its own model, not the rule engine's.
+/// `RunFiles` only, so this is its own model, not the rule engine's.
 public struct ReportInput: Sendable {
     public var title: String
     /// Printed in the header. Passed in (never read from the clock here) so that the same input

@@ -33,17 +33,6 @@ final class RunLoaderTests: XCTestCase {
         try? FileManager.default.removeItem(atPath: root)
     }
 
-    func testFormatByExtensionIgnoresCase() {
-        XCTAssertEqual(RunFormat(path: "a/b/run.gpx")?.rawValue, "gpx")
-        XCTAssertEqual(RunFormat(path: "RUN.GPX")?.rawValue, "gpx")
-        XCTAssertEqual(RunFormat(path: "x.Gpx")?.rawValue, "gpx")
-        XCTAssertEqual(RunFormat(path: "treadmill.JSON")?.rawValue, "json")
-        XCTAssertNil(RunFormat(path: "notes.txt")?.rawValue)
-        XCTAssertNil(RunFormat(path: "gpx")?.rawValue)
-        XCTAssertNil(RunFormat(path: ".gpx/readme")?.rawValue)
-        XCTAssertNil(RunFormat(path: "run.gpx.bak")?.rawValue)
-    }
-
     func testDiscoverRecursesSortsAndSkipsHidden() throws {
         let (runs, ignored) = try RunLoader.discover(directory: root)
         XCTAssertEqual(runs, ["2024/may/run.Json", "2024/z.gpx", "A.GPX", "b.gpx"])
