@@ -44,8 +44,8 @@ let package = Package(
             dependencies: ["RunFiles", "RunAnalysis", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // RunFixtures: synthetic runs for tests, benchmarks and `badgectl generate`: the run
-        // generator, GPX and FIT writers, and the one random source (SplitMix64).
-        .target(name: "RunFixtures", dependencies: ["RunFiles", "RunAnalysis", "CZlib"]),
+        // generator, GPX, TCX and FIT writers, and the one random source (SplitMix64).
+        .target(name: "RunFixtures", dependencies: ["RunFiles", "CZlib"]),
         // Lua sandbox, rule packs, catalogue, evaluator.
         .target(name: "BadgeRules", dependencies: ["RunFiles", "RunAnalysis", "CLua", "CLuaShims"]),
         // swift-argument-parser commands and output formatting.
