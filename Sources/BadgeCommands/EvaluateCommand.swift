@@ -27,54 +27,20 @@ struct EvaluateCommand: ParsableCommand {
 
     @OptionGroup var goldenOptions: GoldenOptions
 
-    @Option(name: .long, help: ArgumentHelp(
-        "The run-summary cache (SQLite).",
-        discussion: "Defaults to $XDG_CACHE_HOME/badgectl/runs.sqlite (~/.cache/badgectl/runs.sqlite).", valueName: "path"))
-    var cache: String?
-
-    @Flag(name: .customLong("no-cache"), help: "Read and summarise every file; neither read nor write the cache.")
-    var noCache = false
+    @OptionGroup var cacheOptions: CacheOptions<SummaryCache>
 
     @Flag(name: .long, help: "Print each rule's cost (calls, time) and the reading time on stderr.")
     var profile = false
 
     func run() throws {
         let zone = try runOptions.zone()
-        let catalogue: Catalogue
-        do {
-            catalogue = try Catalogue.load(path: ruleOptions.badges)
-        } catch {
-            Console.error("badgectl: \(error)")
-            throw ExitCode(ExitStatus.failure.rawValue)
+        let pipeline = try EvaluationPipeline(rules: ruleOptions, failures: .printAndExit)
+        let outcome = try pipeline.run(directory: directory, zone: zone, sport: selectionOptions.sport,
+                                       cache: cacheOptions.open(), profile: profile)
+        if let costs = outcome.costs {
+            Console.error(EvaluateCommand.profileTable(costs, readSeconds: outcome.readSeconds, runs: outcome.selected.count))
         }
-        let engine = RuleEngine(packDirectories: ruleOptions.packDirectories, catalogue: catalogue)
-        let theme = try Theme.resolve(ruleOptions.theme, packs: engine.packs)
-        var folder: RunFolder
-        let readStart = DispatchTime.now().uptimeNanoseconds
-        let runCache = openCache()
-        do {
-            folder = try RunFolder.read(directory, analyzer: RunAnalyzer(checkpoints: catalogue.checkpointTargets), zone: zone,
-                                        cache: runCache, progress: isatty(2) != 0 ? ProgressLine.report : nil)
-            ProgressLine.finish()
-        } catch {
-            ProgressLine.finish()
-            Console.error("badgectl: \(error)")
-            throw ExitCode(ExitStatus.failure.rawValue)
-        }
-        for warning in runCache?.warnings ?? [] { Console.error("badgectl: warning: \(warning)") }
-        let readSeconds = Double(DispatchTime.now().uptimeNanoseconds - readStart) / 1e9
-        let prepared = Selection.prepare(folder, directory: directory, sport: selectionOptions.sport)
-        folder = prepared.folder
-        let evaluation: Evaluation
-        if profile {
-            let profiled = engine.evaluateProfiled(runs: prepared.selected)
-            evaluation = profiled.evaluation
-            Console.error(EvaluateCommand.profileTable(profiled.costs, readSeconds: readSeconds, runs: prepared.selected.count))
-        } else {
-            evaluation = engine.evaluate(runs: prepared.selected)
-        }
-        let report = EvaluationReport(folder: folder, evaluation: evaluation, catalogue: theme.apply(catalogue),
-                                      packBadges: theme.apply(engine.packs.flatMap(\.badges)), excluded: prepared.excluded)
+        let report = pipeline.report(outcome)
         if let golden = goldenOptions.golden {
             try Golden.run(try report.json(), path: golden, update: goldenOptions.update)
             return
@@ -84,26 +50,6 @@ struct EvaluateCommand: ParsableCommand {
         case .table: print(EvaluateCommand.table(report))
         }
         try report.reportSkipped()
-    }
-
-    /// The cache to use: none with `--no-cache`; a location that cannot hold one gives a warning and none.
-    func openCache() -> RunCache? {
-        if noCache { return nil }
-        let path: String
-        if let cache {
-            path = cache
-        } else {
-            let environment = ProcessInfo.processInfo.environment
-            let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-                ?? (NSHomeDirectory() as NSString).appendingPathComponent(".cache")
-            let folder = (base as NSString).appendingPathComponent("badgectl")
-            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            path = (folder as NSString).appendingPathComponent("runs.sqlite")
-        }
-        var warning: String?
-        let opened = RunCache.open(path: path, warning: &warning)
-        if let warning { Console.error("badgectl: warning: \(warning)") }
-        return opened
     }
 
     /// `--profile`: one line per rule, costliest first.

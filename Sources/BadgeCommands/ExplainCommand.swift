@@ -30,28 +30,25 @@ struct ExplainCommand: ParsableCommand {
     @Option(name: .long, help: "Output format: table (for people) or json.")
     var format: OutputFormat = .table
 
+    @OptionGroup var cacheOptions: CacheOptions<SummaryCache>
+
     func run() throws {
         let (text, explanation) = try output()
         print(text)
-        for failure in explanation.ruleErrors { Console.error("rule failed: \(failure)") }
-        for error in explanation.fileErrors { Console.error("skipped \(error)") }
+        for failure in explanation.ruleErrors { Console.error(CommandError.ruleFailed + "\(failure)") }
+        for error in explanation.fileErrors { Console.error(CommandError.skipped + error) }
         if !explanation.ruleErrors.isEmpty || !explanation.fileErrors.isEmpty { throw ExitCode(ExitStatus.partial.rawValue) }
     }
 
     /// What `run` prints, and the explanation behind it (tests call this in-process).
     func output() throws -> (String, BadgeExplanation) {
         let zone = try runOptions.zone()
-        let catalogue = try Catalogue.load(path: ruleOptions.badges)
-        let engine = RuleEngine(packDirectories: ruleOptions.packDirectories, catalogue: catalogue)
-        let theme = try Theme.resolve(ruleOptions.theme, packs: engine.packs)
-        let known = theme.apply(Self.knownBadges(catalogue: catalogue, packs: engine.packs))
+        let pipeline = try EvaluationPipeline(rules: ruleOptions, failures: .rethrow)
+        let known = pipeline.theme.apply(Self.knownBadges(catalogue: pipeline.catalogue, packs: pipeline.engine.packs))
         let target = try Self.find(badge, in: known)
-        let analyzer = RunAnalyzer(checkpoints: catalogue.checkpointTargets)
-        let (folder, selected, _) = Selection.prepare(
-            try RunFolder.read(directory, analyzer: analyzer, zone: zone), directory: directory, sport: selectionOptions.sport)
-        let evaluation = engine.evaluate(runs: selected)
-        let explanation = BadgeExplanation(badge: target, theme: theme.name, evaluation: evaluation, runs: folder.runs,
-                                           fileErrors: folder.errors.map { "\($0.message)" })
+        let outcome = try pipeline.run(directory: directory, zone: zone, sport: selectionOptions.sport, cache: cacheOptions.open())
+        let explanation = BadgeExplanation(badge: target, theme: pipeline.theme.name, evaluation: outcome.evaluation,
+                                           runs: outcome.folder.runs, fileErrors: outcome.folder.errors.map { "\($0.message)" })
         switch format {
         case .json: return (try JSONOutput.encode(explanation), explanation)
         case .table: return (Self.table(explanation), explanation)
@@ -243,23 +240,5 @@ public struct BadgeExplanation: Encodable, Sendable {
         try c.encode(remainingMeters, forKey: .remainingMeters)
         try c.encode(ruleErrors, forKey: .ruleErrors)
         try c.encode(fileErrors, forKey: .fileErrors)
-    }
-}
-
-/// Errors of badgectl's commands that are about what the user asked for.
-public enum CommandError: Error, Equatable, CustomStringConvertible {
-    /// `--theme NAME` that no loaded pack defines; `available` lists the themes the packs offer.
-    case unknownTheme(name: String, available: [String])
-    /// A badge id (or name) neither the catalogue nor any pack knows; `suggestion` is the closest id.
-    case unknownBadge(id: String, suggestion: String?)
-
-    public var description: String {
-        switch self {
-        case .unknownTheme(let name, let available):
-            if available.isEmpty { return "unknown theme '\(name)': the loaded packs define no themes" }
-            return "unknown theme '\(name)'; available: \(available.joined(separator: ", "))"
-        case .unknownBadge(let id, let suggestion):
-            return "unknown badge '\(id)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? " (the catalogue and the packs define no badges)")
-        }
     }
 }

@@ -16,7 +16,7 @@ struct RunOptions: ParsableArguments {
     func zone() throws -> TimeZone {
         guard let tz else { return .current }
         guard let zone = TimeZone(identifier: tz) else {
-            throw ValidationError("unknown time zone '\(tz)' (use a name like Europe/Paris or UTC)")
+            throw CommandError.unknownTimeZone(name: tz).usage
         }
         return zone
     }
