@@ -158,14 +158,14 @@ public struct BadgeExplanation: Encodable, Sendable {
     public struct AwardLine: Encodable, Sendable {
         public var tier: String
         public var run: String
-        public var at: String?
+        @EncodedNull public var at: String?
         public var pack: String
         public var rule: String
         public var detail: String
-        public var distanceMeters: Double?
-        public var elapsedSeconds: Double?
-        public var paceSecondsPerKilometre: Double?
-        public var progress: BadgeRules.Progress?
+        @EncodedNull public var distanceMeters: Double?
+        @EncodedNull public var elapsedSeconds: Double?
+        @EncodedNull public var paceSecondsPerKilometre: Double?
+        @EncodedNull public var progress: BadgeRules.Progress?
 
         enum CodingKeys: String, CodingKey {
             case tier, run, at, pack, rule, detail
@@ -174,33 +174,20 @@ public struct BadgeExplanation: Encodable, Sendable {
             case paceSecondsPerKilometre = "pace_s_per_km"
             case progress
         }
-
-        public func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(tier, forKey: .tier)
-            try c.encode(run, forKey: .run)
-            try c.encode(at, forKey: .at)
-            try c.encode(pack, forKey: .pack)
-            try c.encode(rule, forKey: .rule)
-            try c.encode(detail, forKey: .detail)
-            try c.encode(distanceMeters, forKey: .distanceMeters)
-            try c.encode(elapsedSeconds, forKey: .elapsedSeconds)
-            try c.encode(paceSecondsPerKilometre, forKey: .paceSecondsPerKilometre)
-            try c.encode(progress, forKey: .progress)
-        }
     }
 
     public var badge: String
     public var name: String
     public var information: String
-    public var image: String?
-    public var theme: String?
-    public var earned: Bool { !awards.isEmpty }
-    public var awards: [AwardLine]
+    @EncodedNull public var image: String?
+    @EncodedNull public var theme: String?
+    /// True when the badge has an award (set with `awards`).
+    public private(set) var earned: Bool
+    public var awards: [AwardLine] { didSet { earned = !awards.isEmpty } }
     /// What each rule says about the badge ("why not yet", the next tier).
     public var statuses: [BadgeStatus]
     /// Distance still to run when a rule names this badge as its `next`.
-    public var remainingMeters: Double?
+    @EncodedNull public var remainingMeters: Double?
     public var ruleErrors: [RuleFailure]
     public var fileErrors: [String]
 
@@ -214,6 +201,7 @@ public struct BadgeExplanation: Encodable, Sendable {
                              distanceMeters: run?.distanceMeters, elapsedSeconds: run?.elapsedSeconds,
                              paceSecondsPerKilometre: run?.paceSecondsPerKilometre, progress: award.progress)
         }
+        earned = !awards.isEmpty
         statuses = evaluation.statuses.filter { $0.badge == badge.id }
         remainingMeters = evaluation.nexts.filter { $0.badge == badge.id }.map(\.remainingMeters).min()
         ruleErrors = evaluation.failures
@@ -225,20 +213,5 @@ public struct BadgeExplanation: Encodable, Sendable {
         case remainingMeters = "remaining_m"
         case ruleErrors = "rule_errors"
         case fileErrors = "file_errors"
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(badge, forKey: .badge)
-        try c.encode(name, forKey: .name)
-        try c.encode(information, forKey: .information)
-        try c.encode(image, forKey: .image)
-        try c.encode(theme, forKey: .theme)
-        try c.encode(earned, forKey: .earned)
-        try c.encode(awards, forKey: .awards)
-        try c.encode(statuses, forKey: .statuses)
-        try c.encode(remainingMeters, forKey: .remainingMeters)
-        try c.encode(ruleErrors, forKey: .ruleErrors)
-        try c.encode(fileErrors, forKey: .fileErrors)
     }
 }
