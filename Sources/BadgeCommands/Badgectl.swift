@@ -1,4 +1,7 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The `badgectl` command. The executable target only calls `Badgectl.main()`.
 public struct Badgectl: ParsableCommand {
@@ -23,6 +26,30 @@ public struct Badgectl: ParsableCommand {
     )
 
     public init() {}
+
+    /// Tunes the process, then parses the arguments and runs the command (what `main.swift` calls).
+    public static func main() {
+        ProcessSetup.tuneAllocator()
+        main(nil)
+    }
+}
+
+/// Process-wide settings made once, before any command runs.
+enum ProcessSetup {
+    /// The largest block glibc's malloc may take from its heap instead of a fresh `mmap`: 32 MiB
+    /// (glibc's own maximum). A run's columns (100,000 points: 800 kB each) grow by doubling; by
+    /// default every block over 128 kB is a new mapping, zero-filled page by page on first touch and
+    /// unmapped when freed, so a one-file `summarize` spent a third of its system time in page faults.
+    /// From the heap, freed blocks are used again. Output is unchanged; only where memory comes from.
+    static func tuneAllocator() {
+        #if canImport(Glibc)
+        // `mallopt` is in <malloc.h>, which the Glibc module does not import: look it up in libc.
+        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+        let mmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
+        _ = unsafeBitCast(symbol, to: Mallopt.self)(mmapThreshold, 32 << 20)
+        #endif
+    }
 }
 
 /// badgectl's exit statuses.
