@@ -18,9 +18,7 @@ struct EvaluateCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("A folder of run files (or one run file).", valueName: "dir"))
     var directory: String
 
-    @OptionGroup var ruleOptions: RuleOptions
-    @OptionGroup var runOptions: RunOptions
-    @OptionGroup var selectionOptions: SelectionOptions
+    @OptionGroup var options: PipelineOptions
 
     @Option(name: .long, help: "Output format: table (for people) or json (the contract).")
     var format: OutputFormat = .table
@@ -33,10 +31,8 @@ struct EvaluateCommand: ParsableCommand {
     var profile = false
 
     func run() throws {
-        let zone = try runOptions.zone()
-        let pipeline = try EvaluationPipeline(rules: ruleOptions, failures: .printAndExit)
-        let outcome = try pipeline.run(directory: directory, zone: zone, sport: selectionOptions.sport,
-                                       cache: cacheOptions.open(), profile: profile)
+        let pipeline = try EvaluationPipeline(options, failures: .printAndExit)
+        let outcome = try pipeline.run(directory: directory, cache: cacheOptions.open(), profile: profile)
         if let costs = outcome.costs {
             Console.error(EvaluateCommand.profileTable(costs, readSeconds: outcome.readSeconds, runs: outcome.selected.count))
         }

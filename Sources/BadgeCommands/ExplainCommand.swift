@@ -23,9 +23,7 @@ struct ExplainCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("A folder of run files (or one run file).", valueName: "dir"))
     var directory: String
 
-    @OptionGroup var ruleOptions: RuleOptions
-    @OptionGroup var runOptions: RunOptions
-    @OptionGroup var selectionOptions: SelectionOptions
+    @OptionGroup var options: PipelineOptions
 
     @Option(name: .long, help: "Output format: table (for people) or json.")
     var format: OutputFormat = .table
@@ -42,11 +40,10 @@ struct ExplainCommand: ParsableCommand {
 
     /// What `run` prints, and the explanation behind it (tests call this in-process).
     func output() throws -> (String, BadgeExplanation) {
-        let zone = try runOptions.zone()
-        let pipeline = try EvaluationPipeline(rules: ruleOptions, failures: .rethrow)
+        let pipeline = try EvaluationPipeline(options, failures: .rethrow)
         let known = pipeline.theme.apply(Self.knownBadges(catalogue: pipeline.catalogue, packs: pipeline.engine.packs))
         let target = try Self.find(badge, in: known)
-        let outcome = try pipeline.run(directory: directory, zone: zone, sport: selectionOptions.sport, cache: cacheOptions.open())
+        let outcome = try pipeline.run(directory: directory, cache: cacheOptions.open())
         let explanation = BadgeExplanation(badge: target, theme: pipeline.theme.name, evaluation: outcome.evaluation,
                                            runs: outcome.folder.runs, fileErrors: outcome.folder.errors.map { "\($0.message)" })
         switch format {

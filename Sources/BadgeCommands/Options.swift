@@ -67,3 +67,11 @@ struct SelectionOptions: ParsableArguments {
         valueName: "sports"))
     var sport: String = "running"
 }
+
+/// What every command that evaluates a folder takes (evaluate, explain, report): the rules, the
+/// local time zone and the sports that count.
+struct PipelineOptions: ParsableArguments {
+    @OptionGroup var rules: RuleOptions
+    @OptionGroup var runs: RunOptions
+    @OptionGroup var selection: SelectionOptions
+}

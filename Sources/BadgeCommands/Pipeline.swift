@@ -82,12 +82,19 @@ struct EvaluationPipeline {
     let catalogue: Catalogue
     let engine: RuleEngine
     let theme: Theme
+    /// Local dates of runs whose file has no UTC offset.
+    let zone: TimeZone
+    /// The sports that earn badges (`--sport`).
+    let sport: String
     let failures: Failures
 
-    /// Loads the catalogue, the packs and the theme.
-    /// - Throws: the catalogue's error (as `failures` says), `CommandError.unknownTheme`.
-    init(rules: RuleOptions, failures: Failures) throws {
+    /// Checks the time zone, then loads the catalogue, the packs and the theme.
+    /// - Throws: `--tz`'s usage error, the catalogue's error (as `failures` says), `CommandError.unknownTheme`.
+    init(_ options: PipelineOptions, failures: Failures) throws {
+        zone = try options.runs.zone()
+        sport = options.selection.sport
         self.failures = failures
+        let rules = options.rules
         let badges = rules.badges
         catalogue = try Self.guarding(failures) { try Catalogue.load(path: badges) }
         engine = RuleEngine(packDirectories: rules.packDirectories, catalogue: catalogue)
@@ -100,10 +107,9 @@ struct EvaluationPipeline {
     /// The packs' own badges with the theme's names.
     var themedPackBadges: [CatalogueBadge] { theme.apply(engine.packs.flatMap(\.badges)) }
 
-    /// Reads `directory` through `cache` (its warnings go to stderr), selects the runs `sport` names
+    /// Reads `directory` through `cache` (its warnings go to stderr), selects the runs `--sport` names
     /// and evaluates them. `routes` keeps each run's drawn route (the report); `profile` times every rule.
-    func run(directory: String, zone: TimeZone, sport: String, cache: RunCache?, routes: Bool = false,
-             profile: Bool = false) throws -> Outcome {
+    func run(directory: String, cache: RunCache?, routes: Bool = false, profile: Bool = false) throws -> Outcome {
         let readStart = DispatchTime.now().uptimeNanoseconds
         let analyzer = RunAnalyzer(checkpoints: catalogue.checkpointTargets, includeRoutes: routes)
         let read = try Self.guarding(failures) {

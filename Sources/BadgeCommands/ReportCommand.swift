@@ -29,16 +29,12 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "The page title.")
     var title: String = "Badges"
 
-    @OptionGroup var ruleOptions: RuleOptions
-    @OptionGroup var runOptions: RunOptions
-    @OptionGroup var selectionOptions: SelectionOptions
+    @OptionGroup var options: PipelineOptions
     @OptionGroup var cacheOptions: CacheOptions<RouteCache>
 
     func run() throws {
-        let zone = try runOptions.zone()
-        let pipeline = try EvaluationPipeline(rules: ruleOptions, failures: .printAndExit)
-        let outcome = try pipeline.run(directory: directory, zone: zone, sport: selectionOptions.sport,
-                                       cache: cacheOptions.open(), routes: true)
+        let pipeline = try EvaluationPipeline(options, failures: .printAndExit)
+        let outcome = try pipeline.run(directory: directory, cache: cacheOptions.open(), routes: true)
         let themed = pipeline.themedCatalogue
         let packBadges = pipeline.themedPackBadges
         let report = EvaluationReport(folder: outcome.folder, evaluation: outcome.evaluation, catalogue: themed,
