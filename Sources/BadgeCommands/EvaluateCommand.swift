@@ -112,32 +112,3 @@ struct EvaluateCommand: ParsableCommand {
         return out.joined(separator: "\n")
     }
 }
-
-/// A one-line "reading runs n/total" on stderr, redrawn at most every 1/10 s (only when stderr is a terminal).
-enum ProgressLine {
-    private static let state = ProgressState()
-
-    static let report: @Sendable (Int, Int) -> Void = { done, total in
-        guard state.due(done: done, total: total) else { return }
-        FileHandle.standardError.write(Data("\rreading runs: \(done)/\(total)".utf8))
-    }
-
-    static func finish() {
-        if state.drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-    }
-}
-
-final class ProgressState: @unchecked Sendable {
-    private let lock = NSLock()
-    private var last: UInt64 = 0
-    private(set) var drawn = false
-
-    func due(done: Int, total: Int) -> Bool {
-        lock.lock(); defer { lock.unlock() }
-        let now = DispatchTime.now().uptimeNanoseconds
-        guard done == total || now - last > 100_000_000 else { return false }
-        last = now
-        drawn = true
-        return true
-    }
-}
