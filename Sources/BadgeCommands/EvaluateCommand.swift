@@ -19,63 +19,25 @@ struct EvaluateCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("A folder of run files (or one run file).", valueName: "dir"))
     var directory: String
 
-    @OptionGroup var ruleOptions: RuleOptions
-    @OptionGroup var runOptions: RunOptions
-    @OptionGroup var selectionOptions: SelectionOptions
+    @OptionGroup var options: PipelineOptions
 
     @Option(name: .long, help: "Output format: table (for people) or json (the contract).")
     var format: OutputFormat = .table
 
     @OptionGroup var goldenOptions: GoldenOptions
 
-    @Option(name: .long, help: ArgumentHelp(
-        "The run-summary cache (SQLite).",
-        discussion: "Defaults to $XDG_CACHE_HOME/badgectl/runs.sqlite (~/.cache/badgectl/runs.sqlite).", valueName: "path"))
-    var cache: String?
-
-    @Flag(name: .customLong("no-cache"), help: "Read and summarise every file; neither read nor write the cache.")
-    var noCache = false
+    @OptionGroup var cacheOptions: CacheOptions<SummaryCache>
 
     @Flag(name: .long, help: "Print each rule's cost (calls, time) and the reading time on stderr.")
     var profile = false
 
     func run() throws {
-        let zone = try runOptions.zone()
-        let catalogue: Catalogue
-        do {
-            catalogue = try Catalogue.load(path: ruleOptions.badges)
-        } catch {
-            Console.error("badgectl: \(error)")
-            throw ExitCode(ExitStatus.failure.rawValue)
+        let pipeline = try EvaluationPipeline(options, failures: .printAndExit)
+        let outcome = try pipeline.run(directory: directory, cache: cacheOptions.open(), profile: profile)
+        if let costs = outcome.costs {
+            Console.error(EvaluateCommand.profileTable(costs, readSeconds: outcome.readSeconds, runs: outcome.selected.count))
         }
-        let engine = RuleEngine(packDirectories: ruleOptions.packDirectories, catalogue: catalogue)
-        let theme = try Theme.resolve(ruleOptions.theme, packs: engine.packs)
-        var folder: RunFolder
-        let readStart = DispatchTime.now().uptimeNanoseconds
-        let runCache = openCache()
-        do {
-            folder = try RunFolder.read(directory, analyzer: RunAnalyzer(checkpoints: catalogue.checkpointTargets), zone: zone,
-                                        cache: runCache, progress: isatty(2) != 0 ? ProgressLine.report : nil)
-            ProgressLine.finish()
-        } catch {
-            ProgressLine.finish()
-            Console.error("badgectl: \(error)")
-            throw ExitCode(ExitStatus.failure.rawValue)
-        }
-        for warning in runCache?.warnings ?? [] { Console.error("badgectl: warning: \(warning)") }
-        let readSeconds = Double(DispatchTime.now().uptimeNanoseconds - readStart) / 1e9
-        let prepared = Selection.prepare(folder, directory: directory, sport: selectionOptions.sport)
-        folder = prepared.folder
-        let evaluation: Evaluation
-        if profile {
-            let profiled = engine.evaluateProfiled(runs: prepared.selected)
-            evaluation = profiled.evaluation
-            Console.error(EvaluateCommand.profileTable(profiled.costs, readSeconds: readSeconds, runs: prepared.selected.count))
-        } else {
-            evaluation = engine.evaluate(runs: prepared.selected)
-        }
-        let report = EvaluationReport(folder: folder, evaluation: evaluation, catalogue: theme.apply(catalogue),
-                                      packBadges: theme.apply(engine.packs.flatMap(\.badges)), excluded: prepared.excluded)
+        let report = pipeline.report(outcome)
         if let golden = goldenOptions.golden {
             try Golden.run(try report.json(), path: golden, update: goldenOptions.update)
             return
@@ -85,26 +47,6 @@ struct EvaluateCommand: ParsableCommand {
         case .table: print(EvaluateCommand.table(report))
         }
         try report.reportSkipped()
-    }
-
-    /// The cache to use: none with `--no-cache`; a location that cannot hold one gives a warning and none.
-    func openCache() -> RunCache? {
-        if noCache { return nil }
-        let path: String
-        if let cache {
-            path = cache
-        } else {
-            let environment = ProcessInfo.processInfo.environment
-            let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-                ?? (NSHomeDirectory() as NSString).appendingPathComponent(".cache")
-            let folder = (base as NSString).appendingPathComponent("badgectl")
-            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            path = (folder as NSString).appendingPathComponent("runs.sqlite")
-        }
-        var warning: String?
-        let opened = RunCache.open(path: path, warning: &warning)
-        if let warning { Console.error("badgectl: warning: \(warning)") }
-        return opened
     }
 
     /// `--profile`: one line per rule, costliest first.
@@ -169,34 +111,5 @@ struct EvaluateCommand: ParsableCommand {
             out.append("Skipped: \(report.errors.count) files, \(report.ruleErrors.count) rules (see stderr).")
         }
         return out.joined(separator: "\n")
-    }
-}
-
-/// A one-line "reading runs n/total" on stderr, redrawn at most every 1/10 s (only when stderr is a terminal).
-enum ProgressLine {
-    private static let state = ProgressState()
-
-    static let report: @Sendable (Int, Int) -> Void = { done, total in
-        guard state.due(done: done, total: total) else { return }
-        FileHandle.standardError.write(Data("\rreading runs: \(done)/\(total)".utf8))
-    }
-
-    static func finish() {
-        if state.drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-    }
-}
-
-final class ProgressState: @unchecked Sendable {
-    private let lock = NSLock()
-    private var last: UInt64 = 0
-    private(set) var drawn = false
-
-    func due(done: Int, total: Int) -> Bool {
-        lock.lock(); defer { lock.unlock() }
-        let now = DispatchTime.now().uptimeNanoseconds
-        guard done == total || now - last > 100_000_000 else { return false }
-        last = now
-        drawn = true
-        return true
     }
 }

@@ -16,39 +16,22 @@ public struct EvaluationReport: Encodable, Sendable {
         public var name: String
         /// The badge's text and image (themed with `--theme`).
         public var information: String = ""
-        public var image: String? = nil
+        @EncodedNull public var image: String? = nil
         public var pack: String
-        public var earned: AwardRef?
-        public var silver: AwardRef?
-        public var gold: AwardRef?
-        public var best: AwardRef?
-        public var silverPaceSecondsPerKilometre: Double?
-        public var goldPaceSecondsPerKilometre: Double?
-        public var progress: BadgeRules.Progress?
-        public var hint: String?
+        @EncodedNull public var earned: AwardRef? = nil
+        @EncodedNull public var silver: AwardRef? = nil
+        @EncodedNull public var gold: AwardRef? = nil
+        @EncodedNull public var best: AwardRef? = nil
+        @EncodedNull public var silverPaceSecondsPerKilometre: Double? = nil
+        @EncodedNull public var goldPaceSecondsPerKilometre: Double? = nil
+        @EncodedNull public var progress: BadgeRules.Progress? = nil
+        @EncodedNull public var hint: String? = nil
 
         enum CodingKeys: String, CodingKey {
             case id, name, information, image, pack, earned, silver, gold, best
             case silverPaceSecondsPerKilometre = "silver_pace_s_per_km"
             case goldPaceSecondsPerKilometre = "gold_pace_s_per_km"
             case progress, hint
-        }
-
-        public func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(id, forKey: .id)
-            try c.encode(name, forKey: .name)
-            try c.encode(information, forKey: .information)
-            try c.encode(image, forKey: .image)
-            try c.encode(pack, forKey: .pack)
-            try c.encode(earned, forKey: .earned)
-            try c.encode(silver, forKey: .silver)
-            try c.encode(gold, forKey: .gold)
-            try c.encode(best, forKey: .best)
-            try c.encode(silverPaceSecondsPerKilometre, forKey: .silverPaceSecondsPerKilometre)
-            try c.encode(goldPaceSecondsPerKilometre, forKey: .goldPaceSecondsPerKilometre)
-            try c.encode(progress, forKey: .progress)
-            try c.encode(hint, forKey: .hint)
         }
     }
 
@@ -63,23 +46,13 @@ public struct EvaluationReport: Encodable, Sendable {
         }
     }
 
-    public struct Note: Encodable, Sendable {
-        public var pack: String
-        public var rule: String?
-        public var message: String
-        public func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(pack, forKey: .pack)
-            try c.encode(rule, forKey: .rule)
-            try c.encode(message, forKey: .message)
-        }
-        enum CodingKeys: String, CodingKey { case pack, rule, message }
-    }
+    /// A line a rule wrote (`ctx.note`, `print`): the rules' own type, encoded as it is.
+    public typealias Note = RuleNote
 
     public var runs: [RunSummary]
     public var awards: [Award]
     public var badges: [BadgeRow]
-    public var next: Next?
+    @EncodedNull public var next: Next? = nil
     /// Each pack's own next badge (fold rules' `status().next`), in pack and rule order.
     public var nextByPack: [Next] = []
     public var ignored: [String]
@@ -98,24 +71,10 @@ public struct EvaluationReport: Encodable, Sendable {
         case notes
     }
 
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(runs, forKey: .runs)
-        try c.encode(awards, forKey: .awards)
-        try c.encode(badges, forKey: .badges)
-        try c.encode(next, forKey: .next)
-        try c.encode(nextByPack, forKey: .nextByPack)
-        try c.encode(ignored, forKey: .ignored)
-        try c.encode(excluded, forKey: .excluded)
-        try c.encode(errors, forKey: .errors)
-        try c.encode(ruleErrors, forKey: .ruleErrors)
-        try c.encode(notes, forKey: .notes)
-    }
-
     /// Names every skipped file and failed rule on stderr; throws the `partial` exit status when any was.
     func reportSkipped() throws {
-        for error in errors { Console.error("skipped \(error.message)") }
-        for failure in ruleErrors { Console.error("rule failed: \(failure)") }
+        for error in errors { Console.error(CommandError.skipped + error.message) }
+        for failure in ruleErrors { Console.error(CommandError.ruleFailed + "\(failure)") }
         if isPartial { throw ExitCode(ExitStatus.partial.rawValue) }
     }
 
@@ -131,7 +90,7 @@ public struct EvaluationReport: Encodable, Sendable {
         ignored = folder.ignored
         errors = folder.errors
         ruleErrors = evaluation.failures
-        notes = evaluation.notes.map { Note(pack: $0.pack, rule: $0.rule, message: $0.message) }
+        notes = evaluation.notes
 
         var known: [CatalogueBadge] = catalogue.badges
         var seen = Set(known.map(\.id))
@@ -179,15 +138,5 @@ public struct EvaluationReport: Encodable, Sendable {
     /// Deterministic JSON: sorted keys, so two evaluations of the same input are byte-identical.
     public func json() throws -> String {
         try JSONOutput.encode(self)
-    }
-}
-
-enum JSONOutput {
-    static func encode<T: Encodable>(_ value: T) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        let data = try encoder.encode(value)
-        return String(decoding: data, as: UTF8.self)
     }
 }

@@ -25,35 +25,29 @@ struct ExplainCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("A folder of run files (or one run file).", valueName: "dir"))
     var directory: String
 
-    @OptionGroup var ruleOptions: RuleOptions
-    @OptionGroup var runOptions: RunOptions
-    @OptionGroup var selectionOptions: SelectionOptions
+    @OptionGroup var options: PipelineOptions
 
     @Option(name: .long, help: "Output format: table (for people) or json.")
     var format: OutputFormat = .table
 
+    @OptionGroup var cacheOptions: CacheOptions<SummaryCache>
+
     func run() throws {
         let (text, explanation) = try output()
         print(text)
-        for failure in explanation.ruleErrors { Console.error("rule failed: \(failure)") }
-        for error in explanation.fileErrors { Console.error("skipped \(error)") }
+        for failure in explanation.ruleErrors { Console.error(CommandError.ruleFailed + "\(failure)") }
+        for error in explanation.fileErrors { Console.error(CommandError.skipped + error) }
         if !explanation.ruleErrors.isEmpty || !explanation.fileErrors.isEmpty { throw ExitCode(ExitStatus.partial.rawValue) }
     }
 
     /// What `run` prints, and the explanation behind it (tests call this in-process).
     func output() throws -> (String, BadgeExplanation) {
-        let zone = try runOptions.zone()
-        let catalogue = try Catalogue.load(path: ruleOptions.badges)
-        let engine = RuleEngine(packDirectories: ruleOptions.packDirectories, catalogue: catalogue)
-        let theme = try Theme.resolve(ruleOptions.theme, packs: engine.packs)
-        let known = theme.apply(Self.knownBadges(catalogue: catalogue, packs: engine.packs))
+        let pipeline = try EvaluationPipeline(options, failures: .rethrow)
+        let known = pipeline.theme.apply(Self.knownBadges(catalogue: pipeline.catalogue, packs: pipeline.engine.packs))
         let target = try Self.find(badge, in: known)
-        let analyzer = RunAnalyzer(checkpoints: catalogue.checkpointTargets)
-        let (folder, selected, _) = Selection.prepare(
-            try RunFolder.read(directory, analyzer: analyzer, zone: zone), directory: directory, sport: selectionOptions.sport)
-        let evaluation = engine.evaluate(runs: selected)
-        let explanation = BadgeExplanation(badge: target, theme: theme.name, evaluation: evaluation, runs: folder.runs,
-                                           fileErrors: folder.errors.map { "\($0.message)" })
+        let outcome = try pipeline.run(directory: directory, cache: cacheOptions.open())
+        let explanation = BadgeExplanation(badge: target, theme: pipeline.theme.name, evaluation: outcome.evaluation,
+                                           runs: outcome.folder.runs, fileErrors: outcome.folder.errors.map { "\($0.message)" })
         switch format {
         case .json: return (try JSONOutput.encode(explanation), explanation)
         case .table: return (Self.table(explanation), explanation)
@@ -163,14 +157,14 @@ public struct BadgeExplanation: Encodable, Sendable {
     public struct AwardLine: Encodable, Sendable {
         public var tier: String
         public var run: String
-        public var at: String?
+        @EncodedNull public var at: String?
         public var pack: String
         public var rule: String
         public var detail: String
-        public var distanceMeters: Double?
-        public var elapsedSeconds: Double?
-        public var paceSecondsPerKilometre: Double?
-        public var progress: BadgeRules.Progress?
+        @EncodedNull public var distanceMeters: Double?
+        @EncodedNull public var elapsedSeconds: Double?
+        @EncodedNull public var paceSecondsPerKilometre: Double?
+        @EncodedNull public var progress: BadgeRules.Progress?
 
         enum CodingKeys: String, CodingKey {
             case tier, run, at, pack, rule, detail
@@ -179,33 +173,20 @@ public struct BadgeExplanation: Encodable, Sendable {
             case paceSecondsPerKilometre = "pace_s_per_km"
             case progress
         }
-
-        public func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(tier, forKey: .tier)
-            try c.encode(run, forKey: .run)
-            try c.encode(at, forKey: .at)
-            try c.encode(pack, forKey: .pack)
-            try c.encode(rule, forKey: .rule)
-            try c.encode(detail, forKey: .detail)
-            try c.encode(distanceMeters, forKey: .distanceMeters)
-            try c.encode(elapsedSeconds, forKey: .elapsedSeconds)
-            try c.encode(paceSecondsPerKilometre, forKey: .paceSecondsPerKilometre)
-            try c.encode(progress, forKey: .progress)
-        }
     }
 
     public var badge: String
     public var name: String
     public var information: String
-    public var image: String?
-    public var theme: String?
-    public var earned: Bool { !awards.isEmpty }
-    public var awards: [AwardLine]
+    @EncodedNull public var image: String?
+    @EncodedNull public var theme: String?
+    /// True when the badge has an award (set with `awards`).
+    public private(set) var earned: Bool
+    public var awards: [AwardLine] { didSet { earned = !awards.isEmpty } }
     /// What each rule says about the badge ("why not yet", the next tier).
     public var statuses: [BadgeStatus]
     /// Distance still to run when a rule names this badge as its `next`.
-    public var remainingMeters: Double?
+    @EncodedNull public var remainingMeters: Double?
     public var ruleErrors: [RuleFailure]
     public var fileErrors: [String]
 
@@ -219,6 +200,7 @@ public struct BadgeExplanation: Encodable, Sendable {
                              distanceMeters: run?.distanceMeters, elapsedSeconds: run?.elapsedSeconds,
                              paceSecondsPerKilometre: run?.paceSecondsPerKilometre, progress: award.progress)
         }
+        earned = !awards.isEmpty
         statuses = evaluation.statuses.filter { $0.badge == badge.id }
         remainingMeters = evaluation.nexts.filter { $0.badge == badge.id }.map(\.remainingMeters).min()
         ruleErrors = evaluation.failures
@@ -230,38 +212,5 @@ public struct BadgeExplanation: Encodable, Sendable {
         case remainingMeters = "remaining_m"
         case ruleErrors = "rule_errors"
         case fileErrors = "file_errors"
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(badge, forKey: .badge)
-        try c.encode(name, forKey: .name)
-        try c.encode(information, forKey: .information)
-        try c.encode(image, forKey: .image)
-        try c.encode(theme, forKey: .theme)
-        try c.encode(earned, forKey: .earned)
-        try c.encode(awards, forKey: .awards)
-        try c.encode(statuses, forKey: .statuses)
-        try c.encode(remainingMeters, forKey: .remainingMeters)
-        try c.encode(ruleErrors, forKey: .ruleErrors)
-        try c.encode(fileErrors, forKey: .fileErrors)
-    }
-}
-
-/// Errors of badgectl's commands that are about what the user asked for.
-public enum CommandError: Error, Equatable, CustomStringConvertible {
-    /// `--theme NAME` that no loaded pack defines; `available` lists the themes the packs offer.
-    case unknownTheme(name: String, available: [String])
-    /// A badge id (or name) neither the catalogue nor any pack knows; `suggestion` is the closest id.
-    case unknownBadge(id: String, suggestion: String?)
-
-    public var description: String {
-        switch self {
-        case .unknownTheme(let name, let available):
-            if available.isEmpty { return "unknown theme '\(name)': the loaded packs define no themes" }
-            return "unknown theme '\(name)'; available: \(available.joined(separator: ", "))"
-        case .unknownBadge(let id, let suggestion):
-            return "unknown badge '\(id)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? " (the catalogue and the packs define no badges)")
-        }
     }
 }

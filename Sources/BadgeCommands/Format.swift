@@ -1,3 +1,4 @@
+import BadgeReport
 import RunFiles
 import Foundation
 
@@ -6,16 +7,13 @@ enum Format {
     /// `4:58` (minutes:seconds per km), `—` for nil.
     static func pace(_ secondsPerKilometre: Double?) -> String {
         guard let s = secondsPerKilometre, s.isFinite, s > 0 else { return "—" }
-        let whole = Int(s.rounded())
-        return "\(whole / 60):\(pad2(whole % 60))"
+        return ReportFormat.clock(Int(s.rounded()), hours: false)
     }
 
     /// `1:02:03` or `25:41`.
     static func duration(_ seconds: Double?) -> String {
         guard let s = seconds, s.isFinite else { return "—" }
-        let whole = Int(s.rounded())
-        let h = whole / 3600, m = whole / 60 % 60, sec = whole % 60
-        return h > 0 ? "\(h):\(pad2(m)):\(pad2(sec))" : "\(m):\(pad2(sec))"
+        return ReportFormat.clock(Int(s.rounded()))
     }
 
     /// `5.21 km`, `850 m`.
@@ -30,8 +28,6 @@ enum Format {
         guard let iso else { return "—" }
         return String(iso.prefix(10))
     }
-
-    static func pad2(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
 }
 
 /// A plain text table with aligned columns.

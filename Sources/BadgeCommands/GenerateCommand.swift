@@ -30,7 +30,7 @@ struct GenerateCommand: ParsableCommand {
     func run() throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         if let count {
-            guard count > 0 else { throw ValidationError("--count must be positive") }
+            guard count > 0 else { throw CommandError.countNotPositive.usage }
             try writeMany(count)
         } else {
             try writeSample()

@@ -12,7 +12,7 @@ struct GoldenOptions: ParsableArguments {
     var update = false
 
     func validate() throws {
-        if update && golden == nil { throw ValidationError("--update needs --golden FILE") }
+        if update && golden == nil { throw CommandError.updateWithoutGolden.usage }
     }
 }
 

@@ -1,3 +1,4 @@
+import BadgeReport
 import BadgeRules
 import Foundation
 
@@ -39,21 +40,6 @@ enum JUnitReport {
 
     /// Escapes `& < > " '` and drops characters XML 1.0 cannot hold (C0 controls but tab, LF, CR).
     static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
-            default:
-                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        ReportFormat.escape(text, apostrophe: "&apos;", droppingInvalidXML: true)
     }
 }

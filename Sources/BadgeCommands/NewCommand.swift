@@ -14,14 +14,14 @@ struct NewCommand: ParsableCommand {
 func validateScaffoldName(_ name: String, what: String) throws {
     let allowed = name.unicodeScalars.allSatisfy { ($0 >= "a" && $0 <= "z") || ($0 >= "0" && $0 <= "9") || $0 == "-" }
     guard allowed, let first = name.unicodeScalars.first, first >= "a" && first <= "z", name.count <= 64 else {
-        throw ValidationError("\(what) name '\(name)' must be lower-case letters, digits and '-', starting with a letter (e.g. morning-runs)")
+        throw CommandError.invalidName(what: what, name: name).usage
     }
 }
 
 /// Writes `text` to `path`, refusing to overwrite.
 func writeNew(_ text: String, to path: String) throws {
     guard !FileManager.default.fileExists(atPath: path) else {
-        throw ValidationError("\(path) already exists; not overwritten")
+        throw CommandError.alreadyExists(path: path).usage
     }
     try text.write(toFile: path, atomically: true, encoding: .utf8)
     print("created \(path)")
@@ -44,7 +44,7 @@ struct NewPackCommand: ParsableCommand {
         try validateScaffoldName(name, what: "pack")
         let folder = RuleScaffold.trimmed(dir) + "/" + name
         guard !FileManager.default.fileExists(atPath: folder) else {
-            throw ValidationError("\(folder) already exists; not overwritten")
+            throw CommandError.alreadyExists(path: folder).usage
         }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let badge = name + "-first-10k"
@@ -82,7 +82,7 @@ struct NewRuleCommand: ParsableCommand {
         }
         let packFile = folder + "/pack.lua"
         guard let packText = try? String(contentsOfFile: packFile, encoding: .utf8) else {
-            throw ValidationError("no pack at \(folder) (no pack.lua); create one with `badgectl new pack NAME`")
+            throw CommandError.noPack(folder: folder).usage
         }
         let packName = (folder as NSString).lastPathComponent
         let badge = packName + "-" + name

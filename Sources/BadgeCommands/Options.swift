@@ -16,7 +16,7 @@ struct RunOptions: ParsableArguments {
     func zone() throws -> TimeZone {
         guard let tz else { return .current }
         guard let zone = TimeZone(identifier: tz) else {
-            throw ValidationError("unknown time zone '\(tz)' (use a name like Europe/Paris or UTC)")
+            throw CommandError.unknownTimeZone(name: tz).usage
         }
         return zone
     }
@@ -66,4 +66,12 @@ struct SelectionOptions: ParsableArguments {
         discussion: "Runs of other sports are read and listed as excluded; they do not change the exit status. A run faster than the world record for its distance is excluded as implausible.",
         valueName: "sports"))
     var sport: String = "running"
+}
+
+/// What every command that evaluates a folder takes (evaluate, explain, report): the rules, the
+/// local time zone and the sports that count.
+struct PipelineOptions: ParsableArguments {
+    @OptionGroup var rules: RuleOptions
+    @OptionGroup var runs: RunOptions
+    @OptionGroup var selection: SelectionOptions
 }

@@ -30,37 +30,23 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "The page title.")
     var title: String = "Badges"
 
-    @OptionGroup var ruleOptions: RuleOptions
-    @OptionGroup var runOptions: RunOptions
-    @OptionGroup var selectionOptions: SelectionOptions
+    @OptionGroup var options: PipelineOptions
+    @OptionGroup var cacheOptions: CacheOptions<RouteCache>
 
     func run() throws {
-        let zone = try runOptions.zone()
-        let catalogue: Catalogue
-        var folder: RunFolder
-        do {
-            catalogue = try Catalogue.load(path: ruleOptions.badges)
-            folder = try RunFolder.read(directory, analyzer: RunAnalyzer(checkpoints: catalogue.checkpointTargets, includeRoutes: true), zone: zone)
-        } catch {
-            Console.error("badgectl: \(error)")
-            throw ExitCode(ExitStatus.failure.rawValue)
-        }
-        let engine = RuleEngine(packDirectories: ruleOptions.packDirectories, catalogue: catalogue)
-        let theme = try Theme.resolve(ruleOptions.theme, packs: engine.packs)
-        let prepared = Selection.prepare(folder, directory: directory, sport: selectionOptions.sport)
-        folder = prepared.folder
-        let evaluation = engine.evaluate(runs: prepared.selected)
-        let themed = theme.apply(catalogue)
-        let packBadges = theme.apply(engine.packs.flatMap(\.badges))
-        let report = EvaluationReport(folder: folder, evaluation: evaluation, catalogue: themed, packBadges: packBadges,
-                                      excluded: prepared.excluded)
+        let pipeline = try EvaluationPipeline(options, failures: .printAndExit)
+        let outcome = try pipeline.run(directory: directory, cache: cacheOptions.open(), routes: true)
+        let themed = pipeline.themedCatalogue
+        let packBadges = pipeline.themedPackBadges
+        let report = EvaluationReport(folder: outcome.folder, evaluation: outcome.evaluation, catalogue: themed,
+                                      packBadges: packBadges, excluded: outcome.excluded)
         let input = ReportCommand.input(report, catalogue: themed, packBadges: packBadges,
                                         title: title, imagesDirectory: images)
         do {
             let bytes = try HTMLReport.write(input, to: output)
             print("wrote \(output) (\(report.runs.count) runs, \(report.awards.count) awards, \(bytes) bytes)")
         } catch {
-            Console.error("badgectl: \(error)")
+            Console.error(CommandError.prefix + "\(error)")
             throw ExitCode(ExitStatus.failure.rawValue)
         }
         try report.reportSkipped()

@@ -36,7 +36,7 @@ struct SummarizeCommand: ParsableCommand {
                 let catalogue = try Catalogue.load(path: badges)
                 targets = catalogue.checkpointTargets
             } catch {
-                Console.error("badgectl: \(error) (checkpoints left out)")
+                Console.error(CommandError.prefix + "\(error) (checkpoints left out)")
             }
         }
         let analyzer = RunAnalyzer(checkpoints: targets)
@@ -47,12 +47,12 @@ struct SummarizeCommand: ParsableCommand {
                 let folder = try RunFolder.read(file, analyzer: analyzer, zone: zone)
                 runs += folder.runs
                 for error in folder.errors {
-                    Console.error("skipped \(error.message)")
+                    Console.error(CommandError.skipped + error.message)
                     failed = true
                 }
                 for path in folder.ignored { Console.error("ignored \(path): not a run file") }
             } catch {
-                Console.error("skipped \(error)")
+                Console.error(CommandError.skipped + "\(error)")
                 failed = true
             }
         }

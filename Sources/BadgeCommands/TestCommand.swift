@@ -50,7 +50,7 @@ struct TestCommand: ParsableCommand {
         for path in paths.isEmpty ? ["rules"] : paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-                Console.error("badgectl: no such folder \(path)")
+                Console.error(CommandError.prefix + CommandError.noSuchFolder(path: path).description)
                 throw ExitCode(ExitStatus.failure.rawValue)
             }
         }
@@ -59,7 +59,7 @@ struct TestCommand: ParsableCommand {
             do {
                 tester.catalogue = try Catalogue.load(path: badges)
             } catch {
-                Console.error("badgectl: \(error)")
+                Console.error(CommandError.prefix + "\(error)")
                 throw ExitCode(ExitStatus.failure.rawValue)
             }
         }

@@ -8,8 +8,16 @@ public enum ReportFormat {
 
     /// Escapes text for HTML element content and double- or single-quoted attribute values.
     public static func escape(_ text: String) -> String {
+        escape(text, apostrophe: "&#39;", droppingInvalidXML: false)
+    }
+
+    /// Escapes `& < > " '` (`'` as `apostrophe`: `&#39;` for HTML, `&apos;` for XML). With
+    /// `droppingInvalidXML`, also drops what XML 1.0 cannot hold (C0 controls but tab, LF and CR;
+    /// U+FFFE, U+FFFF). The one escaper of badgectl's HTML and XML outputs.
+    public static func escape(_ text: String, apostrophe: String, droppingInvalidXML: Bool) -> String {
         var needs = false
-        for u in text.utf8 where u == 0x26 || u == 0x3C || u == 0x3E || u == 0x22 || u == 0x27 {
+        for u in text.utf8 where u == 0x26 || u == 0x3C || u == 0x3E || u == 0x22 || u == 0x27
+            || (droppingInvalidXML && ((u < 0x20 && u != 0x09 && u != 0x0A && u != 0x0D) || u == 0xEF)) {
             needs = true
             break
         }
@@ -22,8 +30,11 @@ public enum ReportFormat {
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(ch)
+            case "'": out += apostrophe
+            default:
+                if droppingInvalidXML && ((ch.value < 0x20 && ch != "\t" && ch != "\n" && ch != "\r")
+                    || ch.value == 0xFFFE || ch.value == 0xFFFF) { continue }
+                out.unicodeScalars.append(ch)
             }
         }
         return out
@@ -66,18 +77,25 @@ public enum ReportFormat {
     /// `h:mm:ss` or `m:ss`.
     public static func duration(_ seconds: Double?) -> String {
         guard let seconds, seconds.isFinite, seconds >= 0, seconds < 1e9 else { return dash }
-        let total = Int(seconds.rounded())
-        let h = total / 3600, m = (total % 3600) / 60, s = total % 60
-        let ss = s < 10 ? "0\(s)" : "\(s)"
-        if h > 0 { return "\(h):\(m < 10 ? "0\(m)" : "\(m)"):\(ss)" }
-        return "\(m):\(ss)"
+        return clock(Int(seconds.rounded()))
     }
 
     /// `5:01 /km` from seconds per kilometre.
     public static func pace(_ secondsPerKilometre: Double?) -> String {
         guard let p = secondsPerKilometre, p.isFinite, p > 0, p < 360_000 else { return dash }
-        return duration(p) + " /km"
+        return clock(Int(p.rounded())) + " /km"
     }
+
+    /// Whole seconds as a clock: `h:mm:ss` from an hour on, else `m:ss`; with `hours: false` always
+    /// `m:ss` (minutes past 59 as they are: a pace). The one clock formatter of badgectl's outputs.
+    public static func clock(_ whole: Int, hours: Bool = true) -> String {
+        let h = whole / 3600, sec = whole % 60
+        if hours && h > 0 { return "\(h):\(pad2(whole / 60 % 60)):\(pad2(sec))" }
+        return "\(hours ? whole / 60 % 60 : whole / 60):\(pad2(sec))"
+    }
+
+    /// Two digits at least: `07`, `42`.
+    public static func pad2(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 
     /// Pace from a speed in m/s.
     public static func pace(speed: Double) -> String {

@@ -1,0 +1,61 @@
+import ArgumentParser
+
+/// Errors of badgectl's commands that are about what the user asked for. Cases a command reports as
+/// a usage error (printed with the usage line, exit status 64) are thrown as
+/// `ValidationError(CommandError.….description)`; the others are thrown as they are.
+public enum CommandError: Error, Equatable, CustomStringConvertible {
+    /// `--theme NAME` that no loaded pack defines; `available` lists the themes the packs offer.
+    case unknownTheme(name: String, available: [String])
+    /// A badge id (or name) neither the catalogue nor any pack knows; `suggestion` is the closest id.
+    case unknownBadge(id: String, suggestion: String?)
+    /// `--tz NAME` that is not a time zone identifier.
+    case unknownTimeZone(name: String)
+    /// `generate --count` below 1.
+    case countNotPositive
+    /// `--update` without `--golden FILE`.
+    case updateWithoutGolden
+    /// `new pack|rule NAME` with a name that is not lower-case letters, digits and '-' (`what`: pack, rule).
+    case invalidName(what: String, name: String)
+    /// `new`: the file or folder to create is already there.
+    case alreadyExists(path: String)
+    /// `new rule --pack PACK`: no `pack.lua` in the folder PACK names.
+    case noPack(folder: String)
+    /// `test DIR`: DIR is not a folder.
+    case noSuchFolder(path: String)
+
+    public var description: String {
+        switch self {
+        case .unknownTheme(let name, let available):
+            if available.isEmpty { return "unknown theme '\(name)': the loaded packs define no themes" }
+            return "unknown theme '\(name)'; available: \(available.joined(separator: ", "))"
+        case .unknownBadge(let id, let suggestion):
+            return "unknown badge '\(id)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? " (the catalogue and the packs define no badges)")
+        case .unknownTimeZone(let name):
+            return "unknown time zone '\(name)' (use a name like Europe/Paris or UTC)"
+        case .countNotPositive:
+            return "--count must be positive"
+        case .updateWithoutGolden:
+            return "--update needs --golden FILE"
+        case .invalidName(let what, let name):
+            return "\(what) name '\(name)' must be lower-case letters, digits and '-', starting with a letter (e.g. morning-runs)"
+        case .alreadyExists(let path):
+            return "\(path) already exists; not overwritten"
+        case .noPack(let folder):
+            return "no pack at \(folder) (no pack.lua); create one with `badgectl new pack NAME`"
+        case .noSuchFolder(let path):
+            return "no such folder \(path)"
+        }
+    }
+
+    /// This error as the argument parser's usage error (its message, the usage line, exit status 64).
+    var usage: ValidationError { ValidationError(description) }
+
+    /// Before an error that stops a command: `badgectl: <error>`.
+    static let prefix = "badgectl: "
+    /// Before a warning that does not: `badgectl: warning: <text>`.
+    static let warningPrefix = "badgectl: warning: "
+    /// Before a file that yielded no run: `skipped <message>`.
+    static let skipped = "skipped "
+    /// Before a rule that failed to load or run: `rule failed: <failure>`.
+    static let ruleFailed = "rule failed: "
+}

@@ -1,0 +1,184 @@
+import ArgumentParser
+import BadgeRules
+import Foundation
+import RunAnalysis
+import RunFiles
+import RunLibrary
+
+/// Where a command keeps its run-summary cache by default: a file name under
+/// `$XDG_CACHE_HOME/badgectl` (`~/.cache/badgectl`).
+protocol CacheLocation {
+    static var fileName: String { get }
+}
+
+/// The summaries `evaluate` and `explain` read (no routes).
+enum SummaryCache: CacheLocation {
+    static let fileName = "runs.sqlite"
+}
+
+/// The summaries `report` reads: each with its drawn route, so that a warm report reads no run file.
+/// A file of its own, so that `report` and `evaluate` do not replace each other's rows.
+enum RouteCache: CacheLocation {
+    static let fileName = "report.sqlite"
+}
+
+/// `--cache PATH` and `--no-cache`, shared by every command that reads a folder of runs.
+struct CacheOptions<Location: CacheLocation>: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "The run-summary cache (SQLite).",
+        discussion: "Defaults to $XDG_CACHE_HOME/badgectl/\(Location.fileName) (~/.cache/badgectl/\(Location.fileName)).",
+        valueName: "path"))
+    var cache: String?
+
+    @Flag(name: .customLong("no-cache"), help: "Read and summarise every file; neither read nor write the cache.")
+    var noCache = false
+
+    /// The cache to use: none with `--no-cache`; a location that cannot hold one gives a warning and none.
+    func open() -> RunCache? {
+        if noCache { return nil }
+        let path: String
+        if let cache {
+            path = cache
+        } else {
+            let environment = ProcessInfo.processInfo.environment
+            let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+                ?? (NSHomeDirectory() as NSString).appendingPathComponent(".cache")
+            let folder = (base as NSString).appendingPathComponent("badgectl")
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            path = (folder as NSString).appendingPathComponent(Location.fileName)
+        }
+        var warning: String?
+        let opened = RunCache.open(path: path, warning: &warning)
+        if let warning { Console.error(CommandError.warningPrefix + warning) }
+        return opened
+    }
+}
+
+/// The one pipeline of every command that evaluates a folder (evaluate, explain, report): the
+/// catalogue, the rule packs and the theme; then the folder, read through the run-summary cache;
+/// then the selection (Strava names, sport filter, plausibility) and the rules.
+struct EvaluationPipeline {
+    /// How a command shows a catalogue or folder that cannot be read.
+    enum Failures {
+        /// `badgectl: <error>` on stderr and the `failure` exit status (evaluate, report).
+        case printAndExit
+        /// Thrown as is, for the argument parser to print (explain).
+        case rethrow
+    }
+
+    /// What reading and evaluating a folder gave.
+    struct Outcome {
+        /// Every run read (annotated from a Strava export), the ignored files and the file errors.
+        var folder: RunFolder
+        /// The runs the rules saw.
+        var selected: [RunSummary]
+        /// Runs read but not given to the rules, and why.
+        var excluded: [ExcludedRun]
+        var evaluation: Evaluation
+        /// Each rule's cost, when asked for (`--profile`).
+        var costs: [RuleCost]?
+        /// Wall time spent reading the folder (cache included).
+        var readSeconds: Double
+    }
+
+    let catalogue: Catalogue
+    let engine: RuleEngine
+    let theme: Theme
+    /// Local dates of runs whose file has no UTC offset.
+    let zone: TimeZone
+    /// The sports that earn badges (`--sport`).
+    let sport: String
+    let failures: Failures
+
+    /// Checks the time zone, then loads the catalogue, the packs and the theme.
+    /// - Throws: `--tz`'s usage error, the catalogue's error (as `failures` says), `CommandError.unknownTheme`.
+    init(_ options: PipelineOptions, failures: Failures) throws {
+        zone = try options.runs.zone()
+        sport = options.selection.sport
+        self.failures = failures
+        let rules = options.rules
+        let badges = rules.badges
+        catalogue = try Self.guarding(failures) { try Catalogue.load(path: badges) }
+        engine = RuleEngine(packDirectories: rules.packDirectories, catalogue: catalogue)
+        theme = try Theme.resolve(rules.theme, packs: engine.packs)
+    }
+
+    /// The catalogue with the theme's names.
+    var themedCatalogue: Catalogue { theme.apply(catalogue) }
+
+    /// The packs' own badges with the theme's names.
+    var themedPackBadges: [CatalogueBadge] { theme.apply(engine.packs.flatMap(\.badges)) }
+
+    /// Reads `directory` through `cache` (its warnings go to stderr), selects the runs `--sport` names
+    /// and evaluates them. `routes` keeps each run's drawn route (the report); `profile` times every rule.
+    func run(directory: String, cache: RunCache?, routes: Bool = false, profile: Bool = false) throws -> Outcome {
+        let readStart = DispatchTime.now().uptimeNanoseconds
+        let analyzer = RunAnalyzer(checkpoints: catalogue.checkpointTargets, includeRoutes: routes)
+        let read = try Self.guarding(failures) {
+            defer { ProgressLine.finish() }
+            return try RunFolder.read(directory, analyzer: analyzer, zone: zone, cache: cache,
+                                      progress: isatty(2) != 0 ? ProgressLine.report : nil)
+        }
+        for warning in cache?.warnings ?? [] { Console.error(CommandError.warningPrefix + warning) }
+        let readSeconds = Double(DispatchTime.now().uptimeNanoseconds - readStart) / 1e9
+        let (folder, selected, excluded) = Selection.prepare(read, directory: directory, sport: sport)
+        if profile {
+            let profiled = engine.evaluateProfiled(runs: selected)
+            return Outcome(folder: folder, selected: selected, excluded: excluded, evaluation: profiled.evaluation,
+                           costs: profiled.costs, readSeconds: readSeconds)
+        }
+        return Outcome(folder: folder, selected: selected, excluded: excluded, evaluation: engine.evaluate(runs: selected),
+                       costs: nil, readSeconds: readSeconds)
+    }
+
+    /// The `evaluate` contract of an outcome (themed).
+    func report(_ outcome: Outcome) -> EvaluationReport {
+        EvaluationReport(folder: outcome.folder, evaluation: outcome.evaluation, catalogue: themedCatalogue,
+                         packBadges: themedPackBadges, excluded: outcome.excluded)
+    }
+
+    /// Runs `body`; with `.printAndExit`, an error is printed as `badgectl: <error>` and becomes the
+    /// `failure` exit status.
+    static func guarding<T>(_ failures: Failures, _ body: () throws -> T) throws -> T {
+        switch failures {
+        case .rethrow:
+            return try body()
+        case .printAndExit:
+            do {
+                return try body()
+            } catch {
+                Console.error(CommandError.prefix + "\(error)")
+                throw ExitCode(ExitStatus.failure.rawValue)
+            }
+        }
+    }
+}
+
+/// A one-line "reading runs n/total" on stderr, redrawn at most every 1/10 s (only when stderr is a terminal).
+enum ProgressLine {
+    private static let state = ProgressState()
+
+    static let report: @Sendable (Int, Int) -> Void = { done, total in
+        guard state.due(done: done, total: total) else { return }
+        FileHandle.standardError.write(Data("\rreading runs: \(done)/\(total)".utf8))
+    }
+
+    static func finish() {
+        if state.drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+}
+
+final class ProgressState: @unchecked Sendable {
+    private let lock = NSLock()
+    private var last: UInt64 = 0
+    private(set) var drawn = false
+
+    func due(done: Int, total: Int) -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard done == total || now - last > 100_000_000 else { return false }
+        last = now
+        drawn = true
+        return true
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import XCTest
+
+/// evaluate, explain and report share one pipeline: each takes `--cache PATH` and `--no-cache`, and
+/// what a warm cache gives is byte for byte what reading every file gives.
+final class PipelineCacheTests: XCTestCase {
+    static func badgectl(_ arguments: [String]) throws -> CLI.Output {
+        try CLI.run(arguments, in: CLI.repository)
+    }
+
+    func testExplainIsTheSameFromACacheAsWithout() throws {
+        let folder = try TemporaryFolder()
+        let cache = folder.path + "/runs.sqlite"
+        let fresh = try Self.badgectl(["explain", "five-k", "runs/", "--format", "json", "--no-cache"])
+        XCTAssertEqual(fresh.status, 0, fresh.stderr)
+        let cold = try Self.badgectl(["explain", "five-k", "runs/", "--format", "json", "--cache", cache])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: cache), "explain wrote no cache")
+        let warm = try Self.badgectl(["explain", "five-k", "runs/", "--format", "json", "--cache", cache])
+        XCTAssertEqual(cold.stdout, fresh.stdout)
+        XCTAssertEqual(warm.stdout, fresh.stdout)
+        XCTAssertEqual(warm.stderr, fresh.stderr)
+    }
+
+    /// The report's cache holds each run's drawn route: a warm report writes the same page; and an
+    /// `evaluate` given the same cache file never shows a route in its JSON.
+    func testReportIsTheSameFromACacheAndEvaluateSharesTheFileSafely() throws {
+        let folder = try TemporaryFolder()
+        let cache = folder.path + "/report.sqlite"
+        let pages = ["fresh", "cold", "warm"].map { folder.path + "/\($0).html" }
+        let fresh = try Self.badgectl(["report", "runs/", "-o", pages[0], "--no-cache"])
+        XCTAssertEqual(fresh.status, 0, fresh.stderr)
+        for page in pages.dropFirst() {
+            let result = try Self.badgectl(["report", "runs/", "-o", page, "--cache", cache])
+            XCTAssertEqual(result.status, 0, result.stderr)
+        }
+        let bytes = try pages.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        XCTAssertEqual(bytes[1], bytes[0])
+        XCTAssertEqual(bytes[2], bytes[0])
+
+        let plain = try Self.badgectl(["evaluate", "runs/", "--format", "json", "--no-cache"])
+        let shared = try Self.badgectl(["evaluate", "runs/", "--format", "json", "--cache", cache])
+        XCTAssertEqual(shared.stdout, plain.stdout)
+        XCTAssertFalse(shared.stdout.contains("\"route\""))
+        // And back: the report still draws every route after evaluate replaced the rows.
+        let again = folder.path + "/again.html"
+        _ = try Self.badgectl(["report", "runs/", "-o", again, "--cache", cache])
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: again)), bytes[0])
+    }
+
+    func testEveryPipelineCommandTakesTheCacheFlags() throws {
+        for command in [["evaluate"], ["explain", "five-k"], ["report"]] {
+            let help = try Self.badgectl(command + ["--help"])
+            XCTAssertTrue(help.stdout.contains("--cache <path>"), "\(command[0]) --help: \(help.stdout)")
+            XCTAssertTrue(help.stdout.contains("--no-cache"), "\(command[0]) --help")
+        }
+    }
+}
