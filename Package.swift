@@ -35,7 +35,12 @@ let package = Package(
             dependencies: ["CZlib", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // Lua sandbox, rule packs, catalogue, evaluator.
-        .target(name: "BadgeRules", dependencies: ["Activities", "CLua", "CLuaShims"]),
+        // The preludes are real .lua files, embedded at build time (PackageResources.<name>_lua).
+        .target(
+            name: "BadgeRules",
+            dependencies: ["Activities", "CLua", "CLuaShims"],
+            resources: [.embedInCode("Lua/prelude.lua"), .embedInCode("Lua/test_prelude.lua")]
+        ),
         // swift-argument-parser commands and output formatting.
         .target(
             name: "BadgeCommands",

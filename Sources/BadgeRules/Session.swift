@@ -97,7 +97,7 @@ final class Session {
             }
         }
         bclua_set_host(lua.state, hostEntry, Unmanaged.passUnretained(self).toOpaque())
-        if let message = lua.load(Array(Prelude.source.utf8), chunkName: Prelude.chunkName) {
+        if let message = lua.load(Prelude.rules.bytes, chunkName: Prelude.rules.chunkName) {
             throw RulesError.lua(reason: "prelude: \(message)")
         }
         if let error = lua.call(nargs: 0, nresults: 1) {

@@ -50,7 +50,7 @@ final class TestSession {
         self.defaultCatalogue = catalogue
         bclua_set_host(lua.state, testHostEntry, Unmanaged.passUnretained(self).toOpaque())
         lua.ensureStack()
-        if let message = lua.load(Array(Prelude.source.utf8), chunkName: Prelude.chunkName) {
+        if let message = lua.load(Prelude.rules.bytes, chunkName: Prelude.rules.chunkName) {
             throw RulesError.lua(reason: "prelude: \(message)")
         }
         if let error = lua.call(nargs: 0, nresults: 1) { throw RulesError.lua(reason: "prelude: \(error.message)") }
@@ -60,7 +60,7 @@ final class TestSession {
         bclua_push_host_function(state, Host.require.rawValue, 0)
         if let error = lua.call(nargs: 3, nresults: 1) { throw RulesError.lua(reason: "test environment: \(error.message)") }
         envRef = lua.ref()
-        if let message = lua.load(Array(TestPrelude.source.utf8), chunkName: TestPrelude.chunkName) {
+        if let message = lua.load(Prelude.tests.bytes, chunkName: Prelude.tests.chunkName) {
             throw RulesError.lua(reason: "test prelude: \(message)")
         }
         lua.push(ref: envRef)
@@ -136,7 +136,7 @@ final class TestSession {
             // The test prelude's own frames say nothing to a rule author.
             failure.traceback = error.traceback.map { text in
                 text.split(separator: "\n", omittingEmptySubsequences: false)
-                    .filter { !$0.contains(TestPrelude.chunkName.dropFirst() + ":") && !$0.contains("[C]: in ?") }
+                    .filter { !$0.contains(Prelude.tests.locationPrefix) && !$0.contains("[C]: in ?") }
                     .joined(separator: "\n")
             }
             failures.append(failure)

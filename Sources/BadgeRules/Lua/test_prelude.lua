@@ -1,16 +1,13 @@
-/// Trusted Lua that gives a test file its API (`test`, `skip`, the `t` object, see TESTAPI.md).
-/// Run once per test state after `Prelude`, in the host globals; called with the test file's
-/// environment and the host functions, it adds `test` and `skip` to that environment and returns
-/// the controller Swift drives: `count()`, `info(i)` → name, skip, where and `run(i)`.
-///
-/// Host functions (C trampolines into `TestSession`): `run(spec)` → run data, `evaluate(ids, rule,
-/// catalogue)` → result, `fail(level, message, expected, got)` records a failure at the Lua
-/// position `level` levels above the function that called it, `where(level)`.
-/// Expectation functions never tail-call `fail`, so the caller's frame is still there.
-enum TestPrelude {
-    static let chunkName = "=badgectl-test"
-
-    static let source = #"""
+-- Trusted Lua that gives a test file its API (`test`, `skip`, the `t` object, see TESTAPI.md).
+-- Run once per test state after prelude.lua, in the host globals; called with the test file's
+-- environment and the host functions, it adds `test` and `skip` to that environment and returns
+-- the controller Swift drives: `count()`, `info(i)` -> name, skip, where and `run(i)`.
+--
+-- Host functions (C trampolines into the test host): `run(spec)` -> run, `evaluate(ids, rule,
+-- catalogue)` -> result, `fail(level, message, expected, got)` records a failure at the Lua
+-- position `level` levels above the function that called it, `where(level)`.
+-- Expectation functions never tail-call `fail`, so the caller's frame is still there.
+-- Embedded at build time (Package.swift: resources .embedInCode); loaded by `Preludes.tests`.
 local env, h_run, h_evaluate, h_fail, h_where = ...
 local type, tostring, ipairs, next, error, select = type, tostring, ipairs, next, error, select
 local setmetatable, getmetatable, math_type, abs = setmetatable, getmetatable, math.type, math.abs
@@ -276,6 +273,4 @@ return {
   info = function(i) local test = tests[i]; return test.name, test.skip, test.where end,
   run = function(i) tests[i].fn(make_t()) end,
   describe = describe,
-}
-"""#
 }
