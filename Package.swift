@@ -19,8 +19,9 @@ let package = Package(
             pkgConfig: "lua5.4",
             providers: [.apt(["liblua5.4-dev"])]
         ),
-        // The only C we write: wrappers for Lua macros, the message handler, count hook,
-        // capped allocator and trampolines that raise Lua errors from C only.
+        // The only C we write, one file per concern: sandbox.c (capped allocator, count hook),
+        // call.c (pcall, message handler, trampolines that raise Lua errors from C only),
+        // pairs.c (deterministic pairs), records.c (read-only records); macros as static inline.
         .target(name: "CLuaShims", dependencies: ["CLua"]),
         // zlib for .gz run files.
         .systemLibrary(

@@ -8,27 +8,14 @@
 // (message handler, count hook, capped allocator, error trampolines, read-only proxies).
 // Prefix: bclua_. Nothing here is called with a Swift frame between a lua_error and its pcall.
 
-// MARK: - Macros Swift cannot import
+// MARK: - Macros Swift cannot import (static inline, as LuaSwift does: no call, nothing exported)
 
-/// lua_pop is a macro.
-void bclua_pop(lua_State *state, int n);
-/// lua_newtable is a macro.
-void bclua_newtable(lua_State *state);
-/// lua_tostring is a macro (lua_tolstring with a NULL length).
-const char *bclua_tostring(lua_State *state, int index);
-/// lua_upvalueindex is a macro.
-int bclua_upvalueindex(int i);
-/// LUA_REGISTRYINDEX is a macro expression.
-int bclua_registryindex(void);
-/// lua_isnil, lua_istable, lua_isfunction are macros.
-int bclua_isnil(lua_State *state, int index);
-int bclua_istable(lua_State *state, int index);
-int bclua_isfunction(lua_State *state, int index);
-/// lua_insert / lua_remove are macros over lua_rotate.
-void bclua_insert(lua_State *state, int index);
-void bclua_remove(lua_State *state, int index);
-/// lua_tonumber / lua_tointeger are macros.
-double bclua_tonumber(lua_State *state, int index, int *isnum);
+/// lua_pop is a macro (lua_settop with a negative index).
+static inline void bclua_pop(lua_State *state, int n) { lua_pop(state, n); }
+/// LUA_REGISTRYINDEX is a macro expression Swift does not import.
+static inline int bclua_registryindex(void) { return LUA_REGISTRYINDEX; }
+/// lua_remove is a macro over lua_rotate.
+static inline void bclua_remove(lua_State *state, int index) { lua_remove(state, index); }
 
 // MARK: - States with a memory cap and an instruction budget
 
@@ -38,12 +25,8 @@ double bclua_tonumber(lua_State *state, int index, int *isnum);
 lua_State *bclua_newstate(size_t memory_cap, long long instruction_budget);
 /// Closes the state and frees its control block. Finalizers run with the budget already spent.
 void bclua_close(lua_State *state);
-/// Changes the budget for later calls.
-void bclua_set_budget(lua_State *state, long long instruction_budget);
 /// A full garbage collection (lua_gc is variadic, which Swift cannot call).
 void bclua_gc_collect(lua_State *state);
-/// Bytes the state holds now.
-size_t bclua_memory_used(lua_State *state);
 
 /// The host function table: `fn` is the id given to bclua_push_host_function (0 = lazy field),
 /// `token` its second upvalue. Returns the number of results pushed, or -1 when it pushed an
