@@ -15,10 +15,13 @@ final class LuaState {
         guard let state = bclua_newstate(limits.memoryBytes, Int64(limits.instructionsPerCall)) else {
             throw RulesError.lua(reason: "cannot create a Lua state (out of memory)")
         }
+        bclua_open_libraries(state)
+        guard LuaKinds.shared.define(in: state) else {
+            bclua_close(state)
+            throw RulesError.lua(reason: "cannot define the read-only kinds")
+        }
         self.state = state
         self.limits = limits
-        bclua_open_libraries(state)
-        bclua_define_kinds(state)
     }
 
     deinit { bclua_close(state) }

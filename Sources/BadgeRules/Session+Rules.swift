@@ -147,17 +147,17 @@ extension Session {
         lua.newTable(record: 2)
         lua.push(packs[pack].name); lua.setField(-2, "name")
         lua.push(packs[pack].version); lua.setField(-2, "version")
-        bclua_make_proxy(state, Int32(BCLUA_KIND_PACK_INFO))
+        bclua_make_proxy(state, LuaKinds.packInfo)
         lua.setField(-2, "pack")
         lua.newTable(record: 3)
         lua.push(id); lua.setField(-2, "id")
         if let title = rule.title { lua.push(title); lua.setField(-2, "title") }
         if let badge = rule.badge { lua.push(badge); lua.setField(-2, "badge") }
-        bclua_make_proxy(state, Int32(BCLUA_KIND_RULE_INFO))
+        bclua_make_proxy(state, LuaKinds.ruleInfo)
         lua.setField(-2, "rule")
         lua.pushHostFunction(.note, token: token)
         lua.setField(-2, "note")
-        bclua_make_proxy(state, Int32(BCLUA_KIND_CTX))
+        bclua_make_proxy(state, LuaKinds.ctx)
         rule.ctxRef = lua.ref()
         lua.pushHostFunction(.award, token: token)
         rule.awardRef = lua.ref()
@@ -450,7 +450,8 @@ extension Session {
         switch HostFunction(rawValue: fn) {
         case .lazyField:
             guard let key = lua.string(at: 2) else { lua.pushNil(); return 1 }
-            pushLazyField(run: token, key: key)
+            guard token >= 1, token <= runs.count else { lua.pushNil(); return 1 }
+            runs.withUnsafeBufferPointer { marshaller.pushLazyField(of: $0[token - 1], run: token, key: key) }
             return 1
         case .award: return hostAward(token: token)
         case .note: return hostNote(token: token)

@@ -26,15 +26,19 @@ typedef struct {
     lua_State *state;
     char denied_source[LUA_IDSIZE];
     int denied_line;
-    int kinds[BCLUA_KIND_COUNT];  // registry refs of the proxy metatables
-    int run_data_metatable;       // registry ref of the metatable of every run's data table
+    int kinds[BCLUA_KIND_MAX];            // registry refs of the proxy kinds' metatables
+    int data_metatables[BCLUA_KIND_MAX];  // registry refs of the metatables of bclua_push_run's data tables
+    int orders[BCLUA_KIND_MAX];           // registry refs of the proxy kinds' field orders (position -> name)
     struct arena_chunk *arena;    // host-owned memory of the light records, freed by bclua_close
     int strings_ref;              // registry ref of the light records' strings (id -> string)
     lua_Integer string_count;
     // The interned field names of each light record kind (anchored by the kinds' order tables):
     // a key is a field when it is the same string object, so no hash lookup per read.
-    const char *light_fields[BCLUA_KIND_COUNT][8];
-    int light_field_count[BCLUA_KIND_COUNT];
+    const char *light_fields[BCLUA_KIND_MAX][BCLUA_RECORD_MAX_FIELDS];
+    char light_types[BCLUA_KIND_MAX][BCLUA_RECORD_MAX_FIELDS];  // BCLUA_FIELD_* per field
+    int light_field_count[BCLUA_KIND_MAX];
+    int light_shape[BCLUA_KIND_MAX];        // BCLUA_SHAPE_RECORD or _RECORD_ARRAY; 0: not a light kind
+    const char *light_names[BCLUA_KIND_MAX];  // anchored by the names table of the light metatable
 } bclua_control;
 
 struct arena_chunk { struct arena_chunk *next; size_t used, size; };

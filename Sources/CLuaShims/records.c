@@ -3,23 +3,10 @@
 
 // MARK: - Read-only proxies
 
-static const char *const run_fields[] = {
-    "id", "start", "start_epoch_s", "utc_offset_s", "local_date", "name", "sport", "format", "points",
-    "distance_m", "elapsed_s", "timer_s", "moving_s", "speed_m_per_s", "pace_s_per_km", "pace_s_per_mile",
-    "moving_pace_s_per_km", "device_distance_m", "checkpoints", "splits_km", "splits_mile", "efforts",
-    "fastest", "elevation", "heart_rate", "cadence", "dropped", "index", NULL};
-static const char *const run_lazy[] = {"checkpoints", "splits_km", "splits_mile", "efforts", "fastest", "dropped", NULL};
-static const char *const checkpoint_fields[] = {"badge", "name", "distance_m", "lat", "lon", "elapsed_s", NULL};
-static const char *const split_fields[] = {"index", "distance_m", "elapsed_s", "cumulative_s", "pace_s_per_km", "partial", NULL};
-static const char *const effort_fields[] = {"name", "distance_m", "elapsed_s", "start_distance_m", "start_elapsed_s", "pace_s_per_km", NULL};
-static const char *const elevation_fields[] = {"gain_m", "loss_m", "min_m", "max_m", NULL};
-static const char *const sensor_fields[] = {"avg", "max", NULL};
-static const char *const dropped_fields[] = {"reason", "count", NULL};
-static const char *const fastest_fields[] = {"400m", "1km", "1mi", "5km", "10km", "half", "marathon", NULL};
-static const char *const ctx_fields[] = {"catalogue", "pack", "note", "rule", NULL};
-static const char *const badge_fields[] = {"id", "name", "information", "image", "distance_m", NULL};
-static const char *const pack_fields[] = {"name", "version", NULL};
-static const char *const rule_fields[] = {"id", "title", "badge", NULL};
+// Every name here (kinds, fields) comes from Swift through bclua_define_kinds: the run schema is
+// declared once, in Swift. The host's index of a run sits in its data table under this key (a
+// light userdata: no rule can spell it, and pairs lists the declared fields only).
+static const char run_index_key = 0;
 
 static size_t edit_distance(const char *a, size_t la, const char *b, size_t lb) {
     size_t row[65];
@@ -81,8 +68,7 @@ static int missing_field(lua_State *state, int data, const char *kind) {
             lua_pushvalue(state, 2);
             if (lua_rawget(state, lua_upvalueindex(4)) != LUA_TNIL) {  // lazy: ask the host to build it
                 lua_settop(state, top);
-                lua_pushliteral(state, "index");
-                lua_rawget(state, data);
+                lua_rawgetp(state, data, &run_index_key);
                 long long run_index = (long long)lua_tointeger(state, -1);
                 lua_settop(state, top);
                 int results = bclua_internal_call_host(state, 0, run_index);
@@ -124,65 +110,6 @@ static int proxy_index(lua_State *state) {
         return luaL_error(state, "no field [%s] in %s (field names are strings)", luaL_typename(state, 2), kind);
     }
     return missing_field(state, 3, kind);
-}
-
-// Small records (elevation, heart_rate, cadence) keep their values in the userdata block itself:
-// one allocation each instead of a table plus a userdata. Strings live in the user values.
-typedef struct {
-    int tag;  // SLOT_NIL, SLOT_FLOAT, SLOT_INTEGER, SLOT_BOOLEAN, SLOT_STRING (user value `uv`)
-    int uv;
-    lua_Number number;
-    lua_Integer integer;
-} slot;
-enum { SLOT_NIL = 0, SLOT_FLOAT, SLOT_INTEGER, SLOT_BOOLEAN, SLOT_STRING };
-
-// __index(record, key) for struct kinds; same upvalues as proxy_index.
-static int struct_index(lua_State *state) {
-    const char *kind = lua_tostring(state, lua_upvalueindex(1));
-    if (lua_type(state, 2) != LUA_TSTRING) {
-        return luaL_error(state, "no field [%s] in %s (field names are strings)", luaL_typename(state, 2), kind);
-    }
-    lua_pushvalue(state, 2);
-    if (lua_rawget(state, lua_upvalueindex(2)) == LUA_TNUMBER) {
-        lua_Integer position = lua_tointeger(state, -1);
-        const slot *slots = (const slot *)lua_touserdata(state, 1);
-        size_t count = lua_rawlen(state, 1) / sizeof(slot);
-        if (slots == NULL || position < 1 || (size_t)position > count) { lua_pushnil(state); return 1; }
-        const slot *value = &slots[position - 1];
-        switch (value->tag) {
-        case SLOT_FLOAT: lua_pushnumber(state, value->number); break;
-        case SLOT_INTEGER: lua_pushinteger(state, value->integer); break;
-        case SLOT_BOOLEAN: lua_pushboolean(state, (int)value->integer); break;
-        case SLOT_STRING: lua_getiuservalue(state, 1, value->uv); break;
-        default: lua_pushnil(state);
-        }
-        return 1;
-    }
-    size_t key_length = 0;
-    const char *key = lua_tolstring(state, 2, &key_length);
-    const char *best = suggest(state, lua_upvalueindex(3), key, key_length);
-    if (best != NULL) return luaL_error(state, "no field '%s' in %s; did you mean '%s'?", key, kind, best);
-    return luaL_error(state, "no field '%s' in %s", key, kind);
-}
-
-/// A struct record of `count` slots (all nil) with `strings` user values, on top of the stack.
-static slot *new_struct(lua_State *state, int kind, int count, int strings) {
-    bclua_control *c = control(state);
-    slot *slots = (slot *)lua_newuserdatauv(state, sizeof(slot) * (size_t)count, strings);
-    memset(slots, 0, sizeof(slot) * (size_t)count);
-    lua_rawgeti(state, LUA_REGISTRYINDEX, c->kinds[kind]);
-    lua_setmetatable(state, -2);
-    return slots;
-}
-
-static void slot_float(slot *s, lua_Number value) { s->tag = SLOT_FLOAT; s->number = value; }
-static void slot_integer(slot *s, lua_Integer value) { s->tag = SLOT_INTEGER; s->integer = value; }
-static void slot_string(lua_State *state, slot *s, int uv, const char *text, size_t length) {
-    if (text == NULL) return;
-    s->tag = SLOT_STRING;
-    s->uv = uv;
-    lua_pushlstring(state, text, length);
-    lua_setiuservalue(state, -2, uv);
 }
 
 static int proxy_newindex(lua_State *state) {
@@ -244,12 +171,14 @@ static int proxy_pairs(lua_State *state) {
     return 3;
 }
 
+// Upvalues: 1 kind name, 2 known set (nil for arrays), 3 the label field's name or nil.
 static int proxy_tostring(lua_State *state) {
     const char *kind = lua_tostring(state, lua_upvalueindex(1));
     lua_getiuservalue(state, 1, 1);
-    if (strcmp(kind, "run") == 0) {
-        lua_getfield(state, -1, "id");
-        lua_pushfstring(state, "run %s", lua_tostring(state, -1) ? lua_tostring(state, -1) : "?");
+    if (!lua_isnil(state, lua_upvalueindex(3))) {  // "run <id>"
+        lua_pushvalue(state, lua_upvalueindex(3));
+        lua_rawget(state, -2);
+        lua_pushfstring(state, "%s %s", kind, lua_tostring(state, -1) ? lua_tostring(state, -1) : "?");
     } else if (lua_isnil(state, lua_upvalueindex(2))) {
         lua_pushfstring(state, "%s (%d entries)", kind, (int)lua_rawlen(state, -1));
     } else {
@@ -271,79 +200,92 @@ static int run_missing(lua_State *state) {
     return missing_field(state, 1, kind);
 }
 
-static void define_kind(lua_State *state, bclua_control *c, int kind, const char *name,
-                        const char *const *fields, const char *const *lazy, int is_struct) {
+// The names of a spec, NUL-separated, as a known set (name -> position) and an order (position -> name),
+// pushed in that order; for an array kind, nil and an empty order.
+static void push_field_tables(lua_State *state, const bclua_kind *spec) {
+    if (spec->fields == NULL) {
+        lua_pushnil(state);
+        lua_newtable(state);
+        return;
+    }
+    lua_createtable(state, 0, spec->field_count);
+    lua_createtable(state, spec->field_count, 0);
+    const char *name = spec->fields;
+    for (int i = 0; i < spec->field_count; i++) {
+        lua_pushstring(state, name);
+        lua_pushinteger(state, i + 1);
+        lua_rawset(state, -4);
+        lua_pushstring(state, name);
+        lua_rawseti(state, -2, i + 1);
+        name += strlen(name) + 1;
+    }
+}
+
+// A table proxy kind: a userdata whose user value is its table (bclua_make_proxy), or a run
+// (bclua_push_run: a metatable of its own whose __index is the data table).
+static void define_proxy_kind(lua_State *state, bclua_control *c, const bclua_kind *spec) {
     lua_createtable(state, 0, 8);  // metatable
     int metatable = lua_gettop(state);
     // upvalues shared by the metamethods
-    lua_pushstring(state, name);                                  // kind name
-    if (fields) {
-        lua_newtable(state);                                      // known set
-        lua_newtable(state);                                      // order
-        for (int i = 0; fields[i]; i++) {
-            lua_pushinteger(state, i + 1);
-            lua_setfield(state, -3, fields[i]);
-            lua_pushstring(state, fields[i]);
-            lua_rawseti(state, -2, i + 1);
+    lua_pushstring(state, spec->name);                            // first: kind name
+    push_field_tables(state, spec);                               // + 1 known set, + 2 order
+    if (spec->lazy != 0) {                                        // + 3 lazy set
+        lua_newtable(state);
+        for (int i = 0; i < spec->field_count && i < 64; i++) {
+            if (!((spec->lazy >> i) & 1u)) continue;
+            lua_rawgeti(state, metatable + 3, i + 1);
+            lua_pushboolean(state, 1);
+            lua_rawset(state, -3);
         }
-    } else {
-        lua_pushnil(state);
-        lua_newtable(state);
-    }
-    if (lazy) {
-        lua_newtable(state);
-        for (int i = 0; lazy[i]; i++) { lua_pushboolean(state, 1); lua_setfield(state, -2, lazy[i]); }
     } else {
         lua_pushnil(state);
     }
     int first = metatable + 1;
     for (int i = 0; i < 4; i++) lua_pushvalue(state, first + i);
-    lua_pushcclosure(state, is_struct ? struct_index : proxy_index, 4);
+    lua_pushcclosure(state, proxy_index, 4);
     lua_setfield(state, metatable, "__index");
-    if (kind == BCLUA_KIND_RUN) {
-        lua_createtable(state, 0, 1);
-        for (int i = 0; i < 4; i++) lua_pushvalue(state, first + i);
-        lua_pushcclosure(state, run_missing, 4);
-        lua_setfield(state, -2, "__index");
-        c->run_data_metatable = luaL_ref(state, LUA_REGISTRYINDEX);
-    }
+    // The metatable of the data tables of bclua_push_run: present fields are plain reads in the VM.
+    lua_createtable(state, 0, 1);
+    for (int i = 0; i < 4; i++) lua_pushvalue(state, first + i);
+    lua_pushcclosure(state, run_missing, 4);
+    lua_setfield(state, -2, "__index");
+    c->data_metatables[spec->kind] = luaL_ref(state, LUA_REGISTRYINDEX);
+    lua_pushvalue(state, first + 2);
+    c->orders[spec->kind] = luaL_ref(state, LUA_REGISTRYINDEX);
     lua_pushvalue(state, first);
     lua_pushcclosure(state, proxy_newindex, 1);
     lua_setfield(state, metatable, "__newindex");
-    if (!is_struct) {
-        lua_pushcfunction(state, proxy_len);
-        lua_setfield(state, metatable, "__len");
-    }
+    lua_pushcfunction(state, proxy_len);
+    lua_setfield(state, metatable, "__len");
     for (int i = 0; i < 3; i++) lua_pushvalue(state, first + i);
     lua_pushcclosure(state, proxy_pairs, 3);
     lua_setfield(state, metatable, "__pairs");
-    for (int i = 0; i < 2; i++) lua_pushvalue(state, first + i);
-    lua_pushcclosure(state, proxy_tostring, 2);
+    lua_pushvalue(state, first);
+    lua_pushvalue(state, first + 1);
+    if (spec->label_field > 0 && spec->label_field <= spec->field_count) lua_rawgeti(state, first + 2, spec->label_field);
+    else lua_pushnil(state);
+    lua_pushcclosure(state, proxy_tostring, 3);
     lua_setfield(state, metatable, "__tostring");
-    lua_pushstring(state, name);
+    lua_pushstring(state, spec->name);
     lua_setfield(state, metatable, "__name");
     lua_pushliteral(state, "read-only");
     lua_setfield(state, metatable, "__metatable");
     lua_settop(state, metatable);
-    c->kinds[kind] = luaL_ref(state, LUA_REGISTRYINDEX);
+    c->kinds[spec->kind] = luaL_ref(state, LUA_REGISTRYINDEX);
 }
 
-static void define_light_kinds(lua_State *state, bclua_control *c);
+static void define_light_kinds(lua_State *state, bclua_control *c, const bclua_kind *kinds, int count);
 
-void bclua_define_kinds(lua_State *state) {
+int bclua_define_kinds(lua_State *state, const bclua_kind *kinds, int count) {
     bclua_control *c = control(state);
-    define_kind(state, c, BCLUA_KIND_RUN, "run", run_fields, run_lazy, 0);
-    define_kind(state, c, BCLUA_KIND_ELEVATION, "elevation", elevation_fields, NULL, 1);
-    define_kind(state, c, BCLUA_KIND_HEART_RATE, "heart_rate", sensor_fields, NULL, 1);
-    define_kind(state, c, BCLUA_KIND_CADENCE, "cadence", sensor_fields, NULL, 1);
-    define_kind(state, c, BCLUA_KIND_FASTEST, "fastest", fastest_fields, NULL, 0);
-    define_kind(state, c, BCLUA_KIND_CTX, "ctx", ctx_fields, NULL, 0);
-    define_kind(state, c, BCLUA_KIND_CATALOGUE_BADGE, "catalogue badge", badge_fields, NULL, 0);
-    define_kind(state, c, BCLUA_KIND_CATALOGUE, "catalogue", NULL, NULL, 0);
-    define_kind(state, c, BCLUA_KIND_PACK_INFO, "pack", pack_fields, NULL, 0);
-    define_kind(state, c, BCLUA_KIND_RULE_INFO, "rule", rule_fields, NULL, 0);
-    // Checkpoints, splits, efforts, dropped entries and their arrays are light records (below).
-    define_light_kinds(state, c);
+    for (int k = 0; k < count; k++) {
+        const bclua_kind *spec = &kinds[k];
+        if (spec->kind < 0 || spec->kind >= BCLUA_KIND_MAX || spec->field_count < 0) return 0;
+        if (spec->shape == BCLUA_SHAPE_RECORD && (spec->field_count > BCLUA_RECORD_MAX_FIELDS || spec->types == NULL)) return 0;
+        if (spec->shape == BCLUA_SHAPE_PROXY) define_proxy_kind(state, c, spec);
+    }
+    define_light_kinds(state, c, kinds, count);
+    return 1;
 }
 
 void bclua_make_proxy(lua_State *state, int kind) {
@@ -366,81 +308,43 @@ long long bclua_run_index(lua_State *state, int index) {
     lua_pop(state, 2);
     if (!same) return 0;
     lua_getiuservalue(state, index, 1);
-    lua_pushliteral(state, "index");
-    lua_rawget(state, -2);
+    lua_rawgetp(state, -1, &run_index_key);
     long long value = (long long)lua_tointeger(state, -1);
     lua_pop(state, 2);
     return value;
 }
 
-#define HAS(r, bit) (((r)->present >> (bit)) & 1u)
-
-static void set_number(lua_State *state, const char *key, double value) {
-    lua_pushnumber(state, value);
-    lua_setfield(state, -2, key);
-}
-
-static void set_text(lua_State *state, const char *key, const char *text, size_t length) {
-    if (text == NULL) return;
-    lua_pushlstring(state, text, length);
-    lua_setfield(state, -2, key);
-}
-
-void bclua_push_run(lua_State *state, const bclua_run *r) {
-    lua_createtable(state, 0, 32);
-    set_text(state, "id", r->id, r->id_length);
-    set_text(state, "start", r->start, r->start_length);
-    if (HAS(r, BCLUA_RUN_START_EPOCH)) set_number(state, "start_epoch_s", r->start_epoch_s);
-    if (HAS(r, BCLUA_RUN_UTC_OFFSET)) { lua_pushinteger(state, (lua_Integer)r->utc_offset_s); lua_setfield(state, -2, "utc_offset_s"); }
-    set_text(state, "local_date", r->local_date, r->local_date_length);
-    set_text(state, "name", r->name, r->name_length);
-    set_text(state, "sport", r->sport, r->sport_length);
-    set_text(state, "format", r->format, r->format_length);
-    lua_pushinteger(state, (lua_Integer)r->points);
-    lua_setfield(state, -2, "points");
-    set_number(state, "distance_m", r->distance_m);
-    if (HAS(r, BCLUA_RUN_ELAPSED)) set_number(state, "elapsed_s", r->elapsed_s);
-    if (HAS(r, BCLUA_RUN_TIMER)) set_number(state, "timer_s", r->timer_s);
-    if (HAS(r, BCLUA_RUN_MOVING)) set_number(state, "moving_s", r->moving_s);
-    if (HAS(r, BCLUA_RUN_SPEED)) set_number(state, "speed_m_per_s", r->speed_m_per_s);
-    if (HAS(r, BCLUA_RUN_PACE_KM)) set_number(state, "pace_s_per_km", r->pace_s_per_km);
-    if (HAS(r, BCLUA_RUN_PACE_MILE)) set_number(state, "pace_s_per_mile", r->pace_s_per_mile);
-    if (HAS(r, BCLUA_RUN_MOVING_PACE_KM)) set_number(state, "moving_pace_s_per_km", r->moving_pace_s_per_km);
-    if (HAS(r, BCLUA_RUN_DEVICE_DISTANCE)) set_number(state, "device_distance_m", r->device_distance_m);
-    if (HAS(r, BCLUA_RUN_ELEVATION)) {
-        slot *e = new_struct(state, BCLUA_KIND_ELEVATION, 4, 0);
-        slot_float(&e[0], r->elevation_gain_m);
-        slot_float(&e[1], r->elevation_loss_m);
-        slot_float(&e[2], r->elevation_min_m);
-        slot_float(&e[3], r->elevation_max_m);
-        lua_setfield(state, -2, "elevation");
+void bclua_push_run(lua_State *state, int kind, const bclua_value *values, int count, long long index) {
+    bclua_control *c = control(state);
+    lua_createtable(state, 0, count + 2);
+    int data = lua_gettop(state);
+    lua_rawgeti(state, LUA_REGISTRYINDEX, c->orders[kind]);  // data + 1: the field names
+    for (int i = 0; i < count; i++) {
+        const bclua_value *value = &values[i];
+        if (value->type == BCLUA_VALUE_NIL) continue;
+        lua_rawgeti(state, data + 1, i + 1);
+        switch (value->type) {
+        case BCLUA_VALUE_FLOAT: lua_pushnumber(state, value->number); break;
+        case BCLUA_VALUE_INTEGER: lua_pushinteger(state, (lua_Integer)value->integer); break;
+        case BCLUA_VALUE_STRING: lua_pushlstring(state, value->text, value->length); break;
+        case BCLUA_VALUE_RECORD: lua_pushlightuserdata(state, (void *)value->record); break;
+        default: lua_pushnil(state);
+        }
+        lua_rawset(state, data);
     }
-    if (HAS(r, BCLUA_RUN_HEART_RATE)) {
-        slot *h = new_struct(state, BCLUA_KIND_HEART_RATE, 2, 0);
-        slot_float(&h[0], r->heart_rate_avg);
-        slot_float(&h[1], r->heart_rate_max);
-        lua_setfield(state, -2, "heart_rate");
-    }
-    if (HAS(r, BCLUA_RUN_CADENCE)) {
-        slot *h = new_struct(state, BCLUA_KIND_CADENCE, 2, 0);
-        slot_float(&h[0], r->cadence_avg);
-        slot_float(&h[1], r->cadence_max);
-        lua_setfield(state, -2, "cadence");
-    }
-    lua_pushinteger(state, (lua_Integer)r->index);
-    lua_setfield(state, -2, "index");
+    lua_pop(state, 1);
+    lua_pushinteger(state, (lua_Integer)index);
+    lua_rawsetp(state, data, &run_index_key);
     // The proxy keeps the data table as its user value (pairs, tostring and run_index read it there)
     // and has a metatable of its own: the shared run metamethods with __index = the data table, so a
     // present field is a plain table read in the VM. Missing keys fall to the data table's metatable.
-    bclua_control *c = control(state);
-    int data = lua_gettop(state);
-    lua_rawgeti(state, LUA_REGISTRYINDEX, c->run_data_metatable);
+    lua_rawgeti(state, LUA_REGISTRYINDEX, c->data_metatables[kind]);
     lua_setmetatable(state, data);
     lua_newuserdatauv(state, 0, 1);                                    // data + 1: proxy
     lua_pushvalue(state, data);
     lua_setiuservalue(state, data + 1, 1);
     lua_createtable(state, 0, 10);                                     // data + 2: its metatable
-    lua_rawgeti(state, LUA_REGISTRYINDEX, c->kinds[BCLUA_KIND_RUN]);   // data + 3: the shared one
+    lua_rawgeti(state, LUA_REGISTRYINDEX, c->kinds[kind]);               // data + 3: the shared one
     lua_pushnil(state);
     while (lua_next(state, data + 3) != 0) {
         lua_pushvalue(state, -2);
@@ -510,19 +414,18 @@ void bclua_push_record_array(lua_State *state, const void *first, size_t stride,
     lua_pushlightuserdata(state, array);
 }
 
-static int is_light_array(int kind) {
-    return kind == BCLUA_KIND_CHECKPOINTS || kind == BCLUA_KIND_SPLITS_KM || kind == BCLUA_KIND_SPLITS_MILE ||
-           kind == BCLUA_KIND_EFFORTS || kind == BCLUA_KIND_DROPPED_LIST;
+static int is_light_array(bclua_control *c, int kind) {
+    return kind >= 0 && kind < BCLUA_KIND_MAX && c->light_shape[kind] == BCLUA_SHAPE_RECORD_ARRAY;
 }
 
 static int light_kind(lua_State *state, int index) {
+    bclua_control *c = control(state);
     // Only light userdata are records: a full userdata (a run, ctx) must never be read as one.
     if (lua_type(state, index) != LUA_TLIGHTUSERDATA) return -1;
     const int *record = (const int *)lua_touserdata(state, index);
     if (record == NULL) return -1;
     int kind = *record;
-    if (kind != BCLUA_KIND_CHECKPOINT && kind != BCLUA_KIND_SPLIT && kind != BCLUA_KIND_EFFORT && kind != BCLUA_KIND_DROPPED &&
-        !is_light_array(kind)) return -1;
+    if (kind < 0 || kind >= BCLUA_KIND_MAX || c->light_shape[kind] == 0) return -1;
     return kind;
 }
 
@@ -541,56 +444,21 @@ static void push_string_id(lua_State *state, int id) {
     lua_rawgeti(state, lua_upvalueindex(3), id);
 }
 
-// Pushes field `position` of the record at index 1; nil fields push nil.
-static void push_light_field(lua_State *state, int kind, int position) {
-    const void *p = lua_touserdata(state, 1);
-    switch (kind) {
-    case BCLUA_KIND_SPLIT: {
-        const bclua_split_record *r = (const bclua_split_record *)p;
-        switch (position) {
-        case 1: lua_pushinteger(state, (lua_Integer)r->index); return;
-        case 2: lua_pushnumber(state, r->distance_m); return;
-        case 3: lua_pushnumber(state, r->elapsed_s); return;
-        case 4: lua_pushnumber(state, r->cumulative_s); return;
-        case 5: lua_pushnumber(state, r->pace_s_per_km); return;
-        case 6: lua_pushboolean(state, r->partial != 0); return;
-        }
-        break;
+// Pushes field `position` of the record at index 1 as its kind's types say; absent fields push nil.
+static void push_light_field(lua_State *state, bclua_control *c, int kind, int position) {
+    const bclua_record *record = (const bclua_record *)lua_touserdata(state, 1);
+    if (position < 1 || position > c->light_field_count[kind] || !((record->present >> (position - 1)) & 1u)) {
+        lua_pushnil(state);
+        return;
     }
-    case BCLUA_KIND_CHECKPOINT: {
-        const bclua_checkpoint_record *r = (const bclua_checkpoint_record *)p;
-        switch (position) {
-        case 1: push_string_id(state, r->badge); return;
-        case 2: push_string_id(state, r->name); return;
-        case 3: lua_pushnumber(state, r->distance_m); return;
-        case 4: if (r->has_position) lua_pushnumber(state, r->lat); else lua_pushnil(state); return;
-        case 5: if (r->has_position) lua_pushnumber(state, r->lon); else lua_pushnil(state); return;
-        case 6: if (r->has_elapsed) lua_pushnumber(state, r->elapsed_s); else lua_pushnil(state); return;
-        }
-        break;
+    const bclua_slot *slot = &record->slots[position - 1];
+    switch (c->light_types[kind][position - 1]) {
+    case BCLUA_FIELD_FLOAT: lua_pushnumber(state, slot->number); return;
+    case BCLUA_FIELD_INTEGER: lua_pushinteger(state, (lua_Integer)slot->integer); return;
+    case BCLUA_FIELD_BOOLEAN: lua_pushboolean(state, slot->integer != 0); return;
+    case BCLUA_FIELD_STRING: push_string_id(state, (int)slot->integer); return;
+    default: lua_pushnil(state);
     }
-    case BCLUA_KIND_EFFORT: {
-        const bclua_effort_record *r = (const bclua_effort_record *)p;
-        switch (position) {
-        case 1: push_string_id(state, r->name); return;
-        case 2: lua_pushnumber(state, r->distance_m); return;
-        case 3: lua_pushnumber(state, r->elapsed_s); return;
-        case 4: lua_pushnumber(state, r->start_distance_m); return;
-        case 5: lua_pushnumber(state, r->start_elapsed_s); return;
-        case 6: lua_pushnumber(state, r->pace_s_per_km); return;
-        }
-        break;
-    }
-    case BCLUA_KIND_DROPPED: {
-        const bclua_dropped_record *r = (const bclua_dropped_record *)p;
-        switch (position) {
-        case 1: push_string_id(state, r->reason); return;
-        case 2: lua_pushinteger(state, (lua_Integer)r->count); return;
-        }
-        break;
-    }
-    }
-    lua_pushnil(state);
 }
 
 // Upvalues of the light metamethods: 1 kind names (kind -> name), 2 field orders (kind -> order), 3 strings.
@@ -598,7 +466,7 @@ static int light_index(lua_State *state) {
     bclua_control *c = control(state);
     int kind = light_kind(state, 1);
     if (kind < 0) return luaL_error(state, "attempt to index a userdata value");
-    if (is_light_array(kind)) {
+    if (is_light_array(c, kind)) {
         const light_array *array = (const light_array *)lua_touserdata(state, 1);
         int isnum = 0;
         lua_Integer i = lua_tointegerx(state, 2, &isnum);
@@ -617,7 +485,7 @@ static int light_index(lua_State *state) {
     }
     int position = light_position(state, c, kind, 2);
     if (position > 0) {
-        push_light_field(state, kind, position);
+        push_light_field(state, c, kind, position);
         return 1;
     }
     lua_rawgeti(state, lua_upvalueindex(1), kind);
@@ -640,15 +508,16 @@ static int light_newindex(lua_State *state) {
     return luaL_error(state, "%s is read-only (copy what you need into your own table)", lua_tostring(state, -1));
 }
 
-// Iterator for records: fields in their documented order, nil fields skipped.
+// Iterator for records: fields in their documented order, nil fields skipped. Upvalue 4: the kind
+// pairs() was given; a record of another kind is refused (its fields are other types).
 static int light_next(lua_State *state) {
     bclua_control *c = control(state);
     int kind = light_kind(state, 1);
-    if (kind < 0) return luaL_error(state, "attempt to index a userdata value");
+    if (kind < 0 || kind != (int)lua_tointeger(state, lua_upvalueindex(4))) return luaL_error(state, "attempt to index a userdata value");
     int position = lua_isnoneornil(state, 2) ? 0 : light_position(state, c, kind, 2);
     for (int i = position + 1; i <= c->light_field_count[kind]; i++) {
         lua_settop(state, 2);
-        push_light_field(state, kind, i);
+        push_light_field(state, c, kind, i);
         if (lua_isnil(state, -1)) continue;
         lua_rawgeti(state, lua_upvalueindex(2), kind);
         lua_rawgeti(state, -1, i);
@@ -661,8 +530,9 @@ static int light_next(lua_State *state) {
 }
 
 static int light_array_next(lua_State *state) {
+    bclua_control *c = control(state);
     int kind = light_kind(state, 1);
-    if (kind < 0 || !is_light_array(kind)) return luaL_error(state, "attempt to index a userdata value");
+    if (kind < 0 || !is_light_array(c, kind)) return luaL_error(state, "attempt to index a userdata value");
     const light_array *array = (const light_array *)lua_touserdata(state, 1);
     lua_Integer previous = luaL_optinteger(state, 2, 0);
     if (previous < 0 || previous >= array->count) { lua_pushnil(state); return 1; }
@@ -673,9 +543,10 @@ static int light_array_next(lua_State *state) {
 }
 
 static int light_len(lua_State *state) {
+    bclua_control *c = control(state);
     int kind = light_kind(state, 1);
     if (kind < 0) return luaL_error(state, "attempt to get length of a userdata value");
-    if (!is_light_array(kind)) {
+    if (!is_light_array(c, kind)) {
         lua_rawgeti(state, lua_upvalueindex(1), kind);
         return luaL_error(state, "attempt to get length of a %s value", lua_tostring(state, -1));
     }
@@ -684,62 +555,43 @@ static int light_len(lua_State *state) {
 }
 
 static int light_pairs(lua_State *state) {
+    bclua_control *c = control(state);
     int kind = light_kind(state, 1);
     if (kind < 0) return luaL_error(state, "attempt to index a userdata value");
-    if (is_light_array(kind)) {
+    if (is_light_array(c, kind)) {
         lua_pushcfunction(state, light_array_next);
         lua_pushvalue(state, 1);
         lua_pushnil(state);
         return 3;
     }
     for (int i = 1; i <= 3; i++) lua_pushvalue(state, lua_upvalueindex(i));
-    lua_pushcclosure(state, light_next, 3);
+    lua_pushinteger(state, kind);
+    lua_pushcclosure(state, light_next, 4);
     lua_pushvalue(state, 1);
     lua_pushnil(state);
     return 3;
 }
 
 static int light_tostring(lua_State *state) {
+    bclua_control *c = control(state);
     int kind = light_kind(state, 1);
     if (kind < 0) { lua_pushliteral(state, "userdata"); return 1; }
     lua_rawgeti(state, lua_upvalueindex(1), kind);
-    if (is_light_array(kind)) {
+    if (is_light_array(c, kind)) {
         lua_pushfstring(state, "%s (%d entries)", lua_tostring(state, -1), (int)((const light_array *)lua_touserdata(state, 1))->count);
     }
     return 1;
 }
 
-static const char *light_name(int kind) {
-    switch (kind) {
-    case BCLUA_KIND_CHECKPOINT: return "checkpoint";
-    case BCLUA_KIND_SPLIT: return "split";
-    case BCLUA_KIND_EFFORT: return "effort";
-    case BCLUA_KIND_DROPPED: return "dropped entry";
-    case BCLUA_KIND_CHECKPOINTS: return "checkpoints";
-    case BCLUA_KIND_SPLITS_KM: return "splits_km";
-    case BCLUA_KIND_SPLITS_MILE: return "splits_mile";
-    case BCLUA_KIND_EFFORTS: return "efforts";
-    case BCLUA_KIND_DROPPED_LIST: return "dropped";
-    default: return NULL;
-    }
-}
-
 const char *bclua_record_name(lua_State *state, int index) {
     if (lua_type(state, index) != LUA_TLIGHTUSERDATA) return NULL;
     int kind = light_kind(state, index);
-    return kind < 0 ? NULL : light_name(kind);
+    return kind < 0 ? NULL : control(state)->light_names[kind];
 }
 
-static void define_light_kinds(lua_State *state, bclua_control *c) {
-    static const struct { int kind; const char *name; const char *const *fields; } kinds[] = {
-        {BCLUA_KIND_CHECKPOINT, "checkpoint", checkpoint_fields},
-        {BCLUA_KIND_SPLIT, "split", split_fields},
-        {BCLUA_KIND_EFFORT, "effort", effort_fields},
-        {BCLUA_KIND_DROPPED, "dropped entry", dropped_fields},
-        {BCLUA_KIND_CHECKPOINTS, "checkpoints", NULL}, {BCLUA_KIND_SPLITS_KM, "splits_km", NULL},
-        {BCLUA_KIND_SPLITS_MILE, "splits_mile", NULL}, {BCLUA_KIND_EFFORTS, "efforts", NULL},
-        {BCLUA_KIND_DROPPED_LIST, "dropped", NULL},
-    };
+// One metatable serves every light userdata (Lua allows one), so it dispatches on the record's kind;
+// its upvalues: 1 names (kind -> name), 2 orders (kind -> field order), 3 strings (id -> string).
+static void define_light_kinds(lua_State *state, bclua_control *c, const bclua_kind *kinds, int count) {
     int top = lua_gettop(state);
     lua_newtable(state);  // top + 1: names
     lua_newtable(state);  // top + 2: orders
@@ -747,19 +599,25 @@ static void define_light_kinds(lua_State *state, bclua_control *c) {
     lua_pushvalue(state, top + 3);
     c->strings_ref = luaL_ref(state, LUA_REGISTRYINDEX);
     c->string_count = 0;
-    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
-        int kind = kinds[k].kind;
-        lua_pushstring(state, kinds[k].name);
+    for (int k = 0; k < count; k++) {
+        const bclua_kind *spec = &kinds[k];
+        if (spec->shape != BCLUA_SHAPE_RECORD && spec->shape != BCLUA_SHAPE_RECORD_ARRAY) continue;
+        int kind = spec->kind;
+        c->light_shape[kind] = spec->shape;
+        lua_pushstring(state, spec->name);
+        c->light_names[kind] = lua_tostring(state, -1);  // anchored by the names table
         lua_rawseti(state, top + 1, kind);
-        lua_newtable(state);
-        int count = 0;
-        for (int i = 0; kinds[k].fields && kinds[k].fields[i] && i < 8; i++) {
-            lua_pushstring(state, kinds[k].fields[i]);
+        lua_createtable(state, spec->field_count, 0);
+        const char *name = spec->fields;
+        int fields = spec->shape == BCLUA_SHAPE_RECORD && name != NULL ? spec->field_count : 0;
+        for (int i = 0; i < fields; i++) {
+            lua_pushstring(state, name);
             c->light_fields[kind][i] = lua_tostring(state, -1);  // interned and anchored by the order table
+            c->light_types[kind][i] = spec->types[i];
             lua_rawseti(state, -2, i + 1);
-            count++;
+            name += strlen(name) + 1;
         }
-        c->light_field_count[kind] = count;
+        c->light_field_count[kind] = fields;
         lua_rawseti(state, top + 2, kind);
     }
     lua_pushlightuserdata(state, NULL);
@@ -788,10 +646,11 @@ static void define_light_kinds(lua_State *state, bclua_control *c) {
 // the records itself (one C call per step instead of ipairs' step plus an __index call); anything
 // else goes to the standard ipairs (upvalue 1), so behaviour and messages are Lua's.
 int bclua_internal_fast_ipairs(lua_State *state) {
+    bclua_control *c = control(state);
     luaL_checkany(state, 1);
     if (lua_type(state, 1) == LUA_TLIGHTUSERDATA) {
         int kind = light_kind(state, 1);
-        if (kind >= 0 && is_light_array(kind)) {
+        if (kind >= 0 && is_light_array(c, kind)) {
             lua_pushcfunction(state, light_array_next);
             lua_pushvalue(state, 1);
             lua_pushinteger(state, 0);

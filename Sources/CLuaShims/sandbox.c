@@ -87,9 +87,8 @@ lua_State *bclua_newstate(size_t memory_cap, long long instruction_budget) {
     c->budget = instruction_budget > 0 ? instruction_budget : 1;
     lua_State *state = lua_newstate(capped_alloc, c);
     if (state == NULL) { free(c); return NULL; }
-    for (int i = 0; i < BCLUA_KIND_COUNT; i++) c->kinds[i] = LUA_NOREF;
+    for (int i = 0; i < BCLUA_KIND_MAX; i++) c->kinds[i] = c->data_metatables[i] = c->orders[i] = LUA_NOREF;
     c->strings_ref = LUA_NOREF;
-    c->run_data_metatable = LUA_NOREF;
     c->state = state;
     return state;
 }

@@ -1,0 +1,167 @@
+import Activities
+import CLua
+import CLuaShims
+
+/// Turns runs into the read-only values rules read, field by field from `RunSchema`: a run proxy
+/// (scalars and single records such as elevation come with it; arrays and `fastest` are built the
+/// first time a rule reads them) whose records are light records in host memory (`bclua_records`):
+/// no Lua allocation per record, and the same record is the same value for every rule.
+final class RunMarshaller {
+    let lua: LuaState
+    var state: OpaquePointer { lua.state }
+    let kinds = LuaKinds.shared
+    /// The schema's accessors and record kinds as plain arrays: no `RunField` copy per run and field.
+    private let valueOf: [@Sendable (RunSummary) -> RunFieldValue]
+    private let recordKind: [Int32]
+    /// Ids of the light records' strings, and a cache by place (see `recordString`).
+    private var recordStrings: [String: Int32] = [:]
+    private var recordStringSlots: [(text: String, id: Int32)] = []
+    /// Records of a kind two fields share (efforts serve `efforts` and `fastest`), per run.
+    private var sharedRecords: [Int: UnsafeMutableRawPointer?] = [:]
+    /// Reused for every run: one value per field, the bytes of its strings and where they are.
+    private var values: [bclua_value]
+    private var bytes: [UInt8] = []
+    private var offsets: [(field: Int, offset: Int, length: Int)] = []
+
+    init(lua: LuaState) {
+        self.lua = lua
+        self.values = Array(repeating: bclua_value(), count: RunSchema.fields.count)
+        self.valueOf = RunSchema.fields.map(\.value)
+        self.recordKind = LuaKinds.shared.recordKind
+        bytes.reserveCapacity(256)
+    }
+
+    /// Pushes the proxy of `run`, the `index`-th run (1-based) of the evaluation.
+    func pushRun(_ run: RunSummary, index: Int) {
+        bytes.removeAll(keepingCapacity: true)
+        offsets.removeAll(keepingCapacity: true)
+        for i in 0..<valueOf.count {
+            var value = bclua_value()
+            switch valueOf[i](run) {
+            case .string(let text?):
+                let offset = bytes.count
+                bytes.append(contentsOf: text.utf8)
+                offsets.append((i, offset, bytes.count - offset))
+                value.type = Int32(BCLUA_VALUE_STRING)
+            case .integer(let number?):
+                value.type = Int32(BCLUA_VALUE_INTEGER); value.integer = Int64(number)
+            case .float(let number?):
+                value.type = Int32(BCLUA_VALUE_FLOAT); value.number = number
+            case .position:
+                value.type = Int32(BCLUA_VALUE_INTEGER); value.integer = Int64(index)
+            case .record(let list?):
+                if let record = writeRecords(list, kind: recordKind[i]) {
+                    value.type = Int32(BCLUA_VALUE_RECORD); value.record = UnsafeRawPointer(record)
+                }
+            default:
+                break
+            }
+            values[i] = value
+        }
+        bytes.append(0)
+        bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                guard let base = chars.baseAddress else { return }
+                for slice in offsets {
+                    values[slice.field].text = base + slice.offset
+                    values[slice.field].length = slice.length
+                }
+                values.withUnsafeBufferPointer { valueBuffer in
+                    bclua_push_run(state, LuaKinds.run, valueBuffer.baseAddress, Int32(valueBuffer.count), Int64(index))
+                }
+            }
+        }
+    }
+
+    /// Builds field `key` of `run` (the `index`-th run) the first time a rule reads it (host function 0).
+    /// The run proxy keeps it, so every later read by any rule gets the same read-only object.
+    func pushLazyField(of run: RunSummary, run index: Int, key: String) {
+        guard let position = kinds.positionByName[key] else { lua.pushNil(); return }
+        let recordKind = self.recordKind[position]
+        switch valueOf[position](run) {
+        case .records(let list):
+            let first = records(list, kind: recordKind, run: index)
+            let stride = Self.stride(list.schema)
+            bclua_push_record_array(state, first.map { UnsafeRawPointer($0) }, stride, first == nil ? 0 : list.count,
+                                    kinds.arrayKind[position])
+        case .keyed(let list, _):
+            lua.newTable(record: Int32(list.count))
+            if let first = records(list, kind: recordKind, run: index) {
+                let stride = Self.stride(list.schema)
+                for i in 0..<list.count {
+                    guard case .string(let name) = list.value(i, 0) else { continue }
+                    if lua.getField(-1, name) != LUA_TNIL { lua.pop(); continue }
+                    lua.pop()
+                    lua_pushlightuserdata(state, first + i * stride)
+                    lua.setField(-2, name)
+                }
+            }
+            bclua_make_proxy(state, LuaKinds.fastest)
+        default:
+            lua.pushNil()
+        }
+    }
+
+    /// Bytes of one record of `schema`: the kind and presence bits, then an 8-byte slot per field.
+    static func stride(_ schema: RecordSchema) -> Int { 8 + 8 * schema.fields.count }
+
+    /// The records of `list` for `run`; those of a kind two fields share are built once per run.
+    private func records(_ list: RecordList, kind: Int32, run: Int) -> UnsafeMutableRawPointer? {
+        guard kinds.sharedKinds.contains(kind) else { return writeRecords(list, kind: kind) }
+        let key = run &* 64 &+ Int(kind)
+        if let built = sharedRecords[key] { return built }
+        let records = writeRecords(list, kind: kind)
+        sharedRecords[key] = records
+        return records
+    }
+
+    /// Writes `list` as light records of `kind` in host memory (nil when memory ran out).
+    private func writeRecords(_ list: RecordList, kind: Int32) -> UnsafeMutableRawPointer? {
+        let count = list.schema.fields.count
+        let stride = Self.stride(list.schema)
+        guard let base = bclua_records(state, stride * max(list.count, 1)) else { return nil }
+        for r in 0..<list.count {
+            let record = base + r * stride
+            var present: UInt32 = 0
+            for f in 0..<count {
+                let slot = record + 8 + 8 * f
+                switch list.value(r, f) {
+                case .none: continue
+                case .float(let number): slot.storeBytes(of: number, as: Double.self)
+                case .integer(let number): slot.storeBytes(of: Int64(number), as: Int64.self)
+                case .boolean(let flag): slot.storeBytes(of: Int64(flag ? 1 : 0), as: Int64.self)
+                case .string(let text): slot.storeBytes(of: Int64(recordString(text, slot: r * count + f)), as: Int64.self)
+                }
+                present |= 1 << UInt32(f)
+            }
+            record.storeBytes(of: kind, as: Int32.self)
+            (record + 4).storeBytes(of: present, as: UInt32.self)
+        }
+        return base
+    }
+
+    /// The id of `text` among the light records' strings (each distinct string is kept once).
+    /// `slot` names a place that tends to see the same string run after run (a checkpoint's badge):
+    /// a repeat there is found by one comparison instead of a hash lookup.
+    private func recordString(_ text: String, slot: Int) -> Int32 {
+        if slot < recordStringSlots.count, recordStringSlots[slot].text == text { return recordStringSlots[slot].id }
+        let id = internRecordString(text)
+        if slot < 64 {
+            while recordStringSlots.count <= slot { recordStringSlots.append(("", 0)) }
+            recordStringSlots[slot] = (text, id)
+        }
+        return id
+    }
+
+    private func internRecordString(_ text: String) -> Int32 {
+        if let id = recordStrings[text] { return id }
+        var text = text
+        let id = text.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars in
+                Int32(bclua_add_string(state, chars.baseAddress, chars.count))
+            }
+        }
+        recordStrings[text] = id
+        return id
+    }
+}
