@@ -45,29 +45,32 @@ public enum RunSchema {
                  encode: { try $1.encode($0.deviceDistanceMeters, forKey: $2) }, value: { .float($0.deviceDistanceMeters) }),
         RunField(.checkpoints, .array, element: .checkpoint,
                  doc: "where the route passed catalogue distances: `{ badge, name, distance_m, lat, lon, elapsed_s }` (`lat`, `lon`, `elapsed_s` may be nil)",
-                 encode: { try $1.encode($0.checkpoints, forKey: $2) }, value: { .records(RecordList($0.checkpoints, RecordSchema.checkpoint)) }),
+                 encode: { try $1.encode($0.checkpoints, forKey: $2) }, value: { .records(.checkpoints($0.checkpoints)) }),
         RunField(.splitsKilometre, .array, element: .split,
                  doc: "`{ index, distance_m, elapsed_s, cumulative_s, pace_s_per_km, partial }`; `index` is an integer, `partial` a boolean (the last, shorter split)",
-                 encode: { try $1.encode($0.splitsKilometre, forKey: $2) }, value: { .records(RecordList($0.splitsKilometre, RecordSchema.split)) }),
+                 encode: { try $1.encode($0.splitsKilometre, forKey: $2) }, value: { .records(.splits($0.splitsKilometre)) }),
         RunField(.splitsMile, .array, element: .split,
                  doc: "`{ index, distance_m, elapsed_s, cumulative_s, pace_s_per_km, partial }`; `index` is an integer, `partial` a boolean (the last, shorter split)",
-                 encode: { try $1.encode($0.splitsMile, forKey: $2) }, value: { .records(RecordList($0.splitsMile, RecordSchema.split)) }),
+                 encode: { try $1.encode($0.splitsMile, forKey: $2) }, value: { .records(.splits($0.splitsMile)) }),
         RunField(.efforts, .array, element: .effort,
                  doc: "fastest stretches: `{ name, distance_m, elapsed_s, start_distance_m, start_elapsed_s, pace_s_per_km }`",
-                 encode: { try $1.encode($0.efforts, forKey: $2) }, value: { .records(RecordList($0.efforts, RecordSchema.effort)) }),
+                 encode: { try $1.encode($0.efforts, forKey: $2) }, value: { .records(.efforts($0.efforts)) }),
         RunField(luaOnly: "fastest", .table, element: .effort,
                  doc: "the efforts keyed by name: `run.fastest[\"5km\"]`. Names: \(RunAnalyzer.effortDistances.map { "`\($0.name)`" }.joined(separator: ", ")). A known name the run has no effort for is `nil`.",
-                 value: { .keyed(RecordList($0.efforts, RecordSchema.effort), keys: RunAnalyzer.effortDistances.map(\.name)) }),
+                 value: { .keyed(.efforts($0.efforts)) }),
         RunField(.elevation, .table, optional: true, element: .elevation, doc: "`{ gain_m, loss_m, min_m, max_m }`",
-                 encode: { try $1.encode($0.elevation, forKey: $2) }, value: { .record($0.elevation.map { RecordList([$0], RecordSchema.elevation) }) }),
+                 encode: { try $1.encode($0.elevation, forKey: $2) }, value: { .record($0.elevation.map { .elevation($0) }) }),
         RunField(.heartRate, .table, optional: true, element: .sensor, doc: "`{ avg, max }` in bpm",
-                 encode: { try $1.encode($0.heartRate, forKey: $2) }, value: { .record($0.heartRate.map { RecordList([$0], RecordSchema.sensor) }) }),
+                 encode: { try $1.encode($0.heartRate, forKey: $2) }, value: { .record($0.heartRate.map { .sensor($0) }) }),
         RunField(.cadence, .table, optional: true, element: .sensor, doc: "`{ avg, max }` as recorded",
-                 encode: { try $1.encode($0.cadence, forKey: $2) }, value: { .record($0.cadence.map { RecordList([$0], RecordSchema.sensor) }) }),
+                 encode: { try $1.encode($0.cadence, forKey: $2) }, value: { .record($0.cadence.map { .sensor($0) }) }),
         RunField(.dropped, .array, element: .dropped, doc: "points left out and why: `{ reason, count }` (`count` an integer)",
-                 encode: { try $1.encode($0.dropped, forKey: $2) }, value: { .records(RecordList($0.dropped, RecordSchema.dropped)) }),
+                 encode: { try $1.encode($0.dropped, forKey: $2) }, value: { .records(.dropped($0.dropped)) }),
         RunField(luaOnly: "index", .integer, doc: "1-based position in start order", value: { _ in .position }),
     ]
+
+    /// The names of the efforts (`fastest`'s keys), from `RunAnalyzer.effortDistances`.
+    public static let effortNames = RunAnalyzer.effortDistances.map(\.name)
 
     /// The field that names a run in messages (`tostring(run)` is `run <id>`): `id`.
     public static let labelField = 0
@@ -130,8 +133,8 @@ public enum RunFieldValue {
     case records(RecordList)
     /// The run's 1-based position among the runs evaluated (the host knows it).
     case position
-    /// The records keyed by their first field, among `keys` (fastest efforts by name).
-    case keyed(RecordList, keys: [String])
+    /// The records keyed by their first field (fastest efforts by name; the names are `RunSchema.effortNames`).
+    case keyed(RecordList)
 }
 
 /// A scalar field of a record.
@@ -180,26 +183,99 @@ public struct RecordSchema: Sendable {
     public static let dropped = RecordSchema("dropped entry", [(Dropped.CodingKeys.reason, .string), (Dropped.CodingKeys.count, .integer)])
 }
 
-/// Records of one schema, read field by field (`value(record, field)`, both 0-based).
-public struct RecordList {
-    public let schema: RecordSchema
-    public let count: Int
-    public let value: (Int, Int) -> RecordValue
+/// Records of one schema, for hosts that copy them out (the Lua host writes them flat, below).
+/// An enum of the record types rather than an existential, so that writing is specialised per type.
+public enum RecordList {
+    case checkpoints([Checkpoint])
+    case splits([Split])
+    case efforts([Effort])
+    case dropped([Dropped])
+    indirect case elevation(Elevation)
+    indirect case sensor(SensorStats)
 
-    init<Record: SchemaRecord>(_ records: [Record], _ schema: RecordSchema) {
-        self.schema = schema
-        self.count = records.count
-        self.value = { records[$0].recordValue(field: $1) }
+    public var schema: RecordSchema {
+        switch self {
+        case .checkpoints: return .checkpoint
+        case .splits: return .split
+        case .efforts: return .effort
+        case .dropped: return .dropped
+        case .elevation: return .elevation
+        case .sensor: return .sensor
+        }
+    }
+
+    public var count: Int {
+        switch self {
+        case .checkpoints(let records): return records.count
+        case .splits(let records): return records.count
+        case .efforts(let records): return records.count
+        case .dropped(let records): return records.count
+        case .elevation, .sensor: return 1
+        }
+    }
+
+    /// Writes every record flat from `base`, `stride` bytes apart: a 4-byte `kind`, 4 bytes of
+    /// presence bits (bit i: field i has a value), then one 8-byte slot per field in the schema's
+    /// order (a Double, an Int64, a Bool as Int64 0/1, or the Int64 `stringID` gives a string;
+    /// `slot` numbers the place, record * fields + field).
+    public func writeFlat(to base: UnsafeMutableRawPointer, stride: Int, kind: Int32, stringID: (String, _ slot: Int) -> Int64) {
+        switch self {
+        case .checkpoints(let records): Self.write(records, base, stride, kind, stringID)
+        case .splits(let records): Self.write(records, base, stride, kind, stringID)
+        case .efforts(let records): Self.write(records, base, stride, kind, stringID)
+        case .dropped(let records): Self.write(records, base, stride, kind, stringID)
+        case .elevation(let record): Self.write(CollectionOfOne(record), base, stride, kind, stringID)
+        case .sensor(let record): Self.write(CollectionOfOne(record), base, stride, kind, stringID)
+        }
+    }
+
+    /// Field `field` of record `record` (both 0-based).
+    public func value(record: Int, field: Int) -> RecordValue {
+        switch self {
+        case .checkpoints(let records): return records[record].recordValue(field: field)
+        case .splits(let records): return records[record].recordValue(field: field)
+        case .efforts(let records): return records[record].recordValue(field: field)
+        case .dropped(let records): return records[record].recordValue(field: field)
+        case .elevation(let record): return record.recordValue(field: field)
+        case .sensor(let record): return record.recordValue(field: field)
+        }
+    }
+
+    @inline(__always)
+    static func write<Records: Collection>(_ records: Records, _ base: UnsafeMutableRawPointer, _ stride: Int, _ kind: Int32,
+                                           _ stringID: (String, Int) -> Int64) where Records.Element: SchemaRecord {
+        let fields = Records.Element.fieldCount
+        var r = 0
+        for element in records {
+            let record = base + r * stride
+            var present: UInt32 = 0
+            for f in 0..<fields {
+                let slot = record + 8 + 8 * f
+                switch element.recordValue(field: f) {
+                case .none: continue
+                case .float(let number): slot.storeBytes(of: number, as: Double.self)
+                case .integer(let number): slot.storeBytes(of: Int64(number), as: Int64.self)
+                case .boolean(let flag): slot.storeBytes(of: Int64(flag ? 1 : 0), as: Int64.self)
+                case .string(let text): slot.storeBytes(of: stringID(text, r * fields + f), as: Int64.self)
+                }
+                present |= 1 << UInt32(f)
+            }
+            record.storeBytes(of: kind, as: Int32.self)
+            (record + 4).storeBytes(of: present, as: UInt32.self)
+            r += 1
+        }
     }
 }
 
 /// A record type of `RecordSchema`: its field `field` (0-based, in the schema's order).
-protocol SchemaRecord {
+public protocol SchemaRecord {
+    static var fieldCount: Int { get }
     func recordValue(field: Int) -> RecordValue
 }
 
 extension Checkpoint: SchemaRecord {
-    func recordValue(field: Int) -> RecordValue {
+    public static var fieldCount: Int { 6 }
+    public func recordValue(field: Int) -> RecordValue {
         switch field {
         case 0: return .string(badge)
         case 1: return .string(name)
@@ -213,7 +289,8 @@ extension Checkpoint: SchemaRecord {
 }
 
 extension Split: SchemaRecord {
-    func recordValue(field: Int) -> RecordValue {
+    public static var fieldCount: Int { 6 }
+    public func recordValue(field: Int) -> RecordValue {
         switch field {
         case 0: return .integer(index)
         case 1: return .float(distanceMeters)
@@ -227,7 +304,8 @@ extension Split: SchemaRecord {
 }
 
 extension Effort: SchemaRecord {
-    func recordValue(field: Int) -> RecordValue {
+    public static var fieldCount: Int { 6 }
+    public func recordValue(field: Int) -> RecordValue {
         switch field {
         case 0: return .string(name)
         case 1: return .float(distanceMeters)
@@ -241,7 +319,8 @@ extension Effort: SchemaRecord {
 }
 
 extension Elevation: SchemaRecord {
-    func recordValue(field: Int) -> RecordValue {
+    public static var fieldCount: Int { 4 }
+    public func recordValue(field: Int) -> RecordValue {
         switch field {
         case 0: return .float(gainMeters)
         case 1: return .float(lossMeters)
@@ -253,13 +332,15 @@ extension Elevation: SchemaRecord {
 }
 
 extension SensorStats: SchemaRecord {
-    func recordValue(field: Int) -> RecordValue {
+    public static var fieldCount: Int { 2 }
+    public func recordValue(field: Int) -> RecordValue {
         field == 0 ? .float(average) : field == 1 ? .float(maximum) : .none
     }
 }
 
 extension Dropped: SchemaRecord {
-    func recordValue(field: Int) -> RecordValue {
+    public static var fieldCount: Int { 2 }
+    public func recordValue(field: Int) -> RecordValue {
         field == 0 ? .string(reason) : field == 1 ? .integer(count) : .none
     }
 }

@@ -72,7 +72,7 @@ struct LuaKinds {
             positionByName[field.name] = i
             var record: Int32 = -1, array: Int32 = -1
             if let element = field.element {
-                if field.kind == .array || Self.isLazy(field) {
+                if field.kind == .array || field.kind == .table && !field.optional {
                     // Elements of arrays (and of fastest) are named by their schema: "split", "effort".
                     if let known = elementKinds[element.name] { record = known } else {
                         record = add(recordSpec(element, name: element.name))
@@ -92,11 +92,9 @@ struct LuaKinds {
         }
     }
 
-    /// Arrays and keyed tables (fastest) are built the first time a rule reads them; scalars and
-    /// single records (elevation) come with the run.
-    static func isLazy(_ field: RunField) -> Bool {
-        field.kind == .array || (field.kind == .table && !field.optional)
-    }
+    /// Fields of records (arrays, fastest, elevation) are built the first time a rule reads them;
+    /// scalars come with the run.
+    static func isLazy(_ field: RunField) -> Bool { field.element != nil }
 
     /// Defines every kind in `state`. False when the shim refused a spec.
     func define(in state: OpaquePointer) -> Bool {

@@ -10,9 +10,13 @@ final class RunMarshaller {
     let lua: LuaState
     var state: OpaquePointer { lua.state }
     let kinds = LuaKinds.shared
-    /// The schema's accessors and record kinds as plain arrays: no `RunField` copy per run and field.
-    private let valueOf: [@Sendable (RunSummary) -> RunFieldValue]
+    /// The schema's accessors, read through a buffer pointer: no copy of a `RunField` per run and
+    /// field, and no reabstraction thunk (which an array of bare closures needs, copying the run).
+    private struct Accessor { let value: @Sendable (RunSummary) -> RunFieldValue }
+    private let accessors: [Accessor]
     private let recordKind: [Int32]
+    /// Fields built on first read: `pushRun` does not even ask for their value.
+    private let lazy: [Bool]
     /// Ids of the light records' strings, and a cache by place (see `recordString`).
     private var recordStrings: [String: Int32] = [:]
     private var recordStringSlots: [(text: String, id: Int32)] = []
@@ -26,8 +30,9 @@ final class RunMarshaller {
     init(lua: LuaState) {
         self.lua = lua
         self.values = Array(repeating: bclua_value(), count: RunSchema.fields.count)
-        self.valueOf = RunSchema.fields.map(\.value)
+        self.accessors = RunSchema.fields.map { Accessor(value: $0.value) }
         self.recordKind = LuaKinds.shared.recordKind
+        self.lazy = RunSchema.fields.map(LuaKinds.isLazy)
         bytes.reserveCapacity(256)
     }
 
@@ -35,9 +40,11 @@ final class RunMarshaller {
     func pushRun(_ run: RunSummary, index: Int) {
         bytes.removeAll(keepingCapacity: true)
         offsets.removeAll(keepingCapacity: true)
-        for i in 0..<valueOf.count {
+        accessors.withUnsafeBufferPointer { accessors in
+        for i in 0..<accessors.count {
             var value = bclua_value()
-            switch valueOf[i](run) {
+            if lazy[i] { values[i] = value; continue }
+            switch accessors[i].value(run) {
             case .string(let text?):
                 let offset = bytes.count
                 bytes.append(contentsOf: text.utf8)
@@ -49,14 +56,11 @@ final class RunMarshaller {
                 value.type = Int32(BCLUA_VALUE_FLOAT); value.number = number
             case .position:
                 value.type = Int32(BCLUA_VALUE_INTEGER); value.integer = Int64(index)
-            case .record(let list?):
-                if let record = writeRecords(list, kind: recordKind[i]) {
-                    value.type = Int32(BCLUA_VALUE_RECORD); value.record = UnsafeRawPointer(record)
-                }
             default:
                 break
             }
             values[i] = value
+        }
         }
         bytes.append(0)
         bytes.withUnsafeBufferPointer { buffer in
@@ -78,18 +82,20 @@ final class RunMarshaller {
     func pushLazyField(of run: RunSummary, run index: Int, key: String) {
         guard let position = kinds.positionByName[key] else { lua.pushNil(); return }
         let recordKind = self.recordKind[position]
-        switch valueOf[position](run) {
+        switch accessors[position].value(run) {
+        case .record(let list?):
+            if let record = writeRecords(list, kind: recordKind) { lua_pushlightuserdata(state, record) } else { lua.pushNil() }
         case .records(let list):
             let first = records(list, kind: recordKind, run: index)
             let stride = Self.stride(list.schema)
             bclua_push_record_array(state, first.map { UnsafeRawPointer($0) }, stride, first == nil ? 0 : list.count,
                                     kinds.arrayKind[position])
-        case .keyed(let list, _):
+        case .keyed(let list):
             lua.newTable(record: Int32(list.count))
             if let first = records(list, kind: recordKind, run: index) {
                 let stride = Self.stride(list.schema)
                 for i in 0..<list.count {
-                    guard case .string(let name) = list.value(i, 0) else { continue }
+                    guard case .string(let name) = list.value(record: i, field: 0) else { continue }
                     if lua.getField(-1, name) != LUA_TNIL { lua.pop(); continue }
                     lua.pop()
                     lua_pushlightuserdata(state, first + i * stride)
@@ -117,26 +123,9 @@ final class RunMarshaller {
 
     /// Writes `list` as light records of `kind` in host memory (nil when memory ran out).
     private func writeRecords(_ list: RecordList, kind: Int32) -> UnsafeMutableRawPointer? {
-        let count = list.schema.fields.count
         let stride = Self.stride(list.schema)
         guard let base = bclua_records(state, stride * max(list.count, 1)) else { return nil }
-        for r in 0..<list.count {
-            let record = base + r * stride
-            var present: UInt32 = 0
-            for f in 0..<count {
-                let slot = record + 8 + 8 * f
-                switch list.value(r, f) {
-                case .none: continue
-                case .float(let number): slot.storeBytes(of: number, as: Double.self)
-                case .integer(let number): slot.storeBytes(of: Int64(number), as: Int64.self)
-                case .boolean(let flag): slot.storeBytes(of: Int64(flag ? 1 : 0), as: Int64.self)
-                case .string(let text): slot.storeBytes(of: Int64(recordString(text, slot: r * count + f)), as: Int64.self)
-                }
-                present |= 1 << UInt32(f)
-            }
-            record.storeBytes(of: kind, as: Int32.self)
-            (record + 4).storeBytes(of: present, as: UInt32.self)
-        }
+        list.writeFlat(to: base, stride: stride, kind: kind) { text, slot in Int64(recordString(text, slot: slot)) }
         return base
     }
 
