@@ -172,12 +172,16 @@ final class LuaState {
 }
 
 /// Ids of the host functions the C trampoline dispatches to (`bclua_push_host_function`).
+/// One table for the evaluation host (`Session`) and the test host (`TestSession`): a run's lazy
+/// fields (0) are built by the same marshalling code in both.
 enum HostFunction: Int32 {
+    /// A run's field built on first read (token: the run's index).
     case lazyField = 0
-    case award = 1
-    case note = 2
-    case print = 3
-    case require = 4
+    /// A rule's `award` / `ctx.note` (token: the rule); `print` / `require` of a pack (token: the pack).
+    case award = 1, note, print, require
+    /// The test API (`Lua/test_prelude.lua`): `t.run`, `t.evaluate`, expectation failures, `where`,
+    /// and a test file's `print` and `require`.
+    case testRun = 10, testEvaluate, testFail, testWhere, testPrint, testRequire
 }
 
 /// Splits `rules/x/y.lua:12: boom` into file, line and the rest; nil when the text has no such prefix.

@@ -184,7 +184,7 @@ enum RunSpec {
             heartRate = SensorStats(average: hrAverage ?? hrMax ?? 0, maximum: hrMax ?? hrAverage ?? 0)
         }
         return RunSummary(
-            id: id, start: Timestamps.iso8601(startEpoch), startEpochSeconds: startEpoch, utcOffsetSeconds: offset,
+            id: id, start: Timestamps.iso8601(startEpoch), startEpochSeconds: startEpoch, utcOffsetSeconds: startOffset,
             localDate: localDate, name: try string("name"), sport: try string("sport") ?? "running", format: "test",
             distanceMeters: distance, elapsedSeconds: elapsed, timerSeconds: try duration("timer_s"),
             movingSeconds: try duration("moving_s"), checkpoints: checkpoints, splitsKilometre: splits,

@@ -457,7 +457,7 @@ extension Session {
         case .note: return hostNote(token: token)
         case .print: return hostPrint(pack: token)
         case .require: return hostRequire(pack: token)
-        case nil:
+        case .testRun, .testEvaluate, .testFail, .testWhere, .testPrint, .testRequire, nil:
             lua.push("badgectl: unknown host function \(fn)")
             return -1
         }

@@ -8,17 +8,13 @@ import Foundation
 private func testHostEntry(_ state: OpaquePointer?, _ context: UnsafeMutableRawPointer?, _ fn: Int32, _ token: Int64) -> Int32 {
     guard let context else { return 0 }
     let session = Unmanaged<TestSession>.fromOpaque(context).takeUnretainedValue()
-    return session.host(fn: fn)
+    return session.host(fn: fn, token: Int(token))
 }
 
 /// One test file of one pack: its own sandboxed Lua state (the rules' allow list plus the test
 /// API of `TestPrelude`), the runs its tests made and what they found. `t.evaluate` builds a
 /// fresh `Session` over the pack and the runs for every call.
 final class TestSession {
-    enum Host: Int32 {
-        case run = 20, evaluate, fail, whereFn, print, require
-    }
-
     let lua: LuaState
     var state: OpaquePointer { lua.state }
     let pack: RulePack
@@ -27,6 +23,8 @@ final class TestSession {
     let defaultCatalogue: Catalogue
     var envRef: Int32 = LUA_NOREF
     var controllerRef: Int32 = LUA_NOREF
+    /// `t.run` hands out real run proxies, made as the evaluation makes them.
+    lazy var marshaller = RunMarshaller(lua: lua)
 
     /// Runs made by `t.run` in the current test, by id (in creation order).
     var runs: [RunSummary] = []
@@ -56,15 +54,15 @@ final class TestSession {
         if let error = lua.call(nargs: 0, nresults: 1) { throw RulesError.lua(reason: "prelude: \(error.message)") }
         // make_env(pack_name, print, loader)
         lua.push(pack.name)
-        bclua_push_host_function(state, Host.print.rawValue, 0)
-        bclua_push_host_function(state, Host.require.rawValue, 0)
+        lua.pushHostFunction(.testPrint, token: 0)
+        lua.pushHostFunction(.testRequire, token: 0)
         if let error = lua.call(nargs: 3, nresults: 1) { throw RulesError.lua(reason: "test environment: \(error.message)") }
         envRef = lua.ref()
         if let message = lua.load(Prelude.tests.bytes, chunkName: Prelude.tests.chunkName) {
             throw RulesError.lua(reason: "test prelude: \(message)")
         }
         lua.push(ref: envRef)
-        for host in [Host.run, .evaluate, .fail, .whereFn] { bclua_push_host_function(state, host.rawValue, 0) }
+        for host in [HostFunction.testRun, .testEvaluate, .testFail, .testWhere] { lua.pushHostFunction(host, token: 0) }
         if let error = lua.call(nargs: 5, nresults: 1) { throw RulesError.lua(reason: "test prelude: \(error.message)") }
         controllerRef = lua.ref()
     }
@@ -147,17 +145,22 @@ final class TestSession {
 
     // MARK: - Host functions (called from the C trampoline; must never raise)
 
-    func host(fn: Int32) -> Int32 {
+    func host(fn: Int32, token: Int) -> Int32 {
         lua.ensureStack()
-        switch Host(rawValue: fn) {
-        case .run: return hostRun()
-        case .evaluate: return hostEvaluate()
-        case .fail: return hostFail()
-        case .whereFn:
+        switch HostFunction(rawValue: fn) {
+        case .lazyField:
+            // A field of a run made by t.run, built on first read as in an evaluation.
+            guard let key = lua.string(at: 2), token >= 1, token <= runs.count else { lua.pushNil(); return 1 }
+            runs.withUnsafeBufferPointer { marshaller.pushLazyField(of: $0[token - 1], run: token, key: key) }
+            return 1
+        case .testRun: return hostRun()
+        case .testEvaluate: return hostEvaluate()
+        case .testFail: return hostFail()
+        case .testWhere:
             let level = Int32(lua.number(at: 1) ?? 1)
             lua.push(lua.whereString(level: level))
             return 1
-        case .print:
+        case .testPrint:
             let count = lua.top
             var parts: [String] = []
             for i in 1...max(count, 1) where count > 0 {
@@ -165,9 +168,9 @@ final class TestSession {
             }
             output.append(parts.joined(separator: "\t"))
             return 0
-        case .require:
+        case .testRequire:
             return raise("require: test files cannot require modules; the rules they test are loaded by t.evaluate", level: 1)
-        case nil:
+        case .award, .note, .print, .require, nil:
             lua.push("badgectl: unknown host function \(fn)")
             return -1
         }
@@ -204,80 +207,9 @@ final class TestSession {
         if runIndexByID[run.id] != nil { return raise("t.run: a run with id '\(run.id)' already exists in this test", level: 2) }
         runIndexByID[run.id] = runs.count
         runs.append(run)
-        pushRunData(run)
+        // The real run proxy (strict fields, "did you mean", read-only); `index` is its creation order.
+        marshaller.pushRun(run, index: runs.count)
         return 1
-    }
-
-    /// The run's scalar fields as a plain table (the prelude wraps it read-only).
-    func pushRunData(_ run: RunSummary) {
-        lua.newTable(record: 16)
-        lua.push(run.id); lua.setField(-2, "id")
-        if let v = run.start { lua.push(v); lua.setField(-2, "start") }
-        if let v = run.startEpochSeconds { lua.push(v); lua.setField(-2, "start_epoch_s") }
-        if let v = run.utcOffsetSeconds { lua.push(integer: v); lua.setField(-2, "utc_offset_s") }
-        if let v = run.localDate { lua.push(v); lua.setField(-2, "local_date") }
-        if let v = run.name { lua.push(v); lua.setField(-2, "name") }
-        lua.push(run.sport); lua.setField(-2, "sport")
-        lua.push(run.format); lua.setField(-2, "format")
-        lua.push(run.distanceMeters); lua.setField(-2, "distance_m")
-        if let v = run.elapsedSeconds { lua.push(v); lua.setField(-2, "elapsed_s") }
-        if let v = run.timerSeconds { lua.push(v); lua.setField(-2, "timer_s") }
-        if let v = run.movingSeconds { lua.push(v); lua.setField(-2, "moving_s") }
-        if let v = run.speedMetersPerSecond { lua.push(v); lua.setField(-2, "speed_m_per_s") }
-        if let v = run.paceSecondsPerKilometre { lua.push(v); lua.setField(-2, "pace_s_per_km") }
-        func pushEffort(_ effort: Effort) {
-            lua.newTable(record: 6)
-            lua.push(effort.name); lua.setField(-2, "name")
-            lua.push(effort.distanceMeters); lua.setField(-2, "distance_m")
-            lua.push(effort.elapsedSeconds); lua.setField(-2, "elapsed_s")
-            lua.push(effort.startDistanceMeters); lua.setField(-2, "start_distance_m")
-            lua.push(effort.startElapsedSeconds); lua.setField(-2, "start_elapsed_s")
-            lua.push(effort.paceSecondsPerKilometre); lua.setField(-2, "pace_s_per_km")
-        }
-        lua.newTable(array: Int32(run.efforts.count))
-        for (i, effort) in run.efforts.enumerated() { pushEffort(effort); lua_rawseti(state, -2, lua_Integer(i + 1)) }
-        lua.setField(-2, "efforts")
-        lua.newTable(record: Int32(run.efforts.count))
-        for effort in run.efforts { pushEffort(effort); lua.setField(-2, effort.name) }
-        lua.setField(-2, "fastest")
-        for (key, splits) in [("splits_km", run.splitsKilometre), ("splits_mile", run.splitsMile)] {
-            lua.newTable(array: Int32(splits.count))
-            for (i, split) in splits.enumerated() {
-                lua.newTable(record: 6)
-                lua.push(integer: split.index); lua.setField(-2, "index")
-                lua.push(split.distanceMeters); lua.setField(-2, "distance_m")
-                lua.push(split.elapsedSeconds); lua.setField(-2, "elapsed_s")
-                lua.push(split.cumulativeSeconds); lua.setField(-2, "cumulative_s")
-                lua.push(split.paceSecondsPerKilometre); lua.setField(-2, "pace_s_per_km")
-                lua_pushboolean(state, split.partial ? 1 : 0); lua.setField(-2, "partial")
-                lua_rawseti(state, -2, lua_Integer(i + 1))
-            }
-            lua.setField(-2, key)
-        }
-        lua.newTable(array: Int32(run.checkpoints.count))
-        for (i, checkpoint) in run.checkpoints.enumerated() {
-            lua.newTable(record: 4)
-            lua.push(checkpoint.badge); lua.setField(-2, "badge")
-            lua.push(checkpoint.name); lua.setField(-2, "name")
-            lua.push(checkpoint.distanceMeters); lua.setField(-2, "distance_m")
-            if let v = checkpoint.elapsedSeconds { lua.push(v); lua.setField(-2, "elapsed_s") }
-            lua_rawseti(state, -2, lua_Integer(i + 1))
-        }
-        lua.setField(-2, "checkpoints")
-        if let e = run.elevation {
-            lua.newTable(record: 4)
-            lua.push(e.gainMeters); lua.setField(-2, "gain_m")
-            lua.push(e.lossMeters); lua.setField(-2, "loss_m")
-            lua.push(e.minMeters); lua.setField(-2, "min_m")
-            lua.push(e.maxMeters); lua.setField(-2, "max_m")
-            lua.setField(-2, "elevation")
-        }
-        if let h = run.heartRate {
-            lua.newTable(record: 2)
-            lua.push(h.average); lua.setField(-2, "avg")
-            lua.push(h.maximum); lua.setField(-2, "max")
-            lua.setField(-2, "heart_rate")
-        }
     }
 
     // MARK: t.evaluate
