@@ -39,7 +39,7 @@ public struct Award: Codable, Sendable, Equatable {
 }
 
 /// A pack or rule that could not be loaded or failed while it ran. The evaluation goes on without it.
-public struct RuleFailure: Codable, Error, Sendable, Equatable, CustomStringConvertible {
+public struct RuleFailure: Codable, Sendable, Equatable, CustomStringConvertible {
     /// Pack name (the folder name when `pack.lua` itself failed).
     public var pack: String
     /// Rule id (the file name without `.lua` when the file failed before returning its table); nil for pack-level failures.

@@ -66,6 +66,28 @@ final class LuaState {
         return lua_rawget(state, t)
     }
 
+    // MARK: - Typed fields of tables (the one family of readers; raw reads, never a metamethod)
+
+    /// `table[key]` as a string: nil when absent, `RulesError.field` when it is something else.
+    func stringField(_ table: Int32, _ key: String) throws -> String? {
+        let type = getField(table, key)
+        defer { pop() }
+        if type == LUA_TNIL { return nil }
+        guard let text = string(at: -1) else { throw RulesError.field("field '\(key)' must be a string, got \(typeName(at: -1))") }
+        return text
+    }
+
+    /// `table[key]` as a finite number: nil when absent, `RulesError.field` when it is something else.
+    func numberField(_ table: Int32, _ key: String) throws -> Double? {
+        let type = getField(table, key)
+        defer { pop() }
+        if type == LUA_TNIL { return nil }
+        guard let value = number(at: -1), value.isFinite else {
+            throw RulesError.field("field '\(key)' must be a finite number, got \(typeName(at: -1))")
+        }
+        return value
+    }
+
     /// The string at `index` (strings only; numbers are not converted).
     func string(at index: Int32) -> String? {
         guard lua_type(state, index) == LUA_TSTRING else { return nil }
@@ -134,7 +156,7 @@ final class LuaState {
     }
 
     /// The outcome of one protected call.
-    struct CallError: Error {
+    struct CallError {
         var message: String
         var traceback: String?
         var budgetExhausted: Bool

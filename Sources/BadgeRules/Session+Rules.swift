@@ -254,8 +254,8 @@ extension Session {
                         badge = text
                     }
                     progress = try tableProgress(table, "earned")
-                } catch let message as HostMessage {
-                    return fail(message.text)
+                } catch RulesError.field(let message) {
+                    return fail(message)
                 } catch {
                     return fail("\(error)")
                 }
@@ -286,10 +286,10 @@ extension Session {
                     lua.setField(-2, "progress")
                     guard let parsed = try tableProgress(lua.top, "progress") else { continue }
                     value = parsed
-                } catch let message as HostMessage {
+                } catch RulesError.field(let message) {
                     let definition = fallback(rule, "progress")
                     return RuleFailure(pack: packNames[rule.pack], rule: rule.id, file: definition.file, line: definition.line,
-                                       message: message.text.replacingOccurrences(of: "progress: field 'progress'", with: "progress: the result"))
+                                       message: message.replacingOccurrences(of: "progress: field 'progress'", with: "progress: the result"))
                 } catch { continue }
                 func ratio(_ p: Progress) -> Double { p.target > 0 ? p.current / p.target : 0 }
                 if best == nil || ratio(value) > ratio(best ?? value) { best = value }
@@ -344,9 +344,9 @@ extension Session {
             defer { lua.pop() }
             do {
                 try readStatus(rule: rule, at: lua.top)
-            } catch let message as HostMessage {
+            } catch RulesError.field(let message) {
                 let definition = fallback(rule, "status")
-                return RuleFailure(pack: packNames[rule.pack], rule: rule.id, file: definition.file, line: definition.line, message: message.text)
+                return RuleFailure(pack: packNames[rule.pack], rule: rule.id, file: definition.file, line: definition.line, message: message)
             } catch {
                 return nil
             }
@@ -357,19 +357,19 @@ extension Session {
     func readStatus(rule: Rule, at index: Int32) throws {
         let type = lua.type(at: index)
         if type == LUA_TNIL { return }
-        guard type == LUA_TTABLE else { throw HostMessage("status must return a table { badges = { ... }, next = { ... } } or nil, got \(lua.typeName(at: index))") }
+        guard type == LUA_TTABLE else { throw RulesError.field("status must return a table { badges = { ... }, next = { ... } } or nil, got \(lua.typeName(at: index))") }
         let badgesType = lua.getField(index, "badges")
         if badgesType != LUA_TNIL {
-            guard badgesType == LUA_TTABLE else { throw HostMessage("status: field 'badges' must be an array, got \(lua.typeName(at: -1))") }
+            guard badgesType == LUA_TTABLE else { throw RulesError.field("status: field 'badges' must be an array, got \(lua.typeName(at: -1))") }
             let array = lua.top
             let count = Int(lua_rawlen(state, array))
             for i in 1...max(count, 1) where count > 0 {
                 lua_rawgeti(state, array, lua_Integer(i))
                 let entry = lua.top
                 let label = "status: badges[\(i)]"
-                guard lua.type(at: entry) == LUA_TTABLE else { throw HostMessage("\(label) must be a table { badge = ..., progress = ... }, got \(lua.typeName(at: entry))") }
-                guard let badge = try tableString(entry, "badge", label) else { throw HostMessage("\(label): missing required field 'badge'") }
-                guard knownBadges.contains(badge) else { throw HostMessage("\(label): unknown badge '\(badge)' (not in the catalogue nor in any pack's badges or themes)") }
+                guard lua.type(at: entry) == LUA_TTABLE else { throw RulesError.field("\(label) must be a table { badge = ..., progress = ... }, got \(lua.typeName(at: entry))") }
+                guard let badge = try tableString(entry, "badge", label) else { throw RulesError.field("\(label): missing required field 'badge'") }
+                guard knownBadges.contains(badge) else { throw RulesError.field("\(label): unknown badge '\(badge)' (not in the catalogue nor in any pack's badges or themes)") }
                 let silver = try tableNumber(entry, "silver_pace_s_per_km", label)
                 let gold = try tableNumber(entry, "gold_pace_s_per_km", label)
                 let progress = try tableProgress(entry, label)
@@ -384,45 +384,34 @@ extension Session {
         let nextType = lua.getField(index, "next")
         defer { lua.pop() }
         if nextType == LUA_TNIL { return }
-        guard nextType == LUA_TTABLE else { throw HostMessage("status: field 'next' must be a table { badge = ..., remaining_m = ... }, got \(lua.typeName(at: -1))") }
+        guard nextType == LUA_TTABLE else { throw RulesError.field("status: field 'next' must be a table { badge = ..., remaining_m = ... }, got \(lua.typeName(at: -1))") }
         let next = lua.top
-        guard let badge = try tableString(next, "badge", "status: next") else { throw HostMessage("status: next: missing required field 'badge'") }
-        guard knownBadges.contains(badge) else { throw HostMessage("status: next: unknown badge '\(badge)'") }
-        guard let remaining = try tableNumber(next, "remaining_m", "status: next") else { throw HostMessage("status: next: missing required field 'remaining_m'") }
+        guard let badge = try tableString(next, "badge", "status: next") else { throw RulesError.field("status: next: missing required field 'badge'") }
+        guard knownBadges.contains(badge) else { throw RulesError.field("status: next: unknown badge '\(badge)'") }
+        guard let remaining = try tableNumber(next, "remaining_m", "status: next") else { throw RulesError.field("status: next: missing required field 'remaining_m'") }
         pendingNext = NextBadge(pack: packNames[rule.pack], rule: rule.id, badge: badge, remainingMeters: remaining)
     }
 
     // MARK: - Raw readers of rule-made tables
 
-    struct HostMessage: Error {
-        var text: String
-        init(_ text: String) { self.text = text }
-    }
-
+    /// `LuaState.stringField` with `label: ` before its message.
     func tableString(_ table: Int32, _ key: String, _ label: String) throws -> String? {
-        let type = lua.getField(table, key)
-        defer { lua.pop() }
-        if type == LUA_TNIL { return nil }
-        guard let text = lua.string(at: -1) else { throw HostMessage("\(label): field '\(key)' must be a string, got \(lua.typeName(at: -1))") }
-        return text
+        do { return try lua.stringField(table, key) } catch RulesError.field(let text) { throw RulesError.field("\(label): \(text)") }
     }
 
+    /// `LuaState.numberField` with `label: ` before its message.
     func tableNumber(_ table: Int32, _ key: String, _ label: String) throws -> Double? {
-        let type = lua.getField(table, key)
-        defer { lua.pop() }
-        if type == LUA_TNIL { return nil }
-        guard let value = lua.number(at: -1), value.isFinite else { throw HostMessage("\(label): field '\(key)' must be a finite number, got \(lua.typeName(at: -1))") }
-        return value
+        do { return try lua.numberField(table, key) } catch RulesError.field(let text) { throw RulesError.field("\(label): \(text)") }
     }
 
     func tableProgress(_ table: Int32, _ label: String) throws -> Progress? {
         let type = lua.getField(table, "progress")
         defer { lua.pop() }
         if type == LUA_TNIL { return nil }
-        guard type == LUA_TTABLE else { throw HostMessage("\(label): field 'progress' must be a table { current = ..., target = ..., unit = ... }, got \(lua.typeName(at: -1))") }
+        guard type == LUA_TTABLE else { throw RulesError.field("\(label): field 'progress' must be a table { current = ..., target = ..., unit = ... }, got \(lua.typeName(at: -1))") }
         let inner = lua.top
-        guard let current = try tableNumber(inner, "current", "\(label): progress") else { throw HostMessage("\(label): progress: missing required field 'current'") }
-        guard let target = try tableNumber(inner, "target", "\(label): progress") else { throw HostMessage("\(label): progress: missing required field 'target'") }
+        guard let current = try tableNumber(inner, "current", "\(label): progress") else { throw RulesError.field("\(label): progress: missing required field 'current'") }
+        guard let target = try tableNumber(inner, "target", "\(label): progress") else { throw RulesError.field("\(label): progress: missing required field 'target'") }
         let unit = try tableString(inner, "unit", "\(label): progress") ?? ""
         return Progress(current: current, target: target, unit: unit)
     }
@@ -512,8 +501,8 @@ extension Session {
             }
             record(rule: rule, badge: badge, tier: tier, runIndex: runIndex, detail: detail, progress: progress)
             return 0
-        } catch let message as HostMessage {
-            return raise(message.text)
+        } catch RulesError.field(let message) {
+            return raise(message)
         } catch {
             return raise("award: \(error)")
         }

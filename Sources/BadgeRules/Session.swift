@@ -194,20 +194,14 @@ final class Session {
     }
 
     func requiredString(_ table: Int32, _ key: String, _ fail: (String) -> RulesError) throws -> String {
-        let type = lua.getField(table, key)
-        defer { lua.pop() }
-        if type == LUA_TNIL { throw fail("missing required field '\(key)'") }
-        guard let text = lua.string(at: -1) else { throw fail("field '\(key)' must be a string, got \(lua.typeName(at: -1))") }
+        guard let text = try optionalString(table, key, fail) else { throw fail("missing required field '\(key)'") }
         if text.isEmpty { throw fail("field '\(key)' must not be empty") }
         return text
     }
 
+    /// `LuaState.stringField`, its message through `fail` (which says where).
     func optionalString(_ table: Int32, _ key: String, _ fail: (String) -> RulesError) throws -> String? {
-        let type = lua.getField(table, key)
-        defer { lua.pop() }
-        if type == LUA_TNIL { return nil }
-        guard let text = lua.string(at: -1) else { throw fail("field '\(key)' must be a string, got \(lua.typeName(at: -1))") }
-        return text
+        do { return try lua.stringField(table, key) } catch RulesError.field(let text) { throw fail(text) }
     }
 
     /// `declaresTiers`: the entries are the pack's own `badges`, which may declare `tiers`.

@@ -199,8 +199,8 @@ final class TestSession {
         let run: RunSummary
         do {
             run = try RunSpec.build(from: self, table: 1, ordinal: runs.count + 1)
-        } catch let error as RunSpec.SpecError {
-            return raise("t.run: \(error.message)", level: 2)
+        } catch RulesError.field(let text) {
+            return raise("t.run: \(text)", level: 2)
         } catch {
             return raise("t.run: \(error)", level: 2)
         }
@@ -236,8 +236,8 @@ final class TestSession {
         if lua.type(at: 3) != LUA_TNIL {
             do {
                 catalogue = try readCatalogue(at: 3)
-            } catch let error as RunSpec.SpecError {
-                return raise("t.evaluate: option 'catalogue': \(error.message)", level: 2)
+            } catch RulesError.field(let text) {
+                return raise("t.evaluate: option 'catalogue': \(text)", level: 2)
             } catch {
                 return raise("t.evaluate: option 'catalogue': \(error)", level: 2)
             }
@@ -279,18 +279,18 @@ final class TestSession {
     }
 
     func readCatalogue(at index: Int32) throws -> Catalogue {
-        guard lua.type(at: index) == LUA_TTABLE else { throw RunSpec.SpecError(message: "expected an array of { id =, name =, distance_m = }") }
+        guard lua.type(at: index) == LUA_TTABLE else { throw RulesError.field("expected an array of { id =, name =, distance_m = }") }
         var badges: [CatalogueBadge] = []
         let count = Int(lua_rawlen(state, index))
         for i in 0..<count {
             lua_rawgeti(state, index, lua_Integer(i + 1))
             defer { lua.pop() }
             let entry = lua.top
-            guard lua.type(at: entry) == LUA_TTABLE else { throw RunSpec.SpecError(message: "entry \(i + 1) is not a table") }
+            guard lua.type(at: entry) == LUA_TTABLE else { throw RulesError.field("entry \(i + 1) is not a table") }
             lua.getField(entry, "id")
             let id = lua.string(at: -1)
             lua.pop()
-            guard let id, !id.isEmpty else { throw RunSpec.SpecError(message: "entry \(i + 1): missing 'id'") }
+            guard let id, !id.isEmpty else { throw RulesError.field("entry \(i + 1): missing 'id'") }
             lua.getField(entry, "name")
             let name = lua.string(at: -1) ?? id
             lua.pop()
