@@ -1,6 +1,4 @@
 import Activities
-import CLua
-import CLuaShims
 import Foundation
 
 /// The host functions rules call (award, ctx.note, print, require, a run's lazy fields), reached
@@ -36,7 +34,7 @@ extension Session {
             return raise("award: called outside the calls of the rule it was given to")
         }
         let rule = rules[token]
-        guard lua.type(at: 1) == LUA_TTABLE else {
+        guard lua.type(at: 1) == .table else {
             return raise("award: expected a table { badge = ..., tier = ..., run = ..., detail = ... }, got \(lua.typeName(at: 1))")
         }
         do {
@@ -55,13 +53,13 @@ extension Session {
             var runIndex = 0
             var problem: String? = nil
             switch runType {
-            case LUA_TNIL:
+            case .nil:
                 problem = "award: missing field 'run' (the run that earned it: a run table or a run id)"
-            case LUA_TSTRING:
+            case .string:
                 let id = lua.string(at: -1) ?? ""
                 if let found = runIndexByID[id] { runIndex = found } else { problem = "award: unknown run '\(id)'" }
-            case LUA_TUSERDATA, LUA_TLIGHTUSERDATA:
-                let found = Int(bclua_run_index(state, -1))
+            case .userdata, .lightUserdata:
+                let found = lua.runIndex(at: -1)
                 if found >= 1, found <= runs.count { runIndex = found } else {
                     problem = "award: field 'run' must be a run or a run id, got \(lua.typeName(at: -1))"
                 }
@@ -97,15 +95,11 @@ extension Session {
     /// Text of the value at `index` for notes: strings and numbers as Lua prints them, others by type.
     func noteText(at index: Int32) -> String {
         switch lua.type(at: index) {
-        case LUA_TSTRING: return lua.string(at: index) ?? ""
-        case LUA_TNUMBER:
-            lua_pushvalue(state, index)
-            _ = lua_tolstring(state, -1, nil)
-            let text = lua.string(at: -1) ?? ""
-            lua.pop()
-            return text
-        case LUA_TBOOLEAN: return lua_toboolean(state, index) != 0 ? "true" : "false"
-        case LUA_TNIL: return "nil"
+        case .string: return lua.string(at: index) ?? ""
+        case .number:
+            return lua.numberText(at: index)
+        case .boolean: return lua.boolean(at: index) ? "true" : "false"
+        case .nil: return "nil"
         default: return lua.typeName(at: index)
         }
     }
@@ -113,9 +107,9 @@ extension Session {
     func hostNote(token: Int) -> Int32 {
         guard token >= 0, token < rules.count else { return 0 }
         var index: Int32 = 1
-        if lua.type(at: 1) == LUA_TUSERDATA && lua.top >= 2 { index = 2 }  // ctx:note(text)
+        if lua.type(at: 1) == .userdata && lua.top >= 2 { index = 2 }  // ctx:note(text)
         let type = lua.type(at: index)
-        guard type == LUA_TSTRING || type == LUA_TNUMBER else {
+        guard type == .string || type == .number else {
             return raise("ctx.note: expected a string, got \(lua.typeName(at: index))")
         }
         let rule = rules[token]

@@ -1,8 +1,8 @@
 import Activities
-import CLuaShims
 
 /// The kinds of read-only values rules are given, numbered for the C shim and named from
-/// `RunSchema` (the shim spells no field name). Built once per process; every state defines them.
+/// `RunSchema` (the shim spells no field name). Built once per process; every state defines them
+/// (`LuaState.defineKinds`).
 struct LuaKinds {
     static let shared = LuaKinds()
 
@@ -16,12 +16,15 @@ struct LuaKinds {
     static let ruleInfo: Int32 = 6
 
     /// Every kind, as the shim takes them (names and types as Swift strings until `define`).
+    /// How a kind's values are made: a userdata over a table, a light record, an array of them.
+    enum Shape { case proxy, record, recordArray }
+
     struct Spec {
         var kind: Int32
-        var shape: Int32
+        var shape: Shape
         var name: String
         var fields: [String]?
-        var types: String = ""
+        var types: [RecordSchema.Kind] = []
         var lazy: UInt64 = 0
         var labelField: Int32 = 0
     }
@@ -40,15 +43,15 @@ struct LuaKinds {
         var lazy: UInt64 = 0
         for (i, field) in fields.enumerated() where Self.isLazy(field) { lazy |= 1 << UInt64(i) }
         specs = [
-            Spec(kind: Self.run, shape: Int32(BCLUA_SHAPE_PROXY), name: "run", fields: fields.map(\.name), lazy: lazy,
+            Spec(kind: Self.run, shape: .proxy, name: "run", fields: fields.map(\.name), lazy: lazy,
                  labelField: Int32(RunSchema.labelField + 1)),
-            Spec(kind: Self.fastest, shape: Int32(BCLUA_SHAPE_PROXY), name: "fastest", fields: RunAnalyzer.effortDistances.map(\.name)),
-            Spec(kind: Self.ctx, shape: Int32(BCLUA_SHAPE_PROXY), name: "ctx", fields: ["catalogue", "pack", "note", "rule"]),
-            Spec(kind: Self.catalogueBadge, shape: Int32(BCLUA_SHAPE_PROXY), name: "catalogue badge",
+            Spec(kind: Self.fastest, shape: .proxy, name: "fastest", fields: RunAnalyzer.effortDistances.map(\.name)),
+            Spec(kind: Self.ctx, shape: .proxy, name: "ctx", fields: ["catalogue", "pack", "note", "rule"]),
+            Spec(kind: Self.catalogueBadge, shape: .proxy, name: "catalogue badge",
                  fields: ["id", "name", "information", "image", "distance_m"]),
-            Spec(kind: Self.catalogue, shape: Int32(BCLUA_SHAPE_PROXY), name: "catalogue", fields: nil),
-            Spec(kind: Self.packInfo, shape: Int32(BCLUA_SHAPE_PROXY), name: "pack", fields: ["name", "version"]),
-            Spec(kind: Self.ruleInfo, shape: Int32(BCLUA_SHAPE_PROXY), name: "rule", fields: ["id", "title", "badge"]),
+            Spec(kind: Self.catalogue, shape: .proxy, name: "catalogue", fields: nil),
+            Spec(kind: Self.packInfo, shape: .proxy, name: "pack", fields: ["name", "version"]),
+            Spec(kind: Self.ruleInfo, shape: .proxy, name: "rule", fields: ["id", "title", "badge"]),
         ]
         var elementKinds: [String: Int32] = [:]
         func add(_ spec: Spec) -> Int32 {
@@ -58,15 +61,7 @@ struct LuaKinds {
             return spec.kind
         }
         func recordSpec(_ schema: RecordSchema, name: String) -> Spec {
-            let types = schema.fields.map { field -> Character in
-                switch field.kind {
-                case .float: return Character(UnicodeScalar(UInt8(BCLUA_FIELD_FLOAT)))
-                case .integer: return Character(UnicodeScalar(UInt8(BCLUA_FIELD_INTEGER)))
-                case .boolean: return Character(UnicodeScalar(UInt8(BCLUA_FIELD_BOOLEAN)))
-                case .string: return Character(UnicodeScalar(UInt8(BCLUA_FIELD_STRING)))
-                }
-            }
-            return Spec(kind: 0, shape: Int32(BCLUA_SHAPE_RECORD), name: name, fields: schema.fields.map(\.name), types: String(types))
+            return Spec(kind: 0, shape: .record, name: name, fields: schema.fields.map(\.name), types: schema.fields.map(\.kind))
         }
         for (i, field) in fields.enumerated() {
             positionByName[field.name] = i
@@ -84,7 +79,7 @@ struct LuaKinds {
                 }
             }
             if field.kind == .array {
-                array = add(Spec(kind: 0, shape: Int32(BCLUA_SHAPE_RECORD_ARRAY), name: field.name, fields: nil))
+                array = add(Spec(kind: 0, shape: .recordArray, name: field.name, fields: nil))
             }
             if record >= 0, recordKind.contains(record) { sharedKinds.insert(record) }
             recordKind.append(record)
@@ -95,32 +90,4 @@ struct LuaKinds {
     /// Fields of records (arrays, fastest, elevation) are built the first time a rule reads them;
     /// scalars come with the run.
     static func isLazy(_ field: RunField) -> Bool { field.element != nil }
-
-    /// Defines every kind in `state`. False when the shim refused a spec.
-    func define(in state: OpaquePointer) -> Bool {
-        var storage: [UnsafeMutablePointer<CChar>] = []
-        defer { storage.forEach { $0.deallocate() } }
-        func copy(_ bytes: [UInt8]) -> UnsafeMutablePointer<CChar> {
-            let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
-            for (i, byte) in bytes.enumerated() { pointer[i] = CChar(bitPattern: byte) }
-            pointer[bytes.count] = 0
-            storage.append(pointer)
-            return pointer
-        }
-        let kinds = specs.map { spec -> bclua_kind in
-            var kind = bclua_kind()
-            kind.kind = spec.kind
-            kind.shape = spec.shape
-            kind.name = UnsafePointer(copy(Array(spec.name.utf8)))
-            if let fields = spec.fields {
-                kind.fields = UnsafePointer(copy(fields.flatMap { Array($0.utf8) + [0] }))
-                kind.field_count = Int32(fields.count)
-            }
-            if !spec.types.isEmpty { kind.types = UnsafePointer(copy(Array(spec.types.utf8))) }
-            kind.lazy = spec.lazy
-            kind.label_field = spec.labelField
-            return kind
-        }
-        return kinds.withUnsafeBufferPointer { bclua_define_kinds(state, $0.baseAddress, Int32($0.count)) } != 0
-    }
 }

@@ -1,5 +1,3 @@
-import CLua
-import CLuaShims
 import Foundation
 
 /// What a pack's `pack.lua` declares, read from the table it returned (raw reads only): name,
@@ -15,17 +13,17 @@ struct PackManifest {
         let version = try requiredString(table, "version", fail)
         let description = try optionalString(table, "description", fail) ?? ""
         var badges: [CatalogueBadge] = []
-        if lua.getField(table, "badges") != LUA_TNIL {
+        if lua.getField(table, "badges") != .nil {
             badges = try readBadges(at: lua.top, label: "badges", declaresTiers: true, fail)
         }
         lua.pop()
         var themes: [String: [CatalogueBadge]] = [:]
         let themesType = lua.getField(table, "themes")
-        if themesType != LUA_TNIL {
-            guard themesType == LUA_TTABLE else { throw fail("field 'themes' must be a table { <theme> = { badge, ... } }, got \(lua.typeName(at: -1))") }
+        if themesType != .nil {
+            guard themesType == .table else { throw fail("field 'themes' must be a table { <theme> = { badge, ... } }, got \(lua.typeName(at: -1))") }
             let themesIndex = lua.top
             lua.pushNil()
-            while lua_next(state, themesIndex) != 0 {
+            while lua.next(themesIndex) {
                 guard let theme = lua.string(at: -2) else { throw fail("themes: keys must be theme names (strings)") }
                 themes[theme] = try readBadges(at: lua.top, label: "themes.\(theme)", fail)
                 lua.pop()
@@ -55,22 +53,22 @@ struct PackManifest {
 
     /// `declaresTiers`: the entries are the pack's own `badges`, which may declare `tiers`.
     func readBadges(at index: Int32, label: String, declaresTiers: Bool = false, _ fail: (String) -> RulesError) throws -> [CatalogueBadge] {
-        guard lua.type(at: index) == LUA_TTABLE else { throw fail("field '\(label)' must be an array of badges { id =, name =, information =, image = }, got \(lua.typeName(at: index))") }
-        let count = Int(lua_rawlen(state, index))
+        guard lua.type(at: index) == .table else { throw fail("field '\(label)' must be an array of badges { id =, name =, information =, image = }, got \(lua.typeName(at: index))") }
+        let count = lua.rawLength(at: index)
         var badges: [CatalogueBadge] = []
         for i in 1...max(count, 1) where count > 0 {
-            lua_rawgeti(state, index, lua_Integer(i))
+            lua.getIndex(index, i)
             defer { lua.pop() }
             let entry = lua.top
             func entryFail(_ reason: String) -> RulesError { fail("\(label)[\(i)]: \(reason)") }
-            guard lua.type(at: entry) == LUA_TTABLE else { throw entryFail("expected a table { id =, name = }, got \(lua.typeName(at: entry))") }
+            guard lua.type(at: entry) == .table else { throw entryFail("expected a table { id =, name = }, got \(lua.typeName(at: entry))") }
             let id = try requiredString(entry, "id", entryFail)
             let name = try requiredString(entry, "name", entryFail)
             let information = try optionalString(entry, "information", entryFail) ?? ""
             let image = try optionalString(entry, "image", entryFail)
             var distance: Double? = nil
             let distanceType = lua.getField(entry, "distance_m")
-            if distanceType != LUA_TNIL {
+            if distanceType != .nil {
                 guard let value = lua.number(at: -1), value.isFinite, value >= 0 else {
                     lua.pop()
                     throw entryFail("field 'distance_m' must be a number of metres ≥ 0")
@@ -88,17 +86,17 @@ struct PackManifest {
     func readTiers(_ entry: Int32, _ fail: (String) -> RulesError) throws -> [String]? {
         let type = lua.getField(entry, "tiers")
         defer { lua.pop() }
-        if type == LUA_TNIL { return nil }
+        if type == .nil { return nil }
         let usage = "field 'tiers' must be a list of tier names such as { \"bronze\", \"silver\", \"gold\" }"
-        guard type == LUA_TTABLE else { throw fail("\(usage), got \(lua.typeName(at: -1))") }
+        guard type == .table else { throw fail("\(usage), got \(lua.typeName(at: -1))") }
         let list = lua.top
-        let count = Int(lua_rawlen(state, list))
+        let count = lua.rawLength(at: list)
         guard count > 0 else { throw fail("\(usage), got an empty table") }
         var tiers: [String] = []
         for i in 1...count {
-            lua_rawgeti(state, list, lua_Integer(i))
+            lua.getIndex(list, i)
             defer { lua.pop() }
-            guard lua.type(at: -1) == LUA_TSTRING, let tier = lua.string(at: -1) else {
+            guard lua.type(at: -1) == .string, let tier = lua.string(at: -1) else {
                 throw fail("tiers[\(i)] must be a string, got \(lua.typeName(at: -1))")
             }
             guard !tier.isEmpty, tier.utf8.count <= 40 else { throw fail("tiers[\(i)] must be a short non-empty string") }
@@ -107,7 +105,7 @@ struct PackManifest {
         }
         var keys = 0
         lua.pushNil()
-        while lua_next(state, list) != 0 { keys += 1; lua.pop() }
+        while lua.next(list) { keys += 1; lua.pop() }
         guard keys == count else { throw fail("\(usage) (an array, without other keys)") }
         return tiers
     }

@@ -1,6 +1,4 @@
 import Activities
-import CLua
-import CLuaShims
 import Foundation
 
 /// Loading rule files: each runs in its pack's environment and returns a rule table, checked here.
@@ -68,14 +66,14 @@ extension Session {
         func fail(_ rule: String, _ message: String, line: Int? = nil) {
             evaluation.failures.append(RuleFailure(pack: packNames[pack], rule: rule, file: file, line: line, message: message))
         }
-        guard lua.type(at: -1) == LUA_TTABLE else {
+        guard lua.type(at: -1) == .table else {
             fail(fallbackName, "a rule file must return a rule table { id = ..., earned = function ... } or { id = ..., init = ..., on_run = ... }, got \(lua.typeName(at: -1))")
             return
         }
         let table = lua.top
         // id
         let idType = lua.getField(table, "id")
-        guard idType != LUA_TNIL else { fail(fallbackName, "missing required field 'id'"); return }
+        guard idType != .nil else { fail(fallbackName, "missing required field 'id'"); return }
         guard let id = lua.string(at: -1), !id.isEmpty else { fail(fallbackName, "field 'id' must be a non-empty string, got \(lua.typeName(at: -1))"); return }
         lua.pop()
         if let other = ids[id] {
@@ -86,7 +84,7 @@ extension Session {
         for key in ["title", "description", "badge"] {
             let type = lua.getField(table, key)
             defer { lua.pop() }
-            if type == LUA_TNIL { continue }
+            if type == .nil { continue }
             guard let text = lua.string(at: -1) else { fail(id, "field '\(key)' must be a string, got \(lua.typeName(at: -1))"); return }
             strings[key] = text
         }
@@ -96,7 +94,7 @@ extension Session {
         }
         var repeatable = false
         let repeatableType = lua.getField(table, "repeatable")
-        if repeatableType == LUA_TBOOLEAN { repeatable = lua_toboolean(state, -1) != 0 } else if repeatableType != LUA_TNIL {
+        if repeatableType == .boolean { repeatable = lua.boolean(at: -1) } else if repeatableType != .nil {
             fail(id, "field 'repeatable' must be true or false, got \(lua.typeName(at: -1))"); return
         }
         lua.pop()
@@ -104,8 +102,8 @@ extension Session {
         var definitions: [String: (file: String, line: Int)] = [:]
         for key in ["earned", "progress", "init", "on_run", "finish", "status"] {
             let type = lua.getField(table, key)
-            if type == LUA_TNIL { lua.pop(); continue }
-            guard type == LUA_TFUNCTION else {
+            if type == .nil { lua.pop(); continue }
+            guard type == .function else {
                 fail(id, "field '\(key)' must be a function, got \(lua.typeName(at: -1))")
                 return
             }
@@ -131,7 +129,7 @@ extension Session {
         }
         // Unknown fields: a note, not a failure (a typo like 'earn' would otherwise pass silently).
         lua.pushNil()
-        while lua_next(state, table) != 0 {
+        while lua.next(table) {
             lua.pop()
             if let key = lua.string(at: -1), !Session.ruleFields.contains(key) {
                 let hint = Session.ruleFields.first { $0.hasPrefix(key) || key.hasPrefix($0) }.map { "; did you mean '\($0)'?" } ?? ""
@@ -148,17 +146,17 @@ extension Session {
         lua.newTable(record: 2)
         lua.push(packs[pack].name); lua.setField(-2, "name")
         lua.push(packs[pack].version); lua.setField(-2, "version")
-        bclua_make_proxy(state, LuaKinds.packInfo)
+        lua.makeProxy(kind: LuaKinds.packInfo)
         lua.setField(-2, "pack")
         lua.newTable(record: 3)
         lua.push(id); lua.setField(-2, "id")
         if let title = rule.title { lua.push(title); lua.setField(-2, "title") }
         if let badge = rule.badge { lua.push(badge); lua.setField(-2, "badge") }
-        bclua_make_proxy(state, LuaKinds.ruleInfo)
+        lua.makeProxy(kind: LuaKinds.ruleInfo)
         lua.setField(-2, "rule")
         lua.pushHostFunction(.note, token: token)
         lua.setField(-2, "note")
-        bclua_make_proxy(state, LuaKinds.ctx)
+        lua.makeProxy(kind: LuaKinds.ctx)
         rule.ctxRef = lua.ref()
         lua.pushHostFunction(.award, token: token)
         rule.awardRef = lua.ref()

@@ -1,6 +1,4 @@
 import Activities
-import CLua
-import CLuaShims
 import Foundation
 
 /// Running the loaded rules over the runs: predicates and folds, their results read back raw.
@@ -57,8 +55,8 @@ extension Session {
 
     func pushRunProxy(_ index: Int) {
         lua.push(ref: runsRef)
-        lua_rawgeti(state, -1, lua_Integer(index))
-        bclua_remove(state, -2)
+        lua.getIndex(-1, index)
+        lua.remove(at: -2)
     }
 
     func runPredicate(_ rule: Rule) -> RuleFailure? {
@@ -82,10 +80,10 @@ extension Session {
                 RuleFailure(pack: packNames[rule.pack], rule: rule.id, file: definition.file, line: definition.line, message: message)
             }
             switch type {
-            case LUA_TNIL: continue
-            case LUA_TBOOLEAN:
-                if lua_toboolean(state, -1) == 0 { continue }
-            case LUA_TTABLE:
+            case .nil: continue
+            case .boolean:
+                if !lua.boolean(at: -1) { continue }
+            case .table:
                 let table = lua.top
                 do {
                     if let text = try tableString(table, "tier", "earned") { tier = text }
@@ -119,11 +117,11 @@ extension Session {
                     return 2
                 }) { return failed }
                 defer { lua.pop() }
-                if lua.type(at: -1) == LUA_TNIL { continue }
+                if lua.type(at: -1) == .nil { continue }
                 let value: Progress
                 do {
                     lua.newTable(record: 1)
-                    lua_rotate(state, -2, 1)
+                    lua.swapTop()
                     lua.setField(-2, "progress")
                     guard let parsed = try tableProgress(lua.top, "progress") else { continue }
                     value = parsed
@@ -152,7 +150,7 @@ extension Session {
             lua.newTable()
         }
         var stateRef = lua.ref()
-        defer { luaL_unref(state, lua.registry, stateRef) }
+        defer { lua.unref(stateRef) }
         let onRun = rule.functions["on_run"]
         let awardRef = rule.awardRef, ctxRef = rule.ctxRef  // the closure then captures two integers, not the rule
         for index in 1...max(runs.count, 1) where !runs.isEmpty {
@@ -163,10 +161,10 @@ extension Session {
                 lua.push(ref: ctxRef)
                 return 4
             }) { return failed }
-            if lua.type(at: -1) == LUA_TNIL {
+            if lua.type(at: -1) == .nil {
                 lua.pop()
             } else {
-                luaL_unref(state, lua.registry, stateRef)
+                lua.unref(stateRef)
                 stateRef = lua.ref()
             }
         }
@@ -197,18 +195,18 @@ extension Session {
 
     func readStatus(rule: Rule, at index: Int32) throws {
         let type = lua.type(at: index)
-        if type == LUA_TNIL { return }
-        guard type == LUA_TTABLE else { throw RulesError.field("status must return a table { badges = { ... }, next = { ... } } or nil, got \(lua.typeName(at: index))") }
+        if type == .nil { return }
+        guard type == .table else { throw RulesError.field("status must return a table { badges = { ... }, next = { ... } } or nil, got \(lua.typeName(at: index))") }
         let badgesType = lua.getField(index, "badges")
-        if badgesType != LUA_TNIL {
-            guard badgesType == LUA_TTABLE else { throw RulesError.field("status: field 'badges' must be an array, got \(lua.typeName(at: -1))") }
+        if badgesType != .nil {
+            guard badgesType == .table else { throw RulesError.field("status: field 'badges' must be an array, got \(lua.typeName(at: -1))") }
             let array = lua.top
-            let count = Int(lua_rawlen(state, array))
+            let count = lua.rawLength(at: array)
             for i in 1...max(count, 1) where count > 0 {
-                lua_rawgeti(state, array, lua_Integer(i))
+                lua.getIndex(array, i)
                 let entry = lua.top
                 let label = "status: badges[\(i)]"
-                guard lua.type(at: entry) == LUA_TTABLE else { throw RulesError.field("\(label) must be a table { badge = ..., progress = ... }, got \(lua.typeName(at: entry))") }
+                guard lua.type(at: entry) == .table else { throw RulesError.field("\(label) must be a table { badge = ..., progress = ... }, got \(lua.typeName(at: entry))") }
                 guard let badge = try tableString(entry, "badge", label) else { throw RulesError.field("\(label): missing required field 'badge'") }
                 guard knownBadges.contains(badge) else { throw RulesError.field("\(label): unknown badge '\(badge)' (not in the catalogue nor in any pack's badges or themes)") }
                 let silver = try tableNumber(entry, "silver_pace_s_per_km", label)
@@ -224,8 +222,8 @@ extension Session {
         lua.pop()
         let nextType = lua.getField(index, "next")
         defer { lua.pop() }
-        if nextType == LUA_TNIL { return }
-        guard nextType == LUA_TTABLE else { throw RulesError.field("status: field 'next' must be a table { badge = ..., remaining_m = ... }, got \(lua.typeName(at: -1))") }
+        if nextType == .nil { return }
+        guard nextType == .table else { throw RulesError.field("status: field 'next' must be a table { badge = ..., remaining_m = ... }, got \(lua.typeName(at: -1))") }
         let next = lua.top
         guard let badge = try tableString(next, "badge", "status: next") else { throw RulesError.field("status: next: missing required field 'badge'") }
         guard knownBadges.contains(badge) else { throw RulesError.field("status: next: unknown badge '\(badge)'") }
@@ -248,8 +246,8 @@ extension Session {
     func tableProgress(_ table: Int32, _ label: String) throws -> Progress? {
         let type = lua.getField(table, "progress")
         defer { lua.pop() }
-        if type == LUA_TNIL { return nil }
-        guard type == LUA_TTABLE else { throw RulesError.field("\(label): field 'progress' must be a table { current = ..., target = ..., unit = ... }, got \(lua.typeName(at: -1))") }
+        if type == .nil { return nil }
+        guard type == .table else { throw RulesError.field("\(label): field 'progress' must be a table { current = ..., target = ..., unit = ... }, got \(lua.typeName(at: -1))") }
         let inner = lua.top
         guard let current = try tableNumber(inner, "current", "\(label): progress") else { throw RulesError.field("\(label): progress: missing required field 'current'") }
         guard let target = try tableNumber(inner, "target", "\(label): progress") else { throw RulesError.field("\(label): progress: missing required field 'target'") }

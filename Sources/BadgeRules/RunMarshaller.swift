@@ -1,6 +1,4 @@
 import Activities
-import CLua
-import CLuaShims
 
 /// Turns runs into the read-only values rules read, field by field from `RunSchema`: a run proxy
 /// (scalars and single records such as elevation come with it; arrays and `fastest` are built the
@@ -8,7 +6,6 @@ import CLuaShims
 /// no Lua allocation per record, and the same record is the same value for every rule.
 final class RunMarshaller {
     let lua: LuaState
-    var state: OpaquePointer { lua.state }
     let kinds = LuaKinds.shared
     /// The schema's accessors, read through a buffer pointer: no copy of a `RunField` per run and
     /// field, and no reabstraction thunk (which an array of bare closures needs, copying the run).
@@ -23,13 +20,13 @@ final class RunMarshaller {
     /// Records of a kind two fields share (efforts serve `efforts` and `fastest`), per run.
     private var sharedRecords: [Int: UnsafeMutableRawPointer?] = [:]
     /// Reused for every run: one value per field, the bytes of its strings and where they are.
-    private var values: [bclua_value]
+    private var values: [LuaState.FieldValue]
     private var bytes: [UInt8] = []
     private var offsets: [(field: Int, offset: Int, length: Int)] = []
 
     init(lua: LuaState) {
         self.lua = lua
-        self.values = Array(repeating: bclua_value(), count: RunSchema.fields.count)
+        self.values = Array(repeating: LuaState.FieldValue(), count: RunSchema.fields.count)
         self.accessors = RunSchema.fields.map { Accessor(value: $0.value) }
         self.recordKind = LuaKinds.shared.recordKind
         self.lazy = RunSchema.fields.map(LuaKinds.isLazy)
@@ -42,20 +39,20 @@ final class RunMarshaller {
         offsets.removeAll(keepingCapacity: true)
         accessors.withUnsafeBufferPointer { accessors in
         for i in 0..<accessors.count {
-            var value = bclua_value()
+            var value = LuaState.FieldValue()
             if lazy[i] { values[i] = value; continue }
             switch accessors[i].value(run) {
             case .string(let text?):
                 let offset = bytes.count
                 bytes.append(contentsOf: text.utf8)
                 offsets.append((i, offset, bytes.count - offset))
-                value.type = Int32(BCLUA_VALUE_STRING)
+                value = LuaState.fieldValue(string: bytes.count - offset)
             case .integer(let number?):
-                value.type = Int32(BCLUA_VALUE_INTEGER); value.integer = Int64(number)
+                value = LuaState.fieldValue(integer: Int64(number))
             case .float(let number?):
-                value.type = Int32(BCLUA_VALUE_FLOAT); value.number = number
+                value = LuaState.fieldValue(float: number)
             case .position:
-                value.type = Int32(BCLUA_VALUE_INTEGER); value.integer = Int64(index)
+                value = LuaState.fieldValue(integer: Int64(index))
             default:
                 break
             }
@@ -68,10 +65,9 @@ final class RunMarshaller {
                 guard let base = chars.baseAddress else { return }
                 for slice in offsets {
                     values[slice.field].text = base + slice.offset
-                    values[slice.field].length = slice.length
                 }
                 values.withUnsafeBufferPointer { valueBuffer in
-                    bclua_push_run(state, LuaKinds.run, valueBuffer.baseAddress, Int32(valueBuffer.count), Int64(index))
+                    lua.pushRun(kind: LuaKinds.run, values: valueBuffer, index: index)
                 }
             }
         }
@@ -84,25 +80,24 @@ final class RunMarshaller {
         let recordKind = self.recordKind[position]
         switch accessors[position].value(run) {
         case .record(let list?):
-            if let record = writeRecords(list, kind: recordKind) { lua_pushlightuserdata(state, record) } else { lua.pushNil() }
+            if let record = writeRecords(list, kind: recordKind) { lua.push(lightUserdata: record) } else { lua.pushNil() }
         case .records(let list):
             let first = records(list, kind: recordKind, run: index)
             let stride = Self.stride(list.schema)
-            bclua_push_record_array(state, first.map { UnsafeRawPointer($0) }, stride, first == nil ? 0 : list.count,
-                                    kinds.arrayKind[position])
+            lua.pushRecordArray(first.map { UnsafeRawPointer($0) }, stride: stride, count: first == nil ? 0 : list.count, kind: kinds.arrayKind[position])
         case .keyed(let list):
             lua.newTable(record: Int32(list.count))
             if let first = records(list, kind: recordKind, run: index) {
                 let stride = Self.stride(list.schema)
                 for i in 0..<list.count {
                     guard case .string(let name) = list.value(record: i, field: 0) else { continue }
-                    if lua.getField(-1, name) != LUA_TNIL { lua.pop(); continue }
+                    if lua.getField(-1, name) != .nil { lua.pop(); continue }
                     lua.pop()
-                    lua_pushlightuserdata(state, first + i * stride)
+                    lua.push(lightUserdata: first + i * stride)
                     lua.setField(-2, name)
                 }
             }
-            bclua_make_proxy(state, LuaKinds.fastest)
+            lua.makeProxy(kind: LuaKinds.fastest)
         default:
             lua.pushNil()
         }
@@ -124,7 +119,7 @@ final class RunMarshaller {
     /// Writes `list` as light records of `kind` in host memory (nil when memory ran out).
     private func writeRecords(_ list: RecordList, kind: Int32) -> UnsafeMutableRawPointer? {
         let stride = Self.stride(list.schema)
-        guard let base = bclua_records(state, stride * max(list.count, 1)) else { return nil }
+        guard let base = lua.records(bytes: stride * max(list.count, 1)) else { return nil }
         list.writeFlat(to: base, stride: stride, kind: kind) { text, slot in Int64(recordString(text, slot: slot)) }
         return base
     }
@@ -146,9 +141,7 @@ final class RunMarshaller {
         if let id = recordStrings[text] { return id }
         var text = text
         let id = text.withUTF8 { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { chars in
-                Int32(bclua_add_string(state, chars.baseAddress, chars.count))
-            }
+            bytes.withMemoryRebound(to: CChar.self) { lua.addRecordString($0) }
         }
         recordStrings[text] = id
         return id

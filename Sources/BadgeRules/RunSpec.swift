@@ -1,6 +1,4 @@
 import Activities
-import CLua
-import CLuaShims
 import Foundation
 
 /// Builds the `RunSummary` of `t.run{...}` from the Lua table (see TESTAPI.md for the fields), or
@@ -30,7 +28,7 @@ enum RunSpec {
         let state = session.state
         // Unknown keys are typos: say so.
         lua.pushNil()
-        while lua_next(state, table) != 0 {
+        while lua.next(table) {
             let key = lua.string(at: -2)
             lua.pop()
             guard let key else {
@@ -48,7 +46,7 @@ enum RunSpec {
         func duration(_ key: String) throws -> Double? {
             let type = lua.getField(table, key)
             defer { lua.pop() }
-            if type == LUA_TNIL { return nil }
+            if type == .nil { return nil }
             if let value = lua.number(at: -1), value.isFinite, value >= 0 { return value }
             if let text = lua.string(at: -1), let value = seconds(text) { return value }
             throw RulesError.field("field '\(key)' must be seconds or \"mm:ss\" / \"h:mm:ss\", got \(lua.string(at: -1).map { "'\($0)'" } ?? lua.typeName(at: -1))")
@@ -96,12 +94,12 @@ enum RunSpec {
         let elapsed = try duration("duration") ?? duration("elapsed_s")
 
         var efforts: [Effort] = []
-        if lua.getField(table, "efforts") != LUA_TNIL {
-            guard lua.type(at: -1) == LUA_TTABLE else { lua.pop(); throw RulesError.field("field 'efforts' must be a table { [\"5km\"] = \"24:10\" }") }
+        if lua.getField(table, "efforts") != .nil {
+            guard lua.type(at: -1) == .table else { lua.pop(); throw RulesError.field("field 'efforts' must be a table { [\"5km\"] = \"24:10\" }") }
             let effortsIndex = lua.top
             var found: [(String, Double)] = []
             lua.pushNil()
-            while lua_next(state, effortsIndex) != 0 {
+            while lua.next(effortsIndex) {
                 let name = lua.string(at: -2)
                 var value = lua.number(at: -1)
                 if value == nil, let text = lua.string(at: -1) { value = seconds(text) }
@@ -122,12 +120,12 @@ enum RunSpec {
         }
 
         var splits: [Split] = []
-        if lua.getField(table, "splits_km") != LUA_TNIL {
-            guard lua.type(at: -1) == LUA_TTABLE else { lua.pop(); throw RulesError.field("field 'splits_km' must be an array of seconds per km") }
-            let count = Int(lua_rawlen(state, -1))
+        if lua.getField(table, "splits_km") != .nil {
+            guard lua.type(at: -1) == .table else { lua.pop(); throw RulesError.field("field 'splits_km' must be an array of seconds per km") }
+            let count = lua.rawLength(at: -1)
             var cumulative = 0.0
             for i in 0..<count {
-                lua_rawgeti(state, -1, lua_Integer(i + 1))
+                lua.getIndex(-1, i + 1)
                 var value = lua.number(at: -1)
                 if value == nil, let text = lua.string(at: -1) { value = seconds(text) }
                 lua.pop()
@@ -139,13 +137,13 @@ enum RunSpec {
         lua.pop()
 
         var checkpoints: [Checkpoint] = []
-        if lua.getField(table, "checkpoints") != LUA_TNIL {
-            guard lua.type(at: -1) == LUA_TTABLE else { lua.pop(); throw RulesError.field("field 'checkpoints' must be an array of { badge =, distance_m =, elapsed_s = }") }
+        if lua.getField(table, "checkpoints") != .nil {
+            guard lua.type(at: -1) == .table else { lua.pop(); throw RulesError.field("field 'checkpoints' must be an array of { badge =, distance_m =, elapsed_s = }") }
             let list = lua.top
-            for i in 0..<Int(lua_rawlen(state, list)) {
-                lua_rawgeti(state, list, lua_Integer(i + 1))
+            for i in 0..<lua.rawLength(at: list) {
+                lua.getIndex(list, i + 1)
                 let entry = lua.top
-                guard lua.type(at: entry) == LUA_TTABLE else { lua.pop(2); throw RulesError.field("checkpoints[\(i + 1)] must be a table") }
+                guard lua.type(at: entry) == .table else { lua.pop(2); throw RulesError.field("checkpoints[\(i + 1)] must be a table") }
                 lua.getField(entry, "badge"); let badge = lua.string(at: -1); lua.pop()
                 lua.getField(entry, "name"); let name = lua.string(at: -1); lua.pop()
                 lua.getField(entry, "distance_m"); let meters = lua.number(at: -1); lua.pop()

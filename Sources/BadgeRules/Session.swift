@@ -1,6 +1,4 @@
 import Activities
-import CLua
-import CLuaShims
 import Foundation
 
 /// The C trampoline's way back into Swift: finds the session from the context pointer and dispatches.
@@ -24,8 +22,8 @@ final class Session {
         var badge: String?
         var repeatable: Bool
         var shape: Shape
-        var ctxRef: Int32 = LUA_NOREF
-        var awardRef: Int32 = LUA_NOREF
+        var ctxRef: Int32 = LuaState.noRef
+        var awardRef: Int32 = LuaState.noRef
         var functions: [String: Int32] = [:]
         var definitions: [String: (file: String, line: Int)] = [:]
     }
@@ -50,9 +48,9 @@ final class Session {
     var knownBadges: Set<String> = []
     /// The tiers a pack's badge may be awarded with, for badges whose pack.lua entry gives `tiers`.
     var declaredTiers: [String: [String]] = [:]
-    var makeEnvRef: Int32 = LUA_NOREF
-    var runsRef: Int32 = LUA_NOREF
-    var catalogueRef: Int32 = LUA_NOREF
+    var makeEnvRef: Int32 = LuaState.noRef
+    var runsRef: Int32 = LuaState.noRef
+    var catalogueRef: Int32 = LuaState.noRef
 
     // Per pack (index = token of print/require).
     var folders: [String] = []
@@ -92,7 +90,7 @@ final class Session {
                 declaredTiers[badge.id, default: []].append(contentsOf: tiers.filter { !(declaredTiers[badge.id] ?? []).contains($0) })
             }
         }
-        bclua_set_host(lua.state, hostEntry, Unmanaged.passUnretained(self).toOpaque())
+        lua.setHost(hostEntry, context: Unmanaged.passUnretained(self).toOpaque())
         if let message = lua.load(Prelude.rules.bytes, chunkName: Prelude.rules.chunkName) {
             throw RulesError.lua(reason: "prelude: \(message)")
         }
@@ -159,7 +157,7 @@ final class Session {
             let location = splitLocation(error.message)
             throw RulesError.pack(file: location?.file ?? packFile, line: location?.line, reason: location?.rest ?? error.message)
         }
-        guard lua.type(at: -1) == LUA_TTABLE else {
+        guard lua.type(at: -1) == .table else {
             throw RulesError.pack(file: packFile, line: nil, reason: "pack.lua must return a table { name = ..., version = ... }, got \(lua.typeName(at: -1))")
         }
         return try PackManifest(lua: lua).parse(table: lua.top, packFile: packFile, directory: folders[0])
@@ -186,7 +184,7 @@ final class Session {
             do {
                 try makeEnvironment(pack: index)
             } catch {
-                envRefs.append(LUA_NOREF)
+                envRefs.append(LuaState.noRef)
                 evaluation.failures.append(RuleFailure(pack: pack.name, rule: nil, file: pack.directory, line: nil, message: "\(error)"))
                 continue
             }
@@ -223,16 +221,16 @@ final class Session {
             lua.push(badge.information); lua.setField(-2, "information")
             if let image = badge.image { lua.push(image); lua.setField(-2, "image") }
             if let distance = badge.distanceMeters { lua.push(distance); lua.setField(-2, "distance_m") }
-            bclua_make_proxy(state, LuaKinds.catalogueBadge)
-            lua_rawseti(state, -2, lua_Integer(i + 1))
+            lua.makeProxy(kind: LuaKinds.catalogueBadge)
+            lua.setIndex(-2, i + 1)
         }
-        bclua_make_proxy(state, LuaKinds.catalogue)
+        lua.makeProxy(kind: LuaKinds.catalogue)
         catalogueRef = lua.ref()
 
         lua.newTable(array: Int32(runs.count))
         for (i, run) in runs.enumerated() {
             marshaller.pushRun(run, index: i + 1)
-            lua_rawseti(state, -2, lua_Integer(i + 1))
+            lua.setIndex(-2, i + 1)
         }
         runsRef = lua.ref()
     }

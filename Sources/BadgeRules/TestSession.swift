@@ -1,6 +1,4 @@
 import Activities
-import CLua
-import CLuaShims
 import Foundation
 
 /// The C trampoline's way back into a test session (same contract as `Session`'s: Swift returns,
@@ -21,8 +19,8 @@ final class TestSession {
     let file: String
     let limits: RuleEngine.Limits
     let defaultCatalogue: Catalogue
-    var envRef: Int32 = LUA_NOREF
-    var controllerRef: Int32 = LUA_NOREF
+    var envRef: Int32 = LuaState.noRef
+    var controllerRef: Int32 = LuaState.noRef
     /// `t.run` hands out real run proxies, made as the evaluation makes them.
     lazy var marshaller = RunMarshaller(lua: lua)
 
@@ -46,7 +44,7 @@ final class TestSession {
         self.file = file
         self.limits = limits
         self.defaultCatalogue = catalogue
-        bclua_set_host(lua.state, testHostEntry, Unmanaged.passUnretained(self).toOpaque())
+        lua.setHost(testHostEntry, context: Unmanaged.passUnretained(self).toOpaque())
         lua.ensureStack()
         if let message = lua.load(Prelude.rules.bytes, chunkName: Prelude.rules.chunkName) {
             throw RulesError.lua(reason: "prelude: \(message)")
@@ -89,7 +87,7 @@ final class TestSession {
     func controller(_ name: String) {
         lua.push(ref: controllerRef)
         lua.getField(-1, name)
-        bclua_remove(state, -2)
+        lua.remove(at: -2)
     }
 
     /// The declared tests: name, skipped, `file:line` of the declaration.
@@ -105,7 +103,7 @@ final class TestSession {
             lua.push(integer: i + 1)
             guard lua.call(nargs: 1, nresults: 3) == nil else { continue }
             let name = lua.string(at: -3) ?? "?"
-            let skip = lua_toboolean(state, -2) != 0
+            let skip = lua.boolean(at: -2)
             let place = lua.string(at: -1) ?? ""
             lua.pop(3)
             tests.append((name, skip, splitLocation(place + " x")?.line))
@@ -139,7 +137,7 @@ final class TestSession {
             }
             failures.append(failure)
         }
-        bclua_gc_collect(state)
+        lua.collectGarbage()
         return (failures, output)
     }
 
@@ -195,7 +193,7 @@ final class TestSession {
     // MARK: t.run
 
     func hostRun() -> Int32 {
-        guard lua.type(at: 1) == LUA_TTABLE else { return raise("t.run: expected a table", level: 2) }
+        guard lua.type(at: 1) == .table else { return raise("t.run: expected a table", level: 2) }
         let run: RunSummary
         do {
             run = try RunSpec.build(from: self, table: 1, ordinal: runs.count + 1)
@@ -215,11 +213,11 @@ final class TestSession {
     // MARK: t.evaluate
 
     func hostEvaluate() -> Int32 {
-        guard lua.type(at: 1) == LUA_TTABLE else { return raise("t.evaluate: expected an array of run ids", level: 2) }
+        guard lua.type(at: 1) == .table else { return raise("t.evaluate: expected an array of run ids", level: 2) }
         var selected: [RunSummary] = []
-        let count = Int(lua_rawlen(state, 1))
+        let count = lua.rawLength(at: 1)
         for i in 0..<count {
-            lua_rawgeti(state, 1, lua_Integer(i + 1))
+            lua.getIndex(1, i + 1)
             let id = lua.string(at: -1)
             lua.pop()
             guard let id, let index = runIndexByID[id] else {
@@ -228,12 +226,12 @@ final class TestSession {
             selected.append(runs[index])
         }
         var ruleFilter: String? = nil
-        if lua.type(at: 2) != LUA_TNIL {
+        if lua.type(at: 2) != .nil {
             guard let rule = lua.string(at: 2) else { return raise("t.evaluate: option 'rule' must be a rule id (a string)", level: 2) }
             ruleFilter = rule
         }
         var catalogue = defaultCatalogue
-        if lua.type(at: 3) != LUA_TNIL {
+        if lua.type(at: 3) != .nil {
             do {
                 catalogue = try readCatalogue(at: 3)
             } catch RulesError.field(let text) {
@@ -279,14 +277,14 @@ final class TestSession {
     }
 
     func readCatalogue(at index: Int32) throws -> Catalogue {
-        guard lua.type(at: index) == LUA_TTABLE else { throw RulesError.field("expected an array of { id =, name =, distance_m = }") }
+        guard lua.type(at: index) == .table else { throw RulesError.field("expected an array of { id =, name =, distance_m = }") }
         var badges: [CatalogueBadge] = []
-        let count = Int(lua_rawlen(state, index))
+        let count = lua.rawLength(at: index)
         for i in 0..<count {
-            lua_rawgeti(state, index, lua_Integer(i + 1))
+            lua.getIndex(index, i + 1)
             defer { lua.pop() }
             let entry = lua.top
-            guard lua.type(at: entry) == LUA_TTABLE else { throw RulesError.field("entry \(i + 1) is not a table") }
+            guard lua.type(at: entry) == .table else { throw RulesError.field("entry \(i + 1) is not a table") }
             lua.getField(entry, "id")
             let id = lua.string(at: -1)
             lua.pop()
@@ -324,7 +322,7 @@ final class TestSession {
             lua.push(award.detail); lua.setField(-2, "detail")
             if let at = award.at { lua.push(at); lua.setField(-2, "at") }
             pushProgress(award.progress)
-            lua_rawseti(state, -2, lua_Integer(i + 1))
+            lua.setIndex(-2, i + 1)
         }
         lua.setField(-2, "awards")
         lua.newTable(array: Int32(evaluation.statuses.count))
@@ -337,7 +335,7 @@ final class TestSession {
             if let v = status.silverPaceSecondsPerKilometre { lua.push(v); lua.setField(-2, "silver_pace_s_per_km") }
             if let v = status.goldPaceSecondsPerKilometre { lua.push(v); lua.setField(-2, "gold_pace_s_per_km") }
             pushProgress(status.progress)
-            lua_rawseti(state, -2, lua_Integer(i + 1))
+            lua.setIndex(-2, i + 1)
         }
         lua.setField(-2, "statuses")
         if let next = evaluation.next {
@@ -354,7 +352,7 @@ final class TestSession {
             lua.push(note.pack); lua.setField(-2, "pack")
             if let rule = note.rule { lua.push(rule); lua.setField(-2, "rule") }
             lua.push(note.message); lua.setField(-2, "message")
-            lua_rawseti(state, -2, lua_Integer(i + 1))
+            lua.setIndex(-2, i + 1)
         }
         lua.setField(-2, "notes")
         lua.newTable(array: Int32(evaluation.failures.count))
@@ -366,7 +364,7 @@ final class TestSession {
             if let line = failure.line { lua.push(integer: line); lua.setField(-2, "line") }
             lua.push(failure.message); lua.setField(-2, "message")
             lua.push(failure.description); lua.setField(-2, "text")
-            lua_rawseti(state, -2, lua_Integer(i + 1))
+            lua.setIndex(-2, i + 1)
         }
         lua.setField(-2, "failures")
     }
