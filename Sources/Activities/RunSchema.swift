@@ -190,8 +190,8 @@ public enum RecordList {
     case splits([Split])
     case efforts([Effort])
     case dropped([Dropped])
-    indirect case elevation(Elevation)
-    indirect case sensor(SensorStats)
+    case elevation(Elevation)
+    case sensor(SensorStats)
 
     public var schema: RecordSchema {
         switch self {

@@ -87,7 +87,7 @@ struct LuaKinds {
         }
     }
 
-    /// Fields of records (arrays, fastest, elevation) are built the first time a rule reads them;
-    /// scalars come with the run.
-    static func isLazy(_ field: RunField) -> Bool { field.element != nil }
+    /// Arrays and keyed tables (fastest) are built the first time a rule reads them; scalars and
+    /// single records (elevation: a few bytes in the host's arena) come with the run.
+    static func isLazy(_ field: RunField) -> Bool { field.kind == .array || (field.kind == .table && !field.optional) }
 }

@@ -170,6 +170,9 @@ final class LuaState {
     static func fieldValue(string length: Int) -> FieldValue { var v = FieldValue(); v.type = Int32(BCLUA_VALUE_STRING); v.length = length; return v }
     static func fieldValue(integer: Int64) -> FieldValue { var v = FieldValue(); v.type = Int32(BCLUA_VALUE_INTEGER); v.integer = integer; return v }
     static func fieldValue(float: Double) -> FieldValue { var v = FieldValue(); v.type = Int32(BCLUA_VALUE_FLOAT); v.number = float; return v }
+    static func fieldValue(record: UnsafeMutableRawPointer) -> FieldValue {
+        var v = FieldValue(); v.type = Int32(BCLUA_VALUE_RECORD); v.record = UnsafeRawPointer(record); return v
+    }
     /// Pushes a run proxy of `kind` from one value per field (see `bclua_push_run`).
     func pushRun(kind: Int32, values: UnsafeBufferPointer<FieldValue>, index: Int) {
         bclua_push_run(state, kind, values.baseAddress, Int32(values.count), Int64(index))

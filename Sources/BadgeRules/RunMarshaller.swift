@@ -30,6 +30,9 @@ final class RunMarshaller {
         self.accessors = RunSchema.fields.map { Accessor(value: $0.value) }
         self.recordKind = LuaKinds.shared.recordKind
         self.lazy = RunSchema.fields.map(LuaKinds.isLazy)
+        let kinds = LuaKinds.shared
+        self.strides = kinds.specs.map { 8 + 8 * ($0.shape == .record ? $0.fields?.count ?? 0 : 0) }
+        self.shared = kinds.specs.map { kinds.sharedKinds.contains($0.kind) }
         bytes.reserveCapacity(256)
     }
 
@@ -53,6 +56,8 @@ final class RunMarshaller {
                 value = LuaState.fieldValue(float: number)
             case .position:
                 value = LuaState.fieldValue(integer: Int64(index))
+            case .record(let list?):
+                if let record = writeRecords(list, kind: recordKind[i]) { value = LuaState.fieldValue(record: record) }
             default:
                 break
             }
@@ -83,12 +88,12 @@ final class RunMarshaller {
             if let record = writeRecords(list, kind: recordKind) { lua.push(lightUserdata: record) } else { lua.pushNil() }
         case .records(let list):
             let first = records(list, kind: recordKind, run: index)
-            let stride = Self.stride(list.schema)
+            let stride = strides[Int(recordKind)]
             lua.pushRecordArray(first.map { UnsafeRawPointer($0) }, stride: stride, count: first == nil ? 0 : list.count, kind: kinds.arrayKind[position])
         case .keyed(let list):
             lua.newTable(record: Int32(list.count))
             if let first = records(list, kind: recordKind, run: index) {
-                let stride = Self.stride(list.schema)
+                let stride = strides[Int(recordKind)]
                 for i in 0..<list.count {
                     guard case .string(let name) = list.value(record: i, field: 0) else { continue }
                     if lua.getField(-1, name) != .nil { lua.pop(); continue }
@@ -105,10 +110,14 @@ final class RunMarshaller {
 
     /// Bytes of one record of `schema`: the kind and presence bits, then an 8-byte slot per field.
     static func stride(_ schema: RecordSchema) -> Int { 8 + 8 * schema.fields.count }
+    /// `stride` of each record kind (index: kind), computed once.
+    private let strides: [Int]
+    /// Record kinds two fields share (index: kind).
+    private let shared: [Bool]
 
     /// The records of `list` for `run`; those of a kind two fields share are built once per run.
     private func records(_ list: RecordList, kind: Int32, run: Int) -> UnsafeMutableRawPointer? {
-        guard kinds.sharedKinds.contains(kind) else { return writeRecords(list, kind: kind) }
+        guard shared[Int(kind)] else { return writeRecords(list, kind: kind) }
         let key = run &* 64 &+ Int(kind)
         if let built = sharedRecords[key] { return built }
         let records = writeRecords(list, kind: kind)
@@ -118,7 +127,7 @@ final class RunMarshaller {
 
     /// Writes `list` as light records of `kind` in host memory (nil when memory ran out).
     private func writeRecords(_ list: RecordList, kind: Int32) -> UnsafeMutableRawPointer? {
-        let stride = Self.stride(list.schema)
+        let stride = strides[Int(kind)]
         guard let base = lua.records(bytes: stride * max(list.count, 1)) else { return nil }
         list.writeFlat(to: base, stride: stride, kind: kind) { text, slot in Int64(recordString(text, slot: slot)) }
         return base

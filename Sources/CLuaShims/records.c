@@ -418,8 +418,7 @@ static int is_light_array(bclua_control *c, int kind) {
     return kind >= 0 && kind < BCLUA_KIND_MAX && c->light_shape[kind] == BCLUA_SHAPE_RECORD_ARRAY;
 }
 
-static int light_kind(lua_State *state, int index) {
-    bclua_control *c = control(state);
+static int light_kind(lua_State *state, const bclua_control *c, int index) {
     // Only light userdata are records: a full userdata (a run, ctx) must never be read as one.
     if (lua_type(state, index) != LUA_TLIGHTUSERDATA) return -1;
     const int *record = (const int *)lua_touserdata(state, index);
@@ -464,7 +463,7 @@ static void push_light_field(lua_State *state, bclua_control *c, int kind, int p
 // Upvalues of the light metamethods: 1 kind names (kind -> name), 2 field orders (kind -> order), 3 strings.
 static int light_index(lua_State *state) {
     bclua_control *c = control(state);
-    int kind = light_kind(state, 1);
+    int kind = light_kind(state, c, 1);
     if (kind < 0) return luaL_error(state, "attempt to index a userdata value");
     if (is_light_array(c, kind)) {
         const light_array *array = (const light_array *)lua_touserdata(state, 1);
@@ -502,7 +501,8 @@ static int light_index(lua_State *state) {
 }
 
 static int light_newindex(lua_State *state) {
-    int kind = light_kind(state, 1);
+    bclua_control *c = control(state);
+    int kind = light_kind(state, c, 1);
     if (kind < 0) return luaL_error(state, "attempt to index a userdata value");
     lua_rawgeti(state, lua_upvalueindex(1), kind);
     return luaL_error(state, "%s is read-only (copy what you need into your own table)", lua_tostring(state, -1));
@@ -512,7 +512,7 @@ static int light_newindex(lua_State *state) {
 // pairs() was given; a record of another kind is refused (its fields are other types).
 static int light_next(lua_State *state) {
     bclua_control *c = control(state);
-    int kind = light_kind(state, 1);
+    int kind = light_kind(state, c, 1);
     if (kind < 0 || kind != (int)lua_tointeger(state, lua_upvalueindex(4))) return luaL_error(state, "attempt to index a userdata value");
     int position = lua_isnoneornil(state, 2) ? 0 : light_position(state, c, kind, 2);
     for (int i = position + 1; i <= c->light_field_count[kind]; i++) {
@@ -531,7 +531,7 @@ static int light_next(lua_State *state) {
 
 static int light_array_next(lua_State *state) {
     bclua_control *c = control(state);
-    int kind = light_kind(state, 1);
+    int kind = light_kind(state, c, 1);
     if (kind < 0 || !is_light_array(c, kind)) return luaL_error(state, "attempt to index a userdata value");
     const light_array *array = (const light_array *)lua_touserdata(state, 1);
     lua_Integer previous = luaL_optinteger(state, 2, 0);
@@ -544,7 +544,7 @@ static int light_array_next(lua_State *state) {
 
 static int light_len(lua_State *state) {
     bclua_control *c = control(state);
-    int kind = light_kind(state, 1);
+    int kind = light_kind(state, c, 1);
     if (kind < 0) return luaL_error(state, "attempt to get length of a userdata value");
     if (!is_light_array(c, kind)) {
         lua_rawgeti(state, lua_upvalueindex(1), kind);
@@ -556,7 +556,7 @@ static int light_len(lua_State *state) {
 
 static int light_pairs(lua_State *state) {
     bclua_control *c = control(state);
-    int kind = light_kind(state, 1);
+    int kind = light_kind(state, c, 1);
     if (kind < 0) return luaL_error(state, "attempt to index a userdata value");
     if (is_light_array(c, kind)) {
         lua_pushcfunction(state, light_array_next);
@@ -574,7 +574,7 @@ static int light_pairs(lua_State *state) {
 
 static int light_tostring(lua_State *state) {
     bclua_control *c = control(state);
-    int kind = light_kind(state, 1);
+    int kind = light_kind(state, c, 1);
     if (kind < 0) { lua_pushliteral(state, "userdata"); return 1; }
     lua_rawgeti(state, lua_upvalueindex(1), kind);
     if (is_light_array(c, kind)) {
@@ -585,7 +585,7 @@ static int light_tostring(lua_State *state) {
 
 const char *bclua_record_name(lua_State *state, int index) {
     if (lua_type(state, index) != LUA_TLIGHTUSERDATA) return NULL;
-    int kind = light_kind(state, index);
+    int kind = light_kind(state, control(state), index);
     return kind < 0 ? NULL : control(state)->light_names[kind];
 }
 
@@ -649,7 +649,7 @@ int bclua_internal_fast_ipairs(lua_State *state) {
     bclua_control *c = control(state);
     luaL_checkany(state, 1);
     if (lua_type(state, 1) == LUA_TLIGHTUSERDATA) {
-        int kind = light_kind(state, 1);
+        int kind = light_kind(state, c, 1);
         if (kind >= 0 && is_light_array(c, kind)) {
             lua_pushcfunction(state, light_array_next);
             lua_pushvalue(state, 1);
