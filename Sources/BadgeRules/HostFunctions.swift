@@ -107,7 +107,7 @@ extension Session {
     func hostNote(token: Int) -> Int32 {
         guard token >= 0, token < rules.count else { return 0 }
         var index: Int32 = 1
-        if lua.type(at: 1) == .userdata && lua.top >= 2 { index = 2 }  // ctx:note(text)
+        if lua.typeName(at: 1) == "ctx" && lua.top >= 2 { index = 2 }  // ctx:note(text)
         let type = lua.type(at: index)
         guard type == .string || type == .number else {
             return raise("ctx.note: expected a string, got \(lua.typeName(at: index))")

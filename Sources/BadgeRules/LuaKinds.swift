@@ -6,7 +6,8 @@ import Activities
 struct LuaKinds {
     static let shared = LuaKinds()
 
-    /// Kinds the host makes by hand (`bclua_make_proxy`).
+    /// Kinds the host makes by hand: runs (`LuaState.pushRun`) and the light records of `fastest`,
+    /// `ctx` and what it holds (`LuaState.newRecords`).
     static let run: Int32 = 0
     static let fastest: Int32 = 1
     static let ctx: Int32 = 2
@@ -15,16 +16,20 @@ struct LuaKinds {
     static let packInfo: Int32 = 5
     static let ruleInfo: Int32 = 6
 
-    /// Every kind, as the shim takes them (names and types as Swift strings until `define`).
-    /// How a kind's values are made: a userdata over a table, a light record, an array of them.
+    /// How a kind's values are made: a userdata over a table (runs: a present field is then a plain
+    /// table read in the VM, the fastest for the fields rules read most; and the catalogue), a light
+    /// record in host memory (everything else), an array of light records.
     enum Shape { case proxy, record, recordArray }
+    /// What a light record's slot holds: a scalar, a value id (a string or a host function), or
+    /// another light record.
+    enum FieldType { case float, integer, boolean, string, value, record }
 
     struct Spec {
         var kind: Int32
         var shape: Shape
         var name: String
         var fields: [String]?
-        var types: [RecordSchema.Kind] = []
+        var types: [FieldType] = []
         var lazy: UInt64 = 0
         var labelField: Int32 = 0
     }
@@ -45,13 +50,15 @@ struct LuaKinds {
         specs = [
             Spec(kind: Self.run, shape: .proxy, name: "run", fields: fields.map(\.name), lazy: lazy,
                  labelField: Int32(RunSchema.labelField + 1)),
-            Spec(kind: Self.fastest, shape: .proxy, name: "fastest", fields: RunAnalyzer.effortDistances.map(\.name)),
-            Spec(kind: Self.ctx, shape: .proxy, name: "ctx", fields: ["catalogue", "pack", "note", "rule"]),
+            Spec(kind: Self.fastest, shape: .record, name: "fastest", fields: RunSchema.effortNames,
+                 types: RunSchema.effortNames.map { _ in .record }),
+            Spec(kind: Self.ctx, shape: .record, name: "ctx", fields: ["catalogue", "pack", "note", "rule"],
+                 types: [.value, .record, .value, .record]),
             Spec(kind: Self.catalogueBadge, shape: .proxy, name: "catalogue badge",
                  fields: ["id", "name", "information", "image", "distance_m"]),
             Spec(kind: Self.catalogue, shape: .proxy, name: "catalogue", fields: nil),
-            Spec(kind: Self.packInfo, shape: .proxy, name: "pack", fields: ["name", "version"]),
-            Spec(kind: Self.ruleInfo, shape: .proxy, name: "rule", fields: ["id", "title", "badge"]),
+            Spec(kind: Self.packInfo, shape: .record, name: "pack", fields: ["name", "version"], types: [.string, .string]),
+            Spec(kind: Self.ruleInfo, shape: .record, name: "rule", fields: ["id", "title", "badge"], types: [.string, .string, .string]),
         ]
         var elementKinds: [String: Int32] = [:]
         func add(_ spec: Spec) -> Int32 {
@@ -61,7 +68,15 @@ struct LuaKinds {
             return spec.kind
         }
         func recordSpec(_ schema: RecordSchema, name: String) -> Spec {
-            return Spec(kind: 0, shape: .record, name: name, fields: schema.fields.map(\.name), types: schema.fields.map(\.kind))
+            let types = schema.fields.map { field -> FieldType in
+                switch field.kind {
+                case .float: return .float
+                case .integer: return .integer
+                case .boolean: return .boolean
+                case .string: return .string
+                }
+            }
+            return Spec(kind: 0, shape: .record, name: name, fields: schema.fields.map(\.name), types: types)
         }
         for (i, field) in fields.enumerated() {
             positionByName[field.name] = i

@@ -110,14 +110,43 @@ final class LuaState {
 
     /// Routes the C trampolines to `host` with `context` (see `bclua_host_fn`).
     func setHost(_ host: bclua_host_fn, context: UnsafeMutableRawPointer) { bclua_set_host(state, host, context) }
-    /// Replaces the table on top with a read-only proxy of `kind` (`LuaKinds`).
-    func makeProxy(kind: Int32) { bclua_make_proxy(state, kind) }
     /// The 1-based host index of the run at `index`, or 0 when it is no run.
     func runIndex(at index: Int32) -> Int { Int(bclua_run_index(state, index)) }
     /// Zeroed host memory for light records that lives as long as the state; nil when out of memory.
     func records(bytes: Int) -> UnsafeMutableRawPointer? { bclua_records(state, bytes) }
     /// Keeps a string for the light records; its id.
     func addRecordString(_ bytes: UnsafeBufferPointer<CChar>) -> Int32 { Int32(bclua_add_string(state, bytes.baseAddress, bytes.count)) }
+    /// Replaces the table on top with a read-only proxy of `kind` (`LuaKinds`).
+    func makeProxy(kind: Int32) { bclua_make_proxy(state, kind) }
+    /// Pops the value on top (a host function, a proxy) into the light records' values; its id.
+    func addRecordValue() -> Int32 { Int32(bclua_add_value(state)) }
+    /// The light record at `index`, or nil when it is none.
+    func record(at index: Int32) -> UnsafeRawPointer? { bclua_record_at(state, index) }
+
+    /// `count` light records of `kind` with `fields` slots each (all nil), contiguous; nil when out of memory.
+    func newRecords(kind: Int32, fields: Int, count: Int = 1) -> UnsafeMutableRawPointer? {
+        let stride = Self.recordStride(fields: fields)
+        guard let base = records(bytes: stride * max(count, 1)) else { return nil }
+        for i in 0..<count { (base + i * stride).storeBytes(of: kind, as: Int32.self) }
+        return base
+    }
+    /// Bytes of one light record: kind and presence bits, then an 8-byte slot per field.
+    static func recordStride(fields: Int) -> Int { 8 + 8 * fields }
+    /// Sets slot `field` of `record` and marks it present.
+    static func setSlot(_ record: UnsafeMutableRawPointer, _ field: Int, float: Double) {
+        (record + 8 + 8 * field).storeBytes(of: float, as: Double.self); markPresent(record, field)
+    }
+    static func setSlot(_ record: UnsafeMutableRawPointer, _ field: Int, id: Int32) {
+        (record + 8 + 8 * field).storeBytes(of: Int64(id), as: Int64.self); markPresent(record, field)
+    }
+    static func setSlot(_ record: UnsafeMutableRawPointer, _ field: Int, record value: UnsafeRawPointer) {
+        (record + 8 + 8 * field).storeBytes(of: value, as: UnsafeRawPointer.self); markPresent(record, field)
+    }
+    private static func markPresent(_ record: UnsafeMutableRawPointer, _ field: Int) {
+        let present = (record + 4).load(as: UInt32.self) | (1 << UInt32(field))
+        (record + 4).storeBytes(of: present, as: UInt32.self)
+    }
+
     /// Pushes a read-only array of `count` light records `stride` bytes apart (kind `arrayKind`).
     func pushRecordArray(_ first: UnsafeRawPointer?, stride: Int, count: Int, kind arrayKind: Int32) {
         bclua_push_record_array(state, first, stride, count, arrayKind)
@@ -155,6 +184,8 @@ final class LuaState {
                     case .integer: return UInt8(BCLUA_FIELD_INTEGER)
                     case .boolean: return UInt8(BCLUA_FIELD_BOOLEAN)
                     case .string: return UInt8(BCLUA_FIELD_STRING)
+                    case .value: return UInt8(BCLUA_FIELD_VALUE)
+                    case .record: return UInt8(BCLUA_FIELD_RECORD)
                     }
                 }))
             }

@@ -140,23 +140,26 @@ extension Session {
         var rule = Rule(pack: pack, id: id, file: file, title: strings["title"], badge: strings["badge"],
                         repeatable: repeatable, shape: shape, functions: functions, definitions: definitions)
         let token = rules.count
-        // ctx: the same read-only table for every call of this rule.
-        lua.newTable(record: 4)
-        lua.push(ref: catalogueRef); lua.setField(-2, "catalogue")
-        lua.newTable(record: 2)
-        lua.push(packs[pack].name); lua.setField(-2, "name")
-        lua.push(packs[pack].version); lua.setField(-2, "version")
-        lua.makeProxy(kind: LuaKinds.packInfo)
-        lua.setField(-2, "pack")
-        lua.newTable(record: 3)
-        lua.push(id); lua.setField(-2, "id")
-        if let title = rule.title { lua.push(title); lua.setField(-2, "title") }
-        if let badge = rule.badge { lua.push(badge); lua.setField(-2, "badge") }
-        lua.makeProxy(kind: LuaKinds.ruleInfo)
-        lua.setField(-2, "rule")
-        lua.pushHostFunction(.note, token: token)
-        lua.setField(-2, "note")
-        lua.makeProxy(kind: LuaKinds.ctx)
+        // ctx: the same read-only record for every call of this rule (LuaKinds.ctx, .packInfo, .ruleInfo);
+        // its catalogue and note are values (the catalogue proxy, the host function).
+        if let ctx = lua.newRecords(kind: LuaKinds.ctx, fields: 4),
+           let packInfo = lua.newRecords(kind: LuaKinds.packInfo, fields: 2),
+           let ruleInfo = lua.newRecords(kind: LuaKinds.ruleInfo, fields: 3) {
+            LuaState.setSlot(packInfo, 0, id: marshaller.recordString(packs[pack].name))
+            LuaState.setSlot(packInfo, 1, id: marshaller.recordString(packs[pack].version))
+            LuaState.setSlot(ruleInfo, 0, id: marshaller.recordString(id))
+            if let title = rule.title { LuaState.setSlot(ruleInfo, 1, id: marshaller.recordString(title)) }
+            if let badge = rule.badge { LuaState.setSlot(ruleInfo, 2, id: marshaller.recordString(badge)) }
+            lua.push(ref: catalogueRef)
+            LuaState.setSlot(ctx, 0, id: lua.addRecordValue())
+            LuaState.setSlot(ctx, 1, record: UnsafeRawPointer(packInfo))
+            lua.pushHostFunction(.note, token: token)
+            LuaState.setSlot(ctx, 2, id: lua.addRecordValue())
+            LuaState.setSlot(ctx, 3, record: UnsafeRawPointer(ruleInfo))
+            lua.push(lightUserdata: ctx)
+        } else {
+            lua.pushNil()
+        }
         rule.ctxRef = lua.ref()
         lua.pushHostFunction(.award, token: token)
         rule.awardRef = lua.ref()

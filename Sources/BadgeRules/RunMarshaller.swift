@@ -91,18 +91,18 @@ final class RunMarshaller {
             let stride = strides[Int(recordKind)]
             lua.pushRecordArray(first.map { UnsafeRawPointer($0) }, stride: stride, count: first == nil ? 0 : list.count, kind: kinds.arrayKind[position])
         case .keyed(let list):
-            lua.newTable(record: Int32(list.count))
+            // A light record whose fields are the effort names, each pointing at that effort's record.
+            let names = RunSchema.effortNames
+            guard let fastest = lua.newRecords(kind: LuaKinds.fastest, fields: names.count) else { lua.pushNil(); return }
             if let first = records(list, kind: recordKind, run: index) {
                 let stride = strides[Int(recordKind)]
                 for i in 0..<list.count {
-                    guard case .string(let name) = list.value(record: i, field: 0) else { continue }
-                    if lua.getField(-1, name) != .nil { lua.pop(); continue }
-                    lua.pop()
-                    lua.push(lightUserdata: first + i * stride)
-                    lua.setField(-2, name)
+                    guard case .string(let name) = list.value(record: i, field: 0), let field = names.firstIndex(of: name),
+                          (fastest + 4).load(as: UInt32.self) & (1 << UInt32(field)) == 0 else { continue }
+                    LuaState.setSlot(fastest, field, record: UnsafeRawPointer(first + i * stride))
                 }
             }
-            lua.makeProxy(kind: LuaKinds.fastest)
+            lua.push(lightUserdata: fastest)
         default:
             lua.pushNil()
         }
@@ -136,7 +136,7 @@ final class RunMarshaller {
     /// The id of `text` among the light records' strings (each distinct string is kept once).
     /// `slot` names a place that tends to see the same string run after run (a checkpoint's badge):
     /// a repeat there is found by one comparison instead of a hash lookup.
-    private func recordString(_ text: String, slot: Int) -> Int32 {
+    func recordString(_ text: String, slot: Int = 64) -> Int32 {
         if slot < recordStringSlots.count, recordStringSlots[slot].text == text { return recordStringSlots[slot].id }
         let id = internRecordString(text)
         if slot < 64 {

@@ -50,6 +50,7 @@ final class Session {
     var declaredTiers: [String: [String]] = [:]
     var makeEnvRef: Int32 = LuaState.noRef
     var runsRef: Int32 = LuaState.noRef
+    /// `ctx.catalogue`: the one proxy every rule's ctx holds (by its value id).
     var catalogueRef: Int32 = LuaState.noRef
 
     // Per pack (index = token of print/require).
@@ -213,6 +214,8 @@ final class Session {
             default: return Array(a.id.utf8).lexicographicallyPrecedes(Array(b.id.utf8))
             }
         }
+        // Table proxies (LuaKinds.catalogueBadge, .catalogue): the array iterator of pairs(ctx.catalogue)
+        // walks any proxy as the table it holds (SandboxProbeTests holds that behaviour).
         lua.newTable(array: Int32(entries.count))
         for (i, badge) in entries.enumerated() {
             lua.newTable(record: 5)

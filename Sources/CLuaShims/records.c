@@ -402,6 +402,22 @@ int bclua_add_string(lua_State *state, const char *text, size_t length) {
     return (int)c->string_count;
 }
 
+static int light_kind(lua_State *state, const bclua_control *c, int index);
+
+int bclua_add_value(lua_State *state) {
+    bclua_control *c = control(state);
+    lua_rawgeti(state, LUA_REGISTRYINDEX, c->strings_ref);
+    lua_insert(state, -2);
+    c->string_count++;
+    lua_rawseti(state, -2, c->string_count);
+    lua_pop(state, 1);
+    return (int)c->string_count;
+}
+
+const void *bclua_record_at(lua_State *state, int index) {
+    return light_kind(state, control(state), index) < 0 ? NULL : lua_touserdata(state, index);
+}
+
 typedef struct { int kind; int element_kind; lua_Integer count; size_t stride; const char *first; } light_array;
 
 void bclua_push_record_array(lua_State *state, const void *first, size_t stride, size_t count, int array_kind) {
@@ -455,7 +471,9 @@ static void push_light_field(lua_State *state, bclua_control *c, int kind, int p
     case BCLUA_FIELD_FLOAT: lua_pushnumber(state, slot->number); return;
     case BCLUA_FIELD_INTEGER: lua_pushinteger(state, (lua_Integer)slot->integer); return;
     case BCLUA_FIELD_BOOLEAN: lua_pushboolean(state, slot->integer != 0); return;
-    case BCLUA_FIELD_STRING: push_string_id(state, (int)slot->integer); return;
+    case BCLUA_FIELD_STRING:
+    case BCLUA_FIELD_VALUE: push_string_id(state, (int)slot->integer); return;
+    case BCLUA_FIELD_RECORD: lua_pushlightuserdata(state, (void *)slot->record); return;
     default: lua_pushnil(state);
     }
 }

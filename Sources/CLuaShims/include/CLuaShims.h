@@ -63,8 +63,12 @@ enum { BCLUA_KIND_MAX = 32, BCLUA_RECORD_MAX_FIELDS = 32 };
 /// How a kind's values are made. PROXY: a userdata over a table (bclua_make_proxy, bclua_push_run);
 /// RECORD: a light record in host memory (bclua_records); RECORD_ARRAY: a light array of records.
 enum { BCLUA_SHAPE_PROXY = 0, BCLUA_SHAPE_RECORD = 1, BCLUA_SHAPE_RECORD_ARRAY = 2 };
-/// Field types of light records, one char each in bclua_kind.types.
-enum { BCLUA_FIELD_FLOAT = 'f', BCLUA_FIELD_INTEGER = 'i', BCLUA_FIELD_BOOLEAN = 'b', BCLUA_FIELD_STRING = 's' };
+/// Field types of light records, one char each in bclua_kind.types. STRING and VALUE slots hold ids
+/// from bclua_add_string / bclua_add_value; RECORD slots a pointer to another light record.
+enum {
+    BCLUA_FIELD_FLOAT = 'f', BCLUA_FIELD_INTEGER = 'i', BCLUA_FIELD_BOOLEAN = 'b', BCLUA_FIELD_STRING = 's',
+    BCLUA_FIELD_VALUE = 'v', BCLUA_FIELD_RECORD = 'r'
+};
 
 /// One kind of read-only value.
 typedef struct {
@@ -104,12 +108,16 @@ void bclua_push_run(lua_State *state, int kind, const bclua_value *values, int c
 /// Light records: light userdata pointing into host memory from bclua_records, read-only through one
 /// metatable that dispatches on `kind`. Layout: a bclua_record, then one 8-byte slot per field; bit i
 /// of `present` is set when field i has a value. STRING slots hold ids from bclua_add_string.
-typedef union { double number; long long integer; } bclua_slot;
+typedef union { double number; long long integer; const void *record; } bclua_slot;
 typedef struct { int kind; unsigned int present; bclua_slot slots[]; } bclua_record;
 /// `bytes` of zeroed host memory (16-byte aligned) that stays valid until bclua_close. NULL when out of memory.
 void *bclua_records(lua_State *state, size_t bytes);
 /// Keeps a string for the light records and returns its id (1, 2, ...). Intern on the host side.
 int bclua_add_string(lua_State *state, const char *text, size_t length);
+/// Pops the value on top (a host function) into the same table; its id, for a VALUE field.
+int bclua_add_value(lua_State *state);
+/// The light record at `index` (for a RECORD field), or NULL when it is none.
+const void *bclua_record_at(lua_State *state, int index);
 /// Pushes a read-only array of kind `array_kind` (a RECORD_ARRAY) of `count` light records `stride`
 /// bytes apart: itself a light record (nil when out of memory).
 void bclua_push_record_array(lua_State *state, const void *first, size_t stride, size_t count, int array_kind);
