@@ -21,7 +21,8 @@ let package = Package(
         ),
         // The only C we write, one file per concern: sandbox.c (capped allocator, count hook),
         // call.c (pcall, message handler, trampolines that raise Lua errors from C only),
-        // pairs.c (deterministic pairs), records.c (read-only records); macros as static inline.
+        // pairs.c (deterministic pairs), proxies.c (runs, the catalogue), records.c (light records);
+        // macros as static inline. It spells no field name: Swift hands every kind in.
         .target(name: "CLuaShims", dependencies: ["CLua"]),
         // zlib for .gz run files.
         .systemLibrary(
@@ -35,7 +36,7 @@ let package = Package(
             name: "Activities",
             dependencies: ["CZlib", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        // Lua sandbox, rule packs, catalogue, evaluator.
+        // Lua sandbox, rule packs, catalogue, evaluator. Only LuaState.swift imports the C modules.
         // The preludes are real .lua files, embedded at build time (PackageResources.<name>_lua).
         .target(
             name: "BadgeRules",

@@ -53,6 +53,10 @@ static inline bclua_control *control(lua_State *state) {
 BCLUA_INTERNAL void bclua_internal_budget_hook(lua_State *state, lua_Debug *ar);
 /// Calls the host function table with the memory cap lifted (call.c). -1: an error message was pushed.
 BCLUA_INTERNAL int bclua_internal_call_host(lua_State *state, int fn, long long token);
+/// The known name (order table at `order_index`) closest to `key`, or NULL (records.c).
+BCLUA_INTERNAL const char *bclua_internal_suggest(lua_State *state, int order_index, const char *key, size_t key_length);
+/// Defines the light record kinds among `kinds` and the light metatable (records.c).
+BCLUA_INTERNAL void bclua_internal_define_light_kinds(lua_State *state, bclua_control *c, const bclua_kind *kinds, int count);
 /// ipairs for rules (records.c): light arrays step in C, anything else goes to the standard ipairs.
 BCLUA_INTERNAL int bclua_internal_fast_ipairs(lua_State *state);
 

@@ -5,7 +5,8 @@
 #include <lauxlib.h>
 #include <lualib.h>
 // Wrappers for Lua API macros Swift cannot import, and the C helpers badgectl needs
-// (message handler, count hook, capped allocator, error trampolines, read-only proxies).
+// (message handler, count hook, capped allocator, error trampolines, read-only values). Only
+// LuaState.swift includes it.
 // Prefix: bclua_. Nothing here is called with a Swift frame between a lua_error and its pcall.
 
 // MARK: - Macros Swift cannot import (static inline, as LuaSwift does: no call, nothing exported)
