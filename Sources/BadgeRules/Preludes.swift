@@ -13,4 +13,15 @@ struct Prelude {
     static let rules = Prelude(bytes: PackageResources.prelude_lua, chunkName: "@Sources/BadgeRules/Lua/prelude.lua")
     /// The test API (`test`, `skip`, the `t` object); run after `rules` in a test state (see `Lua/test_prelude.lua`).
     static let tests = Prelude(bytes: PackageResources.test_prelude_lua, chunkName: "@Sources/BadgeRules/Lua/test_prelude.lua")
+
+    /// Loads the prelude into `lua` and calls it with the `nargs` values `pushArgs` pushes; leaves
+    /// its one result on the stack. `label` names it
+    /// in the error (`prelude`, `test prelude`).
+    func run(in lua: LuaState, label: String, nargs: Int32 = 0, _ pushArgs: () -> Void = {}) throws {
+        if let message = lua.load(bytes, chunkName: chunkName) {
+            throw RulesError.lua(reason: "\(label): \(message)")
+        }
+        pushArgs()
+        if let error = lua.call(nargs: nargs, nresults: 1) { throw RulesError.lua(reason: "\(label): \(error.message)") }
+    }
 }

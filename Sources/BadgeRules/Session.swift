@@ -92,12 +92,7 @@ final class Session {
             }
         }
         lua.setHost(hostEntry, context: Unmanaged.passUnretained(self).toOpaque())
-        if let message = lua.load(Prelude.rules.bytes, chunkName: Prelude.rules.chunkName) {
-            throw RulesError.lua(reason: "prelude: \(message)")
-        }
-        if let error = lua.call(nargs: 0, nresults: 1) {
-            throw RulesError.lua(reason: "prelude: \(error.message)")
-        }
+        try Prelude.rules.run(in: lua, label: "prelude")
         makeEnvRef = lua.ref()
     }
 

@@ -10,7 +10,7 @@ private func testHostEntry(_ state: OpaquePointer?, _ context: UnsafeMutableRawP
 }
 
 /// One test file of one pack: its own sandboxed Lua state (the rules' allow list plus the test
-/// API of `TestPrelude`), the runs its tests made and what they found. `t.evaluate` builds a
+/// API of `Lua/test_prelude.lua`), the runs its tests made and what they found. `t.evaluate` builds a
 /// fresh `Session` over the pack and the runs for every call.
 final class TestSession {
     let lua: LuaState
@@ -46,22 +46,17 @@ final class TestSession {
         self.defaultCatalogue = catalogue
         lua.setHost(testHostEntry, context: Unmanaged.passUnretained(self).toOpaque())
         lua.ensureStack()
-        if let message = lua.load(Prelude.rules.bytes, chunkName: Prelude.rules.chunkName) {
-            throw RulesError.lua(reason: "prelude: \(message)")
-        }
-        if let error = lua.call(nargs: 0, nresults: 1) { throw RulesError.lua(reason: "prelude: \(error.message)") }
+        try Prelude.rules.run(in: lua, label: "prelude")
         // make_env(pack_name, print, loader)
         lua.push(pack.name)
         lua.pushHostFunction(.testPrint, token: 0)
         lua.pushHostFunction(.testRequire, token: 0)
         if let error = lua.call(nargs: 3, nresults: 1) { throw RulesError.lua(reason: "test environment: \(error.message)") }
         envRef = lua.ref()
-        if let message = lua.load(Prelude.tests.bytes, chunkName: Prelude.tests.chunkName) {
-            throw RulesError.lua(reason: "test prelude: \(message)")
+        try Prelude.tests.run(in: lua, label: "test prelude", nargs: 5) {
+            lua.push(ref: envRef)
+            for host in [HostFunction.testRun, .testEvaluate, .testFail, .testWhere] { lua.pushHostFunction(host, token: 0) }
         }
-        lua.push(ref: envRef)
-        for host in [HostFunction.testRun, .testEvaluate, .testFail, .testWhere] { lua.pushHostFunction(host, token: 0) }
-        if let error = lua.call(nargs: 5, nresults: 1) { throw RulesError.lua(reason: "test prelude: \(error.message)") }
         controllerRef = lua.ref()
     }
 
