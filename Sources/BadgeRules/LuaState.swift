@@ -120,8 +120,6 @@ final class LuaState {
     func makeProxy(kind: Int32) { bclua_make_proxy(state, kind) }
     /// Pops the value on top (a host function, a proxy) into the light records' values; its id.
     func addRecordValue() -> Int32 { Int32(bclua_add_value(state)) }
-    /// The light record at `index`, or nil when it is none.
-    func record(at index: Int32) -> UnsafeRawPointer? { bclua_record_at(state, index) }
 
     /// `count` light records of `kind` with `fields` slots each (all nil), contiguous; nil when out of memory.
     func newRecords(kind: Int32, fields: Int, count: Int = 1) -> UnsafeMutableRawPointer? {

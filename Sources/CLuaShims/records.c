@@ -96,8 +96,6 @@ int bclua_add_string(lua_State *state, const char *text, size_t length) {
     return (int)c->string_count;
 }
 
-static int light_kind(lua_State *state, const bclua_control *c, int index);
-
 int bclua_add_value(lua_State *state) {
     bclua_control *c = control(state);
     lua_rawgeti(state, LUA_REGISTRYINDEX, c->strings_ref);
@@ -106,10 +104,6 @@ int bclua_add_value(lua_State *state) {
     lua_rawseti(state, -2, c->string_count);
     lua_pop(state, 1);
     return (int)c->string_count;
-}
-
-const void *bclua_record_at(lua_State *state, int index) {
-    return light_kind(state, control(state), index) < 0 ? NULL : lua_touserdata(state, index);
 }
 
 typedef struct { int kind; int element_kind; lua_Integer count; size_t stride; const char *first; } light_array;

@@ -117,8 +117,6 @@ void *bclua_records(lua_State *state, size_t bytes);
 int bclua_add_string(lua_State *state, const char *text, size_t length);
 /// Pops the value on top (a host function) into the same table; its id, for a VALUE field.
 int bclua_add_value(lua_State *state);
-/// The light record at `index` (for a RECORD field), or NULL when it is none.
-const void *bclua_record_at(lua_State *state, int index);
 /// Pushes a read-only array of kind `array_kind` (a RECORD_ARRAY) of `count` light records `stride`
 /// bytes apart: itself a light record (nil when out of memory).
 void bclua_push_record_array(lua_State *state, const void *first, size_t stride, size_t count, int array_kind);
