@@ -25,7 +25,6 @@ enum RunSpec {
 
     static func build(from session: TestSession, table: Int32, ordinal: Int) throws -> RunSummary {
         let lua = session.lua
-        let state = session.state
         // Unknown keys are typos: say so.
         lua.pushNil()
         while lua.next(table) {
