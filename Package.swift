@@ -19,8 +19,10 @@ let package = Package(
             pkgConfig: "lua5.4",
             providers: [.apt(["liblua5.4-dev"])]
         ),
-        // The only C we write: wrappers for Lua macros, the message handler, count hook,
-        // capped allocator and trampolines that raise Lua errors from C only.
+        // The only C we write, one file per concern: sandbox.c (capped allocator, count hook),
+        // call.c (pcall, message handler, trampolines that raise Lua errors from C only),
+        // pairs.c (deterministic pairs), proxies.c (runs, the catalogue), records.c (light records);
+        // macros as static inline. It spells no field name: Swift hands every kind in.
         .target(name: "CLuaShims", dependencies: ["CLua"]),
         // zlib for .gz run files.
         .systemLibrary(
@@ -46,8 +48,13 @@ let package = Package(
         // RunFixtures: synthetic runs for tests, benchmarks and `badgectl generate`: the run
         // generator, GPX, TCX and FIT writers, and the one random source (SplitMix64).
         .target(name: "RunFixtures", dependencies: ["RunFiles", "CZlib"]),
-        // Lua sandbox, rule packs, catalogue, evaluator.
-        .target(name: "BadgeRules", dependencies: ["RunFiles", "RunAnalysis", "CLua", "CLuaShims"]),
+        // Lua sandbox, rule packs, catalogue, evaluator. Only LuaState.swift imports the C modules.
+        // The preludes are real .lua files, embedded at build time (PackageResources.<name>_lua).
+        .target(
+            name: "BadgeRules",
+            dependencies: ["RunFiles", "RunAnalysis", "CLua", "CLuaShims"],
+            resources: [.embedInCode("Lua/prelude.lua"), .embedInCode("Lua/test_prelude.lua")]
+        ),
         // swift-argument-parser commands and output formatting.
         .target(
             name: "BadgeCommands",

@@ -1,12 +1,12 @@
 // badgectl's benchmark driver (scripts/bench.sh builds it with `swift build -c release`).
 // Each measurement runs several times, ours and the peer alternating so that noise hits both alike,
 // and prints `name value` lines (medians, seconds) for the script to collect. Not part of `swift test`.
-import RunFiles
-import RunAnalysis
-import RunLibrary
-import RunFixtures
 import BadgeRules
 import Foundation
+import RunAnalysis
+import RunFiles
+import RunFixtures
+import RunLibrary
 #if canImport(FoundationXML)
 import FoundationXML
 #endif

@@ -1,8 +1,8 @@
-import RunAnalysis
-import RunLibrary
 import ArgumentParser
 import BadgeRules
 import Foundation
+import RunAnalysis
+import RunLibrary
 
 /// `badgectl evaluate DIR`: who earned what, when, and what is next.
 struct EvaluateCommand: ParsableCommand {

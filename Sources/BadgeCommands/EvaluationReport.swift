@@ -1,8 +1,8 @@
-import RunFiles
-import RunLibrary
 import ArgumentParser
 import BadgeRules
 import Foundation
+import RunFiles
+import RunLibrary
 
 /// The JSON contract of `badgectl evaluate` (fields are added over time, never renamed).
 public struct EvaluationReport: Encodable, Sendable {
@@ -16,16 +16,16 @@ public struct EvaluationReport: Encodable, Sendable {
         public var name: String
         /// The badge's text and image (themed with `--theme`).
         public var information: String = ""
-        @EncodedNull public var image: String? = nil
+        @NullEncoded public var image: String? = nil
         public var pack: String
-        @EncodedNull public var earned: AwardRef? = nil
-        @EncodedNull public var silver: AwardRef? = nil
-        @EncodedNull public var gold: AwardRef? = nil
-        @EncodedNull public var best: AwardRef? = nil
-        @EncodedNull public var silverPaceSecondsPerKilometre: Double? = nil
-        @EncodedNull public var goldPaceSecondsPerKilometre: Double? = nil
-        @EncodedNull public var progress: BadgeRules.Progress? = nil
-        @EncodedNull public var hint: String? = nil
+        @NullEncoded public var earned: AwardRef? = nil
+        @NullEncoded public var silver: AwardRef? = nil
+        @NullEncoded public var gold: AwardRef? = nil
+        @NullEncoded public var best: AwardRef? = nil
+        @NullEncoded public var silverPaceSecondsPerKilometre: Double? = nil
+        @NullEncoded public var goldPaceSecondsPerKilometre: Double? = nil
+        @NullEncoded public var progress: BadgeRules.Progress? = nil
+        @NullEncoded public var hint: String? = nil
 
         enum CodingKeys: String, CodingKey {
             case id, name, information, image, pack, earned, silver, gold, best
@@ -52,7 +52,7 @@ public struct EvaluationReport: Encodable, Sendable {
     public var runs: [RunSummary]
     public var awards: [Award]
     public var badges: [BadgeRow]
-    @EncodedNull public var next: Next? = nil
+    @NullEncoded public var next: Next? = nil
     /// Each pack's own next badge (fold rules' `status().next`), in pack and rule order.
     public var nextByPack: [Next] = []
     public var ignored: [String]

@@ -1,9 +1,9 @@
-import RunFiles
-import RunAnalysis
-import RunLibrary
 import ArgumentParser
 import BadgeRules
 import Foundation
+import RunAnalysis
+import RunFiles
+import RunLibrary
 
 /// `badgectl explain BADGE DIR`: why a badge was earned (which run, which rule, which numbers) or why not
 /// yet and what would earn it (the rules' hints and progress).
@@ -157,14 +157,14 @@ public struct BadgeExplanation: Encodable, Sendable {
     public struct AwardLine: Encodable, Sendable {
         public var tier: String
         public var run: String
-        @EncodedNull public var at: String?
+        @NullEncoded public var at: String?
         public var pack: String
         public var rule: String
         public var detail: String
-        @EncodedNull public var distanceMeters: Double?
-        @EncodedNull public var elapsedSeconds: Double?
-        @EncodedNull public var paceSecondsPerKilometre: Double?
-        @EncodedNull public var progress: BadgeRules.Progress?
+        @NullEncoded public var distanceMeters: Double?
+        @NullEncoded public var elapsedSeconds: Double?
+        @NullEncoded public var paceSecondsPerKilometre: Double?
+        @NullEncoded public var progress: BadgeRules.Progress?
 
         enum CodingKeys: String, CodingKey {
             case tier, run, at, pack, rule, detail
@@ -178,15 +178,15 @@ public struct BadgeExplanation: Encodable, Sendable {
     public var badge: String
     public var name: String
     public var information: String
-    @EncodedNull public var image: String?
-    @EncodedNull public var theme: String?
+    @NullEncoded public var image: String?
+    @NullEncoded public var theme: String?
     /// True when the badge has an award (set with `awards`).
     public private(set) var earned: Bool
     public var awards: [AwardLine] { didSet { earned = !awards.isEmpty } }
     /// What each rule says about the badge ("why not yet", the next tier).
     public var statuses: [BadgeStatus]
     /// Distance still to run when a rule names this badge as its `next`.
-    @EncodedNull public var remainingMeters: Double?
+    @NullEncoded public var remainingMeters: Double?
     public var ruleErrors: [RuleFailure]
     public var fileErrors: [String]
 

@@ -1,6 +1,6 @@
 import BadgeReport
-import RunFiles
 import Foundation
+import RunFiles
 
 /// Human formatting for tables.
 enum Format {

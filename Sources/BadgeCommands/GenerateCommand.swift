@@ -1,7 +1,7 @@
-import RunFiles
-import RunFixtures
 import ArgumentParser
 import Foundation
+import RunFiles
+import RunFixtures
 
 /// `badgectl generate DIR`: writes realistic, deterministic run files (the sample runs and benchmark inputs).
 struct GenerateCommand: ParsableCommand {

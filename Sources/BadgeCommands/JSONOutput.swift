@@ -11,17 +11,3 @@ enum JSONOutput {
         return String(decoding: data, as: UTF8.self)
     }
 }
-
-/// An optional output field that is written as `null` when nil (synthesised `Encodable` leaves a nil
-/// field out): the JSON contract lists every field, present or not.
-@propertyWrapper
-public struct EncodedNull<Value: Encodable & Sendable>: Encodable, Sendable {
-    public var wrappedValue: Value?
-
-    public init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
-    }
-}

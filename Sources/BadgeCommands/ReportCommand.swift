@@ -1,9 +1,9 @@
-import RunAnalysis
-import RunLibrary
 import ArgumentParser
 import BadgeReport
 import BadgeRules
 import Foundation
+import RunAnalysis
+import RunLibrary
 
 /// `badgectl report DIR -o report.html`: the badge wall and every run's pace-coloured route in one HTML file.
 struct ReportCommand: ParsableCommand {

@@ -1,6 +1,6 @@
+import Foundation
 import RunFiles
 import RunLibrary
-import Foundation
 
 /// What every command that evaluates does between reading a folder and running the rules: a Strava
 /// export's names and sports from its `activities.csv`, then the sport filter and the plausibility check.

@@ -1,9 +1,9 @@
-import RunFiles
-import RunAnalysis
-import RunLibrary
 import ArgumentParser
 import BadgeRules
 import Foundation
+import RunAnalysis
+import RunFiles
+import RunLibrary
 
 /// `badgectl summarize FILE...`: everything badgectl computes about runs.
 struct SummarizeCommand: ParsableCommand {

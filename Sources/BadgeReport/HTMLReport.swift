@@ -1,5 +1,5 @@
-import RunFiles
 import Foundation
+import RunFiles
 
 /// Renders the badge report: one self-contained HTML file (inline CSS and SVG, images as `data:`
 /// URIs, no script, nothing fetched) with the badge wall and, per run, the route coloured by

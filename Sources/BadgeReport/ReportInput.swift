@@ -1,5 +1,5 @@
-import RunFiles
 import Foundation
+import RunFiles
 
 /// Everything the HTML report shows, gathered by the caller (the `badgectl report` command) from
 /// the catalogue, the rule engine's awards and the run summaries. The report module depends on

@@ -1,5 +1,5 @@
-import RunFiles
 import Foundation
+import RunFiles
 
 /// Fits a route into an SVG viewBox: equirectangular projection (x scaled by cos of the mean
 /// latitude), north up, aspect kept, the longer side `RouteProjection.side` units plus padding.

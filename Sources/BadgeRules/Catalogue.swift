@@ -1,5 +1,5 @@
-import RunAnalysis
 import Foundation
+import RunAnalysis
 
 /// One badge as the catalogue lists it.
 public struct CatalogueBadge: Sendable, Equatable, Codable {

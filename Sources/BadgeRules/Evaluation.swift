@@ -1,3 +1,5 @@
+import RunFiles
+
 /// How far a runner is towards a badge: `current` of `target` `unit`s (e.g. 7.5 of 10 "km").
 public struct Progress: Codable, Sendable, Equatable {
     public var current: Double
@@ -22,10 +24,10 @@ public struct Award: Codable, Sendable, Equatable {
     /// Id of the run that earned it.
     public var run: String
     /// The run's start (`YYYY-MM-DDThh:mm:ssZ`), nil when the run had no times.
-    public var at: String?
+    @NullEncoded public var at: String?
     /// Short human text from the rule ("" when it gave none).
     public var detail: String
-    public var progress: Progress?
+    @NullEncoded public var progress: Progress?
 
     public init(badge: String, pack: String, rule: String, tier: String, run: String, at: String?, detail: String, progress: Progress? = nil) {
         self.badge = badge; self.pack = pack; self.rule = rule; self.tier = tier
@@ -34,32 +36,21 @@ public struct Award: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey { case badge, pack, rule, tier, run, at, detail, progress }
 
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(badge, forKey: .badge)
-        try c.encode(pack, forKey: .pack)
-        try c.encode(rule, forKey: .rule)
-        try c.encode(tier, forKey: .tier)
-        try c.encode(run, forKey: .run)
-        try c.encode(at, forKey: .at)
-        try c.encode(detail, forKey: .detail)
-        try c.encode(progress, forKey: .progress)
-    }
 }
 
 /// A pack or rule that could not be loaded or failed while it ran. The evaluation goes on without it.
-public struct RuleFailure: Codable, Error, Sendable, Equatable, CustomStringConvertible {
+public struct RuleFailure: Codable, Sendable, Equatable, CustomStringConvertible {
     /// Pack name (the folder name when `pack.lua` itself failed).
     public var pack: String
     /// Rule id (the file name without `.lua` when the file failed before returning its table); nil for pack-level failures.
-    public var rule: String?
+    @NullEncoded public var rule: String?
     /// File the error points at, as given (`rules/x/y.lua`).
     public var file: String
-    public var line: Int?
+    @NullEncoded public var line: Int?
     /// What went wrong, without the `file:line:` prefix.
     public var message: String
     /// Lua's stack traceback, when there is one.
-    public var traceback: String?
+    @NullEncoded public var traceback: String?
 
     public init(pack: String, rule: String?, file: String, line: Int?, message: String, traceback: String? = nil) {
         self.pack = pack; self.rule = rule; self.file = file; self.line = line
@@ -75,15 +66,6 @@ public struct RuleFailure: Codable, Error, Sendable, Equatable, CustomStringConv
 
     enum CodingKeys: String, CodingKey { case pack, rule, file, line, message, traceback }
 
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(pack, forKey: .pack)
-        try c.encode(rule, forKey: .rule)
-        try c.encode(file, forKey: .file)
-        try c.encode(line, forKey: .line)
-        try c.encode(message, forKey: .message)
-        try c.encode(traceback, forKey: .traceback)
-    }
 }
 
 /// "Why not yet" for one badge, from a fold's `status()` or a predicate's `progress()`.
@@ -91,10 +73,10 @@ public struct BadgeStatus: Codable, Sendable, Equatable {
     public var pack: String
     public var rule: String
     public var badge: String
-    public var silverPaceSecondsPerKilometre: Double?
-    public var goldPaceSecondsPerKilometre: Double?
-    public var progress: Progress?
-    public var hint: String?
+    @NullEncoded public var silverPaceSecondsPerKilometre: Double?
+    @NullEncoded public var goldPaceSecondsPerKilometre: Double?
+    @NullEncoded public var progress: Progress?
+    @NullEncoded public var hint: String?
 
     public init(pack: String, rule: String, badge: String, silverPaceSecondsPerKilometre: Double? = nil,
                 goldPaceSecondsPerKilometre: Double? = nil, progress: Progress? = nil, hint: String? = nil) {
@@ -111,16 +93,6 @@ public struct BadgeStatus: Codable, Sendable, Equatable {
         case progress, hint
     }
 
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(pack, forKey: .pack)
-        try c.encode(rule, forKey: .rule)
-        try c.encode(badge, forKey: .badge)
-        try c.encode(silverPaceSecondsPerKilometre, forKey: .silverPaceSecondsPerKilometre)
-        try c.encode(goldPaceSecondsPerKilometre, forKey: .goldPaceSecondsPerKilometre)
-        try c.encode(progress, forKey: .progress)
-        try c.encode(hint, forKey: .hint)
-    }
 }
 
 /// The badge a fold says comes next, and how far away it is.
@@ -144,7 +116,7 @@ public struct NextBadge: Codable, Sendable, Equatable {
 public struct RuleNote: Codable, Sendable, Equatable {
     public var pack: String
     /// nil when written while the pack's files were loading.
-    public var rule: String?
+    @NullEncoded public var rule: String?
     public var message: String
 
     public init(pack: String, rule: String?, message: String) {
@@ -153,12 +125,6 @@ public struct RuleNote: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey { case pack, rule, message }
 
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(pack, forKey: .pack)
-        try c.encode(rule, forKey: .rule)
-        try c.encode(message, forKey: .message)
-    }
 }
 
 /// Everything one evaluation produced.

@@ -1,13 +1,24 @@
 import CLua
 import CLuaShims
 
+/// Lua's value types, as `LuaState.type(at:)` and the raw reads return them.
+enum LuaType: Int32 {
+    case none = -1, `nil` = 0, boolean, lightUserdata, number, string, table, function, userdata, thread
+}
+
 /// One Lua state with a memory cap and a per-call instruction budget. Not Sendable: it belongs to the
 /// evaluation that made it and is closed when that evaluation ends.
 ///
 /// Everything here reads Lua values with raw accessors only (`lua_rawget`, `lua_next`, `lua_tolstring`
 /// on strings), so no metamethod can run and no Lua error can be raised while a Swift frame is on the
 /// stack. Lua code runs only through `call`, i.e. `lua_pcall` under the traceback handler.
+///
+/// The only file of the module that imports CLua and CLuaShims: the rest of the rules host talks to
+/// Lua through this type.
 final class LuaState {
+    /// A registry reference that refers to nothing.
+    static let noRef: Int32 = LUA_NOREF
+
     let state: OpaquePointer
     let limits: RuleEngine.Limits
 
@@ -15,10 +26,13 @@ final class LuaState {
         guard let state = bclua_newstate(limits.memoryBytes, Int64(limits.instructionsPerCall)) else {
             throw RulesError.lua(reason: "cannot create a Lua state (out of memory)")
         }
+        bclua_open_libraries(state)
+        guard Self.defineKinds(LuaKinds.shared.specs, in: state) else {
+            bclua_close(state)
+            throw RulesError.lua(reason: "cannot define the read-only kinds")
+        }
         self.state = state
         self.limits = limits
-        bclua_open_libraries(state)
-        bclua_define_kinds(state)
     }
 
     deinit { bclua_close(state) }
@@ -27,7 +41,7 @@ final class LuaState {
     var top: Int32 { lua_gettop(state) }
     func setTop(_ index: Int32) { lua_settop(state, index) }
     func pop(_ n: Int32 = 1) { bclua_pop(state, n) }
-    func type(at index: Int32) -> Int32 { lua_type(state, index) }
+    func type(at index: Int32) -> LuaType { LuaType(rawValue: lua_type(state, index)) ?? .none }
     func absolute(_ index: Int32) -> Int32 { lua_absindex(state, index) }
     func ensureStack(_ n: Int32 = 40) { _ = lua_checkstack(state, n) }
 
@@ -57,10 +71,162 @@ final class LuaState {
 
     /// Pushes `table[key]` without metamethods and returns its type.
     @discardableResult
-    func getField(_ table: Int32, _ key: String) -> Int32 {
+    func getField(_ table: Int32, _ key: String) -> LuaType {
         let t = absolute(table)
         push(key)
-        return lua_rawget(state, t)
+        return LuaType(rawValue: lua_rawget(state, t)) ?? .none
+    }
+
+    // MARK: - Raw table access and the stack
+
+    /// Pushes `table[i]` without metamethods and returns its type.
+    @discardableResult
+    func getIndex(_ table: Int32, _ i: Int) -> LuaType { LuaType(rawValue: lua_rawgeti(state, table, lua_Integer(i))) ?? .none }
+    /// `table[i] = <top>` without metamethods; pops the value.
+    func setIndex(_ table: Int32, _ i: Int) { lua_rawseti(state, table, lua_Integer(i)) }
+    /// The raw length (`#` without `__len`) of the value at `index`.
+    func rawLength(at index: Int32) -> Int { Int(lua_rawlen(state, index)) }
+    /// `lua_next`: pops a key, pushes the next key and value; false (nothing pushed) at the end.
+    func next(_ table: Int32) -> Bool { lua_next(state, table) != 0 }
+    func boolean(at index: Int32) -> Bool { lua_toboolean(state, index) != 0 }
+    func push(boolean: Bool) { lua_pushboolean(state, boolean ? 1 : 0) }
+    func push(lightUserdata pointer: UnsafeMutableRawPointer) { lua_pushlightuserdata(state, pointer) }
+    func pushValue(at index: Int32) { lua_pushvalue(state, index) }
+    func remove(at index: Int32) { bclua_remove(state, index) }
+    /// Moves the top value below the one under it.
+    func swapTop() { lua_rotate(state, -2, 1) }
+    func unref(_ ref: Int32) { luaL_unref(state, registry, ref) }
+    func collectGarbage() { bclua_gc_collect(state) }
+    /// A number as Lua prints it (`tostring`), without changing the value at `index`.
+    func numberText(at index: Int32) -> String {
+        lua_pushvalue(state, index)
+        _ = lua_tolstring(state, -1, nil)
+        let text = string(at: -1) ?? ""
+        pop()
+        return text
+    }
+
+    // MARK: - The host and the read-only values (CLuaShims)
+
+    /// Routes the C trampolines to `host` with `context` (see `bclua_host_fn`).
+    func setHost(_ host: bclua_host_fn, context: UnsafeMutableRawPointer) { bclua_set_host(state, host, context) }
+    /// The 1-based host index of the run at `index`, or 0 when it is no run.
+    func runIndex(at index: Int32) -> Int { Int(bclua_run_index(state, index)) }
+    /// Zeroed host memory for light records that lives as long as the state; nil when out of memory.
+    func records(bytes: Int) -> UnsafeMutableRawPointer? { bclua_records(state, bytes) }
+    /// Keeps a string for the light records; its id.
+    func addRecordString(_ bytes: UnsafeBufferPointer<CChar>) -> Int32 { Int32(bclua_add_string(state, bytes.baseAddress, bytes.count)) }
+    /// Replaces the table on top with a read-only proxy of `kind` (`LuaKinds`).
+    func makeProxy(kind: Int32) { bclua_make_proxy(state, kind) }
+    /// Pops the value on top (a host function, a proxy) into the light records' values; its id.
+    func addRecordValue() -> Int32 { Int32(bclua_add_value(state)) }
+
+    /// `count` light records of `kind` with `fields` slots each (all nil), contiguous; nil when out of memory.
+    func newRecords(kind: Int32, fields: Int, count: Int = 1) -> UnsafeMutableRawPointer? {
+        let stride = Self.recordStride(fields: fields)
+        guard let base = records(bytes: stride * max(count, 1)) else { return nil }
+        for i in 0..<count { (base + i * stride).storeBytes(of: kind, as: Int32.self) }
+        return base
+    }
+    /// Bytes of one light record: kind and presence bits, then an 8-byte slot per field.
+    static func recordStride(fields: Int) -> Int { 8 + 8 * fields }
+    /// Sets slot `field` of `record` and marks it present.
+    static func setSlot(_ record: UnsafeMutableRawPointer, _ field: Int, float: Double) {
+        (record + 8 + 8 * field).storeBytes(of: float, as: Double.self); markPresent(record, field)
+    }
+    static func setSlot(_ record: UnsafeMutableRawPointer, _ field: Int, id: Int32) {
+        (record + 8 + 8 * field).storeBytes(of: Int64(id), as: Int64.self); markPresent(record, field)
+    }
+    static func setSlot(_ record: UnsafeMutableRawPointer, _ field: Int, record value: UnsafeRawPointer) {
+        (record + 8 + 8 * field).storeBytes(of: value, as: UnsafeRawPointer.self); markPresent(record, field)
+    }
+    private static func markPresent(_ record: UnsafeMutableRawPointer, _ field: Int) {
+        let present = (record + 4).load(as: UInt32.self) | (1 << UInt32(field))
+        (record + 4).storeBytes(of: present, as: UInt32.self)
+    }
+
+    /// Pushes a read-only array of `count` light records `stride` bytes apart (kind `arrayKind`).
+    func pushRecordArray(_ first: UnsafeRawPointer?, stride: Int, count: Int, kind arrayKind: Int32) {
+        bclua_push_record_array(state, first, stride, count, arrayKind)
+    }
+
+    /// Defines the kinds of read-only values in `state` (names, fields and types as the shim takes
+    /// them). False when the shim refused a spec.
+    static func defineKinds(_ specs: [LuaKinds.Spec], in state: OpaquePointer) -> Bool {
+        var storage: [UnsafeMutablePointer<CChar>] = []
+        defer { storage.forEach { $0.deallocate() } }
+        func copy(_ bytes: [UInt8]) -> UnsafeMutablePointer<CChar> {
+            let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+            for (i, byte) in bytes.enumerated() { pointer[i] = CChar(bitPattern: byte) }
+            pointer[bytes.count] = 0
+            storage.append(pointer)
+            return pointer
+        }
+        let kinds = specs.map { spec -> bclua_kind in
+            var kind = bclua_kind()
+            kind.kind = spec.kind
+            switch spec.shape {
+            case .proxy: kind.shape = Int32(BCLUA_SHAPE_PROXY)
+            case .record: kind.shape = Int32(BCLUA_SHAPE_RECORD)
+            case .recordArray: kind.shape = Int32(BCLUA_SHAPE_RECORD_ARRAY)
+            }
+            kind.name = UnsafePointer(copy(Array(spec.name.utf8)))
+            if let fields = spec.fields {
+                kind.fields = UnsafePointer(copy(fields.flatMap { Array($0.utf8) + [0] }))
+                kind.field_count = Int32(fields.count)
+            }
+            if !spec.types.isEmpty {
+                kind.types = UnsafePointer(copy(spec.types.map { type -> UInt8 in
+                    switch type {
+                    case .float: return UInt8(BCLUA_FIELD_FLOAT)
+                    case .integer: return UInt8(BCLUA_FIELD_INTEGER)
+                    case .boolean: return UInt8(BCLUA_FIELD_BOOLEAN)
+                    case .string: return UInt8(BCLUA_FIELD_STRING)
+                    case .value: return UInt8(BCLUA_FIELD_VALUE)
+                    case .record: return UInt8(BCLUA_FIELD_RECORD)
+                    }
+                }))
+            }
+            kind.lazy = spec.lazy
+            kind.label_field = spec.labelField
+            return kind
+        }
+        return kinds.withUnsafeBufferPointer { bclua_define_kinds(state, $0.baseAddress, Int32($0.count)) } != 0
+    }
+
+    /// One value of a run's field for `pushRun` (a `bclua_value`).
+    typealias FieldValue = bclua_value
+    static func fieldValue(string length: Int) -> FieldValue { var v = FieldValue(); v.type = Int32(BCLUA_VALUE_STRING); v.length = length; return v }
+    static func fieldValue(integer: Int64) -> FieldValue { var v = FieldValue(); v.type = Int32(BCLUA_VALUE_INTEGER); v.integer = integer; return v }
+    static func fieldValue(float: Double) -> FieldValue { var v = FieldValue(); v.type = Int32(BCLUA_VALUE_FLOAT); v.number = float; return v }
+    static func fieldValue(record: UnsafeMutableRawPointer) -> FieldValue {
+        var v = FieldValue(); v.type = Int32(BCLUA_VALUE_RECORD); v.record = UnsafeRawPointer(record); return v
+    }
+    /// Pushes a run proxy of `kind` from one value per field (see `bclua_push_run`).
+    func pushRun(kind: Int32, values: UnsafeBufferPointer<FieldValue>, index: Int) {
+        bclua_push_run(state, kind, values.baseAddress, Int32(values.count), Int64(index))
+    }
+
+    // MARK: - Typed fields of tables (the one family of readers; raw reads, never a metamethod)
+
+    /// `table[key]` as a string: nil when absent, `RulesError.field` when it is something else.
+    func stringField(_ table: Int32, _ key: String) throws -> String? {
+        let type = getField(table, key)
+        defer { pop() }
+        if type == .nil { return nil }
+        guard let text = string(at: -1) else { throw RulesError.field("field '\(key)' must be a string, got \(typeName(at: -1))") }
+        return text
+    }
+
+    /// `table[key]` as a finite number: nil when absent, `RulesError.field` when it is something else.
+    func numberField(_ table: Int32, _ key: String) throws -> Double? {
+        let type = getField(table, key)
+        defer { pop() }
+        if type == .nil { return nil }
+        guard let value = number(at: -1), value.isFinite else {
+            throw RulesError.field("field '\(key)' must be a finite number, got \(typeName(at: -1))")
+        }
+        return value
     }
 
     /// The string at `index` (strings only; numbers are not converted).
@@ -81,7 +247,7 @@ final class LuaState {
         let t = lua_type(state, index)
         if t == LUA_TUSERDATA, lua_getmetatable(state, index) != 0 {
             let kind = getField(-1, "__name")
-            let name = kind == LUA_TSTRING ? string(at: -1) : nil
+            let name = kind == .string ? string(at: -1) : nil
             pop(2)
             if let name { return name }
         }
@@ -131,7 +297,7 @@ final class LuaState {
     }
 
     /// The outcome of one protected call.
-    struct CallError: Error {
+    struct CallError {
         var message: String
         var traceback: String?
         var budgetExhausted: Bool
@@ -169,12 +335,16 @@ final class LuaState {
 }
 
 /// Ids of the host functions the C trampoline dispatches to (`bclua_push_host_function`).
+/// One table for the evaluation host (`Session`) and the test host (`TestSession`): a run's lazy
+/// fields (0) are built by the same marshalling code in both.
 enum HostFunction: Int32 {
+    /// A run's field built on first read (token: the run's index).
     case lazyField = 0
-    case award = 1
-    case note = 2
-    case print = 3
-    case require = 4
+    /// A rule's `award` / `ctx.note` (token: the rule); `print` / `require` of a pack (token: the pack).
+    case award = 1, note, print, require
+    /// The test API (`Lua/test_prelude.lua`): `t.run`, `t.evaluate`, expectation failures, `where`,
+    /// and a test file's `print` and `require`.
+    case testRun = 10, testEvaluate, testFail, testWhere, testPrint, testRequire
 }
 
 /// Splits `rules/x/y.lua:12: boom` into file, line and the rest; nil when the text has no such prefix.

@@ -1,5 +1,5 @@
-import RunFiles
 import Foundation
+import RunFiles
 
 /// One failed expectation or error of a rule-pack test: where (the test file's line of the
 /// expectation call, or of the Lua error), what, and for expectations what was expected and got.

@@ -1,5 +1,5 @@
-import RunFiles
 import Foundation
+import RunFiles
 
 /// Evaluates rule packs over runs. Each `evaluate` makes one Lua state, loads every pack into its own
 /// environment, hands the rules read-only run tables in start order and closes the state again.

@@ -1,4 +1,5 @@
-/// What went wrong in the rules module. Every case names the file; rule errors also name the pack and rule.
+/// What went wrong in the rules module: the one error type it throws. Failures of rules while they
+/// run are not thrown: they are `RuleFailure` records of the evaluation (and `TestFailure` of a test).
 public enum RulesError: Error, CustomStringConvertible, Equatable, Sendable {
     /// The badge catalogue could not be read; `index` is the entry's position (0-based) when one entry is at fault.
     case catalogue(path: String, index: Int?, reason: String)
@@ -6,6 +7,10 @@ public enum RulesError: Error, CustomStringConvertible, Equatable, Sendable {
     case pack(file: String, line: Int?, reason: String)
     /// The Lua state itself could not be set up (out of memory, broken prelude).
     case lua(reason: String)
+    /// A value handed to the host is malformed: a table a rule returned or passed (`award`,
+    /// `status`, `progress`), a `t.run` spec or a `t.evaluate` option. The text names the field; the
+    /// caller adds where it came from (the rule's file and line, `t.run: `).
+    case field(String)
 
     public var description: String {
         switch self {
@@ -17,6 +22,8 @@ public enum RulesError: Error, CustomStringConvertible, Equatable, Sendable {
             return "\(file): \(reason)"
         case .lua(let reason):
             return "lua: \(reason)"
+        case .field(let text):
+            return text
         }
     }
 }

@@ -1,14 +1,10 @@
-import RunFiles
-import RunAnalysis
-import CLua
-import CLuaShims
 import Foundation
+import RunAnalysis
+import RunFiles
 
 /// Builds the `RunSummary` of `t.run{...}` from the Lua table (see TESTAPI.md for the fields), or
 /// reads `file = "tests/fixtures/x.gpx"` through the production `RunLoader` and `RunAnalyzer`.
 enum RunSpec {
-    struct SpecError: Error { var message: String }
-
     static let fields: Set<String> = [
         "id", "start", "date", "utc_offset_s", "local_date", "name", "distance_km", "distance_m", "duration",
         "elapsed_s", "timer_s", "moving_s", "sport", "efforts", "splits_km", "elevation_gain_m",
@@ -30,45 +26,30 @@ enum RunSpec {
 
     static func build(from session: TestSession, table: Int32, ordinal: Int) throws -> RunSummary {
         let lua = session.lua
-        let state = session.state
         // Unknown keys are typos: say so.
         lua.pushNil()
-        while lua_next(state, table) != 0 {
+        while lua.next(table) {
             let key = lua.string(at: -2)
             lua.pop()
             guard let key else {
                 lua.pop()
-                throw SpecError(message: "field names must be strings")
+                throw RulesError.field("field names must be strings")
             }
             if !fields.contains(key) {
                 lua.pop()
                 let known = fields.sorted().joined(separator: ", ")
-                throw SpecError(message: "unknown field '\(key)' (fields: \(known))")
+                throw RulesError.field("unknown field '\(key)' (fields: \(known))")
             }
         }
-        func number(_ key: String) throws -> Double? {
-            let type = lua.getField(table, key)
-            defer { lua.pop() }
-            if type == LUA_TNIL { return nil }
-            guard let value = lua.number(at: -1), value.isFinite else {
-                throw SpecError(message: "field '\(key)' must be a finite number, got \(lua.typeName(at: -1))")
-            }
-            return value
-        }
-        func string(_ key: String) throws -> String? {
-            let type = lua.getField(table, key)
-            defer { lua.pop() }
-            if type == LUA_TNIL { return nil }
-            guard let value = lua.string(at: -1) else { throw SpecError(message: "field '\(key)' must be a string, got \(lua.typeName(at: -1))") }
-            return value
-        }
+        func number(_ key: String) throws -> Double? { try lua.numberField(table, key) }
+        func string(_ key: String) throws -> String? { try lua.stringField(table, key) }
         func duration(_ key: String) throws -> Double? {
             let type = lua.getField(table, key)
             defer { lua.pop() }
-            if type == LUA_TNIL { return nil }
+            if type == .nil { return nil }
             if let value = lua.number(at: -1), value.isFinite, value >= 0 { return value }
             if let text = lua.string(at: -1), let value = seconds(text) { return value }
-            throw SpecError(message: "field '\(key)' must be seconds or \"mm:ss\" / \"h:mm:ss\", got \(lua.string(at: -1).map { "'\($0)'" } ?? lua.typeName(at: -1))")
+            throw RulesError.field("field '\(key)' must be seconds or \"mm:ss\" / \"h:mm:ss\", got \(lua.string(at: -1).map { "'\($0)'" } ?? lua.typeName(at: -1))")
         }
 
         let id = try string("id") ?? "run-\(ordinal)"
@@ -81,17 +62,17 @@ enum RunSpec {
         var startOffset = offset
         if let start = try string("start") {
             guard let parsed = Timestamps.parse(start) else {
-                throw SpecError(message: "field 'start' must be ISO 8601 like 2024-05-01T07:00:00Z, got '\(start)'")
+                throw RulesError.field("field 'start' must be ISO 8601 like 2024-05-01T07:00:00Z, got '\(start)'")
             }
             startEpoch = parsed.epoch
             if startOffset == nil { startOffset = parsed.offsetSeconds }
         } else if let date = try string("date") {
             let parts = date.split(separator: "-").compactMap { Int($0) }
-            guard parts.count == 3, date.count == 10 else { throw SpecError(message: "field 'date' must be 'YYYY-MM-DD', got '\(date)'") }
+            guard parts.count == 3, date.count == 10 else { throw RulesError.field("field 'date' must be 'YYYY-MM-DD', got '\(date)'") }
             let days = Timestamps.daysFromCivil(year: parts[0], month: parts[1], day: parts[2])
             let civil = Timestamps.civilFromDays(days)
             guard civil.year == parts[0], civil.month == parts[1], civil.day == parts[2] else {
-                throw SpecError(message: "field 'date': '\(date)' is not a calendar date")
+                throw RulesError.field("field 'date': '\(date)' is not a calendar date")
             }
             startEpoch = Double(days * 86_400 + 7 * 3600 - (offset ?? 0))
         } else {
@@ -107,29 +88,29 @@ enum RunSpec {
         } else if let m = try number("distance_m") {
             distance = m
         } else {
-            throw SpecError(message: "a run needs 'distance_km' or 'distance_m' (or 'file')")
+            throw RulesError.field("a run needs 'distance_km' or 'distance_m' (or 'file')")
         }
-        guard distance >= 0 else { throw SpecError(message: "distance must be ≥ 0") }
+        guard distance >= 0 else { throw RulesError.field("distance must be ≥ 0") }
         let elapsed = try duration("duration") ?? duration("elapsed_s")
 
         var efforts: [Effort] = []
-        if lua.getField(table, "efforts") != LUA_TNIL {
-            guard lua.type(at: -1) == LUA_TTABLE else { lua.pop(); throw SpecError(message: "field 'efforts' must be a table { [\"5km\"] = \"24:10\" }") }
+        if lua.getField(table, "efforts") != .nil {
+            guard lua.type(at: -1) == .table else { lua.pop(); throw RulesError.field("field 'efforts' must be a table { [\"5km\"] = \"24:10\" }") }
             let effortsIndex = lua.top
             var found: [(String, Double)] = []
             lua.pushNil()
-            while lua_next(state, effortsIndex) != 0 {
+            while lua.next(effortsIndex) {
                 let name = lua.string(at: -2)
                 var value = lua.number(at: -1)
                 if value == nil, let text = lua.string(at: -1) { value = seconds(text) }
                 lua.pop()
-                guard let name, let value else { lua.pop(2); throw SpecError(message: "efforts: each entry must be name = seconds or \"mm:ss\"") }
+                guard let name, let value else { lua.pop(2); throw RulesError.field("efforts: each entry must be name = seconds or \"mm:ss\"") }
                 found.append((name, value))
             }
             lua.pop()
             for (name, value) in found {
-                guard let meters = RunAnalyzer.effortDistances.first(where: { $0.name == name })?.meters else {
-                    throw SpecError(message: "efforts: unknown effort '\(name)' (known: \(RunAnalyzer.effortDistances.map(\.name).joined(separator: ", ")))")
+                guard let meters = Effort.standardDistances.first(where: { $0.name == name })?.meters else {
+                    throw RulesError.field("efforts: unknown effort '\(name)' (known: \(Effort.standardDistances.map(\.name).joined(separator: ", ")))")
                 }
                 efforts.append(Effort(name: name, distanceMeters: meters, elapsedSeconds: value, startDistanceMeters: 0, startElapsedSeconds: 0))
             }
@@ -139,16 +120,16 @@ enum RunSpec {
         }
 
         var splits: [Split] = []
-        if lua.getField(table, "splits_km") != LUA_TNIL {
-            guard lua.type(at: -1) == LUA_TTABLE else { lua.pop(); throw SpecError(message: "field 'splits_km' must be an array of seconds per km") }
-            let count = Int(lua_rawlen(state, -1))
+        if lua.getField(table, "splits_km") != .nil {
+            guard lua.type(at: -1) == .table else { lua.pop(); throw RulesError.field("field 'splits_km' must be an array of seconds per km") }
+            let count = lua.rawLength(at: -1)
             var cumulative = 0.0
             for i in 0..<count {
-                lua_rawgeti(state, -1, lua_Integer(i + 1))
+                lua.getIndex(-1, i + 1)
                 var value = lua.number(at: -1)
                 if value == nil, let text = lua.string(at: -1) { value = seconds(text) }
                 lua.pop()
-                guard let value else { lua.pop(); throw SpecError(message: "splits_km[\(i + 1)] must be seconds or \"mm:ss\"") }
+                guard let value else { lua.pop(); throw RulesError.field("splits_km[\(i + 1)] must be seconds or \"mm:ss\"") }
                 cumulative += value
                 splits.append(Split(index: i + 1, distanceMeters: 1000, elapsedSeconds: value, cumulativeSeconds: cumulative, partial: false))
             }
@@ -156,19 +137,19 @@ enum RunSpec {
         lua.pop()
 
         var checkpoints: [Checkpoint] = []
-        if lua.getField(table, "checkpoints") != LUA_TNIL {
-            guard lua.type(at: -1) == LUA_TTABLE else { lua.pop(); throw SpecError(message: "field 'checkpoints' must be an array of { badge =, distance_m =, elapsed_s = }") }
+        if lua.getField(table, "checkpoints") != .nil {
+            guard lua.type(at: -1) == .table else { lua.pop(); throw RulesError.field("field 'checkpoints' must be an array of { badge =, distance_m =, elapsed_s = }") }
             let list = lua.top
-            for i in 0..<Int(lua_rawlen(state, list)) {
-                lua_rawgeti(state, list, lua_Integer(i + 1))
+            for i in 0..<lua.rawLength(at: list) {
+                lua.getIndex(list, i + 1)
                 let entry = lua.top
-                guard lua.type(at: entry) == LUA_TTABLE else { lua.pop(2); throw SpecError(message: "checkpoints[\(i + 1)] must be a table") }
+                guard lua.type(at: entry) == .table else { lua.pop(2); throw RulesError.field("checkpoints[\(i + 1)] must be a table") }
                 lua.getField(entry, "badge"); let badge = lua.string(at: -1); lua.pop()
                 lua.getField(entry, "name"); let name = lua.string(at: -1); lua.pop()
                 lua.getField(entry, "distance_m"); let meters = lua.number(at: -1); lua.pop()
                 lua.getField(entry, "elapsed_s"); let at = lua.number(at: -1); lua.pop()
                 lua.pop()
-                guard let badge, let meters else { lua.pop(); throw SpecError(message: "checkpoints[\(i + 1)] needs badge and distance_m") }
+                guard let badge, let meters else { lua.pop(); throw RulesError.field("checkpoints[\(i + 1)] needs badge and distance_m") }
                 checkpoints.append(Checkpoint(badge: badge, name: name ?? badge, distanceMeters: meters, latitude: nil, longitude: nil, elapsedSeconds: at))
             }
         }
@@ -185,7 +166,7 @@ enum RunSpec {
             heartRate = SensorStats(average: hrAverage ?? hrMax ?? 0, maximum: hrMax ?? hrAverage ?? 0)
         }
         return RunSummary(
-            id: id, start: Timestamps.iso8601(startEpoch), startEpochSeconds: startEpoch, utcOffsetSeconds: offset,
+            id: id, start: Timestamps.iso8601(startEpoch), startEpochSeconds: startEpoch, utcOffsetSeconds: startOffset,
             localDate: localDate, name: try string("name"), sport: try string("sport") ?? "running", format: "test",
             distanceMeters: distance, elapsedSeconds: elapsed, timerSeconds: try duration("timer_s"),
             movingSeconds: try duration("moving_s"), checkpoints: checkpoints, splitsKilometre: splits,
@@ -196,19 +177,19 @@ enum RunSpec {
     static func load(file: String, id: String?, session: TestSession) throws -> RunSummary {
         let parts = file.split(separator: "/")
         guard !file.hasPrefix("/"), !parts.contains("..") else {
-            throw SpecError(message: "file '\(file)' must be a path inside the pack (no '/' at the start, no '..')")
+            throw RulesError.field("file '\(file)' must be a path inside the pack (no '/' at the start, no '..')")
         }
         let path = session.pack.directory + "/" + file
-        guard FileManager.default.fileExists(atPath: path) else { throw SpecError(message: "no file \(path)") }
+        guard FileManager.default.fileExists(atPath: path) else { throw RulesError.field("no file \(path)") }
         let targets = session.defaultCatalogue.checkpointTargets
         do {
             let summaries = try RunLoader.load(path: path, id: id ?? file, analyzer: RunAnalyzer(checkpoints: targets), zoneOffsetSeconds: 0)
-            guard let first = summaries.first else { throw SpecError(message: "\(path) holds no run") }
+            guard let first = summaries.first else { throw RulesError.field("\(path) holds no run") }
             return first
-        } catch let error as SpecError {
+        } catch let error as RulesError {
             throw error
         } catch {
-            throw SpecError(message: "\(error)")
+            throw RulesError.field("\(error)")
         }
     }
 }

@@ -1,7 +1,5 @@
-import RunFiles
-import CLua
-import CLuaShims
 import Foundation
+import RunFiles
 
 /// The C trampoline's way back into Swift: finds the session from the context pointer and dispatches.
 /// Returns the number of results, or -1 after pushing an error message (C raises it, never Swift).
@@ -10,8 +8,6 @@ private func hostEntry(_ state: OpaquePointer?, _ context: UnsafeMutableRawPoint
     let session = Unmanaged<Session>.fromOpaque(context).takeUnretainedValue()
     return session.host(fn: fn, token: Int(token))
 }
-
-@inline(__always) private func bit<T: BinaryInteger>(_ position: T) -> UInt32 { UInt32(1) << UInt32(position) }
 
 /// One evaluation (or one `pack.lua` read): the Lua state, the packs' environments, the rules and
 /// what they produced. Lives on one thread from creation to `evaluate()`'s return.
@@ -26,8 +22,8 @@ final class Session {
         var badge: String?
         var repeatable: Bool
         var shape: Shape
-        var ctxRef: Int32 = LUA_NOREF
-        var awardRef: Int32 = LUA_NOREF
+        var ctxRef: Int32 = LuaState.noRef
+        var awardRef: Int32 = LuaState.noRef
         var functions: [String: Int32] = [:]
         var definitions: [String: (file: String, line: Int)] = [:]
     }
@@ -52,9 +48,10 @@ final class Session {
     var knownBadges: Set<String> = []
     /// The tiers a pack's badge may be awarded with, for badges whose pack.lua entry gives `tiers`.
     var declaredTiers: [String: [String]] = [:]
-    var makeEnvRef: Int32 = LUA_NOREF
-    var runsRef: Int32 = LUA_NOREF
-    var catalogueRef: Int32 = LUA_NOREF
+    var makeEnvRef: Int32 = LuaState.noRef
+    var runsRef: Int32 = LuaState.noRef
+    /// `ctx.catalogue`: the one proxy every rule's ctx holds (by its value id).
+    var catalogueRef: Int32 = LuaState.noRef
 
     // Per pack (index = token of print/require).
     var folders: [String] = []
@@ -76,10 +73,8 @@ final class Session {
     var keyedAwards: [(run: Int, pack: Int, rule: Int, sequence: Int, award: Award)] = []
     /// Notes kept per rule (key "pack\0rule"); past `noteLimit` they are counted, then dropped.
     var noteCounts: [String: Int] = [:]
-    /// Light records: ids of their strings, and each run's efforts (shared by `efforts` and `fastest`).
-    var recordStrings: [String: Int32] = [:]
-    var recordStringSlots: [(text: String, id: Int32)] = []
-    var effortRecordsByRun: [Int: UnsafeMutablePointer<bclua_effort_record>?] = [:]
+    /// Turns runs into Lua values (the run proxies and their records).
+    lazy var marshaller = RunMarshaller(lua: lua)
     static let noteLimit = 1000
 
     init(packs: [RulePack], catalogue: Catalogue, limits: RuleEngine.Limits, runs: [RunSummary]) throws {
@@ -96,13 +91,8 @@ final class Session {
                 declaredTiers[badge.id, default: []].append(contentsOf: tiers.filter { !(declaredTiers[badge.id] ?? []).contains($0) })
             }
         }
-        bclua_set_host(lua.state, hostEntry, Unmanaged.passUnretained(self).toOpaque())
-        if let message = lua.load(Array(Prelude.source.utf8), chunkName: Prelude.chunkName) {
-            throw RulesError.lua(reason: "prelude: \(message)")
-        }
-        if let error = lua.call(nargs: 0, nresults: 1) {
-            throw RulesError.lua(reason: "prelude: \(error.message)")
-        }
+        lua.setHost(hostEntry, context: Unmanaged.passUnretained(self).toOpaque())
+        try Prelude.rules.run(in: lua, label: "prelude")
         makeEnvRef = lua.ref()
     }
 
@@ -145,6 +135,7 @@ final class Session {
         return (error, nil)
     }
 
+
     // MARK: - pack.lua
 
     func readPackFile(packFile: String, folderName: String) throws -> RulePack {
@@ -162,115 +153,10 @@ final class Session {
             let location = splitLocation(error.message)
             throw RulesError.pack(file: location?.file ?? packFile, line: location?.line, reason: location?.rest ?? error.message)
         }
-        guard lua.type(at: -1) == LUA_TTABLE else {
+        guard lua.type(at: -1) == .table else {
             throw RulesError.pack(file: packFile, line: nil, reason: "pack.lua must return a table { name = ..., version = ... }, got \(lua.typeName(at: -1))")
         }
-        let table = lua.top
-        func fail(_ reason: String) -> RulesError { .pack(file: packFile, line: nil, reason: reason) }
-        let name = try requiredString(table, "name", fail)
-        let version = try requiredString(table, "version", fail)
-        let description = try optionalString(table, "description", fail) ?? ""
-        var badges: [CatalogueBadge] = []
-        if lua.getField(table, "badges") != LUA_TNIL {
-            badges = try readBadges(at: lua.top, label: "badges", declaresTiers: true, fail)
-        }
-        lua.pop()
-        var themes: [String: [CatalogueBadge]] = [:]
-        let themesType = lua.getField(table, "themes")
-        if themesType != LUA_TNIL {
-            guard themesType == LUA_TTABLE else { throw fail("field 'themes' must be a table { <theme> = { badge, ... } }, got \(lua.typeName(at: -1))") }
-            let themesIndex = lua.top
-            lua.pushNil()
-            while lua_next(state, themesIndex) != 0 {
-                guard let theme = lua.string(at: -2) else { throw fail("themes: keys must be theme names (strings)") }
-                themes[theme] = try readBadges(at: lua.top, label: "themes.\(theme)", fail)
-                lua.pop()
-            }
-        }
-        lua.pop()
-        for (label, list) in [("badges", badges)] + themes.keys.sorted().map({ ("themes.\($0)", themes[$0] ?? []) }) {
-            var seen: Set<String> = []
-            for badge in list where !seen.insert(badge.id).inserted {
-                throw fail("\(label): duplicate badge id '\(badge.id)'")
-            }
-        }
-        return RulePack(name: name, version: version, description: description, directory: folders[0], badges: badges, themes: themes)
-    }
-
-    func requiredString(_ table: Int32, _ key: String, _ fail: (String) -> RulesError) throws -> String {
-        let type = lua.getField(table, key)
-        defer { lua.pop() }
-        if type == LUA_TNIL { throw fail("missing required field '\(key)'") }
-        guard let text = lua.string(at: -1) else { throw fail("field '\(key)' must be a string, got \(lua.typeName(at: -1))") }
-        if text.isEmpty { throw fail("field '\(key)' must not be empty") }
-        return text
-    }
-
-    func optionalString(_ table: Int32, _ key: String, _ fail: (String) -> RulesError) throws -> String? {
-        let type = lua.getField(table, key)
-        defer { lua.pop() }
-        if type == LUA_TNIL { return nil }
-        guard let text = lua.string(at: -1) else { throw fail("field '\(key)' must be a string, got \(lua.typeName(at: -1))") }
-        return text
-    }
-
-    /// `declaresTiers`: the entries are the pack's own `badges`, which may declare `tiers`.
-    func readBadges(at index: Int32, label: String, declaresTiers: Bool = false, _ fail: (String) -> RulesError) throws -> [CatalogueBadge] {
-        guard lua.type(at: index) == LUA_TTABLE else { throw fail("field '\(label)' must be an array of badges { id =, name =, information =, image = }, got \(lua.typeName(at: index))") }
-        let count = Int(lua_rawlen(state, index))
-        var badges: [CatalogueBadge] = []
-        for i in 1...max(count, 1) where count > 0 {
-            lua_rawgeti(state, index, lua_Integer(i))
-            defer { lua.pop() }
-            let entry = lua.top
-            func entryFail(_ reason: String) -> RulesError { fail("\(label)[\(i)]: \(reason)") }
-            guard lua.type(at: entry) == LUA_TTABLE else { throw entryFail("expected a table { id =, name = }, got \(lua.typeName(at: entry))") }
-            let id = try requiredString(entry, "id", entryFail)
-            let name = try requiredString(entry, "name", entryFail)
-            let information = try optionalString(entry, "information", entryFail) ?? ""
-            let image = try optionalString(entry, "image", entryFail)
-            var distance: Double? = nil
-            let distanceType = lua.getField(entry, "distance_m")
-            if distanceType != LUA_TNIL {
-                guard let value = lua.number(at: -1), value.isFinite, value >= 0 else {
-                    lua.pop()
-                    throw entryFail("field 'distance_m' must be a number of metres ≥ 0")
-                }
-                distance = value
-            }
-            lua.pop()
-            let tiers = declaresTiers ? try readTiers(entry, entryFail) : nil
-            badges.append(CatalogueBadge(id: id, name: name, information: information, distanceMeters: distance, image: image, tiers: tiers))
-        }
-        return badges
-    }
-
-    /// The optional `tiers` field of a badge entry: a non-empty list of distinct non-empty strings.
-    func readTiers(_ entry: Int32, _ fail: (String) -> RulesError) throws -> [String]? {
-        let type = lua.getField(entry, "tiers")
-        defer { lua.pop() }
-        if type == LUA_TNIL { return nil }
-        let usage = "field 'tiers' must be a list of tier names such as { \"bronze\", \"silver\", \"gold\" }"
-        guard type == LUA_TTABLE else { throw fail("\(usage), got \(lua.typeName(at: -1))") }
-        let list = lua.top
-        let count = Int(lua_rawlen(state, list))
-        guard count > 0 else { throw fail("\(usage), got an empty table") }
-        var tiers: [String] = []
-        for i in 1...count {
-            lua_rawgeti(state, list, lua_Integer(i))
-            defer { lua.pop() }
-            guard lua.type(at: -1) == LUA_TSTRING, let tier = lua.string(at: -1) else {
-                throw fail("tiers[\(i)] must be a string, got \(lua.typeName(at: -1))")
-            }
-            guard !tier.isEmpty, tier.utf8.count <= 40 else { throw fail("tiers[\(i)] must be a short non-empty string") }
-            guard !tiers.contains(tier) else { throw fail("tiers: duplicate tier '\(tier)'") }
-            tiers.append(tier)
-        }
-        var keys = 0
-        lua.pushNil()
-        while lua_next(state, list) != 0 { keys += 1; lua.pop() }
-        guard keys == count else { throw fail("\(usage) (an array, without other keys)") }
-        return tiers
+        return try PackManifest(lua: lua).parse(table: lua.top, packFile: packFile, directory: folders[0])
     }
 
     /// Why awarding `tier` of `badge` is wrong: a pack declares the badge's `tiers` and `tier` is not
@@ -280,6 +166,7 @@ final class Session {
         guard let declared = declaredTiers[badge], !declared.contains(tier) else { return nil }
         return "badge '\(badge)' has no tier '\(tier)' (declared: \(declared.joined(separator: ", ")))"
     }
+
 
     // MARK: - Evaluation
 
@@ -293,7 +180,7 @@ final class Session {
             do {
                 try makeEnvironment(pack: index)
             } catch {
-                envRefs.append(LUA_NOREF)
+                envRefs.append(LuaState.noRef)
                 evaluation.failures.append(RuleFailure(pack: pack.name, rule: nil, file: pack.directory, line: nil, message: "\(error)"))
                 continue
             }
@@ -322,6 +209,8 @@ final class Session {
             default: return Array(a.id.utf8).lexicographicallyPrecedes(Array(b.id.utf8))
             }
         }
+        // Table proxies (LuaKinds.catalogueBadge, .catalogue): the array iterator of pairs(ctx.catalogue)
+        // walks any proxy as the table it holds (SandboxProbeTests holds that behaviour).
         lua.newTable(array: Int32(entries.count))
         for (i, badge) in entries.enumerated() {
             lua.newTable(record: 5)
@@ -330,184 +219,17 @@ final class Session {
             lua.push(badge.information); lua.setField(-2, "information")
             if let image = badge.image { lua.push(image); lua.setField(-2, "image") }
             if let distance = badge.distanceMeters { lua.push(distance); lua.setField(-2, "distance_m") }
-            bclua_make_proxy(state, Int32(BCLUA_KIND_CATALOGUE_BADGE))
-            lua_rawseti(state, -2, lua_Integer(i + 1))
+            lua.makeProxy(kind: LuaKinds.catalogueBadge)
+            lua.setIndex(-2, i + 1)
         }
-        bclua_make_proxy(state, Int32(BCLUA_KIND_CATALOGUE))
+        lua.makeProxy(kind: LuaKinds.catalogue)
         catalogueRef = lua.ref()
 
         lua.newTable(array: Int32(runs.count))
         for (i, run) in runs.enumerated() {
-            pushRun(run, index: i + 1)
-            lua_rawseti(state, -2, lua_Integer(i + 1))
+            marshaller.pushRun(run, index: i + 1)
+            lua.setIndex(-2, i + 1)
         }
         runsRef = lua.ref()
-    }
-
-    func pushRun(_ run: RunSummary, index: Int) {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(96)
-        func add(_ text: String?) -> (offset: Int, length: Int)? {
-            guard let text else { return nil }
-            let offset = bytes.count
-            bytes.append(contentsOf: text.utf8)
-            return (offset, bytes.count - offset)
-        }
-        let id = add(run.id), start = add(run.start), localDate = add(run.localDate), name = add(run.name)
-        let sport = add(run.sport), format = add(run.format)
-        bytes.append(0)
-        var r = bclua_run()
-        r.index = Int64(index)
-        r.points = Int64(run.points)
-        r.distance_m = run.distanceMeters
-        var present: UInt32 = 0
-        if let v = run.startEpochSeconds { r.start_epoch_s = v; present |= bit(BCLUA_RUN_START_EPOCH) }
-        if let v = run.utcOffsetSeconds { r.utc_offset_s = Int64(v); present |= bit(BCLUA_RUN_UTC_OFFSET) }
-        if let v = run.elapsedSeconds { r.elapsed_s = v; present |= bit(BCLUA_RUN_ELAPSED) }
-        if let v = run.timerSeconds { r.timer_s = v; present |= bit(BCLUA_RUN_TIMER) }
-        if let v = run.movingSeconds { r.moving_s = v; present |= bit(BCLUA_RUN_MOVING) }
-        if let v = run.speedMetersPerSecond { r.speed_m_per_s = v; present |= bit(BCLUA_RUN_SPEED) }
-        if let v = run.paceSecondsPerKilometre { r.pace_s_per_km = v; present |= bit(BCLUA_RUN_PACE_KM) }
-        if let v = run.paceSecondsPerMile { r.pace_s_per_mile = v; present |= bit(BCLUA_RUN_PACE_MILE) }
-        if let v = run.movingPaceSecondsPerKilometre { r.moving_pace_s_per_km = v; present |= bit(BCLUA_RUN_MOVING_PACE_KM) }
-        if let v = run.deviceDistanceMeters { r.device_distance_m = v; present |= bit(BCLUA_RUN_DEVICE_DISTANCE) }
-        if let e = run.elevation {
-            r.elevation_gain_m = e.gainMeters; r.elevation_loss_m = e.lossMeters
-            r.elevation_min_m = e.minMeters; r.elevation_max_m = e.maxMeters
-            present |= bit(BCLUA_RUN_ELEVATION)
-        }
-        if let h = run.heartRate { r.heart_rate_avg = h.average; r.heart_rate_max = h.maximum; present |= bit(BCLUA_RUN_HEART_RATE) }
-        if let c = run.cadence { r.cadence_avg = c.average; r.cadence_max = c.maximum; present |= bit(BCLUA_RUN_CADENCE) }
-        r.present = present
-        bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { chars in
-                guard let base = chars.baseAddress else { return }
-                func pointer(_ slice: (offset: Int, length: Int)?) -> (UnsafePointer<CChar>?, Int) {
-                    guard let slice else { return (nil, 0) }
-                    return (base + slice.offset, slice.length)
-                }
-                (r.id, r.id_length) = pointer(id)
-                (r.start, r.start_length) = pointer(start)
-                (r.local_date, r.local_date_length) = pointer(localDate)
-                (r.name, r.name_length) = pointer(name)
-                (r.sport, r.sport_length) = pointer(sport)
-                (r.format, r.format_length) = pointer(format)
-                bclua_push_run(state, &r)
-            }
-        }
-    }
-
-    /// The id of `text` among the light records' strings (each distinct string is kept once).
-    /// `slot` names a place that tends to see the same string run after run (a checkpoint's position):
-    /// a repeat there is found by one comparison instead of a hash lookup.
-    func recordString(_ text: String, slot: Int? = nil) -> Int32 {
-        if let slot, slot < recordStringSlots.count, recordStringSlots[slot].text == text { return recordStringSlots[slot].id }
-        let id = internRecordString(text)
-        if let slot, slot < 64 {
-            while recordStringSlots.count <= slot { recordStringSlots.append(("", 0)) }
-            recordStringSlots[slot] = (text, id)
-        }
-        return id
-    }
-
-    private func internRecordString(_ text: String) -> Int32 {
-        if let id = recordStrings[text] { return id }
-        var text = text
-        let id = text.withUTF8 { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { chars in
-                Int32(bclua_add_string(state, chars.baseAddress, chars.count))
-            }
-        }
-        recordStrings[text] = id
-        return id
-    }
-
-    /// `count` zeroed records of `T` in host memory that lives as long as the Lua state; nil when out of memory.
-    func records<T>(_ type: T.Type, count: Int) -> UnsafeMutablePointer<T>? {
-        guard let raw = bclua_records(state, MemoryLayout<T>.stride * max(count, 1)) else { return nil }
-        return raw.bindMemory(to: T.self, capacity: max(count, 1))
-    }
-
-    /// Pushes a read-only array of `count` records (nil when memory ran out: the array is then empty).
-    func pushRecordArray<T>(_ first: UnsafeMutablePointer<T>?, count: Int, kind: Int32) {
-        bclua_push_record_array(state, first.map { UnsafeRawPointer($0) }, MemoryLayout<T>.stride, first == nil ? 0 : count, kind)
-    }
-
-    /// Builds one of a run's arrays the first time a rule reads it (host function 0). The run proxy
-    /// keeps it, so every later read by any rule gets the same read-only object; the records are
-    /// light userdata in host memory (see bclua_records), so building costs no Lua allocation per record.
-    func pushLazyField(run index: Int, key: String) {
-        guard index >= 1, index <= runs.count else { lua.pushNil(); return }
-        let run = runs[index - 1]
-        func effortRecords() -> UnsafeMutablePointer<bclua_effort_record>? {
-            if let cached = effortRecordsByRun[index] { return cached }
-            let records = records(bclua_effort_record.self, count: run.efforts.count)
-            if let records {
-                for (i, effort) in run.efforts.enumerated() {
-                    records[i] = bclua_effort_record(kind: Int32(BCLUA_KIND_EFFORT), name: recordString(effort.name, slot: 40 + i),
-                                                     distance_m: effort.distanceMeters, elapsed_s: effort.elapsedSeconds,
-                                                     start_distance_m: effort.startDistanceMeters,
-                                                     start_elapsed_s: effort.startElapsedSeconds,
-                                                     pace_s_per_km: effort.paceSecondsPerKilometre)
-                }
-            }
-            effortRecordsByRun[index] = records
-            return records
-        }
-        func pushSplits(_ splits: [Split], kind: Int32) {
-            let records = records(bclua_split_record.self, count: splits.count)
-            if let records {
-                for (i, split) in splits.enumerated() {
-                    records[i] = bclua_split_record(kind: Int32(BCLUA_KIND_SPLIT), partial: split.partial ? 1 : 0,
-                                                    index: Int64(split.index), distance_m: split.distanceMeters,
-                                                    elapsed_s: split.elapsedSeconds, cumulative_s: split.cumulativeSeconds,
-                                                    pace_s_per_km: split.paceSecondsPerKilometre)
-                }
-            }
-            pushRecordArray(records, count: splits.count, kind: kind)
-        }
-        switch key {
-        case "checkpoints":
-            let records = records(bclua_checkpoint_record.self, count: run.checkpoints.count)
-            if let records {
-                for (i, checkpoint) in run.checkpoints.enumerated() {
-                    var c = bclua_checkpoint_record()
-                    c.kind = Int32(BCLUA_KIND_CHECKPOINT)
-                    c.badge = recordString(checkpoint.badge, slot: 2 * i)
-                    c.name = recordString(checkpoint.name, slot: 2 * i + 1)
-                    c.distance_m = checkpoint.distanceMeters
-                    if let lat = checkpoint.latitude, let lon = checkpoint.longitude { c.lat = lat; c.lon = lon; c.has_position = 1 }
-                    if let elapsed = checkpoint.elapsedSeconds { c.elapsed_s = elapsed; c.has_elapsed = 1 }
-                    records[i] = c
-                }
-            }
-            pushRecordArray(records, count: run.checkpoints.count, kind: Int32(BCLUA_KIND_CHECKPOINTS))
-        case "splits_km": pushSplits(run.splitsKilometre, kind: Int32(BCLUA_KIND_SPLITS_KM))
-        case "splits_mile": pushSplits(run.splitsMile, kind: Int32(BCLUA_KIND_SPLITS_MILE))
-        case "efforts":
-            pushRecordArray(effortRecords(), count: run.efforts.count, kind: Int32(BCLUA_KIND_EFFORTS))
-        case "fastest":
-            lua.newTable(record: Int32(run.efforts.count))
-            if let records = effortRecords() {
-                for (i, effort) in run.efforts.enumerated() {
-                    if lua.getField(-1, effort.name) != LUA_TNIL { lua.pop(); continue }
-                    lua.pop()
-                    lua_pushlightuserdata(state, UnsafeMutableRawPointer(records + i))
-                    lua.setField(-2, effort.name)
-                }
-            }
-            bclua_make_proxy(state, Int32(BCLUA_KIND_FASTEST))
-        case "dropped":
-            let records = records(bclua_dropped_record.self, count: run.dropped.count)
-            if let records {
-                for (i, dropped) in run.dropped.enumerated() {
-                    records[i] = bclua_dropped_record(kind: Int32(BCLUA_KIND_DROPPED), reason: recordString(dropped.reason),
-                                                      count: Int64(dropped.count))
-                }
-            }
-            pushRecordArray(records, count: run.dropped.count, kind: Int32(BCLUA_KIND_DROPPED_LIST))
-        default:
-            lua.pushNil()
-        }
     }
 }

@@ -1,32 +1,28 @@
-import RunFiles
-import CLua
-import CLuaShims
 import Foundation
+import RunFiles
 
 /// The C trampoline's way back into a test session (same contract as `Session`'s: Swift returns,
 /// C raises).
 private func testHostEntry(_ state: OpaquePointer?, _ context: UnsafeMutableRawPointer?, _ fn: Int32, _ token: Int64) -> Int32 {
     guard let context else { return 0 }
     let session = Unmanaged<TestSession>.fromOpaque(context).takeUnretainedValue()
-    return session.host(fn: fn)
+    return session.host(fn: fn, token: Int(token))
 }
 
 /// One test file of one pack: its own sandboxed Lua state (the rules' allow list plus the test
-/// API of `TestPrelude`), the runs its tests made and what they found. `t.evaluate` builds a
+/// API of `Lua/test_prelude.lua`), the runs its tests made and what they found. `t.evaluate` builds a
 /// fresh `Session` over the pack and the runs for every call.
 final class TestSession {
-    enum Host: Int32 {
-        case run = 20, evaluate, fail, whereFn, print, require
-    }
-
     let lua: LuaState
     var state: OpaquePointer { lua.state }
     let pack: RulePack
     let file: String
     let limits: RuleEngine.Limits
     let defaultCatalogue: Catalogue
-    var envRef: Int32 = LUA_NOREF
-    var controllerRef: Int32 = LUA_NOREF
+    var envRef: Int32 = LuaState.noRef
+    var controllerRef: Int32 = LuaState.noRef
+    /// `t.run` hands out real run proxies, made as the evaluation makes them.
+    lazy var marshaller = RunMarshaller(lua: lua)
 
     /// Runs made by `t.run` in the current test, by id (in creation order).
     var runs: [RunSummary] = []
@@ -48,24 +44,19 @@ final class TestSession {
         self.file = file
         self.limits = limits
         self.defaultCatalogue = catalogue
-        bclua_set_host(lua.state, testHostEntry, Unmanaged.passUnretained(self).toOpaque())
+        lua.setHost(testHostEntry, context: Unmanaged.passUnretained(self).toOpaque())
         lua.ensureStack()
-        if let message = lua.load(Array(Prelude.source.utf8), chunkName: Prelude.chunkName) {
-            throw RulesError.lua(reason: "prelude: \(message)")
-        }
-        if let error = lua.call(nargs: 0, nresults: 1) { throw RulesError.lua(reason: "prelude: \(error.message)") }
+        try Prelude.rules.run(in: lua, label: "prelude")
         // make_env(pack_name, print, loader)
         lua.push(pack.name)
-        bclua_push_host_function(state, Host.print.rawValue, 0)
-        bclua_push_host_function(state, Host.require.rawValue, 0)
+        lua.pushHostFunction(.testPrint, token: 0)
+        lua.pushHostFunction(.testRequire, token: 0)
         if let error = lua.call(nargs: 3, nresults: 1) { throw RulesError.lua(reason: "test environment: \(error.message)") }
         envRef = lua.ref()
-        if let message = lua.load(Array(TestPrelude.source.utf8), chunkName: TestPrelude.chunkName) {
-            throw RulesError.lua(reason: "test prelude: \(message)")
+        try Prelude.tests.run(in: lua, label: "test prelude", nargs: 5) {
+            lua.push(ref: envRef)
+            for host in [HostFunction.testRun, .testEvaluate, .testFail, .testWhere] { lua.pushHostFunction(host, token: 0) }
         }
-        lua.push(ref: envRef)
-        for host in [Host.run, .evaluate, .fail, .whereFn] { bclua_push_host_function(state, host.rawValue, 0) }
-        if let error = lua.call(nargs: 5, nresults: 1) { throw RulesError.lua(reason: "test prelude: \(error.message)") }
         controllerRef = lua.ref()
     }
 
@@ -91,7 +82,7 @@ final class TestSession {
     func controller(_ name: String) {
         lua.push(ref: controllerRef)
         lua.getField(-1, name)
-        bclua_remove(state, -2)
+        lua.remove(at: -2)
     }
 
     /// The declared tests: name, skipped, `file:line` of the declaration.
@@ -107,7 +98,7 @@ final class TestSession {
             lua.push(integer: i + 1)
             guard lua.call(nargs: 1, nresults: 3) == nil else { continue }
             let name = lua.string(at: -3) ?? "?"
-            let skip = lua_toboolean(state, -2) != 0
+            let skip = lua.boolean(at: -2)
             let place = lua.string(at: -1) ?? ""
             lua.pop(3)
             tests.append((name, skip, splitLocation(place + " x")?.line))
@@ -136,28 +127,33 @@ final class TestSession {
             // The test prelude's own frames say nothing to a rule author.
             failure.traceback = error.traceback.map { text in
                 text.split(separator: "\n", omittingEmptySubsequences: false)
-                    .filter { !$0.contains(TestPrelude.chunkName.dropFirst() + ":") && !$0.contains("[C]: in ?") }
+                    .filter { !$0.contains(Prelude.tests.locationPrefix) && !$0.contains("[C]: in ?") }
                     .joined(separator: "\n")
             }
             failures.append(failure)
         }
-        bclua_gc_collect(state)
+        lua.collectGarbage()
         return (failures, output)
     }
 
     // MARK: - Host functions (called from the C trampoline; must never raise)
 
-    func host(fn: Int32) -> Int32 {
+    func host(fn: Int32, token: Int) -> Int32 {
         lua.ensureStack()
-        switch Host(rawValue: fn) {
-        case .run: return hostRun()
-        case .evaluate: return hostEvaluate()
-        case .fail: return hostFail()
-        case .whereFn:
+        switch HostFunction(rawValue: fn) {
+        case .lazyField:
+            // A field of a run made by t.run, built on first read as in an evaluation.
+            guard let key = lua.string(at: 2), token >= 1, token <= runs.count else { lua.pushNil(); return 1 }
+            runs.withUnsafeBufferPointer { marshaller.pushLazyField(of: $0[token - 1], run: token, key: key) }
+            return 1
+        case .testRun: return hostRun()
+        case .testEvaluate: return hostEvaluate()
+        case .testFail: return hostFail()
+        case .testWhere:
             let level = Int32(lua.number(at: 1) ?? 1)
             lua.push(lua.whereString(level: level))
             return 1
-        case .print:
+        case .testPrint:
             let count = lua.top
             var parts: [String] = []
             for i in 1...max(count, 1) where count > 0 {
@@ -165,9 +161,9 @@ final class TestSession {
             }
             output.append(parts.joined(separator: "\t"))
             return 0
-        case .require:
+        case .testRequire:
             return raise("require: test files cannot require modules; the rules they test are loaded by t.evaluate", level: 1)
-        case nil:
+        case .award, .note, .print, .require, nil:
             lua.push("badgectl: unknown host function \(fn)")
             return -1
         }
@@ -192,102 +188,31 @@ final class TestSession {
     // MARK: t.run
 
     func hostRun() -> Int32 {
-        guard lua.type(at: 1) == LUA_TTABLE else { return raise("t.run: expected a table", level: 2) }
+        guard lua.type(at: 1) == .table else { return raise("t.run: expected a table", level: 2) }
         let run: RunSummary
         do {
             run = try RunSpec.build(from: self, table: 1, ordinal: runs.count + 1)
-        } catch let error as RunSpec.SpecError {
-            return raise("t.run: \(error.message)", level: 2)
+        } catch RulesError.field(let text) {
+            return raise("t.run: \(text)", level: 2)
         } catch {
             return raise("t.run: \(error)", level: 2)
         }
         if runIndexByID[run.id] != nil { return raise("t.run: a run with id '\(run.id)' already exists in this test", level: 2) }
         runIndexByID[run.id] = runs.count
         runs.append(run)
-        pushRunData(run)
+        // The real run proxy (strict fields, "did you mean", read-only); `index` is its creation order.
+        marshaller.pushRun(run, index: runs.count)
         return 1
-    }
-
-    /// The run's scalar fields as a plain table (the prelude wraps it read-only).
-    func pushRunData(_ run: RunSummary) {
-        lua.newTable(record: 16)
-        lua.push(run.id); lua.setField(-2, "id")
-        if let v = run.start { lua.push(v); lua.setField(-2, "start") }
-        if let v = run.startEpochSeconds { lua.push(v); lua.setField(-2, "start_epoch_s") }
-        if let v = run.utcOffsetSeconds { lua.push(integer: v); lua.setField(-2, "utc_offset_s") }
-        if let v = run.localDate { lua.push(v); lua.setField(-2, "local_date") }
-        if let v = run.name { lua.push(v); lua.setField(-2, "name") }
-        lua.push(run.sport); lua.setField(-2, "sport")
-        lua.push(run.format); lua.setField(-2, "format")
-        lua.push(run.distanceMeters); lua.setField(-2, "distance_m")
-        if let v = run.elapsedSeconds { lua.push(v); lua.setField(-2, "elapsed_s") }
-        if let v = run.timerSeconds { lua.push(v); lua.setField(-2, "timer_s") }
-        if let v = run.movingSeconds { lua.push(v); lua.setField(-2, "moving_s") }
-        if let v = run.speedMetersPerSecond { lua.push(v); lua.setField(-2, "speed_m_per_s") }
-        if let v = run.paceSecondsPerKilometre { lua.push(v); lua.setField(-2, "pace_s_per_km") }
-        func pushEffort(_ effort: Effort) {
-            lua.newTable(record: 6)
-            lua.push(effort.name); lua.setField(-2, "name")
-            lua.push(effort.distanceMeters); lua.setField(-2, "distance_m")
-            lua.push(effort.elapsedSeconds); lua.setField(-2, "elapsed_s")
-            lua.push(effort.startDistanceMeters); lua.setField(-2, "start_distance_m")
-            lua.push(effort.startElapsedSeconds); lua.setField(-2, "start_elapsed_s")
-            lua.push(effort.paceSecondsPerKilometre); lua.setField(-2, "pace_s_per_km")
-        }
-        lua.newTable(array: Int32(run.efforts.count))
-        for (i, effort) in run.efforts.enumerated() { pushEffort(effort); lua_rawseti(state, -2, lua_Integer(i + 1)) }
-        lua.setField(-2, "efforts")
-        lua.newTable(record: Int32(run.efforts.count))
-        for effort in run.efforts { pushEffort(effort); lua.setField(-2, effort.name) }
-        lua.setField(-2, "fastest")
-        for (key, splits) in [("splits_km", run.splitsKilometre), ("splits_mile", run.splitsMile)] {
-            lua.newTable(array: Int32(splits.count))
-            for (i, split) in splits.enumerated() {
-                lua.newTable(record: 6)
-                lua.push(integer: split.index); lua.setField(-2, "index")
-                lua.push(split.distanceMeters); lua.setField(-2, "distance_m")
-                lua.push(split.elapsedSeconds); lua.setField(-2, "elapsed_s")
-                lua.push(split.cumulativeSeconds); lua.setField(-2, "cumulative_s")
-                lua.push(split.paceSecondsPerKilometre); lua.setField(-2, "pace_s_per_km")
-                lua_pushboolean(state, split.partial ? 1 : 0); lua.setField(-2, "partial")
-                lua_rawseti(state, -2, lua_Integer(i + 1))
-            }
-            lua.setField(-2, key)
-        }
-        lua.newTable(array: Int32(run.checkpoints.count))
-        for (i, checkpoint) in run.checkpoints.enumerated() {
-            lua.newTable(record: 4)
-            lua.push(checkpoint.badge); lua.setField(-2, "badge")
-            lua.push(checkpoint.name); lua.setField(-2, "name")
-            lua.push(checkpoint.distanceMeters); lua.setField(-2, "distance_m")
-            if let v = checkpoint.elapsedSeconds { lua.push(v); lua.setField(-2, "elapsed_s") }
-            lua_rawseti(state, -2, lua_Integer(i + 1))
-        }
-        lua.setField(-2, "checkpoints")
-        if let e = run.elevation {
-            lua.newTable(record: 4)
-            lua.push(e.gainMeters); lua.setField(-2, "gain_m")
-            lua.push(e.lossMeters); lua.setField(-2, "loss_m")
-            lua.push(e.minMeters); lua.setField(-2, "min_m")
-            lua.push(e.maxMeters); lua.setField(-2, "max_m")
-            lua.setField(-2, "elevation")
-        }
-        if let h = run.heartRate {
-            lua.newTable(record: 2)
-            lua.push(h.average); lua.setField(-2, "avg")
-            lua.push(h.maximum); lua.setField(-2, "max")
-            lua.setField(-2, "heart_rate")
-        }
     }
 
     // MARK: t.evaluate
 
     func hostEvaluate() -> Int32 {
-        guard lua.type(at: 1) == LUA_TTABLE else { return raise("t.evaluate: expected an array of run ids", level: 2) }
+        guard lua.type(at: 1) == .table else { return raise("t.evaluate: expected an array of run ids", level: 2) }
         var selected: [RunSummary] = []
-        let count = Int(lua_rawlen(state, 1))
+        let count = lua.rawLength(at: 1)
         for i in 0..<count {
-            lua_rawgeti(state, 1, lua_Integer(i + 1))
+            lua.getIndex(1, i + 1)
             let id = lua.string(at: -1)
             lua.pop()
             guard let id, let index = runIndexByID[id] else {
@@ -296,16 +221,16 @@ final class TestSession {
             selected.append(runs[index])
         }
         var ruleFilter: String? = nil
-        if lua.type(at: 2) != LUA_TNIL {
+        if lua.type(at: 2) != .nil {
             guard let rule = lua.string(at: 2) else { return raise("t.evaluate: option 'rule' must be a rule id (a string)", level: 2) }
             ruleFilter = rule
         }
         var catalogue = defaultCatalogue
-        if lua.type(at: 3) != LUA_TNIL {
+        if lua.type(at: 3) != .nil {
             do {
                 catalogue = try readCatalogue(at: 3)
-            } catch let error as RunSpec.SpecError {
-                return raise("t.evaluate: option 'catalogue': \(error.message)", level: 2)
+            } catch RulesError.field(let text) {
+                return raise("t.evaluate: option 'catalogue': \(text)", level: 2)
             } catch {
                 return raise("t.evaluate: option 'catalogue': \(error)", level: 2)
             }
@@ -347,18 +272,18 @@ final class TestSession {
     }
 
     func readCatalogue(at index: Int32) throws -> Catalogue {
-        guard lua.type(at: index) == LUA_TTABLE else { throw RunSpec.SpecError(message: "expected an array of { id =, name =, distance_m = }") }
+        guard lua.type(at: index) == .table else { throw RulesError.field("expected an array of { id =, name =, distance_m = }") }
         var badges: [CatalogueBadge] = []
-        let count = Int(lua_rawlen(state, index))
+        let count = lua.rawLength(at: index)
         for i in 0..<count {
-            lua_rawgeti(state, index, lua_Integer(i + 1))
+            lua.getIndex(index, i + 1)
             defer { lua.pop() }
             let entry = lua.top
-            guard lua.type(at: entry) == LUA_TTABLE else { throw RunSpec.SpecError(message: "entry \(i + 1) is not a table") }
+            guard lua.type(at: entry) == .table else { throw RulesError.field("entry \(i + 1) is not a table") }
             lua.getField(entry, "id")
             let id = lua.string(at: -1)
             lua.pop()
-            guard let id, !id.isEmpty else { throw RunSpec.SpecError(message: "entry \(i + 1): missing 'id'") }
+            guard let id, !id.isEmpty else { throw RulesError.field("entry \(i + 1): missing 'id'") }
             lua.getField(entry, "name")
             let name = lua.string(at: -1) ?? id
             lua.pop()
@@ -392,7 +317,7 @@ final class TestSession {
             lua.push(award.detail); lua.setField(-2, "detail")
             if let at = award.at { lua.push(at); lua.setField(-2, "at") }
             pushProgress(award.progress)
-            lua_rawseti(state, -2, lua_Integer(i + 1))
+            lua.setIndex(-2, i + 1)
         }
         lua.setField(-2, "awards")
         lua.newTable(array: Int32(evaluation.statuses.count))
@@ -405,7 +330,7 @@ final class TestSession {
             if let v = status.silverPaceSecondsPerKilometre { lua.push(v); lua.setField(-2, "silver_pace_s_per_km") }
             if let v = status.goldPaceSecondsPerKilometre { lua.push(v); lua.setField(-2, "gold_pace_s_per_km") }
             pushProgress(status.progress)
-            lua_rawseti(state, -2, lua_Integer(i + 1))
+            lua.setIndex(-2, i + 1)
         }
         lua.setField(-2, "statuses")
         if let next = evaluation.next {
@@ -422,7 +347,7 @@ final class TestSession {
             lua.push(note.pack); lua.setField(-2, "pack")
             if let rule = note.rule { lua.push(rule); lua.setField(-2, "rule") }
             lua.push(note.message); lua.setField(-2, "message")
-            lua_rawseti(state, -2, lua_Integer(i + 1))
+            lua.setIndex(-2, i + 1)
         }
         lua.setField(-2, "notes")
         lua.newTable(array: Int32(evaluation.failures.count))
@@ -434,7 +359,7 @@ final class TestSession {
             if let line = failure.line { lua.push(integer: line); lua.setField(-2, "line") }
             lua.push(failure.message); lua.setField(-2, "message")
             lua.push(failure.description); lua.setField(-2, "text")
-            lua_rawseti(state, -2, lua_Integer(i + 1))
+            lua.setIndex(-2, i + 1)
         }
         lua.setField(-2, "failures")
     }

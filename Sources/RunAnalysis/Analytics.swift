@@ -6,12 +6,6 @@ import RunFiles
 /// backwards timestamps and the gaps between segments are already dealt with: no distance is
 /// counted across a gap, but time keeps running through it.
 extension RunAnalyzer {
-    /// Standard efforts searched in every run long enough for them, shortest first.
-    public static let effortDistances: [(name: String, meters: Double)] = [
-        ("400m", 400), ("1km", 1000), ("1mi", Units.metresPerMile), ("5km", 5000),
-        ("10km", 10_000), ("half", 21_097.5), ("marathon", 42_195),
-    ]
-
     /// Reversal threshold of the elevation hysteresis, in metres (see `elevation(of:profile:)`).
     public static let elevationHysteresisMeters = 3.0
 
@@ -63,13 +57,13 @@ extension RunAnalyzer {
 
     // MARK: Efforts
 
-    /// The fastest stretch of each of `effortDistances` the run is long enough for.
+    /// The fastest stretch of each of `Effort.standardDistances` the run is long enough for.
     public static func efforts(of profile: Profile) -> [Effort] {
         efforts(of: TimedSeries(profile))
     }
 
     static func efforts(of series: TimedSeries) -> [Effort] {
-        fastestEfforts(in: series, effortDistances)
+        fastestEfforts(in: series, Effort.standardDistances)
     }
 
     /// The shortest time over any contiguous window of `meters` of cumulative distance, or nil

@@ -1,6 +1,6 @@
 import Foundation
-import RunFiles
 import RunAnalysis
+import RunFiles
 
 /// A file that yielded no run, and why.
 public struct RunFileError: Codable, Sendable, Equatable {

@@ -1,8 +1,8 @@
-import RunAnalysis
-import RunLibrary
-import RunFixtures
 import BadgeRules
 import Foundation
+import RunAnalysis
+import RunFixtures
+import RunLibrary
 import XCTest
 
 @testable import BadgeCommands

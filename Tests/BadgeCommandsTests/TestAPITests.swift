@@ -112,12 +112,42 @@ final class TestAPITests: XCTestCase {
         XCTAssertEqual(output.status, 3)
         XCTAssertEqual(output.lastLine, "0 passed, 7 failed", text)
         XCTAssertTrue(text.contains("rules/api/mistakes_test.lua:2: t.run: unknown field 'distnce_km'"), text)
-        XCTAssertTrue(text.contains("rules/api/mistakes_test.lua:6: runs are read-only (tried to set 'distance_m')"), text)
+        // t.run hands out the real run proxy (the one allowed behaviour change of issue R): its message.
+        XCTAssertTrue(text.contains("rules/api/mistakes_test.lua:6: run is read-only (copy what you need into your own table)"), text)
         XCTAssertTrue(text.contains("rules/api/mistakes_test.lua:9: t.evaluate: no run 'nope' made by t.run in this test"), text)
         XCTAssertTrue(text.contains("rules/api/mistakes_test.lua:12: t.evaluate: no rule 'zzz' in pack 'api' (rules: day, fast, gpx, splits)"), text)
         XCTAssertTrue(text.contains("rules/api/mistakes_test.lua:15: t.run: field 'duration' must be seconds or \"mm:ss\""), text)
         XCTAssertTrue(text.contains("rules/api/mistakes_test.lua:18: t.run: field 'date': '2024-02-30' is not a calendar date"), text)
         XCTAssertTrue(text.contains("rules/api/mistakes_test.lua:21: first\n    expected: a true value\n    got:      false"), text)
         XCTAssertTrue(text.contains("rules/api/mistakes_test.lua:22: second\n    expected: text matching \"^walk\"\n    got:      \"run more than 5 km\""), text)
+    }
+
+    /// `t.run` gives the real run proxy: every field of a real run, a typo raises with a suggestion,
+    /// tostring names the run, and an offset in `start` is kept as `utc_offset_s`.
+    func testTRunIsTheRealRunProxy() throws {
+        let folder = try makePack()
+        try folder.write("rules/api/proxy_test.lua", """
+            test("fields of a real run", function(t)
+              local a = t.run{ distance_km = 5, duration = "25:00", start = "2024-06-02T07:00:00+02:00" }
+              t.expect_eq(a.utc_offset_s, 7200)
+              t.expect_eq(a.local_date, "2024-06-02")
+              t.expect_eq(tostring(a), "run run-1")
+              t.expect_eq(a.index, 1)
+              t.expect_eq(a.pace_s_per_mile, 1500 / (5000 / 1609.344))
+              t.expect_eq(a.cadence, nil)
+              t.expect_eq(#a.dropped, 0)
+              t.expect_eq(a.format, "test")
+            end)
+            test("a typo raises", function(t)
+              local a = t.run{ distance_km = 5 }
+              local _ = a.distanse_m
+            end)
+            """)
+        let output = try CLI.run(["test", "rules"], in: folder.url)
+        let text = output.stdout
+        XCTAssertEqual(output.lastLine, "1 passed, 1 failed", text)
+        XCTAssertFalse(text.contains("fields of a real run"), text)  // only failures are listed
+        XCTAssertTrue(text.contains("FAIL  api: a typo raises"), text)
+        XCTAssertTrue(text.contains("rules/api/proxy_test.lua:14: no field 'distanse_m' in run; did you mean 'distance_m'?"), text)
     }
 }

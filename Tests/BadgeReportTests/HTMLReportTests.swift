@@ -1,6 +1,6 @@
-import RunFiles
-import RunAnalysis
 import Foundation
+import RunAnalysis
+import RunFiles
 import XCTest
 
 import BadgeReport

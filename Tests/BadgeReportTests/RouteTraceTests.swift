@@ -1,7 +1,7 @@
-import RunFiles
-import RunAnalysis
 import BadgeReport
 import Foundation
+import RunAnalysis
+import RunFiles
 import XCTest
 
 final class RouteTraceTests: XCTestCase {

@@ -1,7 +1,7 @@
-import RunFiles
-import RunAnalysis
 import BadgeReport
 import Foundation
+import RunAnalysis
+import RunFiles
 import XCTest
 
 /// Writes sample reports to disk: the one `scripts/browser-test.sh` renders in Chromium, and a

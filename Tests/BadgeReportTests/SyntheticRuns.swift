@@ -1,7 +1,7 @@
-import RunFiles
-import RunAnalysis
 import BadgeReport
 import Foundation
+import RunAnalysis
+import RunFiles
 
 /// Realistic runs built in code (no GPX reader needed): laps of a park with GPS noise, speed that
 /// varies along the way, a stop at a crossing, elevation and heart rate; summaries carry

@@ -1,6 +1,6 @@
-import RunFiles
 import BadgeRules
 import Foundation
+import RunFiles
 import XCTest
 
 /// The MoonRunner rules in `rules/checkpoints`, checked against a hand-written table of awards.

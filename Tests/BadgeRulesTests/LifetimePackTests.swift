@@ -1,6 +1,6 @@
-import RunFiles
 import BadgeRules
 import Foundation
+import RunFiles
 import XCTest
 
 /// `rules/lifetime`, checked against hand-computed tables, with the calendar edges: an ISO week across

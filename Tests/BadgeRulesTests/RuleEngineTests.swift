@@ -1,5 +1,5 @@
-import RunFiles
 import Foundation
+import RunFiles
 import XCTest
 
 @testable import BadgeRules

@@ -1,5 +1,5 @@
-import RunFiles
 @testable import BadgeRules
+import RunFiles
 import XCTest
 
 /// Hostile uses of the iterators that `pairs`/`ipairs` hand to rules (found by review of the light

@@ -1,6 +1,6 @@
-import RunFiles
 import BadgeRules
 import Foundation
+import RunFiles
 import XCTest
 
 /// `rules/segments`, checked against hand-computed tables: pace tiers, personal records, steady

@@ -1,5 +1,5 @@
-import RunFiles
 @testable import BadgeRules
+import RunFiles
 import XCTest
 
 /// A run's arrays and records (splits, checkpoints, efforts, fastest, dropped) are built once per

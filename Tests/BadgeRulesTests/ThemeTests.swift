@@ -1,6 +1,6 @@
-import RunFiles
 import BadgeRules
 import Foundation
+import RunFiles
 import XCTest
 
 /// The themes shipped in `rules/checkpoints/pack.lua`: each covers every badge of `badges.json`, with

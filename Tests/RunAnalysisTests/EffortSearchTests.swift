@@ -1,7 +1,7 @@
-import XCTest
-@testable import RunFiles
 @testable import RunAnalysis
+@testable import RunFiles
 import RunFixtures
+import XCTest
 
 /// The fastest-effort search interleaves all distances, skips windows by a lower bound and moves
 /// its pointers several points at a time. None of that may change a result: these tests compare it,
@@ -107,7 +107,7 @@ final class EffortSearchTests: XCTestCase {
                 let profile = Self.series(shape, count: count, seed: seed)
                 let efforts = RunAnalyzer.efforts(of: profile)
                 var expected: [Effort] = []
-                for (name, meters) in RunAnalyzer.effortDistances {
+                for (name, meters) in Effort.standardDistances {
                     if let e = Self.reference(distances: profile.distances, elapsed: profile.elapsed, name: name, meters: meters) {
                         expected.append(e)
                     }

@@ -1,5 +1,5 @@
-import RunFiles
 import RunAnalysis
+import RunFiles
 import RunFixtures
 import XCTest
 

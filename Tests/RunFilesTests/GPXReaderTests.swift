@@ -1,7 +1,7 @@
-import XCTest
-@testable import RunFiles
 @testable import RunAnalysis
+@testable import RunFiles
 @testable import RunFixtures
+import XCTest
 
 /// GPX documents are built in code. Distances are hand-computed: on the equator a step of
 /// 0.0001° of longitude is a·π/180·0.0001 = 11.131949 m (WGS84 a = 6,378,137 m).

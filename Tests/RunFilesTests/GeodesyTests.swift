@@ -1,5 +1,5 @@
-import XCTest
 @testable import RunFiles
+import XCTest
 
 /// Expected values are WGS84 geodesic lengths from Vincenty's inverse formula (computed with an
 /// independent script, iterated to 1e-14 rad), pasted as literals.

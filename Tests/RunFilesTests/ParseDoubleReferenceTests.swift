@@ -1,6 +1,6 @@
-import XCTest
 @testable import RunFiles
 import RunFixtures
+import XCTest
 
 /// `XMLBytes.parseDouble` reads the usual coordinate shape eight bytes at a time; its results must
 /// stay bit for bit those of the digit-by-digit parser it replaced, kept here as the reference.

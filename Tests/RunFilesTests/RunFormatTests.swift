@@ -1,5 +1,5 @@
-import XCTest
 @testable import RunFiles
+import XCTest
 
 /// One classification of a path: its format and whether it is gzip-compressed.
 final class RunFormatTests: XCTestCase {

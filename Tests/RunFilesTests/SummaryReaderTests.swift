@@ -1,5 +1,5 @@
-import XCTest
 @testable import RunFiles
+import XCTest
 
 final class SummaryReaderTests: XCTestCase {
     func read(_ json: String, zone: Int = 0) throws -> RunSummary {

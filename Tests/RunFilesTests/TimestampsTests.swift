@@ -1,5 +1,5 @@
-import XCTest
 @testable import RunFiles
+import XCTest
 
 /// Epoch values computed with Python's calendar.timegm and pasted as literals.
 final class TimestampsTests: XCTestCase {

@@ -1,6 +1,6 @@
-import XCTest
-@testable import RunFiles
 @testable import RunAnalysis
+@testable import RunFiles
+import XCTest
 
 /// Optional columns (heart rate, cadence, device distance) and the profile's index map cost
 /// memory only when they say something: a 1,000,000-point file must be read in under 100 MB.

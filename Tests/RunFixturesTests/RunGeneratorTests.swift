@@ -1,7 +1,7 @@
-import XCTest
-@testable import RunFiles
 @testable import RunAnalysis
+@testable import RunFiles
 @testable import RunFixtures
+import XCTest
 
 final class RunGeneratorTests: XCTestCase {
     func testSameSeedGivesIdenticalBytes() {

@@ -1,7 +1,7 @@
-import XCTest
-@testable import RunFiles
 @testable import RunAnalysis
+@testable import RunFiles
 @testable import RunFixtures
+import XCTest
 
 /// TCXWriter, checked with `RunGeneratorTests.assertSame` like the GPX writer.
 extension RunGeneratorTests {

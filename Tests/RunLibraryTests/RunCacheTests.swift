@@ -1,9 +1,9 @@
 import GRDB
-import XCTest
-@testable import RunFiles
 @testable import RunAnalysis
-@testable import RunLibrary
+@testable import RunFiles
 @testable import RunFixtures
+@testable import RunLibrary
+import XCTest
 
 #if canImport(Glibc)
 import Glibc

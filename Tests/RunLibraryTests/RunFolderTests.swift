@@ -1,8 +1,8 @@
-import XCTest
-@testable import RunFiles
 @testable import RunAnalysis
-@testable import RunLibrary
+@testable import RunFiles
 @testable import RunFixtures
+@testable import RunLibrary
+import XCTest
 
 final class RunFolderTests: XCTestCase {
     /// Files are read on every core; the runs and errors must come back in file order, the same as

@@ -1,7 +1,7 @@
-import XCTest
-@testable import RunFiles
 @testable import RunAnalysis
+@testable import RunFiles
 @testable import RunLibrary
+import XCTest
 
 final class RunLoaderTests: XCTestCase {
     var root = ""

@@ -1,7 +1,7 @@
-import RunFiles
-import RunLibrary
-import RunFixtures
 import Foundation
+import RunFiles
+import RunFixtures
+import RunLibrary
 import XCTest
 
 final class RunSelectionTests: XCTestCase {

@@ -5,30 +5,18 @@
 #include <lauxlib.h>
 #include <lualib.h>
 // Wrappers for Lua API macros Swift cannot import, and the C helpers badgectl needs
-// (message handler, count hook, capped allocator, error trampolines, read-only proxies).
+// (message handler, count hook, capped allocator, error trampolines, read-only values). Only
+// LuaState.swift includes it.
 // Prefix: bclua_. Nothing here is called with a Swift frame between a lua_error and its pcall.
 
-// MARK: - Macros Swift cannot import
+// MARK: - Macros Swift cannot import (static inline, as LuaSwift does: no call, nothing exported)
 
-/// lua_pop is a macro.
-void bclua_pop(lua_State *state, int n);
-/// lua_newtable is a macro.
-void bclua_newtable(lua_State *state);
-/// lua_tostring is a macro (lua_tolstring with a NULL length).
-const char *bclua_tostring(lua_State *state, int index);
-/// lua_upvalueindex is a macro.
-int bclua_upvalueindex(int i);
-/// LUA_REGISTRYINDEX is a macro expression.
-int bclua_registryindex(void);
-/// lua_isnil, lua_istable, lua_isfunction are macros.
-int bclua_isnil(lua_State *state, int index);
-int bclua_istable(lua_State *state, int index);
-int bclua_isfunction(lua_State *state, int index);
-/// lua_insert / lua_remove are macros over lua_rotate.
-void bclua_insert(lua_State *state, int index);
-void bclua_remove(lua_State *state, int index);
-/// lua_tonumber / lua_tointeger are macros.
-double bclua_tonumber(lua_State *state, int index, int *isnum);
+/// lua_pop is a macro (lua_settop with a negative index).
+static inline void bclua_pop(lua_State *state, int n) { lua_pop(state, n); }
+/// LUA_REGISTRYINDEX is a macro expression Swift does not import.
+static inline int bclua_registryindex(void) { return LUA_REGISTRYINDEX; }
+/// lua_remove is a macro over lua_rotate.
+static inline void bclua_remove(lua_State *state, int index) { lua_remove(state, index); }
 
 // MARK: - States with a memory cap and an instruction budget
 
@@ -38,12 +26,8 @@ double bclua_tonumber(lua_State *state, int index, int *isnum);
 lua_State *bclua_newstate(size_t memory_cap, long long instruction_budget);
 /// Closes the state and frees its control block. Finalizers run with the budget already spent.
 void bclua_close(lua_State *state);
-/// Changes the budget for later calls.
-void bclua_set_budget(lua_State *state, long long instruction_budget);
 /// A full garbage collection (lua_gc is variadic, which Swift cannot call).
 void bclua_gc_collect(lua_State *state);
-/// Bytes the state holds now.
-size_t bclua_memory_used(lua_State *state);
 
 /// The host function table: `fn` is the id given to bclua_push_host_function (0 = lazy field),
 /// `token` its second upvalue. Returns the number of results pushed, or -1 when it pushed an
@@ -72,81 +56,69 @@ int bclua_load_text(lua_State *state, const char *bytes, size_t length, const ch
 /// `badgectl_sorted_pairs` there; the prelude then builds pack environments from them.
 void bclua_open_libraries(lua_State *state);
 
-// MARK: - Read-only proxies
+// MARK: - Read-only values for rules
 
-/// Kinds of read-only proxy objects handed to rules. CHECKPOINT, SPLIT, EFFORT, DROPPED and the
-/// arrays CHECKPOINTS..DROPPED_LIST are light records (see below); the others are full userdata proxies.
+/// Kinds are numbered by the host (0 ..< BCLUA_KIND_MAX); every name (kind, field) comes from the host,
+/// so the run schema is declared once, in Swift.
+enum { BCLUA_KIND_MAX = 32, BCLUA_RECORD_MAX_FIELDS = 32 };
+/// How a kind's values are made. PROXY: a userdata over a table (bclua_make_proxy, bclua_push_run);
+/// RECORD: a light record in host memory (bclua_records); RECORD_ARRAY: a light array of records.
+enum { BCLUA_SHAPE_PROXY = 0, BCLUA_SHAPE_RECORD = 1, BCLUA_SHAPE_RECORD_ARRAY = 2 };
+/// Field types of light records, one char each in bclua_kind.types. STRING and VALUE slots hold ids
+/// from bclua_add_string / bclua_add_value; RECORD slots a pointer to another light record.
 enum {
-    BCLUA_KIND_RUN = 0,
-    BCLUA_KIND_CHECKPOINT,
-    BCLUA_KIND_SPLIT,
-    BCLUA_KIND_EFFORT,
-    BCLUA_KIND_ELEVATION,
-    BCLUA_KIND_HEART_RATE,
-    BCLUA_KIND_CADENCE,
-    BCLUA_KIND_DROPPED,
-    BCLUA_KIND_FASTEST,
-    BCLUA_KIND_CHECKPOINTS,   // arrays from here
-    BCLUA_KIND_SPLITS_KM,
-    BCLUA_KIND_SPLITS_MILE,
-    BCLUA_KIND_EFFORTS,
-    BCLUA_KIND_DROPPED_LIST,
-    BCLUA_KIND_CTX,
-    BCLUA_KIND_CATALOGUE_BADGE,
-    BCLUA_KIND_CATALOGUE,
-    BCLUA_KIND_PACK_INFO,
-    BCLUA_KIND_RULE_INFO,
-    BCLUA_KIND_COUNT
+    BCLUA_FIELD_FLOAT = 'f', BCLUA_FIELD_INTEGER = 'i', BCLUA_FIELD_BOOLEAN = 'b', BCLUA_FIELD_STRING = 's',
+    BCLUA_FIELD_VALUE = 'v', BCLUA_FIELD_RECORD = 'r'
 };
-/// Creates the metatables of every kind (once per state).
-void bclua_define_kinds(lua_State *state);
-/// Replaces the table on top with a read-only proxy (a userdata whose user value is the table).
+
+/// One kind of read-only value.
+typedef struct {
+    int kind;
+    int shape;                // BCLUA_SHAPE_*
+    const char *name;         // in messages and tostring: "run", "split", "splits_km"
+    const char *fields;       // field names, each ended by a NUL, in documented (pairs) order; NULL: an array
+    int field_count;
+    const char *types;        // RECORD: one BCLUA_FIELD_* per field
+    unsigned long long lazy;  // PROXY: bit i set when field i + 1 is built by host function 0 on its first read
+    int label_field;          // PROXY: tostring is "<name> <value of this field>" when > 0 (1-based)
+} bclua_kind;
+/// Defines the kinds (once per state, before any value is made). 0 when a spec is out of range.
+int bclua_define_kinds(lua_State *state, const bclua_kind *kinds, int count);
+/// Replaces the table on top with a read-only proxy of `kind` (a userdata whose user value is the table).
 void bclua_make_proxy(lua_State *state, int kind);
-/// If the value at `index` is a run proxy, pushes nothing and returns its `index` field (1-based), else 0.
+/// If the value at `index` is a run (bclua_push_run), its host index (1-based), else 0. Pushes nothing.
 long long bclua_run_index(lua_State *state, int index);
 
-/// Field values of one run; `present` has bit (1 << BCLUA_RUN_x) set for each optional value given.
-enum {
-    BCLUA_RUN_START_EPOCH = 0, BCLUA_RUN_UTC_OFFSET, BCLUA_RUN_ELAPSED, BCLUA_RUN_TIMER, BCLUA_RUN_MOVING,
-    BCLUA_RUN_SPEED, BCLUA_RUN_PACE_KM, BCLUA_RUN_PACE_MILE, BCLUA_RUN_MOVING_PACE_KM, BCLUA_RUN_DEVICE_DISTANCE,
-    BCLUA_RUN_ELEVATION, BCLUA_RUN_HEART_RATE, BCLUA_RUN_CADENCE
-};
+/// One field value handed to bclua_push_run.
+enum { BCLUA_VALUE_NIL = 0, BCLUA_VALUE_FLOAT, BCLUA_VALUE_INTEGER, BCLUA_VALUE_STRING, BCLUA_VALUE_RECORD };
 typedef struct {
-    const char *id; size_t id_length;
-    const char *start; size_t start_length;            // NULL: nil
-    const char *local_date; size_t local_date_length;  // NULL: nil
-    const char *name; size_t name_length;              // NULL: nil
-    const char *sport; size_t sport_length;
-    const char *format; size_t format_length;
-    unsigned int present;
-    long long index;
-    long long points;
-    long long utc_offset_s;
-    double start_epoch_s, distance_m, elapsed_s, timer_s, moving_s, speed_m_per_s;
-    double pace_s_per_km, pace_s_per_mile, moving_pace_s_per_km, device_distance_m;
-    double elevation_gain_m, elevation_loss_m, elevation_min_m, elevation_max_m;
-    double heart_rate_avg, heart_rate_max, cadence_avg, cadence_max;
-} bclua_run;
-/// Pushes a run proxy (scalar fields and elevation/heart_rate/cadence; the arrays are built lazily
-/// through host function 0 the first time a rule reads them).
-void bclua_push_run(lua_State *state, const bclua_run *run);
+    int type;              // BCLUA_VALUE_*
+    double number;
+    long long integer;
+    const char *text;      // STRING: `length` bytes (copied)
+    size_t length;
+    const void *record;    // RECORD: a light record from bclua_records
+} bclua_value;
+/// Pushes a run proxy of `kind` with field i's value from values[i] (`count` values, the kind's field
+/// order; NIL: nil or, for a lazy field, built by host function 0 with token `index` on first read).
+/// Each run has a metatable of its own whose __index is the data table: a present field is a plain read.
+void bclua_push_run(lua_State *state, int kind, const bclua_value *values, int count, long long index);
 
 // MARK: - Light records
 
-/// The records of splits, efforts, checkpoints and dropped entries handed to the evaluated rules, and their arrays:
-/// light userdata pointing into host memory from bclua_records (read-only through one metatable that
-/// dispatches on `kind`, the first member: BCLUA_KIND_SPLIT, _CHECKPOINT, _EFFORT or _DROPPED).
-/// Strings are ids from bclua_add_string (0: nil).
-typedef struct { int kind; int partial; long long index; double distance_m, elapsed_s, cumulative_s, pace_s_per_km; } bclua_split_record;
-typedef struct { int kind; int badge, name; int has_position, has_elapsed; double distance_m, lat, lon, elapsed_s; } bclua_checkpoint_record;
-typedef struct { int kind; int name; double distance_m, elapsed_s, start_distance_m, start_elapsed_s, pace_s_per_km; } bclua_effort_record;
-typedef struct { int kind; int reason; long long count; } bclua_dropped_record;
+/// Light records: light userdata pointing into host memory from bclua_records, read-only through one
+/// metatable that dispatches on `kind`. Layout: a bclua_record, then one 8-byte slot per field; bit i
+/// of `present` is set when field i has a value. STRING slots hold ids from bclua_add_string.
+typedef union { double number; long long integer; const void *record; } bclua_slot;
+typedef struct { int kind; unsigned int present; bclua_slot slots[]; } bclua_record;
 /// `bytes` of zeroed host memory (16-byte aligned) that stays valid until bclua_close. NULL when out of memory.
 void *bclua_records(lua_State *state, size_t bytes);
 /// Keeps a string for the light records and returns its id (1, 2, ...). Intern on the host side.
 int bclua_add_string(lua_State *state, const char *text, size_t length);
-/// Pushes a read-only array (`array_kind`: BCLUA_KIND_CHECKPOINTS, _SPLITS_KM, _SPLITS_MILE, _EFFORTS or
-/// _DROPPED_LIST) of `count` light records `stride` bytes apart: itself a light record (nil when out of memory).
+/// Pops the value on top (a host function) into the same table; its id, for a VALUE field.
+int bclua_add_value(lua_State *state);
+/// Pushes a read-only array of kind `array_kind` (a RECORD_ARRAY) of `count` light records `stride`
+/// bytes apart: itself a light record (nil when out of memory).
 void bclua_push_record_array(lua_State *state, const void *first, size_t stride, size_t count, int array_kind);
 /// The kind name of the light record at `index` ("split", "splits_km", ...), or NULL when it is none.
 const char *bclua_record_name(lua_State *state, int index);

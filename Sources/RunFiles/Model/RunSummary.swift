@@ -106,34 +106,12 @@ public struct RunSummary: Codable, Sendable, Equatable {
         case route
     }
 
+    /// Every field of `RunSchema` in its order (nil as `null`), then `route` when present.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(start, forKey: .start)
-        try c.encode(startEpochSeconds, forKey: .startEpochSeconds)
-        try c.encode(utcOffsetSeconds, forKey: .utcOffsetSeconds)
-        try c.encode(localDate, forKey: .localDate)
-        try c.encode(name, forKey: .name)
-        try c.encode(sport, forKey: .sport)
-        try c.encode(format, forKey: .format)
-        try c.encode(points, forKey: .points)
-        try c.encode(distanceMeters, forKey: .distanceMeters)
-        try c.encode(elapsedSeconds, forKey: .elapsedSeconds)
-        try c.encode(timerSeconds, forKey: .timerSeconds)
-        try c.encode(movingSeconds, forKey: .movingSeconds)
-        try c.encode(speedMetersPerSecond, forKey: .speedMetersPerSecond)
-        try c.encode(paceSecondsPerKilometre, forKey: .paceSecondsPerKilometre)
-        try c.encode(paceSecondsPerMile, forKey: .paceSecondsPerMile)
-        try c.encode(movingPaceSecondsPerKilometre, forKey: .movingPaceSecondsPerKilometre)
-        try c.encode(deviceDistanceMeters, forKey: .deviceDistanceMeters)
-        try c.encode(checkpoints, forKey: .checkpoints)
-        try c.encode(splitsKilometre, forKey: .splitsKilometre)
-        try c.encode(splitsMile, forKey: .splitsMile)
-        try c.encode(efforts, forKey: .efforts)
-        try c.encode(elevation, forKey: .elevation)
-        try c.encode(heartRate, forKey: .heartRate)
-        try c.encode(cadence, forKey: .cadence)
-        try c.encode(dropped, forKey: .dropped)
+        for field in RunSchema.fields {
+            if let key = field.key, let encode = field.encode { try encode(self, &c, key) }
+        }
         try c.encodeIfPresent(route, forKey: .route)
     }
 }
@@ -144,10 +122,10 @@ public struct Checkpoint: Codable, Sendable, Equatable {
     public var name: String
     public var distanceMeters: Double
     /// Interpolated between the two points around the distance; nil for a run without positions.
-    public var latitude: Double?
-    public var longitude: Double?
+    @NullEncoded public var latitude: Double?
+    @NullEncoded public var longitude: Double?
     /// Seconds from the start when the distance was reached; nil without times.
-    public var elapsedSeconds: Double?
+    @NullEncoded public var elapsedSeconds: Double?
 
     public init(badge: String, name: String, distanceMeters: Double, latitude: Double?, longitude: Double?, elapsedSeconds: Double?) {
         self.badge = badge; self.name = name; self.distanceMeters = distanceMeters
@@ -160,16 +138,6 @@ public struct Checkpoint: Codable, Sendable, Equatable {
         case latitude = "lat"
         case longitude = "lon"
         case elapsedSeconds = "elapsed_s"
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(badge, forKey: .badge)
-        try c.encode(name, forKey: .name)
-        try c.encode(distanceMeters, forKey: .distanceMeters)
-        try c.encode(latitude, forKey: .latitude)
-        try c.encode(longitude, forKey: .longitude)
-        try c.encode(elapsedSeconds, forKey: .elapsedSeconds)
     }
 }
 
@@ -203,6 +171,13 @@ public struct Split: Codable, Sendable, Equatable {
 
 /// The fastest contiguous stretch of a standard distance inside a run.
 public struct Effort: Codable, Sendable, Equatable {
+    /// The standard efforts searched in every run long enough for them, shortest first: the names
+    /// rules read in `run.fastest` and `run.efforts`, and the distances the analyzer looks for.
+    public static let standardDistances: [(name: String, meters: Double)] = [
+        ("400m", 400), ("1km", 1000), ("1mi", Units.metresPerMile), ("5km", 5000),
+        ("10km", 10_000), ("half", 21_097.5), ("marathon", 42_195),
+    ]
+
     /// `400m`, `1km`, `1mi`, `5km`, `10km`, `half`, `marathon`.
     public var name: String
     public var distanceMeters: Double
@@ -263,6 +238,7 @@ public struct Dropped: Codable, Sendable, Equatable {
     public var reason: String
     public var count: Int
     public init(reason: String, count: Int) { self.reason = reason; self.count = count }
+    enum CodingKeys: String, CodingKey { case reason, count }
 }
 
 public enum Units {

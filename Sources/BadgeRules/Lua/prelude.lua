@@ -1,10 +1,7 @@
-/// Trusted Lua run once per state, before any rule: it strips `string.dump`, protects the string
-/// metatable, defines the `badgectl` helpers and returns `make_env(pack_name, print, loader)`, which
-/// builds one pack's environment from the allow list. Rules never see the host globals it runs in.
-enum Prelude {
-    static let chunkName = "=badgectl"
-
-    static let source = #"""
+-- Trusted Lua run once per state, before any rule: it strips `string.dump`, protects the string
+-- metatable, defines the `badgectl` helpers and returns `make_env(pack_name, print, loader)`, which
+-- builds one pack's environment from the allow list. Rules never see the host globals it runs in.
+-- Embedded at build time (Package.swift: resources .embedInCode); loaded by `Preludes.rules`.
 local sorted_pairs = badgectl_sorted_pairs
 badgectl_sorted_pairs = nil
 local fast_ipairs = badgectl_ipairs
@@ -179,5 +176,3 @@ return function(pack_name, print_function, loader)
   end
   return env
 end
-"""#
-}

@@ -1,23 +1,19 @@
-/// Trusted Lua that gives a test file its API (`test`, `skip`, the `t` object, see TESTAPI.md).
-/// Run once per test state after `Prelude`, in the host globals; called with the test file's
-/// environment and the host functions, it adds `test` and `skip` to that environment and returns
-/// the controller Swift drives: `count()`, `info(i)` → name, skip, where and `run(i)`.
-///
-/// Host functions (C trampolines into `TestSession`): `run(spec)` → run data, `evaluate(ids, rule,
-/// catalogue)` → result, `fail(level, message, expected, got)` records a failure at the Lua
-/// position `level` levels above the function that called it, `where(level)`.
-/// Expectation functions never tail-call `fail`, so the caller's frame is still there.
-enum TestPrelude {
-    static let chunkName = "=badgectl-test"
-
-    static let source = #"""
+-- Trusted Lua that gives a test file its API (`test`, `skip`, the `t` object, see TESTAPI.md).
+-- Run once per test state after prelude.lua, in the host globals; called with the test file's
+-- environment and the host functions, it adds `test` and `skip` to that environment and returns
+-- the controller Swift drives: `count()`, `info(i)` -> name, skip, where and `run(i)`.
+--
+-- Host functions (C trampolines into the test host): `run(spec)` -> run, `evaluate(ids, rule,
+-- catalogue)` -> result, `fail(level, message, expected, got)` records a failure at the Lua
+-- position `level` levels above the function that called it, `where(level)`.
+-- Expectation functions never tail-call `fail`, so the caller's frame is still there.
+-- Embedded at build time (Package.swift: resources .embedInCode); loaded by `Preludes.tests`.
 local env, h_run, h_evaluate, h_fail, h_where = ...
 local type, tostring, ipairs, next, error, select = type, tostring, ipairs, next, error, select
 local setmetatable, getmetatable, math_type, abs = setmetatable, getmetatable, math.type, math.abs
 local format, find, concat, sort = string.format, string.find, table.concat, table.sort
 
 local tests = {}
-local RUN = {}  -- metatable tag of run handles
 
 local function describe(value, depth)
   depth = depth or 0
@@ -30,7 +26,6 @@ local function describe(value, depth)
     return tostring(value)
   end
   if kind ~= "table" then return tostring(value) end
-  if getmetatable(value) == RUN then return "run " .. tostring(value.id) end
   if depth > 3 then return "{...}" end
   local parts, n = {}, #value
   for i = 1, n do parts[#parts + 1] = describe(value[i], depth + 1) end
@@ -50,7 +45,6 @@ end
 local function deep_equal(a, b)
   if a == b then return true end
   if type(a) ~= "table" or type(b) ~= "table" then return false end
-  if getmetatable(a) == RUN or getmetatable(b) == RUN then return false end
   for k, v in next, a do
     if not deep_equal(v, b[k]) then return false end
   end
@@ -60,8 +54,14 @@ local function deep_equal(a, b)
   return true
 end
 
+-- A run made by t.run is the real (strict) run proxy: reading a field it lacks raises, so ask safely.
 local function run_id(run)
   if type(run) == "table" then return run.id end
+  if type(run) == "userdata" then
+    local ok, id = pcall(function() return run.id end)
+    if ok and type(id) == "string" then return id end
+    return nil
+  end
   return run
 end
 
@@ -114,22 +114,12 @@ local function check_spec(spec, name)
   end
 end
 
-local function wrap_run(data)
-  return setmetatable({}, {
-    __index = data,
-    __newindex = function(_, key) error("runs are read-only (tried to set '" .. tostring(key) .. "')", 2) end,
-    __metatable = RUN,
-    __name = "run",
-  })
-end
-
 local function make_t()
   local t = {}
 
   function t.run(spec)
     if type(spec) ~= "table" then error("t.run: expected a table { distance_km =, duration =, ... }, got " .. type(spec), 2) end
-    local data = h_run(spec)
-    return wrap_run(data)
+    return h_run(spec)
   end
 
   function t.evaluate(runs, opts)
@@ -276,6 +266,4 @@ return {
   info = function(i) local test = tests[i]; return test.name, test.skip, test.where end,
   run = function(i) tests[i].fn(make_t()) end,
   describe = describe,
-}
-"""#
 }

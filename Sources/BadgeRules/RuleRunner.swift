@@ -1,0 +1,273 @@
+import Foundation
+import RunFiles
+
+/// Running the loaded rules over the runs: predicates and folds, their results read back raw.
+extension Session {
+    // MARK: - Running a rule
+
+    func runRule(_ index: Int) {
+        let rule = rules[index]
+        pending = []
+        pendingKeys = []
+        pendingTiers = []
+        pendingStatuses = []
+        pendingNext = nil
+        current = Current(pack: rule.pack, rule: index)
+        defer { current = nil }
+        let base = lua.top
+        defer { lua.setTop(base) }
+        let failed: RuleFailure?
+        let started = profiling ? DispatchTime.now().uptimeNanoseconds : 0
+        switch rule.shape {
+        case .predicate: failed = runPredicate(rule)
+        case .fold: failed = runFold(rule)
+        }
+        if profiling { ruleNanoseconds[index, default: 0] += DispatchTime.now().uptimeNanoseconds - started }
+        if let failed {
+            evaluation.failures.append(failed)
+            return
+        }
+        for (sequence, item) in pending.enumerated() {
+            keyedAwards.append((item.runIndex, rule.pack, index, sequence, item.award))
+        }
+        evaluation.statuses.append(contentsOf: pendingStatuses)
+        if let next = pendingNext { evaluation.nexts.append(next) }
+    }
+
+    func fallback(_ rule: Rule, _ function: String) -> (file: String, line: Int?) {
+        if let definition = rule.definitions[function] { return (definition.file, definition.line) }
+        return (rule.file, nil)
+    }
+
+    /// Calls `rule.function(args...)`; `pushArgs` pushes the arguments and returns their count.
+    /// `ref`: the function's registry ref when the caller looked it up once for many calls.
+    func invoke(_ rule: Rule, _ function: String, ref: Int32? = nil, results: Int32, _ pushArgs: () -> Int32) -> RuleFailure? {
+        guard let ref = ref ?? rule.functions[function] else { return nil }
+        if profiling, let index = current?.rule { ruleCalls[index, default: 0] += 1 }
+        lua.ensureStack()
+        lua.push(ref: ref)
+        let nargs = pushArgs()
+        if let error = lua.call(nargs: nargs, nresults: results) {
+            return failure(pack: rule.pack, rule: rule.id, error: error, fallback: fallback(rule, function))
+        }
+        return nil
+    }
+
+    func pushRunProxy(_ index: Int) {
+        lua.push(ref: runsRef)
+        lua.getIndex(-1, index)
+        lua.remove(at: -2)
+    }
+
+    func runPredicate(_ rule: Rule) -> RuleFailure? {
+        var earnedOnce = false
+        let earned = rule.functions["earned"]
+        let definition = fallback(rule, "earned")
+        let ctxRef = rule.ctxRef
+        for index in 1...max(runs.count, 1) where !runs.isEmpty {
+            if let failed = invoke(rule, "earned", ref: earned, results: 1, {
+                pushRunProxy(index)
+                lua.push(ref: ctxRef)
+                return 2
+            }) { return failed }
+            defer { lua.pop() }
+            let type = lua.type(at: -1)
+            var tier = "earned"
+            var detail = ""
+            var badge = rule.badge ?? ""
+            var progress: Progress? = nil
+            func fail(_ message: String) -> RuleFailure {
+                RuleFailure(pack: packNames[rule.pack], rule: rule.id, file: definition.file, line: definition.line, message: message)
+            }
+            switch type {
+            case .nil: continue
+            case .boolean:
+                if !lua.boolean(at: -1) { continue }
+            case .table:
+                let table = lua.top
+                do {
+                    if let text = try tableString(table, "tier", "earned") { tier = text }
+                    if let text = try tableString(table, "detail", "earned") { detail = text }
+                    if let text = try tableString(table, "badge", "earned") {
+                        guard knownBadges.contains(text) else { return fail("earned: unknown badge '\(text)' (not in the catalogue nor in any pack's badges or themes)") }
+                        badge = text
+                    }
+                    progress = try tableProgress(table, "earned")
+                } catch RulesError.field(let message) {
+                    return fail(message)
+                } catch {
+                    return fail("\(error)")
+                }
+                if tier.isEmpty { return fail("earned: field 'tier' must not be empty") }
+            default:
+                return fail("earned must return true, false/nil or a table { detail = ..., tier = ... }, got \(lua.typeName(at: -1))")
+            }
+            if let problem = undeclaredTier(badge: badge, tier: tier) { return fail("earned: " + problem) }
+            earnedOnce = true
+            record(rule: rule, badge: badge, tier: tier, runIndex: index, detail: detail, progress: progress)
+            if !rule.repeatable { break }
+        }
+        if !earnedOnce, rule.functions["progress"] != nil, let badge = rule.badge {
+            var best: Progress? = nil
+            let progressRef = rule.functions["progress"]
+            for index in 1...max(runs.count, 1) where !runs.isEmpty {
+                if let failed = invoke(rule, "progress", ref: progressRef, results: 1, {
+                    pushRunProxy(index)
+                    lua.push(ref: rule.ctxRef)
+                    return 2
+                }) { return failed }
+                defer { lua.pop() }
+                if lua.type(at: -1) == .nil { continue }
+                let value: Progress
+                do {
+                    lua.newTable(record: 1)
+                    lua.swapTop()
+                    lua.setField(-2, "progress")
+                    guard let parsed = try tableProgress(lua.top, "progress") else { continue }
+                    value = parsed
+                } catch RulesError.field(let message) {
+                    let definition = fallback(rule, "progress")
+                    return RuleFailure(pack: packNames[rule.pack], rule: rule.id, file: definition.file, line: definition.line,
+                                       message: message.replacingOccurrences(of: "progress: field 'progress'", with: "progress: the result"))
+                } catch { continue }
+                func ratio(_ p: Progress) -> Double { p.target > 0 ? p.current / p.target : 0 }
+                if best == nil || ratio(value) > ratio(best ?? value) { best = value }
+            }
+            if let best {
+                pendingStatuses.append(BadgeStatus(pack: packNames[rule.pack], rule: rule.id, badge: badge, progress: best, hint: rule.title))
+            }
+        }
+        return nil
+    }
+
+    func runFold(_ rule: Rule) -> RuleFailure? {
+        if rule.functions["init"] != nil {
+            if let failed = invoke(rule, "init", results: 1, {
+                lua.push(ref: rule.ctxRef)
+                return 1
+            }) { return failed }
+        } else {
+            lua.newTable()
+        }
+        var stateRef = lua.ref()
+        defer { lua.unref(stateRef) }
+        let onRun = rule.functions["on_run"]
+        let awardRef = rule.awardRef, ctxRef = rule.ctxRef  // the closure then captures two integers, not the rule
+        for index in 1...max(runs.count, 1) where !runs.isEmpty {
+            if let failed = invoke(rule, "on_run", ref: onRun, results: 1, {
+                lua.push(ref: stateRef)
+                pushRunProxy(index)
+                lua.push(ref: awardRef)
+                lua.push(ref: ctxRef)
+                return 4
+            }) { return failed }
+            if lua.type(at: -1) == .nil {
+                lua.pop()
+            } else {
+                lua.unref(stateRef)
+                stateRef = lua.ref()
+            }
+        }
+        if let failed = invoke(rule, "finish", results: 0, {
+            lua.push(ref: stateRef)
+            lua.push(ref: rule.awardRef)
+            lua.push(ref: rule.ctxRef)
+            return 3
+        }) { return failed }
+        if rule.functions["status"] != nil {
+            if let failed = invoke(rule, "status", results: 1, {
+                lua.push(ref: stateRef)
+                lua.push(ref: rule.ctxRef)
+                return 2
+            }) { return failed }
+            defer { lua.pop() }
+            do {
+                try readStatus(rule: rule, at: lua.top)
+            } catch RulesError.field(let message) {
+                let definition = fallback(rule, "status")
+                return RuleFailure(pack: packNames[rule.pack], rule: rule.id, file: definition.file, line: definition.line, message: message)
+            } catch {
+                return nil
+            }
+        }
+        return nil
+    }
+
+    func readStatus(rule: Rule, at index: Int32) throws {
+        let type = lua.type(at: index)
+        if type == .nil { return }
+        guard type == .table else { throw RulesError.field("status must return a table { badges = { ... }, next = { ... } } or nil, got \(lua.typeName(at: index))") }
+        let badgesType = lua.getField(index, "badges")
+        if badgesType != .nil {
+            guard badgesType == .table else { throw RulesError.field("status: field 'badges' must be an array, got \(lua.typeName(at: -1))") }
+            let array = lua.top
+            let count = lua.rawLength(at: array)
+            for i in 1...max(count, 1) where count > 0 {
+                lua.getIndex(array, i)
+                let entry = lua.top
+                let label = "status: badges[\(i)]"
+                guard lua.type(at: entry) == .table else { throw RulesError.field("\(label) must be a table { badge = ..., progress = ... }, got \(lua.typeName(at: entry))") }
+                guard let badge = try tableString(entry, "badge", label) else { throw RulesError.field("\(label): missing required field 'badge'") }
+                guard knownBadges.contains(badge) else { throw RulesError.field("\(label): unknown badge '\(badge)' (not in the catalogue nor in any pack's badges or themes)") }
+                let silver = try tableNumber(entry, "silver_pace_s_per_km", label)
+                let gold = try tableNumber(entry, "gold_pace_s_per_km", label)
+                let progress = try tableProgress(entry, label)
+                let hint = try tableString(entry, "hint", label)
+                pendingStatuses.append(BadgeStatus(pack: packNames[rule.pack], rule: rule.id, badge: badge,
+                                                   silverPaceSecondsPerKilometre: silver, goldPaceSecondsPerKilometre: gold,
+                                                   progress: progress, hint: hint))
+                lua.pop()
+            }
+        }
+        lua.pop()
+        let nextType = lua.getField(index, "next")
+        defer { lua.pop() }
+        if nextType == .nil { return }
+        guard nextType == .table else { throw RulesError.field("status: field 'next' must be a table { badge = ..., remaining_m = ... }, got \(lua.typeName(at: -1))") }
+        let next = lua.top
+        guard let badge = try tableString(next, "badge", "status: next") else { throw RulesError.field("status: next: missing required field 'badge'") }
+        guard knownBadges.contains(badge) else { throw RulesError.field("status: next: unknown badge '\(badge)'") }
+        guard let remaining = try tableNumber(next, "remaining_m", "status: next") else { throw RulesError.field("status: next: missing required field 'remaining_m'") }
+        pendingNext = NextBadge(pack: packNames[rule.pack], rule: rule.id, badge: badge, remainingMeters: remaining)
+    }
+
+    // MARK: - Raw readers of rule-made tables
+
+    /// `LuaState.stringField` with `label: ` before its message.
+    func tableString(_ table: Int32, _ key: String, _ label: String) throws -> String? {
+        do { return try lua.stringField(table, key) } catch RulesError.field(let text) { throw RulesError.field("\(label): \(text)") }
+    }
+
+    /// `LuaState.numberField` with `label: ` before its message.
+    func tableNumber(_ table: Int32, _ key: String, _ label: String) throws -> Double? {
+        do { return try lua.numberField(table, key) } catch RulesError.field(let text) { throw RulesError.field("\(label): \(text)") }
+    }
+
+    func tableProgress(_ table: Int32, _ label: String) throws -> Progress? {
+        let type = lua.getField(table, "progress")
+        defer { lua.pop() }
+        if type == .nil { return nil }
+        guard type == .table else { throw RulesError.field("\(label): field 'progress' must be a table { current = ..., target = ..., unit = ... }, got \(lua.typeName(at: -1))") }
+        let inner = lua.top
+        guard let current = try tableNumber(inner, "current", "\(label): progress") else { throw RulesError.field("\(label): progress: missing required field 'current'") }
+        guard let target = try tableNumber(inner, "target", "\(label): progress") else { throw RulesError.field("\(label): progress: missing required field 'target'") }
+        let unit = try tableString(inner, "unit", "\(label): progress") ?? ""
+        return Progress(current: current, target: target, unit: unit)
+    }
+
+    /// At most this many awards per rule per evaluation (a guard against a rule flooding the host).
+    var awardLimit: Int { max(1000, 20 * runs.count) }
+
+    /// Keeps an award for the rule being run, applying the duplicate policy.
+    func record(rule: Rule, badge: String, tier: String, runIndex: Int, detail: String, progress: Progress?) {
+        let key = "\(badge)\u{0}\(tier)\u{0}\(runIndex)"
+        if pendingKeys.contains(key) { return }
+        let tierKey = "\(badge)\u{0}\(tier)"
+        if !rule.repeatable && pendingTiers.contains(tierKey) { return }
+        pendingKeys.insert(key)
+        pendingTiers.insert(tierKey)
+        let run = runs[runIndex - 1]
+        pending.append(Pending(runIndex: runIndex, award: Award(badge: badge, pack: packNames[rule.pack], rule: rule.id, tier: tier,
+                                                                run: run.id, at: run.start, detail: detail, progress: progress)))
+    }
+}

@@ -1,0 +1,346 @@
+/// The one declaration of a run's fields: their Lua/JSON name, type, unit, whether they may be nil,
+/// the guide's line and how to read them. Everything else derives from it: `RunSummary`'s JSON
+/// (key order, nulls), the Lua run proxy's fields and its "did you mean" list, `t.run`'s fields in
+/// pack tests, and the guide's field table (docs/rules.md; a test fails when they disagree).
+/// Knows nothing of Lua: the rules module turns `RunFieldValue`s into Lua values.
+public enum RunSchema {
+    /// The run's fields in Lua order (`pairs(run)`); JSON writes the `inJSON` ones in this order.
+    public static let fields: [RunField] = [
+        RunField(.id, .string, doc: "the file path relative to the folder evaluated (`2024/05-01.gpx`, plus `#n` when a file holds several runs)",
+                 encode: { try $1.encode($0.id, forKey: $2) }, value: { .string($0.id) }),
+        RunField(.start, .string, optional: true, doc: "start in UTC, `YYYY-MM-DDThh:mm:ssZ`",
+                 encode: { try $1.encode($0.start, forKey: $2) }, value: { .string($0.start) }),
+        RunField(.startEpochSeconds, .float, unit: "s", optional: true, doc: "start in seconds since 1970-01-01T00:00:00Z",
+                 encode: { try $1.encode($0.startEpochSeconds, forKey: $2) }, value: { .float($0.startEpochSeconds) }),
+        RunField(.utcOffsetSeconds, .integer, unit: "s", optional: true, doc: "the UTC offset the file wrote with its times, when it wrote one",
+                 encode: { try $1.encode($0.utcOffsetSeconds, forKey: $2) }, value: { .integer($0.utcOffsetSeconds) }),
+        RunField(.localDate, .string, optional: true,
+                 doc: "`YYYY-MM-DD` of the start in local time: from the file's own offset when it had one, else in the zone chosen with `--tz` (default: the machine's zone). Use it for days, weeks and streaks.",
+                 encode: { try $1.encode($0.localDate, forKey: $2) }, value: { .string($0.localDate) }),
+        RunField(.name, .string, optional: true, doc: "the run's name in the file",
+                 encode: { try $1.encode($0.name, forKey: $2) }, value: { .string($0.name) }),
+        RunField(.sport, .string, doc: "`running`, `cycling`, `walking`, `hiking`, `swimming`, or the file's word lower-cased",
+                 encode: { try $1.encode($0.sport, forKey: $2) }, value: { .string($0.sport) }),
+        RunField(.format, .string, doc: "`gpx`, `tcx`, `fit`, `json`",
+                 encode: { try $1.encode($0.format, forKey: $2) }, value: { .string($0.format) }),
+        RunField(.points, .integer, doc: "usable points read (0 for a JSON summary)",
+                 encode: { try $1.encode($0.points, forKey: $2) }, value: { .integer($0.points) }),
+        RunField(.distanceMeters, .float, unit: "m", doc: "distance in metres",
+                 encode: { try $1.encode($0.distanceMeters, forKey: $2) }, value: { .float($0.distanceMeters) }),
+        RunField(.elapsedSeconds, .float, unit: "s", optional: true, doc: "last timestamp − first: pauses included",
+                 encode: { try $1.encode($0.elapsedSeconds, forKey: $2) }, value: { .float($0.elapsedSeconds) }),
+        RunField(.timerSeconds, .float, unit: "s", optional: true, doc: "elapsed less gaps between segments and the device's pauses",
+                 encode: { try $1.encode($0.timerSeconds, forKey: $2) }, value: { .float($0.timerSeconds) }),
+        RunField(.movingSeconds, .float, unit: "s", optional: true, doc: "time spent moving",
+                 encode: { try $1.encode($0.movingSeconds, forKey: $2) }, value: { .float($0.movingSeconds) }),
+        RunField(.speedMetersPerSecond, .float, unit: "m/s", optional: true, doc: "distance / elapsed",
+                 encode: { try $1.encode($0.speedMetersPerSecond, forKey: $2) }, value: { .float($0.speedMetersPerSecond) }),
+        RunField(.paceSecondsPerKilometre, .float, unit: "s/km", optional: true, doc: "elapsed / distance",
+                 encode: { try $1.encode($0.paceSecondsPerKilometre, forKey: $2) }, value: { .float($0.paceSecondsPerKilometre) }),
+        RunField(.paceSecondsPerMile, .float, unit: "s/mi", optional: true, doc: "elapsed / distance",
+                 encode: { try $1.encode($0.paceSecondsPerMile, forKey: $2) }, value: { .float($0.paceSecondsPerMile) }),
+        RunField(.movingPaceSecondsPerKilometre, .float, unit: "s/km", optional: true, doc: "moving time / distance",
+                 encode: { try $1.encode($0.movingPaceSecondsPerKilometre, forKey: $2) }, value: { .float($0.movingPaceSecondsPerKilometre) }),
+        RunField(.deviceDistanceMeters, .float, unit: "m", optional: true, doc: "the total the device itself reported (TCX laps, FIT session)",
+                 encode: { try $1.encode($0.deviceDistanceMeters, forKey: $2) }, value: { .float($0.deviceDistanceMeters) }),
+        RunField(.checkpoints, .array, element: .checkpoint,
+                 doc: "where the route passed catalogue distances: `{ badge, name, distance_m, lat, lon, elapsed_s }` (`lat`, `lon`, `elapsed_s` may be nil)",
+                 encode: { try $1.encode($0.checkpoints, forKey: $2) }, value: { .records(.checkpoints($0.checkpoints)) }),
+        RunField(.splitsKilometre, .array, element: .split,
+                 doc: "`{ index, distance_m, elapsed_s, cumulative_s, pace_s_per_km, partial }`; `index` is an integer, `partial` a boolean (the last, shorter split)",
+                 encode: { try $1.encode($0.splitsKilometre, forKey: $2) }, value: { .records(.splits($0.splitsKilometre)) }),
+        RunField(.splitsMile, .array, element: .split,
+                 doc: "`{ index, distance_m, elapsed_s, cumulative_s, pace_s_per_km, partial }`; `index` is an integer, `partial` a boolean (the last, shorter split)",
+                 encode: { try $1.encode($0.splitsMile, forKey: $2) }, value: { .records(.splits($0.splitsMile)) }),
+        RunField(.efforts, .array, element: .effort,
+                 doc: "fastest stretches: `{ name, distance_m, elapsed_s, start_distance_m, start_elapsed_s, pace_s_per_km }`",
+                 encode: { try $1.encode($0.efforts, forKey: $2) }, value: { .records(.efforts($0.efforts)) }),
+        RunField(luaOnly: "fastest", .table, element: .effort,
+                 doc: "the efforts keyed by name: `run.fastest[\"5km\"]`. Names: \(Effort.standardDistances.map { "`\($0.name)`" }.joined(separator: ", ")). A known name the run has no effort for is `nil`.",
+                 value: { .keyed(.efforts($0.efforts)) }),
+        RunField(.elevation, .table, optional: true, element: .elevation, doc: "`{ gain_m, loss_m, min_m, max_m }`",
+                 encode: { try $1.encode($0.elevation, forKey: $2) }, value: { .record($0.elevation.map { .elevation($0) }) }),
+        RunField(.heartRate, .table, optional: true, element: .sensor, doc: "`{ avg, max }` in bpm",
+                 encode: { try $1.encode($0.heartRate, forKey: $2) }, value: { .record($0.heartRate.map { .sensor($0) }) }),
+        RunField(.cadence, .table, optional: true, element: .sensor, doc: "`{ avg, max }` as recorded",
+                 encode: { try $1.encode($0.cadence, forKey: $2) }, value: { .record($0.cadence.map { .sensor($0) }) }),
+        RunField(.dropped, .array, element: .dropped, doc: "points left out and why: `{ reason, count }` (`count` an integer)",
+                 encode: { try $1.encode($0.dropped, forKey: $2) }, value: { .records(.dropped($0.dropped)) }),
+        RunField(luaOnly: "index", .integer, doc: "1-based position in start order", value: { _ in .position }),
+    ]
+
+    /// The names of the efforts (`fastest`'s keys), from `Effort.standardDistances`.
+    public static let effortNames = Effort.standardDistances.map(\.name)
+
+    /// The field that names a run in messages (`tostring(run)` is `run <id>`): `id`.
+    public static let labelField = 0
+
+    /// The fields of `RunSummary`'s JSON, in order.
+    public static var jsonFields: [RunField] { fields.filter { $0.key != nil } }
+
+    /// Position (0-based) of the field named `name` in `fields`.
+    public static func position(of name: String) -> Int? { fields.firstIndex { $0.name == name } }
+}
+
+/// One field of a run.
+public struct RunField: Sendable {
+    /// The guide's words for the type (`float or nil`, `array`).
+    public enum Kind: String, Sendable { case string, integer, float, array, table }
+
+    /// The name in Lua and in JSON (`distance_m`).
+    public let name: String
+    public let kind: Kind
+    /// `m`, `s`, `s/km`, ...; nil for names, counts and containers.
+    public let unit: String?
+    /// May be nil (JSON writes `null`).
+    public let optional: Bool
+    /// The guide's line.
+    public let doc: String
+    /// The records of an array or table field.
+    public let element: RecordSchema?
+    /// Its key in `RunSummary`'s JSON; nil for fields rules see only (`fastest`, `index`).
+    let key: RunSummary.CodingKeys?
+    let encode: (@Sendable (RunSummary, inout KeyedEncodingContainer<RunSummary.CodingKeys>, RunSummary.CodingKeys) throws -> Void)?
+    /// The value of the field in `run`.
+    public let value: @Sendable (RunSummary) -> RunFieldValue
+
+    /// The guide's type column: `float or nil`.
+    public var typeText: String { optional ? "\(kind.rawValue) or nil" : kind.rawValue }
+    public var inJSON: Bool { key != nil }
+
+    init(_ key: RunSummary.CodingKeys, _ kind: Kind, unit: String? = nil, optional: Bool = false, element: RecordSchema? = nil, doc: String,
+         encode: @escaping @Sendable (RunSummary, inout KeyedEncodingContainer<RunSummary.CodingKeys>, RunSummary.CodingKeys) throws -> Void,
+         value: @escaping @Sendable (RunSummary) -> RunFieldValue) {
+        self.name = key.stringValue; self.kind = kind; self.unit = unit; self.optional = optional; self.element = element
+        self.doc = doc; self.key = key; self.encode = encode; self.value = value
+    }
+
+    init(luaOnly name: String, _ kind: Kind, element: RecordSchema? = nil, doc: String, value: @escaping @Sendable (RunSummary) -> RunFieldValue) {
+        self.name = name; self.kind = kind; self.unit = nil; self.optional = false; self.element = element
+        self.doc = doc; self.key = nil; self.encode = nil; self.value = value
+    }
+}
+
+/// A field's value in one run, for hosts that hand runs on (the Lua run proxy).
+public enum RunFieldValue {
+    case none
+    case string(String?)
+    case integer(Int?)
+    case float(Double?)
+    /// One record (elevation); nil when the run has none.
+    case record(RecordList?)
+    /// An array of records (splits).
+    case records(RecordList)
+    /// The run's 1-based position among the runs evaluated (the host knows it).
+    case position
+    /// The records keyed by their first field (fastest efforts by name; the names are `RunSchema.effortNames`).
+    case keyed(RecordList)
+}
+
+/// A scalar field of a record.
+public enum RecordValue {
+    case none
+    case float(Double)
+    case integer(Int)
+    case boolean(Bool)
+    case string(String)
+}
+
+/// The fields of one kind of record inside a run (a split, an effort), in JSON and Lua order.
+public struct RecordSchema: Sendable {
+    public enum Kind: Sendable { case float, integer, boolean, string }
+    public struct Field: Sendable {
+        public let name: String
+        public let kind: Kind
+    }
+    /// The name rules' messages use (`split`, `dropped entry`).
+    public let name: String
+    public let fields: [Field]
+
+    init(_ name: String, _ fields: [(CodingKey, Kind)]) {
+        self.name = name
+        self.fields = fields.map { Field(name: $0.0.stringValue, kind: $0.1) }
+    }
+
+    public static let checkpoint = RecordSchema("checkpoint", [
+        (Checkpoint.CodingKeys.badge, .string), (Checkpoint.CodingKeys.name, .string), (Checkpoint.CodingKeys.distanceMeters, .float),
+        (Checkpoint.CodingKeys.latitude, .float), (Checkpoint.CodingKeys.longitude, .float), (Checkpoint.CodingKeys.elapsedSeconds, .float),
+    ])
+    public static let split = RecordSchema("split", [
+        (Split.CodingKeys.index, .integer), (Split.CodingKeys.distanceMeters, .float), (Split.CodingKeys.elapsedSeconds, .float),
+        (Split.CodingKeys.cumulativeSeconds, .float), (Split.CodingKeys.paceSecondsPerKilometre, .float), (Split.CodingKeys.partial, .boolean),
+    ])
+    public static let effort = RecordSchema("effort", [
+        (Effort.CodingKeys.name, .string), (Effort.CodingKeys.distanceMeters, .float), (Effort.CodingKeys.elapsedSeconds, .float),
+        (Effort.CodingKeys.startDistanceMeters, .float), (Effort.CodingKeys.startElapsedSeconds, .float),
+        (Effort.CodingKeys.paceSecondsPerKilometre, .float),
+    ])
+    public static let elevation = RecordSchema("elevation", [
+        (Elevation.CodingKeys.gainMeters, .float), (Elevation.CodingKeys.lossMeters, .float),
+        (Elevation.CodingKeys.minMeters, .float), (Elevation.CodingKeys.maxMeters, .float),
+    ])
+    public static let sensor = RecordSchema("sensor", [(SensorStats.CodingKeys.average, .float), (SensorStats.CodingKeys.maximum, .float)])
+    public static let dropped = RecordSchema("dropped entry", [(Dropped.CodingKeys.reason, .string), (Dropped.CodingKeys.count, .integer)])
+}
+
+/// Records of one schema, for hosts that copy them out (the Lua host writes them flat, below).
+/// An enum of the record types rather than an existential, so that writing is specialised per type.
+public enum RecordList {
+    case checkpoints([Checkpoint])
+    case splits([Split])
+    case efforts([Effort])
+    case dropped([Dropped])
+    case elevation(Elevation)
+    case sensor(SensorStats)
+
+    public var schema: RecordSchema {
+        switch self {
+        case .checkpoints: return .checkpoint
+        case .splits: return .split
+        case .efforts: return .effort
+        case .dropped: return .dropped
+        case .elevation: return .elevation
+        case .sensor: return .sensor
+        }
+    }
+
+    public var count: Int {
+        switch self {
+        case .checkpoints(let records): return records.count
+        case .splits(let records): return records.count
+        case .efforts(let records): return records.count
+        case .dropped(let records): return records.count
+        case .elevation, .sensor: return 1
+        }
+    }
+
+    /// Writes every record flat from `base`, `stride` bytes apart: a 4-byte `kind`, 4 bytes of
+    /// presence bits (bit i: field i has a value), then one 8-byte slot per field in the schema's
+    /// order (a Double, an Int64, a Bool as Int64 0/1, or the Int64 `stringID` gives a string;
+    /// `slot` numbers the place, record * fields + field).
+    public func writeFlat(to base: UnsafeMutableRawPointer, stride: Int, kind: Int32, stringID: (String, _ slot: Int) -> Int64) {
+        switch self {
+        case .checkpoints(let records): Self.write(records, base, stride, kind, stringID)
+        case .splits(let records): Self.write(records, base, stride, kind, stringID)
+        case .efforts(let records): Self.write(records, base, stride, kind, stringID)
+        case .dropped(let records): Self.write(records, base, stride, kind, stringID)
+        case .elevation(let record): Self.write(CollectionOfOne(record), base, stride, kind, stringID)
+        case .sensor(let record): Self.write(CollectionOfOne(record), base, stride, kind, stringID)
+        }
+    }
+
+    /// Field `field` of record `record` (both 0-based).
+    public func value(record: Int, field: Int) -> RecordValue {
+        switch self {
+        case .checkpoints(let records): return records[record].recordValue(field: field)
+        case .splits(let records): return records[record].recordValue(field: field)
+        case .efforts(let records): return records[record].recordValue(field: field)
+        case .dropped(let records): return records[record].recordValue(field: field)
+        case .elevation(let record): return record.recordValue(field: field)
+        case .sensor(let record): return record.recordValue(field: field)
+        }
+    }
+
+    @inline(__always)
+    static func write<Records: Collection>(_ records: Records, _ base: UnsafeMutableRawPointer, _ stride: Int, _ kind: Int32,
+                                           _ stringID: (String, Int) -> Int64) where Records.Element: SchemaRecord {
+        let fields = Records.Element.fieldCount
+        var r = 0
+        for element in records {
+            let record = base + r * stride
+            var present: UInt32 = 0
+            for f in 0..<fields {
+                let slot = record + 8 + 8 * f
+                switch element.recordValue(field: f) {
+                case .none: continue
+                case .float(let number): slot.storeBytes(of: number, as: Double.self)
+                case .integer(let number): slot.storeBytes(of: Int64(number), as: Int64.self)
+                case .boolean(let flag): slot.storeBytes(of: Int64(flag ? 1 : 0), as: Int64.self)
+                case .string(let text): slot.storeBytes(of: stringID(text, r * fields + f), as: Int64.self)
+                }
+                present |= 1 << UInt32(f)
+            }
+            record.storeBytes(of: kind, as: Int32.self)
+            (record + 4).storeBytes(of: present, as: UInt32.self)
+            r += 1
+        }
+    }
+}
+
+/// A record type of `RecordSchema`: its field `field` (0-based, in the schema's order).
+public protocol SchemaRecord {
+    static var fieldCount: Int { get }
+    func recordValue(field: Int) -> RecordValue
+}
+
+extension Checkpoint: SchemaRecord {
+    public static var fieldCount: Int { 6 }
+    public func recordValue(field: Int) -> RecordValue {
+        switch field {
+        case 0: return .string(badge)
+        case 1: return .string(name)
+        case 2: return .float(distanceMeters)
+        case 3: return latitude.map { .float($0) } ?? .none
+        case 4: return longitude.map { .float($0) } ?? .none
+        case 5: return elapsedSeconds.map { .float($0) } ?? .none
+        default: return .none
+        }
+    }
+}
+
+extension Split: SchemaRecord {
+    public static var fieldCount: Int { 6 }
+    public func recordValue(field: Int) -> RecordValue {
+        switch field {
+        case 0: return .integer(index)
+        case 1: return .float(distanceMeters)
+        case 2: return .float(elapsedSeconds)
+        case 3: return .float(cumulativeSeconds)
+        case 4: return .float(paceSecondsPerKilometre)
+        case 5: return .boolean(partial)
+        default: return .none
+        }
+    }
+}
+
+extension Effort: SchemaRecord {
+    public static var fieldCount: Int { 6 }
+    public func recordValue(field: Int) -> RecordValue {
+        switch field {
+        case 0: return .string(name)
+        case 1: return .float(distanceMeters)
+        case 2: return .float(elapsedSeconds)
+        case 3: return .float(startDistanceMeters)
+        case 4: return .float(startElapsedSeconds)
+        case 5: return .float(paceSecondsPerKilometre)
+        default: return .none
+        }
+    }
+}
+
+extension Elevation: SchemaRecord {
+    public static var fieldCount: Int { 4 }
+    public func recordValue(field: Int) -> RecordValue {
+        switch field {
+        case 0: return .float(gainMeters)
+        case 1: return .float(lossMeters)
+        case 2: return .float(minMeters)
+        case 3: return .float(maxMeters)
+        default: return .none
+        }
+    }
+}
+
+extension SensorStats: SchemaRecord {
+    public static var fieldCount: Int { 2 }
+    public func recordValue(field: Int) -> RecordValue {
+        field == 0 ? .float(average) : field == 1 ? .float(maximum) : .none
+    }
+}
+
+extension Dropped: SchemaRecord {
+    public static var fieldCount: Int { 2 }
+    public func recordValue(field: Int) -> RecordValue {
+        field == 0 ? .string(reason) : field == 1 ? .integer(count) : .none
+    }
+}
