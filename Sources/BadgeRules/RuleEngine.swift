@@ -60,15 +60,20 @@ public struct RuleEngine: Sendable {
         self.loadFailures = failures
     }
 
-    /// Runs in the order rules see them: by start (runs without a start last), ties by id.
+    /// Runs in the order rules see them: by start (runs without a start last), ties by id. Runs
+    /// already in that order come back as they are after one linear check.
     public static func ordered(_ runs: [RunSummary]) -> [RunSummary] {
-        runs.sorted { a, b in
-            switch (a.startEpochSeconds, b.startEpochSeconds) {
-            case let (x?, y?) where x != y: return x < y
-            case (.some, nil): return true
-            case (nil, .some): return false
-            default: return Array(a.id.utf8).lexicographicallyPrecedes(Array(b.id.utf8))
-            }
+        if zip(runs, runs.dropFirst()).allSatisfy({ !precedes($1, $0) }) { return runs }
+        return runs.sorted(by: precedes)
+    }
+
+    /// Whether `a` comes before `b` in start order (ties by id, in bytes).
+    static func precedes(_ a: RunSummary, _ b: RunSummary) -> Bool {
+        switch (a.startEpochSeconds, b.startEpochSeconds) {
+        case let (x?, y?) where x != y: return x < y
+        case (.some, nil): return true
+        case (nil, .some): return false
+        default: return a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
         }
     }
 
