@@ -5,11 +5,24 @@ import RunFiles
 /// Builds the `RunSummary` of `t.run{...}` from the Lua table (see TESTAPI.md for the fields), or
 /// reads `file = "tests/fixtures/x.gpx"` through the production `RunLoader` and `RunAnalyzer`.
 enum RunSpec {
-    static let fields: Set<String> = [
-        "id", "start", "date", "utc_offset_s", "local_date", "name", "distance_km", "distance_m", "duration",
-        "elapsed_s", "timer_s", "moving_s", "sport", "efforts", "splits_km", "elevation_gain_m",
-        "elevation_loss_m", "heart_rate_avg", "heart_rate_max", "checkpoints", "file",
+    /// What a test may write instead of a run's own fields: `date`, `distance_km`, `duration`, the
+    /// flat elevation and heart-rate figures, and `file` (a run file read by the production readers).
+    static let conveniences = [
+        "date", "distance_km", "duration", "elevation_gain_m", "elevation_loss_m", "heart_rate_avg", "heart_rate_max", "file",
     ]
+
+    /// A real run's fields that a test does not set, and why: computed from the others, or the host's.
+    static let computed: [String: String] = [
+        "start_epoch_s": "is computed from 'start' (or 'date')",
+        "speed_m_per_s": "is computed from the others (distance and times): set those instead",
+        "pace_s_per_km": "is computed from the others (distance and times): set those instead",
+        "pace_s_per_mile": "is computed from the others (distance and times): set those instead",
+        "moving_pace_s_per_km": "is computed from the others (distance and times): set those instead",
+        "format": "is 'test' for a run made by t.run (read a file with 'file =' for a real format)",
+    ]
+
+    /// Every field `t.run` accepts: the run's own, from `RunSchema`, and the conveniences.
+    static let fields: Set<String> = Set(RunSchema.jsonFields.map(\.name)).subtracting(computed.keys).union(conveniences)
 
     /// Seconds from a number or "mm:ss" / "h:mm:ss".
     static func seconds(_ text: String) -> Double? {
@@ -34,6 +47,10 @@ enum RunSpec {
             guard let key else {
                 lua.pop()
                 throw RulesError.field("field names must be strings")
+            }
+            if let reason = computed[key] {
+                lua.pop()
+                throw RulesError.field("field '\(key)' \(reason)")
             }
             if !fields.contains(key) {
                 lua.pop()
@@ -119,22 +136,8 @@ enum RunSpec {
             lua.pop()
         }
 
-        var splits: [Split] = []
-        if lua.getField(table, "splits_km") != .nil {
-            guard lua.type(at: -1) == .table else { lua.pop(); throw RulesError.field("field 'splits_km' must be an array of seconds per km") }
-            let count = lua.rawLength(at: -1)
-            var cumulative = 0.0
-            for i in 0..<count {
-                lua.getIndex(-1, i + 1)
-                var value = lua.number(at: -1)
-                if value == nil, let text = lua.string(at: -1) { value = seconds(text) }
-                lua.pop()
-                guard let value else { lua.pop(); throw RulesError.field("splits_km[\(i + 1)] must be seconds or \"mm:ss\"") }
-                cumulative += value
-                splits.append(Split(index: i + 1, distanceMeters: 1000, elapsedSeconds: value, cumulativeSeconds: cumulative, partial: false))
-            }
-        }
-        lua.pop()
+        let splitsKilometre = try splits("splits_km", unit: 1000, unitText: "1000 m")
+        let splitsMile = try splits("splits_mile", unit: Units.metresPerMile, unitText: "1609.344 m")
 
         var checkpoints: [Checkpoint] = []
         if lua.getField(table, "checkpoints") != .nil {
@@ -148,29 +151,135 @@ enum RunSpec {
                 lua.getField(entry, "name"); let name = lua.string(at: -1); lua.pop()
                 lua.getField(entry, "distance_m"); let meters = lua.number(at: -1); lua.pop()
                 lua.getField(entry, "elapsed_s"); let at = lua.number(at: -1); lua.pop()
+                lua.getField(entry, "lat"); let latitude = lua.number(at: -1); lua.pop()
+                lua.getField(entry, "lon"); let longitude = lua.number(at: -1); lua.pop()
                 lua.pop()
                 guard let badge, let meters else { lua.pop(); throw RulesError.field("checkpoints[\(i + 1)] needs badge and distance_m") }
-                checkpoints.append(Checkpoint(badge: badge, name: name ?? badge, distanceMeters: meters, latitude: nil, longitude: nil, elapsedSeconds: at))
+                checkpoints.append(Checkpoint(badge: badge, name: name ?? badge, distanceMeters: meters, latitude: latitude,
+                                              longitude: longitude, elapsedSeconds: at))
             }
         }
         lua.pop()
 
-        var elevation: Elevation? = nil
+        var elevation: Elevation? = try record("elevation", Elevation.self)
         let gain = try number("elevation_gain_m"), loss = try number("elevation_loss_m")
         if gain != nil || loss != nil {
+            guard elevation == nil else { throw RulesError.field("give 'elevation' or 'elevation_gain_m'/'elevation_loss_m', not both") }
             elevation = Elevation(gainMeters: gain ?? 0, lossMeters: loss ?? 0, minMeters: 0, maxMeters: gain ?? 0)
         }
-        var heartRate: SensorStats? = nil
+        var heartRate: SensorStats? = try record("heart_rate", SensorStats.self)
         let hrAverage = try number("heart_rate_avg"), hrMax = try number("heart_rate_max")
         if hrAverage != nil || hrMax != nil {
+            guard heartRate == nil else { throw RulesError.field("give 'heart_rate' or 'heart_rate_avg'/'heart_rate_max', not both") }
             heartRate = SensorStats(average: hrAverage ?? hrMax ?? 0, maximum: hrMax ?? hrAverage ?? 0)
+        }
+        let points = try number("points").map { value -> Int in
+            guard value >= 0, value == value.rounded(), value < 1e15 else { throw RulesError.field("field 'points' must be a whole number ≥ 0") }
+            return Int(value)
         }
         return RunSummary(
             id: id, start: Timestamps.iso8601(startEpoch), startEpochSeconds: startEpoch, utcOffsetSeconds: startOffset,
             localDate: localDate, name: try string("name"), sport: try string("sport") ?? "running", format: "test",
-            distanceMeters: distance, elapsedSeconds: elapsed, timerSeconds: try duration("timer_s"),
-            movingSeconds: try duration("moving_s"), checkpoints: checkpoints, splitsKilometre: splits,
-            efforts: efforts, elevation: elevation, heartRate: heartRate)
+            points: points ?? 0, distanceMeters: distance, elapsedSeconds: elapsed, timerSeconds: try duration("timer_s"),
+            movingSeconds: try duration("moving_s"), deviceDistanceMeters: try number("device_distance_m"),
+            checkpoints: checkpoints, splitsKilometre: splitsKilometre, splitsMile: splitsMile, efforts: efforts,
+            elevation: elevation, heartRate: heartRate, cadence: try record("cadence", SensorStats.self),
+            dropped: try records("dropped", Dropped.self))
+
+        /// `key` as an array of split times (seconds or "mm:ss"), each a whole `unit`; the last may
+        /// be a table `{ distance_m =, elapsed_s = }` for a shorter, partial split.
+        func splits(_ key: String, unit: Double, unitText: String) throws -> [Split] {
+            defer { lua.pop() }
+            guard lua.getField(table, key) != .nil else { return [] }
+            guard lua.type(at: -1) == .table else { throw RulesError.field("field '\(key)' must be an array of seconds per split") }
+            let count = lua.rawLength(at: -1)
+            var cumulative = 0.0
+            var splits: [Split] = []
+            for i in 0..<count {
+                lua.getIndex(-1, i + 1)
+                defer { lua.pop() }
+                if i == count - 1, lua.type(at: -1) == .table {
+                    let entry = lua.top
+                    guard let meters = try lua.numberField(entry, "distance_m"), meters > 0, meters < unit,
+                          let seconds = try lua.numberField(entry, "elapsed_s"), seconds >= 0 else {
+                        throw RulesError.field("\(key)[\(i + 1)]: a partial last split is { distance_m = <less than \(unitText)>, elapsed_s = <seconds> }")
+                    }
+                    cumulative += seconds
+                    splits.append(Split(index: i + 1, distanceMeters: meters, elapsedSeconds: seconds, cumulativeSeconds: cumulative, partial: true))
+                    continue
+                }
+                var value = lua.number(at: -1)
+                if value == nil, let text = lua.string(at: -1) { value = seconds(text) }
+                guard let value else { throw RulesError.field("\(key)[\(i + 1)] must be seconds or \"mm:ss\"") }
+                cumulative += value
+                splits.append(Split(index: i + 1, distanceMeters: unit, elapsedSeconds: value, cumulativeSeconds: cumulative, partial: false))
+            }
+            return splits
+        }
+
+        /// `key` as one record of `schema`'s fields (`elevation = { gain_m = 120, ... }`), decoded
+        /// as the JSON of a run file would be: every field the schema names, nothing else.
+        func record<Record: Decodable & SchemaRecord>(_ key: String, _ type: Record.Type) throws -> Record? {
+            defer { lua.pop() }
+            guard lua.getField(table, key) != .nil else { return nil }
+            return try decodeRecord(at: lua.top, label: key, type)
+        }
+
+        /// `key` as an array of records (`dropped = { { reason = "teleport", count = 2 } }`).
+        func records<Record: Decodable & SchemaRecord>(_ key: String, _ type: Record.Type) throws -> [Record] {
+            defer { lua.pop() }
+            guard lua.getField(table, key) != .nil else { return [] }
+            guard lua.type(at: -1) == .table else { throw RulesError.field("field '\(key)' must be an array of \(Record.schema.name) tables") }
+            let list = lua.top
+            var records: [Record] = []
+            for i in 0..<lua.rawLength(at: list) {
+                lua.getIndex(list, i + 1)
+                defer { lua.pop() }
+                records.append(try decodeRecord(at: lua.top, label: "\(key)[\(i + 1)]", type))
+            }
+            return records
+        }
+
+        func decodeRecord<Record: Decodable & SchemaRecord>(at index: Int32, label: String, _ type: Record.Type) throws -> Record {
+            let schema = Record.schema
+            let names = schema.fields.map(\.name).joined(separator: ", ")
+            guard lua.type(at: index) == .table else { throw RulesError.field("field '\(label)' must be a table { \(names) }") }
+            var object: [String: Any] = [:]
+            lua.pushNil()
+            while lua.next(index) {
+                let name = lua.string(at: -2)
+                guard let name, let field = schema.fields.first(where: { $0.name == name }) else {
+                    let shown = name ?? lua.typeName(at: -2)
+                    lua.pop(2)
+                    throw RulesError.field("\(label): unknown field '\(shown)' (fields: \(names))")
+                }
+                switch field.kind {
+                case .float, .integer:
+                    guard let value = lua.number(at: -1), value.isFinite else {
+                        lua.pop(2)
+                        throw RulesError.field("\(label).\(name) must be a finite number")
+                    }
+                    if field.kind == .integer {
+                        guard let whole = Int(exactly: value) else { lua.pop(2); throw RulesError.field("\(label).\(name) must be a whole number") }
+                        object[name] = whole
+                    } else {
+                        object[name] = value
+                    }
+                case .string:
+                    guard let value = lua.string(at: -1) else { lua.pop(2); throw RulesError.field("\(label).\(name) must be a string") }
+                    object[name] = value
+                case .boolean:
+                    object[name] = lua.boolean(at: -1)
+                }
+                lua.pop()
+            }
+            do {
+                let data = try JSONSerialization.data(withJSONObject: object)
+                return try JSONDecoder().decode(Record.self, from: data)
+            } catch {
+                throw RulesError.field("\(label) must give \(names)")
+            }
+        }
     }
 
     /// `file = "tests/fixtures/x.gpx"`: pack-relative, inside the pack, read by the production readers.

@@ -150,4 +150,49 @@ final class TestAPITests: XCTestCase {
         XCTAssertTrue(text.contains("FAIL  api: a typo raises"), text)
         XCTAssertTrue(text.contains("rules/api/proxy_test.lua:14: no field 'distanse_m' in run; did you mean 'distance_m'?"), text)
     }
+
+    /// `t.run` takes every field a real run has (from the run schema), not only the conveniences:
+    /// points, the device's distance, cadence and heart rate as records, mile splits with a partial
+    /// last split, dropped entries and checkpoint positions; a record's unknown field is an error.
+    func testTRunTakesEverySchemaField() throws {
+        let folder = try makePack()
+        try folder.write("rules/api/schema_test.lua", """
+            test("schema fields", function(t)
+              local a = t.run{ distance_m = 3500, duration = "17:30", points = 1200, device_distance_m = 3512.5,
+                               cadence = { avg = 172, max = 181 }, heart_rate = { avg = 151, max = 170 },
+                               elevation = { gain_m = 40, loss_m = 38, min_m = 12, max_m = 51 },
+                               splits_mile = { "8:00", { distance_m = 1000, elapsed_s = 310 } },
+                               dropped = { { reason = "teleport", count = 2 } },
+                               checkpoints = { { badge = "one-k", distance_m = 1000, elapsed_s = 300, lat = 48.5, lon = 2.25 } } }
+              t.expect_eq(a.points, 1200)
+              t.expect_eq(a.device_distance_m, 3512.5)
+              t.expect_eq(a.cadence.max, 181.0)
+              t.expect_eq(a.heart_rate.avg, 151.0)
+              t.expect_eq(a.elevation.min_m, 12.0)
+              t.expect_eq(#a.splits_mile, 2)
+              t.expect_eq(a.splits_mile[1].distance_m, 1609.344)
+              t.expect_eq(a.splits_mile[2].partial, true)
+              t.expect_eq(a.splits_mile[2].cumulative_s, 790.0)
+              t.expect_eq(a.dropped[1].reason, "teleport")
+              t.expect_eq(a.dropped[1].count, 2)
+              t.expect_eq(a.checkpoints[1].lat, 48.5)
+              t.expect_eq(a.checkpoints[1].lon, 2.25)
+            end)
+            test("a record's unknown field", function(t)
+              t.run{ distance_km = 5, cadence = { average = 170 } }
+            end)
+            test("a record and its flat form together", function(t)
+              t.run{ distance_km = 5, heart_rate = { avg = 150, max = 160 }, heart_rate_avg = 150 }
+            end)
+            test("a computed field", function(t)
+              t.run{ distance_km = 5, pace_s_per_km = 300 }
+            end)
+            """)
+        let output = try CLI.run(["test", "rules"], in: folder.url)
+        let text = output.stdout
+        XCTAssertEqual(output.lastLine, "1 passed, 3 failed", text)
+        XCTAssertTrue(text.contains("rules/api/schema_test.lua:23: t.run: cadence: unknown field 'average' (fields: avg, max)"), text)
+        XCTAssertTrue(text.contains("rules/api/schema_test.lua:26: t.run: give 'heart_rate' or 'heart_rate_avg'/'heart_rate_max', not both"), text)
+        XCTAssertTrue(text.contains("rules/api/schema_test.lua:29: t.run: field 'pace_s_per_km' is computed from the others (distance and times): set those instead"), text)
+    }
 }

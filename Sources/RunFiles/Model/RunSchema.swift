@@ -269,11 +269,14 @@ public enum RecordList {
 
 /// A record type of `RecordSchema`: its field `field` (0-based, in the schema's order).
 public protocol SchemaRecord {
+    /// The record's fields, in JSON and Lua order.
+    static var schema: RecordSchema { get }
     static var fieldCount: Int { get }
     func recordValue(field: Int) -> RecordValue
 }
 
 extension Checkpoint: SchemaRecord {
+    public static var schema: RecordSchema { .checkpoint }
     public static var fieldCount: Int { 6 }
     public func recordValue(field: Int) -> RecordValue {
         switch field {
@@ -289,6 +292,7 @@ extension Checkpoint: SchemaRecord {
 }
 
 extension Split: SchemaRecord {
+    public static var schema: RecordSchema { .split }
     public static var fieldCount: Int { 6 }
     public func recordValue(field: Int) -> RecordValue {
         switch field {
@@ -304,6 +308,7 @@ extension Split: SchemaRecord {
 }
 
 extension Effort: SchemaRecord {
+    public static var schema: RecordSchema { .effort }
     public static var fieldCount: Int { 6 }
     public func recordValue(field: Int) -> RecordValue {
         switch field {
@@ -319,6 +324,7 @@ extension Effort: SchemaRecord {
 }
 
 extension Elevation: SchemaRecord {
+    public static var schema: RecordSchema { .elevation }
     public static var fieldCount: Int { 4 }
     public func recordValue(field: Int) -> RecordValue {
         switch field {
@@ -332,6 +338,7 @@ extension Elevation: SchemaRecord {
 }
 
 extension SensorStats: SchemaRecord {
+    public static var schema: RecordSchema { .sensor }
     public static var fieldCount: Int { 2 }
     public func recordValue(field: Int) -> RecordValue {
         field == 0 ? .float(average) : field == 1 ? .float(maximum) : .none
@@ -339,6 +346,7 @@ extension SensorStats: SchemaRecord {
 }
 
 extension Dropped: SchemaRecord {
+    public static var schema: RecordSchema { .dropped }
     public static var fieldCount: Int { 2 }
     public func recordValue(field: Int) -> RecordValue {
         field == 0 ? .string(reason) : field == 1 ? .integer(count) : .none
