@@ -35,7 +35,7 @@ final class SandboxProbeTests: XCTestCase {
     /// Same hole through `ipairs(array)`'s iterator (light_array_next) applied to the run proxy.
     /// Without a sanitizer it "works" (the garbage int after the zero-byte block is no kind); under
     /// `swift build -Xswiftc -sanitize=address -Xcc -fsanitize=address` the process aborts with a
-    /// heap-buffer-overflow READ of size 4 in light_kind (shim.c). Here we only check the outcome.
+    /// heap-buffer-overflow READ of size 4 in light_kind (then in shim.c, now records.c). Here we only check the outcome.
     func testArrayIteratorOnARun() throws {
         let result = try evaluate("""
             return { id = "confuse", on_run = function(state, run, award, ctx)
