@@ -76,6 +76,15 @@ func maxRSSMegabytes() -> Double {
 
 func emit(_ name: String, _ value: Double) { print(name, String(format: "%.6f", value)) }
 func emit(_ name: String, _ value: Int) { print(name, value) }
+/// The median of repeated timings as `name`, and their spread as `name.min` / `name.max`, so that a
+/// later run can be checked against the spread of an earlier one.
+func emitTimes(_ name: String, _ values: [Double]) {
+    emit(name, median(values))
+    if values.count > 1 {
+        emit(name + ".min", values.min() ?? .nan)
+        emit(name + ".max", values.max() ?? .nan)
+    }
+}
 
 func fileSize(_ path: String) -> Int {
     ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.intValue ?? 0
@@ -114,9 +123,9 @@ func benchGPX(_ path: String, runs: Int) throws {
     emit("points", points)
     emit("bytes", fileSize(path))
     emit("xml_elements", elements)
-    emit("ours_s", median(ours))
-    emit("xmlparser_s", median(xml))
-    emit("read_only_s", median(readOnly))
+    emitTimes("ours_s", ours)
+    emitTimes("xmlparser_s", xml)
+    emitTimes("read_only_s", readOnly)
 }
 
 /// FIT: FITReader.read + full summary.
@@ -133,8 +142,8 @@ func benchFIT(_ path: String, runs: Int) throws {
         readOnly.append(try time { _ = try FITReader.read(path: path) })
     }
     emit("records", records)
-    emit("ours_s", median(ours))
-    emit("read_only_s", median(readOnly))
+    emitTimes("ours_s", ours)
+    emitTimes("read_only_s", readOnly)
 }
 
 /// TCX: TCXReader.read + full summary (no peer: TCX has no common reader to race).
@@ -152,8 +161,8 @@ func benchTCX(_ path: String, runs: Int) throws {
     }
     emit("points", points)
     emit("bytes", fileSize(path))
-    emit("ours_s", median(ours))
-    emit("read_only_s", median(readOnly))
+    emitTimes("ours_s", ours)
+    emitTimes("read_only_s", readOnly)
 }
 
 /// A folder: one core reading file after file, then RunFolder.read on every core without a cache,
@@ -206,18 +215,18 @@ func benchFolder(_ directory: String, runs: Int, cachePath: String) throws {
     emit("runs", count)
     emit("bytes", files.reduce(0) { $0 + fileSize(directory + "/" + $1) })
     emit("cores", ProcessInfo.processInfo.activeProcessorCount)
-    emit("single_s", median(single))
-    emit("parallel_s", median(parallel))
+    emitTimes("single_s", single)
+    emitTimes("parallel_s", parallel)
     // CPU time of the same passes: when the parallel pass costs no more CPU than the single one,
     // the threads do not slow each other down and any shortfall in wall time is cores taken by
     // other programs on the machine.
-    emit("single_cpu_s", median(singleCPU))
-    emit("parallel_cpu_s", median(parallelCPU))
+    emitTimes("single_cpu_s", singleCPU)
+    emitTimes("parallel_cpu_s", parallelCPU)
     emit("load_before", loadBefore)
     emit("load_after", loadAverage())
-    emit("cold_cache_single_s", median(coldSingle))
-    emit("cold_cache_s", median(cold))
-    emit("warm_cache_s", median(warm))
+    emitTimes("cold_cache_single_s", coldSingle)
+    emitTimes("cold_cache_s", cold)
+    emitTimes("warm_cache_s", warm)
 }
 
 /// Rules: every pack over `count` summaries (a few generated runs, repeated on successive days).
@@ -267,7 +276,7 @@ func benchRules(count: Int, runs: Int, packs: [String], badges: String) throws {
     emit("rules", engine.packs.reduce(0) { $0 + $1.ruleFiles.count })
     emit("awards", awards)
     emit("failures", failures)
-    emit("rules_s", median(times))
+    emitTimes("rules_s", times)
     emit("max_rss_mb", maxRSSMegabytes())
     // Where the time goes, rule by rule (one profiled evaluation).
     for cost in engine.evaluateProfiled(runs: summaries).costs.sorted(by: { $0.seconds > $1.seconds }) {
@@ -322,7 +331,7 @@ func run() throws {
                 if mode != "read" { _ = RunAnalyzer().summarize(t, id: path) }
             })
         }
-        emit("ours_s", median(times))
+        emitTimes("ours_s", times)
     case "cache-parts":
         // Where a cold cache's extra time goes, one core: hashing every file, JSON-encoding the
         // summaries, storing the rows.
