@@ -84,55 +84,55 @@ struct GPXScanner {
     }
 
     var track: Track
-    private var started = false
-    private var rootSeen = false
+    var started = false
+    var rootSeen = false
     private(set) var finished = false
 
     // Open elements (a stack) and their names, in storage this scanner manages.
-    private var stack: UnsafeMutablePointer<OpenElement>
-    private var stackCapacity = 32
-    private var depth = 0
-    private var names: UnsafeMutablePointer<UInt8>
-    private var namesCapacity = 1024
-    private var namesUsed = 0
+    var stack: UnsafeMutablePointer<OpenElement>
+    var stackCapacity = 32
+    var depth = 0
+    var names: UnsafeMutablePointer<UInt8>
+    var namesCapacity = 1024
+    var namesUsed = 0
     // Elements open inside a track point on the fast path (`fastPoint`): name start and length
     // in the window, two Ints per element.
-    private var pointOpen: UnsafeMutablePointer<Int>
-    private static let pointNesting = 8
+    var pointOpen: UnsafeMutablePointer<Int>
+    static let pointNesting = 8
     // The start tags of the last fast-path point, by position (a run's points repeat one shape):
     // a name of up to `shapeSlot` bytes and its tag per slot, length 0 for none. A start tag whose
     // bytes match its slot skips the name scan and classification.
-    private var shapeNames: UnsafeMutablePointer<UInt8>
-    private var shapeLengths: UnsafeMutablePointer<Int>
-    private var shapeTags: UnsafeMutablePointer<GPXTag>
-    private static let shapeSlots = 16, shapeSlot = 32
+    var shapeNames: UnsafeMutablePointer<UInt8>
+    var shapeLengths: UnsafeMutablePointer<Int>
+    var shapeTags: UnsafeMutablePointer<GPXTag>
+    static let shapeSlots = 16, shapeSlot = 32
     // Points in a row the fast path gave back: from 8 on, a file whose points have another shape
     // stops paying for the attempt, but for one point in 64 (the shape may change).
-    private var fastMisses = 0
+    var fastMisses = 0
 
     // The point being read.
-    private var inPoint = false
-    private var pointLevel = 0
-    private var hasLatitude = false, hasLongitude = false
-    private var latitude = Double.nan, longitude = Double.nan
-    private var elevation = Double.nan, time = Double.nan
-    private var heartRate = Double.nan, cadence = Double.nan
+    var inPoint = false
+    var pointLevel = 0
+    var hasLatitude = false, hasLongitude = false
+    var latitude = Double.nan, longitude = Double.nan
+    var elevation = Double.nan, time = Double.nan
+    var heartRate = Double.nan, cadence = Double.nan
 
     // Text being collected: raw bytes still in the input window (`inline`, the common case of
     // one text run), else decoded bytes copied to `text`.
-    private enum Capture { case none, elevation, time, heartRate, cadence, trackName, metadataName, sport }
-    private var capture = Capture.none
-    private var captureLevel = 0
-    private var inlineText: UnsafePointer<UInt8>? = nil
-    private var inlineCount = 0
-    private var text: [UInt8] = []
-    private static let maxCarriedText = 1 << 16
+    enum Capture { case none, elevation, time, heartRate, cadence, trackName, metadataName, sport }
+    var capture = Capture.none
+    var captureLevel = 0
+    var inlineText: UnsafePointer<UInt8>? = nil
+    var inlineCount = 0
+    var text: [UInt8] = []
+    static let maxCarriedText = 1 << 16
 
-    private var sawTime = false
-    private var dayCache = Timestamps.DayCache()
-    private var metadataName: String?
-    private var trackNameSeen = false, sportSeen = false
-    private var trackPoints = 0, routePoints = 0, waypoints = 0
+    var sawTime = false
+    var dayCache = Timestamps.DayCache()
+    var metadataName: String?
+    var trackNameSeen = false, sportSeen = false
+    var trackPoints = 0, routePoints = 0, waypoints = 0
 
     init(source: String) {
         track = Track(source: source)
@@ -256,14 +256,13 @@ struct GPXScanner {
         return n
     }
 
-
-    private mutating func flushInline() {
+    mutating func flushInline() {
         guard let t = inlineText else { return }
         inlineText = nil
         XMLBytes.appendDecoded(t, from: 0, to: inlineCount, into: &text)
     }
 
-    private func eof(_ at: Int, _ what: String) -> Failure {
+    func eof(_ at: Int, _ what: String) -> Failure {
         var f = Failure(kind: .malformed, offset: at, reason: "the file ends \(what)")
         if depth > 0 {
             f.reason += " within <\(openName(depth - 1))>"
@@ -272,7 +271,7 @@ struct GPXScanner {
         return f
     }
 
-    private func checkComplete(offset: Int) throws {
+    func checkComplete(offset: Int) throws {
         if !rootSeen {
             throw Failure(kind: .notGPX, offset: offset, reason: "no root element; expected '<gpx'")
         }
@@ -284,81 +283,14 @@ struct GPXScanner {
         }
     }
 
-    private func openName(_ level: Int) -> String {
+    func openName(_ level: Int) -> String {
         let e = stack[level]
         return String(decoding: UnsafeBufferPointer(start: names + e.nameStart, count: e.nameLength), as: UTF8.self)
     }
 
-    /// `<!-- -->`, `<![CDATA[ ]]>`, `<!DOCTYPE ...>`. Returns the index after it, or -1 for more bytes.
-    private mutating func markupDeclaration(_ p: UnsafePointer<UInt8>, at i: Int, count n: Int, final: Bool, offset: Int) throws -> Int {
-        func need(_ k: Int) throws -> Bool {
-            if i + k <= n { return true }
-            if final { throw eof(offset + i, "inside '<!'") }
-            return false
-        }
-        guard try need(4) else { return -1 }
-        if p[i + 2] == 0x2D, p[i + 3] == 0x2D {  // <!--
-            let end = XMLBytes.findTerminator(0x2D, 0x2D, in: p, from: i + 4, to: n)
-            if end < 0 {
-                if final { throw eof(offset + i, "inside a comment") }
-                return -1
-            }
-            return end
-        }
-        if p[i + 2] == 0x5B {  // <![CDATA[
-            guard try need(9) else { return -1 }
-            guard matches(p + i + 2, "[CDATA[") else {
-                throw Failure(kind: .malformed, offset: offset + i, reason: "expected '<![CDATA['")
-            }
-            let end = XMLBytes.findTerminator(0x5D, 0x5D, in: p, from: i + 9, to: n)
-            if end < 0 {
-                if final { throw eof(offset + i, "inside a CDATA section") }
-                return -1
-            }
-            if capture != .none {
-                flushInline()
-                text.append(contentsOf: UnsafeBufferPointer(start: p + i + 9, count: end - 3 - (i + 9)))
-            }
-            return end
-        }
-        guard try need(9) else { return -1 }
-        guard matches(p + i + 2, "DOCTYPE") else {
-            throw Failure(kind: .malformed, offset: offset + i, reason: "unexpected markup '<!'; expected a comment, CDATA or DOCTYPE")
-        }
-        // Skip the declaration and any internal subset without interpreting it: entities
-        // declared there are never expanded.
-        var k = i + 9
-        var bracket = 0
-        while k < n {
-            let c = p[k]
-            if c == XMLBytes.doubleQuote || c == XMLBytes.singleQuote {
-                let close = XMLBytes.find(c, in: p, from: k + 1, to: n)
-                if close < 0 { break }
-                k = close + 1
-                continue
-            }
-            if c == XMLBytes.lessThan, k + 3 < n, p[k + 1] == XMLBytes.bang, p[k + 2] == 0x2D, p[k + 3] == 0x2D {
-                let end = XMLBytes.findTerminator(0x2D, 0x2D, in: p, from: k + 4, to: n)
-                if end < 0 { break }
-                k = end
-                continue
-            }
-            if c == 0x5B { bracket += 1 } else if c == 0x5D { bracket -= 1 } else if c == XMLBytes.greaterThan, bracket <= 0 { return k + 1 }
-            k += 1
-        }
-        if final { throw eof(offset + i, "inside the DOCTYPE declaration") }
-        return -1
-    }
-
-    private func matches(_ p: UnsafePointer<UInt8>, _ s: StaticString) -> Bool {
-        let bytes = s.utf8Start
-        for k in 0..<s.utf8CodeUnitCount where p[k] != bytes[k] { return false }
-        return true
-    }
-
     /// A start tag at `p[i] == '<'`. Returns the index after `>`, or -1 when more bytes are needed.
     @inline(__always)
-    private mutating func startTag(_ p: UnsafePointer<UInt8>, at i: Int, count n: Int, final: Bool, offset: Int) throws -> Int {
+    mutating func startTag(_ p: UnsafePointer<UInt8>, at i: Int, count n: Int, final: Bool, offset: Int) throws -> Int {
         var colon = -1
         var j = XMLBytes.nameEnd(p, from: i + 1, to: n, colon: &colon)
         if j >= n {
@@ -572,144 +504,8 @@ struct GPXScanner {
         return j
     }
 
-    /// A point's usual attributes after its name at `p[from]`, ` lat="…" lon="…">` in either order:
-    /// the value ranges and the index after the `>`, exactly what the general attribute loop finds
-    /// for these bytes; nil for anything else.
     @inline(__always)
-    private static func pointAttributes(_ p: UnsafePointer<UInt8>, from: Int, count n: Int)
-        -> (latStart: Int, latEnd: Int, lonStart: Int, lonEnd: Int, end: Int)?
-    {
-        var latStart = -1, latEnd = -1, lonStart = -1, lonEnd = -1
-        var k = from
-        for _ in 0..<2 {
-            guard k + 8 <= n else { break }
-            let w = UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self) & 0xFFFF_FFFF_FFFF
-            let isLatitude = w == 0x22_3D_74_61_6C_20  // ` lat="`
-            guard isLatitude || w == 0x22_3D_6E_6F_6C_20 else { break }  // ` lon="`
-            let close = XMLBytes.find(XMLBytes.doubleQuote, in: p, from: k + 6, to: n)
-            guard close >= 0 else { break }
-            if isLatitude {
-                latStart = k + 6; latEnd = close
-            } else {
-                lonStart = k + 6; lonEnd = close
-            }
-            k = close + 1
-        }
-        guard latStart >= 0, lonStart >= 0, k < n, p[k] == XMLBytes.greaterThan else { return nil }
-        return (latStart, latEnd, lonStart, lonEnd, k + 1)
-    }
-
-    /// The rest of a track point whose start tag ends at `p[start]`, when it has the usual shape:
-    /// only indentation between tags; children that are leaves (`<x>text</x>`, no attributes, no
-    /// comments, CDATA or entities... in the way of the end tag) or elements the reader ignores
-    /// (`extensions`, `TrackPointExtension`) holding such children; `</trkpt>` in this window.
-    /// Reads exactly what the general path would (ele and time as direct children, hr and cad at
-    /// any depth, the first timestamp's offset) and commits the point; returns the index after
-    /// `</trkpt>`. Returns -1, having changed nothing, at anything else: the general path then
-    /// reads the point (and reports any error) from the start tag on.
-    private mutating func fastPoint(_ p: UnsafePointer<UInt8>, from start: Int, count n: Int, name: UnsafePointer<UInt8>, nameLength: Int) -> Int {
-        var ele = Double.nan, when = Double.nan, hr = Double.nan, cad = Double.nan
-        var timed = false
-        var firstOffset: Int? = nil
-        var level = 0
-        var step = 0  // start tags seen, the slot of the next one
-        var k = start
-        while true {
-            k = XMLBytes.skipIndentation(p, from: k, to: n)
-            guard k + 1 < n, p[k] == XMLBytes.lessThan else { return -1 }
-            let second = p[k + 1]
-            if second == XMLBytes.slash {
-                let at = k + 2
-                if level == 0 {
-                    guard at + nameLength < n, p[at + nameLength] == XMLBytes.greaterThan, XMLBytes.equal(p + at, name, nameLength) else { return -1 }
-                    elevation = ele; time = when; heartRate = hr; cadence = cad
-                    if timed, !sawTime {
-                        sawTime = true
-                        track.utcOffsetSeconds = firstOffset
-                    }
-                    commitPoint()
-                    return at + nameLength + 1
-                }
-                let openStart = pointOpen[2 * level - 2], openLength = pointOpen[2 * level - 1]
-                guard at + openLength < n, p[at + openLength] == XMLBytes.greaterThan, XMLBytes.equal(p + at, p + openStart, openLength) else { return -1 }
-                level -= 1
-                k = at + openLength + 1
-                continue
-            }
-            guard second != XMLBytes.bang, second != XMLBytes.question, second != XMLBytes.lessThan else { return -1 }
-            let nameStart = k + 1
-            let nameEnd: Int
-            let tag: GPXTag
-            let slot = step < GPXScanner.shapeSlots ? step : GPXScanner.shapeSlots - 1
-            let predicted = step < GPXScanner.shapeSlots ? shapeLengths[slot] : 0
-            let slotName = shapeNames + slot * GPXScanner.shapeSlot
-            step += 1
-            if predicted > 0, nameStart + predicted < n, p[nameStart + predicted] == XMLBytes.greaterThan,
-                XMLBytes.equal(p + nameStart, slotName, predicted)
-            {
-                // The same name as last time, then '>': where the scan would have stopped (the
-                // slot holds no byte that ends a name), with the same local name.
-                nameEnd = nameStart + predicted
-                tag = shapeTags[slot]
-            } else {
-                var colon = -1
-                nameEnd = XMLBytes.nameEnd(p, from: nameStart, to: n, colon: &colon)
-                guard nameEnd < n, nameEnd > nameStart, p[nameEnd] == XMLBytes.greaterThan else { return -1 }
-                let localStart = colon >= 0 ? colon + 1 : nameStart
-                tag = GPXTag.classify(p + localStart, count: nameEnd - localStart, readable: n - localStart)
-                if step <= GPXScanner.shapeSlots {
-                    let length = nameEnd - nameStart
-                    if length <= GPXScanner.shapeSlot {
-                        XMLBytes.copy(p + nameStart, to: slotName, count: length)
-                        shapeLengths[slot] = length
-                        shapeTags[slot] = tag
-                    } else {
-                        shapeLengths[slot] = 0
-                    }
-                }
-            }
-            let textStart = nameEnd + 1
-            let lt = XMLBytes.findShort(XMLBytes.lessThan, in: p, from: textStart, to: n)
-            guard lt >= 0, lt + 1 < n else { return -1 }
-            let length = nameEnd - nameStart
-            guard p[lt + 1] == XMLBytes.slash else {
-                // A child: this element must be one the reader ignores, holding only indentation.
-                guard tag == .other, level < GPXScanner.pointNesting else { return -1 }
-                pointOpen[2 * level] = nameStart
-                pointOpen[2 * level + 1] = length
-                level += 1
-                k = textStart
-                continue
-            }
-            let endName = lt + 2
-            guard endName + length < n, p[endName + length] == XMLBytes.greaterThan, XMLBytes.equal(p + endName, p + nameStart, length) else { return -1 }
-            let count = lt - textStart
-            switch tag {
-            case .ele:
-                if level == 0, count > 0 { ele = XMLBytes.parseDouble(p + textStart, count: count) ?? .nan }
-            case .time:
-                if level == 0, count > 0, let parsed = Timestamps.parse(p + textStart, count: count, cache: &dayCache) {
-                    when = parsed.epoch
-                    if !timed {
-                        timed = true
-                        firstOffset = GPXScanner.explicitOffset(parsed.offsetSeconds, p + textStart, count)
-                    }
-                }
-            case .hr:
-                if count > 0 { hr = XMLBytes.parseDouble(p + textStart, count: count) ?? .nan }
-            case .cad:
-                if count > 0 { cad = XMLBytes.parseDouble(p + textStart, count: count) ?? .nan }
-            case .other:
-                break
-            case .gpx, .metadata, .trk, .trkseg, .trkpt, .name, .type, .rte, .rtept, .wpt:
-                return -1
-            }
-            k = endName + length + 1
-        }
-    }
-
-    @inline(__always)
-    private mutating func push(_ tag: GPXTag, _ name: UnsafePointer<UInt8>, _ length: Int, _ offset: Int) {
+    mutating func push(_ tag: GPXTag, _ name: UnsafePointer<UInt8>, _ length: Int, _ offset: Int) {
         if depth == stackCapacity {
             let bigger = UnsafeMutablePointer<OpenElement>.allocate(capacity: stackCapacity * 2)
             bigger.initialize(from: stack, count: depth)
@@ -732,7 +528,7 @@ struct GPXScanner {
     }
 
     @inline(__always)
-    private mutating func begin(_ what: Capture, _ level: Int) {
+    mutating func begin(_ what: Capture, _ level: Int) {
         if capture != .none { return }
         capture = what
         captureLevel = level
@@ -741,7 +537,7 @@ struct GPXScanner {
     }
 
     /// An end tag whose name is `p[from..<to]` (`to` is the `>`), when the fast path did not match.
-    private mutating func endTag(_ p: UnsafePointer<UInt8>, from: Int, to: Int, offset: Int) throws {
+    mutating func endTag(_ p: UnsafePointer<UInt8>, from: Int, to: Int, offset: Int) throws {
         var end = to
         while end > from, XMLBytes.isSpace(p[end - 1]) { end -= 1 }
         let name = String(decoding: UnsafeBufferPointer(start: p + from, count: end - from), as: UTF8.self)
@@ -759,7 +555,7 @@ struct GPXScanner {
 
     /// Closes the innermost open element `top`.
     @inline(__always)
-    private mutating func close(_ top: OpenElement) {
+    mutating func close(_ top: OpenElement) {
         let level = depth - 1
         if capture != .none, level == captureLevel { finishCapture() }
         if inPoint, level == pointLevel { commitPoint() }
@@ -768,120 +564,4 @@ struct GPXScanner {
         if level == 0 { finished = true }
     }
 
-    private mutating func finishCapture() {
-        let what = capture
-        capture = .none
-        var base: UnsafePointer<UInt8>
-        var count: Int
-        if let t = inlineText {
-            inlineText = nil
-            switch what {
-            case .trackName, .metadataName, .sport:
-                XMLBytes.appendDecoded(t, from: 0, to: inlineCount, into: &text)
-                return finishName(what)
-            default:
-                base = t
-                count = inlineCount
-            }
-        } else {
-            switch what {
-            case .trackName, .metadataName, .sport: return finishName(what)
-            default: break
-            }
-            // Rare: text in several pieces (comments, CDATA, chunk boundaries).
-            let copy = text
-            text.removeAll(keepingCapacity: true)
-            return copy.withUnsafeBufferPointer { buf in
-                guard let b = buf.baseAddress else { return }
-                finishValue(what, b, buf.count)
-            }
-        }
-        finishValue(what, base, count)
-    }
-
-    @inline(__always)
-    private mutating func finishValue(_ what: Capture, _ base: UnsafePointer<UInt8>, _ count: Int) {
-        guard count > 0 else { return }
-        switch what {
-        case .elevation: elevation = XMLBytes.parseDouble(base, count: count) ?? .nan
-        case .heartRate: heartRate = XMLBytes.parseDouble(base, count: count) ?? .nan
-        case .cadence: cadence = XMLBytes.parseDouble(base, count: count) ?? .nan
-        case .time:
-            guard let parsed = Timestamps.parse(base, count: count, cache: &dayCache) else { return }
-            time = parsed.epoch
-            if !sawTime {
-                sawTime = true
-                track.utcOffsetSeconds = GPXScanner.explicitOffset(parsed.offsetSeconds, base, count)
-            }
-        case .trackName, .metadataName, .sport, .none:
-            break
-        }
-    }
-
-    private mutating func finishName(_ what: Capture) {
-        let value = GPXScanner.string(text)
-        text.removeAll(keepingCapacity: true)
-        switch what {
-        case .trackName:
-            trackNameSeen = true
-            track.name = value
-        case .metadataName:
-            metadataName = value
-        case .sport:
-            sportSeen = true
-            track.sport = value
-        default:
-            break
-        }
-    }
-
-    /// The offset a timestamp wrote, or nil for `Z`: a `Z` says the device wrote UTC, not which
-    /// zone the runner was in, so the local date then comes from the zone the user chose.
-    static func explicitOffset(_ offset: Int?, _ p: UnsafePointer<UInt8>, _ count: Int) -> Int? {
-        guard let offset else { return nil }
-        var end = count
-        while end > 0, XMLBytes.isSpace(p[end - 1]) { end -= 1 }
-        if end > 0, p[end - 1] | 0x20 == 0x7A { return nil }  // z or Z
-        return offset
-    }
-
-    private static func string(_ bytes: [UInt8]) -> String? {
-        let s = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        return s.isEmpty ? nil : s
-    }
-
-    @inline(__always)
-    private mutating func commitPoint() {
-        inPoint = false
-        guard hasLatitude, hasLongitude else { return track.drop("no position") }
-        guard latitude.isFinite else { return track.drop("unparseable latitude") }
-        guard longitude.isFinite else { return track.drop("unparseable longitude") }
-        if latitude == 100 || latitude == 200 {
-            // OpenTracks pause (100) and resume (200) markers: end the segment here.
-            track.drop("pause marker (latitude 100 or 200)")
-            track.startSegment()
-            return
-        }
-        guard latitude >= -90, latitude <= 90 else { return track.drop("latitude out of range") }
-        guard longitude >= -180, longitude <= 180 else { return track.drop("longitude out of range") }
-        track.append(
-            latitude: latitude, longitude: longitude, elevation: elevation, time: time,
-            heartRate: heartRate, cadence: cadence)
-    }
-
-    /// The track, or `noUsablePoints` saying what was there instead.
-    mutating func finish() throws -> Track {
-        if track.name == nil { track.name = metadataName }
-        guard track.isEmpty else { return track }
-        let source = track.source
-        if trackPoints == 0 {
-            var reason = "the file has no track points (<trkpt> in <trk>/<trkseg>)"
-            if routePoints > 0 || waypoints > 0 {
-                reason += "; it has \(routePoints) route point(s) and \(waypoints) waypoint(s), which are a plan, not a recorded run"
-            }
-            throw ActivityError.noUsablePoints(path: source, reason: reason)
-        }
-        let counts = track.dropped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-        throw ActivityError.noUsablePoints(path: source, reason: "all \(trackPoints) track point(s) were dropped: \(counts)")
-    }
 }
