@@ -187,10 +187,12 @@ if os.path.exists(full):
     L.extend(line.rstrip() for line in open(full))
     L.append("```")
     L.append("")
-notes = os.path.join(os.path.dirname(os.path.abspath(__file__)), "NOTES.md")
-if os.path.exists(notes):
-    L.extend(line.rstrip("\n") for line in open(notes))
-    L.append("")
+# The notes on how the figures are made, then the measured changes (before/after comparisons).
+for name in ("NOTES.md", "CHANGES.md"):
+    extra = os.path.join(os.path.dirname(os.path.abspath(__file__)), name)
+    if os.path.exists(extra):
+        L.extend(line.rstrip("\n") for line in open(extra))
+        L.append("")
 L.append("## Raw results")
 L.append("")
 L.append("```")
