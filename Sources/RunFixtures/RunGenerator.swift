@@ -358,17 +358,8 @@ public struct RunGenerator: Sendable {
         return out + "\""
     }
 
+    /// `& < > "` escaped for the GPX and TCX writers (an apostrophe is kept: values are in double quotes).
     static func xmlEscaped(_ s: String) -> String {
-        var out = ""
-        for c in s {
-            switch c {
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "&": out += "&amp;"
-            case "\"": out += "&quot;"
-            default: out.append(c)
-            }
-        }
-        return out
+        XMLText.escape(s, apostrophe: "'", droppingInvalidXML: false)
     }
 }
