@@ -94,7 +94,6 @@ public struct FITWriter: Sendable {
     }
 
     /// Appends raw bytes (for tests that need a broken stream).
-    public mutating func appendRaw(_ bytes: [UInt8]) { records += bytes }
 
     mutating func body(local: UInt8, _ values: [Value], developerBytes: [UInt8]) {
         guard let definition = definitions[local] else {

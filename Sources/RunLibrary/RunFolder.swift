@@ -49,7 +49,7 @@ public struct RunFolder: Sendable {
             files = [(directory, (directory as NSString).lastPathComponent)]
         }
         // Summaries that carry their drawn route (the report) are never handed to a reader that asked for none.
-        let key = RunCache.key(checkpoints: analyzer.checkpoints) + (analyzer.includeRoutes ? "|routes" : "")
+        let key = RunCache.key(checkpoints: analyzer.checkpoints, routes: analyzer.includeRoutes)
         let outcomes = Outcomes(count: files.count)
         let counter = Counter()
         let work: @Sendable (Int) -> Void = { index in

@@ -41,28 +41,28 @@ final class RunMarshaller {
         bytes.removeAll(keepingCapacity: true)
         offsets.removeAll(keepingCapacity: true)
         accessors.withUnsafeBufferPointer { accessors in
-        for i in 0..<accessors.count {
-            var value = LuaState.FieldValue()
-            if lazy[i] { values[i] = value; continue }
-            switch accessors[i].value(run) {
-            case .string(let text?):
-                let offset = bytes.count
-                bytes.append(contentsOf: text.utf8)
-                offsets.append((i, offset, bytes.count - offset))
-                value = LuaState.fieldValue(string: bytes.count - offset)
-            case .integer(let number?):
-                value = LuaState.fieldValue(integer: Int64(number))
-            case .float(let number?):
-                value = LuaState.fieldValue(float: number)
-            case .position:
-                value = LuaState.fieldValue(integer: Int64(index))
-            case .record(let list?):
-                if let record = writeRecords(list, kind: recordKind[i]) { value = LuaState.fieldValue(record: record) }
-            default:
-                break
+            for i in 0..<accessors.count {
+                var value = LuaState.FieldValue()
+                if lazy[i] { values[i] = value; continue }
+                switch accessors[i].value(run) {
+                case .string(let text?):
+                    let offset = bytes.count
+                    bytes.append(contentsOf: text.utf8)
+                    offsets.append((i, offset, bytes.count - offset))
+                    value = LuaState.fieldValue(string: bytes.count - offset)
+                case .integer(let number?):
+                    value = LuaState.fieldValue(integer: Int64(number))
+                case .float(let number?):
+                    value = LuaState.fieldValue(float: number)
+                case .position:
+                    value = LuaState.fieldValue(integer: Int64(index))
+                case .record(let list?):
+                    if let record = writeRecords(list, kind: recordKind[i]) { value = LuaState.fieldValue(record: record) }
+                default:
+                    break
+                }
+                values[i] = value
             }
-            values[i] = value
-        }
         }
         bytes.append(0)
         bytes.withUnsafeBufferPointer { buffer in
@@ -108,8 +108,6 @@ final class RunMarshaller {
         }
     }
 
-    /// Bytes of one record of `schema`: the kind and presence bits, then an 8-byte slot per field.
-    static func stride(_ schema: RecordSchema) -> Int { 8 + 8 * schema.fields.count }
     /// `stride` of each record kind (index: kind), computed once.
     private let strides: [Int]
     /// Record kinds two fields share (index: kind).

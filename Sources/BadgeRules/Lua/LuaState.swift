@@ -91,7 +91,6 @@ final class LuaState {
     func boolean(at index: Int32) -> Bool { lua_toboolean(state, index) != 0 }
     func push(boolean: Bool) { lua_pushboolean(state, boolean ? 1 : 0) }
     func push(lightUserdata pointer: UnsafeMutableRawPointer) { lua_pushlightuserdata(state, pointer) }
-    func pushValue(at index: Int32) { lua_pushvalue(state, index) }
     func remove(at index: Int32) { bclua_remove(state, index) }
     /// Moves the top value below the one under it.
     func swapTop() { lua_rotate(state, -2, 1) }

@@ -197,16 +197,6 @@ enum XMLBytes {
         return count < 1 || a[0] == b[0]
     }
 
-    /// True when every byte of `p[from..<to]` is XML whitespace.
-    static func isAllSpace(_ p: UnsafePointer<UInt8>, from: Int, to: Int) -> Bool {
-        var k = from
-        while k < to {
-            if !isSpace(p[k]) { return false }
-            k += 1
-        }
-        return true
-    }
-
     /// Appends `p[from..<to]` to `out`, replacing the five predefined entities (`&lt;` `&gt;` `&amp;`
     /// `&quot;` `&apos;`) and numeric character references. Any other `&name;` is kept literally:
     /// entities declared in a DTD are never expanded.

@@ -38,13 +38,15 @@ public final class RunCache: @unchecked Sendable {
     /// Warnings for the user (cache moved aside, a write failed).
     public private(set) var warnings: [String] = []
 
-    /// The part of the key that depends on the code and the options: summary version and checkpoints.
-    public static func key(checkpoints: [RunAnalyzer.CheckpointTarget], version: Int = summaryVersion) -> String {
+    /// The part of the key that depends on the code and the options: summary version, checkpoints,
+    /// and whether the summaries carry their drawn routes (the report's rows), so that rows with and
+    /// without routes never stand in for each other.
+    public static func key(checkpoints: [RunAnalyzer.CheckpointTarget], routes: Bool = false, version: Int = summaryVersion) -> String {
         var text = "v\(version)"
         for target in checkpoints {
             text += "|\(target.badge)\u{1F}\(target.name)\u{1F}\(target.distanceMeters.bitPattern)"
         }
-        return text
+        return routes ? text + "|routes" : text
     }
 
     /// Opens (or makes) the cache at `path`. nil, with the reason in `warning`, when the location
