@@ -19,9 +19,6 @@ extension Session {
         if let location = splitLocation(error.message) {
             file = resolve(location.file, fallback: fallback.file); line = location.line; message = location.rest
         }
-        if error.budgetExhausted && !message.contains("instruction budget exhausted") {
-            message = "instruction budget exhausted (\(lua.limits.instructionsPerCall) instructions per call)"
-        }
         return RuleFailure(pack: packNames[pack], rule: rule, file: file, line: line, message: message, traceback: error.traceback)
     }
 
