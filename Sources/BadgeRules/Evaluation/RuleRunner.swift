@@ -128,7 +128,8 @@ extension Session {
                 } catch RulesError.field(let message) {
                     let definition = fallback(rule, "progress")
                     return RuleFailure(pack: packNames[rule.pack], rule: rule.id, file: definition.file, line: definition.line,
-                                       message: message.replacingOccurrences(of: "progress: field 'progress'", with: "progress: the result"))
+                                       message: message.replacingOccurrences(of: "progress: field 'progress'", with: "progress: the result")
+                                           .replacingOccurrences(of: "progress: progress: ", with: "progress: "))
                 } catch { continue }
                 func ratio(_ p: Progress) -> Double { p.target > 0 ? p.current / p.target : 0 }
                 if best == nil || ratio(value) > ratio(best ?? value) { best = value }

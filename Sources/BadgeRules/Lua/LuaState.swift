@@ -223,8 +223,12 @@ final class LuaState {
         let type = getField(table, key)
         defer { pop() }
         if type == .nil { return nil }
-        guard let value = number(at: -1), value.isFinite else {
+        guard let value = number(at: -1) else {
             throw RulesError.field("field '\(key)' must be a finite number, got \(typeName(at: -1))")
+        }
+        // JSON has no infinity or NaN, and no badge is earned by one: refused, naming the value.
+        guard value.isFinite else {
+            throw RulesError.field("field '\(key)' must be a finite number, got \(value.isNaN ? "nan" : value > 0 ? "inf" : "-inf")")
         }
         return value
     }

@@ -26,7 +26,7 @@ extension Session {
     func resolve(_ file: String, fallback: String) -> String {
         guard file.hasPrefix("...") else { return file }
         let tail = String(file.dropFirst(3))
-        if fallback.hasSuffix(tail) { return fallback }
+        if fallback.hasSuffix(tail) && !fallback.hasPrefix("...") { return fallback }
         for pack in packs {
             if let match = pack.ruleFiles.first(where: { $0.hasSuffix(tail) }) { return match }
             let packFile = pack.directory + "/pack.lua"
