@@ -53,7 +53,7 @@ final class RuleLimitsEndToEndTests: XCTestCase {
         let started = Date()
         let result = try CLI.run(["evaluate", "runs/", "--format", "json", "--rules", folder.path + "/hostile", "--rules", "rules/checkpoints"])
         let seconds = Date().timeIntervalSince(started)
-        XCTAssertLessThan(seconds, 20, "evaluate took \(seconds) s")
+        XCTAssertLessThan(seconds, 60, "evaluate took \(seconds) s")  // about 3 s in a debug build; before, no end at all
         XCTAssertEqual(result.status, 2, result.stderr)
         let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let expected = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(alone.stdout.utf8)) as? [String: Any])

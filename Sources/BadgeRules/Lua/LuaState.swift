@@ -209,12 +209,15 @@ final class LuaState {
 
     // MARK: - Typed fields of tables (the one family of readers; raw reads, never a metamethod)
 
-    /// `table[key]` as a string: nil when absent, `RulesError.field` when it is something else.
-    func stringField(_ table: Int32, _ key: String) throws -> String? {
+    /// `table[key]` as a string: nil when absent, `RulesError.field` when it is something else. With
+    /// `limit`, at most that many bytes are read (see `string(at:limit:)`).
+    func stringField(_ table: Int32, _ key: String, limit: Int? = nil) throws -> String? {
         let type = getField(table, key)
         defer { pop() }
         if type == .nil { return nil }
-        guard let text = string(at: -1) else { throw RulesError.field("field '\(key)' must be a string, got \(typeName(at: -1))") }
+        guard let text = limit.map({ string(at: -1, limit: $0) }) ?? string(at: -1) else {
+            throw RulesError.field("field '\(key)' must be a string, got \(typeName(at: -1))")
+        }
         return text
     }
 
@@ -239,6 +242,20 @@ final class LuaState {
         var length = 0
         guard let pointer = lua_tolstring(state, index, &length) else { return nil }
         return String(decoding: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self)
+    }
+
+    /// The string at `index`, cut after `limit` bytes (on a character boundary) with "… (N bytes)" after
+    /// it: text the host keeps from a rule (notes, details, hints) costs the host at most that much,
+    /// however long the rule's string (the rules' memory cap does not cover host memory).
+    func string(at index: Int32, limit: Int) -> String? {
+        guard lua_type(state, index) == LUA_TSTRING else { return nil }
+        var length = 0
+        guard let pointer = lua_tolstring(state, index, &length) else { return nil }
+        guard length > limit else { return String(decoding: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self) }
+        let bytes = UnsafeRawBufferPointer(start: pointer, count: length)
+        var end = limit
+        while end > 0, bytes[end] & 0xC0 == 0x80 { end -= 1 }  // not inside a UTF-8 sequence
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self) + "… (\(length) bytes)"
     }
 
     func number(at index: Int32) -> Double? {
