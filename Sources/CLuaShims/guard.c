@@ -92,8 +92,9 @@ static long long string_steps(lua_State *state, int index, int bytes_per_step) {
 // deterministic: it depends on the arguments only).
 static long long work_of(lua_State *state, int kind) {
     switch (kind) {
-    case CHARGE_SORT: {  // n·log2 n comparisons
-        long long n = (long long)work_length(state, 1), steps = n, log = 0;
+    case CHARGE_SORT: {  // n·log2 n comparisons (n clipped: far past any budget, and no overflow from a __len)
+        lua_Integer length = work_length(state, 1);
+        long long n = length < 0 ? 0 : length > (1LL << 40) ? (1LL << 40) : (long long)length, steps = n, log = 0;
         while (n > 1) { log++; n >>= 1; }
         return steps * (log + 1);
     }
