@@ -7,6 +7,8 @@
 //   same call frame (so its argument errors and locations read exactly as before).
 // The pattern functions and string.rep come from the carried matcher (lstrlib_patterns.c).
 // Coroutines are not opened at all (the sandbox has no `coroutine`), so no other thread can run Lua.
+// Whoever adds them must set the count hook on each new thread (lua_sethook is per thread) and make
+// resume/wrap re-raise a stop the way finish_protected does.
 #include "internal.h"
 
 // MARK: - pcall and xpcall that cannot catch a stop
