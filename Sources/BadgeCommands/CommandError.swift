@@ -22,6 +22,8 @@ public enum CommandError: Error, Equatable, CustomStringConvertible {
     case noPack(folder: String)
     /// `test DIR`: DIR is not a folder.
     case noSuchFolder(path: String)
+    /// A limit flag (`--max-instructions`, `--max-memory`, ...) outside `range` (its text, e.g. "1 to 1048576").
+    case limitOutOfRange(flag: String, range: String)
 
     public var description: String {
         switch self {
@@ -44,6 +46,8 @@ public enum CommandError: Error, Equatable, CustomStringConvertible {
             return "no pack at \(folder) (no pack.lua); create one with `badgectl new pack NAME`"
         case .noSuchFolder(let path):
             return "no such folder \(path)"
+        case .limitOutOfRange(let flag, let range):
+            return "\(flag) must be from \(range)"
         }
     }
 

@@ -2,8 +2,9 @@
 // the host function trampolines (Swift returns, C raises), and text-only loading.
 #include "internal.h"
 
-// Runs only when an error reaches bclua_call (a rule's own pcall has no handler of ours), so the
-// call is over: lift the cap so the traceback can be built even when memory ran out.
+// Runs only when an error reaches bclua_call (a rule's own pcall has no handler of ours; a stop
+// passes through the rule's xpcall handlers without calling them, guard.c), so the call is over: lift
+// the cap so the traceback can be built even when memory ran out.
 static int message_handler(lua_State *state) {
     control(state)->limited = 0;
     const char *message = lua_tostring(state, 1);
@@ -19,11 +20,15 @@ int bclua_call(lua_State *state, int nargs, int nresults) {
     int base = lua_gettop(state) - nargs;
     lua_pushcfunction(state, message_handler);
     lua_insert(state, base);
-    c->exhausted = 0;
+    c->stop = BCLUA_STOP_NONE;
     c->denied = 0;
     c->consecutive_denials = 0;
-    c->memory_killed = 0;
     c->remaining = c->budget;
+    c->allocated = 0;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &c->deadline);
+    long long nanoseconds = c->deadline.tv_nsec + c->call_nanoseconds % 1000000000LL;
+    c->deadline.tv_sec += (time_t)(c->call_nanoseconds / 1000000000LL + nanoseconds / 1000000000LL);
+    c->deadline.tv_nsec = (long)(nanoseconds % 1000000000LL);
     lua_sethook(state, bclua_internal_budget_hook, LUA_MASKCOUNT, HOOK_GRANULARITY);
     c->limited = 1;
     int status = lua_pcall(state, nargs, nresults, base);
@@ -33,9 +38,8 @@ int bclua_call(lua_State *state, int nargs, int nresults) {
     return status;
 }
 
-int bclua_budget_exhausted(lua_State *state) { return control(state)->exhausted; }
+int bclua_stop_reason(lua_State *state) { return control(state)->stop; }
 int bclua_memory_denied(lua_State *state) { return control(state)->denied; }
-int bclua_memory_killed(lua_State *state) { return control(state)->memory_killed; }
 
 int bclua_denied_location(lua_State *state, const char **source) {
     bclua_control *c = control(state);

@@ -5,6 +5,7 @@
 #include "CLuaShims.h"
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define BCLUA_INTERNAL __attribute__((visibility("hidden")))
 
@@ -16,11 +17,14 @@ typedef struct {
     size_t cap;            // bytes rules may hold beyond the host's
     int limited;           // 1 while Lua code of a rule runs
     int denied;            // the allocator said no during this call
-    long long budget;      // instructions per call
+    long long budget;      // instructions per call (library work is charged to it too: bclua_internal_charge)
     long long remaining;
-    int exhausted;
+    size_t allocation_budget;  // bytes a call may allocate in all (freed or not)
+    size_t allocated;          // bytes allocated by rule code in this call
+    long long call_nanoseconds;  // the wall-clock backstop per call
+    struct timespec deadline;    // CLOCK_MONOTONIC_COARSE time the running call must end by
+    int stop;              // BCLUA_STOP_*: which limit stopped this call (0: none); stays set until the call ends
     int consecutive_denials;  // denials with no successful growth between (Lua retries once after a full GC)
-    int memory_killed;
     bclua_host_fn host_fn;
     void *host_context;
     lua_State *state;
@@ -49,8 +53,32 @@ static inline bclua_control *control(lua_State *state) {
     return (bclua_control *)ud;
 }
 
-/// The count hook (sandbox.c): stops the running rule once the budget is spent or memory ran out for good.
+/// The count hook (sandbox.c): stops the running rule once the budget is spent, memory ran out for good
+/// or the wall-clock backstop passed; once a limit fired it raises on every instruction and line.
 BCLUA_INTERNAL void bclua_internal_budget_hook(lua_State *state, lua_Debug *ar);
+/// Marks the running call stopped by `reason` (BCLUA_STOP_*) and makes the hook fire on every
+/// instruction, so no Lua code of the call runs again. Raises nothing (the allocator calls it too).
+BCLUA_INTERNAL void bclua_internal_mark_stopped(bclua_control *c, int reason);
+/// Raises the running call's stop error from a C function called by Lua (level 1 is its caller);
+/// `what` names the library function whose work used up the budget (NULL: none). Never returns.
+BCLUA_INTERNAL int bclua_internal_raise_stop(lua_State *state, int level, const char *what);
+/// Charges `steps` of library work (sorting, matching, scanning, building) to the instruction budget
+/// of the running call; stops it (raises) when the budget is spent or the call was stopped already.
+static inline void bclua_internal_charge(lua_State *state, bclua_control *c, long long steps, const char *what) {
+    if (c->stop || steps >= c->remaining) {
+        if (!c->stop) bclua_internal_mark_stopped(c, BCLUA_STOP_INSTRUCTIONS);
+        bclua_internal_raise_stop(state, 1, what);
+    }
+    c->remaining -= steps;
+}
+/// Library work is charged one instruction per this many bytes copied or scanned.
+enum { BCLUA_BYTES_PER_STEP = 64 };
+/// Replaces the library functions whose work the VM does not count with charged ones, and pcall and
+/// xpcall with ones that cannot catch a stop (guard.c), in the host globals before the prelude runs.
+BCLUA_INTERNAL void bclua_internal_guard_libraries(lua_State *state);
+/// The pattern functions and string.rep of the carried copy of Lua 5.4.4's lstrlib.c (lstrlib_patterns.c),
+/// which charge their steps: registered into the host's `string` table (on top of the stack).
+BCLUA_INTERNAL void bclua_internal_register_patterns(lua_State *state);
 /// Calls the host function table with the memory cap lifted (call.c). -1: an error message was pushed.
 BCLUA_INTERNAL int bclua_internal_call_host(lua_State *state, int fn, long long token);
 /// The known name (order table at `order_index`) closest to `key`, or NULL (records.c).

@@ -93,6 +93,9 @@ static int sorted_pairs(lua_State *state) {
             k->rank = 3;
         }
     }
+    long long steps = n, log = 0;  // the sort's n·log2 n comparisons, charged to the call's budget
+    for (lua_Integer m = n; m > 1; m >>= 1) log++;
+    bclua_internal_charge(state, control(state), steps * (log + 1), "pairs");
     qsort(keys, (size_t)n, sizeof(sort_key), compare_keys);
     lua_createtable(state, (int)n, 0);  // 4: sorted keys
     for (lua_Integer i = 0; i < n; i++) {
@@ -113,6 +116,7 @@ void bclua_open_libraries(lua_State *state) {
     luaL_requiref(state, LUA_MATHLIBNAME, luaopen_math, 1);
     luaL_requiref(state, LUA_UTF8LIBNAME, luaopen_utf8, 1);
     lua_pop(state, 5);
+    bclua_internal_guard_libraries(state);
     lua_pushcfunction(state, sorted_pairs);
     lua_setglobal(state, "badgectl_sorted_pairs");
     lua_getglobal(state, "ipairs");

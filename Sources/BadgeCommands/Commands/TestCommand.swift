@@ -44,6 +44,8 @@ struct TestCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Catalogue for tests that pass none (default: badges.json found upward from each pack).", valueName: "file"))
     var badges: String?
 
+    @OptionGroup var limits: LimitOptions
+
     func run() throws {
         var options = RuleOptions()
         options.rules = paths
@@ -54,7 +56,7 @@ struct TestCommand: ParsableCommand {
                 throw ExitCode(ExitStatus.failure.rawValue)
             }
         }
-        var tester = PackTester(filter: pattern)
+        var tester = PackTester(limits: limits.limits, filter: pattern)
         if let badges {
             do {
                 tester.catalogue = try Catalogue.load(path: badges)

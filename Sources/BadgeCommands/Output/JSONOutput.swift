@@ -1,13 +1,23 @@
 import Foundation
 
 /// badgectl's JSON: pretty, keys sorted (two outputs of the same input are byte-identical), slashes
-/// unescaped, non-finite numbers as the strings `inf`, `-inf`, `nan`.
+/// unescaped, and never a non-finite number: a NaN or an infinity (no value) is written as `null`.
+/// Every JSON writer of the commands goes through `encode`.
 enum JSONOutput {
     static func encode<T: Encodable>(_ value: T) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        let data = try encoder.encode(value)
-        return String(decoding: data, as: UTF8.self)
+        // JSONEncoder has no "null" strategy for non-finite numbers: it writes them as a string only
+        // this process knows (a NUL and a random UUID: no string of a file or a rule can be it), and
+        // each such string becomes `null`.
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: nonFinite, negativeInfinity: nonFinite, nan: nonFinite)
+        let text = String(decoding: try encoder.encode(value), as: UTF8.self)
+        return text.contains(nonFiniteToken) ? text.replacingOccurrences(of: nonFiniteToken, with: "null") : text
     }
+
+    /// What JSONEncoder writes for a non-finite number (see `encode`).
+    static let nonFinite = "\u{0}badgectl-non-finite-" + UUID().uuidString
+    /// `nonFinite` as the encoder writes it: a JSON string with the NUL escaped.
+    static let nonFiniteToken = "\"\\u0000badgectl-non-finite-" + nonFinite.dropFirst("\u{0}badgectl-non-finite-".count) + "\""
 }

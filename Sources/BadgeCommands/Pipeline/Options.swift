@@ -1,4 +1,5 @@
 import ArgumentParser
+import BadgeRules
 import Foundation
 
 /// How results are printed.
@@ -68,10 +69,48 @@ struct SelectionOptions: ParsableArguments {
     var sport: String = "running"
 }
 
+/// The limits every rule call runs under (evaluate, explain, report, test): docs/rules.md, "Limits".
+struct LimitOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "Instructions one rule call may run.",
+        discussion: "Library work counts too: sorting, pattern matching, scanning and building strings.",
+        valueName: "count"))
+    var maxInstructions: Int = RuleEngine.Limits.default.instructionsPerCall
+
+    @Option(name: .long, help: ArgumentHelp("Megabytes the rules of one evaluation may hold.", valueName: "MB"))
+    var maxMemory: Int = RuleEngine.Limits.default.memoryBytes >> 20
+
+    @Option(name: .long, help: ArgumentHelp("Megabytes one rule call may allocate in all, freed or not.", valueName: "MB"))
+    var maxAllocation: Int = RuleEngine.Limits.default.allocationBytesPerCall >> 20
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The wall-clock backstop: seconds one rule call may run.",
+        discussion: "Only for what the deterministic limits above do not count; a rule it stops says so.",
+        valueName: "seconds"))
+    var maxCallSeconds: Double = RuleEngine.Limits.default.callSeconds
+
+    func validate() throws {
+        let megabytes = 1...(1 << 20)
+        func check(_ ok: Bool, _ flag: String, _ range: String) throws {
+            if !ok { throw CommandError.limitOutOfRange(flag: flag, range: range).usage }
+        }
+        try check(maxInstructions >= 1, "--max-instructions", "1 up")
+        try check(megabytes.contains(maxMemory), "--max-memory", "1 to 1048576 (MB)")
+        try check(megabytes.contains(maxAllocation), "--max-allocation", "1 to 1048576 (MB)")
+        try check(maxCallSeconds > 0 && maxCallSeconds <= 1e6, "--max-call-seconds", "above 0 to 1000000")
+    }
+
+    var limits: RuleEngine.Limits {
+        RuleEngine.Limits(instructionsPerCall: maxInstructions, memoryBytes: maxMemory << 20,
+                          allocationBytesPerCall: maxAllocation << 20, callSeconds: maxCallSeconds)
+    }
+}
+
 /// What every command that evaluates a folder takes (evaluate, explain, report): the rules, the
-/// local time zone and the sports that count.
+/// local time zone, the sports that count and the rules' limits.
 struct PipelineOptions: ParsableArguments {
     @OptionGroup var rules: RuleOptions
+    @OptionGroup var limits: LimitOptions
     @OptionGroup var runs: RunOptions
     @OptionGroup var selection: SelectionOptions
 }

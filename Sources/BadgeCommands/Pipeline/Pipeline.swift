@@ -99,7 +99,7 @@ struct EvaluationPipeline {
         let rules = options.rules
         let badges = rules.badges
         catalogue = try Self.guarding(failures) { try Catalogue.load(path: badges) }
-        engine = RuleEngine(packDirectories: rules.packDirectories, catalogue: catalogue)
+        engine = RuleEngine(packDirectories: rules.packDirectories, catalogue: catalogue, limits: options.limits.limits)
         theme = try Theme.resolve(rules.theme, packs: engine.packs)
     }
 

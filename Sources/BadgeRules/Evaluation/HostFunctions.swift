@@ -47,7 +47,7 @@ extension Session {
             let tier = try tableString(1, "tier", "award") ?? "earned"
             guard !tier.isEmpty, tier.utf8.count <= 40 else { return raise("award: field 'tier' must be a short non-empty string") }
             if let problem = undeclaredTier(badge: badge, tier: tier) { return raise("award: " + problem) }
-            let detail = try tableString(1, "detail", "award") ?? ""
+            let detail = try tableString(1, "detail", "award", limit: Session.textLimit) ?? ""
             let progress = try tableProgress(1, "award")
             let runType = lua.getField(1, "run")
             var runIndex = 0
@@ -81,12 +81,13 @@ extension Session {
     }
 
     /// Keeps a note unless its rule already wrote `noteLimit` of them (one line then says so).
-    func addNote(pack: String, rule: String?, message: String) {
+    /// `message` is made only for a note that is kept.
+    func addNote(pack: String, rule: String?, message: () -> String) {
         let key = pack + "\u{0}" + (rule ?? "")
         let count = (noteCounts[key] ?? 0) + 1
         noteCounts[key] = count
         if count <= Session.noteLimit {
-            evaluation.notes.append(RuleNote(pack: pack, rule: rule, message: message))
+            evaluation.notes.append(RuleNote(pack: pack, rule: rule, message: message()))
         } else if count == Session.noteLimit + 1 {
             evaluation.notes.append(RuleNote(pack: pack, rule: rule, message: "further notes left out (more than \(Session.noteLimit))"))
         }
@@ -95,7 +96,7 @@ extension Session {
     /// Text of the value at `index` for notes: strings and numbers as Lua prints them, others by type.
     func noteText(at index: Int32) -> String {
         switch lua.type(at: index) {
-        case .string: return lua.string(at: index) ?? ""
+        case .string: return lua.string(at: index, limit: Session.textLimit) ?? ""
         case .number:
             return lua.numberText(at: index)
         case .boolean: return lua.boolean(at: index) ? "true" : "false"
@@ -113,18 +114,25 @@ extension Session {
             return raise("ctx.note: expected a string, got \(lua.typeName(at: index))")
         }
         let rule = rules[token]
-        addNote(pack: packNames[rule.pack], rule: rule.id, message: noteText(at: index))
+        addNote(pack: packNames[rule.pack], rule: rule.id) { noteText(at: index) }
         return 0
     }
 
     func hostPrint(pack: Int) -> Int32 {
         guard pack >= 0, pack < packNames.count else { return 0 }
         let count = lua.top
-        var parts: [String] = []
-        for i in 1...max(count, 1) where count > 0 { parts.append(noteText(at: i)) }
         var ruleID: String? = nil
         if let current, current.pack == pack, let index = current.rule { ruleID = rules[index].id }
-        addNote(pack: packNames[pack], rule: ruleID, message: parts.joined(separator: "\t"))
+        addNote(pack: packNames[pack], rule: ruleID) {
+            var parts: [String] = []
+            var bytes = 0
+            for i in 1...max(count, 1) where count > 0 && bytes <= Session.textLimit {
+                parts.append(noteText(at: i))
+                bytes += parts[parts.count - 1].utf8.count
+            }
+            if parts.count < Int(count) { parts.append("… (\(Int(count) - parts.count) more values)") }
+            return parts.joined(separator: "\t")
+        }
         return 0
     }
 

@@ -5,16 +5,26 @@ import RunFiles
 /// environment, hands the rules read-only run tables in start order and closes the state again.
 /// One pack's or rule's failure (at load or call time) is reported and the others go on.
 public struct RuleEngine: Sendable {
-    /// Sandbox limits.
+    /// Sandbox limits. Every one but `callSeconds` is a deterministic budget: the same packs on the
+    /// same runs stop at the same point with the same message on every run.
     public struct Limits: Sendable, Equatable {
-        /// VM instructions one call into a rule may run (one `earned`, `on_run`, top-level chunk…).
+        /// VM instructions one call into a rule may run (one `earned`, `on_run`, top-level chunk…),
+        /// library work included: sorting, pattern matching, scanning and building strings are charged
+        /// as the instructions they stand for.
         public var instructionsPerCall: Int
         /// Bytes the rules of one evaluation may hold beyond the run tables the host builds.
         public var memoryBytes: Int
+        /// Bytes one call may allocate in all, freed or not (a loop building big strings).
+        public var allocationBytesPerCall: Int
+        /// The wall-clock backstop per call, in seconds: only for what no budget counts.
+        public var callSeconds: Double
 
-        public init(instructionsPerCall: Int = 20_000_000, memoryBytes: Int = 64 << 20) {
+        public init(instructionsPerCall: Int = 20_000_000, memoryBytes: Int = 64 << 20,
+                    allocationBytesPerCall: Int = 1 << 30, callSeconds: Double = 10) {
             self.instructionsPerCall = instructionsPerCall
             self.memoryBytes = memoryBytes
+            self.allocationBytesPerCall = allocationBytesPerCall
+            self.callSeconds = callSeconds
         }
 
         public static let `default` = Limits()

@@ -87,7 +87,7 @@ extension Session {
                 let table = lua.top
                 do {
                     if let text = try tableString(table, "tier", "earned") { tier = text }
-                    if let text = try tableString(table, "detail", "earned") { detail = text }
+                    if let text = try tableString(table, "detail", "earned", limit: Session.textLimit) { detail = text }
                     if let text = try tableString(table, "badge", "earned") {
                         guard knownBadges.contains(text) else { return fail("earned: unknown badge '\(text)' (not in the catalogue nor in any pack's badges or themes)") }
                         badge = text
@@ -128,7 +128,8 @@ extension Session {
                 } catch RulesError.field(let message) {
                     let definition = fallback(rule, "progress")
                     return RuleFailure(pack: packNames[rule.pack], rule: rule.id, file: definition.file, line: definition.line,
-                                       message: message.replacingOccurrences(of: "progress: field 'progress'", with: "progress: the result"))
+                                       message: message.replacingOccurrences(of: "progress: field 'progress'", with: "progress: the result")
+                                           .replacingOccurrences(of: "progress: progress: ", with: "progress: "))
                 } catch { continue }
                 func ratio(_ p: Progress) -> Double { p.target > 0 ? p.current / p.target : 0 }
                 if best == nil || ratio(value) > ratio(best ?? value) { best = value }
@@ -212,7 +213,7 @@ extension Session {
                 let silver = try tableNumber(entry, "silver_pace_s_per_km", label)
                 let gold = try tableNumber(entry, "gold_pace_s_per_km", label)
                 let progress = try tableProgress(entry, label)
-                let hint = try tableString(entry, "hint", label)
+                let hint = try tableString(entry, "hint", label, limit: Session.textLimit)
                 pendingStatuses.append(BadgeStatus(pack: packNames[rule.pack], rule: rule.id, badge: badge,
                                                    silverPaceSecondsPerKilometre: silver, goldPaceSecondsPerKilometre: gold,
                                                    progress: progress, hint: hint))
@@ -233,9 +234,9 @@ extension Session {
 
     // MARK: - Raw readers of rule-made tables
 
-    /// `LuaState.stringField` with `label: ` before its message.
-    func tableString(_ table: Int32, _ key: String, _ label: String) throws -> String? {
-        do { return try lua.stringField(table, key) } catch RulesError.field(let text) { throw RulesError.field("\(label): \(text)") }
+    /// `LuaState.stringField` with `label: ` before its message; `limit` as there.
+    func tableString(_ table: Int32, _ key: String, _ label: String, limit: Int? = nil) throws -> String? {
+        do { return try lua.stringField(table, key, limit: limit) } catch RulesError.field(let text) { throw RulesError.field("\(label): \(text)") }
     }
 
     /// `LuaState.numberField` with `label: ` before its message.

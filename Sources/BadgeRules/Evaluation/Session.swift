@@ -76,6 +76,8 @@ final class Session {
     /// Turns runs into Lua values (the run proxies and their records).
     lazy var marshaller = RunMarshaller(lua: lua)
     static let noteLimit = 1000
+    /// Bytes of a rule's text the host keeps (a note, a detail, a hint); longer text is cut (`LuaState.string(at:limit:)`).
+    static let textLimit = 4096
 
     init(packs: [RulePack], catalogue: Catalogue, limits: RuleEngine.Limits, runs: [RunSummary]) throws {
         self.lua = try LuaState(limits: limits)

@@ -23,7 +23,8 @@ final class LuaState {
     let limits: RuleEngine.Limits
 
     init(limits: RuleEngine.Limits) throws {
-        guard let state = bclua_newstate(limits.memoryBytes, Int64(limits.instructionsPerCall)) else {
+        guard let state = bclua_newstate(limits.memoryBytes, Int64(limits.instructionsPerCall),
+                                         limits.allocationBytesPerCall, limits.callSeconds) else {
             throw RulesError.lua(reason: "cannot create a Lua state (out of memory)")
         }
         bclua_open_libraries(state)
@@ -208,12 +209,15 @@ final class LuaState {
 
     // MARK: - Typed fields of tables (the one family of readers; raw reads, never a metamethod)
 
-    /// `table[key]` as a string: nil when absent, `RulesError.field` when it is something else.
-    func stringField(_ table: Int32, _ key: String) throws -> String? {
+    /// `table[key]` as a string: nil when absent, `RulesError.field` when it is something else. With
+    /// `limit`, at most that many bytes are read (see `string(at:limit:)`).
+    func stringField(_ table: Int32, _ key: String, limit: Int? = nil) throws -> String? {
         let type = getField(table, key)
         defer { pop() }
         if type == .nil { return nil }
-        guard let text = string(at: -1) else { throw RulesError.field("field '\(key)' must be a string, got \(typeName(at: -1))") }
+        guard let text = limit.map({ string(at: -1, limit: $0) }) ?? string(at: -1) else {
+            throw RulesError.field("field '\(key)' must be a string, got \(typeName(at: -1))")
+        }
         return text
     }
 
@@ -222,8 +226,12 @@ final class LuaState {
         let type = getField(table, key)
         defer { pop() }
         if type == .nil { return nil }
-        guard let value = number(at: -1), value.isFinite else {
+        guard let value = number(at: -1) else {
             throw RulesError.field("field '\(key)' must be a finite number, got \(typeName(at: -1))")
+        }
+        // JSON has no infinity or NaN, and no badge is earned by one: refused, naming the value.
+        guard value.isFinite else {
+            throw RulesError.field("field '\(key)' must be a finite number, got \(value.isNaN ? "nan" : value > 0 ? "inf" : "-inf")")
         }
         return value
     }
@@ -234,6 +242,20 @@ final class LuaState {
         var length = 0
         guard let pointer = lua_tolstring(state, index, &length) else { return nil }
         return String(decoding: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self)
+    }
+
+    /// The string at `index`, cut after `limit` bytes (on a character boundary) with "… (N bytes)" after
+    /// it: text the host keeps from a rule (notes, details, hints) costs the host at most that much,
+    /// however long the rule's string (the rules' memory cap does not cover host memory).
+    func string(at index: Int32, limit: Int) -> String? {
+        guard lua_type(state, index) == LUA_TSTRING else { return nil }
+        var length = 0
+        guard let pointer = lua_tolstring(state, index, &length) else { return nil }
+        guard length > limit else { return String(decoding: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self) }
+        let bytes = UnsafeRawBufferPointer(start: pointer, count: length)
+        var end = limit
+        while end > 0, bytes[end] & 0xC0 == 0x80 { end -= 1 }  // not inside a UTF-8 sequence
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self) + "… (\(length) bytes)"
     }
 
     func number(at index: Int32) -> Double? {
@@ -295,24 +317,41 @@ final class LuaState {
         if lua_setupvalue(state, f, 1) == nil { pop() }
     }
 
+    /// How the messages of the instruction budget and the wall-clock backstop begin (sandbox.c writes them).
+    static let instructionsStopped = "instruction budget exhausted"
+    static let wallClockStopped = "stopped by the wall-clock backstop"
+
+    /// The limit that stopped a call (`bclua_stop_reason`).
+    enum Stop: Equatable {
+        case instructions, memory, allocation, wallClock
+    }
+
     /// The outcome of one protected call.
     struct CallError {
         var message: String
         var traceback: String?
-        var budgetExhausted: Bool
-        var memoryExceeded: Bool
+        /// Which limit stopped the call; nil for an ordinary error.
+        var stop: Stop?
     }
 
-    /// Calls the function below `nargs` arguments with `lua_pcall` (traceback handler, budget, memory cap).
+    /// Calls the function below `nargs` arguments with `lua_pcall` (traceback handler, budgets, memory cap).
     /// On success `nresults` values are on the stack; on failure nothing is.
     func call(nargs: Int32, nresults: Int32) -> CallError? {
         let status = bclua_call(state, nargs, nresults)
         if status == LUA_OK { return nil }
         let raw = string(at: -1) ?? "(error object is not a string)"
         pop()
-        let exhausted = bclua_budget_exhausted(state) != 0
-        let denied = bclua_memory_killed(state) != 0 || status == LUA_ERRMEM
-            || (bclua_memory_denied(state) != 0 && raw.contains("not enough memory"))
+        var stop: Stop? = nil
+        switch bclua_stop_reason(state) {
+        case Int32(BCLUA_STOP_INSTRUCTIONS): stop = .instructions
+        case Int32(BCLUA_STOP_MEMORY): stop = .memory
+        case Int32(BCLUA_STOP_ALLOCATION): stop = .allocation
+        case Int32(BCLUA_STOP_WALL_CLOCK): stop = .wallClock
+        default:
+            // A memory error Lua raised for an allocation denied once (the retry after a collection was not
+            // attempted, or a pcall-less path): still the memory cap.
+            if status == LUA_ERRMEM || (bclua_memory_denied(state) != 0 && raw.contains("not enough memory")) { stop = .memory }
+        }
         bclua_gc_collect(state)
         var message = raw
         var traceback: String? = nil
@@ -320,16 +359,24 @@ final class LuaState {
             message = String(raw[raw.startIndex..<range.lowerBound])
             traceback = "stack traceback:\n" + raw[range.upperBound...]
         }
-        if denied {
-            let megabytes = limits.memoryBytes / (1 << 20)
-            message = "memory limit exceeded (\(megabytes) MB for rules in one evaluation)"
+        if stop == .instructions, !message.contains(Self.instructionsStopped) {
+            // The rule's code replaced the stop's error object on its way out (a `__close` handler raising its own).
+            message = "\(Self.instructionsStopped) (\(limits.instructionsPerCall) instructions per call)"
+        } else if stop == .wallClock, !message.contains(Self.wallClockStopped) {
+            message = "\(Self.wallClockStopped) (\(limits.callSeconds) s per call)"
+        } else if stop == .memory || stop == .allocation {
+            // Lua raises memory errors without a location or a message handler: say which limit, and
+            // where the first denied allocation happened.
+            message = stop == .memory
+                ? "memory limit exceeded (\(limits.memoryBytes / (1 << 20)) MB for rules in one evaluation)"
+                : "allocation budget exhausted (\(limits.allocationBytesPerCall / (1 << 20)) MB allocated per call)"
             var source: UnsafePointer<CChar>? = nil
             let line = bclua_denied_location(state, &source)
             if line > 0, let source {
                 message = "\(String(cString: source)):\(line): " + message
             }
         }
-        return CallError(message: message, traceback: traceback, budgetExhausted: exhausted, memoryExceeded: denied)
+        return CallError(message: message, traceback: traceback, stop: stop)
     }
 }
 

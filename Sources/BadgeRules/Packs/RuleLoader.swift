@@ -19,9 +19,6 @@ extension Session {
         if let location = splitLocation(error.message) {
             file = resolve(location.file, fallback: fallback.file); line = location.line; message = location.rest
         }
-        if error.budgetExhausted && !message.contains("instruction budget exhausted") {
-            message = "instruction budget exhausted (\(lua.limits.instructionsPerCall) instructions per call)"
-        }
         return RuleFailure(pack: packNames[pack], rule: rule, file: file, line: line, message: message, traceback: error.traceback)
     }
 
@@ -29,7 +26,7 @@ extension Session {
     func resolve(_ file: String, fallback: String) -> String {
         guard file.hasPrefix("...") else { return file }
         let tail = String(file.dropFirst(3))
-        if fallback.hasSuffix(tail) { return fallback }
+        if fallback.hasSuffix(tail) && !fallback.hasPrefix("...") { return fallback }
         for pack in packs {
             if let match = pack.ruleFiles.first(where: { $0.hasSuffix(tail) }) { return match }
             let packFile = pack.directory + "/pack.lua"

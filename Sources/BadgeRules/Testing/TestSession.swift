@@ -121,8 +121,10 @@ final class TestSession {
             failure.message = failure.message
                 .replacingOccurrences(of: "instructions per call)", with: "instructions per test)")
                 .replacingOccurrences(of: "for rules in one evaluation)", with: "for the tests of one file)")
-            if error.budgetExhausted && !failure.message.contains("instruction budget exhausted") {
-                failure.message = "instruction budget exhausted (\(limits.instructionsPerCall) instructions per test): " + failure.message
+                .replacingOccurrences(of: "MB allocated per call)", with: "MB allocated per test)")
+                .replacingOccurrences(of: "s per call)", with: "s per test)")
+            if error.stop == .instructions && !failure.message.contains(LuaState.instructionsStopped) {
+                failure.message = "\(LuaState.instructionsStopped) (\(limits.instructionsPerCall) instructions per test): " + failure.message
             }
             // The test prelude's own frames say nothing to a rule author.
             failure.traceback = error.traceback.map { text in

@@ -20,10 +20,21 @@ static inline void bclua_remove(lua_State *state, int index) { lua_remove(state,
 
 // MARK: - States with a memory cap and an instruction budget
 
-/// A new state whose allocator denies growth past `memory_cap` bytes while Lua code runs
-/// (host allocations are counted but never denied), and whose calls stop after
-/// `instruction_budget` VM instructions. NULL when out of memory.
-lua_State *bclua_newstate(size_t memory_cap, long long instruction_budget);
+/// Which limit stopped a call (bclua_stop_reason). Every one but the wall clock is a deterministic
+/// budget: the same rule on the same runs stops at the same point on every run.
+enum {
+    BCLUA_STOP_NONE = 0,
+    BCLUA_STOP_INSTRUCTIONS = 1,  // VM instructions plus charged library work
+    BCLUA_STOP_MEMORY = 2,        // live bytes past the memory cap
+    BCLUA_STOP_ALLOCATION = 3,    // bytes allocated in one call past the allocation budget
+    BCLUA_STOP_WALL_CLOCK = 4     // the backstop: the call ran longer than its seconds
+};
+
+/// A new state whose allocator denies growth past `memory_cap` bytes while Lua code runs (host
+/// allocations are counted but never denied), and whose calls stop after `instruction_budget` VM
+/// instructions and charged library work, after allocating `allocation_budget` bytes in all, or
+/// after `call_seconds` of wall-clock time (the backstop). NULL when out of memory.
+lua_State *bclua_newstate(size_t memory_cap, long long instruction_budget, size_t allocation_budget, double call_seconds);
 /// Closes the state and frees its control block. Finalizers run with the budget already spent.
 void bclua_close(lua_State *state);
 /// A full garbage collection (lua_gc is variadic, which Swift cannot call).
@@ -35,14 +46,14 @@ void bclua_gc_collect(lua_State *state);
 typedef int (*bclua_host_fn)(lua_State *state, void *context, int fn, long long token);
 void bclua_set_host(lua_State *state, bclua_host_fn host, void *context);
 
-/// lua_pcall with the traceback message handler under the function, the budget re-armed and
+/// lua_pcall with the traceback message handler under the function, the budgets re-armed and
 /// the memory cap on. Returns the Lua status.
 int bclua_call(lua_State *state, int nargs, int nresults);
-/// After bclua_call: did the budget run out / did the allocator deny memory during that call?
-int bclua_budget_exhausted(lua_State *state);
+/// After bclua_call: which limit stopped it (BCLUA_STOP_*; NONE when it ended by itself or by an
+/// ordinary error). A stop cannot be caught inside the call: pcall and xpcall re-raise it.
+int bclua_stop_reason(lua_State *state);
+/// After bclua_call: did the allocator deny memory during that call?
 int bclua_memory_denied(lua_State *state);
-/// After bclua_call: was the call stopped because memory ran out (even if a pcall in the rule caught the first error)?
-int bclua_memory_killed(lua_State *state);
 /// Where the first denied allocation of the last call happened: returns the line (0: unknown) and sets *source.
 int bclua_denied_location(lua_State *state, const char **source);
 
@@ -52,8 +63,9 @@ void bclua_push_host_function(lua_State *state, int fn, long long token);
 /// Loads a text-only chunk (binary chunks are refused). Status as luaL_loadbufferx.
 int bclua_load_text(lua_State *state, const char *bytes, size_t length, const char *chunkname);
 
-/// Opens base, string, table, math, utf8 into the (host-only) globals and registers
-/// `badgectl_sorted_pairs` there; the prelude then builds pack environments from them.
+/// Opens base, string, table, math, utf8 into the (host-only) globals, puts the guarded pcall and
+/// xpcall and the charged library functions in place, and registers `badgectl_sorted_pairs` there;
+/// the prelude then builds pack environments from them.
 void bclua_open_libraries(lua_State *state);
 
 // MARK: - Read-only values for rules
