@@ -174,7 +174,9 @@ extension FITWriter {
     /// A complete FIT activity file for a track: file_id, timer start, records (1 s resolution),
     /// timer stop/start around each of `track.pauses`, laps (`track.laps` or one lap), one
     /// session and the activity message. Distances are the track's device distances when it has
-    /// them, otherwise cumulative WGS84 step lengths. `sport` is the FIT sport number.
+    /// them, otherwise cumulative WGS84 step lengths. The session's elapsed and timer totals are
+    /// the track's `deviceElapsedSeconds` and `deviceTimerSeconds` when set (a device whose own
+    /// count differs from its timestamps), else from the times. `sport` is the FIT sport number.
     public static func encode(track: Track, sport: UInt8 = 1, utcOffsetSeconds: Int? = nil) -> [UInt8] {
         typealias B = FITProfile.BaseType
         let fit = { (epoch: Double) -> Int64 in Int64((epoch - FITProfile.epochOffset).rounded(.down)) }
@@ -259,7 +261,8 @@ extension FITWriter {
         ])
         w.write(local: 4, [
             .integer(fit(last)), .integer(fit(first)), .integer(Int64(sport)),
-            scaled(elapsed, 1000, 0), scaled(elapsed - paused, 1000, 0), scaled(lastDistance, 100, 0),
+            scaled(track.deviceElapsedSeconds ?? elapsed, 1000, 0), scaled(track.deviceTimerSeconds ?? (elapsed - paused), 1000, 0),
+            scaled(lastDistance, 100, 0),
         ])
         w.define(local: 5, global: FITProfile.Message.activity, fields: [
             Field(253, B.uint32), Field(1, B.uint16), Field(5, B.uint32),
