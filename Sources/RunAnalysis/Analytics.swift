@@ -103,43 +103,46 @@ extension RunAnalyzer {
     static func stretches(of series: TimedSeries, maxStopSeconds: Double) -> [Range<Int>] {
         let n = series.count
         guard n >= 2 else { return [0..<n] }
-        var result: [Range<Int>] = []
-        var pieceStart = 0
-        var stopStart = -1, stopEnd = -1   // the stop being merged, as point indices
-        var j = 0
-        series.distances.withUnsafeBufferPointer { d in
-            series.elapsed.withUnsafeBufferPointer { t in
-                /// Ends the piece before the stop and starts the next after it. The stopped windows
-                /// reach into the running on either side (a window is stopped as soon as its average
-                /// is slow): the stop is trimmed to its standing steps, so the efforts on either
-                /// side keep every metre run.
-                func close() {
-                    var a = stopStart, b = stopEnd
-                    func moving(_ k: Int) -> Bool {
-                        let dt = t[k + 1] - t[k]
-                        return dt <= 0 || d[k + 1] - d[k] >= movingSpeedThreshold * dt
-                    }
-                    while a < b, moving(a) { a += 1 }
-                    while b > a, moving(b - 1) { b -= 1 }
-                    result.append(pieceStart..<(a + 1))
-                    pieceStart = b
-                }
+        // The stops, merged, as point ranges (state local to the loop: no captured variables).
+        let stops = series.distances.withUnsafeBufferPointer { d in
+            series.elapsed.withUnsafeBufferPointer { t -> [(start: Int, end: Int)] in
+                var stops: [(start: Int, end: Int)] = []
+                var stopStart = -1, stopEnd = -1
+                var j = 0
                 for i in 0..<(n - 1) {
                     if j <= i { j = i + 1 }
-                    while j < n - 1, t[j] - t[i] < maxStopSeconds { j += 1 }
-                    let span = t[j] - t[i]
-                    let stopped = span >= maxStopSeconds && d[j] - d[i] < movingSpeedThreshold * span
-                    if stopped {
-                        if stopStart >= 0, i <= stopEnd {
-                            stopEnd = max(stopEnd, j)
-                        } else {
-                            if stopStart >= 0 { close() }
-                            stopStart = i; stopEnd = j
-                        }
+                    let ti = t[i]
+                    while j < n - 1, t[j] - ti < maxStopSeconds { j += 1 }
+                    let span = t[j] - ti
+                    guard span >= maxStopSeconds, d[j] - d[i] < movingSpeedThreshold * span else { continue }
+                    if stopStart >= 0, i <= stopEnd {
+                        stopEnd = max(stopEnd, j)
+                    } else {
+                        if stopStart >= 0 { stops.append((stopStart, stopEnd)) }
+                        stopStart = i; stopEnd = j
                     }
                 }
-                if stopStart >= 0 { close() }
+                if stopStart >= 0 { stops.append((stopStart, stopEnd)) }
+                return stops
             }
+        }
+        guard !stops.isEmpty else { return [0..<n] }
+        // The stopped windows reach into the running on either side (a window is stopped as soon
+        // as its average is slow): each stop is trimmed to its slow steps, so the efforts on
+        // either side keep every metre run.
+        let d = series.distances, t = series.elapsed
+        func moving(_ k: Int) -> Bool {
+            let dt = t[k + 1] - t[k]
+            return dt <= 0 || d[k + 1] - d[k] >= movingSpeedThreshold * dt
+        }
+        var result: [Range<Int>] = []
+        var pieceStart = 0
+        for stop in stops {
+            var a = stop.start, b = stop.end
+            while a < b, moving(a) { a += 1 }
+            while b > a, moving(b - 1) { b -= 1 }
+            result.append(pieceStart..<(a + 1))
+            pieceStart = b
         }
         result.append(pieceStart..<n)
         return result

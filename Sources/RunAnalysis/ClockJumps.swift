@@ -42,6 +42,15 @@ extension RunAnalyzer {
         let n = track.times.count
         guard n >= 2 else { return 0 }
         let suspect = track.times.withUnsafeBufferPointer { t -> Bool in
+            // Branch-free over neighbours (a NaN step compares false either way); only a track with
+            // a missing time looks again, across its untimed points.
+            var long = false, gap = false
+            for i in 1..<n {
+                let step = t[i] - t[i - 1]
+                long = long || step > clockJumpMinimumStep || step < -clockJumpMinimumStep
+                gap = gap || step.isNaN
+            }
+            if long || !gap { return long }
             var previous = Double.nan
             for x in t where x.isFinite {
                 if previous.isFinite, abs(x - previous) > clockJumpMinimumStep { return true }
@@ -80,7 +89,10 @@ extension RunAnalyzer {
             var jump = false
             if step > clockJumpMinimumStep {
                 // A lone future record: the two after it are both earlier. The profile drops it.
-                if k + 2 < timed.count, original[timed[k + 1]] < original[b], original[timed[k + 2]] < original[b] { continue }
+                if k + 2 < timed.count, original[timed[k + 1]] < original[b], original[timed[k + 2]] < original[b] {
+                    times[b] = original[b] + shift
+                    continue
+                }
                 let paused = track.pauses.contains { $0.from <= original[a] + 1 && $0.to >= original[b] - 1 }
                 if paused {
                     jump = false
@@ -97,20 +109,27 @@ extension RunAnalyzer {
                 let next = original[timed[k + 1]]
                 jump = next >= original[b] && next < original[a]
             }
-            guard jump else { continue }
-            let usual = k >= 2 ? min(movingMaxStep, max(0, original[a] - original[timed[k - 2]])) : 1
-            shift += usual - step
-            jumps.append((original[b], shift))
-            for j in k..<timed.count { times[timed[j]] = original[timed[j]] + shift }
+            if jump {
+                let usual = k >= 2 ? min(movingMaxStep, max(0, original[a] - original[timed[k - 2]])) : 1
+                shift += usual - step
+                jumps.append((original[b], shift))
+            }
+            // Every later record moves with the jumps before it (one pass, however many jumps).
+            times[b] = original[b] + shift
         }
         guard !jumps.isEmpty else { return 0 }
 
         /// The shift of an original time: that of the last forward jump at or before it (pauses
         /// are placed by time; a jump back leaves them where they were).
+        let forward = jumps.filter { $0.shift < 0 }.sorted { $0.at < $1.at }
         func moved(_ x: Double) -> Double {
-            var result = x
-            for jump in jumps where jump.shift < 0 && x >= jump.at { result = x + jump.shift }
-            return result
+            // The last forward jump at or before x (binary search: a file may hold many pauses).
+            var low = 0, high = forward.count
+            while low < high {
+                let mid = (low + high) / 2
+                if forward[mid].at <= x { low = mid + 1 } else { high = mid }
+            }
+            return low == 0 ? x : x + forward[low - 1].shift
         }
         track.times = times
         track.pauses = track.pauses.map { Pause(from: moved($0.from), to: moved($0.to)) }

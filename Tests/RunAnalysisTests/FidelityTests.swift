@@ -82,6 +82,20 @@ final class FidelityTests: XCTestCase {
         XCTAssertEqual(got.dropped, [Dropped(reason: "clock_jump", count: 1)])
     }
 
+    func testManyJumpsAndAJumpAcrossAnUntimedPointAreAllFound() throws {
+        // 3 m/s at 1 s, the clock jumping 2 h forward every 50 records (199 jumps): each is taken
+        // out in the one pass, and the run lasts its 9999 s.
+        let d = (0..<10_000).map { Double($0) * 3 }
+        let t = (0..<10_000).map { Double($0) + Double($0 / 50) * 7200 }
+        let got = summary(F.equator(d, times: t))
+        XCTAssertEqual(got.elapsedSeconds, 9999)
+        XCTAssertEqual(got.dropped, [Dropped(reason: "clock_jump", count: 199)])
+        // A record without a time between the two sides of the jump.
+        let across = summary(F.equator([0, 3, 6, 9, 12, 15, 18], times: [0, 1, 2, .nan, 86_403, 86_404, 86_405]))
+        XCTAssertEqual(across.elapsedSeconds, 5)
+        XCTAssertEqual(across.dropped, [Dropped(reason: "clock_jump", count: 1)])
+    }
+
     // MARK: 4. Partial timestamps
 
     func testATrackTimedOnAFewPointsIsUntimed() throws {
