@@ -274,3 +274,44 @@ extension FITWriter {
         return w.finish()
     }
 }
+
+extension FITWriter {
+    /// A pool swim as a Garmin watch writes one: file_id, optionally a heart-rate record every
+    /// `recordEvery` seconds (no position, no distance), one `length` message per length
+    /// (`(seconds, active)`: an idle length is a rest at the wall) and a swimming session with
+    /// the pool length. `start` in epoch seconds.
+    public static func encodePoolSwim(
+        start: Double, poolLengthMeters: Double, lengths: [(seconds: Double, active: Bool)], recordEvery: Double? = nil
+    ) -> [UInt8] {
+        typealias B = FITProfile.BaseType
+        let fit = { (epoch: Double) -> Value in .integer(Int64((epoch - FITProfile.epochOffset).rounded(.down))) }
+        let total = lengths.reduce(0) { $0 + $1.seconds }
+        var w = FITWriter()
+        w.define(local: 0, global: FITProfile.Message.fileID, fields: [Field(0, B.enumeration), Field(4, B.uint32)])
+        w.write(local: 0, [.integer(4), fit(start)])
+        if let every = recordEvery, every > 0 {
+            w.define(local: 1, global: FITProfile.Message.record, fields: [Field(253, B.uint32), Field(3, B.uint8)])
+            var k = 0.0
+            while k * every <= total {
+                w.write(local: 1, [fit(start + k * every), .integer(120 + Int64(k) % 40)])
+                k += 1
+            }
+        }
+        w.define(local: 2, global: FITProfile.Message.length, fields: [
+            Field(253, B.uint32), Field(2, B.uint32), Field(3, B.uint32), Field(4, B.uint32), Field(12, B.enumeration),
+        ])
+        var at = start
+        for length in lengths {
+            let ms = Value.integer(Int64((length.seconds * 1000).rounded()))
+            w.write(local: 2, [fit(at + length.seconds), fit(at), ms, ms, .integer(length.active ? 1 : 0)])
+            at += length.seconds
+        }
+        w.define(local: 3, global: FITProfile.Message.session, fields: [
+            Field(253, B.uint32), Field(2, B.uint32), Field(5, B.enumeration), Field(7, B.uint32), Field(8, B.uint32),
+            Field(44, B.uint16),
+        ])
+        let ms = Value.integer(Int64((total * 1000).rounded()))
+        w.write(local: 3, [fit(at), fit(start), .integer(5), ms, ms, .integer(Int64((poolLengthMeters * 100).rounded()))])
+        return w.finish()
+    }
+}

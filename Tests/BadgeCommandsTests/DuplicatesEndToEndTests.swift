@@ -43,3 +43,21 @@ final class DuplicatesEndToEndTests: XCTestCase {
         XCTAssertEqual((all["duplicates"] as? [Any])?.count, 0)
     }
 }
+
+/// `evaluate --sport swimming` on a pool swim (FIT lengths): its real distance and time.
+final class PoolSwimEndToEndTests: XCTestCase {
+    func testAPoolSwimCountsItsLengths() throws {
+        let folder = try TemporaryFolder()
+        let lengths = Array(repeating: (seconds: 40.0, active: true), count: 40)  // 40 × 25 m = 1 km
+        try Data(FITWriter.encodePoolSwim(start: 1_714_545_000, poolLengthMeters: 25, lengths: lengths))
+            .write(to: folder.url.appendingPathComponent("pool.fit"))
+        let result = try CLI.run(["evaluate", folder.path, "--format", "json", "--sport", "swimming", "--rules", "rules/checkpoints", "--no-cache"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let run = try XCTUnwrap((report["runs"] as? [[String: Any]])?.first)
+        XCTAssertEqual(run["sport"] as? String, "swimming")
+        XCTAssertEqual(try XCTUnwrap(run["distance_m"] as? Double), 1000, accuracy: 1e-9)
+        XCTAssertEqual(run["elapsed_s"] as? Double, 1600)
+        XCTAssertEqual((report["excluded"] as? [Any])?.count, 0)
+    }
+}
