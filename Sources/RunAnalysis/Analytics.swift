@@ -57,13 +57,95 @@ extension RunAnalyzer {
 
     // MARK: Efforts
 
-    /// The fastest stretch of each of `Effort.standardDistances` the run is long enough for.
-    public static func efforts(of profile: Profile) -> [Effort] {
-        efforts(of: TimedSeries(profile))
+    /// The fastest stretch of each of `Effort.standardDistances` the run is long enough for that
+    /// spans no stop longer than `maxStopSeconds` (a run's own efforts: `effortMaxStopSeconds`;
+    /// nil allows any stop; see `stretches(of:maxStopSeconds:)` for what a stop is).
+    public static func efforts(of profile: Profile, maxStopSeconds: Double? = effortMaxStopSeconds) -> [Effort] {
+        bestEfforts(in: TimedSeries(profile), Effort.standardDistances, maxStopSeconds: maxStopSeconds)
     }
 
     static func efforts(of series: TimedSeries) -> [Effort] {
-        fastestEfforts(in: series, Effort.standardDistances)
+        bestEfforts(in: series, Effort.standardDistances, maxStopSeconds: effortMaxStopSeconds)
+    }
+
+    /// Seconds: the longest stop an effort may span (see `stretches(of:maxStopSeconds:)`).
+    public static let effortMaxStopSeconds = 120.0
+
+    /// The fastest window of each distance that spans no stop longer than `maxStopSeconds`
+    /// (nil: any stop): `fastestEfforts` over each stretch between such stops, the best of them
+    /// kept (the earliest of equal ones). A run with no such stop is searched in one pass, as before.
+    static func bestEfforts(in series: TimedSeries, _ wanted: [(name: String, meters: Double)], maxStopSeconds: Double?) -> [Effort] {
+        guard let maxStopSeconds else { return fastestEfforts(in: series, wanted) }
+        let pieces = stretches(of: series, maxStopSeconds: maxStopSeconds)
+        if pieces.count == 1, pieces[0] == 0..<series.count { return fastestEfforts(in: series, wanted) }
+        var best: [String: Effort] = [:]
+        for piece in pieces where piece.count >= 2 {
+            let part = TimedSeries(distances: Array(series.distances[piece]), elapsed: Array(series.elapsed[piece]))
+            for effort in fastestEfforts(in: part, wanted) where best[effort.name].map({ effort.elapsedSeconds < $0.elapsedSeconds }) ?? true {
+                best[effort.name] = effort
+            }
+        }
+        return wanted.compactMap { best[$0.name] }
+    }
+
+    /// The stretches of a timed series between its stops longer than `maxStopSeconds`.
+    ///
+    /// A stop is a stretch of at least `maxStopSeconds` over which the average speed is below
+    /// `movingSpeedThreshold` (0.5 m/s): standing at a crossing for two minutes, a standing rest
+    /// between intervals, or a recording gap during which the runner did not get anywhere. The
+    /// average over the whole stretch (not each step) keeps GPS jitter while standing from
+    /// breaking a stop into short ones. Every window of at least `maxStopSeconds` starting at a
+    /// recorded point is tested (two pointers, O(n)); overlapping stopped windows merge into one
+    /// stop, trimmed at either end to its first and last slow step (below the threshold), and the
+    /// stretches run from one stop's last point to the next stop's first, so an
+    /// effort may start or end at a stop but never cross one. A stop shorter than the limit (a
+    /// traffic light) does not cut: a window over it is merely slower, as the runner's was.
+    static func stretches(of series: TimedSeries, maxStopSeconds: Double) -> [Range<Int>] {
+        let n = series.count
+        guard n >= 2 else { return [0..<n] }
+        // The stops, merged, as point ranges (state local to the loop: no captured variables).
+        let stops = series.distances.withUnsafeBufferPointer { d in
+            series.elapsed.withUnsafeBufferPointer { t -> [(start: Int, end: Int)] in
+                var stops: [(start: Int, end: Int)] = []
+                var stopStart = -1, stopEnd = -1
+                var j = 0
+                for i in 0..<(n - 1) {
+                    if j <= i { j = i + 1 }
+                    let ti = t[i]
+                    while j < n - 1, t[j] - ti < maxStopSeconds { j += 1 }
+                    let span = t[j] - ti
+                    guard span >= maxStopSeconds, d[j] - d[i] < movingSpeedThreshold * span else { continue }
+                    if stopStart >= 0, i <= stopEnd {
+                        stopEnd = max(stopEnd, j)
+                    } else {
+                        if stopStart >= 0 { stops.append((stopStart, stopEnd)) }
+                        stopStart = i; stopEnd = j
+                    }
+                }
+                if stopStart >= 0 { stops.append((stopStart, stopEnd)) }
+                return stops
+            }
+        }
+        guard !stops.isEmpty else { return [0..<n] }
+        // The stopped windows reach into the running on either side (a window is stopped as soon
+        // as its average is slow): each stop is trimmed to its slow steps, so the efforts on
+        // either side keep every metre run.
+        let d = series.distances, t = series.elapsed
+        func moving(_ k: Int) -> Bool {
+            let dt = t[k + 1] - t[k]
+            return dt <= 0 || d[k + 1] - d[k] >= movingSpeedThreshold * dt
+        }
+        var result: [Range<Int>] = []
+        var pieceStart = 0
+        for stop in stops {
+            var a = stop.start, b = stop.end
+            while a < b, moving(a) { a += 1 }
+            while b > a, moving(b - 1) { b -= 1 }
+            result.append(pieceStart..<(a + 1))
+            pieceStart = b
+        }
+        result.append(pieceStart..<n)
+        return result
     }
 
     /// The shortest time over any contiguous window of `meters` of cumulative distance, or nil
@@ -76,8 +158,12 @@ extension RunAnalyzer {
     /// gap between two segments: no distance is added there while time runs on, so such a window
     /// is merely slower (as in the reference tools). Of equally fast windows the first found is
     /// kept (first family, then second, each in order).
-    public static func fastestEffort(in profile: Profile, name: String, meters: Double) -> Effort? {
-        fastestEfforts(in: TimedSeries(profile), [(name, meters)]).first
+    ///
+    /// `maxStopSeconds` keeps windows from spanning a stop longer than that (see
+    /// `stretches(of:maxStopSeconds:)`; a run's own efforts use `effortMaxStopSeconds`); nil
+    /// allows any stop.
+    public static func fastestEffort(in profile: Profile, name: String, meters: Double, maxStopSeconds: Double? = nil) -> Effort? {
+        bestEfforts(in: TimedSeries(profile), [(name, meters)], maxStopSeconds: maxStopSeconds).first
     }
 
     /// `fastestEffort` for several distances at once (those the run is long enough for, in the
@@ -329,26 +415,51 @@ extension RunAnalyzer {
 
     // MARK: Sensors
 
-    /// Average and maximum of a sensor column over the kept points, per point (every recorded
-    /// sample weighs the same, as the reference tools and device summaries do at 1 s recording).
+    /// Average and maximum of a sensor column over the kept points, the average weighted by time.
+    ///
+    /// Each reading stands for the time around it: half the step to the previous reading and
+    /// half the step to the next one (readings of the same channel; a point without a reading is
+    /// skipped, not counted as zero), each half at most `sensorHalfStepCap` (30 s), so smart
+    /// recording's irregular samples weigh by the time they cover while a pause or a gap in the
+    /// channel (a strap losing contact) counts no more than 30 s on either side. When a reading
+    /// has no time, or all readings share one instant, every reading weighs the same.
     /// Non-finite values are absent; with `ignoreNonPositive` so are 0 and below (a heart rate of
     /// 0 is a strap without contact, not a reading). Nil when no point has a value.
     public static func sensorStats(_ values: [Double], profile: Profile, ignoreNonPositive: Bool) -> SensorStats? {
         guard !values.isEmpty else { return nil }
         var sum = 0.0, count = 0, maximum = -Double.infinity
+        var weighted = 0.0, weights = 0.0, allTimed = true
+        var previousValue = Double.nan, previousTime = Double.nan
+        let cap = sensorHalfStepCap
         values.withUnsafeBufferPointer { v in
-            for k in 0..<profile.count {
-                let i = profile.pointIndex(k)
-                guard i < v.count else { continue }
-                let x = v[i]
-                guard x.isFinite, !(ignoreNonPositive && x <= 0) else { continue }
-                sum += x; count += 1
-                if x > maximum { maximum = x }
+            profile.elapsed.withUnsafeBufferPointer { e in
+                for k in 0..<profile.count {
+                    let i = profile.pointIndex(k)
+                    guard i < v.count else { continue }
+                    let x = v[i]
+                    guard x.isFinite, !(ignoreNonPositive && x <= 0) else { continue }
+                    sum += x; count += 1
+                    if x > maximum { maximum = x }
+                    let t = e[k]
+                    if t.isFinite {
+                        if previousTime.isFinite {
+                            let half = min(cap, max(0, t - previousTime) / 2)
+                            weighted += half * (previousValue + x); weights += 2 * half
+                        }
+                        previousValue = x; previousTime = t
+                    } else {
+                        allTimed = false
+                    }
+                }
             }
         }
         guard count > 0 else { return nil }
-        return SensorStats(average: sum / Double(count), maximum: maximum)
+        let average = allTimed && weights > 0 ? weighted / weights : sum / Double(count)
+        return SensorStats(average: average, maximum: maximum)
     }
+
+    /// Seconds: the most a sensor reading weighs on either side of it (see `sensorStats`).
+    public static let sensorHalfStepCap = 30.0
 }
 
 /// The points of a profile that have a time: cumulative distance and elapsed seconds, both
@@ -372,6 +483,10 @@ struct TimedSeries {
         for k in 0..<profile.count where profile.elapsed[k].isFinite {
             distances.append(profile.distances[k]); elapsed.append(profile.elapsed[k])
         }
+    }
+
+    init(distances: [Double], elapsed: [Double]) {
+        self.distances = distances; self.elapsed = elapsed
     }
 
     var count: Int { distances.count }

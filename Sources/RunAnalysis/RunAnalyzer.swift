@@ -209,6 +209,40 @@ public struct RunAnalyzer: Sendable {
         }
     }
 
+    /// The `dropped` reason of the timestamps of a partly timed track (see `untimeIfPartlyTimed`).
+    public static let partialTimestampsReason = "partial timestamps"
+
+    /// A track whose timestamps do not span its distance is treated as untimed: a distance over
+    /// all points is never paired with a time over a few (a GPX with times on 5 of 296 points
+    /// read as 4.58 km in 57 s). The timestamps span the distance when the distance before the
+    /// first timed point and after the last one is at most `partialTimestampsAllowance` of the
+    /// total (1%, and 10 m at least); times on only some of the points in between are fine
+    /// (splits and efforts interpolate across them). Untimed, the run keeps its distance and has
+    /// no elapsed, timer or moving time, splits or efforts; it keeps its start only when its
+    /// first point is timed. The timestamps left out count under `partialTimestampsReason`.
+    /// Returns true when it untimed the profile. Looks only at the timed ends (O(1) usually).
+    @discardableResult
+    public static func untimeIfPartlyTimed(_ profile: inout Profile) -> Bool {
+        let n = profile.count
+        guard n >= 2 else { return false }
+        var first = 0, last = n - 1
+        while first < n, !profile.elapsed[first].isFinite { first += 1 }
+        guard first < n else { return false }
+        while !profile.elapsed[last].isFinite { last -= 1 }
+        let total = profile.totalDistance
+        let outside = total - (profile.distances[last] - profile.distances[first])
+        guard outside > max(10, total * partialTimestampsAllowance) else { return false }
+        var timed = 0
+        for k in first...last where profile.elapsed[k].isFinite { timed += 1 }
+        profile.dropped[partialTimestampsReason, default: 0] += timed
+        profile.elapsed = [Double](repeating: .nan, count: n)
+        if first != 0 { profile.startEpoch = nil }
+        return true
+    }
+
+    /// The share of the distance that may lie outside the timed span (see `untimeIfPartlyTimed`).
+    public static let partialTimestampsAllowance = 0.01
+
     /// Elapsed, timer and moving seconds of a profile (nil without times).
     public static func times(of profile: Profile, pauses: [Pause] = []) -> (elapsed: Double?, timer: Double?, moving: Double?) {
         var first = Double.nan, last = Double.nan
@@ -249,7 +283,10 @@ extension RunAnalyzer {
     /// gives the local date when the file carried no UTC offset of its own; nil leaves the local
     /// date to the caller (`RunFolder` gives it from the user's zone at the run's start).
     public func summarize(_ track: Track, id: String, zoneOffsetSeconds: Int? = 0) -> RunSummary {
-        let profile = RunAnalyzer.profile(of: track)
+        var track = track
+        RunAnalyzer.removeClockJumps(from: &track)
+        var profile = RunAnalyzer.profile(of: track)
+        RunAnalyzer.untimeIfPartlyTimed(&profile)
         var (elapsed, timer, moving) = RunAnalyzer.times(of: profile, pauses: track.pauses)
         var startEpoch = profile.startEpoch
         // Records dropped for want of a position still tell when the run started and ended.
@@ -277,6 +314,8 @@ extension RunAnalyzer {
             movingSeconds: moving,
             deviceDistanceMeters: track.deviceDistanceMeters
         )
+        summary.deviceTimerSeconds = track.deviceTimerSeconds
+        summary.deviceElapsedSeconds = track.deviceElapsedSeconds
         let series = TimedSeries(profile)
         summary.splitsKilometre = RunAnalyzer.splits(of: series, unitMeters: 1000)
         summary.splitsMile = RunAnalyzer.splits(of: series, unitMeters: Units.metresPerMile)

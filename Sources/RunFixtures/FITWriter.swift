@@ -174,7 +174,9 @@ extension FITWriter {
     /// A complete FIT activity file for a track: file_id, timer start, records (1 s resolution),
     /// timer stop/start around each of `track.pauses`, laps (`track.laps` or one lap), one
     /// session and the activity message. Distances are the track's device distances when it has
-    /// them, otherwise cumulative WGS84 step lengths. `sport` is the FIT sport number.
+    /// them, otherwise cumulative WGS84 step lengths. The session's elapsed and timer totals are
+    /// the track's `deviceElapsedSeconds` and `deviceTimerSeconds` when set (a device whose own
+    /// count differs from its timestamps), else from the times. `sport` is the FIT sport number.
     public static func encode(track: Track, sport: UInt8 = 1, utcOffsetSeconds: Int? = nil) -> [UInt8] {
         typealias B = FITProfile.BaseType
         let fit = { (epoch: Double) -> Int64 in Int64((epoch - FITProfile.epochOffset).rounded(.down)) }
@@ -259,7 +261,8 @@ extension FITWriter {
         ])
         w.write(local: 4, [
             .integer(fit(last)), .integer(fit(first)), .integer(Int64(sport)),
-            scaled(elapsed, 1000, 0), scaled(elapsed - paused, 1000, 0), scaled(lastDistance, 100, 0),
+            scaled(track.deviceElapsedSeconds ?? elapsed, 1000, 0), scaled(track.deviceTimerSeconds ?? (elapsed - paused), 1000, 0),
+            scaled(lastDistance, 100, 0),
         ])
         w.define(local: 5, global: FITProfile.Message.activity, fields: [
             Field(253, B.uint32), Field(1, B.uint16), Field(5, B.uint32),
@@ -268,6 +271,47 @@ extension FITWriter {
             .integer(fit(last)), .integer(1),
             utcOffsetSeconds.map { .integer(fit(last) + Int64($0)) } ?? .invalid,
         ])
+        return w.finish()
+    }
+}
+
+extension FITWriter {
+    /// A pool swim as a Garmin watch writes one: file_id, optionally a heart-rate record every
+    /// `recordEvery` seconds (no position, no distance), one `length` message per length
+    /// (`(seconds, active)`: an idle length is a rest at the wall) and a swimming session with
+    /// the pool length. `start` in epoch seconds.
+    public static func encodePoolSwim(
+        start: Double, poolLengthMeters: Double, lengths: [(seconds: Double, active: Bool)], recordEvery: Double? = nil
+    ) -> [UInt8] {
+        typealias B = FITProfile.BaseType
+        let fit = { (epoch: Double) -> Value in .integer(Int64((epoch - FITProfile.epochOffset).rounded(.down))) }
+        let total = lengths.reduce(0) { $0 + $1.seconds }
+        var w = FITWriter()
+        w.define(local: 0, global: FITProfile.Message.fileID, fields: [Field(0, B.enumeration), Field(4, B.uint32)])
+        w.write(local: 0, [.integer(4), fit(start)])
+        if let every = recordEvery, every > 0 {
+            w.define(local: 1, global: FITProfile.Message.record, fields: [Field(253, B.uint32), Field(3, B.uint8)])
+            var k = 0.0
+            while k * every <= total {
+                w.write(local: 1, [fit(start + k * every), .integer(120 + Int64(k) % 40)])
+                k += 1
+            }
+        }
+        w.define(local: 2, global: FITProfile.Message.length, fields: [
+            Field(253, B.uint32), Field(2, B.uint32), Field(3, B.uint32), Field(4, B.uint32), Field(12, B.enumeration),
+        ])
+        var at = start
+        for length in lengths {
+            let ms = Value.integer(Int64((length.seconds * 1000).rounded()))
+            w.write(local: 2, [fit(at + length.seconds), fit(at), ms, ms, .integer(length.active ? 1 : 0)])
+            at += length.seconds
+        }
+        w.define(local: 3, global: FITProfile.Message.session, fields: [
+            Field(253, B.uint32), Field(2, B.uint32), Field(5, B.enumeration), Field(7, B.uint32), Field(8, B.uint32),
+            Field(44, B.uint16),
+        ])
+        let ms = Value.integer(Int64((total * 1000).rounded()))
+        w.write(local: 3, [fit(at), fit(start), .integer(5), ms, ms, .integer(Int64((poolLengthMeters * 100).rounded()))])
         return w.finish()
     }
 }

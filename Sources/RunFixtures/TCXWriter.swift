@@ -1,6 +1,7 @@
 import RunFiles
 
-/// Writes a `Track` as a Garmin-style TCX activity (one lap, one `Track` element per segment,
+/// Writes a `Track` as a Garmin-style TCX activity (one lap, its `TotalTimeSeconds` the track's
+/// `deviceTimerSeconds` when set, one `Track` element per segment,
 /// positions with Garmin's long decimals, the cumulative `DistanceMeters` odometer measured with
 /// `Geodesy.distance`, heart rate and cadence): TCX input for tests and `BadgeBench tcx`.
 public enum TCXWriter {
@@ -15,6 +16,7 @@ public enum TCXWriter {
         put(" xmlns:ns3=\"http://www.garmin.com/xmlschemas/ActivityExtension/v2\">\n")
         put("  <Activities>\n    <Activity Sport=\"\(RunGenerator.xmlEscaped(sport))\">\n")
         put("      <Id>\(start)</Id>\n      <Lap StartTime=\"\(start)\">\n")
+        if let timer = t.deviceTimerSeconds, timer.isFinite { put("        <TotalTimeSeconds>\(RunGenerator.fixed(timer, 1))</TotalTimeSeconds>\n") }
         var odometer = 0.0
         for range in t.segmentRanges {
             put("        <Track>\n")

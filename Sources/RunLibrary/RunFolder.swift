@@ -15,6 +15,8 @@ public struct RunFolder: Sendable {
     public var runs: [RunSummary] = []
     public var ignored: [String] = []
     public var errors: [RunFileError] = []
+    /// Runs left out as the same as another one (listed, not errors).
+    public var duplicates: [RunDuplicate] = []
 
     public init(runs: [RunSummary] = [], ignored: [String] = [], errors: [RunFileError] = []) {
         self.runs = runs; self.ignored = ignored; self.errors = errors

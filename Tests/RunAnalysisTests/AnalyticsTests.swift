@@ -138,8 +138,11 @@ final class AnalyticsTests: XCTestCase {
         let efforts = RunAnalyzer.efforts(of: profile)
         XCTAssertEqual(efforts.first { $0.name == "1km" }?.elapsedSeconds ?? 0, 300, accuracy: 1e-6)
         XCTAssertEqual(efforts.first { $0.name == "400m" }?.elapsedSeconds ?? 0, 120, accuracy: 1e-6)
-        // 1 mile must span the gap: 609.344 m of the second segment after the first km.
-        XCTAssertEqual(efforts.first { $0.name == "1mi" }?.elapsedSeconds ?? 0, 900 + 609.344 * 0.3, accuracy: 1e-6)
+        // 1 mile would have to span the gap: a 600 s stop is longer than an effort may span.
+        XCTAssertNil(efforts.first { $0.name == "1mi" })
+        // With no limit on stops: 609.344 m of the second segment after the first km.
+        let spanning = RunAnalyzer.efforts(of: profile, maxStopSeconds: nil)
+        XCTAssertEqual(spanning.first { $0.name == "1mi" }?.elapsedSeconds ?? 0, 900 + 609.344 * 0.3, accuracy: 1e-6)
     }
 
     func testTwoPointerSearchAgreesWithExhaustiveSearch() throws {
@@ -283,14 +286,15 @@ final class AnalyticsTests: XCTestCase {
 
     // MARK: Sensors
 
-    func testHeartRateAndCadenceAveragePerPoint() throws {
+    func testHeartRateAndCadenceAverageWeightedByTime() throws {
         let d: [Double] = [0, 10, 20, 30, 40]
         let track = F.equator(
             d, times: d, heartRates: [120, 0, 150, .nan, 180], cadences: [80, 0, 90, .nan, 100])
         let profile = RunAnalyzer.profile(of: track)
-        // Heart rate 0 is no contact: (120 + 150 + 180) / 3. Cadence 0 is a reading: 270 / 4.
+        // Heart rate 0 is no contact: readings at 0, 20 and 40 s weigh 10, 20 and 10 s: 150.
+        // Cadence 0 is a reading: at 0, 10, 20 and 40 s they weigh 5, 10, 15, 10 s: 2750 / 40.
         XCTAssertEqual(RunAnalyzer.sensorStats(track.heartRates, profile: profile, ignoreNonPositive: true), SensorStats(average: 150, maximum: 180))
-        XCTAssertEqual(RunAnalyzer.sensorStats(track.cadences, profile: profile, ignoreNonPositive: false), SensorStats(average: 67.5, maximum: 100))
+        XCTAssertEqual(RunAnalyzer.sensorStats(track.cadences, profile: profile, ignoreNonPositive: false), SensorStats(average: 68.75, maximum: 100))
         let bare = F.equator(d, times: d)
         XCTAssertNil(RunAnalyzer.sensorStats(bare.heartRates, profile: RunAnalyzer.profile(of: bare), ignoreNonPositive: true))
     }

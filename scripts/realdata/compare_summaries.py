@@ -8,8 +8,11 @@ The folder must hold the files and a reference.json (values computed by gpxpy, t
 fitdecode/fitparse and GeographicLib). Prints a Markdown table per file: our distance vs gpxpy's
 formulas on the same points (must be within 0.5%), vs the WGS84 geodesic, our elapsed time vs the
 FIT session's total_elapsed_time or the last-first timestamp (within 1 s), the device's own total;
-then checks that the same activity in several formats gives the same distance (within 0.5%) and the
-same badges. Exits 1 when a check fails. Standard library only.
+then our timer and heart-rate average beside the device's own totals (device_timer_s must be the FIT
+session's total_timer_time, the average within 1 bpm of the session's avg_heart_rate); then checks that
+the same activity in several formats gives the same distance (within 0.5%) and the same badges, and that
+`evaluate` on the whole folder lists exactly the other formats of each such activity as duplicates of its
+FIT file. Exits 1 when a check fails. Standard library only.
 """
 import json, os, subprocess, sys, tempfile, shutil
 from datetime import datetime
@@ -78,6 +81,9 @@ def main():
     print("|---|---|---|---|---|---|---|")
     for row in rows:
         print("| " + " | ".join(row) + " |")
+    print()
+    timer_and_heart(ref, summaries, failures)
+    duplicates(folder, exe, summaries, failures)
     # The same activity in several formats.
     stem = "sl_run_6782987395"
     same = [n for n in summaries if n.startswith(stem + ".")]
@@ -103,6 +109,60 @@ def main():
         print("\nFAILED:\n  " + "\n  ".join(failures)); return 1
     print("\nAll checks passed.")
     return 0
+
+def fmt(x, digits=1):
+    return "—" if x is None else f"{x:.{digits}f}"
+
+def timer_and_heart(ref, summaries, failures):
+    """Our timer and heart-rate average beside the device's own totals and the peers' figures.
+
+    timer_s is ours (elapsed less segment gaps and recorded timer pauses); device_timer_s is the
+    file's own total as we read it, which must equal fitdecode's session total_timer_time (FIT)
+    within 0.01 s. heart_rate.avg is ours, weighted by time; the device's (FIT session
+    avg_heart_rate) is an integer, so ours must be within 1 bpm of it; the peers average per sample.
+    """
+    print("| file | timer s: ours / device (read) / fitdecode | sports-lib timer | HR avg: ours by time / device / peer per sample | HR max: ours / peer |")
+    print("|---|---|---|---|---|")
+    for name in sorted(summaries):
+        run, peer, own = summaries[name], ref[name].get("peer", {}), ref[name].get("own", {})
+        session = (peer.get("fitdecode", {}).get("sessions") or [{}])[0]
+        fit_timer = session.get("total_timer_time")
+        device_timer = run.get("device_timer_s")
+        if fit_timer is not None and (device_timer is None or abs(device_timer - fit_timer) > 0.01):
+            failures.append(f"{name}: device_timer_s {device_timer} is not fitdecode's total_timer_time {fit_timer}")
+        hr = run.get("heart_rate") or {}
+        device_hr = session.get("avg_heart_rate")
+        peer_hr = peer.get("tcxreader", {}).get("hr_avg") or (own.get("heart_rate") or {}).get("avg")
+        peer_max = peer.get("tcxreader", {}).get("hr_max") or (own.get("heart_rate") or {}).get("max") or session.get("max_heart_rate")
+        if device_hr is not None and hr.get("avg") is not None and abs(hr["avg"] - device_hr) > 1:
+            failures.append(f"{name}: heart-rate average {hr['avg']:.2f} is more than 1 bpm from the device's {device_hr}")
+        sl = peer.get("sports_lib_test_assertions", {}).get("timer_time", "—")
+        print(f"| {name} | {fmt(run.get('timer_s'))} / {fmt(device_timer, 3)} / {fmt(fit_timer, 3)} | {sl} | "
+              f"{fmt(hr.get('avg'), 2)} / {fmt(device_hr, 0)} / {fmt(peer_hr, 2)} | {fmt(hr.get('max'), 0)} / {fmt(peer_max, 0)} |")
+    print()
+
+def duplicates(folder, exe, summaries, failures):
+    """`evaluate` on the whole folder: each activity kept as several files counts once, as its FIT file."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    proc = subprocess.run([exe, "evaluate", folder, "--format", "json", "--no-cache", "--rules", os.path.join(here, "..", "..", "rules", "checkpoints"),
+                           "--badges", os.path.join(here, "..", "..", "badges.json")], capture_output=True, text=True)
+    try:
+        found = sorted((d["id"], d["same_as"], d["reason"]) for d in json.loads(proc.stdout)["duplicates"])
+    except (ValueError, KeyError) as error:
+        failures.append(f"duplicates: evaluate gave no duplicates list ({error})"); return
+    stems = {}
+    for name in summaries:
+        stems.setdefault(name.rsplit(".", 1)[0], []).append(name)
+    rank = {"fit": 0, "tcx": 1, "gpx": 2, "json": 3}
+    expected = []
+    for names in stems.values():
+        if len(names) > 1:
+            kept = min(names, key=lambda n: rank.get(n.rsplit(".", 1)[1], 9))
+            expected += [(n, kept, "same activity") for n in names if n != kept]
+    expected.sort()
+    print("Duplicates found by `evaluate` on the whole folder: " + "; ".join(f"{a} same activity as {b}" for a, b, _ in found))
+    if found != expected:
+        failures.append(f"duplicates: found {found}, expected {expected}")
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -102,6 +102,11 @@ struct EvaluateCommand: ParsableCommand {
             out.append("Not counted:")
             for run in report.excluded { out.append("  \(run.id): \(run.reason)") }
         }
+        if !report.duplicates.isEmpty {
+            out.append("")
+            out.append("Duplicates (not counted again; --keep-duplicates counts them):")
+            for duplicate in report.duplicates { out.append("  \(duplicate.id): \(duplicate.reason.rawValue) as \(duplicate.sameAs)") }
+        }
         if !report.ignored.isEmpty {
             out.append("")
             out.append("Ignored (not run files): " + report.ignored.joined(separator: ", "))

@@ -69,6 +69,10 @@ struct SummarizeCommand: ParsableCommand {
         lines.append("  start      \(run.start ?? "—")  (local date \(run.localDate ?? "—"))   sport \(run.sport)   \(run.format), \(run.points) points")
         lines.append("  distance   \(Format.distance(run.distanceMeters))\(run.deviceDistanceMeters.map { "  (device: \(Format.distance($0)))" } ?? "")")
         lines.append("  elapsed    \(Format.duration(run.elapsedSeconds))   timer \(Format.duration(run.timerSeconds))   moving \(Format.duration(run.movingSeconds))")
+        if run.deviceElapsedSeconds != nil || run.deviceTimerSeconds != nil {
+            // The device's own counts, beside ours (they differ on files with auto-pause).
+            lines.append("  device     elapsed \(Format.duration(run.deviceElapsedSeconds))   timer \(Format.duration(run.deviceTimerSeconds))")
+        }
         lines.append("  pace       \(Format.pace(run.paceSecondsPerKilometre))/km   \(Format.pace(run.paceSecondsPerMile))/mi   moving \(Format.pace(run.movingPaceSecondsPerKilometre))/km")
         if let e = run.elevation {
             lines.append("  elevation  +\(Int(e.gainMeters.rounded())) m / -\(Int(e.lossMeters.rounded())) m   (\(Int(e.minMeters.rounded()))–\(Int(e.maxMeters.rounded())) m)")

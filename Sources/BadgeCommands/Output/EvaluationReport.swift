@@ -58,6 +58,8 @@ public struct EvaluationReport: Encodable, Sendable {
     public var ignored: [String]
     /// Runs read but not given to the rules: another sport, or implausible for a runner.
     public var excluded: [ExcludedRun] = []
+    /// Runs left out as the same as a kept one: `{ id, same_as, reason }` ("same file", "same activity").
+    public var duplicates: [RunDuplicate] = []
     public var errors: [RunFileError]
     /// Rules that failed to load or run: pack, rule, file:line, message.
     public var ruleErrors: [RuleFailure]
@@ -66,7 +68,7 @@ public struct EvaluationReport: Encodable, Sendable {
     enum CodingKeys: String, CodingKey {
         case runs, awards, badges, next
         case nextByPack = "next_by_pack"
-        case ignored, excluded, errors
+        case ignored, excluded, duplicates, errors
         case ruleErrors = "rule_errors"
         case notes
     }
@@ -88,6 +90,7 @@ public struct EvaluationReport: Encodable, Sendable {
         runs = RuleEngine.ordered(folder.runs)
         awards = evaluation.awards
         ignored = folder.ignored
+        duplicates = folder.duplicates
         errors = folder.errors
         ruleErrors = evaluation.failures
         notes = evaluation.notes

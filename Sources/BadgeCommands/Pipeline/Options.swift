@@ -67,6 +67,11 @@ struct SelectionOptions: ParsableArguments {
         discussion: "Runs of other sports are read and listed as excluded; they do not change the exit status. A run faster than the world record for its distance is excluded as implausible.",
         valueName: "sports"))
     var sport: String = "running"
+
+    @Flag(name: .customLong("keep-duplicates"), help: ArgumentHelp(
+        "Count every file, even several exports of one activity.",
+        discussion: "By default runs whose starts and ends are each within 60 s and whose distances are within 5% are one activity: the richest file (FIT, then TCX, GPX, JSON) is kept and the others are listed as duplicates."))
+    var keepDuplicates = false
 }
 
 /// The limits every rule call runs under (evaluate, explain, report, test): docs/rules.md, "Limits".

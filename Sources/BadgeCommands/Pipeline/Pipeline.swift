@@ -88,6 +88,8 @@ struct EvaluationPipeline {
     let zone: TimeZone
     /// The sports that earn badges (`--sport`).
     let sport: String
+    /// Count several exports of one activity as several runs (`--keep-duplicates`).
+    let keepDuplicates: Bool
     let failures: Failures
 
     /// Checks the time zone, then loads the catalogue, the packs and the theme.
@@ -95,6 +97,7 @@ struct EvaluationPipeline {
     init(_ options: PipelineOptions, failures: Failures) throws {
         zone = try options.runs.zone()
         sport = options.selection.sport
+        keepDuplicates = options.selection.keepDuplicates
         self.failures = failures
         let rules = options.rules
         let badges = rules.badges
@@ -121,7 +124,7 @@ struct EvaluationPipeline {
         }
         for warning in cache?.warnings ?? [] { Console.error(CommandError.warningPrefix + warning) }
         let readSeconds = Double(DispatchTime.now().uptimeNanoseconds - readStart) / 1e9
-        let (folder, selected, excluded) = Selection.prepare(read, directory: directory, sport: sport)
+        let (folder, selected, excluded) = Selection.prepare(read, directory: directory, sport: sport, keepDuplicates: keepDuplicates)
         if profile {
             let profiled = engine.evaluateProfiled(runs: selected)
             return Outcome(folder: folder, selected: selected, excluded: excluded, evaluation: profiled.evaluation,

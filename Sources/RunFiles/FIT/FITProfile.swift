@@ -19,6 +19,8 @@ public enum FITProfile {
         public static let record: UInt16 = 20
         public static let event: UInt16 = 21
         public static let activity: UInt16 = 34
+        /// A pool swim's length.
+        public static let length: UInt16 = 101
     }
 
     /// Field numbers shared by every message.

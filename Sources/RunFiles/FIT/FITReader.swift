@@ -14,9 +14,9 @@
 /// - Invalid values (all ones, `0x7F…` for signed types, zero for the `z` types) are absent (`.nan`).
 ///
 /// Messages used: `record` (positions in semicircles, altitude or enhanced altitude, heart rate,
-/// cadence, distance), `session` (sport, start, elapsed, timer, distance: one `Track` per session),
-/// `lap`, `event` (timer stop → start becomes a `Pause`), `sport`, `activity` (the local time
-/// offset). Records without a position are dropped and counted under `"no position"`, unless no
+/// cadence, distance), `session` (sport, start, elapsed, timer, distance, pool length: one `Track`
+/// per session), `lap`, `length` (a pool swim's lengths: its distance, see `FITDecoder.swim`),
+/// `event` (timer stop → start becomes a `Pause`), `sport`, `activity` (the local time offset). Records without a position are dropped and counted under `"no position"`, unless no
 /// record of the file has one (treadmill, indoor): then every record is kept with `.nan`
 /// positions, `hasPositions` is false and the device distance carries the run.
 ///
@@ -64,6 +64,17 @@ struct FITSession {
     var elapsed = Double.nan
     var timer = Double.nan
     var distance = Double.nan
+    /// Pool swims: the pool's length in metres.
+    var poolLength = Double.nan
+}
+
+/// One length of a pool swim (`length` message): when it started, how long it took, and whether
+/// the swimmer swam it (active) or rested (idle).
+struct FITLength {
+    var start: Double
+    var elapsed: Double
+    var timer: Double
+    var active: Bool
 }
 
 struct FITDecoder {
@@ -80,6 +91,7 @@ struct FITDecoder {
     var track: Track
     var sessions: [FITSession] = []
     var laps: [Lap] = []
+    var lengths: [FITLength] = []
     var pauses: [Pause] = []
     var stoppedAt: Double?
     var sportMessageSport: UInt8?
@@ -119,6 +131,15 @@ struct FITDecoder {
             case 7: return 3  // total_elapsed_time
             case 8: return 4  // total_timer_time
             case 9: return 5  // total_distance
+            case 44: return global == 18 ? 6 : -1  // session pool_length
+            default: return -1
+            }
+        case 101:  // length (pool swims)
+            switch field {
+            case 2: return 1  // start_time
+            case 3: return 2  // total_elapsed_time
+            case 4: return 3  // total_timer_time
+            case 12: return 4  // length_type
             default: return -1
             }
         case 21:  // event
@@ -405,7 +426,17 @@ struct FITDecoder {
             session.elapsed = FITDecoder.number(m, refs[slotBase + 3], big) / 1000
             session.timer = FITDecoder.number(m, refs[slotBase + 4], big) / 1000
             session.distance = FITDecoder.number(m, refs[slotBase + 5], big) / 100
+            session.poolLength = FITDecoder.number(m, refs[slotBase + 6], big) / 100
             sessions.append(session)
+        case 101:
+            let start = FITDecoder.number(m, refs[slotBase + 1], big) + FITProfile.epochOffset
+            let elapsed = FITDecoder.number(m, refs[slotBase + 2], big) / 1000
+            let timer = FITDecoder.number(m, refs[slotBase + 3], big) / 1000
+            let type = FITDecoder.number(m, refs[slotBase + 4], big)
+            // A length without a start or a duration says nothing of when it was swum.
+            if start.isFinite, elapsed.isFinite, elapsed >= 0 {
+                lengths.append(FITLength(start: start, elapsed: elapsed, timer: timer.isFinite ? timer : elapsed, active: type != 0))
+            }
         case 19:
             let start = FITDecoder.number(m, refs[slotBase + 1], big) + FITProfile.epochOffset
             let elapsed = FITDecoder.number(m, refs[slotBase + 3], big) / 1000
@@ -461,13 +492,14 @@ struct FITDecoder {
         case 20: return "record"
         case 21: return "event"
         case 34: return "activity"
+        case 101: return "length"
         default: return "message \(global)"
         }
     }
 
     /// Splits the records into one track per session and settles positions.
     func tracks() throws -> [Track] {
-        guard recordCount > 0 else {
+        guard recordCount > 0 || !lengths.isEmpty else {
             throw ActivityError.noUsablePoints(path: source, reason: "the FIT file has no record messages")
         }
         let ordered = sessions.sorted { ($0.start.isNaN ? -Double.infinity : $0.start) < ($1.start.isNaN ? -Double.infinity : $1.start) }
@@ -518,5 +550,45 @@ struct FITDecoder {
         }
         t.pauses = pauses.filter { $0.from >= from && $0.from < to }
         t.settlePositions()
+        if let session, session.poolLength > 0, !t.hasPositions || t.isEmpty {
+            FITDecoder.swim(lengths.filter { $0.start >= from && $0.start < to }, poolLength: session.poolLength, into: &t)
+        }
+    }
+
+    /// A pool swim: the distance is the pool's length once per active length (an idle length is a
+    /// rest at the wall). Records (heart rate, times) are kept and given the distance swum by
+    /// their time (the lengths finished by then); without records, one point starts the first
+    /// length and one ends each length. Does nothing without an active length, or when the
+    /// records carry a distance of their own.
+    static func swim(_ lengths: [FITLength], poolLength: Double, into t: inout Track) {
+        let sorted = lengths.sorted { $0.start < $1.start }
+        guard sorted.contains(where: \.active), !t.deviceDistances.contains(where: \.isFinite) else { return }
+        // Cumulative distance at the end of each length.
+        var ends: [(time: Double, distance: Double)] = []
+        var total = 0.0
+        for length in sorted {
+            if length.active { total += poolLength }
+            ends.append((length.start + length.elapsed, total))
+        }
+        if t.isEmpty {
+            t.hasPositions = false
+            t.startSegment()
+            t.append(latitude: .nan, longitude: .nan, time: sorted[0].start, deviceDistance: 0)
+            for end in ends { t.append(latitude: .nan, longitude: .nan, time: end.time, deviceDistance: end.distance) }
+            return
+        }
+        var values = [Double](repeating: .nan, count: t.count)
+        for i in 0..<t.count {
+            let time = t.times[i]
+            guard time.isFinite else { continue }
+            // The lengths finished at or before the record (binary search: records need not be in order).
+            var low = 0, high = ends.count
+            while low < high {
+                let mid = (low + high) / 2
+                if ends[mid].time <= time { low = mid + 1 } else { high = mid }
+            }
+            values[i] = low == 0 ? 0 : ends[low - 1].distance
+        }
+        t.deviceDistances = values
     }
 }

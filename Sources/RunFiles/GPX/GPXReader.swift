@@ -17,7 +17,9 @@ import Foundation
 ///
 /// What counts: every `trk/trkseg/trkpt` (all tracks of the file form one run, every `trkseg`
 /// starts a segment), with `ele`, `time` and the Garmin TrackPointExtension `hr`/`cad` (also
-/// Cluetrust `heartrate`/`cadence`) found anywhere inside the point. Routes and waypoints are not
+/// Cluetrust `heartrate`/`cadence`) found anywhere inside the point; a file whose points have no
+/// heart rate may carry SportTracks' `<st:heartRateTrack>` of time-stamped `<st:heartRate>`
+/// samples instead, given to the points by time (`GPXScanner.assign`). Routes and waypoints are not
 /// a recorded run and are ignored. A point without a usable position is dropped and counted by
 /// reason. OpenTracks writes a pause as a point at latitude 100 and a resume at 200: those are
 /// dropped as `pause marker` and end the segment, so no distance or timer time is counted across

@@ -131,8 +131,8 @@ extension GPXScanner {
                 if count > 0 { hr = XMLBytes.parseDouble(p + textStart, count: count) ?? .nan }
             case .cad:
                 if count > 0 { cad = XMLBytes.parseDouble(p + textStart, count: count) ?? .nan }
-            case .other:
-                break
+            case .other, .heartRateSample:
+                break  // a SportTracks sample inside a point is ignored, as the general path does
             case .gpx, .metadata, .trk, .trkseg, .trkpt, .name, .type, .rte, .rtept, .wpt:
                 return -1
             }

@@ -107,6 +107,7 @@ extension GPXScanner {
     /// The track, or `noUsablePoints` saying what was there instead.
     mutating func finish() throws -> Track {
         if track.name == nil { track.name = metadataName }
+        if !heartRateSamples.isEmpty, track.heartRates.isEmpty { GPXScanner.assign(heartRateSamples, to: &track) }
         guard track.isEmpty else { return track }
         let source = track.source
         if trackPoints == 0 {
@@ -118,5 +119,33 @@ extension GPXScanner {
         }
         let counts = track.dropped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
         throw ActivityError.noUsablePoints(path: source, reason: "all \(trackPoints) track point(s) were dropped: \(counts)")
+    }
+
+    /// Seconds: how long a SportTracks heart-rate sample stays the point's reading.
+    static let heartRateSampleHold = 60.0
+
+    /// Gives each timed point of a track without heart rates of its own the SportTracks sample in
+    /// force at its time: the last sample at or before it, if at most `heartRateSampleHold` older
+    /// (a heart-rate strap reports a reading until the next, as a device shows it; a longer silence
+    /// is a gap, not the last reading). Samples are sorted by time first; non-finite or
+    /// non-positive readings were already left out or are left to the analyzer.
+    static func assign(_ samples: [(time: Double, bpm: Double)], to track: inout Track) {
+        let sorted = samples.sorted { $0.time < $1.time }
+        var values = [Double](repeating: .nan, count: track.count)
+        var any = false
+        for i in 0..<track.count {
+            let t = track.times[i]
+            guard t.isFinite else { continue }
+            // The first sample after t (binary search: points need not come in time order).
+            var low = 0, high = sorted.count
+            while low < high {
+                let mid = (low + high) / 2
+                if sorted[mid].time <= t { low = mid + 1 } else { high = mid }
+            }
+            guard low > 0, t - sorted[low - 1].time <= heartRateSampleHold else { continue }
+            values[i] = sorted[low - 1].bpm
+            any = true
+        }
+        if any { track.heartRates = values }
     }
 }

@@ -3,6 +3,8 @@ import Foundation
 /// The elements the GPX reader cares about, by local name.
 enum GPXTag: UInt8 {
     case other, gpx, metadata, trk, trkseg, trkpt, ele, time, name, type, hr, cad, rte, rtept, wpt
+    /// SportTracks' `<st:heartRate time="…" bpm="…"/>`: a heart-rate sample of its own, outside the points.
+    case heartRateSample
 
     /// Classifies a local name (the part after any prefix). `readable` is how many bytes from `p`
     /// may be read. The constants are the names' ASCII bytes read little-endian: 0x7268 is "hr".
@@ -42,7 +44,10 @@ enum GPXTag: UInt8 {
         case 6: return w == 0x6765736b7274 ? .trkseg : .other
         case 7: return w == 0x65636e65646163 ? .cad : .other  // cadence
         case 8: return w == 0x617461646174656d ? .metadata : .other
-        case 9: return w == 0x7461727472616568 && p[8] == 0x65 ? .hr : .other  // heartrate
+        case 9:
+            guard p[8] == 0x65 else { return .other }
+            if w == 0x7461727472616568 { return .hr }  // heartrate
+            return w == 0x7461527472616568 ? .heartRateSample : .other  // heartRate
         default: return .other
         }
     }
@@ -117,6 +122,8 @@ struct GPXScanner {
     var latitude = Double.nan, longitude = Double.nan
     var elevation = Double.nan, time = Double.nan
     var heartRate = Double.nan, cadence = Double.nan
+    /// SportTracks heart-rate samples (`st:heartRateTrack`): time, bpm; given to the points at the end.
+    var heartRateSamples: [(time: Double, bpm: Double)] = []
 
     // Text being collected: raw bytes still in the input window (`inline`, the common case of
     // one text run), else decoded bytes copied to `text`.
@@ -308,6 +315,7 @@ struct GPXScanner {
         let wantsPosition = tag == .trkpt && parent == .trkseg
 
         var latStart = -1, latEnd = -1, lonStart = -1, lonEnd = -1
+        var sampleTimeStart = -1, sampleTimeEnd = -1, bpmStart = -1, bpmEnd = -1
         var selfClosing = false
         // Fast path for a point's usual attributes, ` lat="…" lon="…">` in either order: what
         // the general loop below finds for exactly these bytes. Anything else goes that way.
@@ -375,6 +383,14 @@ struct GPXScanner {
                 if final { throw eof(offset + i, "inside an attribute value") }
                 return -1
             }
+            if tag == .heartRateSample {
+                let local = attributeColon >= 0 ? attributeColon + 1 : attributeStart
+                if attributeEnd - local == 4, p[local] == 0x74, p[local + 1] == 0x69, p[local + 2] == 0x6D, p[local + 3] == 0x65 {  // time
+                    sampleTimeStart = j; sampleTimeEnd = close
+                } else if attributeEnd - local == 3, p[local] == 0x62, p[local + 1] == 0x70, p[local + 2] == 0x6D {  // bpm
+                    bpmStart = j; bpmEnd = close
+                }
+            }
             if wantsPosition {
                 let local = attributeColon >= 0 ? attributeColon + 1 : attributeStart
                 if attributeEnd - local == 3, p[local] == 0x6C {  // l
@@ -429,6 +445,12 @@ struct GPXScanner {
             }
         case .type:
             if parent == .trk, !sportSeen { what = .sport }
+        case .heartRateSample:
+            if !inPoint, sampleTimeStart >= 0, bpmStart >= 0,
+               let when = Timestamps.parse(p + sampleTimeStart, count: sampleTimeEnd - sampleTimeStart, cache: &dayCache),
+               let bpm = XMLBytes.parseDouble(p + bpmStart, count: bpmEnd - bpmStart), bpm.isFinite, when.epoch.isFinite {
+                heartRateSamples.append((when.epoch, bpm))
+            }
         case .rtept:
             routePoints += 1
         case .wpt:

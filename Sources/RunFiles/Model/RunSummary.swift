@@ -34,6 +34,11 @@ public struct RunSummary: Codable, Sendable, Equatable {
     public var movingPaceSecondsPerKilometre: Double?
     /// The total the device itself reported (TCX laps, FIT session), beside the distance we compute.
     public var deviceDistanceMeters: Double?
+    /// The timer total the device itself counted (FIT session `total_timer_time`, the sum of TCX
+    /// laps' `TotalTimeSeconds`), beside the `timerSeconds` we compute.
+    public var deviceTimerSeconds: Double? = nil
+    /// The elapsed total the device itself counted (FIT session `total_elapsed_time`).
+    public var deviceElapsedSeconds: Double? = nil
     public var checkpoints: [Checkpoint]
     public var splitsKilometre: [Split]
     public var splitsMile: [Split]
@@ -97,6 +102,8 @@ public struct RunSummary: Codable, Sendable, Equatable {
         case paceSecondsPerMile = "pace_s_per_mile"
         case movingPaceSecondsPerKilometre = "moving_pace_s_per_km"
         case deviceDistanceMeters = "device_distance_m"
+        case deviceTimerSeconds = "device_timer_s"
+        case deviceElapsedSeconds = "device_elapsed_s"
         case checkpoints
         case splitsKilometre = "splits_km"
         case splitsMile = "splits_mile"
