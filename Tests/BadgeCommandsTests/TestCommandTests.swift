@@ -64,7 +64,7 @@ final class TestCommandTests: XCTestCase {
         let output = try CLI.run(["test", "rules"], in: folder.url)
         let text = output.stdout
         XCTAssertEqual(output.status, 3, text)
-        XCTAssertEqual(output.lastLine, "2 passed, 4 failed", text)
+        XCTAssertEqual(output.lastLine, "2 passed, 5 failed", text)
 
         // A failed expectation: the line of the expectation, expected and got; the test goes on.
         XCTAssertTrue(text.contains("FAIL  failing: expects the wrong tier  (rules/failing/ten_test.lua:1)"), text)
@@ -81,7 +81,10 @@ final class TestCommandTests: XCTestCase {
         XCTAssertTrue(text.contains("rules/endless/ten_test.lua:2: instruction budget exhausted"), text)
         XCTAssertFalse(text.contains("runs after the endless one"), "it passed, so it is not listed: \(text)")
 
-        // A syntax error in a RULE: the test's t.evaluate reports it with the rule's file:line.
+        // A syntax error in a RULE: a (load) failure at the rule's file:line (not only as a failing
+        // t.evaluate), and the test's t.evaluate reports it with the rule's file:line.
+        XCTAssertTrue(text.contains("FAIL  brokenrule: (load)  (rules/brokenrule/ten.lua:3)"), text)
+        XCTAssertTrue(text.contains("rules/brokenrule/ten.lua:3: rule 'ten' does not load: unexpected symbol near '>'"), text)
         XCTAssertTrue(text.contains("rules/brokenrule/ten_test.lua:3: t.evaluate: a rule failed"), text)
         XCTAssertTrue(text.contains("rules/brokenrule/ten.lua:3:"), text)
         XCTAssertTrue(text.contains("rules/brokenrule/ten_test.lua:4: no award {badge=ten}"), text)
@@ -97,8 +100,8 @@ final class TestCommandTests: XCTestCase {
     func testRunFilterSelectsBySubstringOrRegex() throws {
         let folder = try makePacks()
         let substring = try CLI.run(["test", "rules", "--run", "never ends"], in: folder.url)
-        // the endless test, plus the test file that does not load (load errors always count)
-        XCTAssertEqual(substring.lastLine, "0 passed, 2 failed", substring.stdout)
+        // the endless test, plus the test file and the rule file that do not load (load errors always count)
+        XCTAssertEqual(substring.lastLine, "0 passed, 3 failed", substring.stdout)
         let regex = try CLI.run(["test", "rules/good", "rules/failing", "--run", "^a run|wrong"], in: folder.url)
         XCTAssertEqual(regex.lastLine, "1 passed, 1 failed", regex.stdout)
         let none = try CLI.run(["test", "rules/good", "--run", "no such test"], in: folder.url)
@@ -125,7 +128,7 @@ final class TestCommandTests: XCTestCase {
         XCTAssertEqual(output.status, 3)
         let object = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any]
         XCTAssertEqual(object?["passed"] as? Int, 2)
-        XCTAssertEqual(object?["failed"] as? Int, 4)
+        XCTAssertEqual(object?["failed"] as? Int, 5)
         let packs = object?["packs"] as? [[String: Any]] ?? []
         XCTAssertEqual(packs.map { $0["pack"] as? String ?? "" }, ["brokenrule", "endless", "failing", "good", "syntaxtest"])
         let failing = packs.first { $0["pack"] as? String == "failing" }
@@ -144,7 +147,7 @@ final class TestCommandTests: XCTestCase {
         let document = try XMLDocument(data: Data(output.stdout.utf8))
         let root = try XCTUnwrap(document.rootElement())
         XCTAssertEqual(root.name, "testsuites")
-        XCTAssertEqual(root.attribute(forName: "failures")?.stringValue, "4")
+        XCTAssertEqual(root.attribute(forName: "failures")?.stringValue, "5")
         let suites = root.elements(forName: "testsuite")
         XCTAssertEqual(suites.count, 5)
         let good = try XCTUnwrap(suites.first { $0.attribute(forName: "name")?.stringValue == "good" })
@@ -194,5 +197,37 @@ extension TestCommandTests {
         XCTAssertTrue(output.stdout.contains("FAIL  a: (load)  (rules/a/pack.lua)"), output.stdout)
         XCTAssertTrue(output.stdout.contains("rules/a/pack.lua: pack does not load: missing required field 'version'"), output.stdout)
         XCTAssertEqual(output.lastLine, "1 passed, 1 failed")
+    }
+}
+
+extension TestCommandTests {
+    /// Issue J-2: a rule file that does not load (syntax error, unknown `badge =` id, a top-level loop)
+    /// is a `(load)` failure at the real error's file:line, and `t.evaluate{ rule = ... }` names it.
+    func testRuleFilesThatDoNotLoadAreLoadFailuresAtTheirLine() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("rules/trailhead/pack.lua", TestCommandTests.packLua.replacingOccurrences(of: "%@", with: "trailhead"))
+        try folder.write("rules/trailhead/comeback.lua", """
+            return { id = "comeback", badge = "ten",
+              earned = function(run) return run.distance_m > 1 end
+            """)
+        try folder.write("rules/trailhead/loop.lua", """
+            local n = 0
+            while true do n = n + 1 end
+            """)
+        try folder.write("rules/trailhead/ten.lua", TestCommandTests.rule)
+        try folder.write("rules/trailhead/comeback_test.lua", """
+            test("comeback", function(t)
+              t.expect_awards(t.evaluate({ t.run{ distance_km = 1 } }, { rule = "comeback" }), { { badge = "ten" } })
+            end)
+            """)
+        let output = try CLI.run(["test", "rules"], in: folder.url)
+        let text = output.stdout
+        XCTAssertEqual(output.status, 3, text)
+        XCTAssertEqual(output.lastLine, "0 passed, 3 failed", text)
+        XCTAssertTrue(text.contains("FAIL  trailhead: (load)  (rules/trailhead/comeback.lua:2)"), text)
+        XCTAssertTrue(text.contains("rules/trailhead/comeback.lua:2: rule 'comeback' does not load: '}' expected (to close '{' at line 1) near <eof>"), text)
+        XCTAssertTrue(text.contains("FAIL  trailhead: (load)  (rules/trailhead/loop.lua:2)"), text)
+        XCTAssertTrue(text.contains("rules/trailhead/loop.lua:2: rule 'loop' does not load: instruction budget exhausted"), text)
+        XCTAssertTrue(text.contains("t.evaluate: no rule 'comeback' in pack 'trailhead' (rules: ten); files that do not load (see their (load) failure): comeback.lua, loop.lua"), text)
     }
 }

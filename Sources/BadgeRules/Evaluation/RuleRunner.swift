@@ -105,7 +105,12 @@ extension Session {
             if let problem = undeclaredTier(badge: badge, tier: tier) { return fail("earned: " + problem) }
             earnedOnce = true
             record(rule: rule, badge: badge, tier: tier, runIndex: index, detail: detail, progress: progress)
-            if !rule.repeatable { break }
+            // A badge with declared tiers keeps its predicate called until every tier is held (a tier
+            // already held is ignored by `record`); any other stops at its first award.
+            if !rule.repeatable {
+                guard let declared = declaredTiers[badge] else { break }
+                if declared.allSatisfy({ pendingTiers.contains("\(badge)\u{0}\($0)") }) { break }
+            }
         }
         if !earnedOnce, rule.functions["progress"] != nil, let badge = rule.badge {
             var best: Progress? = nil

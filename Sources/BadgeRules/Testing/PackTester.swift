@@ -133,6 +133,26 @@ public struct PackTester: Sendable {
         return nil
     }
 
+    /// The rule files of `pack` that do not load (a syntax error, an unknown badge, a top-level loop),
+    /// each as a failed `(load)` test at the file and line of the real error, rather than showing up
+    /// later only as `t.evaluate: no rule ...`.
+    static func ruleLoadFailures(pack: RulePack, catalogue: Catalogue, limits: RuleEngine.Limits) -> [TestResult] {
+        let failures: [RuleFailure]
+        do {
+            let session = try Session(packs: [pack], catalogue: catalogue, limits: limits, runs: [])
+            session.loadRules()
+            failures = session.evaluation.failures
+        } catch {
+            failures = [RuleFailure(pack: pack.name, rule: nil, file: pack.directory, line: nil, message: "\(error)")]
+        }
+        return failures.map { failure in
+            let rule = failure.rule.map { "rule '\($0)' " } ?? ""
+            let test = TestFailure(file: failure.file, line: failure.line, message: "\(rule)does not load: \(failure.message)",
+                                   traceback: failure.traceback)
+            return TestResult(pack: pack.name, file: failure.file, name: "(load)", line: failure.line, outcome: .failed, failures: [test])
+        }
+    }
+
     /// Runs every selected test of the pack in `directory`.
     public func run(packDirectory directory: String) -> PackTestReport {
         let folder = RulePack.normalise(directory)
@@ -160,6 +180,7 @@ public struct PackTester: Sendable {
                 results.append(TestResult(pack: pack.name, file: path, name: "(load)", line: nil, outcome: .failed, failures: [failure]))
             }
         }
+        results += PackTester.ruleLoadFailures(pack: pack, catalogue: catalogue, limits: limits)
         var awarded: Set<String> = []
         var statusBadges: Set<String> = []
         var statusTiers: Set<String> = []
