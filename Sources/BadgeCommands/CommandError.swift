@@ -22,6 +22,9 @@ public enum CommandError: Error, Equatable, CustomStringConvertible {
     case noPack(folder: String)
     /// `test DIR`: DIR is not a folder.
     case noSuchFolder(path: String)
+    /// No flag named the packs or the catalogue and none was found where badgectl looks (`looked`, in
+    /// order); `flag` names them.
+    case cannotFind(what: String, looked: [String], flag: String)
 
     public var description: String {
         switch self {
@@ -44,6 +47,8 @@ public enum CommandError: Error, Equatable, CustomStringConvertible {
             return "no pack at \(folder) (no pack.lua); create one with `badgectl new pack NAME`"
         case .noSuchFolder(let path):
             return "no such folder \(path)"
+        case .cannotFind(let what, let looked, let flag):
+            return "cannot find the \(what): looked in \(looked.joined(separator: ", ")); give it with \(flag)"
         }
     }
 

@@ -50,7 +50,9 @@ struct TestCommand: ParsableCommand {
         for path in paths.isEmpty ? ["rules"] : paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-                Console.error(CommandError.prefix + CommandError.noSuchFolder(path: path).description)
+                let error = paths.isEmpty ? CommandError.cannotFind(what: "rule packs", looked: ["./rules"], flag: "a PATH argument (badgectl test PATH)")
+                    : CommandError.noSuchFolder(path: path)
+                Console.error(CommandError.prefix + error.description)
                 throw ExitCode(ExitStatus.failure.rawValue)
             }
         }
@@ -63,7 +65,7 @@ struct TestCommand: ParsableCommand {
                 throw ExitCode(ExitStatus.failure.rawValue)
             }
         }
-        let reports = options.packDirectories.map { tester.run(packDirectory: $0) }
+        let reports = try options.packDirectories().map { tester.run(packDirectory: $0) }
         let summary = TestSummary(reports: reports)
         switch format {
         case .text: print(TestCommand.text(reports, verbose: verbose, coverage: coverage))

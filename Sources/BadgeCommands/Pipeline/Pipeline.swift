@@ -97,9 +97,9 @@ struct EvaluationPipeline {
         sport = options.selection.sport
         self.failures = failures
         let rules = options.rules
-        let badges = rules.badges
-        catalogue = try Self.guarding(failures) { try Catalogue.load(path: badges) }
-        engine = RuleEngine(packDirectories: rules.packDirectories, catalogue: catalogue)
+        catalogue = try Self.guarding(failures) { try Catalogue.load(path: try rules.cataloguePath()) }
+        let packs = try Self.guarding(failures) { try rules.packDirectories() }
+        engine = RuleEngine(packDirectories: packs, catalogue: catalogue)
         theme = try Theme.resolve(rules.theme, packs: engine.packs)
     }
 
