@@ -137,7 +137,7 @@ final class TestCommandTests: XCTestCase {
         XCTAssertEqual(failure?["line"] as? Int, 4)
         XCTAssertEqual(failure?["file"] as? String, "rules/failing/ten_test.lua")
         XCTAssertEqual(failure?["expected"] as? String, "{badge=ten tier=gold}")
-        XCTAssertEqual(failure?["got"] as? String, "ten/earned run run-1")
+        XCTAssertEqual(failure?["got"] as? String, "ten/earned run run-1\nclosest: ten/earned run run-1\n  badge         ok (\"ten\")\n  tier          expected \"gold\", got \"earned\"")
     }
 
     func testJUnitIsWellFormedAndEscaped() throws {
@@ -229,5 +229,45 @@ extension TestCommandTests {
         XCTAssertTrue(text.contains("FAIL  trailhead: (load)  (rules/trailhead/loop.lua:2)"), text)
         XCTAssertTrue(text.contains("rules/trailhead/loop.lua:2: rule 'loop' does not load: instruction budget exhausted"), text)
         XCTAssertTrue(text.contains("t.evaluate: no rule 'comeback' in pack 'trailhead' (rules: ten); files that do not load (see their (load) failure): comeback.lua, loop.lua"), text)
+    }
+}
+
+extension TestCommandTests {
+    /// Issue J-6: a failed award expectation shows the closest award field by field, and a
+    /// `detail_match` expectation is printed with its pattern.
+    func testAwardMismatchShowsTheClosestAwardFieldByField() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("rules/owl/pack.lua", #"return { name = "owl", version = "1", badges = { { id = "night-owl", name = "Night owl" } } }"#)
+        try folder.write("rules/owl/owl.lua", """
+            return { id = "owl", badge = "night-owl", earned = function(run)
+              local h = tonumber(run.local_start:sub(12, 13))
+              if h >= 22 then return { detail = "started at " .. run.local_start:sub(12, 16) } end
+              return false end }
+            """)
+        try folder.write("rules/owl/owl_test.lua", """
+            test("detail", function(t)
+              local a = t.run{ distance_km = 5, start = "2024-06-01T12:00:00Z" }
+              local b = t.run{ distance_km = 5, start = "2024-06-01T22:30:00Z" }
+              local r = t.evaluate{ a, b }
+              t.expect_award(r, { badge = "night-owl", run = b, detail = "started at 21:00" })
+              t.expect_award(r, { badge = "night-owl", detail_match = "^started at 21" })
+            end)
+            """)
+        let output = try CLI.run(["test", "rules"], in: folder.url)
+        XCTAssertTrue(output.stdout.contains("""
+              rules/owl/owl_test.lua:5: no award {badge=night-owl run=run-2 detail=started at 21:00}
+                expected: {badge=night-owl run=run-2 detail=started at 21:00}
+                got:      night-owl/earned run run-2
+                          closest: night-owl/earned run run-2
+                            badge         ok ("night-owl")
+                            run           ok ("run-2")
+                            detail        expected "started at 21:00", got "started at 22:30"
+              rules/owl/owl_test.lua:6: no award {badge=night-owl detail_match="^started at 21"}
+                expected: {badge=night-owl detail_match="^started at 21"}
+                got:      night-owl/earned run run-2
+                          closest: night-owl/earned run run-2
+                            badge         ok ("night-owl")
+                            detail_match  pattern "^started at 21": detail does not match "started at 22:30"
+            """), output.stdout)
     }
 }
