@@ -76,6 +76,9 @@ public struct EvaluationReport: Encodable, Sendable {
     /// Rules that failed to load or run: pack, rule, file:line, message.
     public var ruleErrors: [RuleFailure]
     public var notes: [Note]
+    /// The catalogue has distance badges and every one of them was awarded (not in the JSON: for
+    /// the table's "every distance badge is earned", which must not show when no rule awards them).
+    public var everyDistanceBadgeEarned = false
 
     enum CodingKeys: String, CodingKey {
         case runs, awards, badges, next
@@ -154,6 +157,8 @@ public struct EvaluationReport: Encodable, Sendable {
                  pack: next.pack, remainingMeters: next.remainingMeters)
         }
         nextByPack = evaluation.nexts.map(named)
+        let awardedIds = Set(evaluation.awards.map(\.badge))
+        everyDistanceBadgeEarned = !distanceIds.isEmpty && distanceIds.isSubset(of: awardedIds)
         if let next = evaluation.nexts.filter({ distanceIds.contains($0.badge) }).min(by: { $0.remainingMeters < $1.remainingMeters }) {
             self.next = named(next)
         }

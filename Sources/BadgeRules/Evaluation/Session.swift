@@ -25,7 +25,7 @@ final class Session {
         var ctxRef: Int32 = LuaState.noRef
         var awardRef: Int32 = LuaState.noRef
         var functions: [String: Int32] = [:]
-        var definitions: [String: (file: String, line: Int)] = [:]
+        var definitions: [String: (file: String, line: Int, lastLine: Int)] = [:]
     }
 
     struct Current {
