@@ -271,3 +271,31 @@ extension TestCommandTests {
             """), output.stdout)
     }
 }
+
+extension TestCommandTests {
+    /// Issue J-9: `--threshold N` fails below N% of the declared (badge, tier) pairs plus the rules.
+    func testCoverageThreshold() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("rules/p/pack.lua", """
+            return { name = "p", version = "1", badges = { { id = "ten", name = "Ten" }, { id = "twenty", name = "Twenty" } } }
+            """)
+        try folder.write("rules/p/ten.lua", TestCommandTests.rule)
+        try folder.write("rules/p/twenty.lua", #"return { id = "twenty", badge = "twenty", earned = function(run) return run.distance_m > 20000 end }"#)
+        try folder.write("rules/p/ten_test.lua", """
+            test("ten", function(t)
+              t.expect_award(t.evaluate({ t.run{ distance_km = 11, duration = "1:00:00" } }, { rule = "ten" }), { badge = "ten" })
+            end)
+            """)
+        // ten/earned and the rule ten are covered; twenty/earned and the rule twenty are not: 2 of 4.
+        let enough = try CLI.run(["test", "rules/p", "--threshold", "50"], in: folder.url)
+        XCTAssertEqual(enough.status, 0, enough.stdout + enough.stderr)
+        XCTAssertTrue(enough.stdout.contains("coverage p: 1 test, 50.0% (2 of 4 badge/tier pairs and rules)"), enough.stdout)
+        let below = try CLI.run(["test", "rules/p", "--threshold", "60"], in: folder.url)
+        XCTAssertEqual(below.status, 3, below.stdout)
+        XCTAssertTrue(below.stderr.contains("badgectl: coverage 50.0% is below the threshold 60% (2 of 4 badge/tier pairs and rules)"), below.stderr)
+        XCTAssertEqual(below.lastLine, "1 passed, 0 failed")
+        let json = try CLI.run(["test", "rules/p", "--threshold", "60", "--format", "json"], in: folder.url)
+        XCTAssertTrue(json.stdout.contains("\"pairs\" : 2"), json.stdout)
+        XCTAssertEqual(try CLI.run(["test", "rules/p", "--threshold", "101"], in: folder.url).status, 64)
+    }
+}
