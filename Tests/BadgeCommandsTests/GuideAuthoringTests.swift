@@ -39,6 +39,7 @@ final class GuideAuthoringTests: XCTestCase {
             return { name = "mine", version = "1.0.0", badges = { { id = "night-owl", name = "Night owl" } } }
             """)
         try folder.write("rules/mine/night_owl.lua", try guideBlock(startingWith: "-- rules/mine/night_owl.lua"))
+        try folder.write("rules/mine/runs_test.lua", try guideBlock(startingWith: "-- rules/mine/runs_test.lua"))
         try folder.write("rules/hills/pack.lua", try guideBlock(startingWith: "-- pack.lua\nreturn { name = \"hills\""))
         try folder.write("rules/hills/climber.lua", try guideBlock(startingWith: "-- climber.lua"))
         try folder.write("rules/hills/climber_test.lua", """
@@ -72,9 +73,10 @@ final class GuideAuthoringTests: XCTestCase {
                        ["night-owl/earned@night.gpx started at 22:30", "climber/bronze@hill-1.gpx 220 m up",
                         "climber/silver@hill-2.gpx 400 m up", "climber/gold@hill-3.gpx 800 m up"])
 
+        // The guide's t.run example passes; the test with a typo fails at its line with a suggestion.
         let tested = try CLI.run(["test", "rules"], in: folder.url)
         XCTAssertEqual(tested.status, 3, tested.stdout)
-        XCTAssertEqual(tested.lastLine, "0 passed, 1 failed", tested.stdout)
+        XCTAssertEqual(tested.lastLine, "1 passed, 1 failed", tested.stdout)
         XCTAssertTrue(tested.stdout.contains("rules/hills/climber_test.lua:4: no field 'gian_m' in elevation; did you mean 'gain_m'?"),
                       tested.stdout)
     }
