@@ -158,7 +158,8 @@ final class TestCommandTests: XCTestCase {
         XCTAssertTrue(failure.stringValue?.contains("expected: {badge=ten tier=gold}") ?? false)
     }
 
-    func testCoverageListsWhatNoTestAwardedOrRan() throws {
+    /// A pack with badges ten and twenty, one rule each, and a test of ten only.
+    func makeHalfTestedPack() throws -> TemporaryFolder {
         let folder = try TemporaryFolder()
         try folder.write("rules/p/pack.lua", """
             return { name = "p", version = "1", badges = { { id = "ten", name = "Ten" }, { id = "twenty", name = "Twenty" } } }
@@ -170,6 +171,11 @@ final class TestCommandTests: XCTestCase {
               t.expect_award(t.evaluate({ t.run{ distance_km = 11, duration = "1:00:00" } }, { rule = "ten" }), { badge = "ten" })
             end)
             """)
+        return folder
+    }
+
+    func testCoverageListsWhatNoTestAwardedOrRan() throws {
+        let folder = try makeHalfTestedPack()
         let output = try CLI.run(["test", "rules/p", "--coverage"], in: folder.url)
         XCTAssertEqual(output.status, 0, output.stdout)
         XCTAssertTrue(output.stdout.contains("not awarded by any test: twenty/earned"), output.stdout)
@@ -275,17 +281,7 @@ extension TestCommandTests {
 extension TestCommandTests {
     /// Issue J-9: `--threshold N` fails below N% of the declared (badge, tier) pairs plus the rules.
     func testCoverageThreshold() throws {
-        let folder = try TemporaryFolder()
-        try folder.write("rules/p/pack.lua", """
-            return { name = "p", version = "1", badges = { { id = "ten", name = "Ten" }, { id = "twenty", name = "Twenty" } } }
-            """)
-        try folder.write("rules/p/ten.lua", TestCommandTests.rule)
-        try folder.write("rules/p/twenty.lua", #"return { id = "twenty", badge = "twenty", earned = function(run) return run.distance_m > 20000 end }"#)
-        try folder.write("rules/p/ten_test.lua", """
-            test("ten", function(t)
-              t.expect_award(t.evaluate({ t.run{ distance_km = 11, duration = "1:00:00" } }, { rule = "ten" }), { badge = "ten" })
-            end)
-            """)
+        let folder = try makeHalfTestedPack()
         // ten/earned and the rule ten are covered; twenty/earned and the rule twenty are not: 2 of 4.
         let enough = try CLI.run(["test", "rules/p", "--threshold", "50"], in: folder.url)
         XCTAssertEqual(enough.status, 0, enough.stdout + enough.stderr)
