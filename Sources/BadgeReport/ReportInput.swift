@@ -50,7 +50,8 @@ public struct ReportBadge: Sendable, Equatable {
     /// "Run more than X km to earn".
     public var hint: String?
     /// The tiers its pack declares (`bronze`, `silver`, `gold`), in order, each with its first award
-    /// or nil; empty for a badge without declared tiers (the wall then shows silver and gold).
+    /// or nil (or, undeclared, the tiers of its own a rule gave); empty otherwise (the wall then shows
+    /// silver and gold).
     public var declaredTiers: [ReportTier] = []
 
     public init(

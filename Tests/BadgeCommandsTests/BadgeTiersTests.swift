@@ -63,5 +63,11 @@ final class BadgeTiersTests: XCTestCase {
         XCTAssertTrue(article.contains("<span class=\"mark bronze got\" data-mark=\"bronze\" title=\"d2.json\">Bronze 2024-05-02</span>"), article)
         XCTAssertTrue(article.contains("<span class=\"mark silver got\" data-mark=\"silver\" title=\"d3.json\">Silver 2024-05-03</span>"), article)
         XCTAssertTrue(article.contains("<span class=\"mark gold missing\" data-mark=\"gold\">Gold</span>"), article)
+        // A badge without declared tiers whose rule gave tiers of its own (near, far): earned, one mark each.
+        let oftenStart = try XCTUnwrap(html.range(of: "data-badge-id=\"often\""))
+        let often = String(html[oftenStart.lowerBound...].prefix(while: { $0 != "\n" }))
+        XCTAssertTrue(often.contains("Earned 2024-05-01"), often)
+        XCTAssertTrue(often.contains("data-mark=\"near\" title=\"d1.json\">Near 2024-05-01</span>"), often)
+        XCTAssertTrue(often.contains("data-mark=\"far\" title=\"d2.json\">Far 2024-05-02</span>"), often)
     }
 }

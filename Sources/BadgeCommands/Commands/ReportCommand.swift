@@ -72,7 +72,9 @@ struct ReportCommand: ParsableCommand {
                 gold: award(row.gold), best: award(row.best),
                 silverPaceSecondsPerKilometre: row.silverPaceSecondsPerKilometre,
                 goldPaceSecondsPerKilometre: row.goldPaceSecondsPerKilometre, hint: row.hint)
-            if packBadges.contains(where: { $0.id == row.id && $0.tiers != nil }) {
+            // Declared tiers, or tiers of its own a rule gave (not earned/silver/gold/best): one mark each.
+            let standard: Set<String> = ["earned", "silver", "gold", "best"]
+            if packBadges.contains(where: { $0.id == row.id && $0.tiers != nil }) || row.tierOrder.contains(where: { !standard.contains($0) }) {
                 badge.declaredTiers = row.tierOrder.map { tier in
                     ReportTier(name: tier, award: award(row.tiers[tier].flatMap { $0 }.map { EvaluationReport.AwardRef(run: $0.run, at: $0.at) }))
                 }
