@@ -248,6 +248,8 @@ func benchRules(count: Int, runs: Int, packs: [String], badges: String) throws {
         let start = 1_500_000_000 + Double(index) * 86_400
         run.startEpochSeconds = start
         run.localDate = Timestamps.date(start, offsetSeconds: 0)
+        run.localStart = Timestamps.localTime(start, offsetSeconds: 0)
+        run.localOffsetSeconds = 0
         summaries.append(run)
     }
     // A folder of packs stands for every pack in it, as `badgectl --rules` takes it.

@@ -24,6 +24,9 @@ public enum CommandError: Error, Equatable, CustomStringConvertible {
     case noSuchFolder(path: String)
     /// A limit flag (`--max-instructions`, `--max-memory`, ...) outside `range` (its text, e.g. "1 to 1048576").
     case limitOutOfRange(flag: String, range: String)
+    /// No flag named the packs or the catalogue and none was found where badgectl looks (`looked`, in
+    /// order); `flag` names them.
+    case cannotFind(what: String, looked: [String], flag: String)
 
     public var description: String {
         switch self {
@@ -48,6 +51,8 @@ public enum CommandError: Error, Equatable, CustomStringConvertible {
             return "no such folder \(path)"
         case .limitOutOfRange(let flag, let range):
             return "\(flag) must be from \(range)"
+        case .cannotFind(let what, let looked, let flag):
+            return "cannot find the \(what): looked in \(looked.joined(separator: ", ")); give it with \(flag)"
         }
     }
 

@@ -78,9 +78,11 @@ public enum HTMLReport {
     static func badgeWall(_ input: ReportInput, images: inout ImageLoader, into out: inout String) throws {
         out += "<section class=\"badge-wall\" id=\"badges\">\n<h2>Badges</h2>\n<div class=\"wall\">\n"
         for badge in input.badges {
+            // A badge with declared tiers (bronze, silver, gold) is earned with its first tier.
+            let first = badge.earned ?? badge.declaredTiers.lazy.compactMap(\.award).first
             let tier: Medallion.Tier =
-                badge.earned == nil ? .none : (badge.gold != nil ? .gold : (badge.silver != nil ? .silver : .earned))
-            let state = badge.earned == nil ? "unearned" : "earned"
+                first == nil ? .none : (badge.gold != nil ? .gold : (badge.silver != nil ? .silver : .earned))
+            let state = first == nil ? "unearned" : "earned"
             out += "<article class=\"badge \(state)\" data-badge-id=\"\(ReportFormat.escape(badge.id))\" data-tier=\"\(tier.rawValue)\">"
             out += "<div class=\"medal\">"
             if let name = badge.image, let uri = try images.dataURI(for: name) {
@@ -91,11 +93,15 @@ public enum HTMLReport {
             out += "</div>"
             out += "<h3>\(ReportFormat.escape(badge.name))</h3>"
             if !badge.information.isEmpty { out += "<p class=\"info\">\(ReportFormat.escape(badge.information))</p>" }
-            if let earned = badge.earned {
+            if let earned = first {
                 out += "<p class=\"earned-on\" title=\"\(ReportFormat.escape(earned.runId))\">Earned \(ReportFormat.escape(earned.date ?? ReportFormat.dash))</p>"
                 out += "<p class=\"marks\">"
-                out += mark("silver", badge.silver)
-                out += mark("gold", badge.gold)
+                if badge.declaredTiers.isEmpty {
+                    out += mark("silver", badge.silver)
+                    out += mark("gold", badge.gold)
+                } else {
+                    for declared in badge.declaredTiers where declared.name != "earned" { out += mark(declared.name, declared.award) }
+                }
                 out += "</p>"
                 if let best = badge.best, let pace = best.paceSecondsPerKilometre {
                     out += "<p class=\"best\">Best \(ReportFormat.pace(pace))"
@@ -119,6 +125,7 @@ public enum HTMLReport {
     }
 
     static func mark(_ tier: String, _ award: ReportAward?) -> String {
+        let tier = ReportFormat.escape(tier)
         guard let award else { return "<span class=\"mark \(tier) missing\" data-mark=\"\(tier)\">\(tier.capitalized)</span>" }
         let date = award.date.map { " " + ReportFormat.escape($0) } ?? ""
         return "<span class=\"mark \(tier) got\" data-mark=\"\(tier)\" title=\"\(ReportFormat.escape(award.runId))\">\(tier.capitalized)\(date)</span>"

@@ -49,6 +49,10 @@ public struct ReportBadge: Sendable, Equatable {
     /// What to do to earn it; when nil and `distanceMeters` is set, the report says
     /// "Run more than X km to earn".
     public var hint: String?
+    /// The tiers its pack declares (`bronze`, `silver`, `gold`), in order, each with its first award
+    /// or nil (or, undeclared, the tiers of its own a rule gave); empty otherwise (the wall then shows
+    /// silver and gold).
+    public var declaredTiers: [ReportTier] = []
 
     public init(
         id: String, name: String, information: String = "", image: String? = nil, distanceMeters: Double? = nil,
@@ -60,6 +64,13 @@ public struct ReportBadge: Sendable, Equatable {
         self.best = best; self.silverPaceSecondsPerKilometre = silverPaceSecondsPerKilometre
         self.goldPaceSecondsPerKilometre = goldPaceSecondsPerKilometre; self.hint = hint
     }
+}
+
+/// One declared tier of a badge and the run that first earned it (nil while not earned).
+public struct ReportTier: Sendable, Equatable {
+    public var name: String
+    public var award: ReportAward?
+    public init(name: String, award: ReportAward?) { self.name = name; self.award = award }
 }
 
 /// The run that earned a badge (or a tier of it).

@@ -316,6 +316,11 @@ extension RunAnalyzer {
         )
         summary.deviceTimerSeconds = track.deviceTimerSeconds
         summary.deviceElapsedSeconds = track.deviceElapsedSeconds
+        if let zone = zoneOffsetSeconds, let epoch = startEpoch {
+            let offset = track.utcOffsetSeconds ?? zone
+            summary.localOffsetSeconds = offset
+            summary.localStart = Timestamps.localTime(epoch, offsetSeconds: offset)
+        }
         let series = TimedSeries(profile)
         summary.splitsKilometre = RunAnalyzer.splits(of: series, unitMeters: 1000)
         summary.splitsMile = RunAnalyzer.splits(of: series, unitMeters: Units.metresPerMile)

@@ -195,4 +195,32 @@ final class TestAPITests: XCTestCase {
         XCTAssertTrue(text.contains("rules/api/schema_test.lua:26: t.run: give 'heart_rate' or 'heart_rate_avg'/'heart_rate_max', not both"), text)
         XCTAssertTrue(text.contains("rules/api/schema_test.lua:29: t.run: field 'pace_s_per_km' is computed from the others (distance and times): set those instead"), text)
     }
+
+    /// `t.run`: `local_start` and `local_offset_s` like a real run's (a test's zone is UTC; an offset in
+    /// `start` or `local_offset_s` places it elsewhere), and `date` with `start` is refused.
+    func testTRunLocalTimeAndDateWithStartRefused() throws {
+        let folder = try makePack()
+        try folder.write("rules/api/local_test.lua", """
+            test("local time", function(t)
+              local a = t.run{ distance_km = 5, start = "2024-06-01T22:30:00+02:00" }
+              t.expect_eq(a.local_start, "2024-06-01T22:30:00")
+              t.expect_eq(a.local_offset_s, 7200)
+              t.expect_eq(a.start, "2024-06-01T20:30:00Z")
+              local b = t.run{ distance_km = 5, start = "2024-06-01T20:30:00Z" }
+              t.expect_eq(b.local_start, "2024-06-01T20:30:00")
+              t.expect_eq(b.local_offset_s, 0)
+              t.expect_eq(b.utc_offset_s, nil)
+              local c = t.run{ distance_km = 5, start = "2024-06-01T20:30:00Z", local_offset_s = 3600 }
+              t.expect_eq(c.local_start, "2024-06-01T21:30:00")
+              t.expect_eq(c.local_date, "2024-06-01")
+            end)
+            test("date and start", function(t)
+              t.run{ distance_km = 5, date = "2024-06-01", start = "2024-06-01T20:30:00Z" }
+            end)
+            """)
+        let output = try CLI.run(["test", "rules/api"], in: folder.url)
+        let text = output.stdout
+        XCTAssertEqual(output.lastLine, "1 passed, 1 failed", text)
+        XCTAssertTrue(text.contains("rules/api/local_test.lua:15: t.run: give 'start' or 'date', not both"), text)
+    }
 }

@@ -22,8 +22,8 @@ final class GuideExamplesTests: XCTestCase {
 
     func testWorkedExamplesRunAsWritten() throws {
         let blocks = try luaBlocks()
-        XCTAssertEqual(blocks.count, 5)
-        guard blocks.count == 5 else { return }
+        XCTAssertEqual(blocks.count, 7)
+        guard blocks.count == 7 else { return }
         let fixture = try PackFixture()
         try fixture.pack("speed", packLua: blocks[1], files: ["sub25.lua": blocks[0]])
         try fixture.pack("lifetime", packLua: """
@@ -52,5 +52,23 @@ final class GuideExamplesTests: XCTestCase {
         XCTAssertEqual(summary.filter { $0.hasPrefix("10k/") }, ["10k/silver@d10.gpx", "10k/gold@d25.gpx"])
         XCTAssertEqual(result.next, NextBadge(pack: "lifetime", rule: "lifetime", badge: "lifetime-500k", remainingMeters: 185_000))
         XCTAssertEqual(result.notes.map(\.message), ["lifetime: 315.0 km"])
+    }
+
+    /// "A predicate with tiers": 200 m, 350 m, 100 m, 700 m, 180 m give bronze, silver, gold to runs 1, 2, 4,
+    /// and the predicate is called until all three are held (a tier already held changes nothing).
+    func testTheTieredPredicateExampleAwardsEachTierOnce() throws {
+        let blocks = try luaBlocks()
+        guard blocks.count == 7 else { return XCTFail("expected 7 lua blocks, got \(blocks.count)") }
+        let fixture = try PackFixture()
+        try fixture.pack("hills", packLua: blocks[5], files: ["climber.lua": blocks[6]])
+        let runs = [200.0, 350, 100, 700, 180].enumerated().map { index, gain in
+            var run = makeRun("r\(index + 1).gpx", day: index, distance: 10_000)
+            run.elevation = Elevation(gainMeters: gain, lossMeters: gain, minMeters: 0, maxMeters: gain)
+            return run
+        }
+        let result = fixture.engine(["hills"]).evaluate(runs: runs)
+        XCTAssertEqual(result.failures, [])
+        XCTAssertEqual(result.awards.map { "\($0.tier)@\($0.run) \($0.detail)" },
+                       ["bronze@r1.gpx 200 m up", "silver@r2.gpx 350 m up", "gold@r4.gpx 700 m up"])
     }
 }

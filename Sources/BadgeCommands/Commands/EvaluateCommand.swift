@@ -63,12 +63,12 @@ struct EvaluateCommand: ParsableCommand {
     static func table(_ report: EvaluationReport) -> String {
         var out: [String] = []
         let runsById = Dictionary(report.runs.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        var table = TextTable("BADGE", "TIER", "DATE", "RUN", "DISTANCE", "PACE", "PACK")
+        var table = TextTable("BADGE", "TIER", "DATE", "RUN", "DISTANCE", "PACE", "PACK", "DETAIL")
         for award in report.awards {
             let run = runsById[award.run]
             let name = report.badges.first { $0.id == award.badge }?.name ?? award.badge
             table.add(name, award.tier, Format.date(award.at), award.run, Format.distance(run?.distanceMeters),
-                      Format.pace(run?.paceSecondsPerKilometre), award.pack)
+                      Format.pace(run?.paceSecondsPerKilometre), award.pack, award.detail)
         }
         out.append("\(report.runs.count) runs, \(report.awards.count) awards")
         out.append("")
@@ -87,7 +87,7 @@ struct EvaluateCommand: ParsableCommand {
         out.append("")
         if let next = report.next {
             out.append("Next: \(next.name) — \(Format.distance(next.remainingMeters)) to go (a run must exceed \(next.name)'s distance).")
-        } else if !report.runs.isEmpty {
+        } else if report.everyDistanceBadgeEarned {
             out.append("Next: every distance badge is earned.")
         }
         for other in report.nextByPack where other.badge != report.next?.badge {

@@ -76,22 +76,7 @@ struct ExplainCommand: ParsableCommand {
         throw CommandError.unknownBadge(id: query, suggestion: best?.id)
     }
 
-    /// Levenshtein distance over characters.
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let x = Array(a), y = Array(b)
-        if x.isEmpty { return y.count }
-        if y.isEmpty { return x.count }
-        var previous = Array(0...y.count)
-        var current = Array(repeating: 0, count: y.count + 1)
-        for i in 1...x.count {
-            current[0] = i
-            for j in 1...y.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
-            }
-            swap(&previous, &current)
-        }
-        return previous[y.count]
-    }
+    static func editDistance(_ a: String, _ b: String) -> Int { Suggestion.editDistance(a, b) }
 
     static func table(_ e: BadgeExplanation) -> String {
         var out: [String] = []

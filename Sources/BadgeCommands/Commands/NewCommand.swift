@@ -30,7 +30,7 @@ func writeNew(_ text: String, to path: String) throws {
 struct NewPackCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pack",
-        abstract: "Create rules/NAME/: pack.lua (a theme with one badge), a first rule and its test.",
+        abstract: "Create rules/NAME/: pack.lua (declaring one badge), a first rule and its test.",
         discussion: "Run `badgectl test DIR/NAME` afterwards: the new pack's test passes."
     )
 
@@ -60,8 +60,9 @@ struct NewRuleCommand: ParsableCommand {
         commandName: "rule",
         abstract: "Create PACK/NAME.lua (a per-run rule awarding a badge the pack declares) and NAME_test.lua.",
         discussion: """
-            The rule awards the badge `<pack>-<name>` for a run longer than 10 km; add that badge to \
-            pack.lua's `badges` (the command prints the entry) before the test can pass.
+            The rule awards the badge `<pack>-<name>` for a run longer than 10 km. The command declares \
+            that badge in pack.lua's `badges` (it edits pack.lua); when pack.lua has no `badges = {` \
+            line to add it to, it prints the entry to add by hand.
             """
     )
 
@@ -117,11 +118,7 @@ enum RuleScaffold {
           version = "0.1.0",
           description = "Describe what this pack rewards.",
           badges = {
-          },
-          themes = {
-            ["\(name)"] = {
-              { id = "\(badge)", name = "First 10 km", information = "Run more than 10 km in one go.", tiers = { "earned" } },
-            },
+            { id = "\(badge)", name = "First 10 km", information = "Run more than 10 km in one go.", tiers = { "earned" } },
           },
         }
 

@@ -66,12 +66,20 @@ struct ReportCommand: ParsableCommand {
         }
         let badges = report.badges.map { row in
             let info = details[row.id]
-            return ReportBadge(
+            var badge = ReportBadge(
                 id: row.id, name: row.name, information: info?.information ?? "", image: info?.image,
                 distanceMeters: info?.distanceMeters, earned: award(row.earned), silver: award(row.silver),
                 gold: award(row.gold), best: award(row.best),
                 silverPaceSecondsPerKilometre: row.silverPaceSecondsPerKilometre,
                 goldPaceSecondsPerKilometre: row.goldPaceSecondsPerKilometre, hint: row.hint)
+            // Declared tiers, or tiers of its own a rule gave (not earned/silver/gold/best): one mark each.
+            let standard: Set<String> = ["earned", "silver", "gold", "best"]
+            if packBadges.contains(where: { $0.id == row.id && $0.tiers != nil }) || row.tierOrder.contains(where: { !standard.contains($0) }) {
+                badge.declaredTiers = row.tierOrder.map { tier in
+                    ReportTier(name: tier, award: award(row.tiers[tier].flatMap { $0 }.map { EvaluationReport.AwardRef(run: $0.run, at: $0.at) }))
+                }
+            }
+            return badge
         }
         let newest = report.runs.compactMap(\.startEpochSeconds).max() ?? 0
         return ReportInput(

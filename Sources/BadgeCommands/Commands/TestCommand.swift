@@ -18,9 +18,13 @@ struct TestCommand: ParsableCommand {
             expected and what the rules gave. The last line of text output is `N passed, N failed` \
             (`, N skipped` when any). A test file or pack that does not load counts as one failed test.
 
-            Exit status: 0 when every test passed; \(ExitStatus.testsFailed.rawValue) when a test failed \
-            or a test file, pack or catalogue did not load; \(ExitStatus.failure.rawValue) for unusable \
-            arguments (no such folder).
+            With --threshold N (implies --coverage), the run also fails when the coverage over every \
+            pack is below N percent: covered (badge, tier) pairs plus rules run, over the declared pairs \
+            plus the rules.
+
+            Exit status: 0 when every test passed; \(ExitStatus.testsFailed.rawValue) when a test failed, \
+            a test file, pack or catalogue did not load, or coverage is below --threshold; \
+            \(ExitStatus.failure.rawValue) for unusable arguments (no such folder).
             """
     )
 
@@ -38,6 +42,10 @@ struct TestCommand: ParsableCommand {
     @Flag(name: .long, help: "List the badges and tiers no test awarded and the rules no test ran.")
     var coverage = false
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Fail when coverage (every pack together) is below PERCENT (0-100); implies --coverage.", valueName: "percent"))
+    var threshold: Double?
+
     @Flag(name: .shortAndLong, help: "Also list passing and skipped tests, and what tests printed.")
     var verbose = false
 
@@ -52,7 +60,9 @@ struct TestCommand: ParsableCommand {
         for path in paths.isEmpty ? ["rules"] : paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-                Console.error(CommandError.prefix + CommandError.noSuchFolder(path: path).description)
+                let error = paths.isEmpty ? CommandError.cannotFind(what: "rule packs", looked: ["./rules"], flag: "a PATH argument (badgectl test PATH)")
+                    : CommandError.noSuchFolder(path: path)
+                Console.error(CommandError.prefix + error.description)
                 throw ExitCode(ExitStatus.failure.rawValue)
             }
         }
@@ -65,12 +75,21 @@ struct TestCommand: ParsableCommand {
                 throw ExitCode(ExitStatus.failure.rawValue)
             }
         }
-        let reports = options.packDirectories.map { tester.run(packDirectory: $0) }
+        if let threshold, !(0...100).contains(threshold) {
+            throw ValidationError("--threshold must be a percentage from 0 to 100, got \(threshold)")
+        }
+        let coverage = self.coverage || threshold != nil
+        let reports = try options.packDirectories().map { tester.run(packDirectory: $0) }
         let summary = TestSummary(reports: reports)
         switch format {
         case .text: print(TestCommand.text(reports, verbose: verbose, coverage: coverage))
         case .json: print(try JSONOutput.encode(TestSummary.JSON(summary: summary, coverage: coverage)))
         case .junit: print(JUnitReport.xml(reports))
+        }
+        if let threshold, summary.coveragePercent < threshold {
+            Console.error(CommandError.prefix + String(format: "coverage %.1f%% is below the threshold %g%% (%d of %d badge/tier pairs and rules)",
+                                                       summary.coveragePercent, threshold, summary.covered, summary.total))
+            throw ExitCode(ExitStatus.testsFailed.rawValue)
         }
         if summary.failed > 0 { throw ExitCode(ExitStatus.testsFailed.rawValue) }
     }
@@ -101,7 +120,8 @@ struct TestCommand: ParsableCommand {
             }
             if coverage, let c = report.coverage {
                 let tests = report.results.filter { $0.name != "(load)" }.count
-                out.append("coverage \(report.pack): \(tests) test\(tests == 1 ? "" : "s")")
+                out.append("coverage \(report.pack): \(tests) test\(tests == 1 ? "" : "s"), "
+                           + String(format: "%.1f%% (%d of %d badge/tier pairs and rules)", c.percent, c.covered, c.total))
                 out.append(c.notAwarded.isEmpty ? "  every badge and tier awarded by some test"
                            : "  not awarded by any test: " + c.notAwarded.joined(separator: ", "))
                 out.append(c.rulesNotRun.isEmpty ? "  every rule ran" : "  rules no test ran: " + c.rulesNotRun.joined(separator: ", "))
@@ -122,6 +142,11 @@ struct TestSummary {
     var passed: Int { reports.reduce(0) { $0 + $1.passed } }
     var failed: Int { reports.reduce(0) { $0 + $1.failed } }
     var skipped: Int { reports.reduce(0) { $0 + $1.skipped } }
+
+    /// Coverage over every pack: covered pairs and rules over all pairs and rules.
+    var covered: Int { reports.reduce(0) { $0 + ($1.coverage?.covered ?? 0) } }
+    var total: Int { reports.reduce(0) { $0 + ($1.coverage?.total ?? 0) } }
+    var coveragePercent: Double { total == 0 ? 100 : 100 * Double(covered) / Double(total) }
 
     /// `N passed, N failed` (`, N skipped` when any).
     var line: String {

@@ -11,6 +11,14 @@ public struct EvaluationReport: Encodable, Sendable {
         public var at: String?
     }
 
+    /// One tier of a badge in `tiers`: the first award of it and how many runs were given it
+    /// (more than 1 only for a repeatable badge).
+    public struct TierAward: Codable, Sendable, Equatable {
+        public var run: String
+        @NullEncoded public var at: String?
+        public var count: Int
+    }
+
     public struct BadgeRow: Encodable, Sendable {
         public var id: String
         public var name: String
@@ -26,12 +34,18 @@ public struct EvaluationReport: Encodable, Sendable {
         @NullEncoded public var goldPaceSecondsPerKilometre: Double? = nil
         @NullEncoded public var progress: BadgeRules.Progress? = nil
         @NullEncoded public var hint: String? = nil
+        /// Every tier of the badge, by name: the pack's declared tiers (each null until earned), else
+        /// the tiers awarded. JSON writes keys sorted, so their order is in `tierOrder`.
+        public var tiers: [String: TierAward?] = [:]
+        /// The tiers' order: as declared in pack.lua, else in order of first award.
+        public var tierOrder: [String] = []
 
         enum CodingKeys: String, CodingKey {
             case id, name, information, image, pack, earned, silver, gold, best
             case silverPaceSecondsPerKilometre = "silver_pace_s_per_km"
             case goldPaceSecondsPerKilometre = "gold_pace_s_per_km"
-            case progress, hint
+            case progress, hint, tiers
+            case tierOrder = "tier_order"
         }
     }
 
@@ -64,6 +78,9 @@ public struct EvaluationReport: Encodable, Sendable {
     /// Rules that failed to load or run: pack, rule, file:line, message.
     public var ruleErrors: [RuleFailure]
     public var notes: [Note]
+    /// The catalogue has distance badges and every one of them was awarded (not in the JSON: for
+    /// the table's "every distance badge is earned", which must not show when no rule awards them).
+    public var everyDistanceBadgeEarned = false
 
     enum CodingKeys: String, CodingKey {
         case runs, awards, badges, next
@@ -101,11 +118,21 @@ public struct EvaluationReport: Encodable, Sendable {
             known.append(badge)
             seen.insert(badge.id)
         }
+        var declared: [String: [String]] = [:]
+        for badge in packBadges where declared[badge.id] == nil { declared[badge.id] = badge.tiers }
         var rows: [BadgeRow] = []
         for badge in known {
             var row = BadgeRow(id: badge.id, name: badge.name, information: badge.information, image: badge.image, pack: "")
+            row.tierOrder = declared[badge.id] ?? []
+            for tier in row.tierOrder { row.tiers[tier] = .some(nil) }
             for award in evaluation.awards where award.badge == badge.id {
                 if row.pack.isEmpty { row.pack = award.pack }
+                if case let held?? = row.tiers[award.tier] {
+                    row.tiers[award.tier] = TierAward(run: held.run, at: held.at, count: held.count + 1)
+                } else {
+                    if row.tiers[award.tier] == nil { row.tierOrder.append(award.tier) }
+                    row.tiers[award.tier] = TierAward(run: award.run, at: award.at, count: 1)
+                }
                 let ref = AwardRef(run: award.run, at: award.at)
                 switch award.tier {
                 case "earned": if row.earned == nil { row.earned = ref }
@@ -133,6 +160,8 @@ public struct EvaluationReport: Encodable, Sendable {
                  pack: next.pack, remainingMeters: next.remainingMeters)
         }
         nextByPack = evaluation.nexts.map(named)
+        let awardedIds = Set(evaluation.awards.map(\.badge))
+        everyDistanceBadgeEarned = !distanceIds.isEmpty && distanceIds.isSubset(of: awardedIds)
         if let next = evaluation.nexts.filter({ distanceIds.contains($0.badge) }).min(by: { $0.remainingMeters < $1.remainingMeters }) {
             self.next = named(next)
         }

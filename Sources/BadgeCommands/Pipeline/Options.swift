@@ -27,22 +27,31 @@ struct RunOptions: ParsableArguments {
 struct RuleOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "A rule pack folder, or a folder of packs. Repeat for more.",
-        discussion: "Defaults to ./rules.", valueName: "path"))
+        discussion: "Defaults to ./rules, else the installed <binary>/../share/badgectl/rules.", valueName: "path"))
     var rules: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("The badge catalogue: badges.json or MoonRunner's badges.txt.", valueName: "file"))
-    var badges: String = "badges.json"
+    @Option(name: .long, help: ArgumentHelp(
+        "The badge catalogue: badges.json or MoonRunner's badges.txt.",
+        discussion: "Defaults to ./badges.json, else the installed <binary>/../share/badgectl/badges.json.", valueName: "file"))
+    var badges: String?
+
+    /// The catalogue's path: `--badges`, else found by `Installation.locate`.
+    func cataloguePath() throws -> String {
+        try Installation.locate("badges.json", given: badges, flag: "--badges FILE", directory: false)
+    }
 
     @Option(name: .long, help: ArgumentHelp(
         "Show badges with a theme's names, information and images (a pack's `themes` in pack.lua).",
         discussion: "Awards do not change; an unknown name lists the themes the packs offer.", valueName: "name"))
     var theme: String?
 
-    /// Each path is a pack (it holds `pack.lua`) or a folder of packs (every sub-folder, sorted).
-    var packDirectories: [String] {
+    /// Each path is a pack (it holds `pack.lua`) or a folder of packs (every sub-folder, sorted);
+    /// without `--rules`, the folder `Installation.locate` finds.
+    func packDirectories() throws -> [String] {
         var result: [String] = []
         let fm = FileManager.default
-        for path in rules.isEmpty ? ["rules"] : rules {
+        let paths = rules.isEmpty ? [try Installation.locate("rules", given: nil, flag: "--rules PATH", directory: true)] : rules
+        for path in paths {
             let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
             if fm.fileExists(atPath: trimmed + "/pack.lua") {
                 result.append(trimmed)

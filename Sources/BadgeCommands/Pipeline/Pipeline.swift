@@ -100,9 +100,9 @@ struct EvaluationPipeline {
         keepDuplicates = options.selection.keepDuplicates
         self.failures = failures
         let rules = options.rules
-        let badges = rules.badges
-        catalogue = try Self.guarding(failures) { try Catalogue.load(path: badges) }
-        engine = RuleEngine(packDirectories: rules.packDirectories, catalogue: catalogue, limits: options.limits.limits)
+        catalogue = try Self.guarding(failures) { try Catalogue.load(path: try rules.cataloguePath()) }
+        let packs = try Self.guarding(failures) { try rules.packDirectories() }
+        engine = RuleEngine(packDirectories: packs, catalogue: catalogue, limits: options.limits.limits)
         theme = try Theme.resolve(rules.theme, packs: engine.packs)
     }
 

@@ -34,6 +34,21 @@ extension Session {
         if let next = pendingNext { evaluation.nexts.append(next) }
     }
 
+    /// The lines between `first` and `last` of `file` that hold a `return` (as a word, outside a
+    /// `--` comment): where a function's result came from.
+    static func returnLines(in file: String, from first: Int, to last: Int) -> [Int] {
+        guard first > 0, last >= first, let bytes = read(file) else { return [] }
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        var found: [Int] = []
+        for number in first...min(last, lines.count) {
+            var code = lines[number - 1]
+            if let comment = code.range(of: "--") { code = code[..<comment.lowerBound] }
+            let words = code.split { !($0.isLetter || $0.isNumber || $0 == "_") }
+            if words.contains("return") { found.append(number) }
+        }
+        return found
+    }
+
     func fallback(_ rule: Rule, _ function: String) -> (file: String, line: Int?) {
         if let definition = rule.definitions[function] { return (definition.file, definition.line) }
         return (rule.file, nil)
@@ -89,7 +104,11 @@ extension Session {
                     if let text = try tableString(table, "tier", "earned") { tier = text }
                     if let text = try tableString(table, "detail", "earned", limit: Session.textLimit) { detail = text }
                     if let text = try tableString(table, "badge", "earned") {
-                        guard knownBadges.contains(text) else { return fail("earned: unknown badge '\(text)' (not in the catalogue nor in any pack's badges or themes)") }
+                        guard knownBadges.contains(text) else {
+                            let hint = Suggestion.closest(to: text, in: knownBadges.sorted()).map { "; did you mean '\($0)'?" }
+                                ?? " (not in the catalogue nor in any pack's badges or themes)"
+                            return fail("earned: unknown badge '\(text)'\(hint)")
+                        }
                         badge = text
                     }
                     progress = try tableProgress(table, "earned")
@@ -100,12 +119,23 @@ extension Session {
                 }
                 if tier.isEmpty { return fail("earned: field 'tier' must not be empty") }
             default:
-                return fail("earned must return true, false/nil or a table { detail = ..., tier = ... }, got \(lua.typeName(at: -1))")
+                let message = "earned must return true, false/nil or a table { detail = ..., tier = ... }, got \(lua.typeName(at: -1))"
+                // Point at the `return` when the function has one; else at the function, naming its returns.
+                let returns = rule.definitions["earned"].map { Session.returnLines(in: rule.file, from: $0.line, to: $0.lastLine) } ?? []
+                if returns.count == 1 {
+                    return RuleFailure(pack: packNames[rule.pack], rule: rule.id, file: rule.file, line: returns[0], message: message)
+                }
+                return fail(returns.isEmpty ? message : message + " (from one of its returns, lines \(returns.map(String.init).joined(separator: ", ")))")
             }
             if let problem = undeclaredTier(badge: badge, tier: tier) { return fail("earned: " + problem) }
             earnedOnce = true
             record(rule: rule, badge: badge, tier: tier, runIndex: index, detail: detail, progress: progress)
-            if !rule.repeatable { break }
+            // A badge with declared tiers keeps its predicate called until every tier is held (a tier
+            // already held is ignored by `record`); any other stops at its first award.
+            if !rule.repeatable {
+                guard let declared = declaredTiers[badge] else { break }
+                if declared.allSatisfy({ pendingTiers.contains("\(badge)\u{0}\($0)") }) { break }
+            }
         }
         if !earnedOnce, rule.functions["progress"] != nil, let badge = rule.badge {
             var best: Progress? = nil

@@ -25,7 +25,7 @@ final class Session {
         var ctxRef: Int32 = LuaState.noRef
         var awardRef: Int32 = LuaState.noRef
         var functions: [String: Int32] = [:]
-        var definitions: [String: (file: String, line: Int)] = [:]
+        var definitions: [String: (file: String, line: Int, lastLine: Int)] = [:]
     }
 
     struct Current {
@@ -173,6 +173,20 @@ final class Session {
     // MARK: - Evaluation
 
     func evaluate() -> Evaluation {
+        loadRules()
+        for ruleIndex in rules.indices {
+            runRule(ruleIndex)
+        }
+        keyedAwards.sort { a, b in
+            (a.run, a.pack, a.rule, a.sequence) < (b.run, b.pack, b.rule, b.sequence)
+        }
+        evaluation.awards = keyedAwards.map(\.award)
+        return evaluation
+    }
+
+    /// Makes every pack's environment and loads its rule files (into `rules`; a file that does not
+    /// load is a failure in `evaluation.failures`, with the file and line of the real error).
+    func loadRules() {
         evaluation.runOrder = runs.map(\.id)
         lua.ensureStack()
         buildShared()
@@ -191,14 +205,6 @@ final class Session {
                 loadRule(file: file, pack: index, ids: &ids)
             }
         }
-        for ruleIndex in rules.indices {
-            runRule(ruleIndex)
-        }
-        keyedAwards.sort { a, b in
-            (a.run, a.pack, a.rule, a.sequence) < (b.run, b.pack, b.rule, b.sequence)
-        }
-        evaluation.awards = keyedAwards.map(\.award)
-        return evaluation
     }
 
     /// The catalogue array for `ctx.catalogue` and the run proxies, built once for every rule.

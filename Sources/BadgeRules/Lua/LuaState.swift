@@ -285,7 +285,7 @@ final class LuaState {
     }
 
     /// Source and first line of the function at `index`.
-    func definition(ofFunctionAt index: Int32) -> (file: String, line: Int)? {
+    func definition(ofFunctionAt index: Int32) -> (file: String, line: Int, lastLine: Int)? {
         guard lua_type(state, index) == LUA_TFUNCTION else { return nil }
         lua_pushvalue(state, index)
         var info = lua_Debug()
@@ -294,7 +294,7 @@ final class LuaState {
             let bytes = raw.prefix { $0 != 0 }
             return String(decoding: bytes, as: UTF8.self)
         }
-        return (source, Int(info.linedefined))
+        return (source, Int(info.linedefined), Int(info.lastlinedefined))
     }
 
     /// Loads text-only Lua under `chunkName` (`@rules/x/y.lua`). On failure the message is returned and the stack is unchanged.

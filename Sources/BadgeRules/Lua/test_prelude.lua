@@ -87,7 +87,50 @@ local function spec_text(spec)
       parts[#parts + 1] = key .. "=" .. tostring(value)
     end
   end
+  if spec.detail_match ~= nil then parts[#parts + 1] = "detail_match=" .. describe(spec.detail_match) end
   return "{" .. concat(parts, " ") .. "}"
+end
+
+-- The award of `awards` (those `skip` does not mark) that agrees with the most fields of `spec`,
+-- then each field of the spec against it: "closest: <award>" and one line per field.
+local function closest_text(awards, spec, skip)
+  local best, best_score = nil, -1
+  for i, a in ipairs(awards) do
+    if not (skip and skip[i]) then
+      local score = 0
+      for _, key in ipairs(SPEC_KEYS) do
+        local want = spec[key]
+        if key == "run" then want = run_id(want) end
+        if want ~= nil and a[key] == want then score = score + 1 end
+      end
+      if spec.detail_match ~= nil and find(a.detail or "", spec.detail_match) then score = score + 1 end
+      if score > best_score then best, best_score = a, score end
+    end
+  end
+  if best == nil then return nil end
+  local lines = { "closest: " .. award_text(best) }
+  for _, key in ipairs(SPEC_KEYS) do
+    local want = spec[key]
+    if key == "run" then want = run_id(want) end
+    if want ~= nil then
+      if best[key] == want then
+        lines[#lines + 1] = format("  %-13s ok (%s)", key, describe(want))
+      else
+        lines[#lines + 1] = format("  %-13s expected %s, got %s", key, describe(want), describe(best[key]))
+      end
+    end
+  end
+  if spec.detail_match ~= nil then
+    local ok = find(best.detail or "", spec.detail_match) ~= nil
+    lines[#lines + 1] = format("  %-13s %s %s: detail %s", "detail_match", ok and "ok," or "pattern",
+      describe(spec.detail_match), ok and describe(best.detail) or ("does not match " .. describe(best.detail)))
+  end
+  return concat(lines, "\n")
+end
+
+local function with_closest(got, awards, spec, skip)
+  local closest = closest_text(awards, spec, skip)
+  return closest and (got .. "\n" .. closest) or got
 end
 
 local function matches(award, spec)
@@ -196,7 +239,8 @@ local function make_t()
     for _, a in ipairs(result.awards) do
       if matches(a, spec) then return end
     end
-    h_fail(2, message or ("no award " .. spec_text(spec)), spec_text(spec), awards_text(result.awards))
+    h_fail(2, message or ("no award " .. spec_text(spec)), spec_text(spec),
+      with_closest(awards_text(result.awards), result.awards, spec))
   end
 
   function t.expect_no_award(result, spec, message)
@@ -215,13 +259,16 @@ local function make_t()
   function t.expect_awards(result, specs, message)
     check_result(result, "expect_awards")
     if type(specs) ~= "table" then error("t.expect_awards: expected an array of award patterns, got " .. type(specs), 2) end
-    local used, missing = {}, {}
+    local used, missing, first_missing = {}, {}, nil
     for _, spec in ipairs(specs) do
       local hit = false
       for i, a in ipairs(result.awards) do
         if not used[i] and matches(a, spec) then used[i], hit = true, true; break end
       end
-      if not hit then missing[#missing + 1] = spec_text(spec) end
+      if not hit then
+        missing[#missing + 1] = spec_text(spec)
+        first_missing = first_missing or spec
+      end
     end
     local extra = {}
     for i, a in ipairs(result.awards) do
@@ -233,8 +280,11 @@ local function make_t()
       local what = {}
       if #missing > 0 then what[#what + 1] = "missing " .. concat(missing, ", ") end
       if #extra > 0 then what[#what + 1] = "unexpected " .. concat(extra, ", ") end
+      local got = awards_text(result.awards)
+      -- The first missing pattern against the closest award no other pattern took.
+      if first_missing ~= nil then got = with_closest(got, result.awards, first_missing, used) end
       h_fail(2, (message and (message .. ": ") or "") .. concat(what, "; "),
-        #expected > 0 and concat(expected, "; ") or "no awards", awards_text(result.awards))
+        #expected > 0 and concat(expected, "; ") or "no awards", got)
     end
   end
 

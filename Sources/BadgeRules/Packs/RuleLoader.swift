@@ -42,6 +42,18 @@ extension Session {
 
     // MARK: - Loading a rule file
 
+    /// The 1-based line of `file` where `key = "value"` is written (the first line holding both the key
+    /// and the quoted value), for messages about a field's value; nil when no line has both.
+    static func line(of key: String, value: String, in file: String) -> Int? {
+        guard let bytes = read(file) else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+        where line.contains(key) && (line.contains("\"\(value)\"") || line.contains("'\(value)'")) {
+            return index + 1
+        }
+        return nil
+    }
+
     func loadRule(file: String, pack: Int, ids: inout [String: String]) {
         let base = lua.top
         defer { lua.setTop(base) }
@@ -86,7 +98,9 @@ extension Session {
             strings[key] = text
         }
         if let badge = strings["badge"], !knownBadges.contains(badge) {
-            fail(id, "field 'badge': unknown badge '\(badge)' (not in the catalogue nor in any pack's badges or themes)")
+            let hint = Suggestion.closest(to: badge, in: knownBadges.sorted()).map { "; did you mean '\($0)'?" }
+                ?? " (not in the catalogue nor in any pack's badges or themes)"
+            fail(id, "field 'badge': unknown badge '\(badge)'\(hint)", line: Session.line(of: "badge", value: badge, in: file))
             return
         }
         var repeatable = false
@@ -96,7 +110,7 @@ extension Session {
         }
         lua.pop()
         var functions: [String: Int32] = [:]
-        var definitions: [String: (file: String, line: Int)] = [:]
+        var definitions: [String: (file: String, line: Int, lastLine: Int)] = [:]
         for key in ["earned", "progress", "init", "on_run", "finish", "status"] {
             let type = lua.getField(table, key)
             if type == .nil { lua.pop(); continue }
@@ -106,6 +120,23 @@ extension Session {
             }
             definitions[key] = lua.definition(ofFunctionAt: -1)
             functions[key] = lua.ref()
+        }
+        // Misspelt fields of the table (`earn`, `onrun`), for the messages below and the notes.
+        var misspelt: [(key: String, meant: String?)] = []
+        lua.pushNil()
+        while lua.next(table) {
+            lua.pop()
+            if let key = lua.string(at: -1), !Session.ruleFields.contains(key) {
+                let meant = Session.ruleFields.first { $0.hasPrefix(key) || key.hasPrefix($0) }
+                    ?? Suggestion.closest(to: key, in: Session.ruleFields)
+                misspelt.append((key, meant))
+            }
+        }
+        misspelt.sort { $0.key < $1.key }
+        /// "; 'onrun' looks like 'on_run'" for the misspelt fields that look like one of `wanted`.
+        func looksLike(_ wanted: [String]) -> String {
+            let hits = misspelt.filter { $0.meant.map(wanted.contains) ?? false }
+            return hits.isEmpty ? "" : "; did you mean " + hits.map { "'\($0.meant ?? "")' (not '\($0.key)')" }.joined(separator: ", ") + "?"
         }
         let shape: Shape
         if functions["earned"] != nil {
@@ -118,20 +149,16 @@ extension Session {
         } else if functions["on_run"] != nil {
             shape = .fold
         } else if functions["init"] != nil {
-            fail(id, "missing required field 'on_run' (a fold needs init and on_run)")
+            fail(id, "missing required field 'on_run' (a fold is on_run, called for each run; init is optional)" + looksLike(["on_run"]))
             return
         } else {
-            fail(id, "missing required field 'earned' (a per-run predicate) or 'on_run' (a fold over runs)")
+            fail(id, "missing required field 'earned' (a per-run predicate) or 'on_run' (a fold over runs)" + looksLike(["earned", "on_run"]))
             return
         }
         // Unknown fields: a note, not a failure (a typo like 'earn' would otherwise pass silently).
-        lua.pushNil()
-        while lua.next(table) {
-            lua.pop()
-            if let key = lua.string(at: -1), !Session.ruleFields.contains(key) {
-                let hint = Session.ruleFields.first { $0.hasPrefix(key) || key.hasPrefix($0) }.map { "; did you mean '\($0)'?" } ?? ""
-                evaluation.notes.append(RuleNote(pack: packNames[pack], rule: id, message: "\(file): unknown field '\(key)' in the rule table is ignored\(hint)"))
-            }
+        for (key, meant) in misspelt {
+            let hint = meant.map { "; did you mean '\($0)'?" } ?? ""
+            evaluation.notes.append(RuleNote(pack: packNames[pack], rule: id, message: "\(file): unknown field '\(key)' in the rule table is ignored\(hint)"))
         }
         ids[id] = file
         var rule = Rule(pack: pack, id: id, file: file, title: strings["title"], badge: strings["badge"],

@@ -61,10 +61,25 @@ public struct PackCoverage: Codable, Sendable, Equatable {
     public var notAwarded: [String]
     /// Rule ids no `t.evaluate` ran (rule files whose id never loaded are listed by file).
     public var rulesNotRun: [String]
+    /// How many `badge/tier` pairs the pack is expected to have awarded (the denominator's first part).
+    public var pairs: Int
+    /// How many rules the pack has (loaded ids, plus files that did not load): the denominator's second part.
+    public var rules: Int
+
+    public init(notAwarded: [String], rulesNotRun: [String], pairs: Int = 0, rules: Int = 0) {
+        self.notAwarded = notAwarded; self.rulesNotRun = rulesNotRun; self.pairs = pairs; self.rules = rules
+    }
+
+    /// What the tests covered of `pairs + rules`.
+    public var covered: Int { max(0, pairs - notAwarded.count) + max(0, rules - rulesNotRun.count) }
+    public var total: Int { pairs + rules }
+    /// `covered / total` in percent; 100 when there is nothing to cover.
+    public var percent: Double { total == 0 ? 100 : 100 * Double(covered) / Double(total) }
 
     enum CodingKeys: String, CodingKey {
         case notAwarded = "not_awarded"
         case rulesNotRun = "rules_not_run"
+        case pairs, rules
     }
 }
 
@@ -133,6 +148,26 @@ public struct PackTester: Sendable {
         return nil
     }
 
+    /// The rule files of `pack` that do not load (a syntax error, an unknown badge, a top-level loop),
+    /// each as a failed `(load)` test at the file and line of the real error, rather than showing up
+    /// later only as `t.evaluate: no rule ...`.
+    static func ruleLoadFailures(pack: RulePack, catalogue: Catalogue, limits: RuleEngine.Limits) -> [TestResult] {
+        let failures: [RuleFailure]
+        do {
+            let session = try Session(packs: [pack], catalogue: catalogue, limits: limits, runs: [])
+            session.loadRules()
+            failures = session.evaluation.failures
+        } catch {
+            failures = [RuleFailure(pack: pack.name, rule: nil, file: pack.directory, line: nil, message: "\(error)")]
+        }
+        return failures.map { failure in
+            let rule = failure.rule.map { "rule '\($0)' " } ?? ""
+            let test = TestFailure(file: failure.file, line: failure.line, message: "\(rule)does not load: \(failure.message)",
+                                   traceback: failure.traceback)
+            return TestResult(pack: pack.name, file: failure.file, name: "(load)", line: failure.line, outcome: .failed, failures: [test])
+        }
+    }
+
     /// Runs every selected test of the pack in `directory`.
     public func run(packDirectory directory: String) -> PackTestReport {
         let folder = RulePack.normalise(directory)
@@ -160,6 +195,7 @@ public struct PackTester: Sendable {
                 results.append(TestResult(pack: pack.name, file: path, name: "(load)", line: nil, outcome: .failed, failures: [failure]))
             }
         }
+        results += PackTester.ruleLoadFailures(pack: pack, catalogue: catalogue, limits: limits)
         var awarded: Set<String> = []
         var statusBadges: Set<String> = []
         var statusTiers: Set<String> = []
@@ -218,14 +254,17 @@ public struct PackTester: Sendable {
             tiers.sorted { (order.firstIndex(of: $0) ?? 99, $0) < (order.firstIndex(of: $1) ?? 99, $1) }
         }
         var notAwarded: [String] = []
+        var pairs = 0
         for badge in Set(declared.keys).union(expected.keys).sorted() {
             let tiers = declared[badge] ?? ordered(expected[badge] ?? ["earned"])
+            pairs += tiers.count
             for tier in tiers where !awarded.contains(badge + "/" + tier) { notAwarded.append(badge + "/" + tier) }
         }
         let loadedFiles = Set(ruleFiles.values)
         var notRun = ruleFiles.keys.filter { !rulesRun.contains($0) }.sorted()
         notRun += pack.ruleFiles.filter { !loadedFiles.contains($0) }.map { "file " + $0 }
-        let coverage = PackCoverage(notAwarded: notAwarded, rulesNotRun: notRun)
+        let unloaded = pack.ruleFiles.filter { !loadedFiles.contains($0) }.count
+        let coverage = PackCoverage(notAwarded: notAwarded, rulesNotRun: notRun, pairs: pairs, rules: ruleFiles.count + unloaded)
         return PackTestReport(pack: pack.name, directory: folder, results: results, coverage: coverage)
     }
 }

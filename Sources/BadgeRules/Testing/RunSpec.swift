@@ -78,11 +78,16 @@ enum RunSpec {
         var startEpoch: Double
         var startOffset = offset
         if let start = try string("start") {
+            if try string("date") != nil {
+                throw RulesError.field("give 'start' or 'date', not both ('date' is the day of a run starting at 07:00)")
+            }
             guard let parsed = Timestamps.parse(start) else {
                 throw RulesError.field("field 'start' must be ISO 8601 like 2024-05-01T07:00:00Z, got '\(start)'")
             }
             startEpoch = parsed.epoch
-            if startOffset == nil { startOffset = parsed.offsetSeconds }
+            // As the readers: `Z` is UTC and says nothing of the runner's zone (no utc_offset_s); `+02:00` is kept.
+            let zulu = start.hasSuffix("Z") || start.hasSuffix("z")
+            if startOffset == nil, !zulu { startOffset = parsed.offsetSeconds }
         } else if let date = try string("date") {
             let parts = date.split(separator: "-").compactMap { Int($0) }
             guard parts.count == 3, date.count == 10 else { throw RulesError.field("field 'date' must be 'YYYY-MM-DD', got '\(date)'") }
@@ -97,7 +102,10 @@ enum RunSpec {
             let days = Timestamps.daysFromCivil(year: 2024, month: 1, day: 1) + (ordinal - 1)
             startEpoch = Double(days * 86_400 + 7 * 3600)
         }
-        let localDate = try string("local_date") ?? Timestamps.date(startEpoch, offsetSeconds: startOffset ?? 0)
+        // A test's zone is UTC: a start with no offset (and no utc_offset_s / local_offset_s) is 07:00Z.
+        let localOffset = try number("local_offset_s").map { Int($0) } ?? startOffset ?? 0
+        let localDate = try string("local_date") ?? Timestamps.date(startEpoch, offsetSeconds: localOffset)
+        let localStart = try string("local_start") ?? Timestamps.localTime(startEpoch, offsetSeconds: localOffset)
 
         var distance: Double
         if let km = try number("distance_km") {
@@ -177,7 +185,7 @@ enum RunSpec {
             guard value >= 0, value == value.rounded(), value < 1e15 else { throw RulesError.field("field 'points' must be a whole number ≥ 0") }
             return Int(value)
         }
-        return RunSummary(
+        var run = RunSummary(
             id: id, start: Timestamps.iso8601(startEpoch), startEpochSeconds: startEpoch, utcOffsetSeconds: startOffset,
             localDate: localDate, name: try string("name"), sport: try string("sport") ?? "running", format: "test",
             points: points ?? 0, distanceMeters: distance, elapsedSeconds: elapsed, timerSeconds: try duration("timer_s"),
@@ -185,6 +193,9 @@ enum RunSpec {
             checkpoints: checkpoints, splitsKilometre: splitsKilometre, splitsMile: splitsMile, efforts: efforts,
             elevation: elevation, heartRate: heartRate, cadence: try record("cadence", SensorStats.self),
             dropped: try records("dropped", Dropped.self))
+        run.localStart = localStart
+        run.localOffsetSeconds = localOffset
+        return run
 
         /// `key` as an array of split times (seconds or "mm:ss"), each a whole `unit`; the last may
         /// be a table `{ distance_m =, elapsed_s = }` for a shorter, partial split.

@@ -252,7 +252,10 @@ final class TestSession {
         if let ruleFilter {
             guard sessionRules.contains(where: { $0.id == ruleFilter }) else {
                 let known = sessionRules.map(\.id).joined(separator: ", ")
-                return raise("t.evaluate: no rule '\(ruleFilter)' in pack '\(pack.name)' (rules: \(known.isEmpty ? "none" : known))", level: 2)
+                let unloaded = Set(evaluation.failures.filter { failure in failure.rule != nil && !sessionRules.contains { $0.id == failure.rule } }
+                    .map { ($0.file as NSString).lastPathComponent }).sorted()
+                let hint = unloaded.isEmpty ? "" : "; files that do not load (see their (load) failure): \(unloaded.joined(separator: ", "))"
+                return raise("t.evaluate: no rule '\(ruleFilter)' in pack '\(pack.name)' (rules: \(known.isEmpty ? "none" : known))\(hint)", level: 2)
             }
             evaluation.awards = evaluation.awards.filter { $0.rule == ruleFilter }
             evaluation.statuses = evaluation.statuses.filter { $0.rule == ruleFilter }

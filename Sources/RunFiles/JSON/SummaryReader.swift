@@ -6,8 +6,12 @@ import Foundation
 /// { "start": "2024-05-01T07:30:00+02:00", "distance_m": 8000, "duration_s": 2700,
 ///   "moving_s": 2640, "name": "Treadmill intervals", "sport": "treadmill" }
 /// ```
-/// - `start` (required): ISO 8601 with seconds; an offset (`+02:00`) sets the local date, `Z` or
-///   no offset means UTC and the local date comes from the zone chosen by the user.
+/// - `start` (required): ISO 8601 with seconds. An offset (`+02:00`) sets the local date and time;
+///   `Z` means UTC (the local date and time then come from the zone chosen by the user); no zone at
+///   all (`2026-11-22T23:30:00`, a time typed by hand) is a local wall-clock time, read in the zone
+///   chosen by the user. The zone is not known while files are read and cached, so such a start is
+///   kept floating (`RunSummary.floatingStart`) and resolved by `RunFolder.localise`, unless
+///   `zoneOffsetSeconds` is given here.
 /// - `distance_m` (required): a number ≥ 0.
 /// - `duration_s` (required): a number > 0, the elapsed time (also used as timer time).
 /// - `moving_s` (optional): a number ≥ 0 and ≤ `duration_s`.
@@ -92,12 +96,16 @@ public enum SummaryReader {
         let sport = try string("sport", required: false)
 
         let offset = startText.utf8.count > 0 ? explicitOffset(parsed.offsetSeconds, startText) : nil
-        return RunSummary(
+        // No zone designator: a wall-clock time. With a zone offset given, resolve it now; else it floats.
+        let floating = parsed.offsetSeconds == nil
+        var epoch = parsed.epoch
+        if floating, let zone = zoneOffsetSeconds { epoch -= Double(zone) }
+        var summary = RunSummary(
             id: id,
-            start: Timestamps.iso8601(parsed.epoch),
-            startEpochSeconds: parsed.epoch,
+            start: Timestamps.iso8601(epoch),
+            startEpochSeconds: epoch,
             utcOffsetSeconds: offset,
-            localDate: zoneOffsetSeconds.map { Timestamps.date(parsed.epoch, offsetSeconds: offset ?? $0) },
+            localDate: zoneOffsetSeconds.map { Timestamps.date(epoch, offsetSeconds: offset ?? $0) },
             name: name,
             sport: Sport.normalise(sport),
             format: RunFormat.json.rawValue,
@@ -107,6 +115,13 @@ public enum SummaryReader {
             timerSeconds: duration,
             movingSeconds: moving
         )
+        if let zone = zoneOffsetSeconds {
+            summary.localOffsetSeconds = offset ?? zone
+            summary.localStart = Timestamps.localTime(epoch, offsetSeconds: offset ?? zone)
+        } else if floating {
+            summary.floatingStart = true
+        }
+        return summary
     }
 
     /// The offset the text wrote, nil for `Z` (UTC says nothing about the runner's zone), as GPX.

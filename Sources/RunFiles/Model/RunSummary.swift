@@ -12,6 +12,15 @@ public struct RunSummary: Codable, Sendable, Equatable {
     public var utcOffsetSeconds: Int?
     /// The local calendar date of the start (`YYYY-MM-DD`), from the file's offset, else the chosen zone.
     public var localDate: String?
+    /// The local wall-clock time of the start (`YYYY-MM-DDThh:mm:ss`), from the file's offset, else the chosen zone.
+    public var localStart: String?
+    /// The offset `localStart` and `localDate` were made with: the file's own, else the chosen zone's at the start.
+    public var localOffsetSeconds: Int?
+    /// The file gave its start as a local wall-clock time with no zone (a JSON summary's
+    /// `"2026-11-22T23:30:00"`): `start` and `startEpochSeconds` then hold that wall time as if it were
+    /// UTC until `localise` resolves it in the chosen zone. Kept through the cache (which is made before
+    /// any zone applies); nil once resolved, and never in the JSON contract.
+    public var floatingStart: Bool?
     public var name: String?
     /// Normalised sport: `running`, `cycling`, `walking`, `hiking`, `swimming`, or the file's word lower-cased.
     public var sport: String
@@ -92,6 +101,9 @@ public struct RunSummary: Codable, Sendable, Equatable {
         case startEpochSeconds = "start_epoch_s"
         case utcOffsetSeconds = "utc_offset_s"
         case localDate = "local_date"
+        case localStart = "local_start"
+        case localOffsetSeconds = "local_offset_s"
+        case floatingStart = "start_floating"
         case name, sport, format, points
         case distanceMeters = "distance_m"
         case elapsedSeconds = "elapsed_s"
@@ -113,12 +125,14 @@ public struct RunSummary: Codable, Sendable, Equatable {
         case route
     }
 
-    /// Every field of `RunSchema` in its order (nil as `null`), then `route` when present.
+    /// Every field of `RunSchema` in its order (nil as `null`), then `route` when present (and
+    /// `start_floating` while a zoneless start awaits its zone: only in the cache).
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         for field in RunSchema.fields {
             if let key = field.key, let encode = field.encode { try encode(self, &c, key) }
         }
+        try c.encodeIfPresent(floatingStart, forKey: .floatingStart)
         try c.encodeIfPresent(route, forKey: .route)
     }
 }

@@ -45,6 +45,12 @@ public enum Timestamps {
         return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))"
     }
 
+    /// `YYYY-MM-DDThh:mm:ss`: the wall-clock time of the instant shifted by `offsetSeconds`
+    /// (seconds truncated towards the past), with no zone designator.
+    public static func localTime(_ epoch: Double, offsetSeconds: Int) -> String {
+        String(iso8601(epoch + Double(offsetSeconds)).dropLast())
+    }
+
     package static func pad(_ v: Int, _ width: Int) -> String {
         let s = String(v)
         return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s

@@ -1,0 +1,36 @@
+import Foundation
+
+/// Where badgectl finds its rule packs and badge catalogue when no flag names them, in this order:
+/// the flag; `./rules` and `./badges.json` in the current folder; `<binary>/../share/badgectl/`
+/// (what `scripts/install PREFIX` puts beside `PREFIX/bin/badgectl`). A find outside the current
+/// folder is said on stderr; a miss says where it looked and which flag to use.
+enum Installation {
+    /// `<folder of the running binary>/../share/badgectl`, symbolic links resolved; nil when unknown.
+    static var shareDirectory: String? {
+        guard let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() else { return nil }
+        return executable.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("share/badgectl").standardizedFileURL.path
+    }
+
+    /// The file or folder `name` (`badges.json`, `rules`): `given` when a flag gave one, else the first
+    /// of `./name` and `<share>/name` that exists. `flag` is named in the error.
+    static func locate(_ name: String, given: String?, flag: String, directory: Bool, share: String? = shareDirectory) throws -> String {
+        if let given { return given }
+        let fm = FileManager.default
+        func exists(_ path: String) -> Bool {
+            var isDirectory: ObjCBool = false
+            return fm.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue == directory
+        }
+        if exists(name) { return name }
+        var looked = ["./" + name]
+        if let share {
+            let installed = (share as NSString).appendingPathComponent(name)
+            if exists(installed) {
+                Console.error("badgectl: using \(installed) (no ./\(name) here; \(flag) to choose)")
+                return installed
+            }
+            looked.append(installed)
+        }
+        throw CommandError.cannotFind(what: directory ? "rule packs" : "badge catalogue", looked: looked, flag: flag)
+    }
+}
