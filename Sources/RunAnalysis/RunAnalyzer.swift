@@ -47,11 +47,15 @@ public struct RunAnalyzer: Sendable {
 
     public var checkpoints: [CheckpointTarget]
 
+    /// The measures the packs declared (`MeasureDefinition`), computed in the same pass as the summary.
+    public var measures: [MeasureDefinition] = []
+
     /// Also keep a simplified, speed-annotated route (`RunSummary.route`) for the HTML report.
     public var includeRoutes = false
 
-    public init(checkpoints: [CheckpointTarget] = [], includeRoutes: Bool = false) {
+    public init(checkpoints: [CheckpointTarget] = [], includeRoutes: Bool = false, measures: [MeasureDefinition] = []) {
         self.includeRoutes = includeRoutes
+        self.measures = measures
         self.checkpoints = checkpoints
     }
 
@@ -331,6 +335,11 @@ extension RunAnalyzer {
         summary.cadence = RunAnalyzer.sensorStats(track.cadences, profile: profile, ignoreNonPositive: false)
         summary.dropped = profile.dropped.sorted { $0.key < $1.key }.map { Dropped(reason: $0.key, count: $0.value) }
         if includeRoutes { summary.route = RouteTrace.make(track: track, profile: profile) }
+        if !measures.isEmpty {
+            summary.measures = RunAnalyzer.measures(
+                measures, track: track, profile: profile, series: series, startEpoch: startEpoch, elapsed: elapsed,
+                localDate: summary.localDate, offsetSeconds: summary.localOffsetSeconds)
+        }
         return summary
     }
 }

@@ -66,11 +66,13 @@ public struct RunFolder: Sendable {
             DispatchQueue.concurrentPerform(iterations: files.count, execute: work)
         }
         var rows: [RunCache.Row] = []
+        var measureRows: [RunCache.MeasureRow] = []
         for (index, outcome) in outcomes.values.enumerated() {
             switch outcome {
-            case .runs(let runs, let row)?:
+            case .runs(let runs, let row, let measures)?:
                 folder.runs.append(contentsOf: runs.map { localise($0, zone: zone) })
                 if let row { rows.append(row) }
+                measureRows.append(contentsOf: measures)
             case .failed(let error)?:
                 folder.errors.append(error)
             case nil:
@@ -78,21 +80,29 @@ public struct RunFolder: Sendable {
             }
         }
         cache?.store(rows)
+        cache?.storeMeasures(measureRows)
         return folder
     }
 
-    /// What reading one file gave: its runs (and a cache row to store, when it was read afresh) or an error.
+    /// What reading one file gave: its runs (and a cache row to store, when it was read afresh, and the
+    /// rows of the measures it computed) or an error.
     enum Outcome: Sendable {
-        case runs([RunSummary], RunCache.Row?)
+        case runs([RunSummary], RunCache.Row?, [RunCache.MeasureRow] = [])
         case failed(RunFileError)
     }
 
     /// One file: from the cache when its path, size and time (or, failing that, its content hash) match,
-    /// else read and summarised (and a row returned for the cache).
+    /// else read and summarised (and a row returned for the cache). When the analyzer asks for measures,
+    /// a cached summary is used only with every measure cached for the file's content; a file missing
+    /// one is read again, once, and gives rows for its measures (its summary row is already stored).
     static func readOne(path: String, id: String, analyzer: RunAnalyzer, cache: RunCache?, key: String) -> Outcome {
         var row: RunCache.Row?
         var hasher: ContentHasher?
+        /// The content hash of a file read again only for its measures (its summary is cached).
+        var knownHash: UInt64?
+        var sizeBytes: Int64 = 0
         if let cache, let stamp = RunCache.stamp(path: path) {
+            sizeBytes = stamp.sizeBytes
             let absolute = absolutePath(path)
             func makeRow(hash: UInt64, summaries: Data = Data()) -> RunCache.Row {
                 RunCache.Row(path: absolute, sizeBytes: stamp.sizeBytes, modifiedNanoseconds: stamp.modifiedNanoseconds,
@@ -100,9 +110,11 @@ public struct RunFolder: Sendable {
             }
             if let entry = cache.lookup(path: absolute, sizeBytes: stamp.sizeBytes, modifiedNanoseconds: stamp.modifiedNanoseconds, key: key),
                let runs = decode(entry, id: id) {
-                return .runs(runs, nil)
-            }
-            if !cache.hasRow(sizeBytes: stamp.sizeBytes, key: key) {
+                if let measured = attachMeasures(runs, analyzer: analyzer, cache: cache, hash: entry.hash, sizeBytes: stamp.sizeBytes) {
+                    return .runs(measured, nil)
+                }
+                knownHash = entry.hash
+            } else if !cache.hasRow(sizeBytes: stamp.sizeBytes, key: key) {
                 // No cached file has this size, so this one cannot be a moved file: read it once,
                 // hashing it on the way, for the row to store.
                 hasher = ContentHasher()
@@ -111,7 +123,9 @@ public struct RunFolder: Sendable {
                 if let entry = cache.lookup(hash: hash, sizeBytes: stamp.sizeBytes, key: key), let runs = decode(entry, id: id),
                    let data = try? encoder.encode(runs) {
                     // A moved or renamed file: store it under its new path and id.
-                    return .runs(runs, makeRow(hash: hash, summaries: data))
+                    if let measured = attachMeasures(runs, analyzer: analyzer, cache: cache, hash: hash, sizeBytes: stamp.sizeBytes) {
+                        return .runs(measured, makeRow(hash: hash, summaries: data))
+                    }
                 }
                 row = makeRow(hash: hash)
             }
@@ -119,6 +133,9 @@ public struct RunFolder: Sendable {
         do {
             // No local date yet: `localise` gives every run (read or cached) its one, from `zone`.
             let runs = try RunLoader.load(path: path, id: id, analyzer: analyzer, zoneOffsetSeconds: nil, hasher: hasher)
+            if let hash = knownHash {
+                return .runs(runs, nil, measureRows(runs, analyzer: analyzer, hash: hash, sizeBytes: sizeBytes))
+            }
             if var made = row, let data = try? encoder.encode(runs) {
                 if let hasher {
                     made.hash = hasher.finish()
@@ -127,13 +144,37 @@ public struct RunFolder: Sendable {
                           after.modifiedNanoseconds == made.modifiedNanoseconds else { return .runs(runs, nil) }
                 }
                 made.summaries = data
-                return .runs(runs, made)
+                return .runs(runs, made, measureRows(runs, analyzer: analyzer, hash: made.hash, sizeBytes: made.sizeBytes))
             }
             return .runs(runs, nil)
         } catch let error as ActivityError {
             return .failed(RunFileError(path: id, message: error.description))
         } catch {
             return .failed(RunFileError(path: id, message: "\(id): \(error)"))
+        }
+    }
+
+    /// `runs` with the analyzer's measures from the cache; nil when one of them is not cached for this
+    /// content (the file is then read again). Without measures, `runs` as they are.
+    static func attachMeasures(_ runs: [RunSummary], analyzer: RunAnalyzer, cache: RunCache, hash: UInt64, sizeBytes: Int64) -> [RunSummary]? {
+        guard !analyzer.measures.isEmpty else { return runs }
+        let keys = analyzer.measures.map { RunCache.measureKey($0) }
+        let stored = cache.lookupMeasures(hash: hash, sizeBytes: sizeBytes, keys: keys)
+        var runs = runs
+        for (definition, key) in zip(analyzer.measures, keys) {
+            guard let data = stored[key], let values = try? JSONDecoder().decode([MeasureValue?].self, from: data),
+                  values.count == runs.count else { return nil }
+            for index in runs.indices { runs[index].measures[definition.key] = values[index] }
+        }
+        return runs
+    }
+
+    /// The measure rows of a file's runs: one per measure, the value of each run in order.
+    static func measureRows(_ runs: [RunSummary], analyzer: RunAnalyzer, hash: UInt64, sizeBytes: Int64) -> [RunCache.MeasureRow] {
+        analyzer.measures.compactMap { definition in
+            let values: [MeasureValue?] = runs.map { $0.measures[definition.key] }
+            guard let data = try? encoder.encode(values) else { return nil }
+            return RunCache.MeasureRow(hash: hash, sizeBytes: sizeBytes, key: RunCache.measureKey(definition), value: data)
         }
     }
 
@@ -195,6 +236,7 @@ public struct RunFolder: Sendable {
         run.localDate = Timestamps.date(epoch, offsetSeconds: offset)
         run.localStart = Timestamps.localTime(epoch, offsetSeconds: offset)
         run.localOffsetSeconds = offset
+        if !run.measures.isEmpty { RunAnalyzer.localiseMeasures(&run) }
         return run
     }
 

@@ -108,6 +108,7 @@ public final class RunCache: @unchecked Sendable {
                                 hash INTEGER NOT NULL, key TEXT NOT NULL, id TEXT NOT NULL, summaries BLOB NOT NULL);
                             CREATE INDEX runs_by_hash ON runs (hash, size);
                             """)
+                        try db.execute(sql: measuresTable)
                         return .commit
                     }
                     return true
@@ -116,11 +117,86 @@ public final class RunCache: @unchecked Sendable {
                       try String.fetchOne(db, sql: "PRAGMA quick_check") == "ok"
                 else { return false }
                 try? db.execute(sql: "PRAGMA journal_mode=WAL")
+                // Caches made before measures existed get the table on first use (no layout change).
+                try db.execute(sql: measuresTable)
                 return true
             }
         } catch {
             return false
         }
+    }
+
+    /// The measures packs declared, one row per file content and measure: keyed by the content hash and
+    /// size (a moved file keeps its measures) and `measureKey` (the summary version and the definition),
+    /// so that editing a rule recomputes nothing and adding a measure to one pack leaves the other
+    /// packs' rows alone. `value` is a JSON array: the measure of each run of the file (null for none).
+    static let measuresTable = """
+        CREATE TABLE IF NOT EXISTS measures (
+            hash INTEGER NOT NULL, size INTEGER NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL,
+            PRIMARY KEY (hash, size, key));
+        """
+
+    /// The cache key of a measure: the summary version (the code that computes it) and its definition.
+    public static func measureKey(_ definition: MeasureDefinition, version: Int = summaryVersion) -> String {
+        "v\(version)|m1|" + definition.key
+    }
+
+    /// The stored measures of a file's content among `keys` (by key; a key without a row is missing).
+    public func lookupMeasures(hash: UInt64, sizeBytes: Int64, keys: [String]) -> [String: Data] {
+        guard !keys.isEmpty else { return [:] }
+        return locked {
+            (try? queue.inDatabase { db -> [String: Data] in
+                let statement = try db.cachedStatement(sql: "SELECT key, value FROM measures WHERE hash = ? AND size = ?")
+                var found: [String: Data] = [:]
+                let wanted = Set(keys)
+                let rows = try GRDB.Row.fetchCursor(statement, arguments: [Int64(bitPattern: hash), sizeBytes])
+                while let row = try rows.next() {
+                    guard let key = Self.text(row[0] as DatabaseValue), wanted.contains(key),
+                          let value = Self.bytes(row[1] as DatabaseValue) else { continue }
+                    found[key] = value
+                }
+                return found
+            }) ?? [:]
+        }
+    }
+
+    /// A measure row to store.
+    public struct MeasureRow: Sendable {
+        public var hash: UInt64
+        public var sizeBytes: Int64
+        public var key: String
+        public var value: Data
+        public init(hash: UInt64, sizeBytes: Int64, key: String, value: Data) {
+            self.hash = hash; self.sizeBytes = sizeBytes; self.key = key; self.value = value
+        }
+    }
+
+    /// Stores measure rows (replacing any with the same content and key) in one transaction; a failure
+    /// leaves a warning and stops later writes, as `store` does.
+    public func storeMeasures(_ rows: [MeasureRow]) {
+        guard !rows.isEmpty else { return }
+        locked {
+            guard writable else { return }
+            do {
+                try queue.inDatabase { db in
+                    try db.inTransaction(.immediate) {
+                        let statement = try db.makeStatement(sql: "INSERT OR REPLACE INTO measures VALUES (?, ?, ?, ?)")
+                        for row in rows {
+                            try statement.execute(arguments: [Int64(bitPattern: row.hash), row.sizeBytes, row.key, row.value])
+                        }
+                        return .commit
+                    }
+                }
+            } catch {
+                writable = false
+                warnings.append("cannot write to the cache \(path) (\((error as? DatabaseError)?.message ?? "\(error)")); results were not cached")
+            }
+        }
+    }
+
+    /// How many measure rows the cache holds.
+    public var measureCount: Int {
+        locked { (try? queue.inDatabase { try Int.fetchOne($0, sql: "SELECT count(*) FROM measures") }) ?? 0 }
     }
 
     private init(path: String, queue: DatabaseQueue) {
@@ -134,17 +210,19 @@ public final class RunCache: @unchecked Sendable {
     public struct Entry: Sendable {
         public var id: String
         public var summaries: Data
+        /// The content hash of the file the row was made from (its measures are stored under it).
+        public var hash: UInt64 = 0
     }
 
     /// The row for this path, if its size, modification time and key all match.
     public func lookup(path: String, sizeBytes: Int64, modifiedNanoseconds: Int64, key: String) -> Entry? {
-        entry("SELECT id, summaries FROM runs WHERE path = ? AND size = ? AND mtime_ns = ? AND key = ?",
+        entry("SELECT id, summaries, hash FROM runs WHERE path = ? AND size = ? AND mtime_ns = ? AND key = ?",
               [path, sizeBytes, modifiedNanoseconds, key])
     }
 
     /// Any row with this content hash, size and key (a moved or renamed file).
     public func lookup(hash: UInt64, sizeBytes: Int64, key: String) -> Entry? {
-        entry("SELECT id, summaries FROM runs WHERE hash = ? AND size = ? AND key = ? LIMIT 1",
+        entry("SELECT id, summaries, hash FROM runs WHERE hash = ? AND size = ? AND key = ? LIMIT 1",
               [Int64(bitPattern: hash), sizeBytes, key])
     }
 
@@ -257,7 +335,9 @@ public final class RunCache: @unchecked Sendable {
                 let statement = try db.cachedStatement(sql: sql)
                 guard let row = try GRDB.Row.fetchOne(statement, arguments: arguments) else { return nil }
                 guard let id = Self.text(row[0] as DatabaseValue), let summaries = Self.bytes(row[1] as DatabaseValue) else { return nil }
-                return Entry(id: id, summaries: summaries)
+                var hash: UInt64 = 0
+                if case .int64(let stored) = (row[2] as DatabaseValue).storage { hash = UInt64(bitPattern: stored) }
+                return Entry(id: id, summaries: summaries, hash: hash)
             }
         }
     }
