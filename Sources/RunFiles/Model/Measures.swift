@@ -227,6 +227,12 @@ public struct Athlete: Sendable, Equatable {
             && a.zones.map(\.upper) == b.zones.map(\.upper)
     }
 
+    public init(source: String, maxHeartRate: Double? = nil, restingHeartRate: Double? = nil, birthDate: String? = nil,
+                sex: String? = nil, zones: [(lower: Double, upper: Double?)] = []) {
+        self.source = source; self.maxHeartRate = maxHeartRate; self.restingHeartRate = restingHeartRate
+        self.birthDate = birthDate; self.sex = sex; self.zones = zones
+    }
+
     public var zoneCount: Int { zones.count }
     public func zone(_ n: Int) -> (lower: Double, upper: Double?)? { n >= 1 && n <= zones.count ? zones[n - 1] : nil }
 
