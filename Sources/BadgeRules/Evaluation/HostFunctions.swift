@@ -39,6 +39,7 @@ extension Session {
             return raise(LuaState.unknownMeasure(name, pack: packNames[pack], known: measureTable.names[pack]))
         }
         guard token >= 1, token <= runs.count else { lua.pushNil(); return 1 }
+        if let rule = current?.rule { measureReads[MeasureRead(rule: rule, run: token), default: []].insert(name) }
         lua.push(measure: measureTable.value(pack: pack, name: name, in: runs[token - 1]))
         return 1
     }

@@ -85,6 +85,9 @@ final class Session {
     let measureTable: PackMeasureTable
     /// The runner's profile (`ctx.athlete`), when one was given.
     let athlete: Athlete?
+    /// The measures each rule read of each run (names), for the awards that follow (`Award.measures`).
+    struct MeasureRead: Hashable { var rule: Int; var run: Int }
+    var measureReads: [MeasureRead: Set<String>] = [:]
 
     init(packs: [RulePack], catalogue: Catalogue, limits: RuleEngine.Limits, runs: [RunSummary], athlete: Athlete? = nil) throws {
         self.lua = try LuaState(limits: limits)
