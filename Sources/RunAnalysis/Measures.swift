@@ -245,8 +245,8 @@ extension RunAnalyzer {
     /// Places the sun measures of `run` on its local date, once it has one (`RunFolder.localise`).
     public static func localiseMeasures(_ run: inout RunSummary) {
         for (key, value) in run.measures where key.hasPrefix(MeasureKind.sun.name + "(") {
-            guard case .float(let latitude)? = value["lat"], case .float(let longitude)? = value["lon"],
-                  case .float(let start)? = value["start_epoch_s"], case .float(let end)? = value["end_epoch_s"] else { continue }
+            guard let latitude = value["lat"]?.number, let longitude = value["lon"]?.number,
+                  let start = value["start_epoch_s"]?.number, let end = value["end_epoch_s"]?.number else { continue }
             run.measures[key] = sunValue(latitude: latitude, longitude: longitude, start: start, end: end,
                                          localDate: run.localDate, offsetSeconds: run.localOffsetSeconds)
         }

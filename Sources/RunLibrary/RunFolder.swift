@@ -98,8 +98,9 @@ public struct RunFolder: Sendable {
     static func readOne(path: String, id: String, analyzer: RunAnalyzer, cache: RunCache?, key: String) -> Outcome {
         var row: RunCache.Row?
         var hasher: ContentHasher?
-        /// The content hash of a file read again only for its measures (its summary is cached).
+        /// The content hash of a file read again only for its measures (its summary is cached), and those measures.
         var knownHash: UInt64?
+        var missing: [MeasureDefinition] = []
         var sizeBytes: Int64 = 0
         if let cache, let stamp = RunCache.stamp(path: path) {
             sizeBytes = stamp.sizeBytes
@@ -110,8 +111,9 @@ public struct RunFolder: Sendable {
             }
             if let entry = cache.lookup(path: absolute, sizeBytes: stamp.sizeBytes, modifiedNanoseconds: stamp.modifiedNanoseconds, key: key),
                let runs = decode(entry, id: id) {
-                if let measured = attachMeasures(runs, analyzer: analyzer, cache: cache, hash: entry.hash, sizeBytes: stamp.sizeBytes) {
-                    return .runs(measured, nil)
+                switch attachMeasures(runs, analyzer: analyzer, cache: cache, hash: entry.hash, sizeBytes: stamp.sizeBytes) {
+                case .complete(let measured): return .runs(measured, nil)
+                case .missing(let definitions): missing = definitions
                 }
                 knownHash = entry.hash
             } else if !cache.hasRow(sizeBytes: stamp.sizeBytes, key: key) {
@@ -123,7 +125,7 @@ public struct RunFolder: Sendable {
                 if let entry = cache.lookup(hash: hash, sizeBytes: stamp.sizeBytes, key: key), let runs = decode(entry, id: id),
                    let data = try? encoder.encode(runs) {
                     // A moved or renamed file: store it under its new path and id.
-                    if let measured = attachMeasures(runs, analyzer: analyzer, cache: cache, hash: hash, sizeBytes: stamp.sizeBytes) {
+                    if case .complete(let measured) = attachMeasures(runs, analyzer: analyzer, cache: cache, hash: hash, sizeBytes: stamp.sizeBytes) {
                         return .runs(measured, makeRow(hash: hash, summaries: data))
                     }
                 }
@@ -134,7 +136,8 @@ public struct RunFolder: Sendable {
             // No local date yet: `localise` gives every run (read or cached) its one, from `zone`.
             let runs = try RunLoader.load(path: path, id: id, analyzer: analyzer, zoneOffsetSeconds: nil, hasher: hasher)
             if let hash = knownHash {
-                return .runs(runs, nil, measureRows(runs, analyzer: analyzer, hash: hash, sizeBytes: sizeBytes))
+                // Only the missing measures are stored: the others' rows stay as they are.
+                return .runs(runs, nil, measureRows(runs, missing, hash: hash, sizeBytes: sizeBytes))
             }
             if var made = row, let data = try? encoder.encode(runs) {
                 if let hasher {
@@ -144,7 +147,7 @@ public struct RunFolder: Sendable {
                           after.modifiedNanoseconds == made.modifiedNanoseconds else { return .runs(runs, nil) }
                 }
                 made.summaries = data
-                return .runs(runs, made, measureRows(runs, analyzer: analyzer, hash: made.hash, sizeBytes: made.sizeBytes))
+                return .runs(runs, made, measureRows(runs, analyzer.measures, hash: made.hash, sizeBytes: made.sizeBytes))
             }
             return .runs(runs, nil)
         } catch let error as ActivityError {
@@ -154,24 +157,38 @@ public struct RunFolder: Sendable {
         }
     }
 
-    /// `runs` with the analyzer's measures from the cache; nil when one of them is not cached for this
-    /// content (the file is then read again). Without measures, `runs` as they are.
-    static func attachMeasures(_ runs: [RunSummary], analyzer: RunAnalyzer, cache: RunCache, hash: UInt64, sizeBytes: Int64) -> [RunSummary]? {
-        guard !analyzer.measures.isEmpty else { return runs }
+    /// What the cache holds of the analyzer's measures for a file's content.
+    enum CachedMeasures {
+        /// Every one: the runs with their measures.
+        case complete([RunSummary])
+        /// These are not cached (the file is read again for them).
+        case missing([MeasureDefinition])
+    }
+
+    /// `runs` with the analyzer's measures from the cache, or the measures it lacks. Without measures,
+    /// `runs` as they are.
+    static func attachMeasures(_ runs: [RunSummary], analyzer: RunAnalyzer, cache: RunCache, hash: UInt64, sizeBytes: Int64) -> CachedMeasures {
+        guard !analyzer.measures.isEmpty else { return .complete(runs) }
         let keys = analyzer.measures.map { RunCache.measureKey($0) }
         let stored = cache.lookupMeasures(hash: hash, sizeBytes: sizeBytes, keys: keys)
         var runs = runs
+        var missing: [MeasureDefinition] = []
         for (definition, key) in zip(analyzer.measures, keys) {
             guard let data = stored[key], let values = try? JSONDecoder().decode([MeasureValue?].self, from: data),
-                  values.count == runs.count else { return nil }
+                  values.count == runs.count else {
+                missing.append(definition)
+                continue
+            }
             for index in runs.indices { runs[index].measures[definition.key] = values[index] }
         }
-        return runs
+        return missing.isEmpty ? .complete(runs) : .missing(missing)
     }
 
-    /// The measure rows of a file's runs: one per measure, the value of each run in order.
-    static func measureRows(_ runs: [RunSummary], analyzer: RunAnalyzer, hash: UInt64, sizeBytes: Int64) -> [RunCache.MeasureRow] {
-        analyzer.measures.compactMap { definition in
+    /// The measure rows of a file's runs for `definitions`: one per measure, the value of each run in order.
+    static func measureRows(_ runs: [RunSummary], _ definitions: [MeasureDefinition], hash: UInt64, sizeBytes: Int64) -> [RunCache.MeasureRow] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return definitions.compactMap { definition in
             let values: [MeasureValue?] = runs.map { $0.measures[definition.key] }
             guard let data = try? encoder.encode(values) else { return nil }
             return RunCache.MeasureRow(hash: hash, sizeBytes: sizeBytes, key: RunCache.measureKey(definition), value: data)

@@ -69,11 +69,22 @@ public enum MeasureScalar: Sendable, Equatable, Codable {
     case boolean(Bool)
     case string(String)
 
+    /// A number reads back as a float: JSON does not tell 1000.0 from 1000 (`MeasureValue` makes its
+    /// count fields integers again).
     public init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
-        if let flag = try? c.decode(Bool.self) { self = .boolean(flag) } else if let count = try? c.decode(Int.self) {
-            self = .integer(count)
-        } else if let number = try? c.decode(Double.self) { self = .float(number) } else { self = .string(try c.decode(String.self)) }
+        if let flag = try? c.decode(Bool.self) { self = .boolean(flag) } else if let number = try? c.decode(Double.self) {
+            self = .float(number)
+        } else { self = .string(try c.decode(String.self)) }
+    }
+
+    /// The value as a number (a float or a count), nil otherwise.
+    public var number: Double? {
+        switch self {
+        case .float(let value): return value
+        case .integer(let value): return Double(value)
+        default: return nil
+        }
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -108,7 +119,15 @@ public struct MeasureValue: Sendable, Equatable, Codable {
         set { fields[name] = newValue }
     }
 
-    public init(from decoder: Decoder) throws { fields = try [String: MeasureScalar](from: decoder) }
+    /// The fields that hold counts (integers in Lua); every other number is a float.
+    public static let countFields: Set<String> = ["count"]
+
+    public init(from decoder: Decoder) throws {
+        fields = try [String: MeasureScalar](from: decoder)
+        for name in MeasureValue.countFields {
+            if case .float(let value)? = fields[name], value == value.rounded(), abs(value) < 1e15 { fields[name] = .integer(Int(value)) }
+        }
+    }
     public func encode(to encoder: Encoder) throws { try fields.encode(to: encoder) }
 
     /// `name = value` pairs in the kind's field order (for `summarize` and `explain`).
