@@ -139,3 +139,57 @@ final class MeasureDeclarationTests: XCTestCase {
         XCTAssertEqual(evaluation.notes.map(\.message), ["200.0\t140.0\t155.0"])
     }
 }
+
+/// The two worked examples of the guide's "Measures" section, run as written.
+final class GuideMeasureExamplesTests: XCTestCase {
+    func examples() throws -> [(measures: String, file: String, rule: String)] {
+        let guide = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/rules.md")
+        let text = try String(contentsOf: guide, encoding: .utf8)
+        guard let start = text.range(of: "## Measures\n"), let end = text[start.upperBound...].range(of: "\n## ") else {
+            throw XCTSkip("no Measures section")
+        }
+        var result: [(String, String, String)] = []
+        var rest = text[start.upperBound..<end.lowerBound]
+        while let heading = rest.range(of: "### Worked example"), let open = rest[heading.upperBound...].range(of: "```lua\n"),
+              let close = rest[open.upperBound...].range(of: "```") {
+            let block = String(rest[open.upperBound..<close.lowerBound])
+            // "-- pack.lua\nmeasures = {...},\n\n-- <file>.lua\nreturn {...}"
+            let parts = block.components(separatedBy: "\n\n-- ")
+            let measures = parts[0].replacingOccurrences(of: "-- pack.lua\n", with: "")
+            let file = String(parts[1].prefix { $0 != "\n" })
+            result.append((measures, file, String(parts[1].drop { $0 != "\n" })))
+            rest = rest[close.upperBound...]
+        }
+        return result
+    }
+
+    func testTheMeasuresExamplesRunAsWritten() throws {
+        let blocks = try examples()
+        XCTAssertEqual(blocks.map(\.file), ["best5k.lua", "zone2.lua"])
+        guard blocks.count == 2 else { return }
+        let fixture = try PackFixture()
+        for (index, block) in blocks.enumerated() {
+            let badge = index == 0 ? "steady-5k" : "zone-two-hour"
+            try fixture.pack("p\(index)", packLua: """
+                return { name = "p\(index)", version = "1.0.0", badges = { { id = "\(badge)", name = "B" } },
+                \(block.measures)
+                }
+                """, files: [block.file: block.rule])
+        }
+        var fast = makeRun("fast", day: 1, distance: 6000)
+        fast.measures["effort(distance_m=5000,max_stop_s=30)"] = MeasureValue(["elapsed_s": .float(1450)])
+        var slow = makeRun("slow", day: 2, distance: 6000)
+        slow.measures["effort(distance_m=5000,max_stop_s=30)"] = MeasureValue(["elapsed_s": .float(1550)])
+        // What the analyzer computes for zone 2 of a profile with max_hr 200 and resting_hr 50: 140 to 155 bpm.
+        slow.measures["time_in(channel=\"heart_rate\",max=155,min=140)"] = MeasureValue(["seconds": .float(3700)])
+        var engine = fixture.engine(["p0", "p1"])
+        var evaluation = engine.evaluate(runs: [fast, slow])
+        XCTAssertEqual(evaluation.failures, [])
+        XCTAssertEqual(evaluation.awards.map { "\($0.badge)@\($0.run)" }, ["steady-5k@fast"], "zone 2 is nil without a profile")
+        XCTAssertEqual(evaluation.statuses.first { $0.badge == "zone-two-hour" }?.hint, "give --athlete FILE for your zones")
+        engine.athlete = Athlete(source: "me.json", maxHeartRate: 200, restingHeartRate: 50, zones: Athlete.defaultZones(max: 200, resting: 50))
+        evaluation = engine.evaluate(runs: [fast, slow])
+        XCTAssertEqual(evaluation.awards.map { "\($0.badge)@\($0.run)" }, ["steady-5k@fast", "zone-two-hour@slow"])
+    }
+}
