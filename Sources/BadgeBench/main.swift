@@ -229,11 +229,10 @@ func benchFolder(_ directory: String, runs: Int, cachePath: String) throws {
     emitTimes("warm_cache_s", warm)
 }
 
-/// The cost of measures: the folder read cold (through a new cache, every core) without measures and
-/// with every measure the packs declare, alternating, then warm with the measures.
-func benchFolderMeasures(_ directory: String, cachePath: String, packs: [String], runs: Int) throws {
+/// A folder of packs stands for every pack in it, as `badgectl --rules` takes it.
+func packDirectories(_ paths: [String]) -> [String] {
     var directories: [String] = []
-    for path in packs {
+    for path in paths {
         if FileManager.default.fileExists(atPath: path + "/pack.lua") {
             directories.append(path)
         } else {
@@ -241,6 +240,13 @@ func benchFolderMeasures(_ directory: String, cachePath: String, packs: [String]
             directories += entries.filter { FileManager.default.fileExists(atPath: path + "/" + $0 + "/pack.lua") }.map { path + "/" + $0 }
         }
     }
+    return directories
+}
+
+/// The cost of measures: the folder read cold (through a new cache, every core) without measures and
+/// with every measure the packs declare, alternating, then warm with the measures.
+func benchFolderMeasures(_ directory: String, cachePath: String, packs: [String], runs: Int) throws {
+    let directories = packDirectories(packs)
     let loaded = try directories.map { try RulePack.load(directory: $0) }
     let athlete = Athlete(source: "bench", maxHeartRate: 190, restingHeartRate: 50, zones: Athlete.defaultZones(max: 190, resting: 50))
     let definitions = PackMeasureTable.definitions(of: loaded, athlete: athlete)
@@ -293,16 +299,7 @@ func benchRules(count: Int, runs: Int, packs: [String], badges: String) throws {
         run.localOffsetSeconds = 0
         summaries.append(run)
     }
-    // A folder of packs stands for every pack in it, as `badgectl --rules` takes it.
-    var directories: [String] = []
-    for path in packs {
-        if FileManager.default.fileExists(atPath: path + "/pack.lua") {
-            directories.append(path)
-        } else {
-            let entries = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
-            directories += entries.filter { FileManager.default.fileExists(atPath: path + "/" + $0 + "/pack.lua") }.map { path + "/" + $0 }
-        }
-    }
+    let directories = packDirectories(packs)
     let engine = RuleEngine(packDirectories: directories, catalogue: catalogue)
     guard engine.loadFailures.isEmpty else { throw BenchError.failed("packs did not load: \(engine.loadFailures)") }
     var times: [Double] = []

@@ -174,24 +174,8 @@ public final class RunCache: @unchecked Sendable {
     /// Stores measure rows (replacing any with the same content and key) in one transaction; a failure
     /// leaves a warning and stops later writes, as `store` does.
     public func storeMeasures(_ rows: [MeasureRow]) {
-        guard !rows.isEmpty else { return }
-        locked {
-            guard writable else { return }
-            do {
-                try queue.inDatabase { db in
-                    try db.inTransaction(.immediate) {
-                        let statement = try db.makeStatement(sql: "INSERT OR REPLACE INTO measures VALUES (?, ?, ?, ?)")
-                        for row in rows {
-                            try statement.execute(arguments: [Int64(bitPattern: row.hash), row.sizeBytes, row.key, row.value])
-                        }
-                        return .commit
-                    }
-                }
-            } catch {
-                writable = false
-                warnings.append("cannot write to the cache \(path) (\((error as? DatabaseError)?.message ?? "\(error)")); results were not cached")
-            }
-        }
+        insertAll("INSERT OR REPLACE INTO measures VALUES (?, ?, ?, ?)",
+                  rows.map { [Int64(bitPattern: $0.hash), $0.sizeBytes, $0.key, $0.value] })
     }
 
     /// How many measure rows the cache holds.
@@ -256,17 +240,22 @@ public final class RunCache: @unchecked Sendable {
     /// Stores rows (replacing any row with the same path) in one transaction. A failure rolls the
     /// transaction back, leaves a warning and stops later writes; the results stand, uncached.
     public func store(_ rows: [Row]) {
+        insertAll("INSERT OR REPLACE INTO runs VALUES (?, ?, ?, ?, ?, ?, ?)", rows.map {
+            [$0.path, $0.sizeBytes, $0.modifiedNanoseconds, Int64(bitPattern: $0.hash), $0.key, $0.id, $0.summaries]
+        })
+    }
+
+    /// Runs `sql` once per arguments in one transaction (nothing when there are none). A failure rolls
+    /// the transaction back, leaves a warning and stops later writes.
+    private func insertAll(_ sql: String, _ rows: [StatementArguments]) {
         guard !rows.isEmpty else { return }
         locked {
             guard writable else { return }
             do {
                 try queue.inDatabase { db in
                     try db.inTransaction(.immediate) {
-                        let statement = try db.makeStatement(sql: "INSERT OR REPLACE INTO runs VALUES (?, ?, ?, ?, ?, ?, ?)")
-                        for row in rows {
-                            try statement.execute(arguments: [row.path, row.sizeBytes, row.modifiedNanoseconds,
-                                                              Int64(bitPattern: row.hash), row.key, row.id, row.summaries])
-                        }
+                        let statement = try db.makeStatement(sql: sql)
+                        for arguments in rows { try statement.execute(arguments: arguments) }
                         return .commit
                     }
                 }
