@@ -219,6 +219,7 @@ extension RunAnalyzer {
         let parts = date.split(separator: "-").compactMap { Int($0) }
         var value = MeasureValue([
             "lat": .float(latitude), "lon": .float(longitude), "start_epoch_s": .float(start), "end_epoch_s": .float(end),
+            "date": .string(date), "offset_s": .integer(offset),
         ])
         guard parts.count == 3 else { return value }
         switch Sun.day(year: parts[0], month: parts[1], day: parts[2], latitude: latitude, longitude: longitude) {
@@ -242,9 +243,12 @@ extension RunAnalyzer {
         return value
     }
 
-    /// Places the sun measures of `run` on its local date, once it has one (`RunFolder.localise`).
+    /// Places the sun measures of `run` on its local date, once it has one (`RunFolder.localise`); a
+    /// measure made for that date and offset already (the usual case: the zone of the last read) is kept.
     public static func localiseMeasures(_ run: inout RunSummary) {
         for (key, value) in run.measures where key.hasPrefix(MeasureKind.sun.name + "(") {
+            if case .string(run.localDate ?? "")? = value["date"], let offset = run.localOffsetSeconds,
+               value["offset_s"]?.number == Double(offset) { continue }
             guard let latitude = value["lat"]?.number, let longitude = value["lon"]?.number,
                   let start = value["start_epoch_s"]?.number, let end = value["end_epoch_s"]?.number else { continue }
             run.measures[key] = sunValue(latitude: latitude, longitude: longitude, start: start, end: end,

@@ -50,6 +50,10 @@ public struct RunFolder: Sendable {
             }
             files = [(directory, (directory as NSString).lastPathComponent)]
         }
+        // Measures placed in time (the sun's day) are made in `zone`, so that `localise` keeps them as they are.
+        var zoned = analyzer
+        if zoned.zone == nil, !zoned.measures.isEmpty { zoned.zone = zone }
+        let analyzer = zoned
         // Summaries that carry their drawn route (the report) are never handed to a reader that asked for none.
         let key = RunCache.key(checkpoints: analyzer.checkpoints, routes: analyzer.includeRoutes)
         let outcomes = Outcomes(count: files.count)
@@ -104,14 +108,16 @@ public struct RunFolder: Sendable {
         var sizeBytes: Int64 = 0
         if let cache, let stamp = RunCache.stamp(path: path) {
             sizeBytes = stamp.sizeBytes
+            let measureKeys = analyzer.measures.map { RunCache.measureKey($0) }
             let absolute = absolutePath(path)
             func makeRow(hash: UInt64, summaries: Data = Data()) -> RunCache.Row {
                 RunCache.Row(path: absolute, sizeBytes: stamp.sizeBytes, modifiedNanoseconds: stamp.modifiedNanoseconds,
                              hash: hash, key: key, id: id, summaries: summaries)
             }
-            if let entry = cache.lookup(path: absolute, sizeBytes: stamp.sizeBytes, modifiedNanoseconds: stamp.modifiedNanoseconds, key: key),
+            if let entry = cache.lookup(path: absolute, sizeBytes: stamp.sizeBytes, modifiedNanoseconds: stamp.modifiedNanoseconds, key: key,
+                                        measureKeys: measureKeys),
                let runs = decode(entry, id: id) {
-                switch attachMeasures(runs, analyzer: analyzer, cache: cache, hash: entry.hash, sizeBytes: stamp.sizeBytes) {
+                switch attachMeasures(runs, analyzer: analyzer, stored: entry.measures) {
                 case .complete(let measured): return .runs(measured, nil)
                 case .missing(let definitions): missing = definitions
                 }
@@ -122,10 +128,10 @@ public struct RunFolder: Sendable {
                 hasher = ContentHasher()
                 row = makeRow(hash: 0)  // the hash is set once the file has been read
             } else if let hash = RunCache.hash(path: path) {
-                if let entry = cache.lookup(hash: hash, sizeBytes: stamp.sizeBytes, key: key), let runs = decode(entry, id: id),
+                if let entry = cache.lookup(hash: hash, sizeBytes: stamp.sizeBytes, key: key, measureKeys: measureKeys), let runs = decode(entry, id: id),
                    let data = try? encoder.encode(runs) {
                     // A moved or renamed file: store it under its new path and id.
-                    if case .complete(let measured) = attachMeasures(runs, analyzer: analyzer, cache: cache, hash: hash, sizeBytes: stamp.sizeBytes) {
+                    if case .complete(let measured) = attachMeasures(runs, analyzer: analyzer, stored: entry.measures) {
                         return .runs(measured, makeRow(hash: hash, summaries: data))
                     }
                 }
@@ -167,15 +173,14 @@ public struct RunFolder: Sendable {
 
     /// `runs` with the analyzer's measures from the cache, or the measures it lacks. Without measures,
     /// `runs` as they are.
-    static func attachMeasures(_ runs: [RunSummary], analyzer: RunAnalyzer, cache: RunCache, hash: UInt64, sizeBytes: Int64) -> CachedMeasures {
+    /// `stored`: the file's cached measures by `RunCache.measureKey` (from the lookup of its summary).
+    static func attachMeasures(_ runs: [RunSummary], analyzer: RunAnalyzer, stored: [String: Data]) -> CachedMeasures {
         guard !analyzer.measures.isEmpty else { return .complete(runs) }
         let keys = analyzer.measures.map { RunCache.measureKey($0) }
-        let stored = cache.lookupMeasures(hash: hash, sizeBytes: sizeBytes, keys: keys)
         var runs = runs
         var missing: [MeasureDefinition] = []
         for (definition, key) in zip(analyzer.measures, keys) {
-            guard let data = stored[key], let values = try? JSONDecoder().decode([MeasureValue?].self, from: data),
-                  values.count == runs.count else {
+            guard let data = stored[key], let values = MeasureCodec.decode(data), values.count == runs.count else {
                 missing.append(definition)
                 continue
             }
@@ -186,12 +191,9 @@ public struct RunFolder: Sendable {
 
     /// The measure rows of a file's runs for `definitions`: one per measure, the value of each run in order.
     static func measureRows(_ runs: [RunSummary], _ definitions: [MeasureDefinition], hash: UInt64, sizeBytes: Int64) -> [RunCache.MeasureRow] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return definitions.compactMap { definition in
+        definitions.map { definition in
             let values: [MeasureValue?] = runs.map { $0.measures[definition.key] }
-            guard let data = try? encoder.encode(values) else { return nil }
-            return RunCache.MeasureRow(hash: hash, sizeBytes: sizeBytes, key: RunCache.measureKey(definition), value: data)
+            return RunCache.MeasureRow(hash: hash, sizeBytes: sizeBytes, key: RunCache.measureKey(definition), value: MeasureCodec.encode(values))
         }
     }
 

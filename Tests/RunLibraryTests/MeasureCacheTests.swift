@@ -111,4 +111,17 @@ final class MeasureCacheTests: XCTestCase {
         XCTAssertEqual(localSunrise.prefix(16), "2024-05-01T06:08")
         XCTAssertEqual(local.runs.first?.measures[sun.key]?["daylight"], .boolean(true))
     }
+
+    func testTheRowBytesRoundTripAndJunkIsAMiss() {
+        let values: [MeasureValue?] = [
+            MeasureValue(["elapsed_s": .float(1000), "count": .integer(3), "daylight": .boolean(true), "sunrise": .string("2024-05-01T06:08:47")]),
+            nil, MeasureValue(),
+        ]
+        let bytes = MeasureCodec.encode(values)
+        XCTAssertEqual(MeasureCodec.decode(bytes), values)
+        XCTAssertEqual(MeasureCodec.encode(values), bytes, "the same values give the same bytes")
+        XCTAssertNil(MeasureCodec.decode(bytes.dropLast()))
+        XCTAssertNil(MeasureCodec.decode(Data("[{\"elapsed_s\": 1}]".utf8)))
+        XCTAssertNil(MeasureCodec.decode(bytes + Data([0])))
+    }
 }

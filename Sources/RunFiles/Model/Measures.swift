@@ -120,7 +120,7 @@ public struct MeasureValue: Sendable, Equatable, Codable {
     }
 
     /// The fields that hold counts (integers in Lua); every other number is a float.
-    public static let countFields: Set<String> = ["count"]
+    public static let countFields: Set<String> = ["count", "offset_s"]
 
     public init(from decoder: Decoder) throws {
         fields = try [String: MeasureScalar](from: decoder)
@@ -208,7 +208,7 @@ public struct MeasureKind: Sendable {
 
     public static let sun = MeasureKind(
         name: "sun", parameters: [],
-        fields: ["sunrise", "sunset", "sunrise_epoch_s", "sunset_epoch_s", "polar", "daylight", "spans_sunrise", "spans_sunset", "lat", "lon", "start_epoch_s", "end_epoch_s"],
+        fields: ["sunrise", "sunset", "sunrise_epoch_s", "sunset_epoch_s", "polar", "daylight", "spans_sunrise", "spans_sunset", "lat", "lon", "start_epoch_s", "end_epoch_s", "date", "offset_s"],
         doc: "sunrise and sunset at the start point on the run's local date",
         check: { _ in nil })
 

@@ -129,7 +129,7 @@ public final class RunCache: @unchecked Sendable {
     /// The measures packs declared, one row per file content and measure: keyed by the content hash and
     /// size (a moved file keeps its measures) and `measureKey` (the summary version and the definition),
     /// so that editing a rule recomputes nothing and adding a measure to one pack leaves the other
-    /// packs' rows alone. `value` is a JSON array: the measure of each run of the file (null for none).
+    /// packs' rows alone. `value` holds the measure of each run of the file (`MeasureCodec`).
     static let measuresTable = """
         CREATE TABLE IF NOT EXISTS measures (
             hash INTEGER NOT NULL, size INTEGER NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL,
@@ -144,20 +144,18 @@ public final class RunCache: @unchecked Sendable {
     /// The stored measures of a file's content among `keys` (by key; a key without a row is missing).
     public func lookupMeasures(hash: UInt64, sizeBytes: Int64, keys: [String]) -> [String: Data] {
         guard !keys.isEmpty else { return [:] }
-        return locked {
-            (try? queue.inDatabase { db -> [String: Data] in
-                let statement = try db.cachedStatement(sql: "SELECT key, value FROM measures WHERE hash = ? AND size = ?")
-                var found: [String: Data] = [:]
-                let wanted = Set(keys)
-                let rows = try GRDB.Row.fetchCursor(statement, arguments: [Int64(bitPattern: hash), sizeBytes])
-                while let row = try rows.next() {
-                    guard let key = Self.text(row[0] as DatabaseValue), wanted.contains(key),
-                          let value = Self.bytes(row[1] as DatabaseValue) else { continue }
-                    found[key] = value
-                }
-                return found
-            }) ?? [:]
+        return locked { (try? queue.inDatabase { try Self.measures(db: $0, hash: hash, sizeBytes: sizeBytes, keys: keys) }) ?? [:] }
+    }
+
+    private static func measures(db: Database, hash: UInt64, sizeBytes: Int64, keys: [String]) throws -> [String: Data] {
+        let statement = try db.cachedStatement(sql: "SELECT key, value FROM measures WHERE hash = ? AND size = ?")
+        var found: [String: Data] = [:]
+        let rows = try GRDB.Row.fetchCursor(statement, arguments: [Int64(bitPattern: hash), sizeBytes])
+        while let row = try rows.next() {
+            guard let key = text(row[0] as DatabaseValue), keys.contains(key), let value = bytes(row[1] as DatabaseValue) else { continue }
+            found[key] = value
         }
+        return found
     }
 
     /// A measure row to store.
@@ -196,18 +194,22 @@ public final class RunCache: @unchecked Sendable {
         public var summaries: Data
         /// The content hash of the file the row was made from (its measures are stored under it).
         public var hash: UInt64 = 0
+        /// The stored measures of that content among the keys the lookup asked for (`measureKey`).
+        public var measures: [String: Data] = [:]
     }
 
     /// The row for this path, if its size, modification time and key all match.
-    public func lookup(path: String, sizeBytes: Int64, modifiedNanoseconds: Int64, key: String) -> Entry? {
+    /// With `measureKeys`, the entry also holds those of its content's measures the cache has (read in
+    /// the same turn on the database: a warm read with measures costs one round, as without).
+    public func lookup(path: String, sizeBytes: Int64, modifiedNanoseconds: Int64, key: String, measureKeys: [String] = []) -> Entry? {
         entry("SELECT id, summaries, hash FROM runs WHERE path = ? AND size = ? AND mtime_ns = ? AND key = ?",
-              [path, sizeBytes, modifiedNanoseconds, key])
+              [path, sizeBytes, modifiedNanoseconds, key], measureKeys: measureKeys, sizeBytes: sizeBytes)
     }
 
     /// Any row with this content hash, size and key (a moved or renamed file).
-    public func lookup(hash: UInt64, sizeBytes: Int64, key: String) -> Entry? {
+    public func lookup(hash: UInt64, sizeBytes: Int64, key: String, measureKeys: [String] = []) -> Entry? {
         entry("SELECT id, summaries, hash FROM runs WHERE hash = ? AND size = ? AND key = ? LIMIT 1",
-              [Int64(bitPattern: hash), sizeBytes, key])
+              [Int64(bitPattern: hash), sizeBytes, key], measureKeys: measureKeys, sizeBytes: sizeBytes)
     }
 
     /// True when some row has this size and key, so a file of that size could be one the cache
@@ -318,7 +320,7 @@ public final class RunCache: @unchecked Sendable {
     /// The first row of a lookup (a prepared statement kept for the connection's life), nil on a miss
     /// or an error. Values are read as stored, through no conversion that could trap: text or a blob
     /// is taken, anything else (a number or NULL in a file made by hand) is a miss.
-    private func entry(_ sql: String, _ arguments: StatementArguments) -> Entry? {
+    private func entry(_ sql: String, _ arguments: StatementArguments, measureKeys: [String] = [], sizeBytes: Int64 = 0) -> Entry? {
         locked {
             try? queue.inDatabase { db -> Entry? in
                 let statement = try db.cachedStatement(sql: sql)
@@ -326,7 +328,9 @@ public final class RunCache: @unchecked Sendable {
                 guard let id = Self.text(row[0] as DatabaseValue), let summaries = Self.bytes(row[1] as DatabaseValue) else { return nil }
                 var hash: UInt64 = 0
                 if case .int64(let stored) = (row[2] as DatabaseValue).storage { hash = UInt64(bitPattern: stored) }
-                return Entry(id: id, summaries: summaries, hash: hash)
+                var entry = Entry(id: id, summaries: summaries, hash: hash)
+                if !measureKeys.isEmpty { entry.measures = try Self.measures(db: db, hash: hash, sizeBytes: sizeBytes, keys: measureKeys) }
+                return entry
             }
         }
     }
