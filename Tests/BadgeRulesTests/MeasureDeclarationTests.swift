@@ -70,6 +70,10 @@ final class MeasureDeclarationTests: XCTestCase {
         XCTAssertEqual(pack.measures.map(\.name), ["best", "same", "sun"])
         XCTAssertEqual(pack.measures[0].definition.key, "effort(distance_m=3000)")
         XCTAssertEqual(pack.measures[1].definition.key, "effort(distance_m=3000,max_stop_s=120)")
+        let place = MeasureDefinition(kind: "place", parameters: [
+            "name": .text("Vondelpark \"west\""), "polygon": .list([.list([.number(52.36), .number(4.87)]), .list([.number(52.35), .number(4.86)])]),
+        ])
+        XCTAssertEqual(place.key, #"place(name="Vondelpark \"west\"",polygon={{52.36,4.87},{52.35,4.86}})"#, "lists and text for the kinds to come")
         XCTAssertEqual(PackMeasureTable.definitions(of: [pack, pack], athlete: nil).map(\.key),
                        ["effort(distance_m=3000)", "effort(distance_m=3000,max_stop_s=120)", "sun()"], "each definition once")
     }

@@ -115,7 +115,7 @@ final class MeasureCacheTests: XCTestCase {
     func testTheRowBytesRoundTripAndJunkIsAMiss() {
         let values: [MeasureValue?] = [
             MeasureValue(["elapsed_s": .float(1000), "count": .integer(3), "daylight": .boolean(true), "sunrise": .string("2024-05-01T06:08:47")]),
-            nil, MeasureValue(),
+            nil, MeasureValue(), MeasureValue(["places": .list([.string("Vondelpark"), .list([.float(52.36), .float(4.87)])])]),
         ]
         let bytes = MeasureCodec.encode(values)
         XCTAssertEqual(MeasureCodec.decode(bytes), values)

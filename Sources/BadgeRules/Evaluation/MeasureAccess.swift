@@ -79,13 +79,25 @@ extension LuaState {
         guard let value else { pushNil(); return }
         newTable(record: Int32(value.fields.count))
         for (name, field) in value.fields {
-            switch field {
-            case .float(let number): push(number)
-            case .integer(let number): push(integer: number)
-            case .boolean(let flag): push(boolean: flag)
-            case .string(let text): push(text)
-            }
+            push(measureField: field)
             setField(-2, name)
+        }
+    }
+
+    /// A float, an integer, a boolean, a string, or an array of them (a new table).
+    func push(measureField field: MeasureScalar) {
+        switch field {
+        case .float(let number): push(number)
+        case .integer(let number): push(integer: number)
+        case .boolean(let flag): push(boolean: flag)
+        case .string(let text): push(text)
+        case .list(let values):
+            ensureStack()
+            newTable(array: Int32(min(values.count, Int(Int32.max))))
+            for (i, value) in values.enumerated() {
+                push(measureField: value)
+                setIndex(-2, i + 1)
+            }
         }
     }
 

@@ -66,28 +66,57 @@ extension PackManifest {
                 let list = known.isEmpty ? "it takes none" : "known: \(known.joined(separator: ", "))"
                 throw fail("unknown parameter '\(key)' for kind '\(kind.name)' (\(list))\(hint)")
             }
-            switch spec.type {
-            case .number(let minimum, let integer):
-                guard lua.type(at: -1) == .number, let value = lua.number(at: -1), value.isFinite else {
-                    throw fail("'\(key)' must be a number (\(spec.doc)), got \(lua.typeName(at: -1))")
-                }
-                guard value >= minimum else { throw fail("'\(key)' must be at least \(MeasureScalar.float(minimum).text), got \(lua.numberText(at: -1))") }
-                if integer, value != value.rounded() { throw fail("'\(key)' must be a whole number, got \(lua.numberText(at: -1))") }
-                parameters[key] = .number(value)
-            case .word(let words):
-                guard lua.type(at: -1) == .string, let value = lua.string(at: -1) else {
-                    throw fail("'\(key)' must be one of \(words.joined(separator: ", ")), got \(lua.typeName(at: -1))")
-                }
-                guard words.contains(value) else {
-                    let hint = Suggestion.closest(to: value, in: words).map { "; did you mean '\($0)'?" } ?? ""
-                    throw fail("'\(key)' must be one of \(words.joined(separator: ", ")), got '\(value)'\(hint)")
-                }
-                parameters[key] = .text(value)
-            }
+            parameters[key] = try readParameter(at: lua.top, type: spec.type, label: "'\(key)'", doc: spec.doc, fail: fail)
         }
         let definition = MeasureDefinition(kind: kind.name, parameters: parameters)
         if let problem = kind.check(definition) { throw fail(problem) }
         return definition
+    }
+
+    /// The value at `index` as a parameter of `type` (`label` names it in messages: `'distance_m'`,
+    /// `'points'[2]`).
+    private func readParameter(at index: Int32, type: MeasureKind.ParameterType, label: String, doc: String,
+                               fail: (String) -> RulesError) throws -> MeasureDefinition.Parameter {
+        switch type {
+        case .number(let minimum, let integer):
+            guard lua.type(at: index) == .number, let value = lua.number(at: index), value.isFinite else {
+                throw fail("\(label) must be a number (\(doc)), got \(lua.typeName(at: index))")
+            }
+            guard value >= minimum else { throw fail("\(label) must be at least \(MeasureScalar.float(minimum).text), got \(lua.numberText(at: index))") }
+            if integer, value != value.rounded() { throw fail("\(label) must be a whole number, got \(lua.numberText(at: index))") }
+            return .number(value)
+        case .word(let words):
+            guard lua.type(at: index) == .string, let value = lua.string(at: index) else {
+                throw fail("\(label) must be one of \(words.joined(separator: ", ")), got \(lua.typeName(at: index))")
+            }
+            guard words.contains(value) else {
+                let hint = Suggestion.closest(to: value, in: words).map { "; did you mean '\($0)'?" } ?? ""
+                throw fail("\(label) must be one of \(words.joined(separator: ", ")), got '\(value)'\(hint)")
+            }
+            return .text(value)
+        case .text:
+            guard lua.type(at: index) == .string, let value = lua.string(at: index), !value.isEmpty, value.utf8.count <= 200 else {
+                throw fail("\(label) must be a short non-empty string (\(doc)), got \(lua.typeName(at: index))")
+            }
+            return .text(value)
+        case .list(let element, let count):
+            let shape = count.map { "a list of \($0)" } ?? "a non-empty list"
+            guard lua.type(at: index) == .table else { throw fail("\(label) must be \(shape) (\(doc)), got \(lua.typeName(at: index))") }
+            let length = lua.rawLength(at: index)
+            var keys = 0
+            lua.pushNil()
+            while lua.next(index) { keys += 1; lua.pop() }
+            guard length > 0, keys == length, count.map({ $0 == length }) ?? true, length <= 10_000 else {
+                throw fail("\(label) must be \(shape) (an array, without other keys; \(doc))")
+            }
+            var values: [MeasureDefinition.Parameter] = []
+            for i in 1...length {
+                lua.getIndex(index, i)
+                defer { lua.pop() }
+                values.append(try readParameter(at: lua.top, type: element, label: "\(label)[\(i)]", doc: doc, fail: fail))
+            }
+            return .list(values)
+        }
     }
 
     static func isName(_ name: String) -> Bool {

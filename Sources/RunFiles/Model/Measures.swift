@@ -8,17 +8,24 @@ import Foundation
 /// packs declaring the same thing share one computation and one cache row, and the name a pack gives it
 /// plays no part (renaming a measure recomputes nothing).
 public struct MeasureDefinition: Sendable, Hashable, Codable {
-    /// A parameter's value: a number (metres, seconds, bpm...) or a word (`heart_rate`).
-    public enum Parameter: Sendable, Hashable, Codable {
+    /// A parameter's value: a number (metres, seconds, bpm...), a word or text (`heart_rate`, a place's
+    /// name), or a list of them (a point `{ 52.37, 4.89 }`, a polygon `{ { 52.37, 4.89 }, ... }`: kinds
+    /// that take places, segments or tiles declare such lists).
+    public indirect enum Parameter: Sendable, Hashable, Codable {
         case number(Double)
         case text(String)
+        case list([Parameter])
 
         public var number: Double? { if case .number(let value) = self { return value }; return nil }
         public var text: String? { if case .text(let value) = self { return value }; return nil }
+        public var list: [Parameter]? { if case .list(let value) = self { return value }; return nil }
         var canonical: String {
             switch self {
             case .number(let value): return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
-            case .text(let value): return "\"\(value)\""
+            case .text(let value):
+                let escaped = value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                return "\"\(escaped)\""
+            case .list(let values): return "{" + values.map(\.canonical).joined(separator: ",") + "}"
             }
         }
     }
@@ -32,7 +39,7 @@ public struct MeasureDefinition: Sendable, Hashable, Codable {
 
     /// `effort(distance_m=3000,max_stop_s=120)`: the measure's identity in the cache and across packs.
     public var key: String {
-        kind + "(" + parameters.keys.sorted().map { "\($0)=\(parameters[$0]!.canonical)" }.joined(separator: ",") + ")"
+        kind + "(" + parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.canonical)" }.joined(separator: ",") + ")"
     }
 
     public func number(_ name: String) -> Double? { parameters[name]?.number }
@@ -63,11 +70,14 @@ public struct MeasureUnavailable: Error, Sendable, Hashable {
 }
 
 /// One field of a measure's value: a number, a count, a flag or a text (a local time).
-public enum MeasureScalar: Sendable, Equatable, Codable {
+/// A list holds values of one field that come in several (the places a run passed, its tiles): an
+/// array in Lua.
+public indirect enum MeasureScalar: Sendable, Equatable, Codable {
     case float(Double)
     case integer(Int)
     case boolean(Bool)
     case string(String)
+    case list([MeasureScalar])
 
     /// A number reads back as a float: JSON does not tell 1000.0 from 1000 (`MeasureValue` makes its
     /// count fields integers again).
@@ -75,6 +85,8 @@ public enum MeasureScalar: Sendable, Equatable, Codable {
         let c = try decoder.singleValueContainer()
         if let flag = try? c.decode(Bool.self) { self = .boolean(flag) } else if let number = try? c.decode(Double.self) {
             self = .float(number)
+        } else if let list = try? c.decode([MeasureScalar].self) {
+            self = .list(list)
         } else { self = .string(try c.decode(String.self)) }
     }
 
@@ -96,6 +108,7 @@ public enum MeasureScalar: Sendable, Equatable, Codable {
         case .integer(let value): try c.encode(value)
         case .boolean(let value): try c.encode(value)
         case .string(let value): try c.encode(value)
+        case .list(let values): try c.encode(values)
         }
     }
 
@@ -106,6 +119,7 @@ public enum MeasureScalar: Sendable, Equatable, Codable {
         case .integer(let value): return String(value)
         case .boolean(let value): return value ? "true" : "false"
         case .string(let value): return value
+        case .list(let values): return "{ " + values.map(\.text).joined(separator: ", ") + " }"
         }
     }
 }
@@ -142,7 +156,14 @@ public struct MeasureValue: Sendable, Equatable, Codable {
 /// suggestion for a misspelt one) and the fields of its value. A new kind is one more entry here
 /// and one more case in `RunAnalyzer.measure` (places, segments and tiles add theirs the same way).
 public struct MeasureKind: Sendable {
-    public enum ParameterType: Sendable { case number(minimum: Double, integer: Bool), word([String]) }
+    /// What a parameter takes: a number (at least `minimum`), one of some words, any short text, or a
+    /// list of `count` values of one type (`count` nil: any number of them, at least one).
+    public indirect enum ParameterType: Sendable {
+        case number(minimum: Double, integer: Bool)
+        case word([String])
+        case text
+        case list(of: ParameterType, count: Int?)
+    }
     public struct ParameterSpec: Sendable {
         public var name: String
         public var type: ParameterType
