@@ -56,11 +56,12 @@ public struct RunFolder: Sendable {
         let analyzer = zoned
         // Summaries that carry their drawn route (the report) are never handed to a reader that asked for none.
         let key = RunCache.key(checkpoints: analyzer.checkpoints, routes: analyzer.includeRoutes)
+        let measureKeys = analyzer.measures.map { RunCache.measureKey($0) }
         let outcomes = Outcomes(count: files.count)
         let counter = Counter()
         let work: @Sendable (Int) -> Void = { index in
             let file = files[index]
-            let outcome = readOne(path: file.path, id: file.id, analyzer: analyzer, cache: cache, key: key)
+            let outcome = readOne(path: file.path, id: file.id, analyzer: analyzer, cache: cache, key: key, measureKeys: measureKeys)
             outcomes.set(index, outcome)
             if let progress { progress(counter.increment(), files.count) }
         }
@@ -99,7 +100,10 @@ public struct RunFolder: Sendable {
     /// else read and summarised (and a row returned for the cache). When the analyzer asks for measures,
     /// a cached summary is used only with every measure cached for the file's content; a file missing
     /// one is read again, once, and gives rows for its measures (its summary row is already stored).
-    static func readOne(path: String, id: String, analyzer: RunAnalyzer, cache: RunCache?, key: String) -> Outcome {
+    /// `measureKeys`: `RunCache.measureKey` of each of the analyzer's measures, in order (made once per
+    /// folder; nil: made here).
+    static func readOne(path: String, id: String, analyzer: RunAnalyzer, cache: RunCache?, key: String, measureKeys: [String]? = nil) -> Outcome {
+        let measureKeys = measureKeys ?? analyzer.measures.map { RunCache.measureKey($0) }
         var row: RunCache.Row?
         var hasher: ContentHasher?
         /// The content hash of a file read again only for its measures (its summary is cached), and those measures.
@@ -108,7 +112,6 @@ public struct RunFolder: Sendable {
         var sizeBytes: Int64 = 0
         if let cache, let stamp = RunCache.stamp(path: path) {
             sizeBytes = stamp.sizeBytes
-            let measureKeys = analyzer.measures.map { RunCache.measureKey($0) }
             let absolute = absolutePath(path)
             func makeRow(hash: UInt64, summaries: Data = Data()) -> RunCache.Row {
                 RunCache.Row(path: absolute, sizeBytes: stamp.sizeBytes, modifiedNanoseconds: stamp.modifiedNanoseconds,
@@ -117,7 +120,7 @@ public struct RunFolder: Sendable {
             if let entry = cache.lookup(path: absolute, sizeBytes: stamp.sizeBytes, modifiedNanoseconds: stamp.modifiedNanoseconds, key: key,
                                         measureKeys: measureKeys),
                let runs = decode(entry, id: id) {
-                switch attachMeasures(runs, analyzer: analyzer, stored: entry.measures) {
+                switch attachMeasures(runs, analyzer: analyzer, keys: measureKeys, stored: entry.measures) {
                 case .complete(let measured): return .runs(measured, nil)
                 case .missing(let definitions): missing = definitions
                 }
@@ -131,7 +134,7 @@ public struct RunFolder: Sendable {
                 if let entry = cache.lookup(hash: hash, sizeBytes: stamp.sizeBytes, key: key, measureKeys: measureKeys), let runs = decode(entry, id: id),
                    let data = try? encoder.encode(runs) {
                     // A moved or renamed file: store it under its new path and id.
-                    if case .complete(let measured) = attachMeasures(runs, analyzer: analyzer, stored: entry.measures) {
+                    if case .complete(let measured) = attachMeasures(runs, analyzer: analyzer, keys: measureKeys, stored: entry.measures) {
                         return .runs(measured, makeRow(hash: hash, summaries: data))
                     }
                 }
@@ -174,9 +177,8 @@ public struct RunFolder: Sendable {
     /// `runs` with the analyzer's measures from the cache, or the measures it lacks. Without measures,
     /// `runs` as they are.
     /// `stored`: the file's cached measures by `RunCache.measureKey` (from the lookup of its summary).
-    static func attachMeasures(_ runs: [RunSummary], analyzer: RunAnalyzer, stored: [String: Data]) -> CachedMeasures {
+    static func attachMeasures(_ runs: [RunSummary], analyzer: RunAnalyzer, keys: [String], stored: [String: Data]) -> CachedMeasures {
         guard !analyzer.measures.isEmpty else { return .complete(runs) }
-        let keys = analyzer.measures.map { RunCache.measureKey($0) }
         var runs = runs
         var missing: [MeasureDefinition] = []
         for (definition, key) in zip(analyzer.measures, keys) {

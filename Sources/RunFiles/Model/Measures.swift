@@ -30,17 +30,26 @@ public struct MeasureDefinition: Sendable, Hashable, Codable {
         }
     }
 
-    public var kind: String
-    public var parameters: [String: Parameter]
+    public let kind: String
+    public let parameters: [String: Parameter]
+    /// `effort(distance_m=3000,max_stop_s=120)`: the measure's identity in the cache and across packs
+    /// (made once: every run's measures are looked up by it).
+    public let key: String
 
     public init(kind: String, parameters: [String: Parameter] = [:]) {
         self.kind = kind; self.parameters = parameters
+        key = kind + "(" + parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.canonical)" }.joined(separator: ",") + ")"
     }
 
-    /// `effort(distance_m=3000,max_stop_s=120)`: the measure's identity in the cache and across packs.
-    public var key: String {
-        kind + "(" + parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.canonical)" }.joined(separator: ",") + ")"
+    enum CodingKeys: String, CodingKey { case kind, parameters }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(kind: try c.decode(String.self, forKey: .kind), parameters: try c.decode([String: Parameter].self, forKey: .parameters))
     }
+
+    public static func == (a: MeasureDefinition, b: MeasureDefinition) -> Bool { a.key == b.key }
+    public func hash(into hasher: inout Hasher) { hasher.combine(key) }
 
     public func number(_ name: String) -> Double? { parameters[name]?.number }
     public func text(_ name: String) -> String? { parameters[name]?.text }
