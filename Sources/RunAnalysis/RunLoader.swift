@@ -6,16 +6,45 @@ import RunFiles
 public enum RunLoader {
     /// Reads one file and summarises it: one `RunSummary` per run in the file (GPX and JSON give
     /// one). `id` is the run's id (the path relative to the folder evaluated).
-    /// `hasher` (optional) is given every byte of the file as read (the cache's content hash),
+    /// `hasher` (optional, new) is given every byte of the file as read (the cache's content hash),
     /// so that the file is read once. `zoneOffsetSeconds` gives local dates to runs whose file
     /// carried no UTC offset; nil leaves every local date to the caller.
+    ///
+    /// The reading holds its memory in `budget` (shared by every thread reading files): the file's
+    /// bytes when read whole, what gzip inflates, the points and their analysis. A file that needs
+    /// more than the whole budget is refused with `ActivityError.tooLarge`; one that needs room others
+    /// hold waits for them and is read again alone.
     public static func load(
-        path: String, id: String, analyzer: RunAnalyzer, zoneOffsetSeconds: Int?, hasher: ContentHasher? = nil
+        path: String, id: String, analyzer: RunAnalyzer, zoneOffsetSeconds: Int?, hasher: ContentHasher? = nil,
+        budget: MemoryBudget = .shared
     ) throws -> [RunSummary] {
         guard let kind = RunFormat.of(path: path) else {
             let known = RunFormat.suffixes.map(\.suffix).joined(separator: ", ")
             throw ActivityError.notFormat(path: path, format: "run", reason: "unknown extension; run files end in \(known)")
         }
+        // A stat for the first share (a file read whole holds its size); the reader checks again what it opens.
+        var status = stat()
+        let size = stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG ? Int(status.st_size) : 0
+        let whole = kind.gzipped || kind.format == .tcx || kind.format == .fit || (kind.format == .json && hasher != nil)
+        return try budget.reading(path, initialBytes: whole ? min(size, Gzip.defaultMaximumBytes) : 0) {
+            // A second reading (alone) hashes the file again from its first byte.
+            hasher?.reset()
+            return try loadInBudget(kind, path: path, id: id, analyzer: analyzer, zoneOffsetSeconds: zoneOffsetSeconds, hasher: hasher)
+        }
+    }
+
+    /// Memory for the analysis of `track` (distances, times, the profile and its passes): about ten
+    /// numbers a point, held before the analyzer allocates them.
+    static func holdAnalysis(_ tracks: [Track]) throws {
+        guard let budget = MemoryBudget.current else { return }
+        let points = tracks.reduce(0) { $0 + $1.count }
+        try budget.hold(tracks.reduce(0) { $0 + $1.memoryBytes }, as: .points)
+        try budget.hold(points * 80, as: .analysis)
+    }
+
+    private static func loadInBudget(
+        _ kind: RunFormat.Kind, path: String, id: String, analyzer: RunAnalyzer, zoneOffsetSeconds: Int?, hasher: ContentHasher?
+    ) throws -> [RunSummary] {
         /// The whole file, hashed on the way.
         func wholeFile() throws -> [UInt8] {
             let bytes = try FileBytes.read(path: path)
@@ -29,18 +58,17 @@ public enum RunLoader {
         }
         switch kind.format {
         case .gpx:
-            let track: Track
-            if kind.gzipped {
-                let bytes = try Gzip.decompress(try wholeFile(), source: path)
-                track = try GPXReader.read(bytes: bytes, source: path)
-            } else {
-                track = try GPXReader.read(path: path, hasher: hasher)
-            }
+            let track = kind.gzipped ? try GPXReader.read(gzipPath: path, hasher: hasher) : try GPXReader.read(path: path, hasher: hasher)
+            try holdAnalysis([track])
             return [analyzer.summarize(track, id: id, zoneOffsetSeconds: zoneOffsetSeconds)]
         case .tcx:
-            return summarize(try TCXReader.read(bytes: try unzippedFile(), source: path), id: id, analyzer: analyzer, zoneOffsetSeconds: zoneOffsetSeconds)
+            let tracks = try TCXReader.read(bytes: try unzippedFile(), source: path)
+            try holdAnalysis(tracks)
+            return summarize(tracks, id: id, analyzer: analyzer, zoneOffsetSeconds: zoneOffsetSeconds)
         case .fit:
-            return summarize(try FITReader.read(bytes: try unzippedFile(), source: path), id: id, analyzer: analyzer, zoneOffsetSeconds: zoneOffsetSeconds)
+            let tracks = try FITReader.read(bytes: try unzippedFile(), source: path)
+            try holdAnalysis(tracks)
+            return summarize(tracks, id: id, analyzer: analyzer, zoneOffsetSeconds: zoneOffsetSeconds)
         case .json:
             if hasher == nil { return [try SummaryReader.read(path: path, id: id, zoneOffsetSeconds: zoneOffsetSeconds)] }
             return [try SummaryReader.read(data: Data(try wholeFile()), source: path, id: id, zoneOffsetSeconds: zoneOffsetSeconds)]

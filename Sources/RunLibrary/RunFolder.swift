@@ -14,6 +14,11 @@ public struct RunFileError: Codable, Sendable, Equatable {
 public struct RunFolder: Sendable {
     public var runs: [RunSummary] = []
     public var ignored: [String] = []
+    /// Why an entry of `ignored` is not read, when it is not simply another kind of file (a named
+    /// pipe, a device, a socket, a dangling symbolic link).
+    public var ignoredReasons: [String: String] = [:]
+    /// Runs left out because another entry already gave them (the same file by a second path).
+    public var duplicates: [RunDuplicate] = []
     public var errors: [RunFileError] = []
 
     public init(runs: [RunSummary] = [], ignored: [String] = [], errors: [RunFileError] = []) {
@@ -32,16 +37,23 @@ public struct RunFolder: Sendable {
         cache: RunCache? = nil, serial: Bool = false, progress: (@Sendable (Int, Int) -> Void)? = nil
     ) throws -> RunFolder {
         var folder = RunFolder()
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
+        var status = stat()
+        guard stat(directory, &status) == 0 else {
             throw ActivityError.unreadable(path: directory, reason: "no such file or directory")
         }
         let files: [(path: String, id: String)]
-        if isDirectory.boolValue {
+        if status.st_mode & S_IFMT == S_IFDIR {
             let found = try RunLoader.discover(directory: directory)
             folder.ignored = found.ignored
+            folder.ignoredReasons = found.ignoredReasons
+            folder.duplicates = found.duplicates
             files = found.runs.map { ((directory as NSString).appendingPathComponent($0), $0) }
         } else {
+            guard status.st_mode & S_IFMT == S_IFREG else {
+                folder.ignored = [directory]
+                folder.ignoredReasons = [directory: RunLoader.kindReason(status.st_mode)]
+                return folder
+            }
             guard RunFormat.of(path: directory) != nil else {
                 folder.ignored = [directory]
                 return folder

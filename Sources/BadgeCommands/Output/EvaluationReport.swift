@@ -56,6 +56,9 @@ public struct EvaluationReport: Encodable, Sendable {
     /// Each pack's own next badge (fold rules' `status().next`), in pack and rule order.
     public var nextByPack: [Next] = []
     public var ignored: [String]
+    /// Why an ignored entry was not read when it is not simply another kind of file (a named pipe,
+    /// a device, a socket, a dangling link); left out of the JSON when there is none.
+    public var ignoredReasons: [String: String]?
     /// Runs read but not given to the rules: another sport, or implausible for a runner.
     public var excluded: [ExcludedRun] = []
     public var errors: [RunFileError]
@@ -66,7 +69,9 @@ public struct EvaluationReport: Encodable, Sendable {
     enum CodingKeys: String, CodingKey {
         case runs, awards, badges, next
         case nextByPack = "next_by_pack"
-        case ignored, excluded, errors
+        case ignored
+        case ignoredReasons = "ignored_reasons"
+        case excluded, errors
         case ruleErrors = "rule_errors"
         case notes
     }
@@ -88,6 +93,7 @@ public struct EvaluationReport: Encodable, Sendable {
         runs = RuleEngine.ordered(folder.runs)
         awards = evaluation.awards
         ignored = folder.ignored
+        ignoredReasons = folder.ignoredReasons.isEmpty ? nil : folder.ignoredReasons
         errors = folder.errors
         ruleErrors = evaluation.failures
         notes = evaluation.notes

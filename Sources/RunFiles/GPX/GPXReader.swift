@@ -40,6 +40,24 @@ public enum GPXReader {
         return track
     }
 
+    /// Reads a gzip-compressed GPX file, inflating it as it is scanned (its inflated bytes are never
+    /// all in memory). `hasher` (optional) is given every byte of the file as stored.
+    public static func read(gzipPath path: String, chunkSize: Int = defaultChunkSize, hasher: ContentHasher? = nil) throws -> Track {
+        let reader = try ChunkedFileReader(gzipPath: path, chunkSize: chunkSize, hasher: hasher)
+        // A line number needs the inflated bytes again: computed only for the error.
+        let track = try scan(reader, source: path) { offset in
+            guard let bytes = try? Gzip.decompress(FileBytes.read(path: path), source: path) else { return nil }
+            return bytes.withUnsafeBufferPointer { buffer in
+                buffer.baseAddress.map { XMLBytes.lineNumber(in: $0, count: buffer.count, offset: offset) }
+            }
+        }
+        if hasher != nil {
+            var used = 0
+            while let window = try reader.next(consumed: used) { used = window.count }
+        }
+        return track
+    }
+
     /// Reads GPX from memory; `source` names it in errors.
     public static func read(bytes: [UInt8], source: String, chunkSize: Int? = nil) throws -> Track {
         try bytes.withUnsafeBytes { try read(bytes: $0, source: source, chunkSize: chunkSize) }
@@ -76,12 +94,15 @@ public enum GPXReader {
         do {
             var used = 0
             var reserved = reader.totalBytes == nil
+            let budget = MemoryBudget.current
             while let window = try reader.next(consumed: used) {
                 guard let n = try scanner.feed(window.bytes, count: window.count, final: window.isFinal, offset: window.offset) else { break }
                 used = n
                 if !reserved, let total = reader.totalBytes {
                     reserved = scanner.reserveForRest(scanned: window.offset + n, totalBytes: total)
                 }
+                // Once a window (a megabyte): the points' columns hold their room in the process's budget.
+                try budget?.hold(scanner.track.memoryBytes, as: .points)
             }
         } catch let failure as GPXScanner.Failure {
             throw failure.error(source: source, line: line)

@@ -14,12 +14,7 @@ import Foundation
 /// - `name`, `sport` (optional): strings. `null` is the same as absent. Other fields are ignored.
 public enum SummaryReader {
     public static func read(path: String, id: String, zoneOffsetSeconds: Int?) throws -> RunSummary {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw ActivityError.unreadable(path: path, reason: (error as NSError).localizedDescription)
-        }
+        let data = Data(try FileBytes.read(path: path))
         return try read(data: data, source: path, id: id, zoneOffsetSeconds: zoneOffsetSeconds)
     }
 

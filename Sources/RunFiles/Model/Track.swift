@@ -64,6 +64,12 @@ public struct Track: Sendable {
         if segmentStarts.last != latitudes.count { segmentStarts.append(latitudes.count) }
     }
 
+    /// Bytes the columns hold (their capacity), for the memory budget.
+    public var memoryBytes: Int {
+        (latitudes.capacity + longitudes.capacity + elevations.capacity + times.capacity + heartRates.capacity
+            + cadences.capacity + deviceDistances.capacity + segmentStarts.capacity) * 8
+    }
+
     /// Reserves room for `n` points in every column (the optional ones once they have a value).
     public mutating func reserveCapacity(_ n: Int) {
         latitudes.reserveCapacity(n); longitudes.reserveCapacity(n); elevations.reserveCapacity(n)
