@@ -31,10 +31,12 @@ public struct RunFolder: Sendable {
     /// `serial` reads on the calling thread only, one file after another (for measuring).
     /// `cache` (optional) is consulted by path, size and modification time before any file is read,
     /// then by content hash; new summaries are stored in it. `progress(done, total)` is called from
-    /// worker threads as files finish.
+    /// worker threads as files finish. `budget` bounds the memory all the files being read hold at
+    /// once (`MemoryBudget`; the process's own by default).
     public static func read(
         _ directory: String, analyzer: RunAnalyzer = RunAnalyzer(), zone: TimeZone = .current,
-        cache: RunCache? = nil, serial: Bool = false, progress: (@Sendable (Int, Int) -> Void)? = nil
+        cache: RunCache? = nil, serial: Bool = false, budget: MemoryBudget = .shared,
+        progress: (@Sendable (Int, Int) -> Void)? = nil
     ) throws -> RunFolder {
         var folder = RunFolder()
         var status = stat()
@@ -66,7 +68,7 @@ public struct RunFolder: Sendable {
         let counter = Counter()
         let work: @Sendable (Int) -> Void = { index in
             let file = files[index]
-            let outcome = readOne(path: file.path, id: file.id, analyzer: analyzer, cache: cache, key: key)
+            let outcome = readOne(path: file.path, id: file.id, analyzer: analyzer, cache: cache, key: key, budget: budget)
             outcomes.set(index, outcome)
             if let progress { progress(counter.increment(), files.count) }
         }
@@ -99,7 +101,7 @@ public struct RunFolder: Sendable {
 
     /// One file: from the cache when its path, size and time (or, failing that, its content hash) match,
     /// else read and summarised (and a row returned for the cache).
-    static func readOne(path: String, id: String, analyzer: RunAnalyzer, cache: RunCache?, key: String) -> Outcome {
+    static func readOne(path: String, id: String, analyzer: RunAnalyzer, cache: RunCache?, key: String, budget: MemoryBudget = .shared) -> Outcome {
         var row: RunCache.Row?
         var hasher: ContentHasher?
         if let cache, let stamp = RunCache.stamp(path: path) {
@@ -128,7 +130,7 @@ public struct RunFolder: Sendable {
         }
         do {
             // No local date yet: `localise` gives every run (read or cached) its one, from `zone`.
-            let runs = try RunLoader.load(path: path, id: id, analyzer: analyzer, zoneOffsetSeconds: nil, hasher: hasher)
+            let runs = try RunLoader.load(path: path, id: id, analyzer: analyzer, zoneOffsetSeconds: nil, hasher: hasher, budget: budget)
             if var made = row, let data = try? encoder.encode(runs) {
                 if let hasher {
                     made.hash = hasher.finish()

@@ -40,10 +40,14 @@ public final class MemoryBudget: @unchecked Sendable {
         self.totalBytes = max(1, totalBytes)
     }
 
-    /// Bytes reserved now (for tests and measuring).
-    public var reservedBytes: Int {
+    /// The most ever reserved at once, and how many readings were started again alone (for tests and measuring).
+    private var peak = 0
+    private var restarts = 0
+
+    /// Bytes reserved now, the most ever reserved at once, and how many readings restarted alone.
+    public var usage: (reservedBytes: Int, peakBytes: Int, restarts: Int) {
         condition.lock(); defer { condition.unlock() }
-        return reserved
+        return (reserved, peak, restarts)
     }
 
     /// What a file's share is held for; each kind is held at its largest size until the file is done.
@@ -114,6 +118,7 @@ public final class MemoryBudget: @unchecked Sendable {
         condition.lock(); defer { condition.unlock() }
         guard reserved + count <= totalBytes else { return false }
         reserved += count
+        peak = max(peak, reserved)
         return true
     }
 
@@ -138,6 +143,7 @@ public final class MemoryBudget: @unchecked Sendable {
                 return try MemoryBudget.$current.withValue(reservation) { try body() }
             } catch is Shortage where !readAlone {
                 readAlone = true
+                condition.lock(); restarts += 1; condition.unlock()
             }
         }
     }
@@ -153,6 +159,7 @@ public final class MemoryBudget: @unchecked Sendable {
             while alone || reserved + initial > totalBytes { condition.wait() }
         }
         reserved += initial
+        peak = max(peak, reserved)
         return Reservation(budget: self, source: source, alone: readAlone, initial: initial)
     }
 
