@@ -33,13 +33,15 @@ public enum RunLoader {
         }
     }
 
-    /// Memory for the analysis of `track` (distances, times, the profile and its passes): about ten
-    /// numbers a point, held before the analyzer allocates them.
+    /// Memory for the points read (twice what their columns fill: a growing column holds its copy
+    /// for a moment) and for their analysis (distances, times, the profile and its passes: five
+    /// numbers a point live at once, measured at about three on a 10-million-point file), held
+    /// before the analyzer allocates it.
     static func holdAnalysis(_ tracks: [Track]) throws {
         guard let budget = MemoryBudget.current else { return }
         let points = tracks.reduce(0) { $0 + $1.count }
-        try budget.hold(tracks.reduce(0) { $0 + $1.memoryBytes }, as: .points)
-        try budget.hold(points * 80, as: .analysis)
+        try budget.hold(tracks.reduce(0) { $0 + $1.memoryBytes } * 2, as: .points)
+        try budget.hold(points * 40, as: .analysis)
     }
 
     private static func loadInBudget(

@@ -83,6 +83,31 @@ final class SummaryReaderTests: XCTestCase {
         }
     }
 
+    /// Numbers that are finite but whose speed or pace is not (issue H item 5): refused, naming the field.
+    func testNumbersGivingANonFiniteSpeedOrPaceAreRejected() throws {
+        let cases = [
+            (#"{"start": "2024-05-01T06:30:00Z", "distance_m": 5200, "duration_s": 5e-324}"#, "duration_s",
+             "5e-324 s for 5200.0 m gives a speed that is not a finite number"),
+            (#"{"start": "2024-05-01T06:30:00Z", "distance_m": 5e-324, "duration_s": 1700}"#, "distance_m",
+             "5e-324 m in 1700.0 s gives a pace that is not a finite number"),
+            (#"{"start": "2024-05-01T06:30:00Z", "distance_m": 1e-320, "duration_s": 1e300, "moving_s": 1e300}"#, "distance_m",
+             "gives a pace that is not a finite number"),
+        ]
+        for (json, field, fragment) in cases {
+            XCTAssertThrowsError(try read(json), json) { error in
+                guard case .badSummary(let path, let f, let reason)? = error as? ActivityError else { return XCTFail("\(json): \(error)") }
+                XCTAssertEqual(path, "run.json")
+                XCTAssertEqual(f, field, json)
+                XCTAssertTrue(reason.contains(fragment), "\(json): \(reason)")
+            }
+        }
+        // Tiny but harmless numbers still read, every derived number finite.
+        let run = try read(#"{"start": "2024-05-01T06:30:00Z", "distance_m": 1e-3, "duration_s": 1e-3, "moving_s": 1e-3}"#)
+        for value in [run.speedMetersPerSecond, run.paceSecondsPerKilometre, run.paceSecondsPerMile, run.movingPaceSecondsPerKilometre] {
+            XCTAssertEqual(value?.isFinite, true)
+        }
+    }
+
     func testNotJSONOrNotAnObject() {
         for text in ["not json", "[1, 2]", "", "{\"start\": "] {
             XCTAssertThrowsError(try read(text), text) { error in

@@ -101,8 +101,9 @@ public enum GPXReader {
                 if !reserved, let total = reader.totalBytes {
                     reserved = scanner.reserveForRest(scanned: window.offset + n, totalBytes: total)
                 }
-                // Once a window (a megabyte): the points' columns hold their room in the process's budget.
-                try budget?.hold(scanner.track.memoryBytes, as: .points)
+                // Once a window (a megabyte): the points' columns hold their room in the process's
+                // budget, twice what they fill (a column that grows holds its copy too for a moment).
+                try budget?.hold(scanner.track.memoryBytes * 2, as: .points)
             }
         } catch let failure as GPXScanner.Failure {
             throw failure.error(source: source, line: line)
