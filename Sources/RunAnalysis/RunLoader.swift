@@ -40,7 +40,7 @@ public enum RunLoader {
     static func holdAnalysis(_ tracks: [Track]) throws {
         guard let budget = MemoryBudget.current else { return }
         let points = tracks.reduce(0) { $0 + $1.count }
-        try budget.hold(tracks.reduce(0) { $0 + $1.memoryBytes } * 2, as: .points)
+        try budget.adjust(tracks.reduce(0) { $0 + $1.memoryBytes } * 2, as: .points)
         try budget.hold(points * 40, as: .analysis)
     }
 
@@ -64,11 +64,18 @@ public enum RunLoader {
             try holdAnalysis([track])
             return [analyzer.summarize(track, id: id, zoneOffsetSeconds: zoneOffsetSeconds)]
         case .tcx:
-            let tracks = try TCXReader.read(bytes: try unzippedFile(), source: path)
+            let bytes = try unzippedFile()
+            // The points' room before the parse makes them: a track point is 130 bytes of TCX or more.
+            try MemoryBudget.current?.hold(bytes.count / 2, as: .points)
+            let tracks = try TCXReader.read(bytes: bytes, source: path)
             try holdAnalysis(tracks)
             return summarize(tracks, id: id, analyzer: analyzer, zoneOffsetSeconds: zoneOffsetSeconds)
         case .fit:
-            let tracks = try FITReader.read(bytes: try unzippedFile(), source: path)
+            let bytes = try unzippedFile()
+            // A record can be 13 bytes of FIT (a compressed timestamp header and a position) and
+            // 7 columns of 8 bytes, copied as they grow.
+            try MemoryBudget.current?.hold(bytes.count * 6, as: .points)
+            let tracks = try FITReader.read(bytes: bytes, source: path)
             try holdAnalysis(tracks)
             return summarize(tracks, id: id, analyzer: analyzer, zoneOffsetSeconds: zoneOffsetSeconds)
         case .json:

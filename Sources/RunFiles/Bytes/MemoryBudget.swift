@@ -98,6 +98,16 @@ public final class MemoryBudget: @unchecked Sendable {
             bytes += more
         }
 
+        /// Holds exactly `count` bytes for `use`: more as `hold`, less gives the rest back (an
+        /// estimate made before a reader ran, replaced by what it made).
+        public func adjust(_ count: Int, as use: Use) throws {
+            let less = held[use.rawValue] - count
+            guard less > 0 else { return try hold(count, as: use) }
+            held[use.rawValue] = count
+            bytes -= less
+            budget.give(less)
+        }
+
         /// Gives back what is held for `use` (the buffer is gone).
         public func release(_ use: Use) {
             let less = held[use.rawValue]
