@@ -68,12 +68,15 @@ extension RunLoader {
         }
 
         func walk(_ absolute: String, _ relative: String) throws {
-            let names: [String]
-            do {
-                names = try FileManager.default.contentsOfDirectory(atPath: absolute)
-            } catch {
-                throw ActivityError.unreadable(path: absolute, reason: "cannot list the directory: \((error as NSError).localizedDescription)")
+            guard let listing = opendir(absolute) else {
+                throw ActivityError.unreadable(path: absolute, reason: "cannot list the directory: \(String(cString: strerror(errno)))")
             }
+            var names: [String] = []
+            while let entry = readdir(listing) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if name != "." && name != ".." { names.append(name) }
+            }
+            closedir(listing)
             // Each entry's final status (links followed), or why it has none.
             var entries: [(name: String, key: [UInt8], status: stat?, reason: String?)] = []
             for name in names where !name.hasPrefix(".") {
