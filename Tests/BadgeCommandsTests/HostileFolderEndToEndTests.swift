@@ -113,6 +113,19 @@ final class HostileFolderEndToEndTests: XCTestCase {
         }
     }
 
+    /// A duration of 5e-324 s made `summarize` print `"speed_m_per_s" : "inf"`: the file is now refused,
+    /// naming it and the field, and the other runs are summarised.
+    func testSummaryGivingAnInfiniteSpeedIsRefused() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("tiny.json", #"{"start": "2024-05-09T07:00:00Z", "distance_m": 5200, "duration_s": 5e-324}"#)
+        try folder.write("good.json", #"{"start": "2024-05-10T07:00:00Z", "distance_m": 5200, "duration_s": 1700}"#)
+        let result = try Self.badgectl(["summarize", folder.path, "--format", "json"])
+        XCTAssertEqual(result.status, 2, result.stderr)
+        XCTAssertTrue(result.stderr.contains("tiny.json: field 'duration_s': 5e-324 s for 5200.0 m gives a speed that is not a finite number"), result.stderr)
+        XCTAssertTrue(result.stdout.contains("good.json"), result.stdout)
+        XCTAssertFalse(result.stdout.contains("inf"), result.stdout)
+    }
+
     /// Two processes started together on a new cache file, 20 times: no message, nothing moved aside,
     /// the same results as without a cache.
     func testTwoProcessesOnANewCacheFile() throws {
