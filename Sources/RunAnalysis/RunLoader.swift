@@ -6,7 +6,7 @@ import RunFiles
 public enum RunLoader {
     /// Reads one file and summarises it: one `RunSummary` per run in the file (GPX and JSON give
     /// one). `id` is the run's id (the path relative to the folder evaluated).
-    /// `hasher` (optional, new) is given every byte of the file as read (the cache's content hash),
+    /// `hasher` (optional) is given every byte of the file as read (the cache's content hash),
     /// so that the file is read once. `zoneOffsetSeconds` gives local dates to runs whose file
     /// carried no UTC offset; nil leaves every local date to the caller.
     ///
@@ -25,7 +25,8 @@ public enum RunLoader {
         // A stat for the first share (a file read whole holds its size); the reader checks again what it opens.
         var status = stat()
         let size = stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG ? Int(status.st_size) : 0
-        let whole = kind.gzipped || kind.format == .tcx || kind.format == .fit || (kind.format == .json && hasher != nil)
+        // GPX streams (a .gpx.gz too, inflated as it is scanned); the others are read whole.
+        let whole = kind.format == .tcx || kind.format == .fit || (kind.format == .json && hasher != nil)
         return try budget.reading(path, initialBytes: whole ? min(size, Gzip.defaultMaximumBytes) : 0) {
             // A second reading (alone) hashes the file again from its first byte.
             hasher?.reset()

@@ -132,7 +132,12 @@ final class GzipInflater {
                 try afterMember()
                 if made > 0 || finished { return try counted(made) }
             case Z_BUF_ERROR:
+                // No progress: more input is needed (read at the top of the loop), unless there is none.
                 if made > 0 { return try counted(made) }
+                if stream.avail_in > 0 {
+                    throw ActivityError.malformed(
+                        path: source, line: nil, offset: consumed, reason: "corrupt gzip data near compressed byte \(consumed): inflate made no progress")
+                }
                 if inputEnded {
                     throw ActivityError.malformed(
                         path: source, line: nil, offset: consumed,

@@ -36,13 +36,13 @@ public final class MemoryBudget: @unchecked Sendable {
     /// A file is being read alone (or waits for the others to finish so that it can be).
     private var alone = false
 
-    public init(totalBytes: Int) {
-        self.totalBytes = max(1, totalBytes)
-    }
-
     /// The most ever reserved at once, and how many readings were started again alone (for tests and measuring).
     private var peak = 0
     private var restarts = 0
+
+    public init(totalBytes: Int) {
+        self.totalBytes = max(1, totalBytes)
+    }
 
     /// Bytes reserved now, the most ever reserved at once, and how many readings restarted alone.
     public var usage: (reservedBytes: Int, peakBytes: Int, restarts: Int) {
