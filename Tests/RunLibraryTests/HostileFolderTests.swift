@@ -55,7 +55,8 @@ final class HostileFolderTests: XCTestCase {
         let alone = try RunFolder.read(folder + "/zz.gpx", zone: zone)
         XCTAssertEqual(alone.runs, [])
         XCTAssertEqual(alone.ignoredReasons[folder + "/zz.gpx"], "a named pipe (FIFO), not a regular file")
-        // A reader handed the pipe refuses it without blocking.
+        // Nor by the cache's hash (a pipe swapped in after the walk), nor by a reader: refused without blocking.
+        XCTAssertNil(RunCache.hash(path: folder + "/zz.gpx"))
         XCTAssertThrowsError(try RunLoader.load(path: folder + "/zz.gpx", id: "zz.gpx", analyzer: RunAnalyzer(), zoneOffsetSeconds: 0)) { error in
             XCTAssertEqual("\(error)", "\(folder)/zz.gpx: cannot read: not a regular file")
         }

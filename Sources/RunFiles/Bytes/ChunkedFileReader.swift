@@ -130,7 +130,7 @@ final class ChunkedFileReader {
 
     /// 1-based line number of byte `offset` of a file, computed only when an error needs it.
     static func lineNumber(path: String, offset: Int) -> Int? {
-        let fd = open(path, O_RDONLY)
+        let fd = open(path, O_RDONLY | O_NONBLOCK)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         let size = 1 << 16

@@ -265,8 +265,8 @@ public final class RunCache: @unchecked Sendable {
     /// words, so the CPU runs them side by side, then an avalanche), read 64 KiB at a time. Not
     /// cryptographic: it only tells a moved file from a different one, and the size must match too.
     public static func hash(path: String) -> UInt64? {
-        let fd = Glibc.open(path, O_RDONLY)
-        guard fd >= 0 else { return nil }
+        // A regular file only (a pipe swapped in since the folder was walked must not block).
+        guard let (fd, _) = try? FileBytes.openRegular(path: path) else { return nil }
         defer { close(fd) }
         // 64 KiB, below glibc's mmap threshold (128 KiB). A 1 MiB buffer is mmapped, and its first
         // free raises that threshold, so later large buffers (the readers' too) come from the heap
