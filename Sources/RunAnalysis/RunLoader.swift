@@ -30,7 +30,7 @@ public enum RunLoader {
         return try budget.reading(path, initialBytes: whole ? min(size, Gzip.defaultMaximumBytes) : 0) {
             // A second reading (alone) hashes the file again from its first byte.
             hasher?.reset()
-            return try loadInBudget(kind, path: path, id: id, analyzer: analyzer, zoneOffsetSeconds: zoneOffsetSeconds, hasher: hasher)
+            return try loadInBudget(kind, path: path, size: size, id: id, analyzer: analyzer, zoneOffsetSeconds: zoneOffsetSeconds, hasher: hasher)
         }
     }
 
@@ -46,11 +46,11 @@ public enum RunLoader {
     }
 
     private static func loadInBudget(
-        _ kind: RunFormat.Kind, path: String, id: String, analyzer: RunAnalyzer, zoneOffsetSeconds: Int?, hasher: ContentHasher?
+        _ kind: RunFormat.Kind, path: String, size: Int, id: String, analyzer: RunAnalyzer, zoneOffsetSeconds: Int?, hasher: ContentHasher?
     ) throws -> [RunSummary] {
         /// The whole file, hashed on the way.
-        func wholeFile() throws -> [UInt8] {
-            let bytes = try FileBytes.read(path: path)
+        func wholeFile(maximumBytes: Int = FileBytes.maximumBytes) throws -> [UInt8] {
+            let bytes = try FileBytes.read(path: path, maximumBytes: maximumBytes)
             hasher?.update(bytes)
             return bytes
         }
@@ -80,8 +80,10 @@ public enum RunLoader {
             try holdAnalysis(tracks)
             return summarize(tracks, id: id, analyzer: analyzer, zoneOffsetSeconds: zoneOffsetSeconds)
         case .json:
+            // The decoder's tree: many times the file's size (a summary is a few hundred bytes).
+            try MemoryBudget.current?.hold(min(size, SummaryReader.maximumBytes) * 16, as: .points)
             if hasher == nil { return [try SummaryReader.read(path: path, id: id, zoneOffsetSeconds: zoneOffsetSeconds)] }
-            return [try SummaryReader.read(data: Data(try wholeFile()), source: path, id: id, zoneOffsetSeconds: zoneOffsetSeconds)]
+            return [try SummaryReader.read(data: Data(try wholeFile(maximumBytes: SummaryReader.maximumBytes)), source: path, id: id, zoneOffsetSeconds: zoneOffsetSeconds)]
         }
     }
 

@@ -99,6 +99,15 @@ final class GzipTests: XCTestCase {
         XCTAssertThrowsError(try GPXReader.read(gzipPath: path)) { error in
             XCTAssertTrue("\(error)".contains("truncated gzip file"), "\(error)")
         }
+        // A broken element is named by its line in the inflated text (inflated again in chunks).
+        let broken = Array("<gpx>\n<trk>\n<trkseg>\n</trk>\n</gpx>\n".utf8)
+        try Data(Gzip.compress(broken)).write(to: URL(fileURLWithPath: path))
+        var expected = ""
+        XCTAssertThrowsError(try GPXReader.read(bytes: broken, source: path)) { expected = "\($0)" }
+        XCTAssertThrowsError(try GPXReader.read(gzipPath: path)) { error in
+            XCTAssertTrue("\(error)".hasPrefix("\(path):4 "), "\(error)")
+            XCTAssertEqual("\(error)", expected)
+        }
         try Data(members + [1, 2, 3]).write(to: URL(fileURLWithPath: path))
         XCTAssertThrowsError(try GPXReader.read(gzipPath: path)) { error in
             XCTAssertTrue("\(error)".contains("6 unexpected bytes after the end of the gzip data"), "\(error)")

@@ -125,6 +125,17 @@ final class HostileFolderTests: XCTestCase {
         XCTAssertEqual(read.duplicates, [RunDuplicate(id: "r1.gpx", sameAs: "r1-copy.gpx", reason: .sameFile)])
     }
 
+    /// A JSON summary is a few hundred bytes: one over 64 MiB is refused before it is decoded.
+    func testHugeJSONSummaryIsRefused() throws {
+        let big = folder + "/big.json"
+        XCTAssertTrue(FileManager.default.createFile(atPath: big, contents: nil))
+        XCTAssertEqual(truncate(big, off_t(SummaryReader.maximumBytes) + 1), 0)
+        let read = try RunFolder.read(folder, zone: zone)
+        XCTAssertEqual(read.runs.count, 5)
+        XCTAssertEqual(read.errors.first?.message,
+                       "\(big): too large: the file is \(SummaryReader.maximumBytes + 1) bytes; files over \(SummaryReader.maximumBytes) bytes are refused")
+    }
+
     /// A file past the size cap is an error naming it, found from its size without reading it
     /// (the file is sparse: a gigabyte that costs no disk).
     func testFilePastTheSizeCapIsAnError() throws {

@@ -128,6 +128,20 @@ final class ChunkedFileReader {
         return Window(bytes: UnsafePointer(buffer), count: length, isFinal: got == 0, offset: offset)
     }
 
+    /// 1-based line number of byte `offset` of a gzip file's inflated text, inflating it again in
+    /// chunks (never whole), computed only when an error needs it.
+    static func lineNumber(gzipPath path: String, offset: Int) -> Int? {
+        guard let reader = try? ChunkedFileReader(gzipPath: path, chunkSize: 1 << 16) else { return nil }
+        var line = 1
+        var used = 0
+        while let window = try? reader.next(consumed: used), window.offset < offset {
+            line += XMLBytes.countNewlines(window.bytes, count: min(window.count, offset - window.offset))
+            used = window.count
+            if window.isFinal { break }
+        }
+        return line
+    }
+
     /// 1-based line number of byte `offset` of a file, computed only when an error needs it.
     static func lineNumber(path: String, offset: Int) -> Int? {
         let fd = open(path, O_RDONLY | O_NONBLOCK)

@@ -44,13 +44,7 @@ public enum GPXReader {
     /// all in memory). `hasher` (optional) is given every byte of the file as stored.
     public static func read(gzipPath path: String, chunkSize: Int = defaultChunkSize, hasher: ContentHasher? = nil) throws -> Track {
         let reader = try ChunkedFileReader(gzipPath: path, chunkSize: chunkSize, hasher: hasher)
-        // A line number needs the inflated bytes again: computed only for the error.
-        let track = try scan(reader, source: path) { offset in
-            guard let bytes = try? Gzip.decompress(FileBytes.read(path: path), source: path) else { return nil }
-            return bytes.withUnsafeBufferPointer { buffer in
-                buffer.baseAddress.map { XMLBytes.lineNumber(in: $0, count: buffer.count, offset: offset) }
-            }
-        }
+        let track = try scan(reader, source: path) { ChunkedFileReader.lineNumber(gzipPath: path, offset: $0) }
         if hasher != nil {
             var used = 0
             while let window = try reader.next(consumed: used) { used = window.count }

@@ -13,8 +13,12 @@ import Foundation
 /// - `moving_s` (optional): a number ≥ 0 and ≤ `duration_s`.
 /// - `name`, `sport` (optional): strings. `null` is the same as absent. Other fields are ignored.
 public enum SummaryReader {
+    /// A summary is a few hundred bytes; a file over this (64 MiB) is refused rather than decoded
+    /// (the decoder's tree takes many times a file's size).
+    public static let maximumBytes = 64 << 20
+
     public static func read(path: String, id: String, zoneOffsetSeconds: Int?) throws -> RunSummary {
-        let data = Data(try FileBytes.read(path: path))
+        let data = Data(try FileBytes.read(path: path, maximumBytes: maximumBytes))
         return try read(data: data, source: path, id: id, zoneOffsetSeconds: zoneOffsetSeconds)
     }
 
