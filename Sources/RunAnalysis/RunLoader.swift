@@ -38,11 +38,12 @@ public enum RunLoader {
     /// for a moment) and for their analysis (distances, times, the profile and its passes: five
     /// numbers a point live at once, measured at about three on a 10-million-point file), held
     /// before the analyzer allocates it.
-    static func holdAnalysis(_ tracks: [Track]) throws {
+    /// Drawing the route (the report) takes six more numbers a point.
+    static func holdAnalysis(_ tracks: [Track], analyzer: RunAnalyzer) throws {
         guard let budget = MemoryBudget.current else { return }
         let points = tracks.reduce(0) { $0 + $1.count }
         try budget.adjust(tracks.reduce(0) { $0 + $1.memoryBytes } * 2, as: .points)
-        try budget.hold(points * 40, as: .analysis)
+        try budget.hold(points * (analyzer.includeRoutes ? 88 : 40), as: .analysis)
     }
 
     private static func loadInBudget(
@@ -62,14 +63,14 @@ public enum RunLoader {
         switch kind.format {
         case .gpx:
             let track = kind.gzipped ? try GPXReader.read(gzipPath: path, hasher: hasher) : try GPXReader.read(path: path, hasher: hasher)
-            try holdAnalysis([track])
+            try holdAnalysis([track], analyzer: analyzer)
             return [analyzer.summarize(track, id: id, zoneOffsetSeconds: zoneOffsetSeconds)]
         case .tcx:
             let bytes = try unzippedFile()
             // The points' room before the parse makes them: a track point is 130 bytes of TCX or more.
             try MemoryBudget.current?.hold(bytes.count / 2, as: .points)
             let tracks = try TCXReader.read(bytes: bytes, source: path)
-            try holdAnalysis(tracks)
+            try holdAnalysis(tracks, analyzer: analyzer)
             return summarize(tracks, id: id, analyzer: analyzer, zoneOffsetSeconds: zoneOffsetSeconds)
         case .fit:
             let bytes = try unzippedFile()
@@ -77,7 +78,7 @@ public enum RunLoader {
             // 7 columns of 8 bytes, copied as they grow.
             try MemoryBudget.current?.hold(bytes.count * 6, as: .points)
             let tracks = try FITReader.read(bytes: bytes, source: path)
-            try holdAnalysis(tracks)
+            try holdAnalysis(tracks, analyzer: analyzer)
             return summarize(tracks, id: id, analyzer: analyzer, zoneOffsetSeconds: zoneOffsetSeconds)
         case .json:
             // The decoder's tree: many times the file's size (a summary is a few hundred bytes).
