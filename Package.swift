@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "badgectl", targets: ["badgectl"]),
+        // The file readers alone, for the fuzz targets (Fuzz/Package.swift depends on it by path).
+        .library(name: "RunFiles", targets: ["RunFiles"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

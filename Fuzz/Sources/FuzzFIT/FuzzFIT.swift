@@ -1,0 +1,11 @@
+import RunFiles
+
+/// One FIT input, without the CRC check (a mutated file would rarely get past it) and with it:
+/// each ends with tracks or a thrown error.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzFIT(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    _ = try? FITReader.read(bytes: bytes, source: "fuzz.fit", checkCRC: false)
+    _ = try? FITReader.read(bytes: bytes, source: "fuzz.fit", checkCRC: true)
+    return 0
+}
