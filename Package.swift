@@ -1,11 +1,19 @@
 // swift-tools-version: 6.0
+import Foundation
 import PackageDescription
+
+/// BADGECTL_UBSAN=1 also puts the C shim under UndefinedBehaviorSanitizer (the toolchain refuses
+/// UBSan for Swift code). Only together with `--sanitize=address`, whose runtime carries the UBSan
+/// handlers; scripts/test does both when CI=true. Any undefined behaviour aborts the test run.
+let ubsanShim = ProcessInfo.processInfo.environment["BADGECTL_UBSAN"].map { !$0.isEmpty && $0 != "0" } ?? false
 
 let package = Package(
     name: "badgectl",
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "badgectl", targets: ["badgectl"]),
+        // The file readers alone, for the fuzz targets (Fuzz/Package.swift depends on it by path).
+        .library(name: "RunFiles", targets: ["RunFiles"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -23,7 +31,11 @@ let package = Package(
         // call.c (pcall, message handler, trampolines that raise Lua errors from C only),
         // pairs.c (deterministic pairs), proxies.c (runs, the catalogue), records.c (light records);
         // macros as static inline. It spells no field name: Swift hands every kind in.
-        .target(name: "CLuaShims", dependencies: ["CLua"]),
+        .target(
+            name: "CLuaShims",
+            dependencies: ["CLua"],
+            cSettings: ubsanShim ? [.unsafeFlags(["-fsanitize=undefined", "-fno-sanitize-recover=undefined"])] : []
+        ),
         // zlib for .gz run files.
         .systemLibrary(
             name: "CZlib",

@@ -9,16 +9,49 @@ public enum RunLoader {
     /// `hasher` (optional) is given every byte of the file as read (the cache's content hash),
     /// so that the file is read once. `zoneOffsetSeconds` gives local dates to runs whose file
     /// carried no UTC offset; nil leaves every local date to the caller.
+    ///
+    /// The reading holds its memory in `budget` (shared by every thread reading files): the file's
+    /// bytes when read whole, what gzip inflates, the points and their analysis. A file that needs
+    /// more than the whole budget is refused with `ActivityError.tooLarge`; one that needs room others
+    /// hold waits for them and is read again alone.
     public static func load(
-        path: String, id: String, analyzer: RunAnalyzer, zoneOffsetSeconds: Int?, hasher: ContentHasher? = nil
+        path: String, id: String, analyzer: RunAnalyzer, zoneOffsetSeconds: Int?, hasher: ContentHasher? = nil,
+        budget: MemoryBudget = .shared
     ) throws -> [RunSummary] {
         guard let kind = RunFormat.of(path: path) else {
             let known = RunFormat.suffixes.map(\.suffix).joined(separator: ", ")
             throw ActivityError.notFormat(path: path, format: "run", reason: "unknown extension; run files end in \(known)")
         }
+        // A stat for the first share (a file read whole holds its size); the reader checks again what it opens.
+        var status = stat()
+        let size = stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG ? Int(status.st_size) : 0
+        // GPX streams (a .gpx.gz too, inflated as it is scanned); the others are read whole.
+        let whole = kind.format == .tcx || kind.format == .fit || (kind.format == .json && hasher != nil)
+        return try budget.reading(path, initialBytes: whole ? min(size, Gzip.defaultMaximumBytes) : 0) {
+            // A second reading (alone) hashes the file again from its first byte.
+            hasher?.reset()
+            return try loadInBudget(kind, path: path, size: size, id: id, analyzer: analyzer, zoneOffsetSeconds: zoneOffsetSeconds, hasher: hasher)
+        }
+    }
+
+    /// Memory for the points read (twice what their columns fill: a growing column holds its copy
+    /// for a moment) and for their analysis (distances, times, the profile and its passes: five
+    /// numbers a point live at once, measured at about three on a 10-million-point file), held
+    /// before the analyzer allocates it.
+    /// Drawing the route (the report) takes six more numbers a point.
+    static func holdAnalysis(_ tracks: [Track], analyzer: RunAnalyzer) throws {
+        guard let budget = MemoryBudget.current else { return }
+        let points = tracks.reduce(0) { $0 + $1.count }
+        try budget.adjust(tracks.reduce(0) { $0 + $1.memoryBytes } * 2, as: .points)
+        try budget.hold(points * (analyzer.includeRoutes ? 88 : 40), as: .analysis)
+    }
+
+    private static func loadInBudget(
+        _ kind: RunFormat.Kind, path: String, size: Int, id: String, analyzer: RunAnalyzer, zoneOffsetSeconds: Int?, hasher: ContentHasher?
+    ) throws -> [RunSummary] {
         /// The whole file, hashed on the way.
-        func wholeFile() throws -> [UInt8] {
-            let bytes = try FileBytes.read(path: path)
+        func wholeFile(maximumBytes: Int = FileBytes.maximumBytes) throws -> [UInt8] {
+            let bytes = try FileBytes.read(path: path, maximumBytes: maximumBytes)
             hasher?.update(bytes)
             return bytes
         }
@@ -29,21 +62,29 @@ public enum RunLoader {
         }
         switch kind.format {
         case .gpx:
-            let track: Track
-            if kind.gzipped {
-                let bytes = try Gzip.decompress(try wholeFile(), source: path)
-                track = try GPXReader.read(bytes: bytes, source: path)
-            } else {
-                track = try GPXReader.read(path: path, hasher: hasher)
-            }
+            let track = kind.gzipped ? try GPXReader.read(gzipPath: path, hasher: hasher) : try GPXReader.read(path: path, hasher: hasher)
+            try holdAnalysis([track], analyzer: analyzer)
             return [analyzer.summarize(track, id: id, zoneOffsetSeconds: zoneOffsetSeconds)]
         case .tcx:
-            return summarize(try TCXReader.read(bytes: try unzippedFile(), source: path), id: id, analyzer: analyzer, zoneOffsetSeconds: zoneOffsetSeconds)
+            let bytes = try unzippedFile()
+            // The points' room before the parse makes them: a track point is 130 bytes of TCX or more.
+            try MemoryBudget.current?.hold(bytes.count / 2, as: .points)
+            let tracks = try TCXReader.read(bytes: bytes, source: path)
+            try holdAnalysis(tracks, analyzer: analyzer)
+            return summarize(tracks, id: id, analyzer: analyzer, zoneOffsetSeconds: zoneOffsetSeconds)
         case .fit:
-            return summarize(try FITReader.read(bytes: try unzippedFile(), source: path), id: id, analyzer: analyzer, zoneOffsetSeconds: zoneOffsetSeconds)
+            let bytes = try unzippedFile()
+            // A record can be 13 bytes of FIT (a compressed timestamp header and a position) and
+            // 7 columns of 8 bytes, copied as they grow.
+            try MemoryBudget.current?.hold(bytes.count * 6, as: .points)
+            let tracks = try FITReader.read(bytes: bytes, source: path)
+            try holdAnalysis(tracks, analyzer: analyzer)
+            return summarize(tracks, id: id, analyzer: analyzer, zoneOffsetSeconds: zoneOffsetSeconds)
         case .json:
+            // The decoder's tree: many times the file's size (a summary is a few hundred bytes).
+            try MemoryBudget.current?.hold(min(size, SummaryReader.maximumBytes) * 16, as: .points)
             if hasher == nil { return [try SummaryReader.read(path: path, id: id, zoneOffsetSeconds: zoneOffsetSeconds)] }
-            return [try SummaryReader.read(data: Data(try wholeFile()), source: path, id: id, zoneOffsetSeconds: zoneOffsetSeconds)]
+            return [try SummaryReader.read(data: Data(try wholeFile(maximumBytes: SummaryReader.maximumBytes)), source: path, id: id, zoneOffsetSeconds: zoneOffsetSeconds)]
         }
     }
 

@@ -14,8 +14,13 @@ public struct RunFileError: Codable, Sendable, Equatable {
 public struct RunFolder: Sendable {
     public var runs: [RunSummary] = []
     public var ignored: [String] = []
+    /// Why an entry of `ignored` is not read, when it is not simply another kind of file (a named
+    /// pipe, a device, a socket, a dangling symbolic link).
+    public var ignoredReasons: [String: String] = [:]
     public var errors: [RunFileError] = []
-    /// Runs left out as the same as another one (listed, not errors).
+    /// Runs left out as the same as a kept one (listed, not errors): the same file reached by a
+    /// second path (`.sameFile`, found while walking), and, once the pipeline has applied
+    /// `Duplicates.removeSameActivity`, several exports of one activity (`.sameActivity`).
     public var duplicates: [RunDuplicate] = []
 
     public init(runs: [RunSummary] = [], ignored: [String] = [], errors: [RunFileError] = []) {
@@ -28,22 +33,31 @@ public struct RunFolder: Sendable {
     /// `serial` reads on the calling thread only, one file after another (for measuring).
     /// `cache` (optional) is consulted by path, size and modification time before any file is read,
     /// then by content hash; new summaries are stored in it. `progress(done, total)` is called from
-    /// worker threads as files finish.
+    /// worker threads as files finish. `budget` bounds the memory all the files being read hold at
+    /// once (`MemoryBudget`; the process's own by default).
     public static func read(
         _ directory: String, analyzer: RunAnalyzer = RunAnalyzer(), zone: TimeZone = .current,
-        cache: RunCache? = nil, serial: Bool = false, progress: (@Sendable (Int, Int) -> Void)? = nil
+        cache: RunCache? = nil, serial: Bool = false, budget: MemoryBudget = .shared,
+        progress: (@Sendable (Int, Int) -> Void)? = nil
     ) throws -> RunFolder {
         var folder = RunFolder()
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
+        var status = stat()
+        guard stat(directory, &status) == 0 else {
             throw ActivityError.unreadable(path: directory, reason: "no such file or directory")
         }
         let files: [(path: String, id: String)]
-        if isDirectory.boolValue {
+        if status.st_mode & S_IFMT == S_IFDIR {
             let found = try RunLoader.discover(directory: directory)
             folder.ignored = found.ignored
+            folder.ignoredReasons = found.ignoredReasons
+            folder.duplicates = found.duplicates
             files = found.runs.map { ((directory as NSString).appendingPathComponent($0), $0) }
         } else {
+            guard status.st_mode & S_IFMT == S_IFREG else {
+                folder.ignored = [directory]
+                folder.ignoredReasons = [directory: RunLoader.kindReason(status.st_mode)]
+                return folder
+            }
             guard RunFormat.of(path: directory) != nil else {
                 folder.ignored = [directory]
                 return folder
@@ -61,7 +75,7 @@ public struct RunFolder: Sendable {
         let counter = Counter()
         let work: @Sendable (Int) -> Void = { index in
             let file = files[index]
-            let outcome = readOne(path: file.path, id: file.id, analyzer: analyzer, cache: cache, key: key, measureKeys: measureKeys)
+            let outcome = readOne(path: file.path, id: file.id, analyzer: analyzer, cache: cache, key: key, measureKeys: measureKeys, budget: budget)
             outcomes.set(index, outcome)
             if let progress { progress(counter.increment(), files.count) }
         }
@@ -102,7 +116,8 @@ public struct RunFolder: Sendable {
     /// one is read again, once, and gives rows for its measures (its summary row is already stored).
     /// `measureKeys`: `RunCache.measureKey` of each of the analyzer's measures, in order (made once per
     /// folder; nil: made here).
-    static func readOne(path: String, id: String, analyzer: RunAnalyzer, cache: RunCache?, key: String, measureKeys: [String]? = nil) -> Outcome {
+    static func readOne(path: String, id: String, analyzer: RunAnalyzer, cache: RunCache?, key: String, measureKeys: [String]? = nil,
+                        budget: MemoryBudget = .shared) -> Outcome {
         let measureKeys = measureKeys ?? analyzer.measures.map { RunCache.measureKey($0) }
         var row: RunCache.Row?
         var hasher: ContentHasher?
@@ -143,7 +158,7 @@ public struct RunFolder: Sendable {
         }
         do {
             // No local date yet: `localise` gives every run (read or cached) its one, from `zone`.
-            let runs = try RunLoader.load(path: path, id: id, analyzer: analyzer, zoneOffsetSeconds: nil, hasher: hasher)
+            let runs = try RunLoader.load(path: path, id: id, analyzer: analyzer, zoneOffsetSeconds: nil, hasher: hasher, budget: budget)
             if let hash = knownHash {
                 // Only the missing measures are stored: the others' rows stay as they are.
                 return .runs(runs, nil, measureRows(runs, missing, hash: hash, sizeBytes: sizeBytes))

@@ -3,45 +3,132 @@ import RunAnalysis
 import RunFiles
 
 extension RunLoader {
-    /// Walks a directory recursively (hidden files and folders skipped, symbolic links followed
-    /// once) and returns the run files and the other files, as paths relative to the directory,
-    /// each list sorted by bytes so the order is the same on every machine.
-    public static func discover(directory: String) throws -> (runs: [String], ignored: [String]) {
-        let fm = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard fm.fileExists(atPath: directory, isDirectory: &isDirectory) else {
+    /// What a folder holds: the run files to read, the entries that are not (each with why when it
+    /// is not simply another kind of file), and the run files reached a second time by another
+    /// path (a hard link, a symbolic link to a file already listed).
+    public struct Discovery: Sendable, Equatable {
+        /// Paths relative to the folder, sorted by bytes, each a distinct file.
+        public var runs: [String] = []
+        /// Paths relative to the folder, sorted by bytes.
+        public var ignored: [String] = []
+        /// Why an entry of `ignored` was left out, for those that are not plain non-run files:
+        /// a named pipe, a device, a socket, a dangling symbolic link.
+        public var ignoredReasons: [String: String] = [:]
+        /// A run file reached by a second path: that path (`id`) and the first one (`sameAs`).
+        public var duplicates: [RunDuplicate] = []
+    }
+
+    /// Why an entry that is not a regular file or a directory is not read.
+    static func kindReason(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFIFO: return "a named pipe (FIFO), not a regular file"
+        case S_IFCHR: return "a character device, not a regular file"
+        case S_IFBLK: return "a block device, not a regular file"
+        case S_IFSOCK: return "a socket, not a regular file"
+        default: return "not a regular file"
+        }
+    }
+
+    /// Walks a directory recursively (hidden files and folders skipped) and returns its run files
+    /// and the other entries, as paths relative to the directory, sorted by bytes so the order is
+    /// the same on every machine.
+    ///
+    /// Nothing is opened but folders: each entry is looked at with `lstat`/`stat` only, so a named
+    /// pipe cannot block the walk. Only regular files are run files (a symbolic link to one is
+    /// fine); pipes, devices and sockets are ignored with the reason. Symbolic links to folders are
+    /// followed, but a folder (by device and inode) is walked once (`self -> .` is ignored as the
+    /// same folder as `.`), and a link to a folder holding the one read (`up -> ..`) is ignored: the
+    /// walk can neither loop nor leave the folder to read it again from outside. Entries are visited so that paths come in byte order, so the same file reached
+    /// by two paths is listed under the first in byte order; the others become `duplicates`.
+    public static func discover(directory: String) throws -> Discovery {
+        var status = stat()
+        guard stat(directory, &status) == 0 else {
             throw ActivityError.unreadable(path: directory, reason: "no such directory")
         }
-        guard isDirectory.boolValue else {
+        guard status.st_mode & S_IFMT == S_IFDIR else {
             throw ActivityError.unreadable(path: directory, reason: "not a directory")
         }
-        var runs: [String] = []
-        var ignored: [String] = []
-        var visited: Set<String> = []
+        struct Identity: Hashable { var device: UInt64; var inode: UInt64 }
+        func identity(_ s: stat) -> Identity { Identity(device: UInt64(s.st_dev), inode: UInt64(s.st_ino)) }
+
+        var found = Discovery()
+        // Every folder walked, by the path it was walked under ("." for the root).
+        var folders: [Identity: String] = [identity(status): "."]
+        var files: [Identity: String] = [:]
+        // The folders that hold the root: a link to one would read the root again from outside.
+        var ancestors: Set<Identity> = []
+        if let real = realpath(directory, nil) {
+            var path = String(cString: real)
+            free(real)
+            while path != "/" && !path.isEmpty {
+                path = (path as NSString).deletingLastPathComponent
+                var up = stat()
+                if stat(path, &up) == 0 { ancestors.insert(identity(up)) }
+            }
+        }
 
         func walk(_ absolute: String, _ relative: String) throws {
-            let real = (absolute as NSString).resolvingSymlinksInPath
-            guard visited.insert(real).inserted else { return }
-            let entries: [String]
-            do {
-                entries = try fm.contentsOfDirectory(atPath: absolute)
-            } catch {
-                throw ActivityError.unreadable(path: absolute, reason: "cannot list the directory: \((error as NSError).localizedDescription)")
+            guard let listing = opendir(absolute) else {
+                throw ActivityError.unreadable(path: absolute, reason: "cannot list the directory: \(String(cString: strerror(errno)))")
             }
-            for entry in entries where !entry.hasPrefix(".") {
-                let path = absolute + "/" + entry
-                let rel = relative.isEmpty ? entry : relative + "/" + entry
-                var dir: ObjCBool = false
-                guard fm.fileExists(atPath: path, isDirectory: &dir) else {
-                    ignored.append(rel)  // a dangling symbolic link
+            var names: [String] = []
+            while let entry = readdir(listing) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if name != "." && name != ".." { names.append(name) }
+            }
+            closedir(listing)
+            // Each entry's final status (links followed), or why it has none.
+            var entries: [(name: String, key: [UInt8], status: stat?, reason: String?)] = []
+            for name in names where !name.hasPrefix(".") {
+                let path = absolute + "/" + name
+                var own = stat()
+                guard lstat(path, &own) == 0 else { continue }  // gone since the listing
+                var target = own
+                if own.st_mode & S_IFMT == S_IFLNK, stat(path, &target) != 0 {
+                    entries.append((name, Array(name.utf8), nil, "a symbolic link to nothing (\(String(cString: strerror(errno))))"))
                     continue
                 }
-                if dir.boolValue {
-                    try walk(path, rel)
-                } else if RunFormat.of(path: entry) != nil {
-                    runs.append(rel)
-                } else {
-                    ignored.append(rel)
+                // A folder's paths all start with "name/": sorting it by that key keeps every path
+                // of the walk in byte order ("a-b" < "a/c").
+                let isFolder = target.st_mode & S_IFMT == S_IFDIR
+                entries.append((name, Array((isFolder ? name + "/" : name).utf8), target, nil))
+            }
+            entries.sort { $0.key.lexicographicallyPrecedes($1.key) }
+            for entry in entries {
+                let path = absolute + "/" + entry.name
+                let rel = relative.isEmpty ? entry.name : relative + "/" + entry.name
+                guard let target = entry.status else {
+                    found.ignored.append(rel)
+                    if let reason = entry.reason { found.ignoredReasons[rel] = reason }
+                    continue
+                }
+                switch target.st_mode & S_IFMT {
+                case S_IFDIR:
+                    let folder = identity(target)
+                    if ancestors.contains(folder) {
+                        found.ignored.append(rel)
+                        found.ignoredReasons[rel] = "a link to a folder that holds the folder read (following it would read that folder again)"
+                    } else if let first = folders[folder] {
+                        found.ignored.append(rel)
+                        found.ignoredReasons[rel] = "the same folder as \(first), read once"
+                    } else {
+                        folders[folder] = rel
+                        try walk(path, rel)
+                    }
+                case S_IFREG:
+                    guard RunFormat.of(path: entry.name) != nil else {
+                        found.ignored.append(rel)
+                        continue
+                    }
+                    if let first = files[identity(target)] {
+                        found.duplicates.append(RunDuplicate(id: rel, sameAs: first, reason: .sameFile))
+                    } else {
+                        files[identity(target)] = rel
+                        found.runs.append(rel)
+                    }
+                default:
+                    found.ignored.append(rel)
+                    found.ignoredReasons[rel] = kindReason(target.st_mode)
                 }
             }
         }
@@ -49,6 +136,8 @@ extension RunLoader {
         let root = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
         try walk(root, "")
         let byBytes: (String, String) -> Bool = { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        return (runs.sorted(by: byBytes), ignored.sorted(by: byBytes))
+        found.runs.sort(by: byBytes)
+        found.ignored.sort(by: byBytes)
+        return found
     }
 }

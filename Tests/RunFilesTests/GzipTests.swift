@@ -71,6 +71,49 @@ final class GzipTests: XCTestCase {
         }
     }
 
+    /// A .gpx.gz is inflated as it is scanned (never whole in memory): the same track as inflating
+    /// it first, whatever the members, padding or chunk size; a cut or padded-with-junk file names
+    /// what is wrong; the content hash covers the file as stored.
+    func testGPXStreamsOutOfGzip() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gzs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let gpx = RunGenerator(seed: 3, distanceMeters: 3000).gpxBytes()
+        let half = gpx.count / 2
+        let members = try Gzip.compress(Array(gpx[..<half])) + Gzip.compress(Array(gpx[half...])) + [0, 0, 0]
+        let path = dir.appendingPathComponent("run.gpx.gz").path
+        try Data(members).write(to: URL(fileURLWithPath: path))
+        let whole = try GPXReader.read(bytes: gpx, source: path)
+        for chunk in [7, 4096, GPXReader.defaultChunkSize] {
+            let streamed = try GPXReader.read(gzipPath: path, chunkSize: chunk)
+            XCTAssertEqual(streamed.latitudes, whole.latitudes)
+            XCTAssertEqual(streamed.times, whole.times)
+        }
+        let hasher = ContentHasher()
+        _ = try GPXReader.read(gzipPath: path, hasher: hasher)
+        var state = Hasher64()
+        members.withUnsafeBytes { state.update($0) }
+        XCTAssertEqual(hasher.finish(), state.finish())
+
+        try Data(members.prefix(members.count / 2)).write(to: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try GPXReader.read(gzipPath: path)) { error in
+            XCTAssertTrue("\(error)".contains("truncated gzip file"), "\(error)")
+        }
+        // A broken element is named by its line in the inflated text (inflated again in chunks).
+        let broken = Array("<gpx>\n<trk>\n<trkseg>\n</trk>\n</gpx>\n".utf8)
+        try Data(Gzip.compress(broken)).write(to: URL(fileURLWithPath: path))
+        var expected = ""
+        XCTAssertThrowsError(try GPXReader.read(bytes: broken, source: path)) { expected = "\($0)" }
+        XCTAssertThrowsError(try GPXReader.read(gzipPath: path)) { error in
+            XCTAssertTrue("\(error)".hasPrefix("\(path):4 "), "\(error)")
+            XCTAssertEqual("\(error)", expected)
+        }
+        try Data(members + [1, 2, 3]).write(to: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try GPXReader.read(gzipPath: path)) { error in
+            XCTAssertTrue("\(error)".contains("6 unexpected bytes after the end of the gzip data"), "\(error)")
+        }
+    }
+
     func testReadersOpenGzippedFiles() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gz-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

@@ -63,6 +63,12 @@ final class SummaryReaderTests: XCTestCase {
             ("{\(base), \"moving_s\": [1]}", "moving_s", "not an array"),
             ("{\(base), \"name\": 42}", "name", "must be a string"),
             ("{\(base), \"sport\": {\"a\": 1}}", "sport", "not an object"),
+            (#"{"start": "2024-05-01T06:30:00Z", "distance_m": 5200, "duration_s": 5e-324}"#, "duration_s",
+             "5e-324 s for 5200.0 m gives a speed that is not a finite number"),
+            (#"{"start": "2024-05-01T06:30:00Z", "distance_m": 5e-324, "duration_s": 1700}"#, "distance_m",
+             "5e-324 m in 1700.0 s gives a pace that is not a finite number"),
+            (#"{"start": "2024-05-01T06:30:00Z", "distance_m": 1e-320, "duration_s": 1e300, "moving_s": 1e300}"#, "distance_m",
+             "gives a pace that is not a finite number"),
         ]
         for (json, field, fragment) in cases {
             XCTAssertThrowsError(try read(json), json) { error in
@@ -80,6 +86,16 @@ final class SummaryReaderTests: XCTestCase {
             guard case .badSummary(_, let field, let reason)? = error as? ActivityError else { return XCTFail("\(error)") }
             XCTAssertEqual(field, "distance_m")
             XCTAssertTrue(reason.contains("out of range"), reason)
+        }
+    }
+
+    /// Numbers that are finite but whose speed or pace is not (issue H item 5) are refused, naming
+    /// the field (in `testInvalidFieldsNameTheField`); tiny but harmless ones still read, every
+    /// derived number finite.
+    func testTinyNumbersGiveFiniteSpeedsAndPaces() throws {
+        let run = try read(#"{"start": "2024-05-01T06:30:00Z", "distance_m": 1e-3, "duration_s": 1e-3, "moving_s": 1e-3}"#)
+        for value in [run.speedMetersPerSecond, run.paceSecondsPerKilometre, run.paceSecondsPerMile, run.movingPaceSecondsPerKilometre] {
+            XCTAssertEqual(value?.isFinite, true)
         }
     }
 

@@ -34,7 +34,8 @@ final class RunLoaderTests: XCTestCase {
     }
 
     func testDiscoverRecursesSortsAndSkipsHidden() throws {
-        let (runs, ignored) = try RunLoader.discover(directory: root)
+        let found = try RunLoader.discover(directory: root)
+        let (runs, ignored) = (found.runs, found.ignored)
         XCTAssertEqual(runs, ["2024/may/run.Json", "2024/z.gpx", "A.GPX", "b.gpx"])
         XCTAssertEqual(ignored, ["2024/photo.jpg", "gpx", "notes.txt"])
         // A trailing slash changes nothing.

@@ -109,7 +109,8 @@ struct EvaluateCommand: ParsableCommand {
         }
         if !report.ignored.isEmpty {
             out.append("")
-            out.append("Ignored (not run files): " + report.ignored.joined(separator: ", "))
+            let reasons = report.ignoredReasons ?? [:]
+            out.append("Ignored (not run files): " + report.ignored.map { path in reasons[path].map { "\(path) (\($0))" } ?? path }.joined(separator: ", "))
         }
         if !report.errors.isEmpty || !report.ruleErrors.isEmpty {
             out.append("")

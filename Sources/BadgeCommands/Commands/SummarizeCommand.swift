@@ -68,7 +68,7 @@ struct SummarizeCommand: ParsableCommand {
                     Console.error(CommandError.skipped + error.message)
                     failed = true
                 }
-                for path in folder.ignored { Console.error("ignored \(path): not a run file") }
+                for path in folder.ignored { Console.error("ignored \(path): \(folder.ignoredReasons[path] ?? "not a run file")") }
             } catch {
                 Console.error(CommandError.skipped + "\(error)")
                 failed = true

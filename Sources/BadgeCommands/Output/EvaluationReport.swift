@@ -70,6 +70,9 @@ public struct EvaluationReport: Encodable, Sendable {
     /// Each pack's own next badge (fold rules' `status().next`), in pack and rule order.
     public var nextByPack: [Next] = []
     public var ignored: [String]
+    /// Why an ignored entry was not read when it is not simply another kind of file (a named pipe,
+    /// a device, a socket, a dangling link); left out of the JSON when there is none.
+    public var ignoredReasons: [String: String]?
     /// Runs read but not given to the rules: another sport, or implausible for a runner.
     public var excluded: [ExcludedRun] = []
     /// Runs left out as the same as a kept one: `{ id, same_as, reason }` ("same file", "same activity").
@@ -85,7 +88,9 @@ public struct EvaluationReport: Encodable, Sendable {
     enum CodingKeys: String, CodingKey {
         case runs, awards, badges, next
         case nextByPack = "next_by_pack"
-        case ignored, excluded, duplicates, errors
+        case ignored
+        case ignoredReasons = "ignored_reasons"
+        case excluded, duplicates, errors
         case ruleErrors = "rule_errors"
         case notes
     }
@@ -108,6 +113,7 @@ public struct EvaluationReport: Encodable, Sendable {
         awards = evaluation.awards
         ignored = folder.ignored
         duplicates = folder.duplicates
+        ignoredReasons = folder.ignoredReasons.isEmpty ? nil : folder.ignoredReasons
         errors = folder.errors
         ruleErrors = evaluation.failures
         notes = evaluation.notes

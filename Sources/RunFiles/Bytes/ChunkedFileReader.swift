@@ -46,29 +46,47 @@ final class ChunkedFileReader {
         closeFile()
     }
 
-    /// Opens `path` for reading with read(2) in chunks of `chunkSize` bytes.
-    /// `hasher` (optional) sees every byte of the file as it is read.
+    /// Opens `path` (a regular file of at most `FileBytes.maximumBytes`) for reading with read(2)
+    /// in chunks of `chunkSize` bytes. `hasher` (optional) sees every byte of the file as it is read.
     convenience init(path: String, chunkSize: Int, hasher: ContentHasher? = nil) throws {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else {
-            throw ActivityError.unreadable(path: path, reason: String(cString: strerror(errno)))
-        }
-        var status = stat()
-        let size = fstat(fd, &status) == 0 && status.st_size > 0 ? Int(status.st_size) : nil
+        let (fd, size) = try FileBytes.openRegular(path: path)
         self.init(
-            chunkSize: chunkSize, totalBytes: size,
-            fill: { dest, max in
-                while true {
-                    let r = read(fd, dest, max)
-                    if r >= 0 {
-                        if r > 0, let hasher { hasher.update(UnsafeRawBufferPointer(start: dest, count: r)) }
-                        return r
-                    }
-                    if errno == EINTR { continue }
-                    throw ActivityError.unreadable(path: path, reason: String(cString: strerror(errno)))
-                }
-            },
+            chunkSize: chunkSize, totalBytes: size > 0 ? size : nil,
+            fill: ChunkedFileReader.reading(fd, path: path, hasher: hasher),
             close: { _ = close(fd) })
+    }
+
+    /// Opens the gzip file `path` and serves its inflated bytes (never all in memory at once), in
+    /// chunks of `chunkSize`; more than `maximumBytes` inflated is refused. `hasher` (optional) sees
+    /// every byte of the file (compressed) as it is read.
+    convenience init(gzipPath path: String, chunkSize: Int, maximumBytes: Int = Gzip.defaultMaximumBytes, hasher: ContentHasher? = nil) throws {
+        let (fd, _) = try FileBytes.openRegular(path: path)
+        let inflater: GzipInflater
+        do {
+            inflater = try GzipInflater(source: path, maximumBytes: maximumBytes, input: ChunkedFileReader.reading(fd, path: path, hasher: hasher))
+        } catch {
+            close(fd)
+            throw error
+        }
+        self.init(
+            chunkSize: chunkSize, totalBytes: nil,
+            fill: { dest, max in try inflater.read(into: dest, count: max) },
+            close: { _ = close(fd) })
+    }
+
+    /// read(2) from `fd` into a buffer, retried on EINTR; 0 at the end of the file.
+    private static func reading(_ fd: Int32, path: String, hasher: ContentHasher?) -> (UnsafeMutablePointer<UInt8>, Int) throws -> Int {
+        { dest, max in
+            while true {
+                let r = read(fd, dest, max)
+                if r >= 0 {
+                    if r > 0, let hasher { hasher.update(UnsafeRawBufferPointer(start: dest, count: r)) }
+                    return r
+                }
+                if errno == EINTR { continue }
+                throw ActivityError.unreadable(path: path, reason: String(cString: strerror(errno)))
+            }
+        }
     }
 
     /// Serves a memory buffer in chunks of `chunkSize` (tests use tiny chunks so that boundaries
@@ -110,9 +128,23 @@ final class ChunkedFileReader {
         return Window(bytes: UnsafePointer(buffer), count: length, isFinal: got == 0, offset: offset)
     }
 
+    /// 1-based line number of byte `offset` of a gzip file's inflated text, inflating it again in
+    /// chunks (never whole), computed only when an error needs it.
+    static func lineNumber(gzipPath path: String, offset: Int) -> Int? {
+        guard let reader = try? ChunkedFileReader(gzipPath: path, chunkSize: 1 << 16) else { return nil }
+        var line = 1
+        var used = 0
+        while let window = try? reader.next(consumed: used), window.offset < offset {
+            line += XMLBytes.countNewlines(window.bytes, count: min(window.count, offset - window.offset))
+            used = window.count
+            if window.isFinal { break }
+        }
+        return line
+    }
+
     /// 1-based line number of byte `offset` of a file, computed only when an error needs it.
     static func lineNumber(path: String, offset: Int) -> Int? {
-        let fd = open(path, O_RDONLY)
+        let fd = open(path, O_RDONLY | O_NONBLOCK)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         let size = 1 << 16

@@ -8,6 +8,12 @@ public final class ContentHasher {
 
     public init() {}
 
+    /// Forgets everything given so far (a reading that starts again).
+    public func reset() {
+        state = Hasher64()
+        pending.removeAll()
+    }
+
     public func update(_ bytes: UnsafeRawBufferPointer) {
         var rest = bytes[...]
         if !pending.isEmpty {

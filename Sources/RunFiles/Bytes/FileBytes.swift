@@ -1,29 +1,60 @@
 import Foundation
 
-/// Reads whole files into memory for the readers.
+/// Opens and reads run files for the readers: regular files only, never past the size cap.
 package enum FileBytes {
-    package static func read(path: String) throws -> [UInt8] {
-        guard let file = fopen(path, "rb") else {
+    /// A file larger than this (or a gzip file inflating beyond it) is refused: a run file is megabytes.
+    package static let maximumBytes = Gzip.defaultMaximumBytes
+
+    /// Opens `path` for reading, refusing anything that is not a regular file (a named pipe, a
+    /// device, a socket: opening a pipe blocks, reading `/dev/zero` never ends) and any file over
+    /// `maximumBytes`. The file is opened without blocking and checked with `fstat` on the open
+    /// descriptor, so that it cannot be swapped for a pipe between a check and the open.
+    /// Returns the descriptor (the caller closes it) and the file's size.
+    package static func openRegular(path: String, maximumBytes: Int = maximumBytes) throws -> (fd: Int32, size: Int) {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw ActivityError.unreadable(path: path, reason: String(cString: strerror(errno)))
+        }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else {
             let reason = String(cString: strerror(errno))
+            close(fd)
             throw ActivityError.unreadable(path: path, reason: reason)
         }
-        defer { fclose(file) }
-        var result: [UInt8] = []
-        if fseeko(file, 0, SEEK_END) == 0 {
-            let size = ftello(file)
-            if size > 0 { result.reserveCapacity(Int(size)) }
-            _ = fseeko(file, 0, SEEK_SET)
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw ActivityError.unreadable(path: path, reason: status.st_mode & S_IFMT == S_IFDIR ? "a directory, not a file" : "not a regular file")
         }
+        guard Int(status.st_size) <= maximumBytes else {
+            close(fd)
+            throw ActivityError.tooLarge(path: path, reason: "the file is \(status.st_size) bytes; files over \(maximumBytes) bytes are refused")
+        }
+        // Reads of a regular file never block; clear the flag so that they are ordinary reads.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        return (fd, Int(status.st_size))
+    }
+
+    /// The whole file (a regular file of at most `maximumBytes`), its room held in the reading's
+    /// memory budget first.
+    package static func read(path: String, maximumBytes: Int = maximumBytes) throws -> [UInt8] {
+        let (fd, size) = try openRegular(path: path, maximumBytes: maximumBytes)
+        defer { close(fd) }
+        try MemoryBudget.current?.hold(size, as: .file)
+        var result: [UInt8] = []
+        result.reserveCapacity(size)
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let n = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-            if n > 0 { result.append(contentsOf: buffer[0..<n]) }
-            if n < buffer.count {
-                if ferror(file) != 0 {
-                    throw ActivityError.unreadable(path: path, reason: "read error after \(result.count) bytes")
-                }
-                break
+            let n = buffer.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ActivityError.unreadable(path: path, reason: "read error after \(result.count) bytes: \(String(cString: strerror(errno)))")
             }
+            if n == 0 { break }
+            guard result.count + n <= maximumBytes else {
+                throw ActivityError.tooLarge(path: path, reason: "the file grew past \(maximumBytes) bytes while read; files over that are refused")
+            }
+            if result.count + n > size { try MemoryBudget.current?.hold(result.count + n, as: .file) }
+            result.append(contentsOf: buffer[0..<n])
         }
         return result
     }

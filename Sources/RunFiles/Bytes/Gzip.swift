@@ -15,73 +15,181 @@ public enum Gzip {
         bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B
     }
 
-    /// The decompressed bytes of a gzip file. `source` names the file in errors.
+    /// The decompressed bytes of a gzip file. `source` names the file in errors. The room for the
+    /// output is held in the reading's memory budget (`MemoryBudget.current`) as it grows.
     public static func decompress(_ bytes: [UInt8], source: String, maximumBytes: Int = defaultMaximumBytes) throws -> [UInt8] {
         guard isGzip(bytes) else {
             throw ActivityError.notFormat(path: source, format: "gzip", reason: "no gzip magic number (1f 8b) at byte 0")
         }
         let chunk = 256 * 1024
-        var output: [UInt8] = []
-        output.reserveCapacity(min(maximumBytes, max(chunk, bytes.count * 4)))
-        var stream = z_stream()
-        // 16 + MAX_WBITS: expect a gzip header and trailer (not raw zlib).
-        var status = inflateInit2_(&stream, 16 + MAX_WBITS, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
-        guard status == Z_OK else {
-            throw ActivityError.unreadable(path: source, reason: "zlib could not start (inflateInit2 returned \(status))")
-        }
-        defer { inflateEnd(&stream) }
-        var buffer = [UInt8](repeating: 0, count: chunk)
-        try bytes.withUnsafeBufferPointer { input in
-            guard let inputBase = input.baseAddress else { return }
-            stream.next_in = UnsafeMutablePointer(mutating: inputBase)
-            stream.avail_in = UInt32(input.count)
+        return try bytes.withUnsafeBufferPointer { input -> [UInt8] in
+            var position = 0
+            let inflater = try GzipInflater(source: source, maximumBytes: maximumBytes) { dest, count in
+                let n = min(count, input.count - position)
+                if n > 0, let base = input.baseAddress { dest.update(from: base + position, count: n) }
+                position += n
+                return n
+            }
+            let budget = MemoryBudget.current
+            var output: [UInt8] = []
+            let first = min(maximumBytes, max(chunk, bytes.count * 4))
+            try budget?.hold(first, as: .inflated)
+            output.reserveCapacity(first)
+            var buffer = [UInt8](repeating: 0, count: chunk)
             while true {
-                status = buffer.withUnsafeMutableBufferPointer { out -> Int32 in
-                    stream.next_out = out.baseAddress
-                    stream.avail_out = UInt32(out.count)
-                    return inflate(&stream, Z_NO_FLUSH)
+                let produced = try buffer.withUnsafeMutableBufferPointer { out -> Int in
+                    guard let base = out.baseAddress else { return 0 }
+                    return try inflater.read(into: base, count: out.count)
                 }
-                let produced = chunk - Int(stream.avail_out)
-                if produced > 0 {
-                    guard output.count + produced <= maximumBytes else {
-                        throw ActivityError.malformed(
-                            path: source, line: nil, offset: Int(stream.total_in),
-                            reason: "gzip data inflates beyond \(maximumBytes) bytes; refusing it")
-                    }
-                    output.append(contentsOf: buffer[0..<produced])
+                if produced == 0 { return output }
+                if output.count + produced > output.capacity {
+                    // What appending makes: double the room (or exactly what the cap still allows).
+                    try budget?.hold(min(maximumBytes, max(output.count + produced, output.capacity * 2)), as: .inflated)
                 }
-                let consumed = input.count - Int(stream.avail_in)
-                switch status {
-                case Z_OK:
-                    continue
-                case Z_STREAM_END:
-                    // Another member may follow; otherwise only zero padding is allowed.
-                    let rest = input.count - consumed
-                    if rest == 0 { return }
-                    if rest >= 2, input[consumed] == 0x1F, input[consumed + 1] == 0x8B {
-                        inflateReset(&stream)
-                        continue
-                    }
-                    if input[consumed...].allSatisfy({ $0 == 0 }) { return }
-                    throw ActivityError.malformed(
-                        path: source, line: nil, offset: consumed,
-                        reason: "\(rest) unexpected bytes after the end of the gzip data")
-                case Z_BUF_ERROR:
-                    if stream.avail_in == 0 || produced == 0 {
-                        throw ActivityError.malformed(
-                            path: source, line: nil, offset: consumed,
-                            reason: "truncated gzip file: the compressed data ends after \(consumed) bytes before the gzip trailer")
-                    }
-                    continue
-                default:
-                    let message = stream.msg.map { String(cString: $0) } ?? "zlib error \(status)"
-                    throw ActivityError.malformed(
-                        path: source, line: nil, offset: consumed,
-                        reason: "corrupt gzip data near compressed byte \(consumed): \(message)")
-                }
+                output.append(contentsOf: buffer[0..<produced])
             }
         }
-        return output
+    }
+}
+
+/// Inflates gzip data that arrives piecewise (from memory or streamed from a file descriptor), so
+/// that a reader can scan a `.gpx.gz` without ever holding its inflated bytes.
+///
+/// Concatenated members are read one after the other; zero padding after the last member is
+/// ignored, other trailing bytes are an error. More than `maximumBytes` of output is refused.
+final class GzipInflater {
+    private var stream = z_stream()
+    private let source: String
+    private let maximumBytes: Int
+    /// Fills a buffer with compressed bytes; 0 at the end of the input.
+    private let input: (UnsafeMutablePointer<UInt8>, Int) throws -> Int
+    private let inputCapacity = 64 * 1024
+    private let inputBuffer: UnsafeMutablePointer<UInt8>
+    private var inputEnded = false
+    /// Compressed bytes read so far (the position in the file of the next byte read).
+    private var compressedRead = 0
+    private var finished = false
+    /// Inflated bytes produced so far.
+    private(set) var produced = 0
+
+    init(source: String, maximumBytes: Int, input: @escaping (UnsafeMutablePointer<UInt8>, Int) throws -> Int) throws {
+        self.source = source
+        self.maximumBytes = maximumBytes
+        self.input = input
+        inputBuffer = .allocate(capacity: inputCapacity)
+        // 16 + MAX_WBITS: expect a gzip header and trailer (not raw zlib).
+        let status = inflateInit2_(&stream, 16 + MAX_WBITS, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+        guard status == Z_OK else {
+            inputBuffer.deallocate()
+            throw ActivityError.unreadable(path: source, reason: "zlib could not start (inflateInit2 returned \(status))")
+        }
+        try refill(keeping: 0)
+        guard stream.avail_in >= 2, inputBuffer[0] == 0x1F, inputBuffer[1] == 0x8B else {
+            inflateEnd(&stream)
+            inputBuffer.deallocate()
+            throw ActivityError.notFormat(path: source, format: "gzip", reason: "no gzip magic number (1f 8b) at byte 0")
+        }
+    }
+
+    deinit {
+        inflateEnd(&stream)
+        inputBuffer.deallocate()
+    }
+
+    /// Position in the compressed input of the next byte inflate will use.
+    private var consumed: Int { compressedRead - Int(stream.avail_in) }
+
+    /// Moves the `keeping` unused bytes to the front and reads more after them, until at least two
+    /// bytes are there or the input ends.
+    private func refill(keeping: Int) throws {
+        if keeping > 0, let next = stream.next_in, next != inputBuffer { inputBuffer.update(from: next, count: keeping) }
+        var have = keeping
+        while !inputEnded, have < 2 {
+            let n = try input(inputBuffer + have, inputCapacity - have)
+            if n == 0 { inputEnded = true }
+            have += n
+            compressedRead += n
+        }
+        stream.next_in = inputBuffer
+        stream.avail_in = UInt32(have)
+    }
+
+    /// Inflates into `dest` (up to `count` bytes); returns how many were written, 0 at the end.
+    func read(into dest: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
+        guard !finished, count > 0 else { return 0 }
+        stream.next_out = dest
+        stream.avail_out = UInt32(min(count, Int(UInt32.max)))
+        let room = Int(stream.avail_out)
+        while true {
+            if stream.avail_in == 0, !inputEnded { try refill(keeping: 0) }
+            let status = inflate(&stream, Z_NO_FLUSH)
+            let made = room - Int(stream.avail_out)
+            switch status {
+            case Z_OK:
+                if made > 0 { return try counted(made) }
+            case Z_STREAM_END:
+                // Another member may follow; otherwise only zero padding is allowed.
+                try afterMember()
+                if made > 0 || finished { return try counted(made) }
+            case Z_BUF_ERROR:
+                // No progress: more input is needed (read at the top of the loop), unless there is none.
+                if made > 0 { return try counted(made) }
+                if stream.avail_in > 0 {
+                    throw ActivityError.malformed(
+                        path: source, line: nil, offset: consumed, reason: "corrupt gzip data near compressed byte \(consumed): inflate made no progress")
+                }
+                if inputEnded {
+                    throw ActivityError.malformed(
+                        path: source, line: nil, offset: consumed,
+                        reason: "truncated gzip file: the compressed data ends after \(consumed) bytes before the gzip trailer")
+                }
+            default:
+                let message = stream.msg.map { String(cString: $0) } ?? "zlib error \(status)"
+                throw ActivityError.malformed(
+                    path: source, line: nil, offset: consumed,
+                    reason: "corrupt gzip data near compressed byte \(consumed): \(message)")
+            }
+        }
+    }
+
+    private func counted(_ made: Int) throws -> Int {
+        produced += made
+        guard produced <= maximumBytes else {
+            throw ActivityError.tooLarge(path: source, reason: "gzip data inflates beyond \(maximumBytes) bytes; refusing it")
+        }
+        return made
+    }
+
+    /// At the end of a member: starts the next one, or checks that only zero padding is left.
+    private func afterMember() throws {
+        if stream.avail_in < 2, !inputEnded { try refill(keeping: Int(stream.avail_in)) }
+        let rest = Int(stream.avail_in)
+        if rest == 0 {
+            finished = true
+            return
+        }
+        if let next = stream.next_in, rest >= 2, next[0] == 0x1F, next[1] == 0x8B {
+            inflateReset(&stream)
+            return
+        }
+        let at = consumed
+        var extra = 0
+        var zeros = true
+        while true {
+            if let next = stream.next_in {
+                let n = Int(stream.avail_in)
+                extra += n
+                if zeros { zeros = UnsafeBufferPointer(start: next, count: n).allSatisfy { $0 == 0 } }
+            }
+            stream.avail_in = 0
+            if inputEnded { break }
+            try refill(keeping: 0)
+        }
+        guard zeros else {
+            throw ActivityError.malformed(
+                path: source, line: nil, offset: at, reason: "\(extra) unexpected bytes after the end of the gzip data")
+        }
+        finished = true
     }
 }
 

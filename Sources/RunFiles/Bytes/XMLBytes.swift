@@ -8,6 +8,20 @@ import Darwin
 /// numbers (XMLBytes+Numbers.swift), the predefined XML entities, line numbers. Nothing here
 /// allocates on the hot path.
 enum XMLBytes {
+    /// What the readers say of a UTF-16 file (they read UTF-8, as every device and service writes).
+    static let utf16Refusal = "UTF-16 is not supported; save it as UTF-8"
+
+    /// True when the first bytes are UTF-16 text: a UTF-16 byte-order mark, or markup's first
+    /// character (`<` or a space) as two bytes, one of them zero (UTF-16 without a mark).
+    static func isUTF16(_ p: UnsafePointer<UInt8>, count: Int) -> Bool {
+        guard count >= 2 else { return false }
+        if (p[0] == 0xFF && p[1] == 0xFE) || (p[0] == 0xFE && p[1] == 0xFF) { return true }
+        let (a, b) = (p[0], p[1])
+        guard (a == 0) != (b == 0) else { return false }
+        let character = a == 0 ? b : a
+        return character == lessThan || character == 0x20 || character == 0x0A || character == 0x0D || character == 0x09
+    }
+
     static let lessThan: UInt8 = 0x3C  // <
     static let greaterThan: UInt8 = 0x3E  // >
     static let slash: UInt8 = 0x2F  // /

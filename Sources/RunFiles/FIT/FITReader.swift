@@ -226,10 +226,14 @@ struct FITDecoder {
         }
         // New file: local definitions start afresh.
         for i in 0..<definitions.count { definitions[i] = FITDefinition() }
+        // A cut inside a message is named by that message; a cut between messages (or a header whose
+        // data size runs past the file) is named here.
         try decodeMessages(p, from: dataStart, to: min(dataEnd, count))
         guard complete else {
             if dataEnd > count {
-                throw malformed(count, "unexpected end of file: the header promises \(dataSize) data bytes, the file stops after \(count - dataStart)")
+                throw malformed(
+                    count, "unexpected end of file: the header (byte \(start + 4)) says \(dataSize) data bytes follow it, the file has only "
+                        + "\(count - dataStart): the file was cut short (copy it from the device again) or its header is damaged")
             }
             throw malformed(count, "unexpected end of file: the 2-byte file CRC is missing")
         }

@@ -33,9 +33,21 @@ public enum GPXReader {
     /// element, which is then read to the end.
     public static func read(path: String, chunkSize: Int = defaultChunkSize, hasher: ContentHasher? = nil) throws -> Track {
         let reader = try ChunkedFileReader(path: path, chunkSize: chunkSize, hasher: hasher)
-        let track = try scan(reader, source: path) { ChunkedFileReader.lineNumber(path: path, offset: $0) }
-        if hasher != nil {
-            // The scan stops at </gpx>; the hash covers the whole file.
+        return try scanFile(reader, source: path, hashing: hasher != nil) { ChunkedFileReader.lineNumber(path: path, offset: $0) }
+    }
+
+    /// Reads a gzip-compressed GPX file, inflating it as it is scanned (its inflated bytes are never
+    /// all in memory). `hasher` (optional) is given every byte of the file as stored.
+    public static func read(gzipPath path: String, chunkSize: Int = defaultChunkSize, hasher: ContentHasher? = nil) throws -> Track {
+        let reader = try ChunkedFileReader(gzipPath: path, chunkSize: chunkSize, hasher: hasher)
+        return try scanFile(reader, source: path, hashing: hasher != nil) { ChunkedFileReader.lineNumber(gzipPath: path, offset: $0) }
+    }
+
+    /// Scans a file; when `hashing`, reads it to the end afterwards (the scan stops at </gpx>; the
+    /// hash covers the whole file).
+    private static func scanFile(_ reader: ChunkedFileReader, source: String, hashing: Bool, line: (Int) -> Int?) throws -> Track {
+        let track = try scan(reader, source: source, line: line)
+        if hashing {
             var used = 0
             while let window = try reader.next(consumed: used) { used = window.count }
         }
@@ -78,12 +90,16 @@ public enum GPXReader {
         do {
             var used = 0
             var reserved = reader.totalBytes == nil
+            let budget = MemoryBudget.current
             while let window = try reader.next(consumed: used) {
                 guard let n = try scanner.feed(window.bytes, count: window.count, final: window.isFinal, offset: window.offset) else { break }
                 used = n
                 if !reserved, let total = reader.totalBytes {
                     reserved = scanner.reserveForRest(scanned: window.offset + n, totalBytes: total)
                 }
+                // Once a window (a megabyte): the points' columns hold their room in the process's
+                // budget, twice what they fill (a column that grows holds its copy too for a moment).
+                try budget?.hold(scanner.track.memoryBytes * 2, as: .points)
             }
         } catch let failure as GPXScanner.Failure {
             throw failure.error(source: source, line: line)

@@ -190,6 +190,7 @@ struct GPXScanner {
         if !started {
             if n < 3 && !final { return 0 }
             if n >= 3, p[0] == 0xEF, p[1] == 0xBB, p[2] == 0xBF { i = 3 }
+            if XMLBytes.isUTF16(p, count: n) { throw Failure(kind: .notGPX, offset: 0, reason: XMLBytes.utf16Refusal) }
             started = true
         }
         if finished { return nil }

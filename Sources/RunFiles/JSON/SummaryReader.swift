@@ -17,13 +17,12 @@ import Foundation
 /// - `moving_s` (optional): a number ≥ 0 and ≤ `duration_s`.
 /// - `name`, `sport` (optional): strings. `null` is the same as absent. Other fields are ignored.
 public enum SummaryReader {
+    /// A summary is a few hundred bytes; a file over this (64 MiB) is refused rather than decoded
+    /// (the decoder's tree takes many times a file's size).
+    public static let maximumBytes = 64 << 20
+
     public static func read(path: String, id: String, zoneOffsetSeconds: Int?) throws -> RunSummary {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw ActivityError.unreadable(path: path, reason: (error as NSError).localizedDescription)
-        }
+        let data = Data(try FileBytes.read(path: path, maximumBytes: maximumBytes))
         return try read(data: data, source: path, id: id, zoneOffsetSeconds: zoneOffsetSeconds)
     }
 
@@ -34,6 +33,12 @@ public enum SummaryReader {
         do {
             value = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch let DecodingError.dataCorrupted(context) {
+            if let surrogate = loneSurrogate(in: data) {
+                throw ActivityError.malformed(
+                    path: source, line: surrogate.line, offset: surrogate.offset,
+                    reason: "a string holds \\\(surrogate.escape), half of a UTF-16 surrogate pair without its other half; "
+                        + "JSON text must be valid Unicode (write the character itself, or both halves)")
+            }
             if let field = context.codingPath.first?.stringValue {
                 throw ActivityError.badSummary(path: source, field: field, reason: context.debugDescription)
             }
@@ -92,6 +97,18 @@ public enum SummaryReader {
             guard moving >= 0 else { throw bad("moving_s", "must be ≥ 0, got \(moving)") }
             guard moving <= duration else { throw bad("moving_s", "must not exceed duration_s (\(moving) > \(duration))") }
         }
+        // Speed and paces are divisions of these numbers: refuse any that would make one non-finite
+        // (a duration of 5e-324 s gives an infinite speed), so that no reader hands on such a value.
+        if distance > 0 {
+            guard (distance / duration).isFinite else {
+                throw bad("duration_s", "\(duration) s for \(distance) m gives a speed that is not a finite number")
+            }
+            for time in [duration, moving ?? 0] where time > 0 {
+                guard (time / (distance / Units.metresPerMile)).isFinite, (time / (distance / 1000)).isFinite else {
+                    throw bad("distance_m", "\(distance) m in \(time) s gives a pace that is not a finite number")
+                }
+            }
+        }
         let name = try string("name", required: false)
         let sport = try string("sport", required: false)
 
@@ -122,6 +139,32 @@ public enum SummaryReader {
             summary.floatingStart = true
         }
         return summary
+    }
+
+    /// The first `\uD800`-`\uDFFF` escape that is not half of a pair (a high surrogate followed by a
+    /// low one), with its byte offset and line; nil when there is none. Backslashes occur only in
+    /// strings in JSON, so no string tracking is needed: every escape is stepped over whole.
+    static func loneSurrogate(in data: Data) -> (escape: String, offset: Int, line: Int)? {
+        let bytes = [UInt8](data)
+        func unit(at k: Int) -> UInt16? {
+            guard k + 5 < bytes.count, bytes[k] == UInt8(ascii: "\\"), bytes[k + 1] == UInt8(ascii: "u") else { return nil }
+            return UInt16(String(decoding: bytes[(k + 2)..<(k + 6)], as: UTF8.self), radix: 16)
+        }
+        var k = 0
+        while k < bytes.count {
+            guard bytes[k] == UInt8(ascii: "\\") else { k += 1; continue }
+            guard let code = unit(at: k) else { k += 2; continue }
+            if (0xD800...0xDBFF).contains(code), let next = unit(at: k + 6), (0xDC00...0xDFFF).contains(next) {
+                k += 12
+                continue
+            }
+            if (0xD800...0xDFFF).contains(code) {
+                let line = 1 + bytes[..<k].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+                return (String(decoding: bytes[(k + 1)..<(k + 6)], as: UTF8.self), k, line)
+            }
+            k += 6
+        }
+        return nil
     }
 
     /// The offset the text wrote, nil for `Z` (UTC says nothing about the runner's zone), as GPX.

@@ -11,11 +11,14 @@ public enum ActivityError: Error, CustomStringConvertible, Equatable, Sendable {
     case noUsablePoints(path: String, reason: String)
     /// A JSON run summary with a missing, mistyped or out-of-range field.
     case badSummary(path: String, field: String, reason: String)
+    /// The file is past the size cap, inflates past it, or needs more memory to read than the
+    /// process-wide budget allows (`MemoryBudget`): refused rather than read to exhaustion.
+    case tooLarge(path: String, reason: String)
 
     public var path: String {
         switch self {
         case .unreadable(let p, _), .notFormat(let p, _, _), .malformed(let p, _, _, _),
-            .noUsablePoints(let p, _), .badSummary(let p, _, _):
+            .noUsablePoints(let p, _), .badSummary(let p, _, _), .tooLarge(let p, _):
             return p
         }
     }
@@ -35,6 +38,8 @@ public enum ActivityError: Error, CustomStringConvertible, Equatable, Sendable {
             return "\(path): no usable points: \(reason)"
         case .badSummary(let path, let field, let reason):
             return "\(path): field '\(field)': \(reason)"
+        case .tooLarge(let path, let reason):
+            return "\(path): too large: \(reason)"
         }
     }
 }

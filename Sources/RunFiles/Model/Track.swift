@@ -64,6 +64,14 @@ public struct Track: Sendable {
         if segmentStarts.last != latitudes.count { segmentStarts.append(latitudes.count) }
     }
 
+    /// Bytes the columns hold in memory (what the points filled; room reserved but never written
+    /// costs no memory), for the memory budget. A column that grows copies itself: reckon twice this
+    /// for the moment of a copy.
+    public var memoryBytes: Int {
+        (latitudes.count + longitudes.count + elevations.count + times.count + heartRates.count
+            + cadences.count + deviceDistances.count + segmentStarts.count) * 8
+    }
+
     /// Reserves room for `n` points in every column (the optional ones once they have a value).
     public mutating func reserveCapacity(_ n: Int) {
         latitudes.reserveCapacity(n); longitudes.reserveCapacity(n); elevations.reserveCapacity(n)

@@ -31,8 +31,8 @@ public enum TCXReader {
             guard let base = buffer.baseAddress, !buffer.isEmpty else {
                 throw ActivityError.notFormat(path: source, format: "TCX", reason: "the file is empty")
             }
-            if buffer.count >= 2, (buffer[0] == 0xFF && buffer[1] == 0xFE) || (buffer[0] == 0xFE && buffer[1] == 0xFF) {
-                throw ActivityError.notFormat(path: source, format: "TCX", reason: "UTF-16 text; badgectl reads TCX in UTF-8")
+            if XMLBytes.isUTF16(base, count: buffer.count) {
+                throw ActivityError.notFormat(path: source, format: "TCX", reason: XMLBytes.utf16Refusal)
             }
             var parser = TCXParser(scanner: TCXScanner(base, count: buffer.count, source: source))
             return try parser.parse()

@@ -51,78 +51,126 @@ public final class RunCache: @unchecked Sendable {
 
     /// Opens (or makes) the cache at `path`. nil, with the reason in `warning`, when the location
     /// cannot hold a cache (read-only folder, not a file, ...).
+    ///
+    /// Several processes may open one cache at once, a new one too: the tables are made inside one
+    /// immediate transaction (so one process makes them and the others find them made), a busy
+    /// database is waited for and tried again, and a file is moved aside only when SQLite says it is
+    /// not a database, the integrity check fails, or it is another program's database (no layout
+    /// marker of ours) — never because another process was making it at that moment.
     public static func open(path: String, warning: inout String?) -> RunCache? {
         var notes: [String] = []
-        if let queue = connect(path) {
-            if validate(queue) { return RunCache(path: path, queue: queue) }
-            try? queue.close()
-        }
-        // Not ours (or unreadable): move it aside, never trust it, never delete it.
-        if FileManager.default.fileExists(atPath: path) {
-            let aside = path + ".corrupt"
-            try? FileManager.default.removeItem(atPath: aside)
-            do {
-                try FileManager.default.moveItem(atPath: path, toPath: aside)
-                for suffix in ["-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-                notes.append("cache \(path) was not a badgectl cache (or was damaged); moved it to \(aside) and started a new one")
-            } catch {
-                warning = "cannot use the cache \(path): it is not a badgectl cache and cannot be moved aside (\(error.localizedDescription)); running without a cache"
+        var movedAside = false
+        var attempts = 0
+        while true {
+            attempts += 1
+            switch prepare(path) {
+            case .ready(let queue):
+                let cache = RunCache(path: path, queue: queue)
+                cache.warnings = notes
+                return cache
+            case .busy where attempts < 20:
+                usleep(UInt32(50_000 * min(attempts, 10)))
+            case .busy(let reason), .failed(let reason):
+                warning = "cannot create the cache \(path) (\(reason)); running without a cache"
                 return nil
-            }
-            if let queue = connect(path) {
-                if validate(queue) {
-                    let cache = RunCache(path: path, queue: queue)
-                    cache.warnings = notes
-                    return cache
+            case .notOurs(let reason):
+                // Never trusted, never deleted: moved aside once, and a new cache made.
+                guard !movedAside, FileManager.default.fileExists(atPath: path) else {
+                    warning = "cannot create the cache \(path) (\(reason)); running without a cache"
+                    return nil
                 }
-                try? queue.close()
+                let aside = path + ".corrupt"
+                try? FileManager.default.removeItem(atPath: aside)
+                do {
+                    try FileManager.default.moveItem(atPath: path, toPath: aside)
+                    for suffix in ["-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+                    notes.append("cache \(path) was not a badgectl cache (\(reason)); moved it to \(aside) and started a new one")
+                } catch {
+                    warning = "cannot use the cache \(path): it is not a badgectl cache (\(reason)) and cannot be moved aside (\(error.localizedDescription)); running without a cache"
+                    return nil
+                }
+                movedAside = true
             }
         }
-        warning = "cannot create the cache \(path) (read-only or missing folder?); running without a cache"
-        return nil
     }
 
-    /// One read-write connection, made if missing. GRDB refuses a file that is not an SQLite database.
-    private static func connect(_ path: String) -> DatabaseQueue? {
+    /// What opening the file found.
+    enum Preparation {
+        /// Our cache, its tables made if it was new.
+        case ready(DatabaseQueue)
+        /// Another connection held a lock for longer than the busy timeout: worth trying again.
+        case busy(String)
+        /// Not a database, damaged, or another program's database: to be moved aside.
+        case notOurs(String)
+        /// Anything else (a folder that cannot be written, ...).
+        case failed(String)
+    }
+
+    /// Opens the file (making it if missing), makes the tables if there are none, and checks it.
+    static func prepare(_ path: String) -> Preparation {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         configuration.foreignKeysEnabled = false
         configuration.label = "badgectl.RunCache"
-        return try? DatabaseQueue(path: path, configuration: configuration)
-    }
-
-    /// Checks the layout marker (making the tables in an empty database). false if not ours or unusable.
-    private static func validate(_ queue: DatabaseQueue) -> Bool {
+        let queue: DatabaseQueue
         do {
-            return try queue.inDatabase { db in
-                // An empty file is a new database; anything else must carry our marker.
-                let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
-                if tables == 0 {
-                    try db.execute(sql: "PRAGMA journal_mode=WAL")
-                    try db.inTransaction {
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+        } catch {
+            return verdict(error)
+        }
+        do {
+            let ours = try queue.inDatabase { db -> Bool in
+                // One process makes the tables; another waits for its lock, then finds them made.
+                // Only an empty database is given tables: another program's is never written to.
+                try db.inTransaction(.immediate) {
+                    if try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0 == 0 {
                         try db.execute(sql: """
-                            CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
-                            INSERT INTO meta VALUES ('layout', '\(layout)');
-                            CREATE TABLE runs (
+                            CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+                            INSERT OR IGNORE INTO meta VALUES ('layout', '\(layout)');
+                            CREATE TABLE IF NOT EXISTS runs (
                                 path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
                                 hash INTEGER NOT NULL, key TEXT NOT NULL, id TEXT NOT NULL, summaries BLOB NOT NULL);
-                            CREATE INDEX runs_by_hash ON runs (hash, size);
+                            CREATE INDEX IF NOT EXISTS runs_by_hash ON runs (hash, size);
                             """)
                         try db.execute(sql: measuresTable)
-                        return .commit
                     }
-                    return true
+                    return .commit
                 }
-                guard try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'layout'") == layout,
-                      try String.fetchOne(db, sql: "PRAGMA quick_check") == "ok"
-                else { return false }
-                try? db.execute(sql: "PRAGMA journal_mode=WAL")
+                let hasMeta = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'") ?? 0 > 0
+                guard hasMeta, try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'layout'") == layout else { return false }
+                if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" { try db.execute(sql: "PRAGMA journal_mode=WAL") }
                 // Caches made before measures existed get the table on first use (no layout change).
-                try db.execute(sql: measuresTable)
+                let hasMeasures = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'measures'") ?? 0 > 0
+                if !hasMeasures { try db.execute(sql: measuresTable) }
                 return true
             }
+            guard ours else {
+                try? queue.close()
+                return .notOurs("another program's database, or another layout")
+            }
+            let check = try queue.inDatabase { try String.fetchOne($0, sql: "PRAGMA quick_check") }
+            guard check == "ok" else {
+                try? queue.close()
+                return .notOurs("damaged: the integrity check says \(check ?? "nothing")")
+            }
+            return .ready(queue)
         } catch {
-            return false
+            try? queue.close()
+            return verdict(error)
+        }
+    }
+
+    /// What an SQLite error says about the file: not a database (or damaged) is to be moved aside,
+    /// a lock held by another process is to be waited for, anything else stops.
+    static func verdict(_ error: Error) -> Preparation {
+        guard let error = error as? DatabaseError else { return .failed("\(error)") }
+        switch error.resultCode {
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+            return .notOurs(error.message ?? "not a database")
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return .busy(error.message ?? "the database is locked")
+        default:
+            return .failed(error.message ?? "\(error)")
         }
     }
 
@@ -287,8 +335,8 @@ public final class RunCache: @unchecked Sendable {
     /// words, so the CPU runs them side by side, then an avalanche), read 64 KiB at a time. Not
     /// cryptographic: it only tells a moved file from a different one, and the size must match too.
     public static func hash(path: String) -> UInt64? {
-        let fd = Glibc.open(path, O_RDONLY)
-        guard fd >= 0 else { return nil }
+        // A regular file only (a pipe swapped in since the folder was walked must not block).
+        guard let (fd, _) = try? FileBytes.openRegular(path: path) else { return nil }
         defer { close(fd) }
         // 64 KiB, below glibc's mmap threshold (128 KiB). A 1 MiB buffer is mmapped, and its first
         // free raises that threshold, so later large buffers (the readers' too) come from the heap

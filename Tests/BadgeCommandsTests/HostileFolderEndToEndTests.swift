@@ -1,0 +1,192 @@
+import Foundation
+import RunAnalysis
+import RunFiles
+import RunFixtures
+import XCTest
+
+/// `badgectl evaluate` on the sample runs beside hostile entries (issue H items 2-4), as a user would
+/// meet them: the same runs and awards as without the entry, within seconds, naming what it left out.
+final class HostileFolderEndToEndTests: XCTestCase {
+    /// Runs the built binary with extra environment, killed after `timeout` seconds (a hang fails the
+    /// test instead of stopping the suite).
+    static func badgectl(_ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 60) throws -> CLI.Output {
+        let process = try start(arguments, environment: environment)
+        return try finish(process, timeout: timeout)
+    }
+
+    struct Started {
+        var process: Process
+        var out: URL
+        var err: URL
+    }
+
+    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Started {
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = arguments
+        process.currentDirectoryURL = CLI.repository
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        // Files, not pipes: nothing can block on a full pipe.
+        let out = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("badgectl-out-\(UUID().uuidString)")
+        let err = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("badgectl-err-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        try process.run()
+        return Started(process: process, out: out, err: err)
+    }
+
+    static func finish(_ started: Started, timeout: TimeInterval = 60) throws -> CLI.Output {
+        let deadline = Date().addingTimeInterval(timeout)
+        while started.process.isRunning, Date() < deadline { usleep(20_000) }
+        if started.process.isRunning {
+            started.process.terminate()
+            started.process.waitUntilExit()
+            XCTFail("badgectl \(started.process.arguments ?? []) did not end within \(timeout) s")
+        }
+        started.process.waitUntilExit()
+        defer {
+            try? FileManager.default.removeItem(at: started.out)
+            try? FileManager.default.removeItem(at: started.err)
+        }
+        return CLI.Output(status: started.process.terminationStatus,
+                          stdout: String(decoding: (try? Data(contentsOf: started.out)) ?? Data(), as: UTF8.self),
+                          stderr: String(decoding: (try? Data(contentsOf: started.err)) ?? Data(), as: UTF8.self))
+    }
+
+    func report(_ output: CLI.Output) throws -> [String: Any] {
+        try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any], output.stderr)
+    }
+
+    /// The sample runs copied into `<parent>/runs`, alone in its parent folder.
+    func sampleFolder() throws -> (parent: TemporaryFolder, runs: String) {
+        let parent = try TemporaryFolder()
+        let runs = parent.path + "/runs"
+        try FileManager.default.copyItem(atPath: CLI.repository.appendingPathComponent("runs").path, toPath: runs)
+        return (parent, runs)
+    }
+
+    func evaluate(_ folder: String) throws -> CLI.Output {
+        try Self.badgectl(["evaluate", folder, "--format", "json", "--no-cache"])
+    }
+
+    func testHostileEntriesLeaveTheRunsAndAwardsAsTheyWere() throws {
+        let (parent, runs) = try sampleFolder()
+        _ = parent
+        let plain = try evaluate(runs)
+        XCTAssertEqual(plain.status, 0, plain.stderr)
+        let expected = try report(plain)
+        XCTAssertEqual((expected["runs"] as? [Any])?.count, 12)
+
+        let hostile: [(String, () throws -> Void, [String: String])] = [
+            ("zz.gpx (FIFO)", { XCTAssertEqual(mkfifo(runs + "/zz.gpx", 0o644), 0) },
+             ["zz.gpx": "a named pipe (FIFO), not a regular file"]),
+            ("x.fit -> /dev/zero", { try FileManager.default.createSymbolicLink(atPath: runs + "/x.fit", withDestinationPath: "/dev/zero") },
+             ["x.fit": "a character device, not a regular file"]),
+            ("self -> .", { try FileManager.default.createSymbolicLink(atPath: runs + "/self", withDestinationPath: ".") },
+             ["self": "the same folder as ., read once"]),
+            ("up -> ..", { try FileManager.default.createSymbolicLink(atPath: runs + "/up", withDestinationPath: "..") },
+             ["up": "a link to a folder that holds the folder read (following it would read that folder again)"]),
+            ("a file linked twice", {
+                try FileManager.default.createSymbolicLink(atPath: runs + "/zz-again.gpx", withDestinationPath: "2026-08-04-canal.gpx")
+            }, [:]),
+            ("a hard link", { XCTAssertEqual(link(runs + "/2026-10-18-half.gpx", runs + "/zz-half.gpx"), 0) }, [:]),
+        ]
+        for (name, add, reasons) in hostile {
+            try add()
+            let started = Date()
+            let result = try evaluate(runs)
+            XCTAssertLessThan(Date().timeIntervalSince(started), 30, name)
+            XCTAssertEqual(result.status, 0, "\(name): \(result.stderr)")
+            let got = try report(result)
+            XCTAssertEqual(got["runs"] as? NSArray, expected["runs"] as? NSArray, name)
+            XCTAssertEqual(got["awards"] as? NSArray, expected["awards"] as? NSArray, name)
+            XCTAssertEqual(got["badges"] as? NSArray, expected["badges"] as? NSArray, name)
+            let ignoredReasons = got["ignored_reasons"] as? [String: String] ?? [:]
+            for (path, reason) in reasons { XCTAssertEqual(ignoredReasons[path], reason, name) }
+            // The table says why too.
+            if let (path, reason) = reasons.first {
+                let table = try Self.badgectl(["evaluate", runs, "--no-cache"])
+                XCTAssertTrue(table.stdout.contains("\(path) (\(reason))"), "\(name): \(table.stdout)")
+            }
+        }
+    }
+
+    /// A duration of 5e-324 s made `summarize` print `"speed_m_per_s" : "inf"`: the file is now refused,
+    /// naming it and the field, and the other runs are summarised.
+    func testSummaryGivingAnInfiniteSpeedIsRefused() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("tiny.json", #"{"start": "2024-05-09T07:00:00Z", "distance_m": 5200, "duration_s": 5e-324}"#)
+        try folder.write("good.json", #"{"start": "2024-05-10T07:00:00Z", "distance_m": 5200, "duration_s": 1700}"#)
+        let result = try Self.badgectl(["summarize", folder.path, "--format", "json"])
+        XCTAssertEqual(result.status, 2, result.stderr)
+        XCTAssertTrue(result.stderr.contains("tiny.json: field 'duration_s': 5e-324 s for 5200.0 m gives a speed that is not a finite number"), result.stderr)
+        XCTAssertTrue(result.stdout.contains("good.json"), result.stdout)
+        XCTAssertFalse(result.stdout.contains("inf"), result.stdout)
+    }
+
+    /// Two processes started together on a new cache file, 20 times: no message, nothing moved aside,
+    /// the same results as without a cache.
+    func testTwoProcessesOnANewCacheFile() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.path + "/runs", withIntermediateDirectories: true)
+        for index in 0..<3 {
+            try RunGenerator(seed: UInt64(index), distanceMeters: 3000 + Double(index) * 1000).writeGPX(to: folder.path + "/runs/r\(index).gpx")
+        }
+        let plain = try Self.badgectl(["evaluate", folder.path + "/runs", "--format", "json", "--no-cache"])
+        XCTAssertEqual(plain.status, 0, plain.stderr)
+        for round in 0..<20 {
+            let cache = folder.path + "/cache-\(round).sqlite"
+            let arguments = ["evaluate", folder.path + "/runs", "--format", "json", "--cache", cache]
+            let both = try [Self.start(arguments), Self.start(arguments)]
+            for started in both {
+                let result = try Self.finish(started)
+                XCTAssertEqual(result.status, 0, "round \(round): \(result.stderr)")
+                XCTAssertEqual(result.stderr, "", "round \(round)")
+                XCTAssertEqual(result.stdout, plain.stdout, "round \(round)")
+            }
+            XCTAssertFalse(FileManager.default.fileExists(atPath: cache + ".corrupt"), "round \(round)")
+        }
+    }
+
+    /// The bomb folder in small: three gzip'd GPX runs that each fit the memory budget alone but not
+    /// together are all read (the same runs as with room to spare); a budget smaller than one of them
+    /// refuses it with a message naming it, keeps the others, and exits 2.
+    func testMemoryBudgetHoldsForTheWholeProcess() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.path + "/runs", withIntermediateDirectories: true)
+        for index in 0..<3 {
+            // About 60,000 points each.
+            var generator = RunGenerator(seed: UInt64(index), distanceMeters: 180_000, paceSecondsPerKilometre: 330)
+            generator.startEpochSeconds += Double(index) * 86_400 * 7
+            try Data(Gzip.compress(generator.gpxBytes(), level: 1)).write(to: URL(fileURLWithPath: folder.path + "/runs/bomb-\(index).gpx.gz"))
+        }
+        try #"{"start": "2024-05-09T07:00:00Z", "distance_m": 5200, "duration_s": 1700}"#
+            .write(toFile: folder.path + "/runs/treadmill.json", atomically: true, encoding: .utf8)
+        let arguments = ["evaluate", folder.path + "/runs", "--format", "json", "--no-cache"]
+        let roomy = try Self.badgectl(arguments)
+        XCTAssertEqual(roomy.status, 0, roomy.stderr)
+        let expected = try report(roomy)
+        XCTAssertEqual((expected["runs"] as? [Any])?.count, 4)
+
+        // What one needs, read alone with room to spare (MiB, rounded up).
+        let roomyBudget = MemoryBudget(totalBytes: 1 << 30)
+        _ = try RunLoader.load(path: folder.path + "/runs/bomb-0.gpx.gz", id: "bomb-0.gpx.gz", analyzer: RunAnalyzer(),
+                               zoneOffsetSeconds: 0, budget: roomyBudget)
+        let needs = (roomyBudget.usage.peakBytes >> 20) + 1
+        XCTAssertGreaterThan(needs, 4)
+
+        let tight = try Self.badgectl(arguments, environment: ["BADGECTL_MEMORY_BUDGET_MB": "\(needs * 3 / 2)"])
+        XCTAssertEqual(tight.status, 0, tight.stderr)
+        XCTAssertEqual(try report(tight)["runs"] as? NSArray, expected["runs"] as? NSArray)
+
+        let small = try Self.badgectl(arguments, environment: ["BADGECTL_MEMORY_BUDGET_MB": "\(needs / 2)"])
+        XCTAssertEqual(small.status, 2, small.stderr)
+        let got = try report(small)
+        XCTAssertEqual((got["runs"] as? [[String: Any]])?.map { $0["id"] as? String }, ["treadmill.json"])
+        for index in 0..<3 {
+            XCTAssertTrue(small.stderr.contains("/runs/bomb-\(index).gpx.gz: too large: reading it needs more than"), small.stderr)
+        }
+    }
+}
