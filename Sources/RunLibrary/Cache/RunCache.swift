@@ -184,7 +184,8 @@ public final class RunCache: @unchecked Sendable {
             PRIMARY KEY (hash, size, key));
         """
 
-    /// The cache key of a measure: the summary version (the code that computes it) and its definition.
+    /// The cache key of a measure: the summary version, the measures' own version (`m1`: bump it when a
+    /// measure's computation changes what it gives) and its definition.
     public static func measureKey(_ definition: MeasureDefinition, version: Int = summaryVersion) -> String {
         "v\(version)|m1|" + definition.key
     }
