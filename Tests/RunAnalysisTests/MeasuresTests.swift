@@ -180,6 +180,26 @@ final class MeasuresTests: XCTestCase {
         XCTAssertNil(measure(F.steady(total: 1000, step: 10, secondsPerMetre: 0.3).untimed(), "sun"), "no start time: nil")
     }
 
+    /// A generated run at 1 s with a planted heart rate: 100 bpm for 600 s, 130 until 1800 s, 160 after.
+    func testAGeneratedRunWithAPlantedHeartRateHasTheKnownTimeInEachRange() throws {
+        var generator = RunGenerator(seed: 5, distanceMeters: 7000, paceSecondsPerKilometre: 300)
+        generator.heartRateSteps = [.init(untilSeconds: 600, bpm: 100), .init(untilSeconds: 1800, bpm: 130), .init(untilSeconds: 0, bpm: 160)]
+        let track = generator.track()
+        let end = try XCTUnwrap(track.times.last) - generator.startEpochSeconds
+        func seconds(_ lower: Double?, _ upper: Double?) -> Double {
+            var parameters: [String: MeasureDefinition.Parameter] = ["channel": .text("heart_rate")]
+            if let lower { parameters["min"] = .number(lower) }
+            if let upper { parameters["max"] = .number(upper) }
+            return number(measure(track, "time_in", parameters), "seconds")
+        }
+        // Readings a second apart: each range from halfway between its first reading and the one before.
+        XCTAssertEqual(seconds(nil, 120), 599.5, accuracy: 0.01)
+        XCTAssertEqual(seconds(120, 145), 1200, accuracy: 0.01)
+        XCTAssertEqual(seconds(145, nil), end - 1799.5, accuracy: 0.01)
+        XCTAssertEqual(number(measure(track, "time_in", ["channel": .text("heart_rate"), "min": .number(120), "max": .number(145)]), "longest_s"),
+                       1200, accuracy: 0.01)
+    }
+
     func testAGeneratedRunWithAPlantedFastSectionAndPauses() {
         var generator = RunGenerator(seed: 11, distanceMeters: 8000, paceSecondsPerKilometre: 360)
         generator.gpsNoiseMeters = 0
@@ -188,6 +208,13 @@ final class MeasuresTests: XCTestCase {
         let best = measure(generator.track(), "effort", ["distance_m": .number(3000)])
         XCTAssertEqual(number(best, "elapsed_s"), 720, accuracy: 3, "3 km at 4:00/km")
         XCTAssertEqual(number(best, "start_distance_m"), 3000, accuracy: 15)
+        // Two planted pauses of 90 s (gaps in the recording): two stops of the pause and its step.
+        generator.pauseCount = 2
+        generator.pauseSeconds = 90
+        let stops = measure(generator.track(), "stops", ["min_s": .number(10)])
+        XCTAssertEqual(stops?["count"], .integer(2))
+        XCTAssertEqual(number(stops, "longest_s"), 91, accuracy: 1)
+        XCTAssertEqual(number(stops, "total_s"), 182, accuracy: 2)
     }
 }
 
