@@ -123,5 +123,14 @@ final class MeasureCacheTests: XCTestCase {
         XCTAssertNil(MeasureCodec.decode(bytes.dropLast()))
         XCTAssertNil(MeasureCodec.decode(Data("[{\"elapsed_s\": 1}]".utf8)))
         XCTAssertNil(MeasureCodec.decode(bytes + Data([0])))
+        // Any bytes at all: an answer or nil, never a trap (a row is data from a file).
+        var generator = SplitMix64(seed: 3)
+        for _ in 0..<2000 {
+            var junk = [UInt8](bytes)
+            for _ in 0..<(1 + Int(generator.next() % 4)) {
+                junk[Int(generator.next() % UInt64(junk.count))] = UInt8(truncatingIfNeeded: generator.next())
+            }
+            _ = MeasureCodec.decode(Data(junk.prefix(Int(generator.next() % UInt64(junk.count + 1)))))
+        }
     }
 }

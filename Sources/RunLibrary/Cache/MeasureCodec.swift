@@ -70,7 +70,8 @@ enum MeasureCodec {
     static func decode(_ data: Data) -> [MeasureValue?]? {
         data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> [MeasureValue?]? in
             var reader = Reader(bytes: raw)
-            guard reader.take(4).map(Array.init) == magic, let count = reader.uint32(), count <= 1 << 20 else { return nil }
+            // Every run takes a byte at least: a count beyond the bytes left is junk, not a reservation to make.
+            guard reader.take(4).map(Array.init) == magic, let count = reader.uint32(), Int(count) <= reader.remaining else { return nil }
             var values: [MeasureValue?] = []
             values.reserveCapacity(Int(count))
             for _ in 0..<count {
