@@ -157,7 +157,7 @@ public struct MeasureValue: Sendable, Equatable, Codable {
     public func text(kind: String) -> String {
         let order = MeasureKind.named(kind)?.fields ?? fields.keys.sorted()
         let names = order.filter { fields[$0] != nil } + fields.keys.sorted().filter { !order.contains($0) }
-        return names.map { "\($0) = \(fields[$0]!.text)" }.joined(separator: ", ")
+        return names.compactMap { name in fields[name].map { "\(name) = \($0.text)" } }.joined(separator: ", ")
     }
 }
 
