@@ -35,9 +35,9 @@ final class AuthoringMessagesTests: XCTestCase {
             """)
         let output = try evaluate(folder)
         XCTAssertEqual(output.status, 2, output.stderr)
-        XCTAssertTrue(output.stderr.contains("rules/trail/a.lua: pack 'trail' rule 'a': missing required field 'earned' (a per-run predicate) or 'on_run' (a fold over runs); did you mean 'on_run' (not 'onrun')?"), output.stderr)
-        XCTAssertTrue(output.stderr.contains("rules/trail/b.lua: pack 'trail' rule 'b': missing required field 'on_run' (a fold is on_run, called for each run; init is optional); did you mean 'on_run' (not 'onrun')?"), output.stderr)
-        XCTAssertTrue(output.stderr.contains("rules/trail/c.lua: pack 'trail' rule 'c': missing required field 'earned' (a per-run predicate) or 'on_run' (a fold over runs); did you mean 'earned' (not 'earn')?"), output.stderr)
+        XCTAssertTrue(output.stderr.contains("rules/trail/a.lua:2: pack 'trail' rule 'a': missing required field 'earned' (a per-run predicate) or 'on_run' (a fold over runs); did you mean 'on_run' (not 'onrun')?"), output.stderr)
+        XCTAssertTrue(output.stderr.contains("rules/trail/b.lua:3: pack 'trail' rule 'b': missing required field 'on_run' (a fold is on_run, called for each run; init is optional); did you mean 'on_run' (not 'onrun')?"), output.stderr)
+        XCTAssertTrue(output.stderr.contains("rules/trail/c.lua:2: pack 'trail' rule 'c': missing required field 'earned' (a per-run predicate) or 'on_run' (a fold over runs); did you mean 'earned' (not 'earn')?"), output.stderr)
     }
 
     func testAnUnknownBadgeIdHasItsLineAndASuggestion() throws {
@@ -52,6 +52,21 @@ final class AuthoringMessagesTests: XCTestCase {
         let output = try evaluate(folder)
         XCTAssertEqual(output.status, 2, output.stderr)
         XCTAssertTrue(output.stderr.contains("rules/trail/owl.lua:3: pack 'trail' rule 'owl': field 'badge': unknown badge 'nigth-owl'; did you mean 'night-owl'?"), output.stderr)
+    }
+
+    func testAnUnknownBadgeInAnAwardHasASuggestion() throws {
+        let folder = try makeFolder()
+        try folder.write("rules/trail/back.lua", """
+            return {
+              id = "back",
+              on_run = function(state, run, award)
+                award { badge = "comebak", run = run }
+              end,
+            }
+            """)
+        let output = try evaluate(folder)
+        XCTAssertEqual(output.status, 2, output.stderr)
+        XCTAssertTrue(output.stderr.contains("rules/trail/back.lua:4: pack 'trail' rule 'back': award: unknown badge 'comebak'; did you mean 'comeback'?"), output.stderr)
     }
 
     func testTheTableHasADetailColumnAndNoFalseNextLine() throws {

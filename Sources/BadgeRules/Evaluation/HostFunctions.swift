@@ -62,7 +62,9 @@ extension Session {
             if let given = try tableString(1, "badge", "award") { badge = given }
             guard let badge else { return raise("award: missing field 'badge' (and the rule has no default 'badge')") }
             guard knownBadges.contains(badge) else {
-                return raise("award: unknown badge '\(badge)' (not in the catalogue nor in any pack's badges or themes)")
+                let hint = Suggestion.closest(to: badge, in: knownBadges.sorted()).map { "; did you mean '\($0)'?" }
+                    ?? " (not in the catalogue nor in any pack's badges or themes)"
+                return raise("award: unknown badge '\(badge)'\(hint)")
             }
             let tier = try tableString(1, "tier", "award") ?? "earned"
             guard !tier.isEmpty, tier.utf8.count <= 40 else { return raise("award: field 'tier' must be a short non-empty string") }

@@ -54,6 +54,24 @@ extension Session {
         return nil
     }
 
+    /// The 1-based line of `file` where the field `key` is assigned (`key =`, not `key ==`), for
+    /// messages about a misspelt rule-table field; nil when no line assigns it.
+    static func line(ofField key: String, in file: String) -> Int? {
+        guard let bytes = read(file) else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var rest = line[...]
+            while let range = rest.range(of: key) {
+                let before = rest[..<range.lowerBound].last
+                let after = rest[range.upperBound...].drop { $0 == " " || $0 == "\t" }
+                let startsWord = before.map { !($0.isLetter || $0.isNumber || $0 == "_") } ?? true
+                if startsWord, after.first == "=", after.dropFirst().first != "=" { return index + 1 }
+                rest = rest[range.upperBound...]
+            }
+        }
+        return nil
+    }
+
     func loadRule(file: String, pack: Int, ids: inout [String: String]) {
         let base = lua.top
         defer { lua.setTop(base) }
@@ -138,6 +156,11 @@ extension Session {
             let hits = misspelt.filter { $0.meant.map(wanted.contains) ?? false }
             return hits.isEmpty ? "" : "; did you mean " + hits.map { "'\($0.meant ?? "")' (not '\($0.key)')" }.joined(separator: ", ") + "?"
         }
+        /// The line of the first misspelt field that looks like one of `wanted` (where the fix goes).
+        func misspeltLine(_ wanted: [String]) -> Int? {
+            misspelt.lazy.filter { $0.meant.map(wanted.contains) ?? false }
+                .compactMap { Self.line(ofField: $0.key, in: file) }.first
+        }
         let shape: Shape
         if functions["earned"] != nil {
             if functions["init"] != nil || functions["on_run"] != nil {
@@ -149,10 +172,12 @@ extension Session {
         } else if functions["on_run"] != nil {
             shape = .fold
         } else if functions["init"] != nil {
-            fail(id, "missing required field 'on_run' (a fold is on_run, called for each run; init is optional)" + looksLike(["on_run"]))
+            fail(id, "missing required field 'on_run' (a fold is on_run, called for each run; init is optional)" + looksLike(["on_run"]),
+                 line: misspeltLine(["on_run"]))
             return
         } else {
-            fail(id, "missing required field 'earned' (a per-run predicate) or 'on_run' (a fold over runs)" + looksLike(["earned", "on_run"]))
+            fail(id, "missing required field 'earned' (a per-run predicate) or 'on_run' (a fold over runs)" + looksLike(["earned", "on_run"]),
+                 line: misspeltLine(["earned", "on_run"]))
             return
         }
         // Unknown fields: a note, not a failure (a typo like 'earn' would otherwise pass silently).
