@@ -23,6 +23,7 @@ int bclua_call(lua_State *state, int nargs, int nresults) {
     c->stop = BCLUA_STOP_NONE;
     c->denied = 0;
     c->consecutive_denials = 0;
+    c->pending_denial = 0;
     c->remaining = c->budget;
     c->allocated = 0;
     clock_gettime(CLOCK_MONOTONIC_COARSE, &c->deadline);

@@ -1,6 +1,8 @@
 // What keeps a stopped call stopped and charges C library work to the instruction budget:
 // - pcall and xpcall that re-raise a stop (the instruction budget, memory, the allocation budget,
-//   the wall clock) at once, without calling the rule's message handler;
+//   the wall clock) at once, without calling the rule's message handler; an error that comes while a
+//   denied allocation has not been retried successfully is the memory limit, and a stop too (lauxlib's
+//   buffers raise "not enough memory" as an ordinary error after a single denial);
 // - the library functions whose loops the VM does not count (table.sort, concat, insert, remove,
 //   move, unpack; utf8.len, offset, codepoint; string.byte, pack, unpack, packsize; tonumber),
 //   wrapped so that they charge their work first and then run the library's own function in the
@@ -16,7 +18,9 @@
 // As the base library's finishpcall, except that a stop goes on up (the error object is on top).
 static int finish_protected(lua_State *state, int status, int extra) {
     if (status != LUA_OK) {
-        if (control(state)->stop) return lua_error(state);
+        bclua_control *c = control(state);
+        if (c->pending_denial) bclua_internal_mark_stopped(c, BCLUA_STOP_MEMORY);
+        if (c->stop) return lua_error(state);
         lua_pushboolean(state, 0);
         lua_pushvalue(state, -2);
         return 2;
@@ -35,7 +39,9 @@ static int guarded_pcall(lua_State *state) {
 // The message handler xpcall installs: the rule's handler (upvalue 1) runs only for ordinary errors;
 // a stop passes through untouched, so a handler that loops or errors cannot hold the call up.
 static int guarded_handler(lua_State *state) {
-    if (control(state)->stop) return 1;
+    bclua_control *c = control(state);
+    if (c->pending_denial) bclua_internal_mark_stopped(c, BCLUA_STOP_MEMORY);
+    if (c->stop) return 1;
     lua_pushvalue(state, lua_upvalueindex(1));
     lua_insert(state, 1);
     lua_call(state, lua_gettop(state) - 1, 1);

@@ -25,6 +25,10 @@ typedef struct {
     struct timespec deadline;    // CLOCK_MONOTONIC_COARSE time the running call must end by
     int stop;              // BCLUA_STOP_*: which limit stopped this call (0: none); stays set until the call ends
     int consecutive_denials;  // denials with no successful growth between (Lua retries once after a full GC)
+    size_t pending_denial;    // size of the last growth the cap denied, until a growth at least as big succeeds
+                              // (Lua's retry after a full GC); an error caught by pcall while it is set is
+                              // that memory error, even when Lua raised it as an ordinary one (lauxlib's
+                              // buffers call the allocator directly, without a retry) -- so it is a stop
     bclua_host_fn host_fn;
     void *host_context;
     lua_State *state;

@@ -43,12 +43,14 @@ static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
                 // again (each retry costs a full collection).
                 if (!over_cap) {
                     bclua_internal_mark_stopped(c, BCLUA_STOP_ALLOCATION);
-                } else if (++c->consecutive_denials >= 2) {
-                    bclua_internal_mark_stopped(c, BCLUA_STOP_MEMORY);
+                } else {
+                    c->pending_denial = grow;
+                    if (++c->consecutive_denials >= 2) bclua_internal_mark_stopped(c, BCLUA_STOP_MEMORY);
                 }
                 return NULL;
             }
             c->consecutive_denials = 0;
+            if (grow >= c->pending_denial) c->pending_denial = 0;
             c->allocated += grow;
         } else {
             c->host += grow;

@@ -50,6 +50,12 @@ final class RuleLimitsTests: XCTestCase {
              message: "instruction budget exhausted (20000000 instructions per call) in utf8.len"),
         Case(name: "concat-operator", body: "local s = ('a'):rep(3e7) while true do local t = s .. 'b' end",
              message: "allocation budget exhausted (1024 MB allocated per call)"),
+        // lauxlib's buffers raise "not enough memory" as an ordinary error after one denied allocation
+        // (no emergency collection, no retry): a pcall around them must not swallow the limit.
+        Case(name: "pcall-around-a-big-buffer", body: "local ok = pcall(string.rep, 'x', 5e8) return true",
+             message: "memory limit exceeded (128 MB for rules in one evaluation)"),
+        Case(name: "pcall-around-a-big-concat", body: "local s = ('x'):rep(5e7) local ok = pcall(table.concat, { s, s }) return true",
+             message: "memory limit exceeded (128 MB for rules in one evaluation)"),
         // A to-be-closed variable whose __close loops: the call stays stopped, so it stops at once too.
         Case(name: "close-handler",
              body: "local x <close> = setmetatable({}, { __close = function() while true do end end }) while true do end",
