@@ -51,6 +51,7 @@ public struct RunFolder: Sendable {
             folder.ignored = found.ignored
             folder.ignoredReasons = found.ignoredReasons
             folder.duplicates = found.duplicates
+            folder.errors = found.errors
             files = found.runs.map { ((directory as NSString).appendingPathComponent($0), $0) }
         } else {
             guard status.st_mode & S_IFMT == S_IFREG else {

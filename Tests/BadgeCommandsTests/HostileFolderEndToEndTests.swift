@@ -9,8 +9,9 @@ import XCTest
 final class HostileFolderEndToEndTests: XCTestCase {
     /// Runs the built binary with extra environment, killed after `timeout` seconds (a hang fails the
     /// test instead of stopping the suite).
-    static func badgectl(_ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 60) throws -> CLI.Output {
-        let process = try start(arguments, environment: environment)
+    static func badgectl(_ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 60,
+                         executable: String? = nil) throws -> CLI.Output {
+        let process = try start(arguments, environment: environment, executable: executable)
         return try finish(process, timeout: timeout)
     }
 
@@ -20,9 +21,9 @@ final class HostileFolderEndToEndTests: XCTestCase {
         var err: URL
     }
 
-    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Started {
+    static func start(_ arguments: [String], environment: [String: String] = [:], executable: String? = nil) throws -> Started {
         let process = Process()
-        process.executableURL = CLI.binary
+        process.executableURL = executable.map { URL(fileURLWithPath: $0) } ?? CLI.binary
         process.arguments = arguments
         process.currentDirectoryURL = CLI.repository
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -111,6 +112,91 @@ final class HostileFolderEndToEndTests: XCTestCase {
                 XCTAssertTrue(table.stdout.contains("\(path) (\(reason))"), "\(name): \(table.stdout)")
             }
         }
+    }
+
+    /// Makes `name` (raw bytes, not valid UTF-8) under `folder`: a copy of `source` or, with no
+    /// source, a folder holding a copy of `inside`.
+    static func makeEntry(in folder: String, name: [UInt8], copyOf source: String? = nil, folderHolding inside: String? = nil) throws {
+        let path = Array(folder.utf8) + [UInt8(ascii: "/")] + name + [0]
+        try path.withUnsafeBufferPointer { buffer in
+            let cPath = UnsafeRawPointer(try XCTUnwrap(buffer.baseAddress)).assumingMemoryBound(to: CChar.self)
+            if let source {
+                let data = try Data(contentsOf: URL(fileURLWithPath: source))
+                let file = open(cPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+                XCTAssertGreaterThanOrEqual(file, 0)
+                _ = data.withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
+                close(file)
+            } else {
+                XCTAssertEqual(mkdir(cPath, 0o755), 0)
+                if let inside {
+                    let child = Array(path.dropLast()) + Array("/p.gpx".utf8) + [0]
+                    let data = try Data(contentsOf: URL(fileURLWithPath: inside))
+                    try child.withUnsafeBufferPointer { childBuffer in
+                        let file = open(UnsafeRawPointer(try XCTUnwrap(childBuffer.baseAddress)).assumingMemoryBound(to: CChar.self),
+                                        O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+                        XCTAssertGreaterThanOrEqual(file, 0)
+                        _ = data.withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
+                        close(file)
+                    }
+                }
+            }
+        }
+    }
+
+    /// A file or folder whose name is not valid UTF-8 was dropped silently (exit 0, runs lost): each
+    /// is now an error naming it with the bad bytes escaped (exit 2), and the others are evaluated.
+    func testNamesThatAreNotUTF8AreErrorsNotDropped() throws {
+        let (parent, runs) = try sampleFolder()
+        _ = parent
+        let expected = try report(try evaluate(runs))
+        try Self.makeEntry(in: runs, name: Array("r".utf8) + [0xFF] + Array(".gpx".utf8), copyOf: runs + "/2026-08-01-first-run.gpx")
+        try Self.makeEntry(in: runs, name: [UInt8(ascii: "d"), 0xFE], folderHolding: runs + "/2026-08-08-park-loop.gpx")
+        let result = try evaluate(runs)
+        XCTAssertEqual(result.status, 2, result.stderr)
+        XCTAssertTrue(result.stderr.contains("skipped \(runs)/d\\xFE: the folder name is not valid UTF-8; rename it (its files were not read)"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("skipped \(runs)/r\\xFF.gpx: the file name is not valid UTF-8; rename it"), result.stderr)
+        let got = try report(result)
+        XCTAssertEqual(got["runs"] as? NSArray, expected["runs"] as? NSArray)
+        XCTAssertEqual(got["awards"] as? NSArray, expected["awards"] as? NSArray)
+        let errors = (got["errors"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String }
+        XCTAssertEqual(errors, ["d\\xFE", "r\\xFF.gpx"])
+    }
+
+    /// A link into /proc made the walk fail on a folder it could not list (exit 1, nothing printed):
+    /// links into /proc, /sys and /dev are not followed (ignored, with why); a folder below the one
+    /// read that cannot be listed is one error naming it, the rest is evaluated.
+    func testSystemTreesAreNotFollowedAndAnUnlistableFolderIsOneError() throws {
+        let (parent, runs) = try sampleFolder()
+        _ = parent
+        let expected = try report(try evaluate(runs))
+        for (name, target) in [("p1", "/proc/1"), ("sys", "/sys"), ("devices", "/dev")] {
+            try FileManager.default.createSymbolicLink(atPath: runs + "/" + name, withDestinationPath: target)
+        }
+        let linked = try evaluate(runs)
+        XCTAssertEqual(linked.status, 0, linked.stderr)
+        let got = try report(linked)
+        XCTAssertEqual(got["runs"] as? NSArray, expected["runs"] as? NSArray)
+        XCTAssertEqual(got["awards"] as? NSArray, expected["awards"] as? NSArray)
+        let reasons = got["ignored_reasons"] as? [String: String] ?? [:]
+        XCTAssertEqual(reasons["p1"], "a link into /proc (a system tree, not runs); not followed")
+        XCTAssertEqual(reasons["sys"], "a link into /sys (a system tree, not runs); not followed")
+        XCTAssertEqual(reasons["devices"], "a link into /dev (a system tree, not runs); not followed")
+
+        // A folder nobody may list (root may list anything, so then badgectl runs as nobody).
+        try FileManager.default.createDirectory(atPath: runs + "/locked", withIntermediateDirectories: false)
+        try FileManager.default.copyItem(atPath: runs + "/2026-08-04-canal.gpx", toPath: runs + "/locked/c.gpx")
+        XCTAssertEqual(chmod(runs + "/locked", 0), 0)
+        defer { chmod(runs + "/locked", 0o755) }
+        XCTAssertEqual(chmod(parent.path, 0o755), 0)
+        let arguments = ["evaluate", runs, "--format", "json", "--no-cache"]
+        let result = geteuid() == 0
+            ? try Self.badgectl(["--reuid=65534", "--regid=65534", "--clear-groups", CLI.binary.path] + arguments, executable: "/usr/bin/setpriv")
+            : try Self.badgectl(arguments)
+        XCTAssertEqual(result.status, 2, result.stderr)
+        XCTAssertTrue(result.stderr.contains("skipped \(runs)/locked: cannot list the folder (Permission denied); its files were not read"), result.stderr)
+        let partial = try report(result)
+        XCTAssertEqual(partial["runs"] as? NSArray, expected["runs"] as? NSArray)
+        XCTAssertEqual(partial["awards"] as? NSArray, expected["awards"] as? NSArray)
     }
 
     /// A duration of 5e-324 s made `summarize` print `"speed_m_per_s" : "inf"`: the file is now refused,
