@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import RunAnalysis
 import RunFiles
 import RunFixtures
@@ -197,6 +198,31 @@ final class HostileFolderEndToEndTests: XCTestCase {
         let partial = try report(result)
         XCTAssertEqual(partial["runs"] as? NSArray, expected["runs"] as? NSArray)
         XCTAssertEqual(partial["awards"] as? NSArray, expected["awards"] as? NSArray)
+    }
+
+    /// Another program's SQLite database given as `--cache` was renamed to `.corrupt`: it is now left
+    /// untouched, with a warning naming it, and the evaluation runs without a cache (exit 0, as for a
+    /// cache location that cannot be written).
+    func testAnotherProgramsDatabaseAsTheCacheIsNotTouched() throws {
+        let (parent, runs) = try sampleFolder()
+        let expected = try report(try evaluate(runs))
+        let database = parent.path + "/notes.sqlite"
+        let other = try DatabaseQueue(path: database)
+        try other.write { try $0.execute(sql: "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('keep me');") }
+        try other.close()
+        let before = try Data(contentsOf: URL(fileURLWithPath: database))
+        let result = try Self.badgectl(["evaluate", runs, "--format", "json", "--cache", database])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("\(database) is a SQLite database of another program; not touching it, evaluating without a cache"), result.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: database + ".corrupt"))
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: database)), before)
+        let got = try report(result)
+        XCTAssertEqual(got["runs"] as? NSArray, expected["runs"] as? NSArray)
+        XCTAssertEqual(got["awards"] as? NSArray, expected["awards"] as? NSArray)
+        // As a cache location that cannot be written: a warning, exit 0, the same results.
+        let unwritable = try Self.badgectl(["evaluate", runs, "--format", "json", "--cache", runs + "/2026-08-04-canal.gpx/cache.sqlite"])
+        XCTAssertEqual(unwritable.status, 0, unwritable.stderr)
+        XCTAssertTrue(unwritable.stderr.contains("running without a cache"), unwritable.stderr)
     }
 
     /// A duration of 5e-324 s made `summarize` print `"speed_m_per_s" : "inf"`: the file is now refused,
