@@ -89,7 +89,7 @@ public struct RunFolder: Sendable {
             case .failed(let error)?:
                 folder.errors.append(error)
             case nil:
-                folder.errors.append(RunFileError(path: files[index].id, message: "\(files[index].id): not read"))
+                folder.errors.append(RunFileError(path: files[index].id, message: "\(ShownName.of(files[index].id)): not read"))
             }
         }
         cache?.store(rows)
@@ -148,7 +148,7 @@ public struct RunFolder: Sendable {
         } catch let error as ActivityError {
             return .failed(RunFileError(path: id, message: error.description))
         } catch {
-            return .failed(RunFileError(path: id, message: "\(id): \(error)"))
+            return .failed(RunFileError(path: id, message: "\(ShownName.of(id)): \(error)"))
         }
     }
 

@@ -109,7 +109,7 @@ extension RunLoader {
                 guard !relative.isEmpty else {
                     throw ActivityError.unreadable(path: absolute, reason: "cannot list the directory: \(reason)")
                 }
-                found.errors.append(RunFileError(path: relative, message: "\(absolute): \(unlistable(reason))"))
+                found.errors.append(RunFileError(path: relative, message: "\(ShownName.of(absolute)): \(unlistable(reason))"))
                 return
             }
             var names: [String] = []
@@ -124,7 +124,7 @@ extension RunLoader {
                         path.baseAddress.map { stat(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self), &own) == 0 } ?? false
                     } && own.st_mode & S_IFMT == S_IFDIR
                     let rel = relative.isEmpty ? shown : relative + "/" + shown
-                    found.errors.append(RunFileError(path: rel, message: "\(absolute)/\(shown): \(isFolder ? invalidFolderName : invalidFileName)"))
+                    found.errors.append(RunFileError(path: rel, message: "\(ShownName.of(absolute + "/" + shown)): \(isFolder ? invalidFolderName : invalidFileName)"))
                     continue
                 }
                 names.append(String(decoding: bytes, as: UTF8.self))

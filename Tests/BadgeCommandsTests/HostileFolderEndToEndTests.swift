@@ -225,6 +225,32 @@ final class HostileFolderEndToEndTests: XCTestCase {
         XCTAssertTrue(unwritable.stderr.contains("running without a cache"), unwritable.stderr)
     }
 
+    /// A newline in a file name was printed raw, breaking a message (and a table row) across lines:
+    /// control characters in names are escaped wherever names are printed as text.
+    func testControlCharactersInNamesAreEscapedInText() throws {
+        let (parent, runs) = try sampleFolder()
+        _ = parent
+        try "not gpx".write(toFile: runs + "/bad\nname.gpx", atomically: true, encoding: .utf8)
+        XCTAssertEqual(mkfifo(runs + "/pipe\u{1B}[2J.gpx", 0o644), 0)
+        try FileManager.default.moveItem(atPath: runs + "/2026-10-18-half.gpx", toPath: runs + "/half\tmarathon\n.gpx")
+        let table = try Self.badgectl(["evaluate", runs, "--no-cache"])
+        XCTAssertEqual(table.status, 2, table.stderr)
+        let skipped = table.stderr.split(separator: "\n").filter { $0.hasPrefix("skipped ") }
+        XCTAssertEqual(skipped.count, 1, table.stderr)
+        XCTAssertTrue(skipped.first?.hasPrefix("skipped \(runs)/bad\\nname.gpx: ") == true, table.stderr)
+        XCTAssertFalse(table.stdout.contains("\u{1B}"), table.stdout)
+        XCTAssertTrue(table.stdout.contains("pipe\\u{1B}[2J.gpx (a named pipe (FIFO), not a regular file)"), table.stdout)
+        XCTAssertTrue(table.stdout.contains("half\\tmarathon\\n.gpx"), table.stdout)
+        XCTAssertFalse(table.stdout.contains("half\tmarathon"), table.stdout)
+        // JSON carries the names as they are.
+        let json = try report(try evaluate(runs))
+        XCTAssertTrue((json["runs"] as? [[String: Any]] ?? []).contains { $0["id"] as? String == "half\tmarathon\n.gpx" })
+        let summary = try Self.badgectl(["summarize", runs])
+        XCTAssertTrue(summary.stdout.contains("half\\tmarathon\\n.gpx"), summary.stdout)
+        XCTAssertFalse(summary.stdout.contains("half\tmarathon"), summary.stdout)
+        XCTAssertTrue(summary.stderr.contains("ignored pipe\\u{1B}[2J.gpx: a named pipe"), summary.stderr)
+    }
+
     /// A duration of 5e-324 s made `summarize` print `"speed_m_per_s" : "inf"`: the file is now refused,
     /// naming it and the field, and the other runs are summarised.
     func testSummaryGivingAnInfiniteSpeedIsRefused() throws {
