@@ -89,6 +89,10 @@ let package = Package(
         .testTarget(name: "RunFixturesTests", dependencies: ["RunFixtures", "RunAnalysis", "RunFiles"]),
         .testTarget(name: "BadgeRulesTests", dependencies: ["BadgeRules", "RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures"]),
         .testTarget(name: "BadgeReportTests", dependencies: ["BadgeReport", "RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures"]),
-        .testTarget(name: "BadgeCommandsTests", dependencies: ["BadgeCommands", "badgectl", "RunAnalysis", "RunLibrary", "RunFixtures"], exclude: ["Golden"]),
+        .testTarget(
+            name: "BadgeCommandsTests",
+            dependencies: ["BadgeCommands", "badgectl", "RunAnalysis", "RunLibrary", "RunFixtures", .product(name: "GRDB", package: "GRDB.swift")],
+            exclude: ["Golden"]
+        ),
     ]
 )

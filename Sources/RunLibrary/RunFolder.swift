@@ -51,6 +51,7 @@ public struct RunFolder: Sendable {
             folder.ignored = found.ignored
             folder.ignoredReasons = found.ignoredReasons
             folder.duplicates = found.duplicates
+            folder.errors = found.errors
             files = found.runs.map { ((directory as NSString).appendingPathComponent($0), $0) }
         } else {
             guard status.st_mode & S_IFMT == S_IFREG else {
@@ -95,7 +96,7 @@ public struct RunFolder: Sendable {
             case .failed(let error)?:
                 folder.errors.append(error)
             case nil:
-                folder.errors.append(RunFileError(path: files[index].id, message: "\(files[index].id): not read"))
+                folder.errors.append(RunFileError(path: files[index].id, message: "\(ShownName.of(files[index].id)): not read"))
             }
         }
         cache?.store(rows)
@@ -177,7 +178,7 @@ public struct RunFolder: Sendable {
         } catch let error as ActivityError {
             return .failed(RunFileError(path: id, message: error.description))
         } catch {
-            return .failed(RunFileError(path: id, message: "\(id): \(error)"))
+            return .failed(RunFileError(path: id, message: "\(ShownName.of(id)): \(error)"))
         }
     }
 

@@ -16,6 +16,42 @@ extension RunLoader {
         public var ignoredReasons: [String: String] = [:]
         /// A run file reached by a second path: that path (`id`) and the first one (`sameAs`).
         public var duplicates: [RunDuplicate] = []
+        /// Entries that could not be looked at: a name that is not valid UTF-8 (shown with its bad
+        /// bytes escaped, `r\xFF.gpx`), a folder below the root that cannot be listed. Each is an
+        /// error (exit 2), never dropped silently; the rest of the folder is walked.
+        public var errors: [RunFileError] = []
+    }
+
+    /// Messages for the entries the walk cannot read.
+    static let invalidFileName = "the file name is not valid UTF-8; rename it"
+    static let invalidFolderName = "the folder name is not valid UTF-8; rename it (its files were not read)"
+    static func unlistable(_ reason: String) -> String { "cannot list the folder (\(reason)); its files were not read" }
+    /// System trees a link is never followed into: virtual files (sizes that lie, reads that block or
+    /// never end, entries nobody may list), never runs.
+    static let systemTrees = ["/proc", "/sys", "/dev"]
+    static func systemTreeReason(_ tree: String) -> String {
+        "a link into \(tree) (a system tree, not runs); not followed"
+    }
+
+    /// A name read from the disk as text: valid UTF-8 as it is, else each byte that is not part of
+    /// a valid UTF-8 sequence written as `\xFF`; nil when the bytes are valid UTF-8.
+    static func escapedIfInvalid(_ bytes: [UInt8]) -> String? {
+        if String(validating: bytes, as: UTF8.self) != nil { return nil }
+        var text = ""
+        var index = 0
+        while index < bytes.count {
+            let lead = bytes[index]
+            let length = lead < 0x80 ? 1 : lead >> 5 == 0b110 ? 2 : lead >> 4 == 0b1110 ? 3 : lead >> 3 == 0b11110 ? 4 : 0
+            if length > 0, index + length <= bytes.count,
+               let scalar = String(validating: bytes[index..<index + length], as: UTF8.self) {
+                text += scalar
+                index += length
+            } else {
+                text += "\\x" + String(lead, radix: 16, uppercase: true).leftPadded(to: 2)
+                index += 1
+            }
+        }
+        return text
     }
 
     /// Why an entry that is not a regular file or a directory is not read.
@@ -57,9 +93,8 @@ extension RunLoader {
         var files: [Identity: String] = [:]
         // The folders that hold the root: a link to one would read the root again from outside.
         var ancestors: Set<Identity> = []
-        if let real = realpath(directory, nil) {
-            var path = String(cString: real)
-            free(real)
+        let rootReal = realPath(directory)
+        if var path = rootReal {
             while path != "/" && !path.isEmpty {
                 path = (path as NSString).deletingLastPathComponent
                 var up = stat()
@@ -69,12 +104,30 @@ extension RunLoader {
 
         func walk(_ absolute: String, _ relative: String) throws {
             guard let listing = opendir(absolute) else {
-                throw ActivityError.unreadable(path: absolute, reason: "cannot list the directory: \(String(cString: strerror(errno)))")
+                let reason = String(cString: strerror(errno))
+                // Only the folder named on the command line failing stops the command.
+                guard !relative.isEmpty else {
+                    throw ActivityError.unreadable(path: absolute, reason: "cannot list the directory: \(reason)")
+                }
+                found.errors.append(RunFileError(path: relative, message: "\(ShownName.of(absolute)): \(unlistable(reason))"))
+                return
             }
             var names: [String] = []
             while let entry = readdir(listing) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name != "." && name != ".." { names.append(name) }
+                let bytes = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+                guard bytes.first != UInt8(ascii: ".") else { continue }  // hidden, "." and ".."
+                if let shown = escapedIfInvalid(bytes) {
+                    // Not valid UTF-8: the path cannot be carried as text to the readers, so it is an
+                    // error naming it, never dropped.
+                    var own = stat()
+                    let isFolder = (Array(absolute.utf8) + [UInt8(ascii: "/")] + bytes + [0]).withUnsafeBufferPointer { path in
+                        path.baseAddress.map { stat(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self), &own) == 0 } ?? false
+                    } && own.st_mode & S_IFMT == S_IFDIR
+                    let rel = relative.isEmpty ? shown : relative + "/" + shown
+                    found.errors.append(RunFileError(path: rel, message: "\(ShownName.of(absolute + "/" + shown)): \(isFolder ? invalidFolderName : invalidFileName)"))
+                    continue
+                }
+                names.append(String(decoding: bytes, as: UTF8.self))
             }
             closedir(listing)
             // Each entry's final status (links followed), or why it has none.
@@ -105,7 +158,10 @@ extension RunLoader {
                 switch target.st_mode & S_IFMT {
                 case S_IFDIR:
                     let folder = identity(target)
-                    if ancestors.contains(folder) {
+                    if let tree = systemTree(of: path, root: rootReal) {
+                        found.ignored.append(rel)
+                        found.ignoredReasons[rel] = systemTreeReason(tree)
+                    } else if ancestors.contains(folder) {
                         found.ignored.append(rel)
                         found.ignoredReasons[rel] = "a link to a folder that holds the folder read (following it would read that folder again)"
                     } else if let first = folders[folder] {
@@ -138,6 +194,30 @@ extension RunLoader {
         let byBytes: (String, String) -> Bool = { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         found.runs.sort(by: byBytes)
         found.ignored.sort(by: byBytes)
+        found.errors.sort { byBytes($0.path, $1.path) }
         return found
+    }
+
+    static func realPath(_ path: String) -> String? {
+        guard let real = realpath(path, nil) else { return nil }
+        defer { free(real) }
+        return String(cString: real)
+    }
+
+    /// The system tree (`/proc`, `/sys`, `/dev`) a folder really lies in, when the folder read
+    /// does not itself lie in it.
+    static func systemTree(of path: String, root: String?) -> String? {
+        guard let real = realPath(path) else { return nil }
+        for tree in systemTrees where real == tree || real.hasPrefix(tree + "/") {
+            if let root, root == tree || root.hasPrefix(tree + "/") { return nil }
+            return tree
+        }
+        return nil
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

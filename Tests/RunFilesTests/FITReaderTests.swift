@@ -221,14 +221,25 @@ final class FITReaderTests: XCTestCase {
 
     func testTruncatedFileNamesTheBrokenMessage() {
         let bytes = handAssembled()
-        // Cut inside the first data message (header 14 + definition 21 + 5 bytes of the record).
+        // Cut inside the first data message (header 14 + definition 21 + 5 bytes of the record): the
+        // header's data size runs past the file, and that is said first, whatever the cut message
+        // (a header claiming 2 GB was otherwise named as whichever message the file's end cut).
         let cut = Array(bytes.prefix(14 + 21 + 5))
         XCTAssertThrowsError(try FITReader.read(bytes: cut, source: "cut.fit")) { error in
             guard case ActivityError.malformed(let path, _, let offset, let reason) = error else { return XCTFail("\(error)") }
             XCTAssertEqual(path, "cut.fit")
+            XCTAssertEqual(offset, 40)
+            XCTAssertTrue(reason.contains("the file has only 26: the file was cut short"), reason)
+        }
+        // A message that runs past the data the header gives is still named by that message.
+        var short = bytes
+        short.replaceSubrange(4..<8, with: [UInt8(21 + 5), 0, 0, 0])
+        short.replaceSubrange(12..<14, with: FITProfile.crc16(short[0..<12]).littleEndianBytes)
+        short.replaceSubrange(14 + 21 + 5..<14 + 21 + 7, with: Array(FITProfile.crc16(short[0..<40]).littleEndianBytes))
+        XCTAssertThrowsError(try FITReader.read(bytes: Array(short.prefix(42)), source: "cut.fit")) { error in
+            guard case ActivityError.malformed(_, _, let offset, let reason) = error else { return XCTFail("\(error)") }
             XCTAssertEqual(offset, 35)
             XCTAssertTrue(reason.contains("record data message starting at byte 35"), reason)
-            XCTAssertTrue("\(error)".contains("cut.fit (byte 35)"), "\(error)")
         }
         // Cut just before the CRC: every message is whole, the CRC is missing.
         XCTAssertThrowsError(try FITReader.read(bytes: Array(bytes.dropLast(2)), source: "nocrc.fit")) { error in
@@ -341,4 +352,8 @@ final class FITReaderTests: XCTestCase {
         XCTAssertGreaterThan(outcomes.tracks, 0)
         XCTAssertGreaterThan(outcomes.errors, 0)
     }
+}
+
+extension UInt16 {
+    fileprivate var littleEndianBytes: [UInt8] { [UInt8(self & 0xFF), UInt8(self >> 8)] }
 }

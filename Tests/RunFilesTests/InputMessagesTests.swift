@@ -86,4 +86,20 @@ final class InputMessagesTests: XCTestCase {
                 + "the file has only 0: the file was cut short (copy it from the device again) or its header is damaged")
         }
     }
+
+    /// The same on a real file full of messages: its header made to claim 2 GB (header CRC fixed
+    /// up) was reported as a lap message cut short; the header is now checked first.
+    func testFITHeaderDataSizePastTheFileComesBeforeItsMessages() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        var bytes = [UInt8](try Data(contentsOf: repository.appendingPathComponent("runs/2026-08-20-first-10k.fit")))
+        XCTAssertEqual(bytes[0], 14)
+        XCTAssertNoThrow(try FITReader.read(bytes: bytes, source: "big.fit"))
+        bytes.replaceSubrange(4..<8, with: [0x00, 0x00, 0x00, 0x80])  // 2,147,483,648 data bytes
+        let crc = FITProfile.crc16(bytes[0..<12])
+        bytes.replaceSubrange(12..<14, with: [UInt8(crc & 0xFF), UInt8(crc >> 8)])
+        XCTAssertThrowsError(try FITReader.read(bytes: bytes, source: "big.fit")) { error in
+            XCTAssertEqual("\(error)", "big.fit (byte \(bytes.count)): unexpected end of file: the header (byte 4) says 2147483648 data bytes "
+                + "follow it, the file has only \(bytes.count - 14): the file was cut short (copy it from the device again) or its header is damaged")
+        }
+    }
 }

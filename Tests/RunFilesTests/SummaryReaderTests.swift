@@ -67,7 +67,7 @@ final class SummaryReaderTests: XCTestCase {
              "5e-324 s for 5200.0 m gives a speed that is not a finite number"),
             (#"{"start": "2024-05-01T06:30:00Z", "distance_m": 5e-324, "duration_s": 1700}"#, "distance_m",
              "5e-324 m in 1700.0 s gives a pace that is not a finite number"),
-            (#"{"start": "2024-05-01T06:30:00Z", "distance_m": 1e-320, "duration_s": 1e300, "moving_s": 1e300}"#, "distance_m",
+            (#"{"start": "2024-05-01T06:30:00Z", "distance_m": 1e-320, "duration_s": 8e6, "moving_s": 8e6}"#, "distance_m",
              "gives a pace that is not a finite number"),
         ]
         for (json, field, fragment) in cases {
@@ -118,6 +118,59 @@ final class SummaryReaderTests: XCTestCase {
         XCTAssertEqual(s.startEpochSeconds, 1_714_545_000 + 19_800)
         XCTAssertThrowsError(try SummaryReader.read(path: path + ".missing", id: "b", zoneOffsetSeconds: 0)) { error in
             guard case .unreadable? = error as? ActivityError else { return XCTFail("\(error)") }
+        }
+    }
+
+    /// A distance of 1e308 m in 1 s was a run at 1e308 m/s; distances and durations beyond any run
+    /// (10,000 km, 100 days) are refused, naming the field and the bound; the bounds themselves read.
+    func testAbsurdMagnitudesAreRefused() throws {
+        let cases = [
+            (#"{"start": "2024-05-01T06:30:00Z", "distance_m": 1e308, "duration_s": 1}"#, "distance_m",
+             "1e+308 m is more than any run (at most 10000000 m, 10,000 km)"),
+            (#"{"start": "2024-05-01T06:30:00Z", "distance_m": 5000, "duration_s": 1e300}"#, "duration_s",
+             "1e+300 s is longer than any run (at most 8640000 s, 100 days)"),
+        ]
+        for (text, field, reason) in cases {
+            XCTAssertThrowsError(try read(text), text) { error in
+                XCTAssertEqual(error as? ActivityError, .badSummary(path: "run.json", field: field, reason: reason))
+            }
+        }
+        let longest = try read(#"{"start": "2024-05-01T06:30:00Z", "distance_m": 1e7, "duration_s": 8640000}"#)
+        XCTAssertEqual(longest.distanceMeters, 1e7)
+    }
+
+    /// What cannot be one JSON object (an array, a number, a string) is refused from its first byte,
+    /// before any decoding: 60 MB of `[{},{},...]` took 66 s to be refused. UTF-16 text still
+    /// reaches the decoder.
+    func testWhatCannotBeAnObjectIsRefusedBeforeDecoding() throws {
+        XCTAssertTrue(SummaryReader.cannotBeAnObject(Data("  [0, 0]".utf8)))
+        XCTAssertTrue(SummaryReader.cannotBeAnObject(Data("\u{FEFF}\n[{}]".utf8)))
+        XCTAssertTrue(SummaryReader.cannotBeAnObject(Data("\"run\"".utf8)))
+        XCTAssertFalse(SummaryReader.cannotBeAnObject(Data(" {\"start\": 1}".utf8)))
+        XCTAssertFalse(SummaryReader.cannotBeAnObject(Data("[\0".utf8)))  // UTF-16LE
+        XCTAssertFalse(SummaryReader.cannotBeAnObject(Data([0xFF, 0xFE, 0x7B, 0x00])))
+        // Under the cap and refused at once, with the message an array always had.
+        let array = Data(("[" + String(repeating: "{},", count: 300_000) + "{}]").utf8)
+        XCTAssertLessThan(array.count, SummaryReader.maximumBytes)
+        let started = Date()
+        XCTAssertThrowsError(try SummaryReader.read(data: array, source: "arr.json", id: "arr.json", zoneOffsetSeconds: 0)) { error in
+            XCTAssertEqual(error as? ActivityError,
+                           .notFormat(path: "arr.json", format: "json", reason: "expected a JSON object with start, distance_m and duration_s"))
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 0.5)
+    }
+
+    /// A summary is a few hundred bytes: the cap is 1 MiB (it was 64 MiB, which took 1.7 GB to
+    /// decode); a 2 MiB object is refused naming the file and the cap, without being decoded.
+    func testSummaryOverOneMebibyteIsRefused() throws {
+        XCTAssertEqual(SummaryReader.maximumBytes, 1 << 20)
+        let path = NSTemporaryDirectory() + "badgectl-summary-\(UUID().uuidString).json"
+        let text = #"{"start": "2024-05-01T06:30:00Z", "distance_m": 1000, "duration_s": 300, "notes": ""#
+            + String(repeating: "x", count: 2 << 20) + "\"}"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        XCTAssertThrowsError(try SummaryReader.read(path: path, id: "a.json", zoneOffsetSeconds: 0)) { error in
+            XCTAssertEqual("\(error)", "\(path): too large: the file is \(text.utf8.count) bytes; files over 1048576 bytes are refused")
         }
     }
 }

@@ -125,7 +125,7 @@ final class HostileFolderTests: XCTestCase {
         XCTAssertEqual(read.duplicates, [RunDuplicate(id: "r1.gpx", sameAs: "r1-copy.gpx", reason: .sameFile)])
     }
 
-    /// A JSON summary is a few hundred bytes: one over 64 MiB is refused before it is decoded.
+    /// A JSON summary is a few hundred bytes: one over 1 MiB is refused before it is decoded.
     func testHugeJSONSummaryIsRefused() throws {
         let big = folder + "/big.json"
         XCTAssertTrue(FileManager.default.createFile(atPath: big, contents: nil))

@@ -50,6 +50,7 @@ final class RunCacheSharingTests: XCTestCase {
             case .busy: "busy"
             case .notOurs: "aside"
             case .failed: "failed"
+            case .foreign: "foreign"
             }
         }
         XCTAssertEqual(verdict(.SQLITE_BUSY), "busy")

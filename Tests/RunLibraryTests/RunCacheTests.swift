@@ -127,17 +127,29 @@ final class RunCacheTests: XCTestCase {
         XCTAssertEqual(try RunFolder.read(runs, cache: try openCache()).runs, read.runs)
     }
 
-    func testForeignDatabaseIsNotTrusted() throws {
-        // A valid SQLite file of another program: moved aside, never read or written.
+    func testForeignDatabaseIsNotTouched() throws {
+        // A valid SQLite file of another program: never read, written or moved aside (it was
+        // renamed to .corrupt before: only what SQLite calls not a database, or damaged, is).
         let other = try DatabaseQueue(path: cachePath)
         try other.write { try $0.execute(sql: "CREATE TABLE runs (name TEXT); INSERT INTO runs VALUES ('mine');") }
         try other.close()
-        let cache = try XCTUnwrap({ () -> RunCache? in var w: String?; return RunCache.open(path: cachePath, warning: &w) }())
-        XCTAssertEqual(cache.warnings.count, 1)
-        XCTAssertEqual(cache.count, 0)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: cachePath + ".corrupt"))
-        XCTAssertEqual(try RunFolder.read(runs, cache: cache).runs.count, 3)
-        XCTAssertEqual(cache.count, 3)
+        let before = try Data(contentsOf: URL(fileURLWithPath: cachePath))
+        var warning: String?
+        XCTAssertNil(RunCache.open(path: cachePath, warning: &warning))
+        XCTAssertEqual(warning, "the cache \(cachePath) is a SQLite database of another program; not touching it, evaluating without a cache")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cachePath + ".corrupt"))
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: cachePath)), before)
+        let again = try DatabaseQueue(path: cachePath)
+        XCTAssertEqual(try again.read { try String.fetchAll($0, sql: "SELECT name FROM runs") }, ["mine"])
+        try again.close()
+        // Another layout of ours is not touched either.
+        try FileManager.default.removeItem(atPath: cachePath)
+        let newer = try DatabaseQueue(path: cachePath)
+        try newer.write { try $0.execute(sql: "CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO meta VALUES ('layout', 'badgectl-run-cache/9');") }
+        try newer.close()
+        XCTAssertNil(RunCache.open(path: cachePath, warning: &warning))
+        XCTAssertEqual(warning, "the cache \(cachePath) is a badgectl cache of another layout (badgectl-run-cache/9); not touching it, evaluating without a cache")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cachePath + ".corrupt"))
     }
 
     func testCacheOfTheSameLayoutMadeElsewhereIsRead() throws {

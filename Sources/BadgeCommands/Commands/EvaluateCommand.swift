@@ -1,6 +1,7 @@
 import ArgumentParser
 import BadgeRules
 import Foundation
+import RunFiles
 import RunAnalysis
 import RunLibrary
 
@@ -100,17 +101,19 @@ struct EvaluateCommand: ParsableCommand {
         if !report.excluded.isEmpty {
             out.append("")
             out.append("Not counted:")
-            for run in report.excluded { out.append("  \(run.id): \(run.reason)") }
+            for run in report.excluded { out.append("  \(ShownName.of(run.id)): \(run.reason)") }
         }
         if !report.duplicates.isEmpty {
             out.append("")
             out.append("Duplicates (not counted again; --keep-duplicates counts them):")
-            for duplicate in report.duplicates { out.append("  \(duplicate.id): \(duplicate.reason.rawValue) as \(duplicate.sameAs)") }
+            for duplicate in report.duplicates {
+                out.append("  \(ShownName.of(duplicate.id)): \(duplicate.reason.rawValue) as \(ShownName.of(duplicate.sameAs))")
+            }
         }
         if !report.ignored.isEmpty {
             out.append("")
             let reasons = report.ignoredReasons ?? [:]
-            out.append("Ignored (not run files): " + report.ignored.map { path in reasons[path].map { "\(path) (\($0))" } ?? path }.joined(separator: ", "))
+            out.append("Ignored (not run files): " + report.ignored.map { path in reasons[path].map { "\(ShownName.of(path)) (\($0))" } ?? ShownName.of(path) }.joined(separator: ", "))
         }
         if !report.errors.isEmpty || !report.ruleErrors.isEmpty {
             out.append("")

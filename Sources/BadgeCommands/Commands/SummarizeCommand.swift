@@ -68,7 +68,7 @@ struct SummarizeCommand: ParsableCommand {
                     Console.error(CommandError.skipped + error.message)
                     failed = true
                 }
-                for path in folder.ignored { Console.error("ignored \(path): \(folder.ignoredReasons[path] ?? "not a run file")") }
+                for path in folder.ignored { Console.error("ignored \(ShownName.of(path)): \(folder.ignoredReasons[path] ?? "not a run file")") }
             } catch {
                 Console.error(CommandError.skipped + "\(error)")
                 failed = true
@@ -118,7 +118,7 @@ struct SummarizeCommand: ParsableCommand {
 
     static func describe(_ run: RunSummary) -> String {
         var lines: [String] = []
-        lines.append("\(run.id)\(run.name.map { " — \($0)" } ?? "")")
+        lines.append("\(ShownName.of(run.id))\(run.name.map { " — \($0)" } ?? "")")
         lines.append("  start      \(run.start ?? "—")  (local date \(run.localDate ?? "—"))   sport \(run.sport)   \(run.format), \(run.points) points")
         lines.append("  distance   \(Format.distance(run.distanceMeters))\(run.deviceDistanceMeters.map { "  (device: \(Format.distance($0)))" } ?? "")")
         lines.append("  elapsed    \(Format.duration(run.elapsedSeconds))   timer \(Format.duration(run.timerSeconds))   moving \(Format.duration(run.movingSeconds))")

@@ -37,7 +37,8 @@ struct TextTable {
 
     init(_ headers: String...) { self.headers = headers }
 
-    mutating func add(_ cells: String...) { rows.append(cells) }
+    /// A row; control characters in a cell (a newline in a file name) are escaped so a row stays one line.
+    mutating func add(_ cells: String...) { rows.append(cells.map(ShownName.of)) }
 
     func render() -> String {
         var widths = headers.map(\.count)

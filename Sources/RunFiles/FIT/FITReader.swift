@@ -216,6 +216,14 @@ struct FITDecoder {
         }
         let dataStart = start + headerSize
         let dataEnd = dataStart + dataSize
+        // A header whose data size runs past the file is named first, whatever the bytes after it:
+        // decoding them would name whichever message the end of the file happened to cut (a header
+        // claiming 2 GB on a 35 KB file was reported as a lap message needing 21 bytes).
+        if dataEnd > count {
+            throw malformed(
+                count, "unexpected end of file: the header (byte \(start + 4)) says \(dataSize) data bytes follow it, the file has only "
+                    + "\(count - dataStart): the file was cut short (copy it from the device again) or its header is damaged")
+        }
         let complete = dataEnd + 2 <= count
         if complete, checkCRC {
             let stored = UInt16(p[dataEnd]) | UInt16(p[dataEnd + 1]) << 8
@@ -226,15 +234,9 @@ struct FITDecoder {
         }
         // New file: local definitions start afresh.
         for i in 0..<definitions.count { definitions[i] = FITDefinition() }
-        // A cut inside a message is named by that message; a cut between messages (or a header whose
-        // data size runs past the file) is named here.
-        try decodeMessages(p, from: dataStart, to: min(dataEnd, count))
+        // A cut inside a message is named by that message; a missing CRC is named here.
+        try decodeMessages(p, from: dataStart, to: dataEnd)
         guard complete else {
-            if dataEnd > count {
-                throw malformed(
-                    count, "unexpected end of file: the header (byte \(start + 4)) says \(dataSize) data bytes follow it, the file has only "
-                        + "\(count - dataStart): the file was cut short (copy it from the device again) or its header is damaged")
-            }
             throw malformed(count, "unexpected end of file: the 2-byte file CRC is missing")
         }
         return dataEnd + 2

@@ -17,9 +17,34 @@ import Foundation
 /// - `moving_s` (optional): a number ≥ 0 and ≤ `duration_s`.
 /// - `name`, `sport` (optional): strings. `null` is the same as absent. Other fields are ignored.
 public enum SummaryReader {
-    /// A summary is a few hundred bytes; a file over this (64 MiB) is refused rather than decoded
-    /// (the decoder's tree takes many times a file's size).
-    public static let maximumBytes = 64 << 20
+    /// A summary is one JSON object of a few hundred bytes (six fields, no points or laps); a file
+    /// over this (1 MiB: thousands of times that, room for long names and fields other programs
+    /// add, which are ignored) is refused rather than decoded (the decoder's tree takes many times
+    /// a file's size: 64 MiB of `[0,0,...]` took 19 s and 1.7 GB).
+    public static let maximumBytes = 1 << 20
+
+    /// The largest distance a summary may give: 10,000 km, twice the longest footrace there is
+    /// (the Self-Transcendence 3100 miles, about 4,989 km); beyond it a number is a typo or an
+    /// attack (1e308 m made a run that earned every distance badge), never a run.
+    public static let maximumDistanceMeters = 10_000_000.0
+    /// The longest duration a summary may give: 100 days (8,640,000 s), about twice that race's
+    /// 52-day limit.
+    public static let maximumDurationSeconds = 8_640_000.0
+
+    static let notAnObject = "expected a JSON object with start, distance_m and duration_s"
+
+    /// True when the text cannot be one JSON object: its first byte past a UTF-8 byte-order mark
+    /// and white space is ASCII and not `{` (`[`, a number, a string, ...). UTF-16 and UTF-32 text
+    /// (a zero byte beside the first character, or their byte-order marks) is left to the decoder.
+    static func cannotBeAnObject(_ data: Data) -> Bool {
+        var index = data.startIndex
+        if data.count >= 3, data[index] == 0xEF, data[index + 1] == 0xBB, data[index + 2] == 0xBF { index += 3 }
+        while index < data.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(data[index]) { index += 1 }
+        guard index < data.endIndex else { return false }  // empty: the decoder says so
+        let first = data[index]
+        guard first > 0 && first < 0x80 && first != UInt8(ascii: "{") else { return false }
+        return !(index + 1 < data.endIndex && data[index + 1] == 0)
+    }
 
     public static func read(path: String, id: String, zoneOffsetSeconds: Int?) throws -> RunSummary {
         let data = Data(try FileBytes.read(path: path, maximumBytes: maximumBytes))
@@ -29,6 +54,10 @@ public enum SummaryReader {
     /// Reads a summary from memory; `source` names it in errors. `zoneOffsetSeconds` gives the local
     /// date when the start has no offset; nil leaves the local date to the caller.
     public static func read(data: Data, source: String, id: String, zoneOffsetSeconds: Int?) throws -> RunSummary {
+        // Refused before decoding: a 60 MB array took a minute to be found not to be an object.
+        if cannotBeAnObject(data) {
+            throw ActivityError.notFormat(path: source, format: "json", reason: notAnObject)
+        }
         let value: JSONValue
         do {
             value = try JSONDecoder().decode(JSONValue.self, from: data)
@@ -54,7 +83,7 @@ public enum SummaryReader {
             throw ActivityError.notFormat(path: source, format: "json", reason: "invalid JSON: \(error)")
         }
         guard case .object(let fields) = value else {
-            throw ActivityError.notFormat(path: source, format: "json", reason: "expected a JSON object with start, distance_m and duration_s")
+            throw ActivityError.notFormat(path: source, format: "json", reason: notAnObject)
         }
 
         func bad(_ field: String, _ reason: String) -> ActivityError {
@@ -90,8 +119,14 @@ public enum SummaryReader {
         }
         guard let distance = try number("distance_m", required: true) else { throw bad("distance_m", "missing (required)") }
         guard distance >= 0 else { throw bad("distance_m", "must be ≥ 0, got \(distance)") }
+        guard distance <= maximumDistanceMeters else {
+            throw bad("distance_m", "\(distance) m is more than any run (at most \(Int(maximumDistanceMeters)) m, 10,000 km)")
+        }
         guard let duration = try number("duration_s", required: true) else { throw bad("duration_s", "missing (required)") }
         guard duration > 0 else { throw bad("duration_s", "must be > 0, got \(duration)") }
+        guard duration <= maximumDurationSeconds else {
+            throw bad("duration_s", "\(duration) s is longer than any run (at most \(Int(maximumDurationSeconds)) s, 100 days)")
+        }
         let moving = try number("moving_s", required: false)
         if let moving {
             guard moving >= 0 else { throw bad("moving_s", "must be ≥ 0, got \(moving)") }

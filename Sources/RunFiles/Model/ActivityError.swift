@@ -15,6 +15,20 @@ public enum ActivityError: Error, CustomStringConvertible, Equatable, Sendable {
     /// process-wide budget allows (`MemoryBudget`): refused rather than read to exhaustion.
     case tooLarge(path: String, reason: String)
 
+    /// The same error with its path as printed (control characters escaped, `ShownName`).
+    var shown: ActivityError {
+        let name = ShownName.of(path)
+        guard name != path else { return self }
+        switch self {
+        case .unreadable(_, let reason): return .unreadable(path: name, reason: reason)
+        case .notFormat(_, let format, let reason): return .notFormat(path: name, format: format, reason: reason)
+        case .malformed(_, let line, let offset, let reason): return .malformed(path: name, line: line, offset: offset, reason: reason)
+        case .noUsablePoints(_, let reason): return .noUsablePoints(path: name, reason: reason)
+        case .badSummary(_, let field, let reason): return .badSummary(path: name, field: field, reason: reason)
+        case .tooLarge(_, let reason): return .tooLarge(path: name, reason: reason)
+        }
+    }
+
     public var path: String {
         switch self {
         case .unreadable(let p, _), .notFormat(let p, _, _), .malformed(let p, _, _, _),
@@ -24,7 +38,8 @@ public enum ActivityError: Error, CustomStringConvertible, Equatable, Sendable {
     }
 
     public var description: String {
-        switch self {
+        // The name as printed: a newline in it must not break the message across lines.
+        switch self.shown {
         case .unreadable(let path, let reason):
             return "\(path): cannot read: \(reason)"
         case .notFormat(let path, let format, let reason):

@@ -16,16 +16,17 @@ import RunAnalysis
 /// content hash and size. Files that fail to read are not cached: a failure is cheap to reproduce, may be
 /// transient (a file still being written, a permission) and must show again on every evaluation.
 ///
-/// A file that is not one of our caches (garbage, another program's database, a newer layout) is moved
-/// aside to `<path>.corrupt` (never trusted, never deleted) and a new cache is made. A location that
-/// cannot be written gives `nil` from `open` and a warning: evaluation goes on without a cache.
+/// A file that SQLite says is not a database, or whose integrity check fails, is moved aside to
+/// `<path>.corrupt` (never trusted, never deleted) and a new cache is made. A sound database without
+/// our layout marker (another program's, or another layout) is never touched: like a location that
+/// cannot be written, it gives `nil` from `open` and a warning, and evaluation goes on without a cache.
 ///
 /// One connection (a GRDB `DatabaseQueue`) behind a lock: lookups from `RunFolder`'s worker threads take
 /// turns on it, and the new rows are stored once, after the parallel read.
 public final class RunCache: @unchecked Sendable {
     /// Bump whenever the summary code (readers, analyzer, RunSummary) changes what a summary holds:
     /// every cached row made under another version is then ignored and replaced.
-    public static let summaryVersion = 4
+    public static let summaryVersion = 5
     /// The table layout. A database with another layout is moved aside and rebuilt.
     static let layout = "badgectl-run-cache/1"
 
@@ -55,8 +56,9 @@ public final class RunCache: @unchecked Sendable {
     /// Several processes may open one cache at once, a new one too: the tables are made inside one
     /// immediate transaction (so one process makes them and the others find them made), a busy
     /// database is waited for and tried again, and a file is moved aside only when SQLite says it is
-    /// not a database, the integrity check fails, or it is another program's database (no layout
-    /// marker of ours) — never because another process was making it at that moment.
+    /// not a database or the integrity check fails — never because another process was making it at
+    /// that moment, and never when it is a sound database of another program (no layout marker of
+    /// ours): that one is left as it is, and nil returned with a warning.
     public static func open(path: String, warning: inout String?) -> RunCache? {
         var notes: [String] = []
         var movedAside = false
@@ -72,6 +74,9 @@ public final class RunCache: @unchecked Sendable {
                 usleep(UInt32(50_000 * min(attempts, 10)))
             case .busy(let reason), .failed(let reason):
                 warning = "cannot create the cache \(path) (\(reason)); running without a cache"
+                return nil
+            case .foreign(let what):
+                warning = foreignWarning(path: path, what: what)
                 return nil
             case .notOurs(let reason):
                 // Never trusted, never deleted: moved aside once, and a new cache made.
@@ -100,8 +105,10 @@ public final class RunCache: @unchecked Sendable {
         case ready(DatabaseQueue)
         /// Another connection held a lock for longer than the busy timeout: worth trying again.
         case busy(String)
-        /// Not a database, damaged, or another program's database: to be moved aside.
+        /// Not a database, or damaged: to be moved aside.
         case notOurs(String)
+        /// A sound database that is not one of our caches (what it is, for the warning): never touched.
+        case foreign(String)
         /// Anything else (a folder that cannot be written, ...).
         case failed(String)
     }
@@ -119,7 +126,7 @@ public final class RunCache: @unchecked Sendable {
             return verdict(error)
         }
         do {
-            let ours = try queue.inDatabase { db -> Bool in
+            let ours = try queue.inDatabase { db -> String? in
                 // One process makes the tables; another waits for its lock, then finds them made.
                 // Only an empty database is given tables: another program's is never written to.
                 try db.inTransaction(.immediate) {
@@ -137,16 +144,21 @@ public final class RunCache: @unchecked Sendable {
                     return .commit
                 }
                 let hasMeta = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'") ?? 0 > 0
-                guard hasMeta, try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'layout'") == layout else { return false }
+                // Read only when it is ours: a `meta` table of another program may hold anything.
+                let marker = hasMeta ? try? String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'layout'") : nil
+                guard marker == layout else {
+                    if let marker, marker.hasPrefix("badgectl-run-cache/") { return "a badgectl cache of another layout (\(marker))" }
+                    return "a SQLite database of another program"
+                }
                 if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" { try db.execute(sql: "PRAGMA journal_mode=WAL") }
                 // Caches made before measures existed get the table on first use (no layout change).
                 let hasMeasures = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'measures'") ?? 0 > 0
                 if !hasMeasures { try db.execute(sql: measuresTable) }
-                return true
+                return nil
             }
-            guard ours else {
+            if let what = ours {
                 try? queue.close()
-                return .notOurs("another program's database, or another layout")
+                return .foreign(what)
             }
             let check = try queue.inDatabase { try String.fetchOne($0, sql: "PRAGMA quick_check") }
             guard check == "ok" else {
@@ -158,6 +170,11 @@ public final class RunCache: @unchecked Sendable {
             try? queue.close()
             return verdict(error)
         }
+    }
+
+    /// The warning for a sound database that is not one of our caches.
+    static func foreignWarning(path: String, what: String) -> String {
+        "the cache \(path) is \(what); not touching it, evaluating without a cache"
     }
 
     /// What an SQLite error says about the file: not a database (or damaged) is to be moved aside,
