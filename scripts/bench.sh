@@ -60,6 +60,7 @@ record fit100k python3 scripts/bench/peers.py fitdecode "$work/fit-100k.fit" 3
 echo "== folder: one core, both cores, cache cold and warm" >&2
 record folder "$bench" folder "$runs_dir" "$work/folder-cache.sqlite" "$runs"
 record cacheparts "$bench" cache-parts "$runs_dir" "$work/parts-cache.sqlite"
+BENCH_RUNS=$runs record measures "$bench" folder-measures "$runs_dir" "$work/measures-cache.sqlite" rules
 
 echo "== rules over 10,000 summaries" >&2
 BENCH_RUNS=$runs record rules "$bench" rules 10000 badges.json rules

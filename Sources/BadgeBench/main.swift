@@ -229,6 +229,53 @@ func benchFolder(_ directory: String, runs: Int, cachePath: String) throws {
     emitTimes("warm_cache_s", warm)
 }
 
+/// A folder of packs stands for every pack in it, as `badgectl --rules` takes it.
+func packDirectories(_ paths: [String]) -> [String] {
+    var directories: [String] = []
+    for path in paths {
+        if FileManager.default.fileExists(atPath: path + "/pack.lua") {
+            directories.append(path)
+        } else {
+            let entries = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+            directories += entries.filter { FileManager.default.fileExists(atPath: path + "/" + $0 + "/pack.lua") }.map { path + "/" + $0 }
+        }
+    }
+    return directories
+}
+
+/// The cost of measures: the folder read cold (through a new cache, every core) without measures and
+/// with every measure the packs declare, alternating, then warm with the measures.
+func benchFolderMeasures(_ directory: String, cachePath: String, packs: [String], runs: Int) throws {
+    let directories = packDirectories(packs)
+    let loaded = try directories.map { try RulePack.load(directory: $0) }
+    let athlete = Athlete(source: "bench", maxHeartRate: 190, restingHeartRate: 50, zones: Athlete.defaultZones(max: 190, resting: 50))
+    let definitions = PackMeasureTable.definitions(of: loaded, athlete: athlete)
+    let plain = RunAnalyzer(), measured = RunAnalyzer(measures: definitions)
+    func clear() { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: cachePath + suffix) } }
+    func read(_ analyzer: RunAnalyzer) throws -> Int {
+        var warning: String?
+        guard let cache = RunCache.open(path: cachePath, warning: &warning) else { throw BenchError.failed(warning ?? "no cache") }
+        return try RunFolder.read(directory, analyzer: analyzer, cache: cache).runs.count
+    }
+    var without: [Double] = [], with: [Double] = [], warmWithout: [Double] = [], warmWith: [Double] = []
+    for _ in 0..<runs {
+        clear()
+        without.append(try time { _ = try read(plain) })
+        warmWithout.append(try time { _ = try read(plain) })
+        clear()
+        with.append(try time { _ = try read(measured) })
+        warmWith.append(try time { _ = try read(measured) })
+    }
+    clear()
+    emit("measures", definitions.count)
+    emitTimes("cold_without_s", without)
+    emitTimes("cold_with_s", with)
+    emit("cold_ratio", median(with) / median(without))
+    emitTimes("warm_without_s", warmWithout)
+    emitTimes("warm_with_s", warmWith)
+    emit("warm_ratio", median(warmWith) / median(warmWithout))
+}
+
 /// Rules: every pack over `count` summaries (a few generated runs, repeated on successive days).
 func benchRules(count: Int, runs: Int, packs: [String], badges: String) throws {
     let catalogue = try Catalogue.load(path: badges)
@@ -252,16 +299,7 @@ func benchRules(count: Int, runs: Int, packs: [String], badges: String) throws {
         run.localOffsetSeconds = 0
         summaries.append(run)
     }
-    // A folder of packs stands for every pack in it, as `badgectl --rules` takes it.
-    var directories: [String] = []
-    for path in packs {
-        if FileManager.default.fileExists(atPath: path + "/pack.lua") {
-            directories.append(path)
-        } else {
-            let entries = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
-            directories += entries.filter { FileManager.default.fileExists(atPath: path + "/" + $0 + "/pack.lua") }.map { path + "/" + $0 }
-        }
-    }
+    let directories = packDirectories(packs)
     let engine = RuleEngine(packDirectories: directories, catalogue: catalogue)
     guard engine.loadFailures.isEmpty else { throw BenchError.failed("packs did not load: \(engine.loadFailures)") }
     var times: [Double] = []
@@ -379,8 +417,28 @@ func run() throws {
         emit("points", track.count)
         emit("distance_m", summary.distanceMeters)
         emit("max_rss_mb", maxRSSMegabytes())
+    case "sun":
+        // The bridge of scripts/check-realdata's sun check: a line "LAT LON YYYY-MM-DD" in, a line
+        // "SUNRISE SUNSET" (epoch seconds), "polar-day" or "polar-night" out.
+        while let line = readLine() {
+            let parts = line.split(separator: " ")
+            guard parts.count == 3, let latitude = Double(parts[0]), let longitude = Double(parts[1]) else {
+                throw BenchError.usage("sun: lines of LAT LON YYYY-MM-DD on stdin, got '\(line)'")
+            }
+            let date = parts[2].split(separator: "-").compactMap { Int($0) }
+            guard date.count == 3 else { throw BenchError.usage("sun: a date YYYY-MM-DD, got '\(parts[2])'") }
+            switch Sun.day(year: date[0], month: date[1], day: date[2], latitude: latitude, longitude: longitude) {
+            case .events(let sunrise, let sunset): print(String(format: "%.1f %.1f", sunrise, sunset))
+            case .polarDay: print("polar-day")
+            case .polarNight: print("polar-night")
+            }
+        }
+    case "folder-measures":
+        let usage = "folder-measures DIR CACHE PACK... (RUNS from BENCH_RUNS, default 5)"
+        let runs = Int(ProcessInfo.processInfo.environment["BENCH_RUNS"] ?? "") ?? 5
+        try benchFolderMeasures(try arg(1, usage), cachePath: try arg(2, usage), packs: Array(args.dropFirst(3)), runs: runs)
     default:
-        throw BenchError.usage("BadgeBench gen-gpx|gen-fit|gen-tcx|gpx|fit|tcx|folder|rules|ours-gpx|cache-parts|rss-gpx ...")
+        throw BenchError.usage("BadgeBench gen-gpx|gen-fit|gen-tcx|gpx|fit|tcx|folder|folder-measures|rules|ours-gpx|cache-parts|rss-gpx|sun ...")
     }
 }
 

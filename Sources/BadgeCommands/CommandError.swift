@@ -27,6 +27,8 @@ public enum CommandError: Error, Equatable, CustomStringConvertible {
     /// No flag named the packs or the catalogue and none was found where badgectl looks (`looked`, in
     /// order); `flag` names them.
     case cannotFind(what: String, looked: [String], flag: String)
+    /// `--athlete FILE` that cannot be read or is not a valid profile (`reason` names the file and field).
+    case badAthlete(reason: String)
 
     public var description: String {
         switch self {
@@ -53,6 +55,8 @@ public enum CommandError: Error, Equatable, CustomStringConvertible {
             return "\(flag) must be from \(range)"
         case .cannotFind(let what, let looked, let flag):
             return "cannot find the \(what): looked in \(looked.joined(separator: ", ")); give it with \(flag)"
+        case .badAthlete(let reason):
+            return "--athlete: \(reason)"
         }
     }
 

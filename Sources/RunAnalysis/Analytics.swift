@@ -103,6 +103,23 @@ extension RunAnalyzer {
     static func stretches(of series: TimedSeries, maxStopSeconds: Double) -> [Range<Int>] {
         let n = series.count
         guard n >= 2 else { return [0..<n] }
+        let stops = stopRanges(of: series, maxStopSeconds: maxStopSeconds)
+        guard !stops.isEmpty else { return [0..<n] }
+        var result: [Range<Int>] = []
+        var pieceStart = 0
+        for stop in stops {
+            result.append(pieceStart..<(stop.start + 1))
+            pieceStart = stop.end
+        }
+        result.append(pieceStart..<n)
+        return result
+    }
+
+    /// The stops of `stretches(of:maxStopSeconds:)`, each from its first slow point to its last (the
+    /// stop lasts `elapsed[end] - elapsed[start]`), in order.
+    static func stopRanges(of series: TimedSeries, maxStopSeconds: Double) -> [(start: Int, end: Int)] {
+        let n = series.count
+        guard n >= 2 else { return [] }
         // The stops, merged, as point ranges (state local to the loop: no captured variables).
         let stops = series.distances.withUnsafeBufferPointer { d in
             series.elapsed.withUnsafeBufferPointer { t -> [(start: Int, end: Int)] in
@@ -126,7 +143,7 @@ extension RunAnalyzer {
                 return stops
             }
         }
-        guard !stops.isEmpty else { return [0..<n] }
+        guard !stops.isEmpty else { return [] }
         // The stopped windows reach into the running on either side (a window is stopped as soon
         // as its average is slow): each stop is trimmed to its slow steps, so the efforts on
         // either side keep every metre run.
@@ -135,17 +152,12 @@ extension RunAnalyzer {
             let dt = t[k + 1] - t[k]
             return dt <= 0 || d[k + 1] - d[k] >= movingSpeedThreshold * dt
         }
-        var result: [Range<Int>] = []
-        var pieceStart = 0
-        for stop in stops {
+        return stops.map { stop in
             var a = stop.start, b = stop.end
             while a < b, moving(a) { a += 1 }
             while b > a, moving(b - 1) { b -= 1 }
-            result.append(pieceStart..<(a + 1))
-            pieceStart = b
+            return (a, b)
         }
-        result.append(pieceStart..<n)
-        return result
     }
 
     /// The shortest time over any contiguous window of `meters` of cumulative distance, or nil

@@ -47,11 +47,20 @@ public struct RunAnalyzer: Sendable {
 
     public var checkpoints: [CheckpointTarget]
 
+    /// The measures the packs declared (`MeasureDefinition`), computed in the same pass as the summary.
+    public var measures: [MeasureDefinition] = []
+
+    /// The zone a measure's local date comes from when the file gave no UTC offset and `summarize` no
+    /// zone (the sun's day; `RunFolder` sets it to `--tz`). nil: the local mean solar time. A run read
+    /// later in another zone has its sun placed again (`localiseMeasures`).
+    public var zone: TimeZone? = nil
+
     /// Also keep a simplified, speed-annotated route (`RunSummary.route`) for the HTML report.
     public var includeRoutes = false
 
-    public init(checkpoints: [CheckpointTarget] = [], includeRoutes: Bool = false) {
+    public init(checkpoints: [CheckpointTarget] = [], includeRoutes: Bool = false, measures: [MeasureDefinition] = []) {
         self.includeRoutes = includeRoutes
+        self.measures = measures
         self.checkpoints = checkpoints
     }
 
@@ -331,6 +340,17 @@ extension RunAnalyzer {
         summary.cadence = RunAnalyzer.sensorStats(track.cadences, profile: profile, ignoreNonPositive: false)
         summary.dropped = profile.dropped.sorted { $0.key < $1.key }.map { Dropped(reason: $0.key, count: $0.value) }
         if includeRoutes { summary.route = RouteTrace.make(track: track, profile: profile) }
+        if !measures.isEmpty {
+            var localDate = summary.localDate, offset = summary.localOffsetSeconds
+            if localDate == nil, let zone, let epoch = startEpoch {
+                let seconds = track.utcOffsetSeconds ?? zone.secondsFromGMT(for: Date(timeIntervalSince1970: epoch))
+                localDate = Timestamps.date(epoch, offsetSeconds: seconds)
+                offset = seconds
+            }
+            summary.measures = RunAnalyzer.measures(
+                measures, track: track, profile: profile, series: series, startEpoch: startEpoch, elapsed: elapsed,
+                localDate: localDate, offsetSeconds: offset)
+        }
         return summary
     }
 }

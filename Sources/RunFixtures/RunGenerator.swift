@@ -67,6 +67,15 @@ public struct RunGenerator: Sendable {
     public var hillAmplitudeMeters: Double = 15
     public var baseElevationMeters: Double = 50
     public var heartRate = true
+    /// A planted heart rate instead of the simulated one: each step holds `bpm` exactly (no noise)
+    /// until `untilSeconds` after the start; the last step holds to the end. For measures with a
+    /// known time in each range.
+    public var heartRateSteps: [HeartRateStep]?
+    public struct HeartRateStep: Sendable, Equatable {
+        public var untilSeconds: Double
+        public var bpm: Double
+        public init(untilSeconds: Double, bpm: Double) { self.untilSeconds = untilSeconds; self.bpm = bpm }
+    }
     public var cadence = true
     public var startLatitude = 52.3702
     public var startLongitude = 4.8952
@@ -128,7 +137,10 @@ public struct RunGenerator: Sendable {
                 lo = (lo * 1e7).rounded() / 1e7
                 ele = (ele * 10).rounded() / 10
             }
-            let heart = heartRate ? (hr + rng.gaussian()).rounded() : .nan
+            var heart = heartRate ? (hr + rng.gaussian()).rounded() : .nan
+            if let steps = heartRateSteps, let last = steps.last {
+                heart = (steps.first { time - startEpochSeconds < $0.untilSeconds } ?? last).bpm
+            }
             let cad = cadence ? (speed > 0.5 ? (82 + 6 * (speed - 3) + rng.gaussian()).rounded() : 0) : .nan
             let stamp = (time * 1000).rounded() / 1000
             t.append(latitude: la, longitude: lo, elevation: ele, time: stamp, heartRate: heart, cadence: cad)

@@ -65,13 +65,18 @@ public struct RunFolder: Sendable {
             }
             files = [(directory, (directory as NSString).lastPathComponent)]
         }
+        // Measures placed in time (the sun's day) are made in `zone`, so that `localise` keeps them as they are.
+        var zoned = analyzer
+        if zoned.zone == nil, !zoned.measures.isEmpty { zoned.zone = zone }
+        let analyzer = zoned
         // Summaries that carry their drawn route (the report) are never handed to a reader that asked for none.
         let key = RunCache.key(checkpoints: analyzer.checkpoints, routes: analyzer.includeRoutes)
+        let measureKeys = analyzer.measures.map { RunCache.measureKey($0) }
         let outcomes = Outcomes(count: files.count)
         let counter = Counter()
         let work: @Sendable (Int) -> Void = { index in
             let file = files[index]
-            let outcome = readOne(path: file.path, id: file.id, analyzer: analyzer, cache: cache, key: key, budget: budget)
+            let outcome = readOne(path: file.path, id: file.id, analyzer: analyzer, cache: cache, key: key, measureKeys: measureKeys, budget: budget)
             outcomes.set(index, outcome)
             if let progress { progress(counter.increment(), files.count) }
         }
@@ -81,11 +86,13 @@ public struct RunFolder: Sendable {
             DispatchQueue.concurrentPerform(iterations: files.count, execute: work)
         }
         var rows: [RunCache.Row] = []
+        var measureRows: [RunCache.MeasureRow] = []
         for (index, outcome) in outcomes.values.enumerated() {
             switch outcome {
-            case .runs(let runs, let row)?:
+            case .runs(let runs, let row, let measures)?:
                 folder.runs.append(contentsOf: runs.map { localise($0, zone: zone) })
                 if let row { rows.append(row) }
+                measureRows.append(contentsOf: measures)
             case .failed(let error)?:
                 folder.errors.append(error)
             case nil:
@@ -93,40 +100,59 @@ public struct RunFolder: Sendable {
             }
         }
         cache?.store(rows)
+        cache?.storeMeasures(measureRows)
         return folder
     }
 
-    /// What reading one file gave: its runs (and a cache row to store, when it was read afresh) or an error.
+    /// What reading one file gave: its runs (and a cache row to store, when it was read afresh, and the
+    /// rows of the measures it computed) or an error.
     enum Outcome: Sendable {
-        case runs([RunSummary], RunCache.Row?)
+        case runs([RunSummary], RunCache.Row?, [RunCache.MeasureRow] = [])
         case failed(RunFileError)
     }
 
     /// One file: from the cache when its path, size and time (or, failing that, its content hash) match,
-    /// else read and summarised (and a row returned for the cache).
-    static func readOne(path: String, id: String, analyzer: RunAnalyzer, cache: RunCache?, key: String, budget: MemoryBudget = .shared) -> Outcome {
+    /// else read and summarised (and a row returned for the cache). When the analyzer asks for measures,
+    /// a cached summary is used only with every measure cached for the file's content; a file missing
+    /// one is read again, once, and gives rows for its measures (its summary row is already stored).
+    /// `measureKeys`: `RunCache.measureKey` of each of the analyzer's measures, in order (made once per
+    /// folder; nil: made here).
+    static func readOne(path: String, id: String, analyzer: RunAnalyzer, cache: RunCache?, key: String, measureKeys: [String]? = nil,
+                        budget: MemoryBudget = .shared) -> Outcome {
+        let measureKeys = measureKeys ?? analyzer.measures.map { RunCache.measureKey($0) }
         var row: RunCache.Row?
         var hasher: ContentHasher?
+        /// The content hash of a file read again only for its measures (its summary is cached), and those measures.
+        var knownHash: UInt64?
+        var missing: [MeasureDefinition] = []
+        var sizeBytes: Int64 = 0
         if let cache, let stamp = RunCache.stamp(path: path) {
+            sizeBytes = stamp.sizeBytes
             let absolute = absolutePath(path)
             func makeRow(hash: UInt64, summaries: Data = Data()) -> RunCache.Row {
                 RunCache.Row(path: absolute, sizeBytes: stamp.sizeBytes, modifiedNanoseconds: stamp.modifiedNanoseconds,
                              hash: hash, key: key, id: id, summaries: summaries)
             }
-            if let entry = cache.lookup(path: absolute, sizeBytes: stamp.sizeBytes, modifiedNanoseconds: stamp.modifiedNanoseconds, key: key),
+            if let entry = cache.lookup(path: absolute, sizeBytes: stamp.sizeBytes, modifiedNanoseconds: stamp.modifiedNanoseconds, key: key,
+                                        measureKeys: measureKeys),
                let runs = decode(entry, id: id) {
-                return .runs(runs, nil)
-            }
-            if !cache.hasRow(sizeBytes: stamp.sizeBytes, key: key) {
+                switch attachMeasures(runs, analyzer: analyzer, keys: measureKeys, stored: entry.measures) {
+                case .complete(let measured): return .runs(measured, nil)
+                case .missing(let definitions): missing = definitions
+                }
+                knownHash = entry.hash
+            } else if !cache.hasRow(sizeBytes: stamp.sizeBytes, key: key) {
                 // No cached file has this size, so this one cannot be a moved file: read it once,
                 // hashing it on the way, for the row to store.
                 hasher = ContentHasher()
                 row = makeRow(hash: 0)  // the hash is set once the file has been read
             } else if let hash = RunCache.hash(path: path) {
-                if let entry = cache.lookup(hash: hash, sizeBytes: stamp.sizeBytes, key: key), let runs = decode(entry, id: id),
+                if let entry = cache.lookup(hash: hash, sizeBytes: stamp.sizeBytes, key: key, measureKeys: measureKeys), let runs = decode(entry, id: id),
                    let data = try? encoder.encode(runs) {
                     // A moved or renamed file: store it under its new path and id.
-                    return .runs(runs, makeRow(hash: hash, summaries: data))
+                    if case .complete(let measured) = attachMeasures(runs, analyzer: analyzer, keys: measureKeys, stored: entry.measures) {
+                        return .runs(measured, makeRow(hash: hash, summaries: data))
+                    }
                 }
                 row = makeRow(hash: hash)
             }
@@ -134,6 +160,10 @@ public struct RunFolder: Sendable {
         do {
             // No local date yet: `localise` gives every run (read or cached) its one, from `zone`.
             let runs = try RunLoader.load(path: path, id: id, analyzer: analyzer, zoneOffsetSeconds: nil, hasher: hasher, budget: budget)
+            if let hash = knownHash {
+                // Only the missing measures are stored: the others' rows stay as they are.
+                return .runs(runs, nil, measureRows(runs, missing, hash: hash, sizeBytes: sizeBytes))
+            }
             if var made = row, let data = try? encoder.encode(runs) {
                 if let hasher {
                     made.hash = hasher.finish()
@@ -142,13 +172,46 @@ public struct RunFolder: Sendable {
                           after.modifiedNanoseconds == made.modifiedNanoseconds else { return .runs(runs, nil) }
                 }
                 made.summaries = data
-                return .runs(runs, made)
+                return .runs(runs, made, measureRows(runs, analyzer.measures, hash: made.hash, sizeBytes: made.sizeBytes))
             }
             return .runs(runs, nil)
         } catch let error as ActivityError {
             return .failed(RunFileError(path: id, message: error.description))
         } catch {
             return .failed(RunFileError(path: id, message: "\(ShownName.of(id)): \(error)"))
+        }
+    }
+
+    /// What the cache holds of the analyzer's measures for a file's content.
+    enum CachedMeasures {
+        /// Every one: the runs with their measures.
+        case complete([RunSummary])
+        /// These are not cached (the file is read again for them).
+        case missing([MeasureDefinition])
+    }
+
+    /// `runs` with the analyzer's measures from the cache, or the measures it lacks. Without measures,
+    /// `runs` as they are.
+    /// `stored`: the file's cached measures by `RunCache.measureKey` (from the lookup of its summary).
+    static func attachMeasures(_ runs: [RunSummary], analyzer: RunAnalyzer, keys: [String], stored: [String: Data]) -> CachedMeasures {
+        guard !analyzer.measures.isEmpty else { return .complete(runs) }
+        var runs = runs
+        var missing: [MeasureDefinition] = []
+        for (definition, key) in zip(analyzer.measures, keys) {
+            guard let data = stored[key], let values = MeasureCodec.decode(data), values.count == runs.count else {
+                missing.append(definition)
+                continue
+            }
+            for index in runs.indices { runs[index].measures[definition.key] = values[index] }
+        }
+        return missing.isEmpty ? .complete(runs) : .missing(missing)
+    }
+
+    /// The measure rows of a file's runs for `definitions`: one per measure, the value of each run in order.
+    static func measureRows(_ runs: [RunSummary], _ definitions: [MeasureDefinition], hash: UInt64, sizeBytes: Int64) -> [RunCache.MeasureRow] {
+        definitions.map { definition in
+            let values: [MeasureValue?] = runs.map { $0.measures[definition.key] }
+            return RunCache.MeasureRow(hash: hash, sizeBytes: sizeBytes, key: RunCache.measureKey(definition), value: MeasureCodec.encode(values))
         }
     }
 
@@ -210,6 +273,7 @@ public struct RunFolder: Sendable {
         run.localDate = Timestamps.date(epoch, offsetSeconds: offset)
         run.localStart = Timestamps.localTime(epoch, offsetSeconds: offset)
         run.localOffsetSeconds = offset
+        if !run.measures.isEmpty { RunAnalyzer.localiseMeasures(&run) }
         return run
     }
 

@@ -75,6 +75,7 @@ L.append("python3 scripts/bench/peers.py fitdecode fit-100k.fit 3 # fitdecode, e
 L.append("badgectl generate runs --count %s --minutes %s" % (folder_runs, folder_minutes))
 L.append(".build/release/BadgeBench folder runs cache.sqlite 5    # one core / both cores / cold cache on one and both cores / warm")
 L.append(".build/release/BadgeBench cache-parts runs cache.sqlite   # where a cold cache's extra time goes (hash, JSON, store)")
+L.append(".build/release/BadgeBench folder-measures runs cache.sqlite rules  # cold and warm with every shipped measure vs without")
 L.append(".build/release/BadgeBench rules 10000 badges.json rules # every shipped pack over 10,000 summaries")
 L.append("/usr/bin/time -v ...                                    # peak RSS")
 L.append("```")
@@ -147,6 +148,13 @@ if get("cacheparts.hash_s") is not None:
              "%s s, lookups %s s, storing the rows in one transaction %s s; reading and summarising %s s." % (
         fmt(get("cacheparts.hash_s")), fmt(get("cacheparts.encode_s")), fmt(get("cacheparts.lookups_s")),
         fmt(get("cacheparts.store_s")), fmt(get("cacheparts.read_s"))))
+if get("measures.cold_ratio") is not None:
+    L.append("")
+    L.append("Measures (`BadgeBench folder-measures`, the same folder, both cores, a new cache each cold read, ours with and "
+             "without alternating): every measure the shipped packs declare (%s, zones from a profile) costs a cold read "
+             "%s s against %s s without (**%.2f×**, target ≤ 1.3×) and a warm read %s s against %s s (%.2f×)." % (
+        fmt(get("measures.measures"), "%.0f"), fmt(get("measures.cold_with_s")), fmt(get("measures.cold_without_s")),
+        get("measures.cold_ratio"), fmt(get("measures.warm_with_s")), fmt(get("measures.warm_without_s")), get("measures.warm_ratio")))
 if warm is not None and files:
     L.append("")
     L.append("Warm cost per file: %.2f ms, so 2,000 unchanged runs would take about %.2f s (target < 1 s)." % (warm / files * 1000, warm / files * 2000))

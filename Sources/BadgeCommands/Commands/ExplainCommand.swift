@@ -95,7 +95,15 @@ struct ExplainCommand: ParsableCommand {
                           "\(award.pack)/\(award.rule)", award.detail)
             }
             out.append(table.render())
+            // The measures behind each award, as the rule read them.
+            for award in e.awards where !award.measureLines.isEmpty {
+                out.append("  \(award.tier) on \(award.run):")
+                for measure in award.measureLines {
+                    out.append("    measure \(measure.name): " + (measure.value.map { $0.text(kind: measure.kind) } ?? "nil"))
+                }
+            }
         }
+        for note in e.measureNotes { out.append("Note: \(note)") }
         if !e.statuses.isEmpty || e.remainingMeters != nil {
             out.append("")
             out.append(e.awards.isEmpty ? "What would earn it:" : "What next:")
@@ -150,13 +158,17 @@ public struct BadgeExplanation: Encodable, Sendable {
         @NullEncoded public var elapsedSeconds: Double?
         @NullEncoded public var paceSecondsPerKilometre: Double?
         @NullEncoded public var progress: BadgeRules.Progress?
+        /// The measures the rule read from the run before awarding, by name (null: the run has none).
+        public var measures: [String: MeasureValue?] = [:]
+        /// The same, in name order with their kinds (for the table).
+        var measureLines: [AwardMeasure] = []
 
         enum CodingKeys: String, CodingKey {
             case tier, run, at, pack, rule, detail
             case distanceMeters = "distance_m"
             case elapsedSeconds = "elapsed_s"
             case paceSecondsPerKilometre = "pace_s_per_km"
-            case progress
+            case progress, measures
         }
     }
 
@@ -174,6 +186,8 @@ public struct BadgeExplanation: Encodable, Sendable {
     @NullEncoded public var remainingMeters: Double?
     public var ruleErrors: [RuleFailure]
     public var fileErrors: [String]
+    /// Why measures of the badge's packs are nil in every run (no athlete profile for a zone).
+    public var measureNotes: [String] = []
 
     init(badge: CatalogueBadge, theme: String?, evaluation: Evaluation, runs: [RunSummary], fileErrors: [String]) {
         self.badge = badge.id; name = badge.name; information = badge.information; image = badge.image
@@ -181,15 +195,22 @@ public struct BadgeExplanation: Encodable, Sendable {
         let byId = Dictionary(runs.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         awards = evaluation.awards.filter { $0.badge == badge.id }.map { award in
             let run = byId[award.run]
-            return AwardLine(tier: award.tier, run: award.run, at: award.at, pack: award.pack, rule: award.rule, detail: award.detail,
-                             distanceMeters: run?.distanceMeters, elapsedSeconds: run?.elapsedSeconds,
-                             paceSecondsPerKilometre: run?.paceSecondsPerKilometre, progress: award.progress)
+            var line = AwardLine(tier: award.tier, run: award.run, at: award.at, pack: award.pack, rule: award.rule, detail: award.detail,
+                                 distanceMeters: run?.distanceMeters, elapsedSeconds: run?.elapsedSeconds,
+                                 paceSecondsPerKilometre: run?.paceSecondsPerKilometre, progress: award.progress)
+            line.measureLines = award.measures
+            for measure in award.measures { line.measures[measure.name] = .some(measure.value) }
+            return line
         }
         earned = !awards.isEmpty
         statuses = evaluation.statuses.filter { $0.badge == badge.id }
         remainingMeters = evaluation.nexts.filter { $0.badge == badge.id }.map(\.remainingMeters).min()
         ruleErrors = evaluation.failures
         self.fileErrors = fileErrors
+        let packs = Set(awards.map(\.pack) + statuses.map(\.pack))
+        // Only where the badge is not earned: then a measure that is nil everywhere may be why.
+        let notes = evaluation.notes.filter { $0.rule == nil && packs.contains($0.pack) && $0.message.hasPrefix("measure '") }
+        measureNotes = awards.isEmpty ? notes.map { "\($0.pack): \($0.message)" } : []
     }
 
     enum CodingKeys: String, CodingKey {
@@ -197,5 +218,6 @@ public struct BadgeExplanation: Encodable, Sendable {
         case remainingMeters = "remaining_m"
         case ruleErrors = "rule_errors"
         case fileErrors = "file_errors"
+        case measureNotes = "measure_notes"
     }
 }

@@ -21,11 +21,20 @@ struct SummarizeCommand: ParsableCommand {
 
     @OptionGroup var runOptions: RunOptions
 
+    @Option(name: .long, help: ArgumentHelp(
+        "A rule pack whose measures to compute and print (pack.lua's `measures`). Repeat for more.", valueName: "pack"))
+    var rules: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("The runner's profile, for measures of heart-rate zones (JSON).", valueName: "file"))
+    var athlete: String?
+
     @Option(name: .long, help: "Output format: table or json.")
     var format: OutputFormat = .table
 
     struct Output: Encodable {
         var runs: [RunSummary]
+        /// With `--rules`: by run id, by pack, each declared measure's value (null when the run has none).
+        var measures: [String: [String: [String: MeasureValue?]]]?
     }
 
     func run() throws {
@@ -39,7 +48,16 @@ struct SummarizeCommand: ParsableCommand {
                 Console.error(CommandError.prefix + "\(error) (checkpoints left out)")
             }
         }
-        let analyzer = RunAnalyzer(checkpoints: targets)
+        var packs: [RulePack] = []
+        for directory in rules {
+            do { packs.append(try RulePack.load(directory: directory)) } catch { throw ValidationError("--rules \(directory): \(error)") }
+        }
+        var profile: Athlete?
+        if let athlete {
+            do { profile = try Athlete.read(path: athlete) } catch { throw CommandError.badAthlete(reason: "\(error)").usage }
+        }
+        let table = PackMeasureTable(packs: packs, athlete: profile)
+        let analyzer = RunAnalyzer(checkpoints: targets, measures: PackMeasureTable.definitions(of: packs, athlete: profile))
         var runs: [RunSummary] = []
         var failed = false
         for file in files {
@@ -57,10 +75,45 @@ struct SummarizeCommand: ParsableCommand {
             }
         }
         switch format {
-        case .json: print(try JSONOutput.encode(Output(runs: runs)))
-        case .table: print(runs.map(SummarizeCommand.describe).joined(separator: "\n\n"))
+        case .json:
+            var output = Output(runs: runs)
+            if !packs.isEmpty {
+                var measures: [String: [String: [String: MeasureValue?]]] = [:]
+                for run in runs {
+                    for (index, pack) in packs.enumerated() {
+                        for measure in pack.measures {
+                            measures[run.id, default: [:]][pack.name, default: [:]][measure.name] = .some(table.value(pack: index, name: measure.name, in: run))
+                        }
+                    }
+                }
+                output.measures = measures
+            }
+            print(try JSONOutput.encode(output))
+        case .table:
+            print(runs.map { run in
+                SummarizeCommand.describe(run) + SummarizeCommand.describeMeasures(run, packs: packs, table: table)
+            }.joined(separator: "\n\n"))
         }
         if failed { throw ExitCode(ExitStatus.partial.rawValue) }
+    }
+
+    /// One line per measure of each pack: `measure    habits.best3k  elapsed_s = 1160.2, ...` (or why it is nil).
+    static func describeMeasures(_ run: RunSummary, packs: [RulePack], table: PackMeasureTable) -> String {
+        var lines: [String] = []
+        for (index, pack) in packs.enumerated() {
+            for measure in pack.measures {
+                let text: String
+                if let value = table.value(pack: index, name: measure.name, in: run) {
+                    text = value.text(kind: measure.definition.kind)
+                } else if let reason = table.unavailable(pack: index, name: measure.name) {
+                    text = "nil (\(reason))"
+                } else {
+                    text = "nil (\(MeasureKind.nilReason(measure.definition.kind)))"
+                }
+                lines.append("  measure    \(pack.name).\(measure.name)  \(text)")
+            }
+        }
+        return lines.isEmpty ? "" : "\n" + lines.joined(separator: "\n")
     }
 
     static func describe(_ run: RunSummary) -> String {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BadgeRules
 import Foundation
+import RunFiles
 
 /// How results are printed.
 public enum OutputFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
@@ -44,6 +45,18 @@ struct RuleOptions: ParsableArguments {
         "Show badges with a theme's names, information and images (a pack's `themes` in pack.lua).",
         discussion: "Awards do not change; an unknown name lists the themes the packs offer.", valueName: "name"))
     var theme: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The runner's profile (JSON: max_hr, resting_hr or zones, birth_date, sex).",
+        discussion: "Gives heart-rate zones to measures that ask for `zone = n` and `ctx.athlete` to rules.", valueName: "file"))
+    var athlete: String?
+
+    /// The profile `--athlete` names, nil without the flag.
+    /// - Throws: `CommandError.badAthlete` (a usage error) naming the file and what is wrong.
+    func athleteProfile() throws -> Athlete? {
+        guard let athlete else { return nil }
+        do { return try Athlete.read(path: athlete) } catch { throw CommandError.badAthlete(reason: "\(error)").usage }
+    }
 
     /// Each path is a pack (it holds `pack.lua`) or a folder of packs (every sub-folder, sorted);
     /// without `--rules`, the folder `Installation.locate` finds.

@@ -102,7 +102,9 @@ struct EvaluationPipeline {
         let rules = options.rules
         catalogue = try Self.guarding(failures) { try Catalogue.load(path: try rules.cataloguePath()) }
         let packs = try Self.guarding(failures) { try rules.packDirectories() }
-        engine = RuleEngine(packDirectories: packs, catalogue: catalogue, limits: options.limits.limits)
+        var engine = RuleEngine(packDirectories: packs, catalogue: catalogue, limits: options.limits.limits)
+        engine.athlete = try rules.athleteProfile()
+        self.engine = engine
         theme = try Theme.resolve(rules.theme, packs: engine.packs)
     }
 
@@ -116,7 +118,7 @@ struct EvaluationPipeline {
     /// and evaluates them. `routes` keeps each run's drawn route (the report); `profile` times every rule.
     func run(directory: String, cache: RunCache?, routes: Bool = false, profile: Bool = false) throws -> Outcome {
         let readStart = DispatchTime.now().uptimeNanoseconds
-        let analyzer = RunAnalyzer(checkpoints: catalogue.checkpointTargets, includeRoutes: routes)
+        let analyzer = RunAnalyzer(checkpoints: catalogue.checkpointTargets, includeRoutes: routes, measures: engine.measureDefinitions)
         let read = try Self.guarding(failures) {
             defer { ProgressLine.finish() }
             return try RunFolder.read(directory, analyzer: analyzer, zone: zone, cache: cache,

@@ -28,6 +28,9 @@ public struct Award: Codable, Sendable, Equatable {
     /// Short human text from the rule ("" when it gave none).
     public var detail: String
     @NullEncoded public var progress: Progress?
+    /// The measures the rule read from the awarded run before it awarded (`explain` shows them); not
+    /// part of `evaluate`'s JSON.
+    public var measures: [AwardMeasure] = []
 
     public init(badge: String, pack: String, rule: String, tier: String, run: String, at: String?, detail: String, progress: Progress? = nil) {
         self.badge = badge; self.pack = pack; self.rule = rule; self.tier = tier
@@ -36,6 +39,14 @@ public struct Award: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey { case badge, pack, rule, tier, run, at, detail, progress }
 
+}
+
+/// A measure behind an award: its name in the pack, its kind and its value in the awarded run (nil: none).
+public struct AwardMeasure: Codable, Sendable, Equatable {
+    public var name: String
+    public var kind: String
+    public var value: MeasureValue?
+    public init(name: String, kind: String, value: MeasureValue?) { self.name = name; self.kind = kind; self.value = value }
 }
 
 /// A pack or rule that could not be loaded or failed while it ran. The evaluation goes on without it.

@@ -12,16 +12,36 @@ extension Session {
         case .lazyField:
             guard let key = lua.string(at: 2) else { lua.pushNil(); return 1 }
             guard token >= 1, token <= runs.count else { lua.pushNil(); return 1 }
+            if key == "measures" { lua.pushMeasures(run: token); return 1 }
             runs.withUnsafeBufferPointer { marshaller.pushLazyField(of: $0[token - 1], run: token, key: key) }
             return 1
         case .award: return hostAward(token: token)
         case .note: return hostNote(token: token)
         case .print: return hostPrint(pack: token)
         case .require: return hostRequire(pack: token)
+        case .measure: return hostMeasure(run: token)
+        case .measureWrite: return raise("run.measures is read-only (copy what you need into your own table)")
         case .testRun, .testEvaluate, .testFail, .testWhere, .testPrint, .testRequire, nil:
             lua.push("badgectl: unknown host function \(fn)")
             return -1
         }
+    }
+
+    /// `run.measures.<name>` for the pack of the rule reading it.
+    func hostMeasure(run token: Int) -> Int32 {
+        guard let name = lua.string(at: 2), lua.type(at: 2) == .string else {
+            return raise("run.measures: measure names are strings, got \(lua.typeName(at: 2))")
+        }
+        guard let pack = current?.pack, pack < packNames.count else {
+            return raise("run.measures: read outside a rule of a pack")
+        }
+        guard measureTable.names[pack].contains(name) else {
+            return raise(LuaState.unknownMeasure(name, pack: packNames[pack], known: measureTable.names[pack]))
+        }
+        guard token >= 1, token <= runs.count else { lua.pushNil(); return 1 }
+        if let rule = current?.rule { measureReads[MeasureRead(rule: rule, run: token), default: []].insert(name) }
+        lua.push(measure: measureTable.value(pack: pack, name: name, in: runs[token - 1]))
+        return 1
     }
 
     func raise(_ message: String, level: Int32 = 1) -> Int32 {

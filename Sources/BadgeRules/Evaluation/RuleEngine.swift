@@ -37,6 +37,22 @@ public struct RuleEngine: Sendable {
     public let packs: [RulePack]
     /// Packs that did not load (reported again in every evaluation's failures).
     public let loadFailures: [RuleFailure]
+    /// The runner's profile (`--athlete`): zones for `zone = n` measures, `ctx.athlete` for rules.
+    public var athlete: Athlete?
+
+    /// Every measure the packs declare, as the analyzer computes it (zones resolved with `athlete`;
+    /// a zone measure without a profile is left out: it is nil, and `measureNotes` says why).
+    public var measureDefinitions: [MeasureDefinition] { PackMeasureTable.definitions(of: packs, athlete: athlete) }
+
+    /// Why some declared measures are nil in this evaluation (pack, measure, reason).
+    public var unavailableMeasures: [(pack: String, name: String, reason: String)] {
+        packs.flatMap { pack in
+            pack.measures.compactMap { measure in
+                if case .failure(let problem) = measure.definition.resolved(athlete: athlete) { return (pack.name, measure.name, problem.reason) }
+                return nil
+            }
+        }
+    }
 
     public init(packDirectories: [String], catalogue: Catalogue, limits: Limits = .default) {
         self.packDirectories = packDirectories
@@ -102,7 +118,7 @@ public struct RuleEngine: Sendable {
         var evaluation: Evaluation
         var costs: [RuleCost] = []
         do {
-            let session = try Session(packs: packs, catalogue: catalogue, limits: limits, runs: sorted)
+            let session = try Session(packs: packs, catalogue: catalogue, limits: limits, runs: sorted, athlete: athlete)
             session.profiling = profiling
             evaluation = session.evaluate()
             if profiling {

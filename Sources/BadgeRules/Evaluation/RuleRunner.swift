@@ -298,7 +298,15 @@ extension Session {
         pendingKeys.insert(key)
         pendingTiers.insert(tierKey)
         let run = runs[runIndex - 1]
-        pending.append(Pending(runIndex: runIndex, award: Award(badge: badge, pack: packNames[rule.pack], rule: rule.id, tier: tier,
-                                                                run: run.id, at: run.start, detail: detail, progress: progress)))
+        var award = Award(badge: badge, pack: packNames[rule.pack], rule: rule.id, tier: tier, run: run.id, at: run.start,
+                          detail: detail, progress: progress)
+        if let ruleIndex = current?.rule, let names = measureReads[MeasureRead(rule: ruleIndex, run: runIndex)] {
+            let declared = packs[rule.pack].measures
+            award.measures = names.sorted().map { name in
+                AwardMeasure(name: name, kind: declared.first { $0.name == name }?.definition.kind ?? "",
+                             value: measureTable.value(pack: rule.pack, name: name, in: run))
+            }
+        }
+        pending.append(Pending(runIndex: runIndex, award: award))
     }
 }

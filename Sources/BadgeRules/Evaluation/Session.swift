@@ -52,6 +52,8 @@ final class Session {
     var runsRef: Int32 = LuaState.noRef
     /// `ctx.catalogue`: the one proxy every rule's ctx holds (by its value id).
     var catalogueRef: Int32 = LuaState.noRef
+    /// `ctx.athlete`: the profile's read-only proxy, when there is a profile.
+    var athleteRef: Int32 = LuaState.noRef
 
     // Per pack (index = token of print/require).
     var folders: [String] = []
@@ -79,8 +81,18 @@ final class Session {
     /// Bytes of a rule's text the host keeps (a note, a detail, a hint); longer text is cut (`LuaState.string(at:limit:)`).
     static let textLimit = 4096
 
-    init(packs: [RulePack], catalogue: Catalogue, limits: RuleEngine.Limits, runs: [RunSummary]) throws {
+    /// What each pack's measure names stand for (`run.measures`).
+    let measureTable: PackMeasureTable
+    /// The runner's profile (`ctx.athlete`), when one was given.
+    let athlete: Athlete?
+    /// The measures each rule read of each run (names), for the awards that follow (`Award.measures`).
+    struct MeasureRead: Hashable { var rule: Int; var run: Int }
+    var measureReads: [MeasureRead: Set<String>] = [:]
+
+    init(packs: [RulePack], catalogue: Catalogue, limits: RuleEngine.Limits, runs: [RunSummary], athlete: Athlete? = nil) throws {
         self.lua = try LuaState(limits: limits)
+        self.athlete = athlete
+        self.measureTable = PackMeasureTable(packs: packs, athlete: athlete)
         self.packs = packs
         self.catalogue = catalogue
         self.runs = runs
@@ -232,6 +244,33 @@ final class Session {
         }
         lua.makeProxy(kind: LuaKinds.catalogue)
         catalogueRef = lua.ref()
+
+        if let athlete {
+            lua.newTable(record: 5)
+            if let value = athlete.maxHeartRate { lua.push(value); lua.setField(-2, "max_hr") }
+            if let value = athlete.restingHeartRate { lua.push(value); lua.setField(-2, "resting_hr") }
+            if let value = athlete.birthDate { lua.push(value); lua.setField(-2, "birth_date") }
+            if let value = athlete.sex { lua.push(value); lua.setField(-2, "sex") }
+            lua.newTable(array: Int32(athlete.zones.count))
+            for (i, zone) in athlete.zones.enumerated() {
+                lua.newTable(record: 2)
+                lua.push(zone.lower); lua.setField(-2, "min")
+                if let upper = zone.upper { lua.push(upper); lua.setField(-2, "max") }
+                lua.makeProxy(kind: LuaKinds.athleteZone)
+                lua.setIndex(-2, i + 1)
+            }
+            lua.makeProxy(kind: LuaKinds.athleteZones)
+            lua.setField(-2, "zones")
+            lua.makeProxy(kind: LuaKinds.athlete)
+            athleteRef = lua.ref()
+        }
+        for (index, pack) in packs.enumerated() {
+            for measure in pack.measures {
+                guard case .failure(let problem) = measure.definition.resolved(athlete: athlete) else { continue }
+                addNote(pack: pack.name, rule: nil) { "measure '\(measure.name)' is nil in every run: \(problem.reason)" }
+            }
+            _ = index
+        }
 
         lua.newTable(array: Int32(runs.count))
         for (i, run) in runs.enumerated() {

@@ -15,6 +15,10 @@ struct LuaKinds {
     static let catalogue: Int32 = 4
     static let packInfo: Int32 = 5
     static let ruleInfo: Int32 = 6
+    /// `ctx.athlete` (`--athlete`), its `zones` array and each zone `{ min, max }`.
+    static let athlete: Int32 = 7
+    static let athleteZones: Int32 = 8
+    static let athleteZone: Int32 = 9
 
     /// How a kind's values are made: a userdata over a table (runs: a present field is then a plain
     /// table read in the VM, the fastest for the fields rules read most; and the catalogue), a light
@@ -52,13 +56,16 @@ struct LuaKinds {
                  labelField: Int32(RunSchema.labelField + 1)),
             Spec(kind: Self.fastest, shape: .record, name: "fastest", fields: RunSchema.effortNames,
                  types: RunSchema.effortNames.map { _ in .record }),
-            Spec(kind: Self.ctx, shape: .record, name: "ctx", fields: ["catalogue", "pack", "note", "rule"],
-                 types: [.value, .record, .value, .record]),
+            Spec(kind: Self.ctx, shape: .record, name: "ctx", fields: ["catalogue", "pack", "note", "rule", "athlete"],
+                 types: [.value, .record, .value, .record, .value]),
             Spec(kind: Self.catalogueBadge, shape: .proxy, name: "catalogue badge",
                  fields: ["id", "name", "information", "image", "distance_m"]),
             Spec(kind: Self.catalogue, shape: .proxy, name: "catalogue", fields: nil),
             Spec(kind: Self.packInfo, shape: .record, name: "pack", fields: ["name", "version"], types: [.string, .string]),
             Spec(kind: Self.ruleInfo, shape: .record, name: "rule", fields: ["id", "title", "badge"], types: [.string, .string, .string]),
+            Spec(kind: Self.athlete, shape: .proxy, name: "athlete", fields: ["max_hr", "resting_hr", "birth_date", "sex", "zones"]),
+            Spec(kind: Self.athleteZones, shape: .proxy, name: "zones", fields: nil),
+            Spec(kind: Self.athleteZone, shape: .proxy, name: "zone", fields: ["min", "max"]),
         ]
         var elementKinds: [String: Int32] = [:]
         func add(_ spec: Spec) -> Int32 {

@@ -61,6 +61,8 @@ final class LuaState {
     func pushNil() { lua_pushnil(state) }
     func pushHostFunction(_ fn: HostFunction, token: Int) { bclua_push_host_function(state, fn.rawValue, Int64(token)) }
     func newTable(array: Int32 = 0, record: Int32 = 0) { lua_createtable(state, array, record) }
+    /// Pops a table and makes it the metatable of the value at `index`.
+    func setMetatable(_ index: Int32) { lua_setmetatable(state, index) }
 
     /// `table[key] = <top>` without metamethods; pops the value.
     func setField(_ table: Int32, _ key: String) {
@@ -391,6 +393,8 @@ enum HostFunction: Int32 {
     /// The test API (`Lua/test_prelude.lua`): `t.run`, `t.evaluate`, expectation failures, `where`,
     /// and a test file's `print` and `require`.
     case testRun = 10, testEvaluate, testFail, testWhere, testPrint, testRequire
+    /// A read of `run.measures.<name>` and a write to it (token: the run's index).
+    case measure = 20, measureWrite
 }
 
 /// Splits `rules/x/y.lua:12: boom` into file, line and the rest; nil when the text has no such prefix.

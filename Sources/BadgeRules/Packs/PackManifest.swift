@@ -36,7 +36,9 @@ struct PackManifest {
                 throw fail("\(label): duplicate badge id '\(badge.id)'")
             }
         }
-        return RulePack(name: name, version: version, description: description, directory: directory, badges: badges, themes: themes)
+        var pack = RulePack(name: name, version: version, description: description, directory: directory, badges: badges, themes: themes)
+        pack.measures = try readMeasures(table, packFile: packFile)
+        return pack
     }
 
 

@@ -191,7 +191,7 @@ extension Session {
         let token = rules.count
         // ctx: the same read-only record for every call of this rule (LuaKinds.ctx, .packInfo, .ruleInfo);
         // its catalogue and note are values (the catalogue proxy, the host function).
-        if let ctx = lua.newRecords(kind: LuaKinds.ctx, fields: 4),
+        if let ctx = lua.newRecords(kind: LuaKinds.ctx, fields: 5),
            let packInfo = lua.newRecords(kind: LuaKinds.packInfo, fields: 2),
            let ruleInfo = lua.newRecords(kind: LuaKinds.ruleInfo, fields: 3) {
             LuaState.setSlot(packInfo, 0, id: marshaller.recordString(packs[pack].name))
@@ -205,6 +205,10 @@ extension Session {
             lua.pushHostFunction(.note, token: token)
             LuaState.setSlot(ctx, 2, id: lua.addRecordValue())
             LuaState.setSlot(ctx, 3, record: UnsafeRawPointer(ruleInfo))
+            if athleteRef != LuaState.noRef {
+                lua.push(ref: athleteRef)
+                LuaState.setSlot(ctx, 4, id: lua.addRecordValue())
+            }
             lua.push(lightUserdata: ctx)
         } else {
             lua.pushNil()

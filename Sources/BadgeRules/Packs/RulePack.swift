@@ -15,6 +15,8 @@ public struct RulePack: Sendable, Equatable {
     public var ruleFiles: [String]
     /// Test files beside the rules (`*_test.lua`), sorted.
     public var testFiles: [String]
+    /// The measures `pack.lua` declares, by name (`run.measures.<name>` in this pack's rules).
+    public var measures: [PackMeasure] = []
 
     public init(name: String, version: String, description: String = "", directory: String,
                 badges: [CatalogueBadge] = [], themes: [String: [CatalogueBadge]] = [:],

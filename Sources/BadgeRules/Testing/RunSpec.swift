@@ -9,6 +9,7 @@ enum RunSpec {
     /// flat elevation and heart-rate figures, and `file` (a run file read by the production readers).
     static let conveniences = [
         "date", "distance_km", "duration", "elevation_gain_m", "elevation_loss_m", "heart_rate_avg", "heart_rate_max", "file",
+        "measures",
     ]
 
     /// A real run's fields that a test does not set, and why: computed from the others, or the host's.
@@ -195,6 +196,7 @@ enum RunSpec {
             dropped: try records("dropped", Dropped.self))
         run.localStart = localStart
         run.localOffsetSeconds = localOffset
+        run.measures = try measures(session: session, table: table)
         return run
 
         /// `key` as an array of split times (seconds or "mm:ss"), each a whole `unit`; the last may
@@ -293,6 +295,53 @@ enum RunSpec {
         }
     }
 
+    /// `measures = { best3k = { elapsed_s = 590 }, ... }`: values of the pack's declared measures, by name
+    /// (a name the pack does not declare, or a field its kind does not have, is an error with a suggestion).
+    static func measures(session: TestSession, table: Int32) throws -> [String: MeasureValue] {
+        let lua = session.lua
+        guard lua.getField(table, "measures") != .nil else { lua.pop(); return [:] }
+        defer { lua.pop() }
+        guard lua.type(at: -1) == .table else { throw RulesError.field("field 'measures' must be a table { <name> = { <field> = value, ... } }") }
+        let list = lua.top
+        let declared = session.pack.measures
+        var result: [String: MeasureValue] = [:]
+        lua.pushNil()
+        while lua.next(list) {
+            defer { lua.pop() }
+            guard let name = lua.string(at: -2), lua.type(at: -2) == .string else { throw RulesError.field("measures: keys must be measure names") }
+            guard let measure = declared.first(where: { $0.name == name }) else {
+                throw RulesError.field("measures: " + LuaState.unknownMeasure(name, pack: session.pack.name, known: declared.map(\.name)))
+            }
+            guard lua.type(at: -1) == .table else { throw RulesError.field("measures.\(name) must be a table of its fields, got \(lua.typeName(at: -1))") }
+            let fields = MeasureKind.named(measure.definition.kind)?.fields ?? []
+            let entry = lua.top
+            var value = MeasureValue()
+            lua.pushNil()
+            while lua.next(entry) {
+                defer { lua.pop() }
+                guard let field = lua.string(at: -2), lua.type(at: -2) == .string else { throw RulesError.field("measures.\(name): keys must be field names") }
+                guard fields.contains(field) else {
+                    let hint = Suggestion.closest(to: field, in: fields).map { "; did you mean '\($0)'?" } ?? ""
+                    throw RulesError.field("measures.\(name): no field '\(field)' in a \(measure.definition.kind) measure (fields: \(fields.joined(separator: ", ")))\(hint)")
+                }
+                switch lua.type(at: -1) {
+                case .boolean: value[field] = .boolean(lua.boolean(at: -1))
+                case .string:
+                    // Times of day may be given as "mm:ss" / "h:mm:ss" for the seconds fields.
+                    let text = lua.string(at: -1) ?? ""
+                    if field.hasSuffix("_s"), let number = seconds(text) { value[field] = .float(number) } else { value[field] = .string(text) }
+                case .number:
+                    let number = lua.number(at: -1) ?? 0
+                    value[field] = field == "count" ? .integer(Int(number)) : .float(number)
+                default:
+                    throw RulesError.field("measures.\(name).\(field) must be a number, a string or a boolean, got \(lua.typeName(at: -1))")
+                }
+            }
+            result[measure.definition.key] = value
+        }
+        return result
+    }
+
     /// `file = "tests/fixtures/x.gpx"`: pack-relative, inside the pack, read by the production readers.
     static func load(file: String, id: String?, session: TestSession) throws -> RunSummary {
         let parts = file.split(separator: "/")
@@ -303,7 +352,9 @@ enum RunSpec {
         guard FileManager.default.fileExists(atPath: path) else { throw RulesError.field("no file \(path)") }
         let targets = session.defaultCatalogue.checkpointTargets
         do {
-            let summaries = try RunLoader.load(path: path, id: id ?? file, analyzer: RunAnalyzer(checkpoints: targets), zoneOffsetSeconds: 0)
+            // The pack's measures are computed as an evaluation computes them (zones need --athlete: nil here).
+            let analyzer = RunAnalyzer(checkpoints: targets, measures: PackMeasureTable.definitions(of: [session.pack], athlete: nil))
+            let summaries = try RunLoader.load(path: path, id: id ?? file, analyzer: analyzer, zoneOffsetSeconds: 0)
             guard let first = summaries.first else { throw RulesError.field("\(path) holds no run") }
             return first
         } catch let error as RulesError {

@@ -146,6 +146,7 @@ final class TestSession {
         case .lazyField:
             // A field of a run made by t.run, built on first read as in an evaluation.
             guard let key = lua.string(at: 2), token >= 1, token <= runs.count else { lua.pushNil(); return 1 }
+            if key == "measures" { lua.pushMeasures(run: token); return 1 }
             runs.withUnsafeBufferPointer { marshaller.pushLazyField(of: $0[token - 1], run: token, key: key) }
             return 1
         case .testRun: return hostRun()
@@ -165,6 +166,17 @@ final class TestSession {
             return 0
         case .testRequire:
             return raise("require: test files cannot require modules; the rules they test are loaded by t.evaluate", level: 1)
+        case .measure:
+            // A test reading run.measures of a run it made: the pack's names, as its rules see them.
+            guard let name = lua.string(at: 2) else { return raise("run.measures: measure names are strings", level: 1) }
+            guard pack.measures.contains(where: { $0.name == name }) else {
+                return raise(LuaState.unknownMeasure(name, pack: pack.name, known: pack.measures.map(\.name)), level: 1)
+            }
+            guard token >= 1, token <= runs.count else { lua.pushNil(); return 1 }
+            lua.push(measure: PackMeasureTable(packs: [pack], athlete: nil).value(pack: 0, name: name, in: runs[token - 1]))
+            return 1
+        case .measureWrite:
+            return raise("run.measures is read-only", level: 1)
         case .award, .note, .print, .require, nil:
             lua.push("badgectl: unknown host function \(fn)")
             return -1

@@ -79,6 +79,9 @@ public enum RunSchema {
         RunField(.dropped, .array, element: .dropped, doc: "points left out and why: `{ reason, count }` (`count` an integer); a device clock that jumped is `{ reason = \"clock_jump\", count = <jumps> }`",
                  encode: { try $1.encode($0.dropped, forKey: $2) }, value: { .records(.dropped($0.dropped)) }),
         RunField(luaOnly: "index", .integer, doc: "1-based position in start order", value: { _ in .position }),
+        RunField(luaOnly: "measures", .table,
+                 doc: "the measures the rule's pack declares in its `pack.lua`, by name: `run.measures.best3k` (see \"Measures\"); a measure the run cannot have is `nil`, an undeclared name an error",
+                 value: { _ in .measures }),
     ]
 
     /// The names of the efforts (`fastest`'s keys), from `Effort.standardDistances`.
@@ -147,6 +150,8 @@ public enum RunFieldValue {
     case position
     /// The records keyed by their first field (fastest efforts by name; the names are `RunSchema.effortNames`).
     case keyed(RecordList)
+    /// The measures of the reading rule's pack (the host answers by name).
+    case measures
 }
 
 /// A scalar field of a record.

@@ -59,6 +59,10 @@ public struct RunSummary: Codable, Sendable, Equatable {
     /// The simplified route for drawing (`RouteTrace.make`); nil unless asked for. Encoded only
     /// when present, so the JSON contract is unchanged without it.
     public var route: RouteTrace? = nil
+    /// The measures the packs asked for, by `MeasureDefinition.key` (a run that cannot have one, with no
+    /// heart rate or no position, has no entry). Not part of the JSON contract: the cache keeps them in
+    /// a table of their own, rules read them through their pack's names (`run.measures.<name>`).
+    public var measures: [String: MeasureValue] = [:]
 
     public init(
         id: String, start: String? = nil, startEpochSeconds: Double? = nil, utcOffsetSeconds: Int? = nil,

@@ -139,6 +139,7 @@ public final class RunCache: @unchecked Sendable {
                                 hash INTEGER NOT NULL, key TEXT NOT NULL, id TEXT NOT NULL, summaries BLOB NOT NULL);
                             CREATE INDEX IF NOT EXISTS runs_by_hash ON runs (hash, size);
                             """)
+                        try db.execute(sql: measuresTable)
                     }
                     return .commit
                 }
@@ -150,6 +151,9 @@ public final class RunCache: @unchecked Sendable {
                     return "a SQLite database of another program"
                 }
                 if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" { try db.execute(sql: "PRAGMA journal_mode=WAL") }
+                // Caches made before measures existed get the table on first use (no layout change).
+                let hasMeasures = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'measures'") ?? 0 > 0
+                if !hasMeasures { try db.execute(sql: measuresTable) }
                 return nil
             }
             if let what = ours {
@@ -187,6 +191,62 @@ public final class RunCache: @unchecked Sendable {
         }
     }
 
+    /// The measures packs declared, one row per file content and measure: keyed by the content hash and
+    /// size (a moved file keeps its measures) and `measureKey` (the summary version and the definition),
+    /// so that editing a rule recomputes nothing and adding a measure to one pack leaves the other
+    /// packs' rows alone. `value` holds the measure of each run of the file (`MeasureCodec`).
+    static let measuresTable = """
+        CREATE TABLE IF NOT EXISTS measures (
+            hash INTEGER NOT NULL, size INTEGER NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL,
+            PRIMARY KEY (hash, size, key));
+        """
+
+    /// The cache key of a measure: the summary version, the measures' own version (`m1`: bump it when a
+    /// measure's computation changes what it gives) and its definition.
+    public static func measureKey(_ definition: MeasureDefinition, version: Int = summaryVersion) -> String {
+        "v\(version)|m1|" + definition.key
+    }
+
+    /// The stored measures of a file's content among `keys` (by key; a key without a row is missing).
+    public func lookupMeasures(hash: UInt64, sizeBytes: Int64, keys: [String]) -> [String: Data] {
+        guard !keys.isEmpty else { return [:] }
+        return locked { (try? queue.inDatabase { try Self.measures(db: $0, hash: hash, sizeBytes: sizeBytes, keys: keys) }) ?? [:] }
+    }
+
+    private static func measures(db: Database, hash: UInt64, sizeBytes: Int64, keys: [String]) throws -> [String: Data] {
+        let statement = try db.cachedStatement(sql: "SELECT key, value FROM measures WHERE hash = ? AND size = ?")
+        var found: [String: Data] = [:]
+        let rows = try GRDB.Row.fetchCursor(statement, arguments: [Int64(bitPattern: hash), sizeBytes])
+        while let row = try rows.next() {
+            guard let key = text(row[0] as DatabaseValue), keys.contains(key), let value = bytes(row[1] as DatabaseValue) else { continue }
+            found[key] = value
+        }
+        return found
+    }
+
+    /// A measure row to store.
+    public struct MeasureRow: Sendable {
+        public var hash: UInt64
+        public var sizeBytes: Int64
+        public var key: String
+        public var value: Data
+        public init(hash: UInt64, sizeBytes: Int64, key: String, value: Data) {
+            self.hash = hash; self.sizeBytes = sizeBytes; self.key = key; self.value = value
+        }
+    }
+
+    /// Stores measure rows (replacing any with the same content and key) in one transaction; a failure
+    /// leaves a warning and stops later writes, as `store` does.
+    public func storeMeasures(_ rows: [MeasureRow]) {
+        insertAll("INSERT OR REPLACE INTO measures VALUES (?, ?, ?, ?)",
+                  rows.map { [Int64(bitPattern: $0.hash), $0.sizeBytes, $0.key, $0.value] })
+    }
+
+    /// How many measure rows the cache holds.
+    public var measureCount: Int {
+        locked { (try? queue.inDatabase { try Int.fetchOne($0, sql: "SELECT count(*) FROM measures") }) ?? 0 }
+    }
+
     private init(path: String, queue: DatabaseQueue) {
         self.path = path
         self.queue = queue
@@ -198,18 +258,24 @@ public final class RunCache: @unchecked Sendable {
     public struct Entry: Sendable {
         public var id: String
         public var summaries: Data
+        /// The content hash of the file the row was made from (its measures are stored under it).
+        public var hash: UInt64 = 0
+        /// The stored measures of that content among the keys the lookup asked for (`measureKey`).
+        public var measures: [String: Data] = [:]
     }
 
     /// The row for this path, if its size, modification time and key all match.
-    public func lookup(path: String, sizeBytes: Int64, modifiedNanoseconds: Int64, key: String) -> Entry? {
-        entry("SELECT id, summaries FROM runs WHERE path = ? AND size = ? AND mtime_ns = ? AND key = ?",
-              [path, sizeBytes, modifiedNanoseconds, key])
+    /// With `measureKeys`, the entry also holds those of its content's measures the cache has (read in
+    /// the same turn on the database: a warm read with measures costs one round, as without).
+    public func lookup(path: String, sizeBytes: Int64, modifiedNanoseconds: Int64, key: String, measureKeys: [String] = []) -> Entry? {
+        entry("SELECT id, summaries, hash FROM runs WHERE path = ? AND size = ? AND mtime_ns = ? AND key = ?",
+              [path, sizeBytes, modifiedNanoseconds, key], measureKeys: measureKeys, sizeBytes: sizeBytes)
     }
 
     /// Any row with this content hash, size and key (a moved or renamed file).
-    public func lookup(hash: UInt64, sizeBytes: Int64, key: String) -> Entry? {
-        entry("SELECT id, summaries FROM runs WHERE hash = ? AND size = ? AND key = ? LIMIT 1",
-              [Int64(bitPattern: hash), sizeBytes, key])
+    public func lookup(hash: UInt64, sizeBytes: Int64, key: String, measureKeys: [String] = []) -> Entry? {
+        entry("SELECT id, summaries, hash FROM runs WHERE hash = ? AND size = ? AND key = ? LIMIT 1",
+              [Int64(bitPattern: hash), sizeBytes, key], measureKeys: measureKeys, sizeBytes: sizeBytes)
     }
 
     /// True when some row has this size and key, so a file of that size could be one the cache
@@ -242,17 +308,22 @@ public final class RunCache: @unchecked Sendable {
     /// Stores rows (replacing any row with the same path) in one transaction. A failure rolls the
     /// transaction back, leaves a warning and stops later writes; the results stand, uncached.
     public func store(_ rows: [Row]) {
+        insertAll("INSERT OR REPLACE INTO runs VALUES (?, ?, ?, ?, ?, ?, ?)", rows.map {
+            [$0.path, $0.sizeBytes, $0.modifiedNanoseconds, Int64(bitPattern: $0.hash), $0.key, $0.id, $0.summaries]
+        })
+    }
+
+    /// Runs `sql` once per arguments in one transaction (nothing when there are none). A failure rolls
+    /// the transaction back, leaves a warning and stops later writes.
+    private func insertAll(_ sql: String, _ rows: [StatementArguments]) {
         guard !rows.isEmpty else { return }
         locked {
             guard writable else { return }
             do {
                 try queue.inDatabase { db in
                     try db.inTransaction(.immediate) {
-                        let statement = try db.makeStatement(sql: "INSERT OR REPLACE INTO runs VALUES (?, ?, ?, ?, ?, ?, ?)")
-                        for row in rows {
-                            try statement.execute(arguments: [row.path, row.sizeBytes, row.modifiedNanoseconds,
-                                                              Int64(bitPattern: row.hash), row.key, row.id, row.summaries])
-                        }
+                        let statement = try db.makeStatement(sql: sql)
+                        for arguments in rows { try statement.execute(arguments: arguments) }
                         return .commit
                     }
                 }
@@ -315,13 +386,17 @@ public final class RunCache: @unchecked Sendable {
     /// The first row of a lookup (a prepared statement kept for the connection's life), nil on a miss
     /// or an error. Values are read as stored, through no conversion that could trap: text or a blob
     /// is taken, anything else (a number or NULL in a file made by hand) is a miss.
-    private func entry(_ sql: String, _ arguments: StatementArguments) -> Entry? {
+    private func entry(_ sql: String, _ arguments: StatementArguments, measureKeys: [String] = [], sizeBytes: Int64 = 0) -> Entry? {
         locked {
             try? queue.inDatabase { db -> Entry? in
                 let statement = try db.cachedStatement(sql: sql)
                 guard let row = try GRDB.Row.fetchOne(statement, arguments: arguments) else { return nil }
                 guard let id = Self.text(row[0] as DatabaseValue), let summaries = Self.bytes(row[1] as DatabaseValue) else { return nil }
-                return Entry(id: id, summaries: summaries)
+                var hash: UInt64 = 0
+                if case .int64(let stored) = (row[2] as DatabaseValue).storage { hash = UInt64(bitPattern: stored) }
+                var entry = Entry(id: id, summaries: summaries, hash: hash)
+                if !measureKeys.isEmpty { entry.measures = try Self.measures(db: db, hash: hash, sizeBytes: sizeBytes, keys: measureKeys) }
+                return entry
             }
         }
     }

@@ -1,0 +1,141 @@
+import Foundation
+import RunFiles
+
+/// A measure a pack declared in `pack.lua` (`measures = { best3k = { kind = "effort", distance_m = 3000 } }`):
+/// its name (scoped to the pack: `run.measures.best3k` in one pack is never another pack's `best3k`) and
+/// what it measures.
+public struct PackMeasure: Sendable, Equatable {
+    public var name: String
+    public var definition: MeasureDefinition
+    public init(name: String, definition: MeasureDefinition) { self.name = name; self.definition = definition }
+}
+
+extension PackManifest {
+    /// The optional `measures` table of `pack.lua`, checked against `MeasureKind`: a known kind, known
+    /// parameters of the right type (a misspelt one gets a suggestion), the kind's own checks. Messages
+    /// name pack.lua and the line of the measure's name.
+    func readMeasures(_ table: Int32, packFile: String) throws -> [PackMeasure] {
+        let type = lua.getField(table, "measures")
+        defer { lua.pop() }
+        if type == .nil { return [] }
+        let source = (try? String(contentsOfFile: packFile, encoding: .utf8)) ?? ""
+        func fail(_ name: String?, _ reason: String) -> RulesError {
+            .pack(file: packFile, line: name.flatMap { PackManifest.line(of: $0, in: source) } ?? PackManifest.line(of: "measures", in: source),
+                  reason: name.map { "measure '\($0)': \(reason)" } ?? reason)
+        }
+        guard type == .table else {
+            throw fail(nil, "field 'measures' must be a table { <name> = { kind = \"effort\", distance_m = 3000 }, ... }, got \(lua.typeName(at: -1))")
+        }
+        let measures = lua.top
+        var result: [PackMeasure] = []
+        lua.pushNil()
+        while lua.next(measures) {
+            defer { lua.pop() }
+            guard lua.type(at: -2) == .string, let name = lua.string(at: -2) else {
+                throw fail(nil, "measures: keys must be names (strings), as in measures = { best3k = { ... } }")
+            }
+            guard PackManifest.isName(name) else { throw fail(name, "a measure's name must be letters, digits and '_', not starting with a digit") }
+            guard lua.type(at: -1) == .table else {
+                throw fail(name, "expected a table { kind = \"...\", ... }, got \(lua.typeName(at: -1))")
+            }
+            result.append(PackMeasure(name: name, definition: try readDefinition(at: lua.top, fail: { fail(name, $0) })))
+        }
+        return result.sorted { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
+    }
+
+    private func readDefinition(at entry: Int32, fail: (String) -> RulesError) throws -> MeasureDefinition {
+        let kinds = MeasureKind.all.map(\.name)
+        guard lua.getField(entry, "kind") == .string, let kindName = lua.string(at: -1) else {
+            lua.pop()
+            throw fail("missing required field 'kind' (one of \(kinds.joined(separator: ", ")))")
+        }
+        lua.pop()
+        guard let kind = MeasureKind.named(kindName) else {
+            let hint = Suggestion.closest(to: kindName, in: kinds).map { "; did you mean '\($0)'?" } ?? ""
+            throw fail("unknown kind '\(kindName)' (known: \(kinds.joined(separator: ", ")))\(hint)")
+        }
+        var parameters: [String: MeasureDefinition.Parameter] = [:]
+        lua.pushNil()
+        while lua.next(entry) {
+            defer { lua.pop() }
+            guard lua.type(at: -2) == .string, let key = lua.string(at: -2) else { throw fail("parameters are named (strings)") }
+            if key == "kind" { continue }
+            guard let spec = kind.parameters.first(where: { $0.name == key }) else {
+                let known = kind.parameters.map(\.name)
+                let hint = Suggestion.closest(to: key, in: known).map { "; did you mean '\($0)'?" } ?? ""
+                let list = known.isEmpty ? "it takes none" : "known: \(known.joined(separator: ", "))"
+                throw fail("unknown parameter '\(key)' for kind '\(kind.name)' (\(list))\(hint)")
+            }
+            parameters[key] = try readParameter(at: lua.top, type: spec.type, label: "'\(key)'", doc: spec.doc, fail: fail)
+        }
+        let definition = MeasureDefinition(kind: kind.name, parameters: parameters)
+        if let problem = kind.check(definition) { throw fail(problem) }
+        return definition
+    }
+
+    /// The value at `index` as a parameter of `type` (`label` names it in messages: `'distance_m'`,
+    /// `'points'[2]`).
+    private func readParameter(at index: Int32, type: MeasureKind.ParameterType, label: String, doc: String,
+                               fail: (String) -> RulesError) throws -> MeasureDefinition.Parameter {
+        switch type {
+        case .number(let minimum, let integer):
+            guard lua.type(at: index) == .number, let value = lua.number(at: index), value.isFinite else {
+                throw fail("\(label) must be a number (\(doc)), got \(lua.typeName(at: index))")
+            }
+            guard value >= minimum else { throw fail("\(label) must be at least \(MeasureScalar.float(minimum).text), got \(lua.numberText(at: index))") }
+            if integer, value != value.rounded() { throw fail("\(label) must be a whole number, got \(lua.numberText(at: index))") }
+            return .number(value)
+        case .word(let words):
+            guard lua.type(at: index) == .string, let value = lua.string(at: index) else {
+                throw fail("\(label) must be one of \(words.joined(separator: ", ")), got \(lua.typeName(at: index))")
+            }
+            guard words.contains(value) else {
+                let hint = Suggestion.closest(to: value, in: words).map { "; did you mean '\($0)'?" } ?? ""
+                throw fail("\(label) must be one of \(words.joined(separator: ", ")), got '\(value)'\(hint)")
+            }
+            return .text(value)
+        case .text:
+            guard lua.type(at: index) == .string, let value = lua.string(at: index), !value.isEmpty, value.utf8.count <= 200 else {
+                throw fail("\(label) must be a short non-empty string (\(doc)), got \(lua.typeName(at: index))")
+            }
+            return .text(value)
+        case .list(let element, let count):
+            let shape = count.map { "a list of \($0)" } ?? "a non-empty list"
+            guard lua.type(at: index) == .table else { throw fail("\(label) must be \(shape) (\(doc)), got \(lua.typeName(at: index))") }
+            let length = lua.rawLength(at: index)
+            var keys = 0
+            lua.pushNil()
+            while lua.next(index) { keys += 1; lua.pop() }
+            guard length > 0, keys == length, count.map({ $0 == length }) ?? true, length <= 10_000 else {
+                throw fail("\(label) must be \(shape) (an array, without other keys; \(doc))")
+            }
+            var values: [MeasureDefinition.Parameter] = []
+            for i in 1...length {
+                lua.getIndex(index, i)
+                defer { lua.pop() }
+                values.append(try readParameter(at: lua.top, type: element, label: "\(label)[\(i)]", doc: doc, fail: fail))
+            }
+            return .list(values)
+        }
+    }
+
+    static func isName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, !(first >= "0" && first <= "9"), name.utf8.count <= 64 else { return false }
+        return name.unicodeScalars.allSatisfy { ($0 >= "a" && $0 <= "z") || ($0 >= "A" && $0 <= "Z") || ($0 >= "0" && $0 <= "9") || $0 == "_" }
+    }
+
+    /// The 1-based line where `name = ` first appears in `source` (the measure's entry), nil if nowhere.
+    static func line(of name: String, in source: String) -> Int? {
+        for (index, line) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var rest = Substring(line)
+            while let range = rest.range(of: name) {
+                let before = rest[rest.startIndex..<range.lowerBound].last
+                let after = rest[range.upperBound...].drop { $0 == " " || $0 == "\t" }
+                let boundary = before.map { !($0.isLetter || $0.isNumber || $0 == "_") } ?? true
+                if boundary, after.hasPrefix("="), !after.hasPrefix("==") { return index + 1 }
+                rest = rest[range.upperBound...]
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,361 @@
+import Foundation
+
+/// A figure a rule pack asks the core for (`measures = { best3k = { kind = "effort", distance_m = 3000 } }`
+/// in `pack.lua`): its kind and parameters. Pure data: `RunAnalysis` computes it from the track while the
+/// file is summarised, the cache keeps it under `key`, the rules read it as `run.measures.<name>`.
+///
+/// `key` is a canonical text of the kind and its parameters (sorted by name, numbers written exactly): two
+/// packs declaring the same thing share one computation and one cache row, and the name a pack gives it
+/// plays no part (renaming a measure recomputes nothing).
+public struct MeasureDefinition: Sendable, Hashable, Codable {
+    /// A parameter's value: a number (metres, seconds, bpm...), a word or text (`heart_rate`, a place's
+    /// name), or a list of them (a point `{ 52.37, 4.89 }`, a polygon `{ { 52.37, 4.89 }, ... }`: kinds
+    /// that take places, segments or tiles declare such lists).
+    public indirect enum Parameter: Sendable, Hashable, Codable {
+        case number(Double)
+        case text(String)
+        case list([Parameter])
+
+        public var number: Double? { if case .number(let value) = self { return value }; return nil }
+        public var text: String? { if case .text(let value) = self { return value }; return nil }
+        public var list: [Parameter]? { if case .list(let value) = self { return value }; return nil }
+        var canonical: String {
+            switch self {
+            case .number(let value): return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
+            case .text(let value):
+                let escaped = value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                return "\"\(escaped)\""
+            case .list(let values): return "{" + values.map(\.canonical).joined(separator: ",") + "}"
+            }
+        }
+    }
+
+    public let kind: String
+    public let parameters: [String: Parameter]
+    /// `effort(distance_m=3000,max_stop_s=120)`: the measure's identity in the cache and across packs
+    /// (made once: every run's measures are looked up by it).
+    public let key: String
+
+    public init(kind: String, parameters: [String: Parameter] = [:]) {
+        self.kind = kind; self.parameters = parameters
+        key = kind + "(" + parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.canonical)" }.joined(separator: ",") + ")"
+    }
+
+    enum CodingKeys: String, CodingKey { case kind, parameters }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(kind: try c.decode(String.self, forKey: .kind), parameters: try c.decode([String: Parameter].self, forKey: .parameters))
+    }
+
+    public static func == (a: MeasureDefinition, b: MeasureDefinition) -> Bool { a.key == b.key }
+    public func hash(into hasher: inout Hasher) { hasher.combine(key) }
+
+    public func number(_ name: String) -> Double? { parameters[name]?.number }
+    public func text(_ name: String) -> String? { parameters[name]?.text }
+
+    /// The definition the analyzer computes: `zone = n` of a `time_in` turned into the athlete's bounds.
+    /// Fails (with the reason `explain` shows) when the measure needs an athlete profile and there is none.
+    public func resolved(athlete: Athlete?) -> Result<MeasureDefinition, MeasureUnavailable> {
+        guard kind == MeasureKind.timeIn.name, let zone = number("zone") else { return .success(self) }
+        guard let athlete else {
+            return .failure(MeasureUnavailable(reason: "zone \(Int(zone)) needs the runner's heart-rate zones: give an athlete profile with --athlete FILE"))
+        }
+        guard let bounds = athlete.zone(Int(zone)) else {
+            return .failure(MeasureUnavailable(reason: "the athlete profile \(athlete.source) gives no heart-rate zone \(Int(zone)) (it has \(athlete.zoneCount))"))
+        }
+        var parameters = self.parameters
+        parameters["zone"] = nil
+        parameters["min"] = .number(bounds.lower)
+        if let upper = bounds.upper { parameters["max"] = .number(upper) }
+        return .success(MeasureDefinition(kind: kind, parameters: parameters))
+    }
+}
+
+/// Why a declared measure cannot be computed in this evaluation (no athlete profile for a zone).
+public struct MeasureUnavailable: Error, Sendable, Hashable {
+    public var reason: String
+    public init(reason: String) { self.reason = reason }
+}
+
+/// One field of a measure's value: a number, a count, a flag or a text (a local time).
+/// A list holds values of one field that come in several (the places a run passed, its tiles): an
+/// array in Lua.
+public indirect enum MeasureScalar: Sendable, Equatable, Codable {
+    case float(Double)
+    case integer(Int)
+    case boolean(Bool)
+    case string(String)
+    case list([MeasureScalar])
+
+    /// A number reads back as a float: JSON does not tell 1000.0 from 1000 (`MeasureValue` makes its
+    /// count fields integers again).
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if let flag = try? c.decode(Bool.self) { self = .boolean(flag) } else if let number = try? c.decode(Double.self) {
+            self = .float(number)
+        } else if let list = try? c.decode([MeasureScalar].self) {
+            self = .list(list)
+        } else { self = .string(try c.decode(String.self)) }
+    }
+
+    /// The value as a number (a float or a count), nil otherwise.
+    public var number: Double? {
+        switch self {
+        case .float(let value): return value
+        case .integer(let value): return Double(value)
+        default: return nil
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        switch self {
+        case .float(let value):
+            // A whole float is written with a fraction so it reads back as a float, not a count.
+            if value.isFinite { try c.encode(value) } else { try c.encodeNil() }
+        case .integer(let value): try c.encode(value)
+        case .boolean(let value): try c.encode(value)
+        case .string(let value): try c.encode(value)
+        case .list(let values): try c.encode(values)
+        }
+    }
+
+    /// The value as a rule author reads it in `summarize` and `explain`.
+    public var text: String {
+        switch self {
+        case .float(let value): return value == value.rounded() && abs(value) < 1e12 ? String(format: "%.1f", value) : String(format: "%.3f", value)
+        case .integer(let value): return String(value)
+        case .boolean(let value): return value ? "true" : "false"
+        case .string(let value): return value
+        case .list(let values): return "{ " + values.map(\.text).joined(separator: ", ") + " }"
+        }
+    }
+}
+
+/// A measure's value for one run: named fields in the kind's order (`MeasureKind.fields`).
+public struct MeasureValue: Sendable, Equatable, Codable {
+    public var fields: [String: MeasureScalar]
+    public init(_ fields: [String: MeasureScalar] = [:]) { self.fields = fields }
+    public subscript(_ name: String) -> MeasureScalar? {
+        get { fields[name] }
+        set { fields[name] = newValue }
+    }
+
+    /// The fields that hold counts (integers in Lua); every other number is a float.
+    public static let countFields: Set<String> = ["count", "offset_s"]
+
+    public init(from decoder: Decoder) throws {
+        fields = try [String: MeasureScalar](from: decoder)
+        for name in MeasureValue.countFields {
+            if case .float(let value)? = fields[name], value == value.rounded(), abs(value) < 1e15 { fields[name] = .integer(Int(value)) }
+        }
+    }
+    public func encode(to encoder: Encoder) throws { try fields.encode(to: encoder) }
+
+    /// `name = value` pairs in the kind's field order (for `summarize` and `explain`).
+    public func text(kind: String) -> String {
+        let order = MeasureKind.named(kind)?.fields ?? fields.keys.sorted()
+        let names = order.filter { fields[$0] != nil } + fields.keys.sorted().filter { !order.contains($0) }
+        return names.compactMap { name in fields[name].map { "\(name) = \($0.text)" } }.joined(separator: ", ")
+    }
+}
+
+/// The kinds of measure a pack may declare: each one's parameters (checked at load, with a
+/// suggestion for a misspelt one) and the fields of its value. A new kind is one more entry here
+/// and one more case in `RunAnalyzer.measure` (places, segments and tiles add theirs the same way).
+public struct MeasureKind: Sendable {
+    /// What a parameter takes: a number (at least `minimum`), one of some words, any short text, or a
+    /// list of `count` values of one type (`count` nil: any number of them, at least one).
+    public indirect enum ParameterType: Sendable {
+        case number(minimum: Double, integer: Bool)
+        case word([String])
+        case text
+        case list(of: ParameterType, count: Int?)
+    }
+    public struct ParameterSpec: Sendable {
+        public var name: String
+        public var type: ParameterType
+        public var doc: String
+    }
+
+    public var name: String
+    public var parameters: [ParameterSpec]
+    /// The fields of its value, in the order tools print them.
+    public var fields: [String]
+    public var doc: String
+    /// Cross-parameter checks (exactly one of two, a range the right way round): the problem, or nil.
+    public var check: @Sendable (MeasureDefinition) -> String?
+
+    public static let channels = ["heart_rate", "cadence", "speed", "grade", "elevation"]
+
+    public static let effort = MeasureKind(
+        name: "effort",
+        parameters: [
+            ParameterSpec(name: "distance_m", type: .number(minimum: 1, integer: false), doc: "the fastest time over this distance"),
+            ParameterSpec(name: "duration_s", type: .number(minimum: 1, integer: false), doc: "the longest distance in this time"),
+            ParameterSpec(name: "max_stop_s", type: .number(minimum: 1, integer: false), doc: "the longest stop an effort may span (default 120)"),
+        ],
+        fields: ["elapsed_s", "distance_m", "pace_s_per_km", "start_elapsed_s", "start_distance_m"],
+        doc: "the fastest stretch of a distance, or the longest distance in a time",
+        check: { d in
+            switch (d.number("distance_m"), d.number("duration_s")) {
+            case (nil, nil): return "an effort needs distance_m (fastest time over a distance) or duration_s (longest distance in a time)"
+            case (.some, .some): return "an effort takes distance_m or duration_s, not both"
+            default: return nil
+            }
+        })
+
+    public static let timeIn = MeasureKind(
+        name: "time_in",
+        parameters: [
+            ParameterSpec(name: "channel", type: .word(channels), doc: "what is measured"),
+            ParameterSpec(name: "min", type: .number(minimum: -.infinity, integer: false), doc: "lower bound, included"),
+            ParameterSpec(name: "max", type: .number(minimum: -.infinity, integer: false), doc: "upper bound, left out"),
+            ParameterSpec(name: "zone", type: .number(minimum: 1, integer: true), doc: "the runner's heart-rate zone (--athlete)"),
+        ],
+        fields: ["seconds", "longest_s", "share"],
+        doc: "time spent with a channel in a range",
+        check: { d in
+            guard d.text("channel") != nil else { return "missing required parameter 'channel' (one of \(channels.joined(separator: ", ")))" }
+            if d.number("zone") != nil {
+                if d.text("channel") != "heart_rate" { return "zone = n is a heart-rate zone: use channel = \"heart_rate\"" }
+                if d.number("min") != nil || d.number("max") != nil { return "give zone = n or min/max, not both" }
+                return nil
+            }
+            let lower = d.number("min"), upper = d.number("max")
+            if lower == nil, upper == nil { return "a time_in needs min, max (or both), or zone = n for heart rate" }
+            if let lower, let upper, upper <= lower { return "max (\(upper)) must be above min (\(lower))" }
+            return nil
+        })
+
+    public static let stops = MeasureKind(
+        name: "stops",
+        parameters: [ParameterSpec(name: "min_s", type: .number(minimum: 1, integer: false), doc: "the shortest stop counted")],
+        fields: ["count", "longest_s", "total_s"],
+        doc: "stops of at least min_s",
+        check: { d in d.number("min_s") == nil ? "missing required parameter 'min_s' (seconds)" : nil })
+
+    public static let sun = MeasureKind(
+        name: "sun", parameters: [],
+        fields: ["sunrise", "sunset", "sunrise_epoch_s", "sunset_epoch_s", "polar", "daylight", "spans_sunrise", "spans_sunset", "lat", "lon", "start_epoch_s", "end_epoch_s", "date", "offset_s"],
+        doc: "sunrise and sunset at the start point on the run's local date",
+        check: { _ in nil })
+
+    public static let all: [MeasureKind] = [effort, timeIn, stops, sun]
+
+    /// Why a measure of `kind` is nil in a run (for `summarize` and `explain`).
+    public static func nilReason(_ kind: String) -> String {
+        switch kind {
+        case effort.name: return "the run has no times, or no stretch without a long stop is that long"
+        case timeIn.name: return "the run has no timed reading of that channel"
+        case stops.name: return "the run has no times"
+        case sun.name: return "the run has no position or no start time"
+        default: return "not computed for this run"
+        }
+    }
+    public static func named(_ name: String) -> MeasureKind? { all.first { $0.name == name } }
+}
+
+/// The runner's profile (`--athlete FILE`): heart rates and zones, birth date and sex. Rules read it as
+/// `ctx.athlete`; a `time_in` measure with `zone = n` takes its bounds from `zones`.
+public struct Athlete: Sendable, Equatable {
+    /// The file it was read from, for messages.
+    public var source: String
+    public var maxHeartRate: Double?
+    public var restingHeartRate: Double?
+    /// `YYYY-MM-DD`.
+    public var birthDate: String?
+    public var sex: String?
+    /// Heart-rate zones, 1 first: [lower, upper) in bpm; the last one's upper bound is open (nil).
+    public var zones: [(lower: Double, upper: Double?)]
+
+    public static func == (a: Athlete, b: Athlete) -> Bool {
+        a.source == b.source && a.maxHeartRate == b.maxHeartRate && a.restingHeartRate == b.restingHeartRate
+            && a.birthDate == b.birthDate && a.sex == b.sex && a.zones.map(\.lower) == b.zones.map(\.lower)
+            && a.zones.map(\.upper) == b.zones.map(\.upper)
+    }
+
+    public init(source: String, maxHeartRate: Double? = nil, restingHeartRate: Double? = nil, birthDate: String? = nil,
+                sex: String? = nil, zones: [(lower: Double, upper: Double?)] = []) {
+        self.source = source; self.maxHeartRate = maxHeartRate; self.restingHeartRate = restingHeartRate
+        self.birthDate = birthDate; self.sex = sex; self.zones = zones
+    }
+
+    public var zoneCount: Int { zones.count }
+    public func zone(_ n: Int) -> (lower: Double, upper: Double?)? { n >= 1 && n <= zones.count ? zones[n - 1] : nil }
+
+    /// The five usual zones: 50/60/70/80/90 % of the heart-rate reserve (Karvonen) when the resting rate
+    /// is known, else of the maximum.
+    public static func defaultZones(max: Double, resting: Double?) -> [(lower: Double, upper: Double?)] {
+        let base = resting ?? 0
+        let bound = { (share: Double) in (base + share * (max - base)).rounded() }
+        return (0..<5).map { i in (bound(0.5 + 0.1 * Double(i)), i == 4 ? nil : bound(0.6 + 0.1 * Double(i))) }
+    }
+
+    /// Reads a profile: `{ "max_hr": 190, "resting_hr": 50, "birth_date": "1985-04-02", "sex": "female" }`,
+    /// or explicit `"zones": [[100, 130], [130, 150], ...]` (bpm; each zone from its lower bound up to the
+    /// next one's). Every problem names the file and the field.
+    public static func read(path: String) throws -> Athlete {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ActivityError.unreadable(path: path, reason: "no such athlete profile (or not readable)")
+        }
+        return try parse(data, source: path)
+    }
+
+    /// `YYYY-MM-DD` with a real month and day.
+    static func isDate(_ text: String) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+              (1...12).contains(month), (1...31).contains(day) else { return false }
+        return Timestamps.civilFromDays(Timestamps.daysFromCivil(year: year, month: month, day: day)) == (year, month, day)
+    }
+
+    public static func parse(_ data: Data, source: String) throws -> Athlete {
+        func bad(_ field: String, _ reason: String) -> ActivityError { .badSummary(path: source, field: field, reason: reason) }
+        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            throw ActivityError.notFormat(path: source, format: "athlete profile", reason: "expected a JSON object { \"max_hr\": 190, \"resting_hr\": 50, ... }")
+        }
+        let known = ["max_hr", "resting_hr", "birth_date", "sex", "zones"]
+        for key in object.keys.sorted() where !known.contains(key) {
+            throw bad(key, "unknown field (known: \(known.joined(separator: ", ")))")
+        }
+        func rate(_ key: String) throws -> Double? {
+            guard let value = object[key], !(value is NSNull) else { return nil }
+            guard let number = value as? NSNumber, number.doubleValue.isFinite,
+                  number.doubleValue >= 20, number.doubleValue <= 260 else { throw bad(key, "must be a heart rate in bpm between 20 and 260") }
+            return number.doubleValue
+        }
+        var athlete = Athlete(source: source, maxHeartRate: try rate("max_hr"), restingHeartRate: try rate("resting_hr"), zones: [])
+        if let value = object["birth_date"], !(value is NSNull) {
+            guard let text = value as? String, Athlete.isDate(text) else { throw bad("birth_date", "must be a date YYYY-MM-DD") }
+            athlete.birthDate = text
+        }
+        if let value = object["sex"], !(value is NSNull) {
+            guard let text = value as? String, !text.isEmpty, text.utf8.count <= 40 else { throw bad("sex", "must be a short text") }
+            athlete.sex = text
+        }
+        if let resting = athlete.restingHeartRate, let max = athlete.maxHeartRate, resting >= max {
+            throw bad("resting_hr", "must be below max_hr (\(Int(max)))")
+        }
+        if let value = object["zones"], !(value is NSNull) {
+            guard let list = value as? [Any], !list.isEmpty else { throw bad("zones", "must be a non-empty list of [lower, upper] pairs in bpm") }
+            var zones: [(lower: Double, upper: Double?)] = []
+            for (i, entry) in list.enumerated() {
+                guard let pair = entry as? [Any], pair.count == 2, let lower = (pair[0] as? NSNumber)?.doubleValue,
+                      let upper = (pair[1] as? NSNumber)?.doubleValue, lower.isFinite, upper.isFinite, lower < upper else {
+                    throw bad("zones", "entry \(i + 1) must be [lower, upper] in bpm with lower < upper")
+                }
+                if let last = zones.last, let lastUpper = last.upper, lower < lastUpper {
+                    throw bad("zones", "entry \(i + 1) starts at \(lower), inside zone \(i) (which ends at \(lastUpper))")
+                }
+                zones.append((lower, upper))
+            }
+            athlete.zones = zones
+        } else if let max = athlete.maxHeartRate {
+            athlete.zones = defaultZones(max: max, resting: athlete.restingHeartRate)
+        }
+        return athlete
+    }
+}

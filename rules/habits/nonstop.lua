@@ -1,0 +1,13 @@
+-- A 10 km without stopping: a run of 10 km or more with no stop of 10 s or longer (the `stops`
+-- measure: a stretch of at least 10 s averaging under 0.5 m/s, a pause in recording included).
+
+return {
+  id = "nonstop",
+  title = "10 km without a stop",
+  badge = "no-stop-10k",
+
+  earned = function(run)
+    local stops = run.measures.stops
+    return run.sport == "running" and run.distance_m >= 10000 and stops ~= nil and stops.count == 0
+  end,
+}
