@@ -369,12 +369,7 @@ extension RunAnalyzer {
 
     /// The first index whose value is ≥ `value` in a non-decreasing array (`count` when none).
     static func firstIndex(in values: [Double], atLeast value: Double) -> Int {
-        var low = 0, high = values.count
-        while low < high {
-            let mid = (low + high) / 2
-            if values[mid] < value { low = mid + 1 } else { high = mid }
-        }
-        return low
+        values.partitioningIndex { $0 >= value }
     }
 
     // MARK: Elevation

@@ -124,11 +124,7 @@ extension RunAnalyzer {
         let forward = jumps.filter { $0.shift < 0 }.sorted { $0.at < $1.at }
         func moved(_ x: Double) -> Double {
             // The last forward jump at or before x (binary search: a file may hold many pauses).
-            var low = 0, high = forward.count
-            while low < high {
-                let mid = (low + high) / 2
-                if forward[mid].at <= x { low = mid + 1 } else { high = mid }
-            }
+            let low = forward.partitioningIndex { $0.at > x }
             return low == 0 ? x : x + forward[low - 1].shift
         }
         track.times = times

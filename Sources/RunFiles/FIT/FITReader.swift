@@ -588,11 +588,7 @@ struct FITDecoder {
             let time = t.times[i]
             guard time.isFinite else { continue }
             // The lengths finished at or before the record (binary search: records need not be in order).
-            var low = 0, high = ends.count
-            while low < high {
-                let mid = (low + high) / 2
-                if ends[mid].time <= time { low = mid + 1 } else { high = mid }
-            }
+            let low = ends.partitioningIndex { $0.time > time }
             values[i] = low == 0 ? 0 : ends[low - 1].distance
         }
         t.deviceDistances = values

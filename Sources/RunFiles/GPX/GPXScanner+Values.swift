@@ -137,11 +137,7 @@ extension GPXScanner {
             let t = track.times[i]
             guard t.isFinite else { continue }
             // The first sample after t (binary search: points need not come in time order).
-            var low = 0, high = sorted.count
-            while low < high {
-                let mid = (low + high) / 2
-                if sorted[mid].time <= t { low = mid + 1 } else { high = mid }
-            }
+            let low = sorted.partitioningIndex { $0.time > t }
             guard low > 0, t - sorted[low - 1].time <= heartRateSampleHold else { continue }
             values[i] = sorted[low - 1].bpm
             any = true
