@@ -103,6 +103,59 @@ final class MemoryBudgetTests: XCTestCase {
         }
         XCTAssertEqual(budget.usage.reservedBytes, 0)
     }
+
+    /// A file read alone waits for every other reading to end, not only for the room they hold to be
+    /// given back: a reading that holds nothing between two buffers can take room again, and took it
+    /// from the file read alone, which was then refused as too large (a CI failure of
+    /// `testFilesInParallelShareTheBudget`). Here `a` holds nothing at the moment `b` restarts alone,
+    /// then takes room again while `b` grows.
+    func testAFileReadAloneWaitsForReadingsThatHoldNothingNow() {
+        let unit = 1 << 20
+        let budget = MemoryBudget(totalBytes: 10 * unit)
+        let aHolds = DispatchSemaphore(value: 0)
+        let results = Results()
+        let group = DispatchGroup()
+        group.enter()
+        Thread.detachNewThread {
+            defer { group.leave() }
+            do {
+                try budget.reading("a") {
+                    let reservation = MemoryBudget.current!
+                    try reservation.hold(5 * unit, as: .points)
+                    aHolds.signal()
+                    while budget.usage.restarts == 0 { usleep(1000) }
+                    reservation.release(.points)
+                    usleep(50_000)
+                    try reservation.hold(3 * unit, as: .analysis)
+                    usleep(150_000)
+                }
+                results.add(1)
+            } catch {
+                results.add(-1)
+            }
+        }
+        group.enter()
+        Thread.detachNewThread {
+            defer { group.leave() }
+            aHolds.wait()
+            do {
+                try budget.reading("b") {
+                    let reservation = MemoryBudget.current!
+                    try reservation.hold(4 * unit, as: .points)
+                    usleep(100_000)
+                    try reservation.hold(8 * unit, as: .points)
+                }
+                results.add(2)
+            } catch {
+                results.add(-2)
+            }
+        }
+        XCTAssertEqual(group.wait(timeout: .now() + 60), .success)
+        XCTAssertEqual(results.values.sorted(), [1, 2])
+        XCTAssertEqual(budget.usage.restarts, 1)
+        XCTAssertEqual(budget.usage.reservedBytes, 0)
+        XCTAssertLessThanOrEqual(budget.usage.peakBytes, budget.totalBytes)
+    }
 }
 
 final class Results: @unchecked Sendable {

@@ -35,6 +35,10 @@ public final class MemoryBudget: @unchecked Sendable {
     private var reserved = 0
     /// A file is being read alone (or waits for the others to finish so that it can be).
     private var alone = false
+    /// Files being read now, whether or not they hold room at this moment: one that holds nothing
+    /// between two buffers can still take room, so a file read alone waits for this to reach 0,
+    /// not for `reserved` to.
+    private var active = 0
 
     /// The most ever reserved at once, and how many readings were started again alone (for tests and measuring).
     private var peak = 0
@@ -164,10 +168,11 @@ public final class MemoryBudget: @unchecked Sendable {
             while alone { condition.wait() }
             alone = true
             // Files in progress finish (or give up and queue to be read alone); none starts meanwhile.
-            while reserved > 0 { condition.wait() }
+            while active > 0 { condition.wait() }
         } else {
             while alone || reserved + initial > totalBytes { condition.wait() }
         }
+        active += 1
         reserved += initial
         peak = max(peak, reserved)
         return Reservation(budget: self, source: source, alone: readAlone, initial: initial)
@@ -175,11 +180,10 @@ public final class MemoryBudget: @unchecked Sendable {
 
     private func end(_ reservation: Reservation) {
         for use in Use.allCases { reservation.release(use) }
-        if reservation.alone {
-            condition.lock()
-            alone = false
-            condition.broadcast()
-            condition.unlock()
-        }
+        condition.lock()
+        active -= 1
+        if reservation.alone { alone = false }
+        condition.broadcast()
+        condition.unlock()
     }
 }
