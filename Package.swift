@@ -19,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // The run-summary cache's SQLite access. GRDB links the system libsqlite3 (libsqlite3-dev).
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // SHA-256 for the packs' content fingerprints (BoringSSL's, through swift-crypto on Linux).
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // Lua 5.4 from Debian's liblua5.4-dev, found with pkg-config. Never vendored.
@@ -64,7 +66,7 @@ let package = Package(
         // The preludes are real .lua files, embedded at build time (PackageResources.<name>_lua).
         .target(
             name: "BadgeRules",
-            dependencies: ["RunFiles", "RunAnalysis", "CLua", "CLuaShims"],
+            dependencies: ["RunFiles", "RunAnalysis", "CLua", "CLuaShims", .product(name: "Crypto", package: "swift-crypto")],
             resources: [.embedInCode("Lua/prelude.lua"), .embedInCode("Lua/test_prelude.lua")]
         ),
         // swift-argument-parser commands and output formatting.

@@ -51,6 +51,36 @@ final class EvaluateEndToEndTests: XCTestCase {
         XCTAssertEqual(treadmill["elapsed_s"] as? Double, 2160)
     }
 
+    /// The JSON header names every pack with its version and content fingerprint; editing a pack
+    /// changes its fingerprint and no other pack's, and `--golden` snapshots leave the header out.
+    func testHeaderNamesThePacksWithTheirFingerprints() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.copyItem(atPath: CLI.repository.appendingPathComponent("rules").path, toPath: folder.path + "/rules")
+        let arguments = ["evaluate", "runs/", "--format", "json", "--no-cache", "--tz", "Europe/Paris", "--rules", folder.path + "/rules"]
+        func header() throws -> [String: Any] {
+            let result = try Self.badgectl(arguments)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            return try XCTUnwrap(try json(result.stdout)["header"] as? [String: Any])
+        }
+        let before = try header()
+        XCTAssertEqual(before["zone"] as? String, "Europe/Paris")
+        XCTAssertEqual(before["badgectl"] as? String, "0.1.0")
+        let packs = try XCTUnwrap(before["packs"] as? [[String: String]])
+        XCTAssertEqual(packs.map { $0["name"] }, ["checkpoints", "habits", "lifetime", "segments"])
+        XCTAssertEqual(packs.map { $0["version"] }, ["1.0.0", "1.0.0", "1.0.0", "1.0.0"])
+        for pack in packs {
+            XCTAssertTrue(pack["fingerprint"]?.range(of: "^sha256:[0-9a-f]{64}$", options: .regularExpression) != nil, "\(pack)")
+        }
+        let lifetime = folder.path + "/rules/lifetime/pack.lua"
+        try (try String(contentsOfFile: lifetime, encoding: .utf8) + "\n-- edited\n").write(toFile: lifetime, atomically: true, encoding: .utf8)
+        let after = try XCTUnwrap(try header()["packs"] as? [[String: String]])
+        XCTAssertEqual(zip(packs, after).map { $0["fingerprint"] == $1["fingerprint"] }, [true, true, false, true])
+
+        let snapshot = folder.path + "/golden.json"
+        XCTAssertEqual(try Self.badgectl(arguments + ["--golden", snapshot, "--update"]).status, 0)
+        XCTAssertFalse(try String(contentsOfFile: snapshot, encoding: .utf8).contains("\"header\""))
+    }
+
     func testJSONIsByteIdenticalAcrossRuns() throws {
         let a = try Self.badgectl(["evaluate", "runs/", "--format", "json"])
         let b = try Self.badgectl(["evaluate", "runs/", "--format", "json"])

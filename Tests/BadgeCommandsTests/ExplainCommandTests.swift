@@ -121,9 +121,10 @@ final class ExplainCommandTests: XCTestCase {
         let theme = try Theme.resolve("trail", packs: engine.packs)
         let runFolder = try RunFolder.read(folder, analyzer: RunAnalyzer(), zone: TimeZone(identifier: "UTC") ?? .current)
         let evaluation = engine.evaluate(runs: runFolder.runs)
-        let plain = EvaluationReport(folder: runFolder, evaluation: evaluation, catalogue: catalogue, packBadges: engine.packs.flatMap(\.badges))
+        let plain = EvaluationReport(folder: runFolder, evaluation: evaluation, catalogue: catalogue, packBadges: engine.packs.flatMap(\.badges),
+                                     header: .init(zone: .gmt, packs: engine.packs))
         let themed = EvaluationReport(folder: runFolder, evaluation: evaluation, catalogue: theme.apply(catalogue),
-                                      packBadges: theme.apply(engine.packs.flatMap(\.badges)))
+                                      packBadges: theme.apply(engine.packs.flatMap(\.badges)), header: .init(zone: .gmt, packs: engine.packs))
         let row = try XCTUnwrap(themed.badges.first { $0.id == "five-k" })
         XCTAssertEqual(row.name, "Lookout Rock")
         XCTAssertEqual(row.image, "trail-lookout.png")

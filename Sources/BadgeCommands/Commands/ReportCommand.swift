@@ -39,7 +39,7 @@ struct ReportCommand: ParsableCommand {
         let themed = pipeline.themedCatalogue
         let packBadges = pipeline.themedPackBadges
         let report = EvaluationReport(folder: outcome.folder, evaluation: outcome.evaluation, catalogue: themed,
-                                      packBadges: packBadges, excluded: outcome.excluded)
+                                      packBadges: packBadges, excluded: outcome.excluded, header: pipeline.header)
         let input = ReportCommand.input(report, catalogue: themed, packBadges: packBadges,
                                         title: title, imagesDirectory: images)
         do {

@@ -63,6 +63,28 @@ public struct EvaluationReport: Encodable, Sendable {
     /// A line a rule wrote (`ctx.note`, `print`): the rules' own type, encoded as it is.
     public typealias Note = RuleNote
 
+    /// What made the report: badgectl's version, the time zone of local dates, and each pack's name,
+    /// version and content fingerprint (`PackFingerprint`), in the order the packs ran.
+    public struct Header: Codable, Sendable, Equatable {
+        public struct Pack: Codable, Sendable, Equatable {
+            public var name: String
+            public var version: String
+            public var fingerprint: String
+            public var directory: String
+        }
+        public var badgectl: String
+        public var zone: String
+        public var packs: [Pack]
+
+        public init(zone: TimeZone, packs: [RulePack]) {
+            badgectl = Badgectl.configuration.version
+            self.zone = zone.identifier
+            self.packs = packs.map { Pack(name: $0.name, version: $0.version, fingerprint: $0.fingerprint, directory: $0.directory) }
+        }
+    }
+
+    /// Always set by `evaluate --format json`; left out of `--golden` snapshots.
+    public var header: Header?
     public var runs: [RunSummary]
     public var awards: [Award]
     public var badges: [BadgeRow]
@@ -86,7 +108,7 @@ public struct EvaluationReport: Encodable, Sendable {
     public var everyDistanceBadgeEarned = false
 
     enum CodingKeys: String, CodingKey {
-        case runs, awards, badges, next
+        case header, runs, awards, badges, next
         case nextByPack = "next_by_pack"
         case ignored
         case ignoredReasons = "ignored_reasons"
@@ -107,7 +129,9 @@ public struct EvaluationReport: Encodable, Sendable {
 
     /// Assembles the report: runs in start order, awards as the rules gave them, one row per badge
     /// (catalogue badges first in catalogue order, then pack-defined badges), the next badge.
-    public init(folder: RunFolder, evaluation: Evaluation, catalogue: Catalogue, packBadges: [CatalogueBadge] = [], excluded: [ExcludedRun] = []) {
+    public init(folder: RunFolder, evaluation: Evaluation, catalogue: Catalogue, packBadges: [CatalogueBadge] = [], excluded: [ExcludedRun] = [],
+                header: Header) {
+        self.header = header
         self.excluded = excluded
         runs = RuleEngine.ordered(folder.runs)
         awards = evaluation.awards

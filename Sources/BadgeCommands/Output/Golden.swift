@@ -5,7 +5,8 @@ import Foundation
 struct GoldenOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "Compare the JSON output with this snapshot file instead of printing it; a difference fails "
-            + "with the first differing lines.", valueName: "file"))
+            + "with the first differing lines. The header (badgectl's version, the packs' fingerprints) "
+            + "is left out of the snapshot.", valueName: "file"))
     var golden: String?
 
     @Flag(name: .long, help: "With --golden: re-record the snapshot from this run (prints \"updated FILE\").")

@@ -136,10 +136,13 @@ struct EvaluationPipeline {
                        costs: nil, readSeconds: readSeconds)
     }
 
+    /// The JSON header: version, zone, and the packs with their fingerprints.
+    var header: EvaluationReport.Header { EvaluationReport.Header(zone: zone, packs: engine.packs) }
+
     /// The `evaluate` contract of an outcome (themed).
     func report(_ outcome: Outcome) -> EvaluationReport {
         EvaluationReport(folder: outcome.folder, evaluation: outcome.evaluation, catalogue: themedCatalogue,
-                         packBadges: themedPackBadges, excluded: outcome.excluded)
+                         packBadges: themedPackBadges, excluded: outcome.excluded, header: header)
     }
 
     /// Runs `body`; with `.printAndExit`, an error is printed as `badgectl: <error>` and becomes the

@@ -17,6 +17,9 @@ public struct RulePack: Sendable, Equatable {
     public var testFiles: [String]
     /// The measures `pack.lua` declares, by name (`run.measures.<name>` in this pack's rules).
     public var measures: [PackMeasure] = []
+    /// The content fingerprint of the pack's files (`PackFingerprint`): `sha256:<hex>`. Empty for a
+    /// pack made in memory.
+    public var fingerprint: String = ""
 
     public init(name: String, version: String, description: String = "", directory: String,
                 badges: [CatalogueBadge] = [], themes: [String: [CatalogueBadge]] = [:],
@@ -65,6 +68,7 @@ public struct RulePack: Sendable, Equatable {
         }
         pack.ruleFiles = rules.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
         pack.testFiles = tests.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        pack.fingerprint = try PackFingerprint.compute(folder: folder)
         return pack
     }
 
