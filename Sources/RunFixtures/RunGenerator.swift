@@ -57,6 +57,9 @@ public struct RunGenerator: Sendable {
     /// The length of the true path.
     public var distanceMeters: Double = 5000
     public var paceSecondsPerKilometre: Double = 330
+    /// How far the pace swings around `paceSecondsPerKilometre` (a sine over 1.7 km): 0.03 is ±3%;
+    /// 0 gives an even pace (`badgectl whatif`'s hypothetical runs).
+    public var paceVariation = 0.03
     public var sampling: Sampling = .every(1)
     /// Standard deviation of the (slowly varying) GPS error, per axis.
     public var gpsNoiseMeters: Double = 2
@@ -117,7 +120,7 @@ public struct RunGenerator: Sendable {
             if let f = fastSection, d >= f.startMeters, d < f.startMeters + f.lengthMeters {
                 return f.paceSecondsPerKilometre
             }
-            return paceSecondsPerKilometre * (1 + 0.03 * sin(twoPi * d / 1700 + phase3))
+            return paceSecondsPerKilometre * (1 + paceVariation * sin(twoPi * d / 1700 + phase3))
         }
 
         func emit(_ rng: inout SplitMix64, speed: Double) {

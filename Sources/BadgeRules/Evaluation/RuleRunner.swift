@@ -91,6 +91,7 @@ extension Session {
             var detail = ""
             var badge = rule.badge ?? ""
             var progress: Progress? = nil
+            var evidence: Evidence? = nil
             func fail(_ message: String) -> RuleFailure {
                 RuleFailure(pack: packNames[rule.pack], rule: rule.id, file: definition.file, line: definition.line, message: message)
             }
@@ -112,6 +113,7 @@ extension Session {
                         badge = text
                     }
                     progress = try tableProgress(table, "earned")
+                    evidence = try tableEvidence(table, "earned")
                 } catch RulesError.field(let message) {
                     return fail(message)
                 } catch {
@@ -129,7 +131,7 @@ extension Session {
             }
             if let problem = undeclaredTier(badge: badge, tier: tier) { return fail("earned: " + problem) }
             earnedOnce = true
-            record(rule: rule, badge: badge, tier: tier, runIndex: index, detail: detail, progress: progress)
+            record(rule: rule, badge: badge, tier: tier, runIndex: index, detail: detail, progress: progress, evidence: evidence)
             // A badge with declared tiers keeps its predicate called until every tier is held (a tier
             // already held is ignored by `record`); any other stops at its first award.
             if !rule.repeatable {
@@ -274,6 +276,14 @@ extension Session {
         do { return try lua.numberField(table, key) } catch RulesError.field(let text) { throw RulesError.field("\(label): \(text)") }
     }
 
+    /// The table's `evidence` field (nil when absent), read as plain data (`Evidence`).
+    func tableEvidence(_ table: Int32, _ label: String) throws -> Evidence? {
+        let type = lua.getField(table, "evidence")
+        defer { lua.pop() }
+        if type == .nil { return nil }
+        do { return try lua.evidence(at: -1) } catch RulesError.field(let text) { throw RulesError.field("\(label): \(text)") }
+    }
+
     func tableProgress(_ table: Int32, _ label: String) throws -> Progress? {
         let type = lua.getField(table, "progress")
         defer { lua.pop() }
@@ -290,7 +300,7 @@ extension Session {
     var awardLimit: Int { max(1000, 20 * runs.count) }
 
     /// Keeps an award for the rule being run, applying the duplicate policy.
-    func record(rule: Rule, badge: String, tier: String, runIndex: Int, detail: String, progress: Progress?) {
+    func record(rule: Rule, badge: String, tier: String, runIndex: Int, detail: String, progress: Progress?, evidence: Evidence? = nil) {
         let key = "\(badge)\u{0}\(tier)\u{0}\(runIndex)"
         if pendingKeys.contains(key) { return }
         let tierKey = "\(badge)\u{0}\(tier)"
@@ -299,7 +309,11 @@ extension Session {
         pendingTiers.insert(tierKey)
         let run = runs[runIndex - 1]
         var award = Award(badge: badge, pack: packNames[rule.pack], rule: rule.id, tier: tier, run: run.id, at: run.start,
-                          detail: detail, progress: progress)
+                          detail: detail, progress: progress, evidence: evidence)
+        if rule.pack < packs.count {
+            award.packVersion = packs[rule.pack].version
+            award.packFingerprint = packs[rule.pack].fingerprint.isEmpty ? nil : packs[rule.pack].fingerprint
+        }
         if let ruleIndex = current?.rule, let names = measureReads[MeasureRead(rule: ruleIndex, run: runIndex)] {
             let declared = packs[rule.pack].measures
             award.measures = names.sorted().map { name in
