@@ -22,7 +22,8 @@ return {
         state.earned[milestone.badge] = true
         award { badge = milestone.badge, run = run,
                 detail = ("%s in %d run%s"):format(badgectl.format_distance(state.total_m), state.runs,
-                  state.runs == 1 and "" or "s") }
+                  state.runs == 1 and "" or "s"),
+                evidence = { total_m = state.total_m, runs = state.runs, milestone_m = milestone.m } }
       end
     end
   end,

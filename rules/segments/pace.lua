@@ -40,7 +40,10 @@ return {
             award { badge = spec.badge, tier = tier, run = run,
                     detail = ("%s in %s (%s/km), under %s"):format(spec.label, clock(elapsed_s),
                       badgectl.format_pace(effort.pace_s_per_km), clock(spec[tier])),
-                    progress = { current = elapsed_s, target = spec[tier], unit = "s" } }
+                    progress = { current = elapsed_s, target = spec[tier], unit = "s" },
+                    evidence = { effort = spec.effort, elapsed_s = elapsed_s, limit_s = spec[tier],
+                                 start_elapsed_s = effort.start_elapsed_s, end_elapsed_s = effort.start_elapsed_s and effort.start_elapsed_s + elapsed_s,
+                                 start_distance_m = effort.start_distance_m } }
           end
         end
       end

@@ -34,13 +34,17 @@ return {
         if mine.elapsed_s == nil then
           mine.elapsed_s, mine.count = elapsed_s, 1
           award { badge = spec.badge, run = run,
-                  detail = ("first %s: %s"):format(spec.label, clock(elapsed_s)) }
+                  detail = ("first %s: %s"):format(spec.label, clock(elapsed_s)),
+                  evidence = { effort = spec.effort, elapsed_s = elapsed_s, start_elapsed_s = effort.start_elapsed_s,
+                               end_elapsed_s = effort.start_elapsed_s and effort.start_elapsed_s + elapsed_s, start_distance_m = effort.start_distance_m } }
         elseif elapsed_s < mine.elapsed_s then
           local before = mine.elapsed_s
           mine.elapsed_s, mine.count = elapsed_s, mine.count + 1
           award { badge = spec.badge, run = run,
                   detail = ("%s in %s, %s faster than %s"):format(spec.label, clock(elapsed_s),
-                    clock(before - elapsed_s), clock(before)) }
+                    clock(before - elapsed_s), clock(before)),
+                  evidence = { effort = spec.effort, elapsed_s = elapsed_s, previous_s = before, start_elapsed_s = effort.start_elapsed_s,
+                               end_elapsed_s = effort.start_elapsed_s and effort.start_elapsed_s + elapsed_s, start_distance_m = effort.start_distance_m } }
         end
       end
     end

@@ -111,12 +111,12 @@ struct ExplainCommand: ParsableCommand {
                 var line = "  \(status.pack)/\(status.rule): \(status.hint ?? "no hint")"
                 if let progress = status.progress { line += " [\(describe(progress))]" }
                 out.append(line)
-                var paces: [String] = []
-                if let silver = status.silverPaceSecondsPerKilometre { paces.append("silver faster than \(Format.pace(silver))/km") }
-                if let gold = status.goldPaceSecondsPerKilometre { paces.append("gold faster than \(Format.pace(gold))/km") }
-                if !paces.isEmpty { out.append("    " + paces.joined(separator: ", ")) }
             }
             if let remaining = e.remainingMeters { out.append("  \(Format.distance(remaining)) to go.") }
+            for target in e.targets {
+                let pace = target.paceSecondsPerKilometre.map { " at \(Format.pace($0))/km or faster" } ?? ""
+                out.append("  \(target.tier): a run of \(Format.distance(target.distanceMeters))\(pace)")
+            }
         }
         if !e.ruleErrors.isEmpty {
             out.append("")
@@ -188,6 +188,28 @@ public struct BadgeExplanation: Encodable, Sendable {
     public var fileErrors: [String]
     /// Why measures of the badge's packs are nil in every run (no athlete profile for a zone).
     public var measureNotes: [String] = []
+    /// Runs that would earn a tier still to earn, for a badge with a distance: the distance (the
+    /// next 10 m above the badge's, as comparisons are strict) and, for silver and gold, the pace (the
+    /// whole second below the rule's pace). Each is rounded to the qualifying side, so
+    /// `badgectl whatif DIR --distance <distance_m>m --pace <pace>` earns the tier.
+    public var targets: [Target] = []
+
+    /// A run that would earn `tier`: at least `distanceMeters`, at `paceSecondsPerKilometre` or faster (nil: any pace).
+    public struct Target: Encodable, Sendable, Equatable {
+        public var tier: String
+        public var distanceMeters: Double
+        @NullEncoded public var paceSecondsPerKilometre: Double? = nil
+        enum CodingKeys: String, CodingKey {
+            case tier
+            case distanceMeters = "distance_m"
+            case paceSecondsPerKilometre = "pace_s_per_km"
+        }
+    }
+
+    /// The whole second strictly below a pace a run must beat (`a < target`).
+    static func qualifyingPace(_ target: Double) -> Double { (target - 1).rounded(.up) }
+    /// The next 10 m strictly above a distance a run must exceed (`a > target`).
+    static func qualifyingDistance(_ target: Double) -> Double { ((target / 10).rounded(.down) + 1) * 10 }
 
     init(badge: CatalogueBadge, theme: String?, evaluation: Evaluation, runs: [RunSummary], fileErrors: [String]) {
         self.badge = badge.id; name = badge.name; information = badge.information; image = badge.image
@@ -211,6 +233,18 @@ public struct BadgeExplanation: Encodable, Sendable {
         // Only where the badge is not earned: then a measure that is nil everywhere may be why.
         let notes = evaluation.notes.filter { $0.rule == nil && packs.contains($0.pack) && $0.message.hasPrefix("measure '") }
         measureNotes = awards.isEmpty ? notes.map { "\($0.pack): \($0.message)" } : []
+        if let distance = badge.distanceMeters {
+            let over = Self.qualifyingDistance(distance)
+            if awards.isEmpty && remainingMeters != nil { targets.append(Target(tier: "earned", distanceMeters: over)) }
+            for status in statuses {
+                if let silver = status.silverPaceSecondsPerKilometre, silver > 1 {
+                    targets.append(Target(tier: "silver", distanceMeters: over, paceSecondsPerKilometre: Self.qualifyingPace(silver)))
+                }
+                if let gold = status.goldPaceSecondsPerKilometre, gold > 1 {
+                    targets.append(Target(tier: "gold", distanceMeters: over, paceSecondsPerKilometre: Self.qualifyingPace(gold)))
+                }
+            }
+        }
     }
 
     enum CodingKeys: String, CodingKey {
@@ -219,5 +253,6 @@ public struct BadgeExplanation: Encodable, Sendable {
         case ruleErrors = "rule_errors"
         case fileErrors = "file_errors"
         case measureNotes = "measure_notes"
+        case targets
     }
 }
