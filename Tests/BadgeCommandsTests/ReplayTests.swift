@@ -173,7 +173,7 @@ final class ReplayTests: XCTestCase {
         let five = try XCTUnwrap(awards.first { $0["badge"] as? String == "five-k" && $0["tier"] as? String == "earned" })
         let evidence = try XCTUnwrap(five["evidence"] as? [String: Any])
         XCTAssertEqual(try XCTUnwrap(evidence["badge_distance_m"] as? Double), 5000)
-        XCTAssertEqual(try XCTUnwrap(evidence["elapsed_s"] as? Double), 1800, accuracy: 0.01)
+        XCTAssertEqual(try XCTUnwrap(evidence["elapsed_s"] as? Double), 1800, accuracy: 0.2)   // 0.01% slower than asked (WhatIf.slowdown)
         XCTAssertEqual(try XCTUnwrap(evidence["checkpoint_elapsed_s"] as? Double), 5000.0 / 5500 * 1800, accuracy: 2)
         // The run starts a day after the last one, at the same time.
         XCTAssertEqual((json["run"] as? [String: Any])?["start"] as? String, "2025-03-02T07:00:00Z")

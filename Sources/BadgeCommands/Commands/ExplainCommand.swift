@@ -206,8 +206,9 @@ public struct BadgeExplanation: Encodable, Sendable {
         }
     }
 
-    /// The whole second strictly below a pace a run must beat (`a < target`).
-    static func qualifyingPace(_ target: Double) -> Double { (target - 1).rounded(.up) }
+    /// The whole second below a pace a run must beat (`a < target`), at least 0.1 s below it (a what-if
+    /// run is 0.01% slower than asked, `WhatIf.slowdown`; nobody paces to a tenth of a second).
+    static func qualifyingPace(_ target: Double) -> Double { (target - 1.1).rounded(.up) }
     /// The next 10 m strictly above a distance a run must exceed (`a > target`).
     static func qualifyingDistance(_ target: Double) -> Double { ((target / 10).rounded(.down) + 1) * 10 }
 

@@ -48,19 +48,30 @@ public enum WhatIf {
         public var after: Evaluation
     }
 
+    /// How much slower than asked the run is generated (a relative share; see `summary(of:analyzer:)`).
+    public static let slowdown = 1e-4
+
     /// The hypothetical run's summary: generated (even pace, no GPS noise, one point a second) and
     /// analysed with `analyzer` (its checkpoints and measures), then given the climb asked for.
     public static func summary(of run: Run, analyzer: RunAnalyzer) -> RunSummary {
+        // Exact boundaries resolve as the rules' strict comparisons say (not more than the distance,
+        // not faster than the pace), and an even run is not a negative split: the run is generated
+        // 0.01% slower than asked and slowing down by 0.01% from start to end (an even run's halves
+        // and efforts otherwise differ from the pace asked by milliseconds either way, as positions
+        // are rounded the way a device writes them), over the distance asked plus a millionth (so
+        // that its efforts of exactly that distance exist), and its distance is then the one asked.
         let distance = max(run.distanceMeters, 0)
-        var generator = RunGenerator(seed: 20, distanceMeters: distance,
-                                     paceSecondsPerKilometre: distance > 0 ? run.elapsedSeconds / (distance / 1000) : 0)
+        var generator = RunGenerator(seed: 20, distanceMeters: distance * (1 + 1e-6),
+                                     paceSecondsPerKilometre: distance > 0 ? run.elapsedSeconds / (distance / 1000) * (1 + WhatIf.slowdown) : 0)
         generator.paceVariation = 0
+        generator.paceRamp = WhatIf.slowdown
         generator.gpsNoiseMeters = 0
         generator.hillAmplitudeMeters = 0
         generator.startEpochSeconds = run.startEpochSeconds
         generator.utcOffsetSeconds = run.utcOffsetSeconds
         generator.name = "What if"
         var summary = analyzer.summarize(generator.track(), id: run.id, zoneOffsetSeconds: run.utcOffsetSeconds)
+        if abs(summary.distanceMeters - distance) <= distance * 1e-3 { summary.distanceMeters = distance }
         if let gain = run.elevationGainMeters {
             let base = generator.baseElevationMeters
             summary.elevation = Elevation(gainMeters: gain, lossMeters: gain, minMeters: base, maxMeters: base + gain / 2)
