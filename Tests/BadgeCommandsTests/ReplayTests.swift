@@ -200,16 +200,18 @@ final class ReplayTests: XCTestCase {
         }
     }
 
-    /// Every pace and distance explain names for a shipped distance badge, run as a what-if, earns
-    /// the tier it names: the hints are rounded to the qualifying side.
+    /// Every run explain names for a shipped badge (the silver and gold paces of distance badges, the
+    /// targets the shipped rules' statuses give: effort times, records, best 3 km and hour, lifetime
+    /// distance), run as a what-if, earns the tier it names: the hints are rounded to the qualifying side.
     func testWhatIfOfEveryHintExplainNamesEarnsItsTier() throws {
         let folder = try TemporaryFolder()
         let cache = folder.path + "/cache.sqlite"
         let sample = CLI.repository.appendingPathComponent("runs").path
-        let catalogue = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: CLI.repository.appendingPathComponent("badges.json"))) as? [[String: Any]])
-        let ids = catalogue.filter { $0["distance"] != nil }.compactMap { $0["id"] as? String }
-        XCTAssertGreaterThan(ids.count, 10)
-        var checked = 0
+        let evaluated = try CLI.run(["evaluate", sample, "--tz", "UTC", "--cache", cache, "--format", "json"])
+        let rows = try XCTUnwrap((JSONSerialization.jsonObject(with: Data(evaluated.stdout.utf8)) as? [String: Any])?["badges"] as? [[String: Any]])
+        let ids = rows.compactMap { $0["id"] as? String }
+        XCTAssertGreaterThan(ids.count, 30)
+        var checked: [String: Int] = [:]
         // As of two dates: early (most badges still to earn) and the whole history (silver and gold paces).
         for asOf in ["2026-08-08", "2099-12-31"] {
             for id in ids {
@@ -218,19 +220,24 @@ final class ReplayTests: XCTestCase {
                 for target in (json["targets"] as? [[String: Any]]) ?? [] {
                     let tier = try XCTUnwrap(target["tier"] as? String)
                     let meters = try XCTUnwrap(target["distance_m"] as? Double)
-                    let pace = (target["pace_s_per_km"] as? Double) ?? 420
-                    let paceText = String(format: "%d:%02d", Int(pace) / 60, Int(pace) % 60)
-                    let whatif = try CLI.run(["whatif", sample, "--tz", "UTC", "--cache", cache, "--as-of", asOf, "--format", "json",
-                                              "--distance", String(format: "%.0fm", meters), "--pace", paceText])
+                    var run = ["--distance", String(format: "%.1fm", meters)]
+                    if let elapsed = target["elapsed_s"] as? Double {
+                        run += ["--time", String(format: "%d:%02d:%04.1f", Int(elapsed) / 3600, Int(elapsed) % 3600 / 60, elapsed.truncatingRemainder(dividingBy: 60))]
+                    } else {
+                        let pace = (target["pace_s_per_km"] as? Double) ?? 300
+                        run += ["--pace", String(format: "%d:%02d", Int(pace) / 60, Int(pace) % 60)]
+                    }
+                    let whatif = try CLI.run(["whatif", sample, "--tz", "UTC", "--cache", cache, "--as-of", asOf, "--format", "json"] + run)
                     let result = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(whatif.stdout.utf8)) as? [String: Any], whatif.stderr)
                     let awards = (result["awards"] as? [[String: Any]]) ?? []
                     XCTAssertTrue(awards.contains { $0["badge"] as? String == id && $0["tier"] as? String == tier },
-                                  "\(id) \(tier): \(meters) m at \(paceText)/km as of \(asOf) earns only \(awards.map { "\($0["badge"] ?? "")/\($0["tier"] ?? "")" })")
-                    checked += 1
+                                  "\(id) \(tier): \(run) as of \(asOf) earns only \(awards.map { "\($0["badge"] ?? "")/\($0["tier"] ?? "")" })")
+                    checked[(target["rule"] as? String) ?? "checkpoints (paces)", default: 0] += 1
                 }
             }
         }
-        XCTAssertGreaterThan(checked, 10)
+        // Every rule that names runs was checked.
+        XCTAssertEqual(Set(checked.keys), ["checkpoints (paces)", "segments/pace", "segments/records", "habits/records", "lifetime/distance"], "\(checked)")
     }
 
     // MARK: - provenance

@@ -40,8 +40,8 @@ local function clock(seconds)
   return string.format("%d:%02d", m, s % 60)
 end
 
--- The whole second strictly under a pace a run must beat (speeds compare strictly).
-local function qualifying(s_per_km) return math.ceil(s_per_km - 1) end
+-- The whole second under a pace a run must beat (speeds compare strictly), at least 0.1 s under it.
+local function qualifying(s_per_km) return math.ceil(s_per_km - 1.1) end
 
 -- The pace (s/km) a run of the earning run's distance needs to beat `factor` x its speed.
 local function target_pace(earning, factor)

@@ -70,7 +70,16 @@ return {
       if mine ~= nil and not mine.tiers.gold then
         local tier = mine.tiers.silver and "gold" or "silver"
         local target = goal(spec, mine.earned, tier == "gold" and 0.10 or 0.05)
-        badges[#badges + 1] = { badge = spec.badge, hint = ("%s for %s (best %s)"):format(spec.show(target), tier, spec.show(mine.best)) }
+        -- The run that earns it, rounded to the qualifying side (whatif checks it): 3 km at least a second
+        -- under the target; an hour at least 0.02% (and a metre) over it.
+        local run
+        if spec.lower_is_better then
+          run = { tier = tier, distance_m = 3000, elapsed_s = math.ceil(target - 2) }
+        else
+          run = { tier = tier, distance_m = math.ceil(target * 1.0002 + 1), elapsed_s = 3600 }
+        end
+        badges[#badges + 1] = { badge = spec.badge, hint = ("%s for %s (best %s)"):format(spec.show(target), tier, spec.show(mine.best)),
+                                target = run }
       end
     end
     return { badges = badges }

@@ -36,7 +36,11 @@ return {
       if state.total_m < milestone.m then
         entry.hint = ("%s left (%s of %s)"):format(badgectl.format_distance(milestone.m - state.total_m),
           badgectl.format_distance(state.total_m), badgectl.format_distance(milestone.m))
-        if next_badge == nil then next_badge = { badge = milestone.badge, remaining_m = milestone.m - state.total_m } end
+        if next_badge == nil then
+          next_badge = { badge = milestone.badge, remaining_m = milestone.m - state.total_m }
+          -- One run of what is left, rounded up to 10 m (whatif checks it).
+          entry.target = { distance_m = math.ceil((milestone.m - state.total_m) / 10) * 10 }
+        end
       else
         entry.hint = "earned"
       end

@@ -59,6 +59,8 @@ return {
       for _, tier in ipairs(TIERS) do
         if mine.earned[tier] == nil then next_tier = tier; break end
       end
+      -- The run that earns the next tier: its distance, a second under the tier's time (whatif checks it).
+      if next_tier ~= nil then entry.target = { tier = next_tier, distance_m = spec.m, elapsed_s = spec[next_tier] - 1 } end
       if next_tier == nil then
         entry.hint = ("bronze, silver and gold earned; best %s %s"):format(spec.label, clock(mine.elapsed_s))
       elseif mine.elapsed_s == nil then

@@ -55,6 +55,8 @@ return {
     for _, spec in ipairs(EFFORTS) do
       local mine = state.best[spec.badge]
       local entry = { badge = spec.badge }
+      -- The run that sets the next record: the distance, at least a second under the record (whatif checks it).
+      entry.target = { distance_m = spec.m, elapsed_s = mine.elapsed_s and math.ceil(mine.elapsed_s - 2) }
       if mine.elapsed_s == nil then
         entry.progress = { current = math.min(mine.longest_m or 0.0, spec.m) / 1000, target = spec.m / 1000, unit = "km" }
         entry.hint = ("run at least %s to set your first %s record"):format(badgectl.format_distance(spec.m), spec.label)

@@ -114,7 +114,8 @@ struct ExplainCommand: ParsableCommand {
             }
             if let remaining = e.remainingMeters { out.append("  \(Format.distance(remaining)) to go.") }
             for target in e.targets {
-                let pace = target.paceSecondsPerKilometre.map { " at \(Format.pace($0))/km or faster" } ?? ""
+                var pace = target.paceSecondsPerKilometre.map { " at \(Format.pace($0))/km or faster" } ?? ""
+                if let elapsed = target.elapsedSeconds { pace = " in \(Format.duration(elapsed)) or less" }
                 out.append("  \(target.tier): a run of \(Format.distance(target.distanceMeters))\(pace)")
             }
         }
@@ -194,13 +195,18 @@ public struct BadgeExplanation: Encodable, Sendable {
     /// `badgectl whatif DIR --distance <distance_m>m --pace <pace>` earns the tier.
     public var targets: [Target] = []
 
-    /// A run that would earn `tier`: at least `distanceMeters`, at `paceSecondsPerKilometre` or faster (nil: any pace).
+    /// A run that would earn `tier`: at least `distanceMeters`, at `paceSecondsPerKilometre` or faster
+    /// (nil: any pace); `rule` names the rule whose status gave it (nil: from the silver and gold paces).
     public struct Target: Encodable, Sendable, Equatable {
         public var tier: String
         public var distanceMeters: Double
         @NullEncoded public var paceSecondsPerKilometre: Double? = nil
+        @NullEncoded public var rule: String? = nil
+        /// The run's time, when the rule named one (`pace_s_per_km` is then this time over the distance).
+        @NullEncoded public var elapsedSeconds: Double? = nil
         enum CodingKeys: String, CodingKey {
-            case tier
+            case tier, rule
+            case elapsedSeconds = "elapsed_s"
             case distanceMeters = "distance_m"
             case paceSecondsPerKilometre = "pace_s_per_km"
         }
@@ -234,7 +240,13 @@ public struct BadgeExplanation: Encodable, Sendable {
         // Only where the badge is not earned: then a measure that is nil everywhere may be why.
         let notes = evaluation.notes.filter { $0.rule == nil && packs.contains($0.pack) && $0.message.hasPrefix("measure '") }
         measureNotes = awards.isEmpty ? notes.map { "\($0.pack): \($0.message)" } : []
-        if let distance = badge.distanceMeters {
+        for status in statuses {
+            guard let target = status.target else { continue }
+            targets.append(Target(tier: target.tier, distanceMeters: target.distanceMeters,
+                                  paceSecondsPerKilometre: target.elapsedSeconds.map { $0 / (target.distanceMeters / 1000) },
+                                  rule: "\(status.pack)/\(status.rule)", elapsedSeconds: target.elapsedSeconds))
+        }
+        if let distance = badge.distanceMeters, !statuses.contains(where: { $0.target != nil }) {
             let over = Self.qualifyingDistance(distance)
             if awards.isEmpty && remainingMeters != nil { targets.append(Target(tier: "earned", distanceMeters: over)) }
             for status in statuses {

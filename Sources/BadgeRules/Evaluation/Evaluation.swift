@@ -130,6 +130,25 @@ public struct RuleFailure: Codable, Sendable, Equatable, CustomStringConvertible
 
 }
 
+/// A run that would earn a tier, as a rule's `status()` names it (`target = { tier, distance_m,
+/// elapsed_s }`): a run of `distanceMeters` in `elapsedSeconds` (nil: at any pace). Checkable with
+/// `badgectl whatif`: rules round it to the qualifying side.
+public struct RunTarget: Codable, Sendable, Equatable {
+    public var tier: String
+    public var distanceMeters: Double
+    @NullEncoded public var elapsedSeconds: Double?
+
+    public init(tier: String, distanceMeters: Double, elapsedSeconds: Double? = nil) {
+        self.tier = tier; self.distanceMeters = distanceMeters; self.elapsedSeconds = elapsedSeconds
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case tier
+        case distanceMeters = "distance_m"
+        case elapsedSeconds = "elapsed_s"
+    }
+}
+
 /// "Why not yet" for one badge, from a fold's `status()` or a predicate's `progress()`.
 public struct BadgeStatus: Codable, Sendable, Equatable {
     public var pack: String
@@ -139,6 +158,8 @@ public struct BadgeStatus: Codable, Sendable, Equatable {
     @NullEncoded public var goldPaceSecondsPerKilometre: Double?
     @NullEncoded public var progress: Progress?
     @NullEncoded public var hint: String?
+    /// The run the rule says would earn the next tier (`target` in a status entry), if it names one.
+    public var target: RunTarget? = nil
 
     public init(pack: String, rule: String, badge: String, silverPaceSecondsPerKilometre: Double? = nil,
                 goldPaceSecondsPerKilometre: Double? = nil, progress: Progress? = nil, hint: String? = nil) {
@@ -152,7 +173,7 @@ public struct BadgeStatus: Codable, Sendable, Equatable {
         case pack, rule, badge
         case silverPaceSecondsPerKilometre = "silver_pace_s_per_km"
         case goldPaceSecondsPerKilometre = "gold_pace_s_per_km"
-        case progress, hint
+        case progress, hint, target
     }
 
 }

@@ -246,9 +246,11 @@ extension Session {
                 let gold = try tableNumber(entry, "gold_pace_s_per_km", label)
                 let progress = try tableProgress(entry, label)
                 let hint = try tableString(entry, "hint", label, limit: Session.textLimit)
-                pendingStatuses.append(BadgeStatus(pack: packNames[rule.pack], rule: rule.id, badge: badge,
-                                                   silverPaceSecondsPerKilometre: silver, goldPaceSecondsPerKilometre: gold,
-                                                   progress: progress, hint: hint))
+                var status = BadgeStatus(pack: packNames[rule.pack], rule: rule.id, badge: badge,
+                                         silverPaceSecondsPerKilometre: silver, goldPaceSecondsPerKilometre: gold,
+                                         progress: progress, hint: hint)
+                status.target = try tableTarget(entry, label)
+                pendingStatuses.append(status)
                 lua.pop()
             }
         }
@@ -274,6 +276,24 @@ extension Session {
     /// `LuaState.numberField` with `label: ` before its message.
     func tableNumber(_ table: Int32, _ key: String, _ label: String) throws -> Double? {
         do { return try lua.numberField(table, key) } catch RulesError.field(let text) { throw RulesError.field("\(label): \(text)") }
+    }
+
+    /// A status entry's `target = { tier = ..., distance_m = ..., elapsed_s = ... }` (nil when absent).
+    func tableTarget(_ table: Int32, _ label: String) throws -> RunTarget? {
+        let type = lua.getField(table, "target")
+        defer { lua.pop() }
+        if type == .nil { return nil }
+        guard type == .table else { throw RulesError.field("\(label): field 'target' must be a table { tier = ..., distance_m = ..., elapsed_s = ... }, got \(lua.typeName(at: -1))") }
+        let inner = lua.top
+        let tier = try tableString(inner, "tier", "\(label): target") ?? "earned"
+        guard let distance = try tableNumber(inner, "distance_m", "\(label): target") else {
+            throw RulesError.field("\(label): target: missing required field 'distance_m'")
+        }
+        let elapsed = try tableNumber(inner, "elapsed_s", "\(label): target")
+        guard distance.isFinite, distance > 0, elapsed.map({ $0.isFinite && $0 > 0 }) ?? true else {
+            throw RulesError.field("\(label): target: distance_m and elapsed_s must be above 0")
+        }
+        return RunTarget(tier: tier, distanceMeters: distance, elapsedSeconds: elapsed)
     }
 
     /// The table's `evidence` field (nil when absent), read as plain data (`Evidence`).

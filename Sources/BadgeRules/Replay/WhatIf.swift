@@ -50,6 +50,8 @@ public enum WhatIf {
 
     /// How much slower than asked the run is generated (a relative share; see `summary(of:analyzer:)`).
     public static let slowdown = 1e-4
+    /// How far past the distance asked the path goes (m; see `summary(of:analyzer:)`).
+    public static let overrunMeters = 1.0
 
     /// The hypothetical run's summary: generated (even pace, no GPS noise, one point a second) and
     /// analysed with `analyzer` (its checkpoints and measures), then given the climb asked for.
@@ -58,11 +60,12 @@ public enum WhatIf {
         // not faster than the pace), and an even run is not a negative split: the run is generated
         // 0.01% slower than asked and slowing down by 0.01% from start to end (an even run's halves
         // and efforts otherwise differ from the pace asked by milliseconds either way, as positions
-        // are rounded the way a device writes them), over the distance asked plus a millionth (so
-        // that its efforts of exactly that distance exist), and its distance is then the one asked.
+        // are rounded the way a device writes them). The path goes a metre past the distance asked,
+        // so that efforts of exactly that distance exist (a winding path measures a little shorter
+        // than it is); the summary's distance and time are then those at the distance asked.
         let distance = max(run.distanceMeters, 0)
-        var generator = RunGenerator(seed: 20, distanceMeters: distance * (1 + 1e-6),
-                                     paceSecondsPerKilometre: distance > 0 ? run.elapsedSeconds / (distance / 1000) * (1 + WhatIf.slowdown) : 0)
+        let pace = distance > 0 ? run.elapsedSeconds / (distance / 1000) * (1 + WhatIf.slowdown) : 0
+        var generator = RunGenerator(seed: 20, distanceMeters: distance + WhatIf.overrunMeters, paceSecondsPerKilometre: pace)
         generator.paceVariation = 0
         generator.paceRamp = WhatIf.slowdown
         generator.gpsNoiseMeters = 0
@@ -71,7 +74,17 @@ public enum WhatIf {
         generator.utcOffsetSeconds = run.utcOffsetSeconds
         generator.name = "What if"
         var summary = analyzer.summarize(generator.track(), id: run.id, zoneOffsetSeconds: run.utcOffsetSeconds)
-        if abs(summary.distanceMeters - distance) <= distance * 1e-3 { summary.distanceMeters = distance }
+        if distance > 0, abs(summary.distanceMeters - distance) <= WhatIf.overrunMeters + distance * 1e-3 {
+            let elapsed = run.elapsedSeconds * (1 + WhatIf.slowdown)
+            summary.distanceMeters = distance
+            summary.elapsedSeconds = elapsed
+            summary.timerSeconds = elapsed
+            summary.movingSeconds = elapsed
+            summary.speedMetersPerSecond = distance / elapsed
+            summary.paceSecondsPerKilometre = elapsed / (distance / 1000)
+            summary.movingPaceSecondsPerKilometre = summary.paceSecondsPerKilometre
+            summary.paceSecondsPerMile = elapsed / (distance / Units.metresPerMile)
+        }
         if let gain = run.elevationGainMeters {
             let base = generator.baseElevationMeters
             summary.elevation = Elevation(gainMeters: gain, lossMeters: gain, minMeters: base, maxMeters: base + gain / 2)
