@@ -95,12 +95,13 @@ struct ExplainCommand: ParsableCommand {
                           "\(award.pack)/\(award.rule)", award.detail)
             }
             out.append(table.render())
-            // The measures behind each award, as the rule read them.
-            for award in e.awards where !award.measureLines.isEmpty {
+            // The measures behind each award, as the rule read them, and the evidence it gave.
+            for award in e.awards where !award.measureLines.isEmpty || award.evidence != nil {
                 out.append("  \(award.tier) on \(award.run):")
                 for measure in award.measureLines {
                     out.append("    measure \(measure.name): " + (measure.value.map { $0.text(kind: measure.kind) } ?? "nil"))
                 }
+                if let evidence = award.evidence { out.append("    evidence: \(evidence.text)") }
             }
         }
         for note in e.measureNotes { out.append("Note: \(note)") }
@@ -161,6 +162,9 @@ public struct BadgeExplanation: Encodable, Sendable {
         @NullEncoded public var progress: BadgeRules.Progress?
         /// The measures the rule read from the run before awarding, by name (null: the run has none).
         public var measures: [String: MeasureValue?] = [:]
+        /// Provenance: the pack's version and what the rule showed for the award (null: nothing).
+        public var packVersion = ""
+        @NullEncoded public var evidence: Evidence? = nil
         /// The same, in name order with their kinds (for the table).
         var measureLines: [AwardMeasure] = []
 
@@ -169,7 +173,8 @@ public struct BadgeExplanation: Encodable, Sendable {
             case distanceMeters = "distance_m"
             case elapsedSeconds = "elapsed_s"
             case paceSecondsPerKilometre = "pace_s_per_km"
-            case progress, measures
+            case progress, measures, evidence
+            case packVersion = "pack_version"
         }
     }
 
@@ -228,6 +233,8 @@ public struct BadgeExplanation: Encodable, Sendable {
                                  distanceMeters: run?.distanceMeters, elapsedSeconds: run?.elapsedSeconds,
                                  paceSecondsPerKilometre: run?.paceSecondsPerKilometre, progress: award.progress)
             line.measureLines = award.measures
+            line.packVersion = award.packVersion
+            line.evidence = award.evidence
             for measure in award.measures { line.measures[measure.name] = .some(measure.value) }
             return line
         }
