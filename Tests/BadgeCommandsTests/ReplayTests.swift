@@ -119,6 +119,37 @@ final class ReplayTests: XCTestCase {
         XCTAssertTrue(missing.stderr.contains("--against"), missing.stderr)
     }
 
+    /// The same pack edit over many athletes at once, from `badgectl worker`'s input lines.
+    func testDiffOfWorkerInputListsTheChangesPerAthleteAndTheBadLines() throws {
+        let folder = try TemporaryFolder()
+        for (name, text) in Self.clubPack(silver: 1.05, gold: nil, long: true) { try folder.write("current/club/\(name)", text) }
+        for (name, text) in Self.clubPack(silver: 1.20, gold: 1.30, long: false) { try folder.write("candidate/club/\(name)", text) }
+        let runs: [(String, Int, Int)] = [("r1", 5000, 1800), ("r2", 6000, 2040), ("r3", 5000, 1440), ("r4", 16000, 4800), ("r5", 5000, 1320)]
+        var lines = runs.enumerated().map { index, run in
+            #"{"athlete": "ana", "id": "\#(run.0)", "summary": {"start": "2025-03-0\#(index + 1)T07:00:00Z", "distance_m": \#(run.1), "duration_s": \#(run.2)}}"#
+        }
+        // ben: only the run that earns fast-5k, which both versions award alike.
+        lines.append(#"{"athlete": "ben", "tz": "Europe/Paris", "summary": {"start": "2025-03-01T07:00:00", "distance_m": 5000, "duration_s": 1800}}"#)
+        lines.append("{not json")
+        lines.append(#"{"athlete": "cy", "tz": "Mars/Olympus"}"#)
+        try folder.write("lines.jsonl", lines.joined(separator: "\n") + "\n")
+        let output = try CLI.run(["diff", "--worker-input", folder.path + "/lines.jsonl", "--rules", folder.path + "/current",
+                                  "--against", folder.path + "/candidate", "--format", "json"])
+        XCTAssertEqual(output.status, 3, output.stderr)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(json["counts"] as? [String: Int], ["gained": 1, "lost": 1, "moved": 1, "unchanged": 2])
+        let athletes = try XCTUnwrap(json["athletes"] as? [[String: Any]])
+        XCTAssertEqual(athletes.map { $0["athlete"] as? String }, ["ana"])
+        XCTAssertEqual(athletes.first?["counts"] as? [String: Int], ["gained": 1, "lost": 1, "moved": 1, "unchanged": 1])
+        let errors = try XCTUnwrap(json["errors"] as? [[String: Any]])
+        XCTAssertEqual(errors.map { $0["line"] as? Int }, [7, 8])
+        XCTAssertEqual(errors.last?["athlete"] as? String, "cy")
+        XCTAssertTrue(output.stderr.contains("skipped line 7: not a JSON object"), output.stderr)
+        XCTAssertTrue(output.stderr.contains("skipped line 8 (cy): field 'tz' is not a time zone name"), output.stderr)
+        let both = try CLI.run(["diff", folder.path, "--worker-input", "x", "--against", folder.path + "/candidate"])
+        XCTAssertEqual(both.status, 64)
+    }
+
     // MARK: - --as-of
 
     /// For every local date of the sample runs, `evaluate --as-of D` gives exactly what `evaluate`

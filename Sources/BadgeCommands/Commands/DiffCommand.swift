@@ -22,7 +22,13 @@ struct DiffCommand: ParsableCommand {
     )
 
     @Argument(help: ArgumentHelp("A folder of run files (or one run file).", valueName: "dir"))
-    var directory: String
+    var directory: String?
+
+    @Option(name: .customLong("worker-input"), help: ArgumentHelp(
+        "Instead of DIR: many athletes, as JSON lines in `badgectl worker`'s format (docs/worker.md); - reads stdin.",
+        discussion: "Each athlete's runs are evaluated with both sets of packs; the changes are listed per athlete.",
+        valueName: "file"))
+    var workerInput: String?
 
     @OptionGroup var options: PipelineOptions
 
@@ -38,6 +44,7 @@ struct DiffCommand: ParsableCommand {
 
     func validate() throws {
         if against.isEmpty { throw ValidationError("diff needs the candidate packs: --against PATH (repeat for more)") }
+        if (directory == nil) == (workerInput == nil) { throw ValidationError("diff needs a folder of runs (DIR) or --worker-input FILE, not both") }
     }
 
     /// The JSON of `diff --format json`.
@@ -68,6 +75,7 @@ struct DiffCommand: ParsableCommand {
         candidateRules.rules = against
         let candidatePacks = try EvaluationPipeline.guarding(.printAndExit) { try candidateRules.packDirectories() }
         let candidate = try EvaluationPipeline(options, failures: .printAndExit, packDirectories: candidatePacks)
+        guard let directory else { return try runAthletes(current: current, candidate: candidate, input: workerInput ?? "-") }
         let cache = cacheOptions.open()
         // Each side reads the folder with its own packs' measures (the cache keeps both).
         let before = try current.run(directory: directory, cache: cache)

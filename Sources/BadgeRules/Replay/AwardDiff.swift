@@ -40,6 +40,8 @@ public struct AwardDiff: Codable, Sendable, Equatable {
         public var unchanged = 0
         /// Whether anything differs.
         public var differs: Bool { gained + lost + moved > 0 }
+        /// No changes yet.
+        public init() {}
     }
 
     /// The changes of one badge.
