@@ -115,7 +115,7 @@ public enum HTMLReport {
                 if badge.gold == nil, let pace = badge.goldPaceSecondsPerKilometre {
                     out += "<p class=\"pace-needed\" data-needed=\"gold\">Gold: run\(distance) at \(ReportFormat.pace(pace)) or faster</p>"
                 }
-                if !badge.provenance.isEmpty { out += provenance(badge.provenance) }
+                if !badge.provenance.isEmpty { out += provenance(badge.provenance, leftOut: badge.provenanceLeftOut) }
             } else {
                 let hint = badge.hint ?? badge.distanceMeters.map { "Run more than \(ReportFormat.shortDistance($0)) to earn" }
                 if let hint { out += "<p class=\"hint\">\(ReportFormat.escape(hint))</p>" }
@@ -127,9 +127,12 @@ public enum HTMLReport {
 
     /// The awards behind a badge, folded: a click on "Why" opens each award's run, pack and version,
     /// rule, detail and evidence (no script: a `<details>` element).
-    static func provenance(_ items: [ReportProvenance]) -> String {
+    static func provenance(_ items: [ReportProvenance], leftOut: Int = 0) -> String {
         var out = "<details class=\"provenance\"><summary>Why</summary>"
-        for item in items {
+        for (index, item) in items.enumerated() {
+            if leftOut > 0 && index == items.count / 2 {
+                out += "<p class=\"left-out\">… \(leftOut) more award\(leftOut == 1 ? "" : "s")</p>"
+            }
             out += "<div class=\"award\" data-award-tier=\"\(ReportFormat.escape(item.tier))\">"
             out += "<p><strong>\(ReportFormat.escape(item.tier.capitalized))</strong> \(ReportFormat.escape(item.date ?? ReportFormat.dash)), "
             out += "\(ReportFormat.escape(item.runId))</p>"

@@ -55,6 +55,8 @@ public struct ReportBadge: Sendable, Equatable {
     public var declaredTiers: [ReportTier] = []
     /// Where each award of the badge came from, shown when the badge is clicked (a `<details>`).
     public var provenance: [ReportProvenance] = []
+    /// Awards of the badge left out of `provenance` (a repeatable badge's middle ones), said in a line.
+    public var provenanceLeftOut = 0
 
     public init(
         id: String, name: String, information: String = "", image: String? = nil, distanceMeters: Double? = nil,

@@ -316,6 +316,13 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertTrue(html.contains("<p class=\"rule\">checkpoints 1.0.0 / distance</p>"), html)
         XCTAssertTrue(html.contains("<dt>checkpoint_elapsed_s</dt><dd>1500</dd><dt>note</dt><dd>&lt;b&gt;x&lt;/b&gt;</dd>"), html)
         XCTAssertEqual(html.components(separatedBy: "<details class=\"provenance\">").count, 2, "only the earned badge has one")
+        // A badge with many awards: the first and the last, and a line for those left out between them.
+        var many = badge
+        many.provenance = [badge.provenance[0], ReportProvenance(tier: "earned", runId: "z.gpx", date: "2024-09-01", pack: "p 1", rule: "r",
+                                                                 detail: "", evidence: [])]
+        many.provenanceLeftOut = 5
+        let folded = try HTMLReport.render(ReportInput(title: "t", generatedAt: Date(timeIntervalSince1970: 0), badges: [many], runs: []))
+        XCTAssertTrue(folded.contains("</div><p class=\"left-out\">… 5 more awards</p><div class=\"award\""), folded)
     }
 
     func testSelfContainedAndDeterministic() throws {

@@ -52,6 +52,9 @@ struct ReportCommand: ParsableCommand {
         try report.reportSkipped()
     }
 
+    /// How many awards of one badge the report explains (the first and the last half of them).
+    static let provenanceShown = 12
+
     /// Turns the evaluation into the report's input. `generatedAt` is the newest run's start, so the
     /// same runs always give the same bytes.
     static func input(_ report: EvaluationReport, catalogue: Catalogue, packBadges: [CatalogueBadge],
@@ -73,7 +76,13 @@ struct ReportCommand: ParsableCommand {
                 // "at X or faster": the whole second below the pace the rule compares against (strictly).
                 silverPaceSecondsPerKilometre: row.silverPaceSecondsPerKilometre.map(BadgeExplanation.qualifyingPace),
                 goldPaceSecondsPerKilometre: row.goldPaceSecondsPerKilometre.map(BadgeExplanation.qualifyingPace), hint: row.hint)
-            badge.provenance = report.awards.filter { $0.badge == row.id }.map { award in
+            // At most the first and the last `provenanceShown / 2` awards (a repeatable badge can have hundreds).
+            var awards = report.awards.filter { $0.badge == row.id }
+            if awards.count > ReportCommand.provenanceShown {
+                badge.provenanceLeftOut = awards.count - ReportCommand.provenanceShown
+                awards = Array(awards.prefix(ReportCommand.provenanceShown / 2) + awards.suffix(ReportCommand.provenanceShown / 2))
+            }
+            badge.provenance = awards.map { award in
                 var fields: [(name: String, value: String)] = []
                 switch award.evidence {
                 case .record(let values)?: fields = values.keys.sorted().map { ($0, values[$0]?.text ?? "") }
