@@ -66,7 +66,8 @@ let package = Package(
         // The preludes are real .lua files, embedded at build time (PackageResources.<name>_lua).
         .target(
             name: "BadgeRules",
-            dependencies: ["RunFiles", "RunAnalysis", "CLua", "CLuaShims", .product(name: "Crypto", package: "swift-crypto")],
+            // RunFixtures: the generator makes what-if runs (Replay/WhatIf.swift).
+            dependencies: ["RunFiles", "RunAnalysis", "RunFixtures", "CLua", "CLuaShims", .product(name: "Crypto", package: "swift-crypto")],
             resources: [.embedInCode("Lua/prelude.lua"), .embedInCode("Lua/test_prelude.lua")]
         ),
         // swift-argument-parser commands and output formatting.

@@ -29,6 +29,12 @@ public enum CommandError: Error, Equatable, CustomStringConvertible {
     case cannotFind(what: String, looked: [String], flag: String)
     /// `--athlete FILE` that cannot be read or is not a valid profile (`reason` names the file and field).
     case badAthlete(reason: String)
+    /// A date flag (`--as-of`, `whatif --date`) whose value is not a calendar date `YYYY-MM-DD`.
+    case badDate(flag: String, value: String)
+    /// A quantity flag of `whatif` (`--distance 12km`, `--time 1:00:00`, `--pace 5:00`) that cannot be read; `expected` says what it takes.
+    case badQuantity(flag: String, value: String, expected: String)
+    /// `whatif` given neither or both of `--time` and `--pace`.
+    case timeOrPace
 
     public var description: String {
         switch self {
@@ -57,6 +63,12 @@ public enum CommandError: Error, Equatable, CustomStringConvertible {
             return "cannot find the \(what): looked in \(looked.joined(separator: ", ")); give it with \(flag)"
         case .badAthlete(let reason):
             return "--athlete: \(reason)"
+        case .badDate(let flag, let value):
+            return "\(flag): '\(value)' is not a date; give YYYY-MM-DD (e.g. 2026-09-30)"
+        case .badQuantity(let flag, let value, let expected):
+            return "\(flag): cannot read '\(value)'; expected \(expected)"
+        case .timeOrPace:
+            return "give the run's --time (h:mm:ss) or its --pace (m:ss per km), not both"
         }
     }
 

@@ -115,6 +115,7 @@ public enum HTMLReport {
                 if badge.gold == nil, let pace = badge.goldPaceSecondsPerKilometre {
                     out += "<p class=\"pace-needed\" data-needed=\"gold\">Gold: run\(distance) at \(ReportFormat.pace(pace)) or faster</p>"
                 }
+                if !badge.provenance.isEmpty { out += provenance(badge.provenance, leftOut: badge.provenanceLeftOut) }
             } else {
                 let hint = badge.hint ?? badge.distanceMeters.map { "Run more than \(ReportFormat.shortDistance($0)) to earn" }
                 if let hint { out += "<p class=\"hint\">\(ReportFormat.escape(hint))</p>" }
@@ -122,6 +123,31 @@ public enum HTMLReport {
             out += "</article>\n"
         }
         out += "</div>\n</section>\n"
+    }
+
+    /// The awards behind a badge, folded: a click on "Why" opens each award's run, pack and version,
+    /// rule, detail and evidence (no script: a `<details>` element).
+    static func provenance(_ items: [ReportProvenance], leftOut: Int = 0) -> String {
+        var out = "<details class=\"provenance\"><summary>Why</summary>"
+        for (index, item) in items.enumerated() {
+            if leftOut > 0 && index == items.count / 2 {
+                out += "<p class=\"left-out\">… \(leftOut) more award\(leftOut == 1 ? "" : "s")</p>"
+            }
+            out += "<div class=\"award\" data-award-tier=\"\(ReportFormat.escape(item.tier))\">"
+            out += "<p><strong>\(ReportFormat.escape(item.tier.capitalized))</strong> \(ReportFormat.escape(item.date ?? ReportFormat.dash)), "
+            out += "\(ReportFormat.escape(item.runId))</p>"
+            out += "<p class=\"rule\">\(ReportFormat.escape(item.pack)) / \(ReportFormat.escape(item.rule))</p>"
+            if !item.detail.isEmpty { out += "<p class=\"detail\">\(ReportFormat.escape(item.detail))</p>" }
+            if !item.evidence.isEmpty {
+                out += "<dl class=\"evidence\">"
+                for field in item.evidence {
+                    out += "<dt>\(ReportFormat.escape(field.name))</dt><dd>\(ReportFormat.escape(field.value))</dd>"
+                }
+                out += "</dl>"
+            }
+            out += "</div>"
+        }
+        return out + "</details>"
     }
 
     static func mark(_ tier: String, _ award: ReportAward?) -> String {
@@ -218,6 +244,8 @@ public enum HTMLReport {
         .badge.unearned h3{color:#6b7280}
         .badge.unearned .hint{color:#374151;font-weight:600}
         .badge[data-tier=gold]{box-shadow:0 0 0 2px #c9a227}
+        .provenance{font-size:.8em;text-align:left}.provenance summary{cursor:pointer}
+        .provenance dl{display:grid;grid-template-columns:auto 1fr;gap:0 .5em;margin:.2em 0}.provenance dd{margin:0;word-break:break-all}
         .badge[data-tier=silver]{box-shadow:0 0 0 2px #aeb6c1}
         .marks{display:flex;flex-wrap:wrap;gap:6px;justify-content:center}
         .mark{border-radius:999px;padding:2px 8px;font-size:11px;font-weight:700}

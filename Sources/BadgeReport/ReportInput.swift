@@ -53,6 +53,10 @@ public struct ReportBadge: Sendable, Equatable {
     /// or nil (or, undeclared, the tiers of its own a rule gave); empty otherwise (the wall then shows
     /// silver and gold).
     public var declaredTiers: [ReportTier] = []
+    /// Where each award of the badge came from, shown when the badge is clicked (a `<details>`).
+    public var provenance: [ReportProvenance] = []
+    /// Awards of the badge left out of `provenance` (a repeatable badge's middle ones), said in a line.
+    public var provenanceLeftOut = 0
 
     public init(
         id: String, name: String, information: String = "", image: String? = nil, distanceMeters: Double? = nil,
@@ -63,6 +67,30 @@ public struct ReportBadge: Sendable, Equatable {
         self.distanceMeters = distanceMeters; self.earned = earned; self.silver = silver; self.gold = gold
         self.best = best; self.silverPaceSecondsPerKilometre = silverPaceSecondsPerKilometre
         self.goldPaceSecondsPerKilometre = goldPaceSecondsPerKilometre; self.hint = hint
+    }
+}
+
+/// One award's provenance: the run, the pack (name, version) and rule that made it, the rule's detail
+/// and the evidence it gave, as `name`/`value` lines (the value as text).
+public struct ReportProvenance: Sendable, Equatable {
+    public var tier: String
+    public var runId: String
+    /// Local date of the run, `YYYY-MM-DD`.
+    public var date: String?
+    /// `checkpoints 1.0.0`
+    public var pack: String
+    public var rule: String
+    public var detail: String
+    public var evidence: [(name: String, value: String)]
+
+    public init(tier: String, runId: String, date: String?, pack: String, rule: String, detail: String, evidence: [(name: String, value: String)]) {
+        self.tier = tier; self.runId = runId; self.date = date; self.pack = pack; self.rule = rule
+        self.detail = detail; self.evidence = evidence
+    }
+
+    public static func == (a: ReportProvenance, b: ReportProvenance) -> Bool {
+        a.tier == b.tier && a.runId == b.runId && a.date == b.date && a.pack == b.pack && a.rule == b.rule
+            && a.detail == b.detail && a.evidence.map(\.name) == b.evidence.map(\.name) && a.evidence.map(\.value) == b.evidence.map(\.value)
     }
 }
 

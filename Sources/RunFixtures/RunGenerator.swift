@@ -57,6 +57,12 @@ public struct RunGenerator: Sendable {
     /// The length of the true path.
     public var distanceMeters: Double = 5000
     public var paceSecondsPerKilometre: Double = 330
+    /// How far the pace swings around `paceSecondsPerKilometre` (a sine over 1.7 km): 0.03 is ±3%;
+    /// 0 gives an even pace (`badgectl whatif`'s hypothetical runs).
+    public var paceVariation = 0.03
+    /// A steady change of pace over the run, relative: the pace runs from (1 - ramp/2) to (1 + ramp/2)
+    /// times `paceSecondsPerKilometre`; positive slows down (0, the default: none).
+    public var paceRamp = 0.0
     public var sampling: Sampling = .every(1)
     /// Standard deviation of the (slowly varying) GPS error, per axis.
     public var gpsNoiseMeters: Double = 2
@@ -117,7 +123,8 @@ public struct RunGenerator: Sendable {
             if let f = fastSection, d >= f.startMeters, d < f.startMeters + f.lengthMeters {
                 return f.paceSecondsPerKilometre
             }
-            return paceSecondsPerKilometre * (1 + 0.03 * sin(twoPi * d / 1700 + phase3))
+            return paceSecondsPerKilometre * (1 + paceVariation * sin(twoPi * d / 1700 + phase3))
+                * (1 + paceRamp * (target > 0 ? d / target - 0.5 : 0))
         }
 
         func emit(_ rng: inout SplitMix64, speed: Double) {

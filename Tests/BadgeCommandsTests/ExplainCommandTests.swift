@@ -45,9 +45,18 @@ final class ExplainCommandTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(earned.paceSecondsPerKilometre), 350, accuracy: 1e-9)
         XCTAssertTrue(text.hasPrefix("Five K (five-k), pack checkpoints\n"), text)
         XCTAssertTrue(text.contains("earned  2025-01-08  b-six.json  6.00 km   35:00  5:50/km  checkpoints/distance  6.00 km at 5:50/km"), text)
+        XCTAssertTrue(text.contains("    evidence: badge_distance_m=5000, checkpoint=five-k, distance_m=6000, elapsed_s=2100"), text)
+        XCTAssertEqual(earned.packVersion, "1.0.0")
+        XCTAssertEqual(earned.evidence?["elapsed_s"]?.number, 2100)
         // silver needs 5% more speed than the earning run: 2100 / (6 × 1.05) = 333.3 s/km
-        XCTAssertTrue(text.contains("checkpoints/distance: run more than 5.00 km faster than 5:33/km for silver"), text)
-        XCTAssertTrue(text.contains("silver faster than 5:33/km, gold faster than 5:18/km"), text)
+        // named as the whole second below (333.3 -> 5:33; gold 2100 / 6.6 = 318.2 -> 5:18): running it earns the tier
+        XCTAssertTrue(text.contains("checkpoints/distance: run more than 5.00 km at 5:33/km or faster for silver"), text)
+        XCTAssertTrue(text.contains("silver: a run of 5.01 km at 5:33/km or faster"), text)
+        XCTAssertTrue(text.contains("gold: a run of 5.01 km at 5:18/km or faster"), text)
+        XCTAssertEqual(explanation.targets, [
+            BadgeExplanation.Target(tier: "silver", distanceMeters: 5010, paceSecondsPerKilometre: 333),
+            BadgeExplanation.Target(tier: "gold", distanceMeters: 5010, paceSecondsPerKilometre: 318),
+        ])
     }
 
     func testNotYetGivesHintsProgressAndDistanceToGo() throws {

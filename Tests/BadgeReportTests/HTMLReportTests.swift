@@ -306,6 +306,25 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertTrue(html.contains("a &amp; b &lt;b&gt;"))
     }
 
+    func testAClickOnAnEarnedBadgeShowsEachAwardsProvenanceAndEvidence() throws {
+        var badge = ReportBadge(id: "five-k", name: "Five K", earned: ReportAward(runId: "a.gpx", date: "2024-05-01"))
+        badge.provenance = [ReportProvenance(tier: "earned", runId: "a.gpx", date: "2024-05-01", pack: "checkpoints 1.0.0", rule: "distance",
+                                             detail: "5.20 km at 5:00/km", evidence: [("checkpoint_elapsed_s", "1500"), ("note", "<b>x</b>")])]
+        let unearned = ReportBadge(id: "ten-k", name: "Ten K")
+        let html = try HTMLReport.render(ReportInput(title: "t", generatedAt: Date(timeIntervalSince1970: 0), badges: [badge, unearned], runs: []))
+        XCTAssertTrue(html.contains("<details class=\"provenance\"><summary>Why</summary><div class=\"award\" data-award-tier=\"earned\">"), html)
+        XCTAssertTrue(html.contains("<p class=\"rule\">checkpoints 1.0.0 / distance</p>"), html)
+        XCTAssertTrue(html.contains("<dt>checkpoint_elapsed_s</dt><dd>1500</dd><dt>note</dt><dd>&lt;b&gt;x&lt;/b&gt;</dd>"), html)
+        XCTAssertEqual(html.components(separatedBy: "<details class=\"provenance\">").count, 2, "only the earned badge has one")
+        // A badge with many awards: the first and the last, and a line for those left out between them.
+        var many = badge
+        many.provenance = [badge.provenance[0], ReportProvenance(tier: "earned", runId: "z.gpx", date: "2024-09-01", pack: "p 1", rule: "r",
+                                                                 detail: "", evidence: [])]
+        many.provenanceLeftOut = 5
+        let folded = try HTMLReport.render(ReportInput(title: "t", generatedAt: Date(timeIntervalSince1970: 0), badges: [many], runs: []))
+        XCTAssertTrue(folded.contains("</div><p class=\"left-out\">… 5 more awards</p><div class=\"award\""), folded)
+    }
+
     func testSelfContainedAndDeterministic() throws {
         let input = SyntheticRuns.sampleInput()
         let a = try HTMLReport.render(input)

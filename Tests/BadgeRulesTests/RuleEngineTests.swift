@@ -11,9 +11,11 @@ final class RuleEngineTests: XCTestCase {
         let result = fixture.engine(["good"]).evaluate(runs: sampleRuns)
         XCTAssertEqual(result.failures, [])
         XCTAssertEqual(result.runOrder, ["r1.gpx", "r2.gpx", "r3.gpx", "r4.gpx"])
-        XCTAssertEqual(result.awards, [
+        XCTAssertEqual(result.awards.map(\.decision), [
             Award(badge: "5k", pack: "good", rule: "first-5k", tier: "earned", run: "r2.gpx", at: "2024-03-05T06:00:00Z", detail: ""),
         ])
+        XCTAssertEqual(result.awards.first?.packVersion, "1.0.0")
+        XCTAssertEqual(result.awards.first?.packFingerprint, fixture.engine(["good"]).packs.first?.fingerprint)
     }
 
     func testRepeatablePredicateWithTableResult() throws {
@@ -335,7 +337,7 @@ final class RuleEngineTests: XCTestCase {
         let engine = fixture.engine(["p"])
         let result = engine.evaluate(runs: sampleRuns)
         XCTAssertEqual(result.failures, [])
-        XCTAssertEqual(result.awards, [Award(badge: "5k", pack: "p", rule: "count", tier: "best", run: "r4.gpx",
+        XCTAssertEqual(result.awards.map(\.decision), [Award(badge: "5k", pack: "p", rule: "count", tier: "best", run: "r4.gpx",
                                              at: "2024-03-07T06:00:00Z", detail: "4 runs")])
         let empty = engine.evaluate(runs: [])
         XCTAssertEqual(empty.failures, [])
@@ -350,7 +352,8 @@ final class RuleEngineTests: XCTestCase {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let json = String(decoding: try encoder.encode(result), as: UTF8.self)
-        XCTAssertTrue(json.contains(#"{"at":"2024-03-05T06:00:00Z","badge":"5k","detail":"","pack":"good","progress":null,"rule":"first-5k","run":"r2.gpx","tier":"earned"}"#), json)
+        XCTAssertTrue(json.contains(#"{"at":"2024-03-05T06:00:00Z","badge":"5k","detail":"","evidence":null,"pack":"good","pack_fingerprint":"sha256:"#), json)
+        XCTAssertTrue(json.contains(#""pack_version":"1.0.0","progress":null,"rule":"first-5k","run":"r2.gpx","tier":"earned"}"#), json)
         XCTAssertTrue(json.contains(#""next":null"#), json)
         XCTAssertEqual(try JSONDecoder().decode(Evaluation.self, from: Data(json.utf8)), result)
     }

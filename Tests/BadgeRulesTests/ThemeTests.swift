@@ -41,7 +41,10 @@ final class ThemeTests: XCTestCase {
         let themed = RuleEngine(packDirectories: [CheckpointsPackTests.packPath], catalogue: catalogue).evaluate(runs: runs)
         let bare = RuleEngine(packDirectories: [copy.path], catalogue: catalogue).evaluate(runs: runs)
         XCTAssertEqual(themed.failures, [])
-        XCTAssertEqual(themed.awards, bare.awards)
+        // The same awards and evidence; only the provenance differs (the copy's files, so its fingerprint).
+        XCTAssertEqual(themed.awards.map(\.decision), bare.awards.map(\.decision))
+        XCTAssertEqual(themed.awards.map(\.evidence), bare.awards.map(\.evidence))
+        XCTAssertNotEqual(themed.awards.first?.packFingerprint, bare.awards.first?.packFingerprint)
         XCTAssertEqual(themed.statuses, bare.statuses)
         XCTAssertEqual(themed.awards.first { $0.badge == "five-k" }?.run, "b")
     }

@@ -182,13 +182,14 @@ end)
 
 test("silver and gold paces", function(t)
   -- earned by 1.2 km in 360 s. A run of that distance needs 1.05 (1.10) x its speed:
-  -- silver pace 360 / (1.2 * 1.05) = 285.714 s/km (4:46), gold 360 / (1.2 * 1.10) = 272.727 s/km (4:33)
+  -- silver pace 360 / (1.2 * 1.05) = 285.714 s/km, gold 360 / (1.2 * 1.10) = 272.727 s/km. The hints
+  -- name the whole second below (4:45, 4:32): running that pace earns the tier (4:46 would not).
   local r1 = t.run{ distance_km = 1.2, duration = "6:00" }
   local why = t.explain(evaluate(t, { r1 }), "one-k")
   t.expect_eq(why.status, "earned")
   t.expect_near(why.silver_pace_s_per_km, 360 / 1.26, 1e-9)
   t.expect_near(why.gold_pace_s_per_km, 360 / 1.32, 1e-9)
-  t.expect_eq(why.hint, "run more than 1.00 km faster than 4:46/km for silver")
+  t.expect_eq(why.hint, "run more than 1.00 km at 4:45/km or faster for silver")
   t.expect_eq(#why.awards, 2, "earned and best")
 
   -- after silver only (1200 m / 340 s = 3.529 m/s, 5.9% faster): the gold pace remains
@@ -197,7 +198,7 @@ test("silver and gold paces", function(t)
   t.expect_eq(why.status, "silver")
   t.expect(why.silver_pace_s_per_km == nil, "no silver pace once silver is earned")
   t.expect_near(why.gold_pace_s_per_km, 360 / 1.32, 1e-9)
-  t.expect_eq(why.hint, "run more than 1.00 km faster than 4:33/km for gold")
+  t.expect_eq(why.hint, "run more than 1.00 km at 4:32/km or faster for gold")
 end)
 
 test("details name the distance and pace", function(t)

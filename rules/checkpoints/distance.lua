@@ -40,6 +40,9 @@ local function clock(seconds)
   return string.format("%d:%02d", m, s % 60)
 end
 
+-- The whole second under a pace a run must beat (speeds compare strictly), at least 0.1 s under it.
+local function qualifying(s_per_km) return math.ceil(s_per_km - 1.1) end
+
 -- The pace (s/km) a run of the earning run's distance needs to beat `factor` x its speed.
 local function target_pace(earning, factor)
   return earning.elapsed_s / (earning.distance_m / 1000 * factor)
@@ -81,18 +84,24 @@ return {
             badge = badge.id, tier = "earned", run = run,
             detail = ("%s at %s/km%s"):format(km(run.distance_m), pace(1000 / speed),
               at and (", passed %s at %s"):format(km(badge.distance_m), clock(at)) or ""),
+            evidence = { distance_m = run.distance_m, elapsed_s = run.elapsed_s, badge_distance_m = badge.distance_m,
+                         checkpoint = badge.id, checkpoint_elapsed_s = at },
           }
         else
           local ratio = speed / status.speed
           if status.silver == nil and speed > SILVER * status.speed then
             status.silver = run
             award { badge = badge.id, tier = "silver", run = run,
-                    detail = ("%s/km, %.1f%% faster than when earned"):format(pace(1000 / speed), (ratio - 1) * 100) }
+                    detail = ("%s/km, %.1f%% faster than when earned"):format(pace(1000 / speed), (ratio - 1) * 100),
+                    evidence = { speed_m_per_s = speed, earned_speed_m_per_s = status.speed, factor = SILVER,
+                                 earned_run = status.run.id, distance_m = run.distance_m, elapsed_s = run.elapsed_s } }
           end
           if status.gold == nil and speed > GOLD * status.speed then
             status.gold = run
             award { badge = badge.id, tier = "gold", run = run,
-                    detail = ("%s/km, %.1f%% faster than when earned"):format(pace(1000 / speed), (ratio - 1) * 100) }
+                    detail = ("%s/km, %.1f%% faster than when earned"):format(pace(1000 / speed), (ratio - 1) * 100),
+                    evidence = { speed_m_per_s = speed, earned_speed_m_per_s = status.speed, factor = GOLD,
+                                 earned_run = status.run.id, distance_m = run.distance_m, elapsed_s = run.elapsed_s } }
           end
           if speed > status.best_speed then
             status.best, status.best_speed = run, speed
@@ -107,7 +116,9 @@ return {
       local status = state.earned[badge.id]
       if status ~= nil then
         award { badge = badge.id, tier = "best", run = status.best,
-                detail = ("fastest: %s at %s/km"):format(km(status.best.distance_m), pace(1000 / status.best_speed)) }
+                detail = ("fastest: %s at %s/km"):format(km(status.best.distance_m), pace(1000 / status.best_speed)),
+                evidence = { speed_m_per_s = status.best_speed, distance_m = status.best.distance_m,
+                             elapsed_s = status.best.elapsed_s } }
       end
     end
   end,
@@ -127,10 +138,11 @@ return {
         local earning = status.run
         if status.silver == nil then entry.silver_pace_s_per_km = target_pace(earning, SILVER) end
         if status.gold == nil then entry.gold_pace_s_per_km = target_pace(earning, GOLD) end
+        -- The pace shown is the whole second below the target, so that running it earns the tier.
         if status.silver == nil then
-          entry.hint = ("run more than %s faster than %s/km for silver"):format(km(badge.distance_m), pace(entry.silver_pace_s_per_km))
+          entry.hint = ("run more than %s at %s/km or faster for silver"):format(km(badge.distance_m), pace(qualifying(entry.silver_pace_s_per_km)))
         elseif status.gold == nil then
-          entry.hint = ("run more than %s faster than %s/km for gold"):format(km(badge.distance_m), pace(entry.gold_pace_s_per_km))
+          entry.hint = ("run more than %s at %s/km or faster for gold"):format(km(badge.distance_m), pace(qualifying(entry.gold_pace_s_per_km)))
         else
           entry.hint = "silver and gold earned"
         end

@@ -8,6 +8,9 @@ return {
 
   earned = function(run)
     local stops = run.measures.stops
-    return run.sport == "running" and run.distance_m >= 10000 and stops ~= nil and stops.count == 0
+    if run.sport == "running" and run.distance_m >= 10000 and stops ~= nil and stops.count == 0 then
+      return { evidence = { distance_m = run.distance_m, stops = stops.count, min_stop_s = 10 } }
+    end
+    return false
   end,
 }

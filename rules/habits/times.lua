@@ -30,7 +30,8 @@ return {
         counts[habit.badge] = counts[habit.badge] + 1
         if counts[habit.badge] == habit.runs then
           award { badge = habit.badge, run = run,
-                  detail = ("%d %s; this one at %s"):format(habit.runs, habit.label, run.local_start:sub(12, 16)) }
+                  detail = ("%d %s; this one at %s"):format(habit.runs, habit.label, run.local_start:sub(12, 16)),
+                  evidence = { count = counts[habit.badge], local_start = run.local_start, weekday = weekday } }
         end
       end
     end

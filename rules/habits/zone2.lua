@@ -17,7 +17,8 @@ return {
     state.best_s = math.max(state.best_s, zone2.seconds)
     if not state.earned and zone2.seconds >= TARGET_S then
       state.earned = true
-      award { run = run, detail = ("%s in zone 2"):format(badgectl.format_duration(zone2.seconds)) }
+      award { run = run, detail = ("%s in zone 2"):format(badgectl.format_duration(zone2.seconds)),
+              evidence = { zone2_s = zone2.seconds, target_s = TARGET_S } }
     end
   end,
 

@@ -14,7 +14,8 @@ return {
     state.runs = state.runs + 1
     if not state.earned and state.gain_m >= EVEREST_M then
       state.earned = true
-      award { run = run, detail = ("%.0f m of climb over %d runs"):format(state.gain_m, state.runs) }
+      award { run = run, detail = ("%.0f m of climb over %d runs"):format(state.gain_m, state.runs),
+              evidence = { total_gain_m = state.gain_m, runs = state.runs, gain_m = run.elevation.gain_m, target_m = EVEREST_M } }
     end
   end,
 

@@ -22,7 +22,8 @@ return {
         state.earned[milestone.badge] = true
         award { badge = milestone.badge, run = run,
                 detail = ("%s in %d run%s"):format(badgectl.format_distance(state.total_m), state.runs,
-                  state.runs == 1 and "" or "s") }
+                  state.runs == 1 and "" or "s"),
+                evidence = { total_m = state.total_m, runs = state.runs, milestone_m = milestone.m } }
       end
     end
   end,
@@ -35,7 +36,11 @@ return {
       if state.total_m < milestone.m then
         entry.hint = ("%s left (%s of %s)"):format(badgectl.format_distance(milestone.m - state.total_m),
           badgectl.format_distance(state.total_m), badgectl.format_distance(milestone.m))
-        if next_badge == nil then next_badge = { badge = milestone.badge, remaining_m = milestone.m - state.total_m } end
+        if next_badge == nil then
+          next_badge = { badge = milestone.badge, remaining_m = milestone.m - state.total_m }
+          -- One run of what is left, rounded up to 10 m (whatif checks it).
+          entry.target = { distance_m = math.ceil((milestone.m - state.total_m) / 10) * 10 }
+        end
       else
         entry.hint = "earned"
       end

@@ -15,7 +15,7 @@ return {
     if run.sport ~= "running" then return count end
     count = count + 1
     for _, goal in ipairs(COUNTS) do
-      if count == goal.runs then award { badge = goal.badge, run = run, detail = ("run number %d"):format(count) } end
+      if count == goal.runs then award { badge = goal.badge, run = run, detail = ("run number %d"):format(count), evidence = { count = count } } end
     end
     return count
   end,

@@ -37,7 +37,8 @@ return {
     state.longest = math.max(state.longest, state.days)
     for _, length in ipairs(LENGTHS) do
       if state.days == length.days then
-        award { badge = length.badge, run = run, detail = ("%d days: %s to %s"):format(length.days, state.first, date) }
+        award { badge = length.badge, run = run, detail = ("%d days: %s to %s"):format(length.days, state.first, date),
+                evidence = { days = state.days, first = state.first, last = date } }
       end
     end
   end,

@@ -48,7 +48,8 @@ return {
     local clock = badgectl.format_duration
     if second < first then
       state.count = state.count + 1
-      award { run = run, detail = ("halves %s then %s: %s faster"):format(clock(first), clock(second), clock(first - second)) }
+      award { run = run, detail = ("halves %s then %s: %s faster"):format(clock(first), clock(second), clock(first - second)),
+              evidence = { first_half_s = first, second_half_s = second, splits = #run.splits_km } }
     elseif state.closest == nil or second - first < state.closest then
       state.closest, state.closest_first, state.closest_second = second - first, first, second
     end

@@ -40,7 +40,10 @@ return {
             award { badge = spec.badge, tier = tier, run = run,
                     detail = ("%s in %s (%s/km), under %s"):format(spec.label, clock(elapsed_s),
                       badgectl.format_pace(effort.pace_s_per_km), clock(spec[tier])),
-                    progress = { current = elapsed_s, target = spec[tier], unit = "s" } }
+                    progress = { current = elapsed_s, target = spec[tier], unit = "s" },
+                    evidence = { effort = spec.effort, elapsed_s = elapsed_s, limit_s = spec[tier],
+                                 start_elapsed_s = effort.start_elapsed_s, end_elapsed_s = effort.start_elapsed_s and effort.start_elapsed_s + elapsed_s,
+                                 start_distance_m = effort.start_distance_m } }
           end
         end
       end
@@ -56,6 +59,8 @@ return {
       for _, tier in ipairs(TIERS) do
         if mine.earned[tier] == nil then next_tier = tier; break end
       end
+      -- The run that earns the next tier: its distance, a second under the tier's time (whatif checks it).
+      if next_tier ~= nil then entry.target = { tier = next_tier, distance_m = spec.m, elapsed_s = spec[next_tier] - 1 } end
       if next_tier == nil then
         entry.hint = ("bronze, silver and gold earned; best %s %s"):format(spec.label, clock(mine.elapsed_s))
       elseif mine.elapsed_s == nil then

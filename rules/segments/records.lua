@@ -34,13 +34,17 @@ return {
         if mine.elapsed_s == nil then
           mine.elapsed_s, mine.count = elapsed_s, 1
           award { badge = spec.badge, run = run,
-                  detail = ("first %s: %s"):format(spec.label, clock(elapsed_s)) }
+                  detail = ("first %s: %s"):format(spec.label, clock(elapsed_s)),
+                  evidence = { effort = spec.effort, elapsed_s = elapsed_s, start_elapsed_s = effort.start_elapsed_s,
+                               end_elapsed_s = effort.start_elapsed_s and effort.start_elapsed_s + elapsed_s, start_distance_m = effort.start_distance_m } }
         elseif elapsed_s < mine.elapsed_s then
           local before = mine.elapsed_s
           mine.elapsed_s, mine.count = elapsed_s, mine.count + 1
           award { badge = spec.badge, run = run,
                   detail = ("%s in %s, %s faster than %s"):format(spec.label, clock(elapsed_s),
-                    clock(before - elapsed_s), clock(before)) }
+                    clock(before - elapsed_s), clock(before)),
+                  evidence = { effort = spec.effort, elapsed_s = elapsed_s, previous_s = before, start_elapsed_s = effort.start_elapsed_s,
+                               end_elapsed_s = effort.start_elapsed_s and effort.start_elapsed_s + elapsed_s, start_distance_m = effort.start_distance_m } }
         end
       end
     end
@@ -51,6 +55,8 @@ return {
     for _, spec in ipairs(EFFORTS) do
       local mine = state.best[spec.badge]
       local entry = { badge = spec.badge }
+      -- The run that sets the next record: the distance, at least a second under the record (whatif checks it).
+      entry.target = { distance_m = spec.m, elapsed_s = mine.elapsed_s and math.ceil(mine.elapsed_s - 2) }
       if mine.elapsed_s == nil then
         entry.progress = { current = math.min(mine.longest_m or 0.0, spec.m) / 1000, target = spec.m / 1000, unit = "km" }
         entry.hint = ("run at least %s to set your first %s record"):format(badgectl.format_distance(spec.m), spec.label)

@@ -52,8 +52,9 @@ return {
     local new_gold = worst <= GOLD and not state.earned.gold
     if not (new_earned or new_gold) then return end
     local detail = ("%d checkpoint legs within %.1f%% of %s/km"):format(#legs, worst * 100, badgectl.format_pace(average))
-    if new_earned then award { run = run, tier = "earned", detail = detail }; state.earned.earned = true end
-    if new_gold then award { run = run, tier = "gold", detail = detail }; state.earned.gold = true end
+    local evidence = { legs = #legs, spread = worst, average_pace_s_per_km = average, leg_paces_s_per_km = legs }
+    if new_earned then award { run = run, tier = "earned", detail = detail, evidence = evidence }; state.earned.earned = true end
+    if new_gold then award { run = run, tier = "gold", detail = detail, evidence = evidence }; state.earned.gold = true end
   end,
 
   status = function(state, ctx)

@@ -95,12 +95,13 @@ struct ExplainCommand: ParsableCommand {
                           "\(award.pack)/\(award.rule)", award.detail)
             }
             out.append(table.render())
-            // The measures behind each award, as the rule read them.
-            for award in e.awards where !award.measureLines.isEmpty {
+            // The measures behind each award, as the rule read them, and the evidence it gave.
+            for award in e.awards where !award.measureLines.isEmpty || award.evidence != nil {
                 out.append("  \(award.tier) on \(award.run):")
                 for measure in award.measureLines {
                     out.append("    measure \(measure.name): " + (measure.value.map { $0.text(kind: measure.kind) } ?? "nil"))
                 }
+                if let evidence = award.evidence { out.append("    evidence: \(evidence.text)") }
             }
         }
         for note in e.measureNotes { out.append("Note: \(note)") }
@@ -111,12 +112,13 @@ struct ExplainCommand: ParsableCommand {
                 var line = "  \(status.pack)/\(status.rule): \(status.hint ?? "no hint")"
                 if let progress = status.progress { line += " [\(describe(progress))]" }
                 out.append(line)
-                var paces: [String] = []
-                if let silver = status.silverPaceSecondsPerKilometre { paces.append("silver faster than \(Format.pace(silver))/km") }
-                if let gold = status.goldPaceSecondsPerKilometre { paces.append("gold faster than \(Format.pace(gold))/km") }
-                if !paces.isEmpty { out.append("    " + paces.joined(separator: ", ")) }
             }
             if let remaining = e.remainingMeters { out.append("  \(Format.distance(remaining)) to go.") }
+            for target in e.targets {
+                var pace = target.paceSecondsPerKilometre.map { " at \(Format.pace($0))/km or faster" } ?? ""
+                if let elapsed = target.elapsedSeconds { pace = " in \(Format.duration(elapsed)) or less" }
+                out.append("  \(target.tier): a run of \(Format.distance(target.distanceMeters))\(pace)")
+            }
         }
         if !e.ruleErrors.isEmpty {
             out.append("")
@@ -160,6 +162,9 @@ public struct BadgeExplanation: Encodable, Sendable {
         @NullEncoded public var progress: BadgeRules.Progress?
         /// The measures the rule read from the run before awarding, by name (null: the run has none).
         public var measures: [String: MeasureValue?] = [:]
+        /// Provenance: the pack's version and what the rule showed for the award (null: nothing).
+        public var packVersion = ""
+        @NullEncoded public var evidence: Evidence? = nil
         /// The same, in name order with their kinds (for the table).
         var measureLines: [AwardMeasure] = []
 
@@ -168,7 +173,8 @@ public struct BadgeExplanation: Encodable, Sendable {
             case distanceMeters = "distance_m"
             case elapsedSeconds = "elapsed_s"
             case paceSecondsPerKilometre = "pace_s_per_km"
-            case progress, measures
+            case progress, measures, evidence
+            case packVersion = "pack_version"
         }
     }
 
@@ -188,6 +194,34 @@ public struct BadgeExplanation: Encodable, Sendable {
     public var fileErrors: [String]
     /// Why measures of the badge's packs are nil in every run (no athlete profile for a zone).
     public var measureNotes: [String] = []
+    /// Runs that would earn a tier still to earn, for a badge with a distance: the distance (the
+    /// next 10 m above the badge's, as comparisons are strict) and, for silver and gold, the pace (the
+    /// whole second below the rule's pace). Each is rounded to the qualifying side, so
+    /// `badgectl whatif DIR --distance <distance_m>m --pace <pace>` earns the tier.
+    public var targets: [Target] = []
+
+    /// A run that would earn `tier`: at least `distanceMeters`, at `paceSecondsPerKilometre` or faster
+    /// (nil: any pace); `rule` names the rule whose status gave it (nil: from the silver and gold paces).
+    public struct Target: Encodable, Sendable, Equatable {
+        public var tier: String
+        public var distanceMeters: Double
+        @NullEncoded public var paceSecondsPerKilometre: Double? = nil
+        @NullEncoded public var rule: String? = nil
+        /// The run's time, when the rule named one (`pace_s_per_km` is then this time over the distance).
+        @NullEncoded public var elapsedSeconds: Double? = nil
+        enum CodingKeys: String, CodingKey {
+            case tier, rule
+            case elapsedSeconds = "elapsed_s"
+            case distanceMeters = "distance_m"
+            case paceSecondsPerKilometre = "pace_s_per_km"
+        }
+    }
+
+    /// The whole second below a pace a run must beat (`a < target`), at least 0.1 s below it (a what-if
+    /// run is 0.01% slower than asked, `WhatIf.slowdown`; nobody paces to a tenth of a second).
+    static func qualifyingPace(_ target: Double) -> Double { (target - 1.1).rounded(.up) }
+    /// The next 10 m strictly above a distance a run must exceed (`a > target`).
+    static func qualifyingDistance(_ target: Double) -> Double { ((target / 10).rounded(.down) + 1) * 10 }
 
     init(badge: CatalogueBadge, theme: String?, evaluation: Evaluation, runs: [RunSummary], fileErrors: [String]) {
         self.badge = badge.id; name = badge.name; information = badge.information; image = badge.image
@@ -199,6 +233,8 @@ public struct BadgeExplanation: Encodable, Sendable {
                                  distanceMeters: run?.distanceMeters, elapsedSeconds: run?.elapsedSeconds,
                                  paceSecondsPerKilometre: run?.paceSecondsPerKilometre, progress: award.progress)
             line.measureLines = award.measures
+            line.packVersion = award.packVersion
+            line.evidence = award.evidence
             for measure in award.measures { line.measures[measure.name] = .some(measure.value) }
             return line
         }
@@ -211,6 +247,24 @@ public struct BadgeExplanation: Encodable, Sendable {
         // Only where the badge is not earned: then a measure that is nil everywhere may be why.
         let notes = evaluation.notes.filter { $0.rule == nil && packs.contains($0.pack) && $0.message.hasPrefix("measure '") }
         measureNotes = awards.isEmpty ? notes.map { "\($0.pack): \($0.message)" } : []
+        for status in statuses {
+            guard let target = status.target else { continue }
+            targets.append(Target(tier: target.tier, distanceMeters: target.distanceMeters,
+                                  paceSecondsPerKilometre: target.elapsedSeconds.map { $0 / (target.distanceMeters / 1000) },
+                                  rule: "\(status.pack)/\(status.rule)", elapsedSeconds: target.elapsedSeconds))
+        }
+        if let distance = badge.distanceMeters, !statuses.contains(where: { $0.target != nil }) {
+            let over = Self.qualifyingDistance(distance)
+            if awards.isEmpty && remainingMeters != nil { targets.append(Target(tier: "earned", distanceMeters: over)) }
+            for status in statuses {
+                if let silver = status.silverPaceSecondsPerKilometre, silver > 1 {
+                    targets.append(Target(tier: "silver", distanceMeters: over, paceSecondsPerKilometre: Self.qualifyingPace(silver)))
+                }
+                if let gold = status.goldPaceSecondsPerKilometre, gold > 1 {
+                    targets.append(Target(tier: "gold", distanceMeters: over, paceSecondsPerKilometre: Self.qualifyingPace(gold)))
+                }
+            }
+        }
     }
 
     enum CodingKeys: String, CodingKey {
@@ -219,5 +273,6 @@ public struct BadgeExplanation: Encodable, Sendable {
         case ruleErrors = "rule_errors"
         case fileErrors = "file_errors"
         case measureNotes = "measure_notes"
+        case targets
     }
 }

@@ -52,6 +52,9 @@ struct ReportCommand: ParsableCommand {
         try report.reportSkipped()
     }
 
+    /// How many awards of one badge the report explains (the first and the last half of them).
+    static let provenanceShown = 12
+
     /// Turns the evaluation into the report's input. `generatedAt` is the newest run's start, so the
     /// same runs always give the same bytes.
     static func input(_ report: EvaluationReport, catalogue: Catalogue, packBadges: [CatalogueBadge],
@@ -70,8 +73,26 @@ struct ReportCommand: ParsableCommand {
                 id: row.id, name: row.name, information: info?.information ?? "", image: info?.image,
                 distanceMeters: info?.distanceMeters, earned: award(row.earned), silver: award(row.silver),
                 gold: award(row.gold), best: award(row.best),
-                silverPaceSecondsPerKilometre: row.silverPaceSecondsPerKilometre,
-                goldPaceSecondsPerKilometre: row.goldPaceSecondsPerKilometre, hint: row.hint)
+                // "at X or faster": the whole second below the pace the rule compares against (strictly).
+                silverPaceSecondsPerKilometre: row.silverPaceSecondsPerKilometre.map(BadgeExplanation.qualifyingPace),
+                goldPaceSecondsPerKilometre: row.goldPaceSecondsPerKilometre.map(BadgeExplanation.qualifyingPace), hint: row.hint)
+            // At most the first and the last `provenanceShown / 2` awards (a repeatable badge can have hundreds).
+            var awards = report.awards.filter { $0.badge == row.id }
+            if awards.count > ReportCommand.provenanceShown {
+                badge.provenanceLeftOut = awards.count - ReportCommand.provenanceShown
+                awards = Array(awards.prefix(ReportCommand.provenanceShown / 2) + awards.suffix(ReportCommand.provenanceShown / 2))
+            }
+            badge.provenance = awards.map { award in
+                var fields: [(name: String, value: String)] = []
+                switch award.evidence {
+                case .record(let values)?: fields = values.keys.sorted().map { ($0, values[$0]?.text ?? "") }
+                case let other?: fields = [("evidence", other.text)]
+                case nil: break
+                }
+                if let fingerprint = award.packFingerprint { fields.append(("pack fingerprint", fingerprint)) }
+                return ReportProvenance(tier: award.tier, runId: award.run, date: runs[award.run]?.localDate ?? award.at.map { String($0.prefix(10)) },
+                                        pack: "\(award.pack) \(award.packVersion)", rule: award.rule, detail: award.detail, evidence: fields)
+            }
             // Declared tiers, or tiers of its own a rule gave (not earned/silver/gold/best): one mark each.
             let standard: Set<String> = ["earned", "silver", "gold", "best"]
             if packBadges.contains(where: { $0.id == row.id && $0.tiers != nil }) || row.tierOrder.contains(where: { !standard.contains($0) }) {

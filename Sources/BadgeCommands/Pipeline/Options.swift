@@ -133,11 +133,41 @@ struct LimitOptions: ParsableArguments {
     }
 }
 
+/// `--as-of DATE`: replay the history up to the end of a local date (evaluate, explain, report).
+struct AsOfOptions: ParsableArguments {
+    @Option(name: .customLong("as-of"), help: ArgumentHelp(
+        "Evaluate only the runs up to the end of this local date (YYYY-MM-DD): the badge wall as it was then.",
+        discussion: "Runs whose local date (--tz) is later, and runs without a start, are left out, as if the folder held only the runs up to DATE; awards made at the end of the history (best) are those of that history.",
+        valueName: "date"))
+    var asOf: String?
+
+    /// The date, checked (a real calendar date, YYYY-MM-DD); nil without the flag.
+    func date() throws -> String? {
+        guard let asOf else { return nil }
+        guard AsOfOptions.isDate(asOf) else { throw CommandError.badDate(flag: "--as-of", value: asOf).usage }
+        return asOf
+    }
+
+    /// Whether `text` is a calendar date `YYYY-MM-DD` (2025-02-30 is not).
+    static func isDate(_ text: String) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard text.utf8.count == 10, parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+              (1...12).contains(month), day >= 1 else { return false }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        guard let first = calendar.date(from: DateComponents(year: year, month: month, day: 1)),
+              let days = calendar.range(of: .day, in: .month, for: first) else { return false }
+        return days.contains(day)
+    }
+}
+
 /// What every command that evaluates a folder takes (evaluate, explain, report): the rules, the
-/// local time zone, the sports that count and the rules' limits.
+/// local time zone, the sports that count, the rules' limits and `--as-of`.
 struct PipelineOptions: ParsableArguments {
     @OptionGroup var rules: RuleOptions
     @OptionGroup var limits: LimitOptions
     @OptionGroup var runs: RunOptions
     @OptionGroup var selection: SelectionOptions
+    @OptionGroup var asOf: AsOfOptions
 }

@@ -90,18 +90,29 @@ struct EvaluationPipeline {
     let sport: String
     /// Count several exports of one activity as several runs (`--keep-duplicates`).
     let keepDuplicates: Bool
+    /// `--as-of`: only runs whose local date is this one or earlier (`YYYY-MM-DD`); nil: every run.
+    let asOf: String?
     let failures: Failures
 
     /// Checks the time zone, then loads the catalogue, the packs and the theme.
     /// - Throws: `--tz`'s usage error, the catalogue's error (as `failures` says), `CommandError.unknownTheme`.
     init(_ options: PipelineOptions, failures: Failures) throws {
+        _ = try options.runs.zone()
+        _ = try options.asOf.date()
+        _ = try Self.guarding(failures) { try options.rules.cataloguePath() }
+        let packs = try Self.guarding(failures) { try options.rules.packDirectories() }
+        try self.init(options, failures: failures, packDirectories: packs)
+    }
+
+    /// The pipeline of `options` with other packs (`badgectl diff`'s `--against`).
+    init(_ options: PipelineOptions, failures: Failures, packDirectories packs: [String]) throws {
         zone = try options.runs.zone()
         sport = options.selection.sport
         keepDuplicates = options.selection.keepDuplicates
+        asOf = try options.asOf.date()
         self.failures = failures
         let rules = options.rules
         catalogue = try Self.guarding(failures) { try Catalogue.load(path: try rules.cataloguePath()) }
-        let packs = try Self.guarding(failures) { try rules.packDirectories() }
         var engine = RuleEngine(packDirectories: packs, catalogue: catalogue, limits: options.limits.limits)
         engine.athlete = try rules.athleteProfile()
         self.engine = engine
@@ -118,7 +129,7 @@ struct EvaluationPipeline {
     /// and evaluates them. `routes` keeps each run's drawn route (the report); `profile` times every rule.
     func run(directory: String, cache: RunCache?, routes: Bool = false, profile: Bool = false) throws -> Outcome {
         let readStart = DispatchTime.now().uptimeNanoseconds
-        let analyzer = RunAnalyzer(checkpoints: catalogue.checkpointTargets, includeRoutes: routes, measures: engine.measureDefinitions)
+        let analyzer = self.analyzer(routes: routes)
         let read = try Self.guarding(failures) {
             defer { ProgressLine.finish() }
             return try RunFolder.read(directory, analyzer: analyzer, zone: zone, cache: cache,
@@ -126,7 +137,9 @@ struct EvaluationPipeline {
         }
         for warning in cache?.warnings ?? [] { Console.error(CommandError.warningPrefix + warning) }
         let readSeconds = Double(DispatchTime.now().uptimeNanoseconds - readStart) / 1e9
-        let (folder, selected, excluded) = Selection.prepare(read, directory: directory, sport: sport, keepDuplicates: keepDuplicates)
+        var history = read
+        if let asOf { history.runs = history.runs.filter { run in run.localDate.map { $0 <= asOf } ?? false } }
+        let (folder, selected, excluded) = Selection.prepare(history, directory: directory, sport: sport, keepDuplicates: keepDuplicates)
         if profile {
             let profiled = engine.evaluateProfiled(runs: selected)
             return Outcome(folder: folder, selected: selected, excluded: excluded, evaluation: profiled.evaluation,
@@ -134,6 +147,11 @@ struct EvaluationPipeline {
         }
         return Outcome(folder: folder, selected: selected, excluded: excluded, evaluation: engine.evaluate(runs: selected),
                        costs: nil, readSeconds: readSeconds)
+    }
+
+    /// The analyzer of this pipeline's runs: the catalogue's checkpoints and the packs' measures.
+    func analyzer(routes: Bool = false) -> RunAnalyzer {
+        RunAnalyzer(checkpoints: catalogue.checkpointTargets, includeRoutes: routes, measures: engine.measureDefinitions)
     }
 
     /// The JSON header: version, zone, and the packs with their fingerprints.

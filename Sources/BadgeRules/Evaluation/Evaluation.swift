@@ -31,13 +31,64 @@ public struct Award: Codable, Sendable, Equatable {
     /// The measures the rule read from the awarded run before it awarded (`explain` shows them); not
     /// part of `evaluate`'s JSON.
     public var measures: [AwardMeasure] = []
+    /// Provenance: the version (`pack.lua`'s `version`) of the pack that made the award.
+    public var packVersion: String = ""
+    /// Provenance: the pack's content fingerprint (`RulePack.fingerprint`, `sha256:<hex>`); nil in
+    /// `--golden` snapshots (an edit that awards the same still matches) and for packs made in memory.
+    public var packFingerprint: String? = nil
+    /// What the rule showed for the award (`award { evidence = ... }`), nil when it gave none.
+    public var evidence: Evidence? = nil
 
-    public init(badge: String, pack: String, rule: String, tier: String, run: String, at: String?, detail: String, progress: Progress? = nil) {
+    public init(badge: String, pack: String, rule: String, tier: String, run: String, at: String?, detail: String, progress: Progress? = nil,
+                packVersion: String = "", packFingerprint: String? = nil, evidence: Evidence? = nil) {
         self.badge = badge; self.pack = pack; self.rule = rule; self.tier = tier
         self.run = run; self.at = at; self.detail = detail; self.progress = progress
+        self.packVersion = packVersion; self.packFingerprint = packFingerprint; self.evidence = evidence
     }
 
-    enum CodingKeys: String, CodingKey { case badge, pack, rule, tier, run, at, detail, progress }
+    /// The award without its provenance (pack version, fingerprint) and evidence: what decides it.
+    public var decision: Award {
+        var copy = self
+        copy.packVersion = ""; copy.packFingerprint = nil; copy.evidence = nil; copy.measures = []
+        return copy
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case badge, pack, rule, tier, run, at, detail, progress, evidence
+        case packVersion = "pack_version"
+        case packFingerprint = "pack_fingerprint"
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        badge = try c.decode(String.self, forKey: .badge)
+        pack = try c.decode(String.self, forKey: .pack)
+        rule = try c.decode(String.self, forKey: .rule)
+        tier = try c.decode(String.self, forKey: .tier)
+        run = try c.decode(String.self, forKey: .run)
+        _at = NullEncoded(wrappedValue: try c.decodeIfPresent(String.self, forKey: .at))
+        detail = try c.decodeIfPresent(String.self, forKey: .detail) ?? ""
+        _progress = NullEncoded(wrappedValue: try c.decodeIfPresent(Progress.self, forKey: .progress))
+        packVersion = try c.decodeIfPresent(String.self, forKey: .packVersion) ?? ""
+        packFingerprint = try c.decodeIfPresent(String.self, forKey: .packFingerprint)
+        evidence = try c.decodeIfPresent(Evidence.self, forKey: .evidence)
+    }
+
+    /// Every field; `pack_fingerprint` only when known (left out of `--golden` snapshots), `evidence` null when none.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(badge, forKey: .badge)
+        try c.encode(pack, forKey: .pack)
+        try c.encode(rule, forKey: .rule)
+        try c.encode(tier, forKey: .tier)
+        try c.encode(run, forKey: .run)
+        try c.encode(at, forKey: .at)
+        try c.encode(detail, forKey: .detail)
+        try c.encode(progress, forKey: .progress)
+        try c.encode(packVersion, forKey: .packVersion)
+        try c.encodeIfPresent(packFingerprint, forKey: .packFingerprint)
+        try c.encode(evidence, forKey: .evidence)
+    }
 
 }
 
@@ -79,6 +130,25 @@ public struct RuleFailure: Codable, Sendable, Equatable, CustomStringConvertible
 
 }
 
+/// A run that would earn a tier, as a rule's `status()` names it (`target = { tier, distance_m,
+/// elapsed_s }`): a run of `distanceMeters` in `elapsedSeconds` (nil: at any pace). Checkable with
+/// `badgectl whatif`: rules round it to the qualifying side.
+public struct RunTarget: Codable, Sendable, Equatable {
+    public var tier: String
+    public var distanceMeters: Double
+    @NullEncoded public var elapsedSeconds: Double?
+
+    public init(tier: String, distanceMeters: Double, elapsedSeconds: Double? = nil) {
+        self.tier = tier; self.distanceMeters = distanceMeters; self.elapsedSeconds = elapsedSeconds
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case tier
+        case distanceMeters = "distance_m"
+        case elapsedSeconds = "elapsed_s"
+    }
+}
+
 /// "Why not yet" for one badge, from a fold's `status()` or a predicate's `progress()`.
 public struct BadgeStatus: Codable, Sendable, Equatable {
     public var pack: String
@@ -88,6 +158,8 @@ public struct BadgeStatus: Codable, Sendable, Equatable {
     @NullEncoded public var goldPaceSecondsPerKilometre: Double?
     @NullEncoded public var progress: Progress?
     @NullEncoded public var hint: String?
+    /// The run the rule says would earn the next tier (`target` in a status entry), if it names one.
+    public var target: RunTarget? = nil
 
     public init(pack: String, rule: String, badge: String, silverPaceSecondsPerKilometre: Double? = nil,
                 goldPaceSecondsPerKilometre: Double? = nil, progress: Progress? = nil, hint: String? = nil) {
@@ -101,7 +173,7 @@ public struct BadgeStatus: Codable, Sendable, Equatable {
         case pack, rule, badge
         case silverPaceSecondsPerKilometre = "silver_pace_s_per_km"
         case goldPaceSecondsPerKilometre = "gold_pace_s_per_km"
-        case progress, hint
+        case progress, hint, target
     }
 
 }

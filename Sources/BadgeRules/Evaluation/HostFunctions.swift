@@ -71,6 +71,7 @@ extension Session {
             if let problem = undeclaredTier(badge: badge, tier: tier) { return raise("award: " + problem) }
             let detail = try tableString(1, "detail", "award", limit: Session.textLimit) ?? ""
             let progress = try tableProgress(1, "award")
+            let evidence = try tableEvidence(1, "award")
             let runType = lua.getField(1, "run")
             var runIndex = 0
             var problem: String? = nil
@@ -93,7 +94,7 @@ extension Session {
             if pending.count >= awardLimit {
                 return raise("award: more than \(awardLimit) awards from one rule (\(runs.count) runs); is a loop awarding too often?")
             }
-            record(rule: rule, badge: badge, tier: tier, runIndex: runIndex, detail: detail, progress: progress)
+            record(rule: rule, badge: badge, tier: tier, runIndex: runIndex, detail: detail, progress: progress, evidence: evidence)
             return 0
         } catch RulesError.field(let message) {
             return raise(message)

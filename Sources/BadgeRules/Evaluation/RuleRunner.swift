@@ -91,6 +91,7 @@ extension Session {
             var detail = ""
             var badge = rule.badge ?? ""
             var progress: Progress? = nil
+            var evidence: Evidence? = nil
             func fail(_ message: String) -> RuleFailure {
                 RuleFailure(pack: packNames[rule.pack], rule: rule.id, file: definition.file, line: definition.line, message: message)
             }
@@ -112,6 +113,7 @@ extension Session {
                         badge = text
                     }
                     progress = try tableProgress(table, "earned")
+                    evidence = try tableEvidence(table, "earned")
                 } catch RulesError.field(let message) {
                     return fail(message)
                 } catch {
@@ -129,7 +131,7 @@ extension Session {
             }
             if let problem = undeclaredTier(badge: badge, tier: tier) { return fail("earned: " + problem) }
             earnedOnce = true
-            record(rule: rule, badge: badge, tier: tier, runIndex: index, detail: detail, progress: progress)
+            record(rule: rule, badge: badge, tier: tier, runIndex: index, detail: detail, progress: progress, evidence: evidence)
             // A badge with declared tiers keeps its predicate called until every tier is held (a tier
             // already held is ignored by `record`); any other stops at its first award.
             if !rule.repeatable {
@@ -244,9 +246,11 @@ extension Session {
                 let gold = try tableNumber(entry, "gold_pace_s_per_km", label)
                 let progress = try tableProgress(entry, label)
                 let hint = try tableString(entry, "hint", label, limit: Session.textLimit)
-                pendingStatuses.append(BadgeStatus(pack: packNames[rule.pack], rule: rule.id, badge: badge,
-                                                   silverPaceSecondsPerKilometre: silver, goldPaceSecondsPerKilometre: gold,
-                                                   progress: progress, hint: hint))
+                var status = BadgeStatus(pack: packNames[rule.pack], rule: rule.id, badge: badge,
+                                         silverPaceSecondsPerKilometre: silver, goldPaceSecondsPerKilometre: gold,
+                                         progress: progress, hint: hint)
+                status.target = try tableTarget(entry, label)
+                pendingStatuses.append(status)
                 lua.pop()
             }
         }
@@ -274,6 +278,32 @@ extension Session {
         do { return try lua.numberField(table, key) } catch RulesError.field(let text) { throw RulesError.field("\(label): \(text)") }
     }
 
+    /// A status entry's `target = { tier = ..., distance_m = ..., elapsed_s = ... }` (nil when absent).
+    func tableTarget(_ table: Int32, _ label: String) throws -> RunTarget? {
+        let type = lua.getField(table, "target")
+        defer { lua.pop() }
+        if type == .nil { return nil }
+        guard type == .table else { throw RulesError.field("\(label): field 'target' must be a table { tier = ..., distance_m = ..., elapsed_s = ... }, got \(lua.typeName(at: -1))") }
+        let inner = lua.top
+        let tier = try tableString(inner, "tier", "\(label): target") ?? "earned"
+        guard let distance = try tableNumber(inner, "distance_m", "\(label): target") else {
+            throw RulesError.field("\(label): target: missing required field 'distance_m'")
+        }
+        let elapsed = try tableNumber(inner, "elapsed_s", "\(label): target")
+        guard distance.isFinite, distance > 0, elapsed.map({ $0.isFinite && $0 > 0 }) ?? true else {
+            throw RulesError.field("\(label): target: distance_m and elapsed_s must be above 0")
+        }
+        return RunTarget(tier: tier, distanceMeters: distance, elapsedSeconds: elapsed)
+    }
+
+    /// The table's `evidence` field (nil when absent), read as plain data (`Evidence`).
+    func tableEvidence(_ table: Int32, _ label: String) throws -> Evidence? {
+        let type = lua.getField(table, "evidence")
+        defer { lua.pop() }
+        if type == .nil { return nil }
+        do { return try lua.evidence(at: -1) } catch RulesError.field(let text) { throw RulesError.field("\(label): \(text)") }
+    }
+
     func tableProgress(_ table: Int32, _ label: String) throws -> Progress? {
         let type = lua.getField(table, "progress")
         defer { lua.pop() }
@@ -290,7 +320,7 @@ extension Session {
     var awardLimit: Int { max(1000, 20 * runs.count) }
 
     /// Keeps an award for the rule being run, applying the duplicate policy.
-    func record(rule: Rule, badge: String, tier: String, runIndex: Int, detail: String, progress: Progress?) {
+    func record(rule: Rule, badge: String, tier: String, runIndex: Int, detail: String, progress: Progress?, evidence: Evidence? = nil) {
         let key = "\(badge)\u{0}\(tier)\u{0}\(runIndex)"
         if pendingKeys.contains(key) { return }
         let tierKey = "\(badge)\u{0}\(tier)"
@@ -299,7 +329,11 @@ extension Session {
         pendingTiers.insert(tierKey)
         let run = runs[runIndex - 1]
         var award = Award(badge: badge, pack: packNames[rule.pack], rule: rule.id, tier: tier, run: run.id, at: run.start,
-                          detail: detail, progress: progress)
+                          detail: detail, progress: progress, evidence: evidence)
+        if rule.pack < packs.count {
+            award.packVersion = packs[rule.pack].version
+            award.packFingerprint = packs[rule.pack].fingerprint.isEmpty ? nil : packs[rule.pack].fingerprint
+        }
         if let ruleIndex = current?.rule, let names = measureReads[MeasureRead(rule: ruleIndex, run: runIndex)] {
             let declared = packs[rule.pack].measures
             award.measures = names.sorted().map { name in

@@ -30,7 +30,8 @@ return function(spec)
       state.last = key
       if before < spec.target_m and after >= spec.target_m then
         state.count = state.count + 1
-        award { run = run, detail = ("%s: %s"):format(key, badgectl.format_distance(after)) }
+        award { run = run, detail = ("%s: %s"):format(key, badgectl.format_distance(after)),
+                evidence = { period = key, total_m = after, before_m = before, target_m = spec.target_m } }
       end
     end,
 

@@ -1,0 +1,233 @@
+import ArgumentParser
+import BadgeRules
+import Foundation
+import RunFiles
+import RunLibrary
+
+/// `badgectl whatif DIR --distance 12km --time 1:00:00`: what a run like that, run next, would earn.
+struct WhatifCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "whatif",
+        abstract: "What a run, run next, would earn: the awards with their tiers and details, and what it changes in next.",
+        discussion: """
+            Imagines an even-paced run of --distance in --time (or at --pace), generated like a real \
+            run (splits, efforts, checkpoints, measures), adds it to the history of DIR and evaluates \
+            the history with and without it. The run starts on --date (local, --tz), by default a day \
+            after the last run at the same time of day.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("A folder of run files (the history; may be empty).", valueName: "dir"))
+    var directory: String
+
+    @OptionGroup var options: PipelineOptions
+
+    @Option(name: .long, help: ArgumentHelp("The run's distance: 12km, 800m, 10mi (a bare number is km).", valueName: "distance"))
+    var distance: String
+
+    @Option(name: .long, help: ArgumentHelp("The run's time: h:mm:ss or mm:ss.", valueName: "time"))
+    var time: String?
+
+    @Option(name: .long, help: ArgumentHelp("Or its pace per km: m:ss (4:30).", valueName: "pace"))
+    var pace: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "When the run starts, local time: YYYY-MM-DD (09:00) or YYYY-MM-DDThh:mm.",
+        discussion: "Defaults to a day after the last run of the history (now when there is none).", valueName: "date"))
+    var date: String?
+
+    @Option(name: .long, help: ArgumentHelp("The run's climb: 200m (default: flat).", valueName: "climb"))
+    var elevation: String?
+
+    @Option(name: .long, help: "Output format: table (for people) or json.")
+    var format: OutputFormat = .table
+
+    @OptionGroup var cacheOptions: CacheOptions<SummaryCache>
+
+    /// What `whatif --format json` prints.
+    struct Report: Encodable {
+        struct Imagined: Encodable {
+            var id: String
+            var distanceMeters: Double
+            var elapsedSeconds: Double
+            var paceSecondsPerKilometre: Double
+            @NullEncoded var start: String?
+            @NullEncoded var localStart: String?
+            @NullEncoded var elevationGainMeters: Double?
+            enum CodingKeys: String, CodingKey {
+                case id, start
+                case distanceMeters = "distance_m"
+                case elapsedSeconds = "elapsed_s"
+                case paceSecondsPerKilometre = "pace_s_per_km"
+                case localStart = "local_start"
+                case elevationGainMeters = "elevation_gain_m"
+            }
+        }
+        var header: EvaluationReport.Header
+        var run: Imagined
+        /// The awards the run itself would get.
+        var awards: [Award]
+        /// Everything the run changes (its own awards as gained; a `best` that moves to it as moved).
+        var changes: AwardDiff
+        /// Each pack's next badge without the run, and with it.
+        var nextBefore: [NextBadge]
+        var nextAfter: [NextBadge]
+        var errors: [RunFileError]
+        var ruleErrors: [RuleFailure]
+        enum CodingKeys: String, CodingKey {
+            case header, run, awards, changes, errors
+            case nextBefore = "next_before"
+            case nextAfter = "next_after"
+            case ruleErrors = "rule_errors"
+        }
+    }
+
+    func run() throws {
+        let meters = try Quantity.meters(distance, flag: "--distance")
+        guard meters > 0 else { throw CommandError.badQuantity(flag: "--distance", value: distance, expected: "a distance above 0 (12km, 800m, 10mi)").usage }
+        let seconds: Double
+        switch (time, pace) {
+        case let (time?, nil): seconds = try Quantity.seconds(time, flag: "--time")
+        case let (nil, pace?): seconds = try Quantity.seconds(pace, flag: "--pace") * meters / 1000
+        default: throw CommandError.timeOrPace.usage
+        }
+        guard seconds > 0 else { throw CommandError.badQuantity(flag: time == nil ? "--pace" : "--time", value: time ?? pace ?? "", expected: "a time above 0").usage }
+        let climb = try elevation.map { try Quantity.meters($0, flag: "--elevation", bareUnit: 1) }
+        let pipeline = try EvaluationPipeline(options, failures: .printAndExit)
+        let outcome = try pipeline.run(directory: directory, cache: cacheOptions.open())
+        let start = try startEpoch(history: outcome.selected, zone: pipeline.zone)
+        let imagined = WhatIf.Run(distanceMeters: meters, elapsedSeconds: seconds, startEpochSeconds: start,
+                                  utcOffsetSeconds: pipeline.zone.secondsFromGMT(for: Date(timeIntervalSince1970: start)),
+                                  elevationGainMeters: climb)
+        let result = WhatIf.evaluate(imagined, history: outcome.selected, engine: pipeline.engine, analyzer: pipeline.analyzer())
+        let report = Report(
+            header: pipeline.header,
+            run: Report.Imagined(id: result.run.id, distanceMeters: result.run.distanceMeters, elapsedSeconds: result.run.elapsedSeconds ?? seconds,
+                                 paceSecondsPerKilometre: seconds / (meters / 1000), start: result.run.start, localStart: result.run.localStart,
+                                 elevationGainMeters: climb),
+            awards: result.awards, changes: result.changes, nextBefore: result.before.nexts, nextAfter: result.after.nexts,
+            errors: outcome.folder.errors, ruleErrors: result.after.failures)
+        let names = pipeline.themedCatalogue.badges + pipeline.themedPackBadges
+        switch format {
+        case .json: print(try JSONOutput.encode(report))
+        case .table: print(WhatifCommand.table(report, names: names))
+        }
+        for error in report.errors { Console.error(CommandError.skipped + error.message) }
+        for failure in report.ruleErrors { Console.error(CommandError.ruleFailed + "\(failure)") }
+        if !report.errors.isEmpty || !report.ruleErrors.isEmpty { throw ExitCode(ExitStatus.partial.rawValue) }
+    }
+
+    /// `--date` in `zone` (09:00 when no time is given), else a day after the last run, else now.
+    func startEpoch(history: [RunSummary], zone: TimeZone) throws -> Double {
+        guard let date else {
+            if let last = history.compactMap(\.startEpochSeconds).max() { return last + 86_400 }
+            return Date().timeIntervalSince1970.rounded()
+        }
+        let day = String(date.prefix(10))
+        var hour = 9, minute = 0
+        if date.utf8.count > 10 {
+            let clock = date.dropFirst(11).split(separator: ":")
+            guard date.dropFirst(10).first == "T", clock.count == 2, let h = Int(clock[0]), let m = Int(clock[1]),
+                  (0..<24).contains(h), (0..<60).contains(m) else {
+                throw CommandError.badDate(flag: "--date", value: date).usage
+            }
+            hour = h; minute = m
+        }
+        guard AsOfOptions.isDate(day) else { throw CommandError.badDate(flag: "--date", value: date).usage }
+        let parts = day.split(separator: "-").compactMap { Int($0) }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        guard parts.count == 3, let start = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2], hour: hour, minute: minute)) else {
+            throw CommandError.badDate(flag: "--date", value: date).usage
+        }
+        return start.timeIntervalSince1970
+    }
+
+    static func table(_ report: Report, names: [CatalogueBadge]) -> String {
+        func name(_ id: String) -> String { names.first { $0.id == id }?.name ?? id }
+        let run = report.run
+        var out = ["What if: \(Format.distance(run.distanceMeters)) in \(Format.duration(run.elapsedSeconds)) (\(Format.pace(run.paceSecondsPerKilometre))/km)"
+            + (run.localStart.map { " starting \($0.prefix(16).replacingOccurrences(of: "T", with: " "))" } ?? "")
+            + (run.elevationGainMeters.map { String(format: ", %.0f m of climb", $0) } ?? "")]
+        out.append("")
+        if report.awards.isEmpty {
+            out.append("It would earn no award.")
+        } else {
+            var table = TextTable("BADGE", "TIER", "PACK", "DETAIL", "EVIDENCE")
+            for award in report.awards {
+                table.add(name(award.badge), award.tier, award.pack, award.detail, award.evidence?.text ?? "")
+            }
+            out.append("It would earn \(report.awards.count) award\(report.awards.count == 1 ? "" : "s"):")
+            out.append(table.render())
+        }
+        var others: [String] = []
+        for badge in report.changes.badges {
+            let shown = name(badge.badge)
+            for move in badge.moved {
+                if move.to.run == run.id {
+                    others.append("  \(shown) \(move.tier) moves to it from \(ShownName.of(move.from.run))")
+                } else {
+                    others.append("  \(shown) \(move.tier) moves from \(ShownName.of(move.from.run)) to \(ShownName.of(move.to.run))")
+                }
+            }
+            for lost in badge.lost { others.append("  \(shown) \(lost.tier) on \(ShownName.of(lost.run)) is withdrawn") }
+            for gained in badge.gained where gained.run != run.id {
+                others.append("  \(shown) \(gained.tier) goes to \(ShownName.of(gained.run))")
+            }
+        }
+        if !others.isEmpty {
+            out.append("")
+            out.append("It would also change:")
+            out += others
+        }
+        let before = Dictionary(report.nextBefore.map { ("\($0.pack)/\($0.rule)", $0) }, uniquingKeysWith: { a, _ in a })
+        var nexts: [String] = []
+        for next in report.nextAfter {
+            let old = before["\(next.pack)/\(next.rule)"]
+            if old?.badge == next.badge && old?.remainingMeters == next.remainingMeters { continue }
+            let was = old.map { " (was \(name($0.badge)), \(Format.distance($0.remainingMeters)) to go)" } ?? ""
+            nexts.append("  \(next.pack): \(name(next.badge)), \(Format.distance(next.remainingMeters)) to go\(was)")
+        }
+        for old in report.nextBefore where !report.nextAfter.contains(where: { $0.pack == old.pack && $0.rule == old.rule }) {
+            nexts.append("  \(old.pack): nothing left (was \(name(old.badge)))")
+        }
+        out.append("")
+        out.append(nexts.isEmpty ? "Next: unchanged." : "Next, after it:")
+        out += nexts
+        return out.joined(separator: "\n")
+    }
+}
+
+/// Quantities typed on the command line: distances (`12km`) and clock times (`1:00:00`).
+enum Quantity {
+    /// Meters from `12km`, `12.5 km`, `800m`, `10mi`; a bare number is in `bareUnit` meters (km by default).
+    static func meters(_ text: String, flag: String, bareUnit: Double = 1000) throws -> Double {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let units: [(String, Double)] = [("km", 1000), ("mi", 1609.344), ("m", 1)]
+        var number = trimmed, factor = bareUnit
+        for (suffix, value) in units where trimmed.hasSuffix(suffix) {
+            number = String(trimmed.dropLast(suffix.count)).trimmingCharacters(in: .whitespaces)
+            factor = value
+            break
+        }
+        guard let value = Double(number), value.isFinite, value >= 0, value * factor <= 1_000_000 else {
+            throw CommandError.badQuantity(flag: flag, value: text, expected: "a distance such as 12km, 800m or 10mi (up to 1000 km)").usage
+        }
+        return value * factor
+    }
+
+    /// Seconds from `h:mm:ss`, `mm:ss` or a number of seconds.
+    static func seconds(_ text: String, flag: String) throws -> Double {
+        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: ":", omittingEmptySubsequences: false)
+        let numbers = parts.compactMap { Double($0) }.filter { $0.isFinite && $0 >= 0 }
+        guard (1...3).contains(parts.count), numbers.count == parts.count,
+              parts.dropFirst().allSatisfy({ ($0.count == 2 || $0.contains(".")) && (Double($0) ?? 60) < 60 }) else {
+            throw CommandError.badQuantity(flag: flag, value: text, expected: "a clock time h:mm:ss or m:ss (1:00:00, 4:30)").usage
+        }
+        let total = numbers.reduce(0) { $0 * 60 + $1 }
+        guard total <= 7 * 86_400 else {
+            throw CommandError.badQuantity(flag: flag, value: text, expected: "at most a week").usage
+        }
+        return total
+    }
+}
