@@ -1,0 +1,100 @@
+"""Badges for many athletes with Spark: badgectl as the per-partition worker.
+
+Reads a manifest of runs (JSON lines: {"athlete", "file", "start"[, "tz", "id"]}; "start" is the
+run's start, ISO 8601, as the platform knows it from the upload), partitions the runs by athlete and
+sorts them by start within each partition (repartitionAndSortWithinPartitions), pipes every
+partition through `badgectl worker` (exit status checked: a bad line or a failing rule fails the
+task) and writes the awards and the athletes' status lines as JSON (or Parquet).
+
+    spark-submit examples/spark/awards_job.py --manifest runs.jsonl --out out/ \
+        --badgectl .build/release/badgectl --rules rules --badges badges.json
+
+See README.md, "Run it on Spark", and docs/worker.md for the line format.
+"""
+
+import argparse
+import json
+import shlex
+import time
+import zlib
+from datetime import datetime
+
+from pyspark.sql import SparkSession
+
+
+def athlete_partition(count):
+    """Which partition an athlete's runs go to: a stable hash of the name (not Python's seeded hash)."""
+    def partition(key):
+        return zlib.crc32(key[0].encode("utf-8")) % count
+    return partition
+
+
+def epoch(start):
+    """Seconds since 1970 of an ISO 8601 start (`Z` or an offset)."""
+    return datetime.fromisoformat(start.replace("Z", "+00:00")).timestamp()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--manifest", required=True, help="JSON lines: athlete, file, start[, tz, id]")
+    parser.add_argument("--out", required=True, help="output folder (awards/ and status/ are written in it)")
+    parser.add_argument("--badgectl", required=True, help="the badgectl binary (on every executor)")
+    parser.add_argument("--rules", action="append", default=[], help="a pack folder or a folder of packs (repeat)")
+    parser.add_argument("--badges", required=True, help="the badge catalogue")
+    parser.add_argument("--tz", default="UTC", help="zone of runs whose manifest entry has no tz")
+    parser.add_argument("--partitions", type=int, default=0, help="partitions (default: Spark's default parallelism)")
+    parser.add_argument("--format", choices=["json", "parquet"], default="json")
+    parser.add_argument("--master", default=None, help="Spark master (default: spark-submit's, else local[*])")
+    args = parser.parse_args()
+
+    builder = SparkSession.builder.appName("badgectl-awards").config("spark.ui.showConsoleProgress", "false")
+    if args.master:
+        builder = builder.master(args.master)
+    spark = builder.getOrCreate()
+    context = spark.sparkContext
+    context.setLogLevel("ERROR")
+    partitions = args.partitions or context.defaultParallelism
+
+    command = [args.badgectl, "worker", "--badges", args.badges, "--tz", args.tz]
+    for rules in args.rules:
+        command += ["--rules", rules]
+
+    def keyed(line):
+        entry = json.loads(line)
+        request = {"athlete": entry["athlete"], "tz": entry.get("tz", args.tz), "path": entry["file"]}
+        if "id" in entry:
+            request["id"] = entry["id"]
+        # Sorted by athlete, then start, then file: an athlete's runs together, in start order.
+        return (entry["athlete"], epoch(entry["start"]), entry["file"]), json.dumps(request)
+
+    started = time.time()
+    lines = (
+        context.textFile(args.manifest)
+        .filter(lambda line: line.strip())
+        .map(keyed)
+        .repartitionAndSortWithinPartitions(partitions, athlete_partition(partitions))
+        .values()
+        .pipe(shlex.join(command), checkCode=True)
+        .map(json.loads)
+        .cache()
+    )
+    awards = lines.filter(lambda record: record["type"] == "award")
+    statuses = lines.filter(lambda record: record["type"] == "status")
+    award_rows = spark.createDataFrame(awards.map(lambda a: (
+        a["athlete"], a["badge"], a["tier"], a["run"], a["at"], a["award_id"], a["pack"], a["rule"], a["detail"])),
+        "athlete string, badge string, tier string, run string, at string, award_id string, pack string, rule string, detail string")
+    status_rows = spark.createDataFrame(statuses.map(lambda s: (s["athlete"], s["runs"], s["awards"], json.dumps(s["next"]))),
+                                        "athlete string, runs long, awards long, next string")
+    writer = getattr(award_rows.write.mode("overwrite"), args.format)
+    writer(args.out + "/awards")
+    getattr(status_rows.write.mode("overwrite"), args.format)(args.out + "/status")
+    runs = status_rows.agg({"runs": "sum"}).collect()[0][0] or 0
+    seconds = time.time() - started
+    print(json.dumps({"runs": runs, "athletes": status_rows.count(), "awards": award_rows.count(),
+                      "seconds": round(seconds, 3), "runs_per_second": round(runs / seconds, 1) if seconds else None,
+                      "partitions": partitions}))
+    spark.stop()
+
+
+if __name__ == "__main__":
+    main()
