@@ -186,3 +186,17 @@ final class WorkerEndToEndTests: XCTestCase {
         XCTAssertEqual(seen, ["1:short", "2:too long", "3:after", "4:999 bytes", "5:too long"])
     }
 }
+
+/// The award line written by hand is the object JSONEncoder makes, byte for byte.
+final class WorkerLinesTests: XCTestCase {
+    func testAwardLineIsJSONEncodersObject() {
+        let texts = ["plain", "", "quote \" and back\\slash", "new\nline\ttab\r", "control \u{1} \u{1F} \u{8} \u{C}", "café 🏃 / slash", "\u{7F}\u{2028}"]
+        for text in texts {
+            for at in [Optional("2026-01-01T00:00:00Z"), nil] {
+                let award = WorkerLines.Award(athlete: text, badge: "b" + text, tier: "t", run: text + "r", at: at, awardID: "id",
+                                              pack: "p", rule: text, detail: text)
+                XCTAssertEqual(WorkerLines.line(award), WorkerLines.encode(award), text.debugDescription)
+            }
+        }
+    }
+}

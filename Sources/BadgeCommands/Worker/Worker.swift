@@ -212,10 +212,12 @@ final class Worker {
             throw LineError(description: Message.neither)
         }
         runs = runs.map { RunFolder.localise($0, zone: zone) }
-        guard var athlete = current else { return }
+        // Checked against `current` in place, and appended through it: a copy of the athlete would
+        // copy every run so far (quadratic in the athlete's runs).
+        var previous = current?.lastStart
         for run in runs {
-            if let line = athlete.idLines[run.id] { throw LineError(description: Message.duplicateID(run.id, line)) }
-            if let last = athlete.lastStart {
+            if let line = current?.idLines[run.id] { throw LineError(description: Message.duplicateID(run.id, line)) }
+            if let last = previous {
                 let later: Bool
                 switch (last.epoch, run.startEpochSeconds) {
                 case let (before?, now?): later = now >= before
@@ -224,13 +226,13 @@ final class Worker {
                 }
                 guard later else { throw LineError(description: Message.outOfOrder(run.start ?? "?", last.line)) }
             }
+            previous = (run.startEpochSeconds, number)
         }
         for run in runs {
-            athlete.idLines[run.id] = number
-            athlete.lastStart = (run.startEpochSeconds, number)
-            athlete.runs.append(run)
+            current?.idLines[run.id] = number
+            current?.lastStart = (run.startEpochSeconds, number)
+            current?.runs.append(run)
         }
-        current = athlete
     }
 
     // MARK: - One athlete
@@ -253,9 +255,9 @@ final class Worker {
             occurrences[key] = occurrence
             let id = AwardID.make(pack: award.pack, athlete: athlete.name, badge: award.badge, tier: award.tier, run: award.run,
                                   occurrence: occurrence)
-            write(WorkerLines.encode(WorkerLines.Award(athlete: athlete.name, badge: award.badge, tier: award.tier, run: award.run,
-                                                       at: award.at, awardID: id, pack: award.pack, rule: award.rule,
-                                                       detail: award.detail)))
+            write(WorkerLines.line(WorkerLines.Award(athlete: athlete.name, badge: award.badge, tier: award.tier, run: award.run,
+                                                     at: award.at, awardID: id, pack: award.pack, rule: award.rule,
+                                                     detail: award.detail)))
         }
         // Pack load failures were reported once, in the header's lines.
         let ruleFailures = evaluation.failures.dropFirst(setup.engine.loadFailures.count)

@@ -105,6 +105,54 @@ enum WorkerLines {
         }
     }
 
+    /// An award's line, written by hand: the same object `encode(Award)` makes (keys sorted), at a
+    /// fraction of JSONEncoder's cost (a worker writes one per award; BENCHMARKS.md, "Worker").
+    static func line(_ award: Award) -> String {
+        var out = #"{"at":"#
+        out.reserveCapacity(256)
+        if let at = award.at { appendString(at, to: &out) } else { out += "null" }
+        for (key, value) in [("athlete", award.athlete), ("award_id", award.awardID), ("badge", award.badge), ("detail", award.detail),
+                             ("pack", award.pack), ("rule", award.rule), ("run", award.run), ("tier", award.tier), ("type", award.type)] {
+            out += ",\""
+            out += key
+            out += "\":"
+            appendString(value, to: &out)
+        }
+        out += "}"
+        return out
+    }
+
+    /// `text` as a JSON string: quotes, backslashes and control characters escaped (as JSONEncoder
+    /// escapes them), everything else as it is (UTF-8, slashes unescaped).
+    static func appendString(_ text: String, to out: inout String) {
+        out += "\""
+        var plain = true
+        for byte in text.utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            plain = false
+            break
+        }
+        if plain {
+            out += text
+        } else {
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\r": out += "\\r"
+                case "\t": out += "\\t"
+                case "\u{8}": out += "\\b"
+                case "\u{C}": out += "\\f"
+                case let control where control.value < 0x20:
+                    let hex = String(control.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+    }
+
     /// One compact line (no newline), keys sorted, non-finite numbers as `null`.
     static func encode<T: Encodable>(_ value: T) -> String {
         let encoder = JSONEncoder()

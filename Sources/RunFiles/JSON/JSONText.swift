@@ -148,19 +148,22 @@ public enum JSONText {
         mutating func string() throws -> String {
             index += 1
             let start = index
+            var ascii = true
             // Fast path: no escape, valid UTF-8.
             while index < bytes.count {
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "\"") {
                     let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                    index += 1
+                    if ascii { return String(decoding: slice, as: UTF8.self) }  // ASCII needs no validation
                     guard let text = String(validating: slice, as: UTF8.self) else {
                         index = start
                         throw fail("a string that is not valid UTF-8")
                     }
-                    index += 1
                     return text
                 }
                 if byte == UInt8(ascii: "\\") { break }
+                if byte >= 0x80 { ascii = false }
                 if byte < 0x20 { throw fail("a control character (byte 0x\(String(byte, radix: 16))) inside a string; write it as an escape") }
                 index += 1
             }

@@ -211,8 +211,10 @@ public enum SummaryReader {
     /// The offset the text wrote, nil for `Z` (UTC says nothing about the runner's zone), as GPX.
     private static func explicitOffset(_ offset: Int?, _ text: String) -> Int? {
         guard let offset else { return nil }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        if trimmed.hasSuffix("Z") || trimmed.hasSuffix("z") { return nil }
+        // The last character that is not white space (as `trimmingCharacters(in: .whitespacesAndNewlines)`
+        // would leave it, without Foundation's cost on every summary a worker reads).
+        let last = text.unicodeScalars.last { !CharacterSet.whitespacesAndNewlines.contains($0) }
+        if last == "Z" || last == "z" { return nil }
         return offset
     }
 }
