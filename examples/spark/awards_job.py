@@ -1,7 +1,8 @@
 """Badges for many athletes with Spark: badgectl as the per-partition worker.
 
 Reads a manifest of runs (JSON lines: {"athlete", "file", "start"[, "tz", "id"]}; "start" is the
-run's start, ISO 8601, as the platform knows it from the upload), partitions the runs by athlete and
+run's start, ISO 8601, as the platform knows it from the upload; or {"athlete", "summary"[, "tz",
+"id"]} for a run kept as a JSON run summary), partitions the runs by athlete and
 sorts them by start within each partition (repartitionAndSortWithinPartitions), pipes every
 partition through `badgectl worker` (exit status checked: a bad line or a failing rule fails the
 task) and writes the awards and the athletes' status lines as JSON (or Parquet).
@@ -36,7 +37,7 @@ def epoch(start):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--manifest", required=True, help="JSON lines: athlete, file, start[, tz, id]")
+    parser.add_argument("--manifest", required=True, help="JSON lines: athlete, file, start (or summary)[, tz, id]")
     parser.add_argument("--out", required=True, help="output folder (awards/ and status/ are written in it)")
     parser.add_argument("--badgectl", required=True, help="the badgectl binary (on every executor)")
     parser.add_argument("--rules", action="append", default=[], help="a pack folder or a folder of packs (repeat)")
@@ -61,11 +62,17 @@ def main():
 
     def keyed(line):
         entry = json.loads(line)
-        request = {"athlete": entry["athlete"], "tz": entry.get("tz", args.tz), "path": entry["file"]}
+        request = {"athlete": entry["athlete"], "tz": entry.get("tz", args.tz)}
+        if "summary" in entry:  # a run the platform keeps as a JSON summary (docs/worker.md)
+            request["summary"] = entry["summary"]
+            start = entry.get("start") or entry["summary"]["start"]
+        else:
+            request["path"] = entry["file"]
+            start = entry["start"]
         if "id" in entry:
             request["id"] = entry["id"]
-        # Sorted by athlete, then start, then file: an athlete's runs together, in start order.
-        return (entry["athlete"], epoch(entry["start"]), entry["file"]), json.dumps(request)
+        # Sorted by athlete, then start, then file or id: an athlete's runs together, in start order.
+        return (entry["athlete"], epoch(start), entry.get("file") or entry.get("id") or ""), json.dumps(request)
 
     started = time.time()
     lines = (

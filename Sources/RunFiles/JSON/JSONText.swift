@@ -103,6 +103,7 @@ public enum JSONText {
         mutating func object(depth: Int) throws -> JSONValue {
             index += 1
             var fields: [String: JSONValue] = [:]
+            fields.reserveCapacity(8)  // a worker line or a summary: no regrowth on the way
             skipSpace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
                 index += 1
