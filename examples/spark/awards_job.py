@@ -23,6 +23,12 @@ from datetime import datetime
 from pyspark.sql import SparkSession
 
 
+# Every key a worker line may have (docs/worker.md); the reader leaves a line's other keys null.
+LINE_SCHEMA = ("type string, athlete string, badge string, tier string, run string, at string, award_id string, "
+               "pack string, rule string, detail string, runs long, awards long, next string, line long, message string")
+AWARD_COLUMNS = ["athlete", "badge", "tier", "run", "at", "award_id", "pack", "rule", "detail"]
+
+
 def athlete_partition(count):
     """Which partition an athlete's runs go to: a stable hash of the name (not Python's seeded hash)."""
     def partition(key):
@@ -75,25 +81,20 @@ def main():
         return (entry["athlete"], epoch(start), entry.get("file") or entry.get("id") or ""), json.dumps(request)
 
     started = time.time()
-    lines = (
+    output = (
         context.textFile(args.manifest)
         .filter(lambda line: line.strip())
         .map(keyed)
         .repartitionAndSortWithinPartitions(partitions, athlete_partition(partitions))
         .values()
         .pipe(shlex.join(command), checkCode=True)
-        .map(json.loads)
-        .cache()
     )
-    awards = lines.filter(lambda record: record["type"] == "award")
-    statuses = lines.filter(lambda record: record["type"] == "status")
-    award_rows = spark.createDataFrame(awards.map(lambda a: (
-        a["athlete"], a["badge"], a["tier"], a["run"], a["at"], a["award_id"], a["pack"], a["rule"], a["detail"])),
-        "athlete string, badge string, tier string, run string, at string, award_id string, pack string, rule string, detail string")
-    status_rows = spark.createDataFrame(statuses.map(lambda s: (s["athlete"], s["runs"], s["awards"], json.dumps(s["next"]))),
-                                        "athlete string, runs long, awards long, next string")
-    writer = getattr(award_rows.write.mode("overwrite"), args.format)
-    writer(args.out + "/awards")
+    # The worker's lines are parsed by Spark's JSON reader (in the JVM, with the schema given: no
+    # inference pass, no Python per line); `next` is kept as its JSON text.
+    lines = spark.read.schema(LINE_SCHEMA).json(output).cache()
+    award_rows = lines.filter(lines.type == "award").select(*AWARD_COLUMNS)
+    status_rows = lines.filter(lines.type == "status").select("athlete", "runs", "awards", "next")
+    getattr(award_rows.write.mode("overwrite"), args.format)(args.out + "/awards")
     getattr(status_rows.write.mode("overwrite"), args.format)(args.out + "/status")
     runs = status_rows.agg({"runs": "sum"}).collect()[0][0] or 0
     seconds = time.time() - started
