@@ -153,16 +153,8 @@ enum WorkerLines {
         out += "\""
     }
 
-    /// One compact line (no newline), keys sorted, non-finite numbers as `null`.
+    /// One compact line (no newline), keys sorted, non-finite numbers as `null` (`JSONOutput`).
     static func encode<T: Encodable>(_ value: T) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(
-            positiveInfinity: JSONOutput.nonFinite, negativeInfinity: JSONOutput.nonFinite, nan: JSONOutput.nonFinite)
-        guard let data = try? encoder.encode(value) else {
-            return #"{"message":"badgectl could not encode an output line","type":"error"}"#
-        }
-        let text = String(decoding: data, as: UTF8.self)
-        return text.contains(JSONOutput.nonFiniteToken) ? text.replacingOccurrences(of: JSONOutput.nonFiniteToken, with: "null") : text
+        (try? JSONOutput.encode(value, pretty: false)) ?? #"{"message":"badgectl could not encode an output line","type":"error"}"#
     }
 }
