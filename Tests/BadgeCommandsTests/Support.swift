@@ -23,8 +23,17 @@ struct CLI {
         return Bundle.main.bundleURL.appendingPathComponent("badgectl")
     }
 
-    static func run(_ arguments: [String], in directory: URL = repository) throws -> Output {
+    /// `stdin`: bytes the command reads on its standard input (nil: none given).
+    static func run(_ arguments: [String], in directory: URL = repository, stdin: String? = nil) throws -> Output {
         let process = Process()
+        var inURL: URL?
+        if let stdin {
+            let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("badgectl-stdin-\(UUID().uuidString)")
+            try Data(stdin.utf8).write(to: url)
+            process.standardInput = try FileHandle(forReadingFrom: url)
+            inURL = url
+        }
+        defer { if let inURL { try? FileManager.default.removeItem(at: inURL) } }
         process.executableURL = binary
         process.arguments = arguments
         process.currentDirectoryURL = directory

@@ -4,9 +4,10 @@ import Foundation
 /// unescaped, and never a non-finite number: a NaN or an infinity (no value) is written as `null`.
 /// Every JSON writer of the commands goes through `encode`.
 enum JSONOutput {
-    static func encode<T: Encodable>(_ value: T) throws -> String {
+    /// `pretty: false` writes one line (the worker's lines).
+    static func encode<T: Encodable>(_ value: T, pretty: Bool = true) throws -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         // JSONEncoder has no "null" strategy for non-finite numbers: it writes them as a string only
         // this process knows (a NUL and a random UUID: no string of a file or a rule can be it), and
         // each such string becomes `null`.

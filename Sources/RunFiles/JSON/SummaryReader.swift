@@ -85,7 +85,13 @@ public enum SummaryReader {
         guard case .object(let fields) = value else {
             throw ActivityError.notFormat(path: source, format: "json", reason: notAnObject)
         }
+        return try read(fields: fields, source: source, id: id, zoneOffsetSeconds: zoneOffsetSeconds)
+    }
 
+    /// Reads a summary from its decoded fields (a summary inside a larger JSON text, such as a line
+    /// `badgectl worker` reads); the same checks and results as `read(data:source:id:zoneOffsetSeconds:)`.
+    /// - Throws: `ActivityError.badSummary` naming `source` and the field.
+    public static func read(fields: [String: JSONValue], source: String, id: String, zoneOffsetSeconds: Int?) throws -> RunSummary {
         func bad(_ field: String, _ reason: String) -> ActivityError {
             .badSummary(path: source, field: field, reason: reason)
         }
@@ -205,22 +211,31 @@ public enum SummaryReader {
     /// The offset the text wrote, nil for `Z` (UTC says nothing about the runner's zone), as GPX.
     private static func explicitOffset(_ offset: Int?, _ text: String) -> Int? {
         guard let offset else { return nil }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        if trimmed.hasSuffix("Z") || trimmed.hasSuffix("z") { return nil }
+        // The last character that is not white space (as `trimmingCharacters(in: .whitespacesAndNewlines)`
+        // would leave it, without Foundation's cost on every summary a worker reads).
+        let last = text.unicodeScalars.last { !CharacterSet.whitespacesAndNewlines.contains($0) }
+        if last == "Z" || last == "z" { return nil }
         return offset
     }
 }
 
 /// Any JSON value, decoded with its exact type (a `true` is not the number 1).
-enum JSONValue: Decodable, Equatable {
+public enum JSONValue: Decodable, Equatable, Sendable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// Any number (as a `Double`).
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object (the last of repeated keys).
     case object([String: JSONValue])
 
-    init(from decoder: Decoder) throws {
+    /// Decodes any value with its exact type.
+    public init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
         if c.decodeNil() {
             self = .null
@@ -244,7 +259,7 @@ enum JSONValue: Decodable, Equatable {
     }
 
     /// For messages: `a string`, `an array`, ...
-    var kind: String {
+    public var kind: String {
         switch self {
         case .null: return "null"
         case .bool: return "a boolean"

@@ -33,7 +33,40 @@ public enum Timestamps {
         var secs = whole % 86_400
         if secs < 0 { secs += 86_400; days -= 1 }
         let (y, m, d) = civilFromDays(days)
+        if let text = digits(y, m, d, seconds: secs, zulu: true) { return text }
         return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(secs / 3600, 2)):\(pad(secs / 60 % 60, 2)):\(pad(secs % 60, 2))Z"
+    }
+
+    /// `YYYY-MM-DD`, with `Thh:mm:ss` when `seconds` (of the day) is given and `Z` when `zulu`,
+    /// written byte by byte (string interpolation and `pad` cost a worker line more than its JSON).
+    /// nil for a year outside 0...9999, which the interpolating code writes as it always has.
+    private static func digits(_ y: Int, _ m: Int, _ d: Int, seconds: Int?, zulu: Bool) -> String? {
+        guard (0...9999).contains(y) else { return nil }
+        let count = seconds == nil ? 10 : (zulu ? 20 : 19)
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            func put(_ value: Int, _ width: Int, at offset: Int) {
+                var value = value
+                for k in stride(from: offset + width - 1, through: offset, by: -1) {
+                    buffer[k] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                }
+            }
+            put(y, 4, at: 0)
+            buffer[4] = UInt8(ascii: "-")
+            put(m, 2, at: 5)
+            buffer[7] = UInt8(ascii: "-")
+            put(d, 2, at: 8)
+            if let seconds {
+                buffer[10] = UInt8(ascii: "T")
+                put(seconds / 3600, 2, at: 11)
+                buffer[13] = UInt8(ascii: ":")
+                put(seconds / 60 % 60, 2, at: 14)
+                buffer[16] = UInt8(ascii: ":")
+                put(seconds % 60, 2, at: 17)
+                if zulu { buffer[19] = UInt8(ascii: "Z") }
+            }
+            return count
+        }
     }
 
     /// `YYYY-MM-DD` of the instant shifted by `offsetSeconds`.
@@ -42,13 +75,20 @@ public enum Timestamps {
         var days = local / 86_400
         if local % 86_400 < 0 { days -= 1 }
         let (y, m, d) = civilFromDays(days)
+        if let text = digits(y, m, d, seconds: nil, zulu: false) { return text }
         return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))"
     }
 
     /// `YYYY-MM-DDThh:mm:ss`: the wall-clock time of the instant shifted by `offsetSeconds`
     /// (seconds truncated towards the past), with no zone designator.
     public static func localTime(_ epoch: Double, offsetSeconds: Int) -> String {
-        String(iso8601(epoch + Double(offsetSeconds)).dropLast())
+        let whole = Int((epoch + Double(offsetSeconds)).rounded(.down))
+        var days = whole / 86_400
+        var secs = whole % 86_400
+        if secs < 0 { secs += 86_400; days -= 1 }
+        let (y, m, d) = civilFromDays(days)
+        if let text = digits(y, m, d, seconds: secs, zulu: false) { return text }
+        return String(iso8601(epoch + Double(offsetSeconds)).dropLast())
     }
 
     package static func pad(_ v: Int, _ width: Int) -> String {

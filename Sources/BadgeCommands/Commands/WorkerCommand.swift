@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import RunFiles
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `badgectl worker`: the per-shard worker of a distributed job (docs/worker.md).
+struct WorkerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "worker",
+        abstract: "Evaluate many athletes from JSON lines on stdin: awards and a status per athlete as JSON lines.",
+        discussion: """
+            Each input line is one run: {"athlete": ..., "tz": ..., "path": FILE} or {"athlete": ..., "tz": ..., \
+            "summary": {...}} (a JSON run summary), an athlete's lines together and in start order. Writes a \
+            header line (the packs' fingerprints), one line per award (with a stable award_id), one status line \
+            per athlete, and an error line for each bad line, naming it; a bad line costs only itself. \
+            Output is flushed after each athlete. Exit status 2 when any line or rule failed, 1 when \
+            --max-errors stopped the worker. The line format is in docs/worker.md.
+            """
+    )
+
+    @OptionGroup var options: PipelineOptions
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Stop after this many errors (bad lines, failed rules): the error past it ends the worker with status 1.",
+        valueName: "count"))
+    var maxErrors: Int?
+
+    func validate() throws {
+        if let maxErrors, maxErrors < 0 { throw ValidationError("--max-errors must be 0 or more") }
+    }
+
+    func run() throws {
+        let pipeline = try EvaluationPipeline(options, failures: .printAndExit)
+        let setup = Worker.Setup(engine: pipeline.engine, catalogue: pipeline.catalogue, zone: pipeline.zone, sport: pipeline.sport,
+                                 keepDuplicates: pipeline.keepDuplicates, maximumErrors: maxErrors)
+        var output: [UInt8] = []
+        output.reserveCapacity(1 << 16)
+        let worker = Worker(setup: setup, write: { line in
+            output.append(contentsOf: line.utf8)
+            output.append(0x0A)
+        }, flush: {
+            WorkerCommand.writeAll(output, to: 1)
+            output.removeAll(keepingCapacity: true)
+        })
+        worker.start()
+        let limit = SummaryReader.maximumBytes + 4096
+        let readError = LineReader(descriptor: 0, maximumBytes: limit).forEach { item in
+            switch item {
+            case .line(let number, let bytes): worker.take(line: number, bytes: bytes)
+            case .tooLong(let number): worker.takeTooLong(line: number, limit: limit)
+            }
+        }
+        if let readError {
+            Console.error(CommandError.prefix + "cannot read stdin: \(readError)")
+            _ = worker.finish()
+            throw ExitCode(ExitStatus.failure.rawValue)
+        }
+        let outcome = worker.finish()
+        if outcome != .complete { throw ExitCode(outcome.exitStatus.rawValue) }
+    }
+
+    /// Writes every byte to `descriptor` (a pipe takes a large write in parts), retrying on EINTR.
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                offset += written
+            }
+        }
+    }
+}

@@ -1,0 +1,289 @@
+import BadgeRules
+import Foundation
+import RunAnalysis
+import RunFiles
+import RunLibrary
+
+/// `badgectl worker`'s stream: JSON lines in (one run each, grouped by athlete, in start order),
+/// a header, awards and one status line per athlete out (docs/worker.md).
+///
+/// Memory: one athlete's runs at a time (and a 64-bit hash of every athlete already finished, to
+/// catch an athlete whose lines are not together). Output is flushed after each athlete.
+final class Worker {
+    /// What the worker was given: the engine, the selection and the zone of lines without `tz`.
+    struct Setup {
+        var engine: RuleEngine
+        var catalogue: Catalogue
+        var zone: TimeZone
+        var sport: String
+        var keepDuplicates: Bool
+        /// Errors tolerated; one more stops the worker (nil: no limit).
+        var maximumErrors: Int?
+    }
+
+    /// How the stream ended.
+    enum Outcome: Equatable {
+        /// Every line was evaluated.
+        case complete
+        /// Some lines or rules failed; everything else was evaluated.
+        case partial(errors: Int)
+        /// More errors than `--max-errors`: the worker stopped at `line`.
+        case stopped(line: Int, errors: Int)
+
+        var exitStatus: ExitStatus {
+            switch self {
+            case .complete: return .success
+            case .partial: return .partial
+            case .stopped: return .failure
+            }
+        }
+    }
+
+    /// One athlete's lines so far.
+    struct Athlete {
+        var name: String
+        var firstLine: Int
+        var runs: [RunSummary] = []
+        /// The line of each run id given, to refuse a second run with the same id.
+        var idLines: [String: Int] = [:]
+        /// The latest start given so far, and its line (the order check).
+        var lastStart: (epoch: Double?, line: Int)?
+        var errors = 0
+    }
+
+    let setup: Setup
+    let write: (String) -> Void
+    let flush: () -> Void
+    private var analyzers: [String: RunAnalyzer] = [:]
+    private var zones: [String: TimeZone] = [:]
+    private var finished: Set<Int> = []
+    private var current: Athlete?
+    private var errors = 0
+    private var stoppedAt: Int?
+
+    /// `write` takes one line (without its newline); `flush` is called after each athlete.
+    init(setup: Setup, write: @escaping (String) -> Void, flush: @escaping () -> Void) {
+        self.setup = setup
+        self.write = write
+        self.flush = flush
+    }
+
+    /// Messages of the errors a line can have (docs/worker.md lists them).
+    enum Message {
+        static let notObject = "expected a JSON object {\"athlete\": ..., \"tz\": ..., \"path\" or \"summary\": ...}"
+        static let athlete = "\"athlete\" must be a non-empty string of at most \(maximumAthleteBytes) bytes"
+        static let pathAndSummary = "give \"path\" or \"summary\", not both"
+        static let neither = "missing \"path\" (a run file) or \"summary\" (a JSON run summary)"
+        static func tooLong(_ limit: Int) -> String { "line longer than \(limit) bytes; skipped" }
+        static func mustBeString(_ field: String) -> String { "\"\(field)\" must be a string" }
+        static func unknownZone(_ name: String) -> String { "unknown time zone '\(name)' in \"tz\" (use a name like Europe/Paris or UTC)" }
+        static func seenBefore(_ athlete: String) -> String {
+            "athlete '\(athlete)' already ended (another athlete's lines came between): an athlete's lines must be together"
+        }
+        static func outOfOrder(_ start: String, _ line: Int) -> String {
+            "run starts at \(start), before the run of line \(line): an athlete's runs must be in start order"
+        }
+        static func duplicateID(_ id: String, _ line: Int) -> String { "run id '\(id)' already given on line \(line)" }
+        static func stopped(_ limit: Int) -> String { "more than \(limit) errors (--max-errors): stopped here" }
+    }
+
+    /// The longest athlete name taken.
+    static let maximumAthleteBytes = 1024
+
+    /// Writes the header (and a line per pack that did not load).
+    func start() {
+        let header = EvaluationReport.Header(zone: setup.zone, packs: setup.engine.packs)
+        write(WorkerLines.encode(WorkerLines.Header(badgectl: header.badgectl, zone: header.zone, sport: setup.sport, packs: header.packs)))
+        for failure in setup.engine.loadFailures {
+            fail(line: nil, athlete: nil, CommandError.ruleFailed + "\(failure)")
+        }
+        flush()
+    }
+
+    /// True once `--max-errors` stopped the worker: no more lines are taken.
+    var stopped: Bool { stoppedAt != nil }
+
+    /// Takes line `number` (its bytes, without the newline).
+    func take(line number: Int, bytes: UnsafeBufferPointer<UInt8>) {
+        guard !stopped else { return }
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }  // a blank line
+        let fields: [String: JSONValue]
+        do {
+            guard case .object(let object) = try JSONText.parse(bytes, source: "line \(number)") else {
+                fail(line: number, athlete: nil, Message.notObject)
+                return
+            }
+            fields = object
+        } catch let error as ActivityError {
+            if case .malformed(_, _, let offset?, let reason) = error {
+                fail(line: number, athlete: nil, "invalid JSON at byte \(offset + 1): \(reason)")
+            } else {
+                fail(line: number, athlete: nil, error.description)
+            }
+            return
+        } catch {
+            fail(line: number, athlete: nil, "\(error)")
+            return
+        }
+        guard case .string(let name)? = fields["athlete"], !name.isEmpty, name.utf8.count <= Worker.maximumAthleteBytes else {
+            fail(line: number, athlete: nil, Message.athlete)
+            return
+        }
+        if current?.name != name {
+            if finished.contains(name.hashValue) {
+                fail(line: number, athlete: name, Message.seenBefore(name))
+                return
+            }
+            finishAthlete()
+            guard !stopped else { return }
+            current = Athlete(name: name, firstLine: number)
+        }
+        do {
+            try add(fields, line: number)
+        } catch {
+            current?.errors += 1
+            fail(line: number, athlete: name, "\(error)")
+        }
+    }
+
+    /// A line that is too long to be read: an error on its own (its athlete is not known).
+    func takeTooLong(line number: Int, limit: Int) {
+        guard !stopped else { return }
+        fail(line: number, athlete: nil, Message.tooLong(limit))
+    }
+
+    /// The end of the input: evaluates the last athlete. Returns how the stream went.
+    func finish() -> Outcome {
+        if !stopped { finishAthlete() }
+        flush()
+        if let line = stoppedAt { return .stopped(line: line, errors: errors) }
+        return errors == 0 ? .complete : .partial(errors: errors)
+    }
+
+    // MARK: - One line
+
+    struct LineError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private func string(_ fields: [String: JSONValue], _ key: String) throws -> String? {
+        switch fields[key] {
+        case nil, .null?: return nil
+        case .string(let text)?: return text
+        case .some: throw LineError(description: Message.mustBeString(key))
+        }
+    }
+
+    private func zone(named name: String?) throws -> TimeZone {
+        guard let name else { return setup.zone }
+        if let known = zones[name] { return known }
+        guard let zone = TimeZone(identifier: name) else { throw LineError(description: Message.unknownZone(name)) }
+        if zones.count < 1024 { zones[name] = zone }
+        return zone
+    }
+
+    private func analyzer(for zone: TimeZone) -> RunAnalyzer {
+        if let known = analyzers[zone.identifier] { return known }
+        var analyzer = RunAnalyzer(checkpoints: setup.catalogue.checkpointTargets, measures: setup.engine.measureDefinitions)
+        // Measures placed in time (the sun's day) are made in the run's zone, as `RunFolder.read` does.
+        if !analyzer.measures.isEmpty { analyzer.zone = zone }
+        if analyzers.count < 1024 { analyzers[zone.identifier] = analyzer }
+        return analyzer
+    }
+
+    private func add(_ fields: [String: JSONValue], line number: Int) throws {
+        let zone = try zone(named: try string(fields, "tz"))
+        let path = try string(fields, "path")
+        let givenID = try string(fields, "id")
+        var runs: [RunSummary]
+        switch (path, fields["summary"]) {
+        case (_?, let summary?) where summary != .null:
+            throw LineError(description: Message.pathAndSummary)
+        case (let path?, _):
+            let id = givenID ?? (path as NSString).lastPathComponent
+            runs = try RunLoader.load(path: path, id: id, analyzer: analyzer(for: zone), zoneOffsetSeconds: nil)
+        case (nil, .object(let summary)?):
+            var id = givenID
+            if id == nil, case .string(let start)? = summary["start"] { id = start }
+            runs = [try SummaryReader.read(fields: summary, source: "line \(number) summary", id: id ?? "line \(number)", zoneOffsetSeconds: nil)]
+        case (nil, let other?) where other != .null:
+            throw LineError(description: "\"summary\" must be an object (a JSON run summary), not \(other.kind)")
+        default:
+            throw LineError(description: Message.neither)
+        }
+        runs = runs.map { RunFolder.localise($0, zone: zone) }
+        // Checked against `current` in place, and appended through it: a copy of the athlete would
+        // copy every run so far (quadratic in the athlete's runs).
+        var previous = current?.lastStart
+        for run in runs {
+            if let line = current?.idLines[run.id] { throw LineError(description: Message.duplicateID(run.id, line)) }
+            if let last = previous {
+                let later: Bool
+                switch (last.epoch, run.startEpochSeconds) {
+                case let (before?, now?): later = now >= before
+                case (nil, .some): later = false
+                default: later = true
+                }
+                guard later else { throw LineError(description: Message.outOfOrder(run.start ?? "?", last.line)) }
+            }
+            previous = (run.startEpochSeconds, number)
+        }
+        for run in runs {
+            current?.idLines[run.id] = number
+            current?.lastStart = (run.startEpochSeconds, number)
+            current?.runs.append(run)
+        }
+    }
+
+    // MARK: - One athlete
+
+    private func finishAthlete() {
+        guard let athlete = current else { return }
+        current = nil
+        finished.insert(athlete.name.hashValue)
+        var runs = athlete.runs
+        var duplicates: [RunDuplicate] = []
+        if !setup.keepDuplicates {
+            (runs, duplicates) = Duplicates.removeSameActivity(from: runs)
+        }
+        let (selected, excluded) = RunSelection(option: setup.sport).apply(runs)
+        let evaluation = setup.engine.evaluate(runs: selected)
+        var occurrences: [String: Int] = [:]
+        for award in evaluation.awards {
+            let key = [award.pack, award.badge, award.tier, award.run].joined(separator: "\u{0}")
+            let occurrence = (occurrences[key] ?? 0) + 1
+            occurrences[key] = occurrence
+            let id = AwardID.make(pack: award.pack, athlete: athlete.name, badge: award.badge, tier: award.tier, run: award.run,
+                                  occurrence: occurrence)
+            write(WorkerLines.line(WorkerLines.Award(athlete: athlete.name, badge: award.badge, tier: award.tier, run: award.run,
+                                                     at: award.at, awardID: id, pack: award.pack, rule: award.rule,
+                                                     detail: award.detail)))
+        }
+        // Pack load failures were reported once, in the header's lines.
+        let ruleFailures = evaluation.failures.dropFirst(setup.engine.loadFailures.count)
+        for failure in ruleFailures {
+            fail(line: nil, athlete: athlete.name, CommandError.ruleFailed + "\(failure)")
+        }
+        let progress = evaluation.statuses.compactMap { status in
+            status.progress.map { WorkerLines.Progress(pack: status.pack, badge: status.badge, current: $0.current, target: $0.target,
+                                                       unit: $0.unit, hint: status.hint) }
+        }
+        write(WorkerLines.encode(WorkerLines.Status(
+            athlete: athlete.name, runs: selected.count, awards: evaluation.awards.count, errors: athlete.errors + ruleFailures.count,
+            excluded: excluded.count, duplicates: duplicates.count, next: evaluation.nexts, progress: progress)))
+        flush()
+    }
+
+    /// Writes an error line (and the same on stderr); past `--max-errors`, stops the worker.
+    private func fail(line: Int?, athlete: String?, _ message: String) {
+        errors += 1
+        write(WorkerLines.encode(WorkerLines.Failure(line: line, athlete: athlete, message: message)))
+        Console.error(CommandError.prefix + (line.map { "line \($0): " } ?? "") + message)
+        if let limit = setup.maximumErrors, errors > limit, stoppedAt == nil {
+            stoppedAt = line ?? 0
+            let at = line ?? 0
+            write(WorkerLines.encode(WorkerLines.Failure(line: line, athlete: athlete, message: Message.stopped(limit))))
+            Console.error(CommandError.prefix + "line \(at): " + Message.stopped(limit))
+        }
+    }
+}

@@ -1,0 +1,160 @@
+import BadgeRules
+import Foundation
+
+/// The lines `badgectl worker` writes (docs/worker.md): one JSON object per line, keys sorted,
+/// each with a `type`.
+enum WorkerLines {
+    /// The first line: what makes the awards (badgectl's version, each pack's name, version and
+    /// fingerprint, the zone of lines without `tz`, the sports that count).
+    struct Header: Encodable {
+        var type = "header"
+        var badgectl: String
+        var zone: String
+        var sport: String
+        var packs: [EvaluationReport.Header.Pack]
+    }
+
+    /// One award.
+    struct Award: Encodable {
+        var type = "award"
+        var athlete: String
+        var badge: String
+        var tier: String
+        var run: String
+        var at: String?
+        var awardID: String
+        var pack: String
+        var rule: String
+        var detail: String
+
+        enum CodingKeys: String, CodingKey {
+            case type, athlete, badge, tier, run, at, pack, rule, detail
+            case awardID = "award_id"
+        }
+
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(type, forKey: .type)
+            try c.encode(athlete, forKey: .athlete)
+            try c.encode(badge, forKey: .badge)
+            try c.encode(tier, forKey: .tier)
+            try c.encode(run, forKey: .run)
+            try c.encode(at, forKey: .at)  // null when the run had no times
+            try c.encode(awardID, forKey: .awardID)
+            try c.encode(pack, forKey: .pack)
+            try c.encode(rule, forKey: .rule)
+            try c.encode(detail, forKey: .detail)
+        }
+    }
+
+    /// The last line of an athlete: what was evaluated and what comes next.
+    struct Status: Encodable {
+        var type = "status"
+        var athlete: String
+        /// Runs the rules saw.
+        var runs: Int
+        var awards: Int
+        /// The athlete's lines that failed, and rule failures in its evaluation.
+        var errors: Int
+        /// Runs of another sport or implausible, not evaluated.
+        var excluded: Int
+        /// Runs left out as another file of the same activity.
+        var duplicates: Int
+        /// Every pack's next badge and the distance left.
+        var next: [NextBadge]
+        /// Each badge the rules gave a progress for (`status()` or `progress()`): how far, and the hint.
+        var progress: [Progress]
+    }
+
+    /// One badge's progress in a status line.
+    struct Progress: Encodable {
+        var pack: String
+        var badge: String
+        var current: Double
+        var target: Double
+        var unit: String
+        var hint: String?
+
+        func encode(to encoder: Encoder) throws {
+            enum Keys: String, CodingKey { case pack, badge, current, target, unit, hint }
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(pack, forKey: .pack)
+            try c.encode(badge, forKey: .badge)
+            try c.encode(current, forKey: .current)
+            try c.encode(target, forKey: .target)
+            try c.encode(unit, forKey: .unit)
+            try c.encode(hint, forKey: .hint)
+        }
+    }
+
+    /// A line (or an athlete's rule) that failed. `line` is nil for a failure that is not one line's
+    /// (a pack that did not load, a rule that failed in an athlete's evaluation).
+    struct Failure: Encodable {
+        var type = "error"
+        var line: Int?
+        var athlete: String?
+        var message: String
+
+        func encode(to encoder: Encoder) throws {
+            enum Keys: String, CodingKey { case type, line, athlete, message }
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(type, forKey: .type)
+            try c.encode(line, forKey: .line)
+            try c.encode(athlete, forKey: .athlete)
+            try c.encode(message, forKey: .message)
+        }
+    }
+
+    /// An award's line, written by hand: the same object `encode(Award)` makes (keys sorted), at a
+    /// fraction of JSONEncoder's cost (a worker writes one per award; BENCHMARKS.md, "Worker").
+    static func line(_ award: Award) -> String {
+        var out = #"{"at":"#
+        out.reserveCapacity(256)
+        if let at = award.at { appendString(at, to: &out) } else { out += "null" }
+        for (key, value) in [("athlete", award.athlete), ("award_id", award.awardID), ("badge", award.badge), ("detail", award.detail),
+                             ("pack", award.pack), ("rule", award.rule), ("run", award.run), ("tier", award.tier), ("type", award.type)] {
+            out += ",\""
+            out += key
+            out += "\":"
+            appendString(value, to: &out)
+        }
+        out += "}"
+        return out
+    }
+
+    /// `text` as a JSON string: quotes, backslashes and control characters escaped (as JSONEncoder
+    /// escapes them), everything else as it is (UTF-8, slashes unescaped).
+    static func appendString(_ text: String, to out: inout String) {
+        out += "\""
+        var plain = true
+        for byte in text.utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            plain = false
+            break
+        }
+        if plain {
+            out += text
+        } else {
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\r": out += "\\r"
+                case "\t": out += "\\t"
+                case "\u{8}": out += "\\b"
+                case "\u{C}": out += "\\f"
+                case let control where control.value < 0x20:
+                    let hex = String(control.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+    }
+
+    /// One compact line (no newline), keys sorted, non-finite numbers as `null` (`JSONOutput`).
+    static func encode<T: Encodable>(_ value: T) -> String {
+        (try? JSONOutput.encode(value, pretty: false)) ?? #"{"message":"badgectl could not encode an output line","type":"error"}"#
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import BadgeRules
+import XCTest
+
+@testable import BadgeCommands
+
+/// `badgectl worker` (docs/worker.md): JSON lines in, header + awards + status lines out; the same
+/// awards as `evaluate` per athlete; stable award ids; bad lines cost only themselves.
+final class WorkerEndToEndTests: XCTestCase {
+    static let rules = ["--rules", "rules", "--badges", "badges.json", "--tz", "UTC"]
+
+    /// The sample runs split between two athletes: ana's by path, ben's as summaries (the JSON run
+    /// summary lines hold what each GPX/FIT run's file-level numbers are).
+    static let anaFiles = ["2026-08-01-first-run.gpx", "2026-08-04-canal.gpx", "2026-08-08-park-loop.gpx",
+                           "2026-08-12-treadmill.json", "2026-08-15-hills.gpx.gz", "2026-08-20-first-10k.fit"]
+
+    func lines(_ output: String) throws -> [[String: Any]] {
+        try output.split(separator: "\n").map { line in
+            try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], String(line))
+        }
+    }
+
+    func pathLine(_ athlete: String, _ file: String) -> String {
+        #"{"athlete": "\#(athlete)", "tz": "UTC", "path": "runs/\#(file)"}"#
+    }
+
+    func summaryLine(_ athlete: String, start: String, km: Double, minutes: Double, id: String? = nil) -> String {
+        let idField = id.map { #", "id": "\#($0)""# } ?? ""
+        return #"{"athlete": "\#(athlete)", "tz": "UTC", "summary": {"start": "\#(start)", "distance_m": \#(km * 1000), "duration_s": \#(minutes * 60)}\#(idField)}"#
+    }
+
+    /// Award keys as `evaluate` gives them, to compare with the worker's.
+    func awardKeys(_ awards: [[String: Any]]) -> [String] {
+        awards.map { a in
+            ["badge", "tier", "run", "at", "pack", "rule", "detail"].map { "\(a[$0] ?? "nil")" }.joined(separator: "|")
+        }
+    }
+
+    func testAwardsAreEvaluatesPerAthleteWithStableIDs() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("ana"), withIntermediateDirectories: true)
+        for file in Self.anaFiles {
+            try FileManager.default.copyItem(at: CLI.repository.appendingPathComponent("runs/" + file), to: folder.url.appendingPathComponent("ana/" + file))
+        }
+        let benSummaries = [("2026-01-03T07:00:00Z", 5.2, 27.0), ("2026-01-10T07:00:00Z", 10.3, 55.0), ("2026-01-17T07:00:00Z", 21.2, 118.0)]
+        for (index, (start, km, minutes)) in benSummaries.enumerated() {
+            try folder.write("ben/run-\(index).json", #"{"start": "\#(start)", "distance_m": \#(km * 1000), "duration_s": \#(minutes * 60)}"#)
+        }
+        var input = Self.anaFiles.map { pathLine("ana", $0) }
+        input += benSummaries.enumerated().map { summaryLine("ben", start: $1.0, km: $1.1, minutes: $1.2, id: "run-\($0).json") }
+        let result = try CLI.run(["worker"] + Self.rules, stdin: input.joined(separator: "\n") + "\n")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let output = try lines(result.stdout)
+        let header = try XCTUnwrap(output.first)
+        XCTAssertEqual(header["type"] as? String, "header")
+        let packs = try XCTUnwrap(header["packs"] as? [[String: Any]])
+        XCTAssertEqual(packs.compactMap { $0["name"] as? String }, ["checkpoints", "habits", "lifetime", "segments"])
+        XCTAssertTrue(packs.allSatisfy { ($0["fingerprint"] as? String)?.hasPrefix("sha256:") == true })
+
+        for (athlete, path) in [("ana", folder.path + "/ana"), ("ben", folder.path + "/ben")] {
+            let evaluated = try CLI.run(["evaluate", path, "--format", "json", "--no-cache"] + Self.rules)
+            XCTAssertEqual(evaluated.status, 0, evaluated.stderr)
+            let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(evaluated.stdout.utf8)) as? [String: Any])
+            let expected = try XCTUnwrap(report["awards"] as? [[String: Any]])
+            let awards = output.filter { $0["type"] as? String == "award" && $0["athlete"] as? String == athlete }
+            XCTAssertFalse(expected.isEmpty)
+            XCTAssertEqual(awardKeys(awards), awardKeys(expected), athlete)
+            let status = try XCTUnwrap(output.first { $0["type"] as? String == "status" && $0["athlete"] as? String == athlete })
+            XCTAssertEqual(status["awards"] as? Int, expected.count)
+            XCTAssertEqual(status["runs"] as? Int, (report["runs"] as? [Any])?.count)
+            // The status line comes after the athlete's awards.
+            let statusIndex = try XCTUnwrap(output.firstIndex { $0["type"] as? String == "status" && $0["athlete"] as? String == athlete })
+            let lastAward = try XCTUnwrap(output.lastIndex { $0["type"] as? String == "award" && $0["athlete"] as? String == athlete })
+            XCTAssertLessThan(lastAward, statusIndex)
+        }
+        let ids = output.compactMap { $0["award_id"] as? String }
+        XCTAssertEqual(Set(ids).count, ids.count, "award ids are unique")
+        XCTAssertTrue(ids.allSatisfy { $0.count == 32 })
+
+        // A retried shard writes the same ids (and the same lines).
+        let again = try CLI.run(["worker"] + Self.rules, stdin: input.joined(separator: "\n") + "\n")
+        XCTAssertEqual(again.stdout, result.stdout)
+    }
+
+    /// The id is the documented hash (docs/worker.md; the Python there gives this value).
+    func testAwardIDIsTheDocumentedHash() throws {
+        XCTAssertEqual(AwardID.make(pack: "checkpoints", athlete: "ana", badge: "five-k", tier: "earned", run: "run.gpx"),
+                       "b0e7773a8822797c05741489515cd8e2")
+        XCTAssertNotEqual(AwardID.make(pack: "checkpoints", athlete: "ana", badge: "five-k", tier: "earned", run: "run.gpx", occurrence: 2),
+                          "b0e7773a8822797c05741489515cd8e2")
+        // Fields do not run together: ("ab", "c") is not ("a", "bc").
+        XCTAssertNotEqual(AwardID.make(pack: "ab", athlete: "c", badge: "x", tier: "y", run: "z"),
+                          AwardID.make(pack: "a", athlete: "bc", badge: "x", tier: "y", run: "z"))
+    }
+
+    func testBadLinesCostOnlyThemselves() throws {
+        let clean = [
+            summaryLine("ana", start: "2026-01-03T07:00:00Z", km: 5.2, minutes: 27),
+            summaryLine("ana", start: "2026-01-10T07:00:00Z", km: 10.3, minutes: 55),
+            summaryLine("ben", start: "2026-01-04T07:00:00Z", km: 3.1, minutes: 20),
+            summaryLine("ben", start: "2026-01-11T07:00:00Z", km: 5.1, minutes: 30),
+            summaryLine("cleo", start: "2026-01-05T07:00:00Z", km: 8.0, minutes: 45),
+        ]
+        let reference = try CLI.run(["worker"] + Self.rules, stdin: clean.joined(separator: "\n"))
+        XCTAssertEqual(reference.status, 0, reference.stderr)
+
+        let hostile = [
+            clean[0],
+            #"{"athlete": "ana", "tz": "UTC", "summary": {"start": "2026-01-05T07:00:00Z", "distance_m": -1, "duration_s": 60}}"#,  // 2
+            summaryLine("ana", start: "2026-01-01T07:00:00Z", km: 3, minutes: 20),  // 3: out of order
+            clean[1],
+            "{\"athlete\": \"ben\", \"tz\": \"UTC\", \"summary\": {\"start\": \"2026-01-04T07:00:00Z\" x}}",  // 5: not JSON
+            clean[2],
+            #"{"athlete": "ben", "tz": "Mars/Olympus", "path": "runs/2026-08-01-first-run.gpx"}"#,  // 7: unknown zone
+            #"{"athlete": "ben", "tz": "UTC", "path": "runs/no-such-file.gpx"}"#,  // 8: no file
+            "",  // 9: blank, skipped
+            clean[3],
+            summaryLine("ana", start: "2026-02-01T07:00:00Z", km: 3, minutes: 20),  // 11: ana again
+            #"["not an object"]"#,  // 12
+            #"{"tz": "UTC", "summary": {}}"#,  // 13: no athlete
+            #"{"athlete": "cleo", "tz": "UTC", "path": "runs/x.gpx", "summary": {}}"#,  // 14: both
+            clean[4],
+            summaryLine("cleo", start: "2026-01-05T07:00:00Z", km: 8.0, minutes: 45),  // 16: same id (the start)
+        ]
+        let result = try CLI.run(["worker"] + Self.rules, stdin: hostile.joined(separator: "\n") + "\n")
+        XCTAssertEqual(result.status, ExitStatus.partial.rawValue, result.stderr)
+        let output = try lines(result.stdout)
+        let errors = output.filter { $0["type"] as? String == "error" }
+        XCTAssertEqual(errors.compactMap { $0["line"] as? Int }, [2, 3, 5, 7, 8, 11, 12, 13, 14, 16])
+        func message(_ line: Int) -> String { errors.first { $0["line"] as? Int == line }?["message"] as? String ?? "" }
+        XCTAssertTrue(message(2).contains("field 'distance_m'"), message(2))
+        XCTAssertTrue(message(3).contains("before the run of line 1"), message(3))
+        XCTAssertTrue(message(5).contains("invalid JSON at byte"), message(5))
+        XCTAssertTrue(message(7).contains("unknown time zone 'Mars/Olympus'"), message(7))
+        XCTAssertTrue(message(8).contains("no-such-file.gpx"), message(8))
+        XCTAssertTrue(message(11).contains("athlete 'ana' already ended"), message(11))
+        XCTAssertTrue(message(13).contains("\"athlete\""), message(13))
+        XCTAssertTrue(message(14).contains("not both"), message(14))
+        XCTAssertTrue(message(16).contains("already given on line 15"), message(16))
+        XCTAssertTrue(result.stderr.contains("badgectl: line 8: "), result.stderr)
+        // Every athlete's awards are those of its good lines.
+        let awards = { (text: String) throws -> [String] in
+            try self.lines(text).filter { $0["type"] as? String == "award" }.map { "\($0["athlete"] ?? "")|\($0["award_id"] ?? "")" }
+        }
+        XCTAssertEqual(try awards(result.stdout), try awards(reference.stdout))
+        let statuses = output.filter { $0["type"] as? String == "status" }
+        XCTAssertEqual(statuses.compactMap { $0["athlete"] as? String }, ["ana", "ben", "cleo"])
+        XCTAssertEqual(statuses.compactMap { $0["errors"] as? Int }, [2, 2, 2])
+    }
+
+    func testMaxErrorsStopsTheWorker() throws {
+        let input = [
+            summaryLine("ana", start: "2026-01-03T07:00:00Z", km: 5.2, minutes: 27),
+            "nope",
+            summaryLine("ben", start: "2026-01-04T07:00:00Z", km: 3.1, minutes: 20),
+            "nope again",
+            summaryLine("cleo", start: "2026-01-05T07:00:00Z", km: 8.0, minutes: 45),
+        ]
+        let tolerant = try CLI.run(["worker", "--max-errors", "2"] + Self.rules, stdin: input.joined(separator: "\n"))
+        XCTAssertEqual(tolerant.status, ExitStatus.partial.rawValue)
+        XCTAssertEqual(try lines(tolerant.stdout).filter { $0["type"] as? String == "status" }.count, 3)
+
+        let strict = try CLI.run(["worker", "--max-errors", "1"] + Self.rules, stdin: input.joined(separator: "\n"))
+        XCTAssertEqual(strict.status, ExitStatus.failure.rawValue)
+        let output = try lines(strict.stdout)
+        XCTAssertEqual(output.filter { $0["type"] as? String == "status" }.compactMap { $0["athlete"] as? String }, ["ana"])
+        XCTAssertTrue((output.last?["message"] as? String)?.contains("more than 1 errors (--max-errors)") == true, strict.stdout)
+        XCTAssertEqual(output.last?["line"] as? Int, 4)
+    }
+
+    /// A line over the limit is one error and is never held whole; the next line is read as usual.
+    func testLongLineIsSkipped() throws {
+        let folder = try TemporaryFolder()
+        let long = String(repeating: "x", count: 200_000)
+        try folder.write("input", "short\n" + long + "\nafter\n" + String(repeating: "y", count: 999) + "\n" + long)
+        let handle = try FileHandle(forReadingFrom: folder.url.appendingPathComponent("input"))
+        defer { try? handle.close() }
+        var seen: [String] = []
+        let error = LineReader(descriptor: handle.fileDescriptor, maximumBytes: 1000).forEach { item in
+            switch item {
+            case .line(let number, let bytes): seen.append("\(number):\(bytes.count > 10 ? "\(bytes.count) bytes" : String(decoding: bytes, as: UTF8.self))")
+            case .tooLong(let number): seen.append("\(number):too long")
+            }
+        }
+        XCTAssertNil(error)
+        XCTAssertEqual(seen, ["1:short", "2:too long", "3:after", "4:999 bytes", "5:too long"])
+    }
+}
+
+/// The award line written by hand is the object JSONEncoder makes, byte for byte.
+final class WorkerLinesTests: XCTestCase {
+    func testAwardLineIsJSONEncodersObject() {
+        let texts = ["plain", "", "quote \" and back\\slash", "new\nline\ttab\r", "control \u{1} \u{1F} \u{8} \u{C}", "café 🏃 / slash", "\u{7F}\u{2028}"]
+        for text in texts {
+            for at in [Optional("2026-01-01T00:00:00Z"), nil] {
+                let award = WorkerLines.Award(athlete: text, badge: "b" + text, tier: "t", run: text + "r", at: at, awardID: "id",
+                                              pack: "p", rule: text, detail: text)
+                XCTAssertEqual(WorkerLines.line(award), WorkerLines.encode(award), text.debugDescription)
+            }
+        }
+    }
+}

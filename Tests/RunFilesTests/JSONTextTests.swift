@@ -1,0 +1,50 @@
+import Foundation
+import RunFiles
+import XCTest
+
+/// `JSONText`, the worker's line parser: the values JSONDecoder gives, and errors that say where.
+final class JSONTextTests: XCTestCase {
+    func parse(_ text: String) throws -> JSONValue { try JSONText.parse(Array(text.utf8), source: "line 1") }
+
+    func offset(_ text: String) -> Int? {
+        do {
+            _ = try parse(text)
+            return nil
+        } catch ActivityError.malformed(_, _, let offset, _) {
+            return offset
+        } catch {
+            return -1
+        }
+    }
+
+    func testValuesAreThoseOfJSONDecoder() throws {
+        let samples = [
+            #"{"a": [1, -2.5, 3e2, 0, -0.0, 1E-3, 123456789012345678901234567890], "b": {"c": null, "d": true, "e": false}}"#,
+            #"{"s": "caf\u00e9 \ud83c\udfc3 \"q\" \\ \/ \n\t", "t": "héllo 🏃", "u": ""}"#,
+            #"  [ ]  "#, #"{}"#, #"0.1"#, #""x""#, #"[[[[1]]]]"#,
+        ]
+        for sample in samples {
+            let expected = try JSONDecoder().decode(JSONValue.self, from: Data(sample.utf8))
+            XCTAssertEqual(try parse(sample), expected, sample)
+        }
+    }
+
+    func testErrorsSayWhere() {
+        XCTAssertEqual(offset(#"{"a": 1 "b": 2}"#), 8)
+        XCTAssertEqual(offset(#"{"a": tru}"#), 6)
+        XCTAssertEqual(offset(#"{"a": "\ud800"}"#), 7)  // a lone surrogate
+        XCTAssertEqual(offset(#"{"a": 1} x"#), 9)
+        XCTAssertEqual(offset(#"{"a": 01}"#), 7)  // a leading zero: text after the value 0
+        XCTAssertEqual(offset(#"{"a": 1e999}"#), 6)
+        XCTAssertEqual(offset("{\"a\": \"\u{1}\"}"), 7)
+        XCTAssertEqual(offset(#"{"a": "x"#), 8)
+        XCTAssertEqual(offset(#"{"a": -}"#), 7)
+        XCTAssertNotNil(offset(String(repeating: "[", count: 100) + String(repeating: "]", count: 100)))
+        XCTAssertNil(offset(String(repeating: "[", count: 60) + String(repeating: "]", count: 60)))
+    }
+
+    func testInvalidUTF8IsRefused() {
+        XCTAssertThrowsError(try JSONText.parse([0x22, 0xC3, 0x28, 0x22], source: "line 1"))
+        XCTAssertThrowsError(try JSONText.parse([0x22, 0x5C, 0x6E, 0xC3, 0x28, 0x22], source: "line 1"))
+    }
+}

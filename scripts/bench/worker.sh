@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Worker throughput, whole process: JSON-lines summaries in, awards out, with the checkpoints,
+# segments and lifetime packs (BENCHMARKS.md, "Worker").
+#   scripts/bench/worker.sh [BINARY...]      (default .build/release/badgectl; several alternate run by run)
+# ATHLETES x RUNS summary lines (default 100 x 1000, scripts/bench/worker-input.py); BENCH_RUNS
+# runs each (default 5). Prints, per binary, the median CPU time (user + sys), wall time and runs
+# per second per core (runs / CPU seconds: the figure that does not depend on other load).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+athletes=${ATHLETES:-100}; runs=${RUNS:-1000}; repeat=${BENCH_RUNS:-5}
+binaries=("$@"); [[ ${#binaries[@]} -eq 0 ]] && binaries=(.build/release/badgectl)
+input=${BENCH_DIR:-/tmp/badgectl-bench}/worker-$athletes-$runs.jsonl
+mkdir -p "$(dirname "$input")"
+[[ -s $input ]] || python3 scripts/bench/worker-input.py "$athletes" "$runs" >"$input"
+packs=(--rules rules/checkpoints --rules rules/segments --rules rules/lifetime --badges badges.json --tz UTC)
+declare -A cpu wall
+for ((k = 0; k < repeat; k++)); do
+    for b in "${binaries[@]}"; do
+        t=$( { /usr/bin/time -f "%U %S %e" "$b" worker "${packs[@]}" <"$input" >/dev/null; } 2>&1 | tail -1)
+        read -r user sys elapsed <<<"$t"
+        cpu[$b]+="$(awk "BEGIN { print $user + $sys }") "
+        wall[$b]+="$elapsed "
+    done
+done
+median() { tr ' ' '\n' | sed '/^$/d' | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+total=$((athletes * runs))
+printf '%-40s %10s %10s %14s %14s\n' binary cpu_s wall_s runs/s/core runs/s/wall
+for b in "${binaries[@]}"; do
+    c=$(echo "${cpu[$b]}" | median); w=$(echo "${wall[$b]}" | median)
+    printf '%-40s %10s %10s %14.0f %14.0f\n' "$b" "$c" "$w" "$(awk "BEGIN { print $total / $c }")" "$(awk "BEGIN { print $total / $w }")"
+done
