@@ -37,6 +37,8 @@ final class Session {
     struct Pending {
         var runIndex: Int
         var award: Award
+        /// Made in `finish` (such awards can move when a run is added).
+        var finish = false
     }
 
     let lua: LuaState
@@ -80,6 +82,30 @@ final class Session {
     static let noteLimit = 1000
     /// Bytes of a rule's text the host keeps (a note, a detail, a hint); longer text is cut (`LuaState.string(at:limit:)`).
     static let textLimit = 4096
+
+    // Incremental evaluation (`RuleEngine.resume`, `evaluate --state`).
+    /// Each rule's saved state, by `RuleState.key`, when this evaluation goes on from a saved one.
+    var resumed: [String: RuleState]?
+    /// The first run (1-based) rules are handed: runs before it are saved runs, there only for the
+    /// states and awards that name them.
+    var firstRun = 1
+    /// Runs of the whole history (saved ones included), for the award limit.
+    var historyCount = 0
+    /// Whether to copy each rule's state out (plain data) for saving.
+    var saving = false
+    /// Set while a fold's `finish` runs: its awards are marked.
+    var inFinish = false
+    /// What the rule being run carries between runs and evaluations (see `RuleState`).
+    struct RuleCapture {
+        var state: StateValue?
+        var unsaved: String?
+        var earned = false
+        var stopped = false
+        var progress: Progress?
+    }
+    var ruleCapture = RuleCapture()
+    /// What each rule leaves for the next evaluation, by index into `rules` (when `saving` or `resumed`).
+    var ruleStates: [Int: RuleState] = [:]
 
     /// What each pack's measure names stand for (`run.measures`).
     let measureTable: PackMeasureTable
