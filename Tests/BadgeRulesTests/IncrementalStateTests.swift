@@ -162,6 +162,41 @@ final class IncrementalStateTests: XCTestCase {
         XCTAssertEqual(added.replayed, "rule 'split' of pack 'keep' has no saved state (state.first: a split (a record of a run; keep the run, or the numbers you need))")
     }
 
+    func testFileLevelLocalsAndGlobalsAreCaught() throws {
+        let fixture = try PackFixture()
+        try fixture.pack("outside", files: [
+            "counter.lua": """
+                local seen = { count = 0 }
+                local function remember() seen.count = seen.count + 1 end
+                return { id = "counter", badge = "5k",
+                  on_run = function(state, run, award) remember(); if seen.count == 2 then award { run = run } end end }
+                """,
+            "global.lua": """
+                LIMIT = 3
+                return { id = "global", badge = "10k",
+                  on_run = function(state, run, award) FOUND = run.id end }
+                """,
+            "fine.lua": """
+                local TIERS = { "earned" }
+                return { id = "fine", badge = "marathon",
+                  on_run = function(state, run, award) state.n = (state.n or 0) + #TIERS + LIMIT end }
+                """,
+        ])
+        let evaluator = IncrementalEvaluator(engine: fixture.engine(["outside"]), store: StateStore(directory: temporaryFolder()), zone: "UTC")
+        let started = try evaluator.start([makeRun("a", day: 0, distance: 3000)])
+        XCTAssertEqual(started.evaluation.failures.map(\.rule), ["global"])
+        XCTAssertTrue(started.evaluation.failures.first?.message.hasPrefix("pack globals are frozen after loading: a rule cannot set 'FOUND'") ?? false,
+                      "\(started.evaluation.failures)")
+        let saved = try evaluator.store.loadState()
+        let counter = saved.rules.first { $0.rule == "counter" }
+        XCTAssertEqual(counter?.unsaved, "its file-level local 'seen' (of on_run > remember) changed while it ran: only what init/on_run return is saved; keep it in the state")
+        XCTAssertNil(saved.rules.first { $0.rule == "fine" }?.unsaved)
+        XCTAssertTrue(started.evaluation.notes.contains { $0.rule == "counter" && $0.message.hasPrefix("state not saved") })
+        let added = try evaluator.add([makeRun("b", day: 1, distance: 3000)])
+        XCTAssertEqual(added.replayed?.hasPrefix("rule 'counter' of pack 'outside' has no saved state"), true)
+        XCTAssertEqual(added.evaluation.awards.map(\.run), ["b"])
+    }
+
     func testPlainValuesRoundTrip() throws {
         let fixture = try PackFixture()
         try fixture.pack("values", files: ["all.lua": """

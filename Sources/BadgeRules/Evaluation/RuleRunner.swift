@@ -35,6 +35,7 @@ extension Session {
         defer { current = nil }
         let base = lua.top
         defer { lua.setTop(base) }
+        let outside = tracking ? outsideValues(of: rule) : [:]
         let failed: RuleFailure?
         let started = profiling ? DispatchTime.now().uptimeNanoseconds : 0
         switch rule.shape {
@@ -55,7 +56,10 @@ extension Session {
         if tracking {
             var state = RuleState(pack: packNames[rule.pack], rule: rule.id, fold: rule.shape == .fold)
             state.state = ruleCapture.state
-            state.unsaved = ruleCapture.unsaved
+            state.unsaved = ruleCapture.unsaved ?? changedOutside(of: rule, before: outside)
+            if let problem = state.unsaved {
+                addNote(pack: packNames[rule.pack], rule: rule.id) { "state not saved (an addition replays the history): \(problem)" }
+            }
             state.earned = ruleCapture.earned
             state.stopped = ruleCapture.stopped
             state.progress = ruleCapture.progress

@@ -61,6 +61,8 @@ final class Session {
     var folders: [String] = []
     var packNames: [String] = []
     var envRefs: [Int32] = []
+    /// Per pack: the function that freezes its globals once its files are loaded.
+    var freezeRefs: [Int32] = []
 
     var rules: [Rule] = []
     var current: Current?
@@ -145,9 +147,10 @@ final class Session {
         lua.push(packNames[index])
         lua.pushHostFunction(.print, token: index)
         lua.pushHostFunction(.require, token: index)
-        if let error = lua.call(nargs: 3, nresults: 1) {
+        if let error = lua.call(nargs: 3, nresults: 2) {
             throw RulesError.lua(reason: "cannot make the environment of pack '\(packNames[index])': \(error.message)")
         }
+        freezeRefs.append(lua.ref())
         envRefs.append(lua.ref())
     }
 
@@ -235,12 +238,17 @@ final class Session {
                 try makeEnvironment(pack: index)
             } catch {
                 envRefs.append(LuaState.noRef)
+                freezeRefs.append(LuaState.noRef)
                 evaluation.failures.append(RuleFailure(pack: pack.name, rule: nil, file: pack.directory, line: nil, message: "\(error)"))
                 continue
             }
             var ids: [String: String] = [:]
             for file in pack.ruleFiles {
                 loadRule(file: file, pack: index, ids: &ids)
+            }
+            lua.push(ref: freezeRefs[index])
+            if let error = lua.call(nargs: 0, nresults: 0) {
+                evaluation.failures.append(RuleFailure(pack: pack.name, rule: nil, file: pack.directory, line: nil, message: "cannot freeze the pack's globals: \(error.message)"))
             }
         }
     }

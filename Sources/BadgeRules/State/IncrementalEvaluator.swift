@@ -94,7 +94,7 @@ public struct IncrementalEvaluator: Sendable {
             for old in state.packs where !stamps.contains(where: { $0.name == old.name }) { return "pack '\(old.name)' is gone" }
             return "the packs' order changed"
         }
-        if let rule = state.rules.first(where: { $0.fold && $0.failure == nil && $0.state == nil }) {
+        if let rule = state.rules.first(where: { $0.failure == nil && ($0.unsaved != nil || ($0.fold && $0.state == nil)) }) {
             return "rule '\(rule.rule)' of pack '\(rule.pack)' has no saved state (\(rule.unsaved ?? "not saved"))"
         }
         for run in fresh where position[run.id] != nil { return "run '\(run.id)' is already saved" }

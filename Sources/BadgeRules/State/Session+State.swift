@@ -146,3 +146,61 @@ extension Session {
         }
     }
 }
+
+/// Finding state kept outside what `init`/`on_run` return, which a saved state would lose.
+extension Session {
+    /// The plain values a rule can reach outside its state, by a name for messages: the upvalues
+    /// (file-level locals) of its functions and of the functions those hold, and its pack's
+    /// globals. Values that are not plain data (functions, the libraries) are left out.
+    func outsideValues(of rule: Rule) -> [String: StateValue] {
+        var values: [String: StateValue] = [:]
+        var visited = Set<UnsafeRawPointer>()
+        lua.ensureStack()
+        func visit(function: Int32, owner: String, depth: Int) {
+            guard depth < 4, let identity = lua.identity(at: function), visited.insert(identity).inserted else { return }
+            var n: Int32 = 1
+            while let name = lua.pushUpvalue(ofFunctionAt: function, n) {
+                n += 1
+                let value = lua.top
+                if name == "_ENV" || name.isEmpty {
+                    lua.pop(); continue
+                }
+                if lua.type(at: value) == .function {
+                    visit(function: value, owner: "\(owner) > \(name)", depth: depth + 1)
+                } else if let plain = try? plainValue(at: value) {
+                    values["file-level local '\(name)' (of \(owner))"] = plain
+                }
+                lua.pop()
+            }
+        }
+        for (name, ref) in rule.functions.sorted(by: { $0.key < $1.key }) {
+            lua.push(ref: ref)
+            visit(function: lua.top, owner: name, depth: 0)
+            lua.pop()
+        }
+        let environment = envRefs[rule.pack]
+        guard environment != LuaState.noRef else { return values }
+        lua.push(ref: environment)
+        let table = lua.top
+        lua.pushNil()
+        while lua.next(table) {
+            if lua.type(at: -2) == .string, let name = lua.utf8String(at: -2), lua.type(at: -1) != .function,
+               let plain = try? plainValue(at: lua.top) {
+                values["pack global '\(name)'"] = plain
+            }
+            lua.pop()
+        }
+        lua.pop()
+        return values
+    }
+
+    /// Why a rule's saved state would be wrong: the first value outside its state that changed
+    /// while it ran (`before` from `outsideValues` before it ran), or nil.
+    func changedOutside(of rule: Rule, before: [String: StateValue]) -> String? {
+        let after = outsideValues(of: rule)
+        for name in Set(before.keys).union(after.keys).sorted() where before[name] != after[name] {
+            return "its \(name) changed while it ran: only what init/on_run return is saved; keep it in the state"
+        }
+        return nil
+    }
+}
