@@ -197,6 +197,23 @@ final class IncrementalStateTests: XCTestCase {
         XCTAssertEqual(added.evaluation.awards.map(\.run), ["b"])
     }
 
+    func testStateJSONReadsWhatTheDecoderReads() throws {
+        let value = StateValue.table([
+            StateEntry(key: .integer(1), value: .array([.float(0.25), .float(3), .float(.infinity), .integer(-7), .null, .boolean(true)])),
+            StateEntry(key: .string("we\"ek\\ \u{e9}"), value: .table([StateEntry(key: .string("2024-W01"), value: .float(1234.5))])),
+            StateEntry(key: .string("run"), value: .run("a/b.gpx")),
+            StateEntry(key: .boolean(false), value: .string("")),
+        ])
+        var rule = RuleState(pack: "p", rule: "r", fold: true)
+        rule.state = value
+        let state = SavedState(format: 1, zone: "UTC", folder: nil, packs: [], runCount: 0, lastRun: nil, runsBytes: 0, indexBytes: 0,
+                               rules: [rule, RuleState(pack: "p", rule: "q", fold: false)])
+        let data = try StateStore.encode(state)
+        XCTAssertEqual(try StateJSON.ruleStates(in: data), [value, nil])
+        XCTAssertEqual(try StateStore.decoder().decode(SavedState.self, from: data).rules.first?.state, value)
+        XCTAssertThrowsError(try StateJSON.ruleStates(in: Data(#"{"rules":[{"state":{"id":1}}]}"#.utf8)))
+    }
+
     func testPlainValuesRoundTrip() throws {
         let fixture = try PackFixture()
         try fixture.pack("values", files: ["all.lua": """
