@@ -302,7 +302,13 @@ public struct StateStore: Sendable {
         let id = UnsafeBufferPointer(rebasing: line[start...])
         func number(_ field: UnsafeBufferPointer<UInt8>) -> Double?? {
             if field.count == 1, field[0] == UInt8(ascii: "-") { return .some(nil) }
-            return Double(String(decoding: field, as: UTF8.self)).map { .some($0) }
+            // strtod stops at the tab after the field (the id always follows): no String per number.
+            guard let base = field.baseAddress, !field.isEmpty else { return nil }
+            var end: UnsafeMutablePointer<CChar>? = nil
+            let value = base.withMemoryRebound(to: CChar.self, capacity: field.count) { strtod($0, &end) }
+            let consumed = end.map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? -1
+            guard consumed == field.count else { return nil }
+            return .some(value)
         }
         func integer(_ field: UnsafeBufferPointer<UInt8>) -> Int? {
             guard !field.isEmpty, field.count < 19 else { return nil }
@@ -315,7 +321,8 @@ public struct StateStore: Sendable {
         }
         guard let start = number(fields[0]), let elapsed = number(fields[1]), let distance = number(fields[2]) ?? nil,
               let offset = integer(fields[3]), let length = integer(fields[4]) else { return nil }
-        return IndexEntry(id: unescape(String(decoding: id, as: UTF8.self)), startSeconds: start, elapsedSeconds: elapsed,
+        let text = String(decoding: id, as: UTF8.self)
+        return IndexEntry(id: id.contains(UInt8(ascii: "\\")) ? unescape(text) : text, startSeconds: start, elapsedSeconds: elapsed,
                           distanceMeters: distance, offset: offset, length: length)
     }
 
