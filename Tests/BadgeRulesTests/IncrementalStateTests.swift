@@ -214,6 +214,29 @@ final class IncrementalStateTests: XCTestCase {
         XCTAssertThrowsError(try StateJSON.ruleStates(in: Data(#"{"rules":[{"state":{"id":1}}]}"#.utf8)))
     }
 
+    func testConcurrentAdditionsTakeTurns() throws {
+        let engine = try Self.shippedEngine()
+        let runs = Self.history(seed: 5, count: 10, engine: engine, prefix: "c")
+        let folder = temporaryFolder()
+        let evaluator = IncrementalEvaluator(engine: engine, store: StateStore(directory: folder), zone: "UTC")
+        _ = try evaluator.start(Array(runs[..<4]))
+        final class Failures: @unchecked Sendable {
+            let lock = NSLock()
+            var messages: [String] = []
+            func add(_ text: String) { lock.lock(); messages.append(text); lock.unlock() }
+        }
+        let failures = Failures()
+        DispatchQueue.concurrentPerform(iterations: 6) { i in
+            do { _ = try evaluator.add([runs[4 + i]]) } catch { failures.add("\(error)") }
+        }
+        XCTAssertEqual(failures.messages, [])
+        let state = try evaluator.store.loadState()
+        XCTAssertEqual(state.runCount, 10)
+        XCTAssertEqual(try evaluator.store.loadIndex(state).map(\.id), runs.map(\.id))
+        let final = try evaluator.add([runs[9]])  // a saved id: a replay from what was saved
+        XCTAssertEqual(plain(final.evaluation.awards), plain(engine.evaluate(runs: runs).awards))
+    }
+
     func testPlainValuesRoundTrip() throws {
         let fixture = try PackFixture()
         try fixture.pack("values", files: ["all.lua": """

@@ -42,6 +42,10 @@ public struct IncrementalEvaluator: Sendable {
     /// Evaluates `runs` in full and saves the state (replacing any state in the folder). `folder`:
     /// the folder they were read from, if any (recorded, see `SavedState.folder`).
     public func start(_ runs: [RunSummary], folder: String? = nil) throws -> StateUpdate {
+        try store.locked { try startLocked(runs, folder: folder) }
+    }
+
+    func startLocked(_ runs: [RunSummary], folder: String?) throws -> StateUpdate {
         let ordered = RuleEngine.ordered(runs)
         let (evaluation, rules) = engine.evaluateKeepingState(runs: ordered)
         try store.save(rules: rules, runs: ordered, packs: engine.packs, zone: zone, folder: folder)
@@ -52,6 +56,12 @@ public struct IncrementalEvaluator: Sendable {
     /// needed (`StateUpdate.replayed` says why). Throws `RulesError.state` when there is no state or
     /// it cannot be read, or it was made in another zone.
     public func add(_ runs: [RunSummary]) throws -> StateUpdate {
+        // No lock (nor folder) is made where there is no state to add to.
+        _ = try store.loadState()
+        return try store.locked { try addLocked(runs) }
+    }
+
+    func addLocked(_ runs: [RunSummary]) throws -> StateUpdate {
         let state = try store.loadState()
         guard state.zone == zone else {
             throw RulesError.state(path: store.statePath, reason: "made with the time zone \(state.zone), not \(zone): add with --tz \(state.zone), or evaluate with --state again")

@@ -191,6 +191,21 @@ public struct StateStore: Sendable {
         return runs
     }
 
+    /// Runs `body` holding the folder's lock (`DIR/lock`, `flock`): two processes adding runs to one
+    /// state take turns instead of writing over each other. The folder is made if missing.
+    public func locked<T>(_ body: () throws -> T) throws -> T {
+        try makeFolder()
+        let path = (directory as NSString).appendingPathComponent("lock")
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw RulesError.state(path: path, reason: "cannot open the lock: \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw RulesError.state(path: path, reason: "cannot lock: \(String(cString: strerror(errno)))") }
+        }
+        defer { flock(descriptor, LOCK_UN) }
+        return try body()
+    }
+
     // MARK: - Writing
 
     /// Replaces the folder's state with `rules` over `runs` (in start order): every file written again.
