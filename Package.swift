@@ -14,6 +14,8 @@ let package = Package(
         .executable(name: "badgectl", targets: ["badgectl"]),
         // The file readers alone, for the fuzz targets (Fuzz/Package.swift depends on it by path).
         .library(name: "RunFiles", targets: ["RunFiles"]),
+        // badgectl as a library for Swift servers and apps (Linux and macOS: Lua through pkg-config, GRDB).
+        .library(name: "BadgeKit", targets: ["BadgeKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -80,9 +82,12 @@ let package = Package(
         ),
         // The HTML report: badge wall and speed-coloured routes. Depends on RunFiles only (no rules).
         .target(name: "BadgeReport", dependencies: ["RunFiles"]),
+        // BadgeKit: the library's public API over the modules above (no ArgumentParser).
+        .target(name: "BadgeKit", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "BadgeRules"]),
         .executableTarget(name: "badgectl", dependencies: ["BadgeCommands"]),
         // Benchmarks (scripts/bench.sh builds it with -c release). Not part of `swift test`.
         .executableTarget(name: "BadgeBench", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures", "BadgeRules"]),
+        .testTarget(name: "BadgeKitTests", dependencies: ["BadgeKit", "RunFixtures"]),
         .testTarget(name: "RunFilesTests", dependencies: ["RunFiles", "RunAnalysis", "RunFixtures"]),
         .testTarget(name: "RunAnalysisTests", dependencies: ["RunAnalysis", "RunFiles", "RunFixtures"]),
         .testTarget(

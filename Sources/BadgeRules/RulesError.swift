@@ -11,6 +11,9 @@ public enum RulesError: Error, CustomStringConvertible, Equatable, Sendable {
     /// `status`, `progress`), a `t.run` spec or a `t.evaluate` option. The text names the field; the
     /// caller adds where it came from (the rule's file and line, `t.run: `).
     case field(String)
+    /// A saved state (`evaluate --state DIR`, `StateStore`) cannot be read or written, or does not
+    /// fit the packs and runs it is used with: `path` is the file, `reason` what is wrong.
+    case state(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -24,6 +27,8 @@ public enum RulesError: Error, CustomStringConvertible, Equatable, Sendable {
             return "lua: \(reason)"
         case .field(let text):
             return text
+        case .state(let path, let reason):
+            return "\(path): \(reason)"
         }
     }
 }

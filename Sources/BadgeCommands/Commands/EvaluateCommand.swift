@@ -32,9 +32,26 @@ struct EvaluateCommand: ParsableCommand {
     @Flag(name: .long, help: "Print each rule's cost (calls, time) and the reading time on stderr.")
     var profile = false
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Save each rule's state after the evaluation in this folder, for `badgectl add --state DIR FILE...`.",
+        discussion: "The folder holds state.json (the rules' states, the packs' fingerprints, the zone, the last run), runs.jsonl and runs.index (the runs' summaries): docs/json.md, \"State\". Any state already there is replaced.",
+        valueName: "dir"))
+    var state: String?
+
+    func validate() throws {
+        if state != nil, profile { throw ValidationError("--state and --profile cannot be used together") }
+    }
+
     func run() throws {
         let pipeline = try EvaluationPipeline(options, failures: .printAndExit)
-        let outcome = try pipeline.run(directory: directory, cache: cacheOptions.open(), profile: profile)
+        let evaluator = state.map { folder in
+            { (runs: [RunSummary]) throws -> Evaluation in
+                try EvaluationPipeline.guarding(.printAndExit) {
+                    try pipeline.incremental(StateStore(directory: folder)).start(runs, folder: AddCommand.absolute(directory)).evaluation
+                }
+            }
+        }
+        let outcome = try pipeline.run(directory: directory, cache: cacheOptions.open(), profile: profile, evaluator: evaluator)
         if let costs = outcome.costs {
             Console.error(EvaluateCommand.profileTable(costs, readSeconds: outcome.readSeconds, runs: outcome.selected.count))
         }

@@ -126,8 +126,10 @@ struct EvaluationPipeline {
     var themedPackBadges: [CatalogueBadge] { theme.apply(engine.packs.flatMap(\.badges)) }
 
     /// Reads `directory` through `cache` (its warnings go to stderr), selects the runs `--sport` names
-    /// and evaluates them. `routes` keeps each run's drawn route (the report); `profile` times every rule.
-    func run(directory: String, cache: RunCache?, routes: Bool = false, profile: Bool = false) throws -> Outcome {
+    /// and evaluates them. `routes` keeps each run's drawn route (the report); `profile` times every rule;
+    /// `evaluator`, when given, evaluates the selected runs in place of the engine (`evaluate --state`).
+    func run(directory: String, cache: RunCache?, routes: Bool = false, profile: Bool = false,
+             evaluator: (([RunSummary]) throws -> Evaluation)? = nil) throws -> Outcome {
         let readStart = DispatchTime.now().uptimeNanoseconds
         let analyzer = self.analyzer(routes: routes)
         let read = try Self.guarding(failures) {
@@ -145,7 +147,8 @@ struct EvaluationPipeline {
             return Outcome(folder: folder, selected: selected, excluded: excluded, evaluation: profiled.evaluation,
                            costs: profiled.costs, readSeconds: readSeconds)
         }
-        return Outcome(folder: folder, selected: selected, excluded: excluded, evaluation: engine.evaluate(runs: selected),
+        let evaluation = try evaluator?(selected) ?? engine.evaluate(runs: selected)
+        return Outcome(folder: folder, selected: selected, excluded: excluded, evaluation: evaluation,
                        costs: nil, readSeconds: readSeconds)
     }
 

@@ -113,14 +113,49 @@ public struct RuleEngine: Sendable {
         evaluate(runs: runs, profiling: true)
     }
 
-    private func evaluate(runs: [RunSummary], profiling: Bool) -> (evaluation: Evaluation, costs: [RuleCost]) {
-        let sorted = RuleEngine.ordered(runs)
+    /// `evaluate`, also giving what each rule leaves for the next evaluation (in rule order): its
+    /// fold state before `finish` as plain data, its awards. What `evaluate --state` saves.
+    public func evaluateKeepingState(runs: [RunSummary]) -> (evaluation: Evaluation, rules: [RuleState]) {
+        var rules: [RuleState] = []
+        let evaluation = evaluate(runs: runs, profiling: false) { session in
+            session.saving = true
+        } after: { session in
+            rules = session.rules.indices.compactMap { session.ruleStates[$0] }
+        }.evaluation
+        return (evaluation, rules)
+    }
+
+    /// Goes on from saved rule states with `newRuns`, which all come after the saved history in
+    /// start order. `savedRuns`: the saved runs the states and awards name (restored as the same
+    /// runs); `historyCount`: how many runs the saved history holds. The evaluation holds what this
+    /// step made: the new runs' awards, every `finish` award, statuses, nexts, notes and failures;
+    /// the rules' states hold the whole history's awards (`RuleState.awards` and `finishAwards`).
+    /// The rules must be those the states were saved with (same pack fingerprints).
+    public func resume(from saved: [RuleState], savedRuns: [RunSummary], newRuns: [RunSummary], historyCount: Int) -> (evaluation: Evaluation, rules: [RuleState]) {
+        let old = RuleEngine.ordered(savedRuns)
+        var rules: [RuleState] = []
+        let fresh = RuleEngine.ordered(newRuns)
+        let evaluation = evaluate(runs: old + fresh, profiling: false, ordered: true) { session in
+            session.resumed = Dictionary(saved.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
+            session.firstRun = old.count + 1
+            session.historyCount = historyCount + fresh.count
+        } after: { session in
+            rules = session.rules.indices.compactMap { session.ruleStates[$0] }
+        }.evaluation
+        return (evaluation, rules)
+    }
+
+    private func evaluate(runs: [RunSummary], profiling: Bool, ordered: Bool = false,
+                          before: (Session) -> Void = { _ in }, after: (Session) -> Void = { _ in }) -> (evaluation: Evaluation, costs: [RuleCost]) {
+        let sorted = ordered ? runs : RuleEngine.ordered(runs)
         var evaluation: Evaluation
         var costs: [RuleCost] = []
         do {
             let session = try Session(packs: packs, catalogue: catalogue, limits: limits, runs: sorted, athlete: athlete)
             session.profiling = profiling
+            before(session)
             evaluation = session.evaluate()
+            after(session)
             if profiling {
                 for (index, rule) in session.rules.enumerated() {
                     costs.append(RuleCost(pack: session.packNames[rule.pack], rule: rule.id, calls: session.ruleCalls[index] ?? 0,

@@ -12,10 +12,30 @@ extension Session {
         pendingTiers = []
         pendingStatuses = []
         pendingNext = nil
+        ruleCapture = RuleCapture()
+        let tracking = saving || resumed != nil
+        let saved = resumed?[RuleState.key(pack: packNames[rule.pack], rule: rule.id)]
+        if let saved {
+            if let failure = saved.failure {
+                // It failed on a saved run: a full evaluation fails it again, with no awards.
+                evaluation.failures.append(failure)
+                ruleStates[index] = saved
+                return
+            }
+            for award in saved.awards {
+                pendingKeys.insert("\(award.badge)\u{0}\(award.tier)\u{0}\(award.run)")
+                pendingTiers.insert("\(award.badge)\u{0}\(award.tier)")
+            }
+            ruleCapture.earned = saved.earned
+            ruleCapture.stopped = saved.stopped
+            ruleCapture.progress = saved.progress
+            ruleCapture.state = saved.state
+        }
         current = Current(pack: rule.pack, rule: index)
         defer { current = nil }
         let base = lua.top
         defer { lua.setTop(base) }
+        let outside = tracking ? outsideValues(of: rule) : [:]
         let failed: RuleFailure?
         let started = profiling ? DispatchTime.now().uptimeNanoseconds : 0
         switch rule.shape {
@@ -25,10 +45,27 @@ extension Session {
         if profiling { ruleNanoseconds[index, default: 0] += DispatchTime.now().uptimeNanoseconds - started }
         if let failed {
             evaluation.failures.append(failed)
+            if tracking {
+                ruleStates[index] = RuleState(pack: packNames[rule.pack], rule: rule.id, fold: rule.shape == .fold, failure: failed)
+            }
             return
         }
         for (sequence, item) in pending.enumerated() {
             keyedAwards.append((item.runIndex, rule.pack, index, sequence, item.award))
+        }
+        if tracking {
+            var state = RuleState(pack: packNames[rule.pack], rule: rule.id, fold: rule.shape == .fold)
+            state.state = ruleCapture.state
+            state.unsaved = ruleCapture.unsaved ?? changedOutside(of: rule, before: outside)
+            if let problem = state.unsaved {
+                addNote(pack: packNames[rule.pack], rule: rule.id) { "state not saved (an addition replays the history): \(problem)" }
+            }
+            state.earned = ruleCapture.earned
+            state.stopped = ruleCapture.stopped
+            state.progress = ruleCapture.progress
+            state.awards = (saved?.awards ?? []) + pending.filter { !$0.finish }.map(\.award)
+            state.finishAwards = pending.filter(\.finish).map(\.award)
+            ruleStates[index] = state
         }
         evaluation.statuses.append(contentsOf: pendingStatuses)
         if let next = pendingNext { evaluation.nexts.append(next) }
@@ -75,11 +112,12 @@ extension Session {
     }
 
     func runPredicate(_ rule: Rule) -> RuleFailure? {
-        var earnedOnce = false
+        var earnedOnce = ruleCapture.earned
+        defer { ruleCapture.earned = earnedOnce }
         let earned = rule.functions["earned"]
         let definition = fallback(rule, "earned")
         let ctxRef = rule.ctxRef
-        for index in 1...max(runs.count, 1) where !runs.isEmpty {
+        for index in Swift.stride(from: firstRun, through: runs.count, by: 1) where !ruleCapture.stopped {
             if let failed = invoke(rule, "earned", ref: earned, results: 1, {
                 pushRunProxy(index)
                 lua.push(ref: ctxRef)
@@ -135,14 +173,15 @@ extension Session {
             // A badge with declared tiers keeps its predicate called until every tier is held (a tier
             // already held is ignored by `record`); any other stops at its first award.
             if !rule.repeatable {
-                guard let declared = declaredTiers[badge] else { break }
-                if declared.allSatisfy({ pendingTiers.contains("\(badge)\u{0}\($0)") }) { break }
+                guard let declared = declaredTiers[badge] else { ruleCapture.stopped = true; break }
+                if declared.allSatisfy({ pendingTiers.contains("\(badge)\u{0}\($0)") }) { ruleCapture.stopped = true; break }
             }
         }
         if !earnedOnce, rule.functions["progress"] != nil, let badge = rule.badge {
-            var best: Progress? = nil
+            var best: Progress? = ruleCapture.progress
+            defer { ruleCapture.progress = best }
             let progressRef = rule.functions["progress"]
-            for index in 1...max(runs.count, 1) where !runs.isEmpty {
+            for index in Swift.stride(from: firstRun, through: runs.count, by: 1) {
                 if let failed = invoke(rule, "progress", ref: progressRef, results: 1, {
                     pushRunProxy(index)
                     lua.push(ref: rule.ctxRef)
@@ -174,7 +213,14 @@ extension Session {
     }
 
     func runFold(_ rule: Rule) -> RuleFailure? {
-        if rule.functions["init"] != nil {
+        if let saved = ruleCapture.state {
+            do {
+                try push(saved)
+            } catch {
+                return RuleFailure(pack: packNames[rule.pack], rule: rule.id, file: rule.file, line: nil,
+                                   message: "cannot restore the saved state: \(error)")
+            }
+        } else if rule.functions["init"] != nil {
             if let failed = invoke(rule, "init", results: 1, {
                 lua.push(ref: rule.ctxRef)
                 return 1
@@ -186,7 +232,7 @@ extension Session {
         defer { lua.unref(stateRef) }
         let onRun = rule.functions["on_run"]
         let awardRef = rule.awardRef, ctxRef = rule.ctxRef  // the closure then captures two integers, not the rule
-        for index in 1...max(runs.count, 1) where !runs.isEmpty {
+        for index in Swift.stride(from: firstRun, through: runs.count, by: 1) {
             if let failed = invoke(rule, "on_run", ref: onRun, results: 1, {
                 lua.push(ref: stateRef)
                 pushRunProxy(index)
@@ -201,6 +247,20 @@ extension Session {
                 stateRef = lua.ref()
             }
         }
+        if saving || resumed != nil {
+            // The state as on_run left it: `finish` then runs on the live one, so what is saved is a
+            // copy `finish` never touched (an addition runs `finish` again on it).
+            lua.push(ref: stateRef)
+            do {
+                ruleCapture.state = try plainValue(at: -1)
+            } catch {
+                ruleCapture.state = nil
+                ruleCapture.unsaved = "\(error)"
+            }
+            lua.pop()
+        }
+        inFinish = true
+        defer { inFinish = false }
         if let failed = invoke(rule, "finish", results: 0, {
             lua.push(ref: stateRef)
             lua.push(ref: rule.awardRef)
@@ -317,17 +377,17 @@ extension Session {
     }
 
     /// At most this many awards per rule per evaluation (a guard against a rule flooding the host).
-    var awardLimit: Int { max(1000, 20 * runs.count) }
+    var awardLimit: Int { max(1000, 20 * max(runs.count, historyCount)) }
 
     /// Keeps an award for the rule being run, applying the duplicate policy.
     func record(rule: Rule, badge: String, tier: String, runIndex: Int, detail: String, progress: Progress?, evidence: Evidence? = nil) {
-        let key = "\(badge)\u{0}\(tier)\u{0}\(runIndex)"
+        let run = runs[runIndex - 1]
+        let key = "\(badge)\u{0}\(tier)\u{0}\(run.id)"
         if pendingKeys.contains(key) { return }
         let tierKey = "\(badge)\u{0}\(tier)"
         if !rule.repeatable && pendingTiers.contains(tierKey) { return }
         pendingKeys.insert(key)
         pendingTiers.insert(tierKey)
-        let run = runs[runIndex - 1]
         var award = Award(badge: badge, pack: packNames[rule.pack], rule: rule.id, tier: tier, run: run.id, at: run.start,
                           detail: detail, progress: progress, evidence: evidence)
         if rule.pack < packs.count {
@@ -341,6 +401,6 @@ extension Session {
                              value: measureTable.value(pack: rule.pack, name: name, in: run))
             }
         }
-        pending.append(Pending(runIndex: runIndex, award: award))
+        pending.append(Pending(runIndex: runIndex, award: award, finish: inFinish))
     }
 }

@@ -37,6 +37,8 @@ final class Session {
     struct Pending {
         var runIndex: Int
         var award: Award
+        /// Made in `finish` (such awards can move when a run is added).
+        var finish = false
     }
 
     let lua: LuaState
@@ -59,6 +61,8 @@ final class Session {
     var folders: [String] = []
     var packNames: [String] = []
     var envRefs: [Int32] = []
+    /// Per pack: the function that freezes its globals once its files are loaded.
+    var freezeRefs: [Int32] = []
 
     var rules: [Rule] = []
     var current: Current?
@@ -80,6 +84,30 @@ final class Session {
     static let noteLimit = 1000
     /// Bytes of a rule's text the host keeps (a note, a detail, a hint); longer text is cut (`LuaState.string(at:limit:)`).
     static let textLimit = 4096
+
+    // Incremental evaluation (`RuleEngine.resume`, `evaluate --state`).
+    /// Each rule's saved state, by `RuleState.key`, when this evaluation goes on from a saved one.
+    var resumed: [String: RuleState]?
+    /// The first run (1-based) rules are handed: runs before it are saved runs, there only for the
+    /// states and awards that name them.
+    var firstRun = 1
+    /// Runs of the whole history (saved ones included), for the award limit.
+    var historyCount = 0
+    /// Whether to copy each rule's state out (plain data) for saving.
+    var saving = false
+    /// Set while a fold's `finish` runs: its awards are marked.
+    var inFinish = false
+    /// What the rule being run carries between runs and evaluations (see `RuleState`).
+    struct RuleCapture {
+        var state: StateValue?
+        var unsaved: String?
+        var earned = false
+        var stopped = false
+        var progress: Progress?
+    }
+    var ruleCapture = RuleCapture()
+    /// What each rule leaves for the next evaluation, by index into `rules` (when `saving` or `resumed`).
+    var ruleStates: [Int: RuleState] = [:]
 
     /// What each pack's measure names stand for (`run.measures`).
     let measureTable: PackMeasureTable
@@ -119,9 +147,10 @@ final class Session {
         lua.push(packNames[index])
         lua.pushHostFunction(.print, token: index)
         lua.pushHostFunction(.require, token: index)
-        if let error = lua.call(nargs: 3, nresults: 1) {
+        if let error = lua.call(nargs: 3, nresults: 2) {
             throw RulesError.lua(reason: "cannot make the environment of pack '\(packNames[index])': \(error.message)")
         }
+        freezeRefs.append(lua.ref())
         envRefs.append(lua.ref())
     }
 
@@ -209,12 +238,17 @@ final class Session {
                 try makeEnvironment(pack: index)
             } catch {
                 envRefs.append(LuaState.noRef)
+                freezeRefs.append(LuaState.noRef)
                 evaluation.failures.append(RuleFailure(pack: pack.name, rule: nil, file: pack.directory, line: nil, message: "\(error)"))
                 continue
             }
             var ids: [String: String] = [:]
             for file in pack.ruleFiles {
                 loadRule(file: file, pack: index, ids: &ids)
+            }
+            lua.push(ref: freezeRefs[index])
+            if let error = lua.call(nargs: 0, nresults: 0) {
+                evaluation.failures.append(RuleFailure(pack: pack.name, rule: nil, file: pack.directory, line: nil, message: "cannot freeze the pack's globals: \(error.message)"))
             }
         }
     }

@@ -87,6 +87,8 @@ final class LuaState {
     func getIndex(_ table: Int32, _ i: Int) -> LuaType { LuaType(rawValue: lua_rawgeti(state, table, lua_Integer(i))) ?? .none }
     /// `table[i] = <top>` without metamethods; pops the value.
     func setIndex(_ table: Int32, _ i: Int) { lua_rawseti(state, table, lua_Integer(i)) }
+    /// `table[key] = value` without metamethods, key and value on top (both popped).
+    func rawSet(_ table: Int32) { lua_rawset(state, table) }
     /// The raw length (`#` without `__len`) of the value at `index`.
     func rawLength(at index: Int32) -> Int { Int(lua_rawlen(state, index)) }
     /// `lua_next`: pops a key, pushes the next key and value; false (nothing pushed) at the end.
@@ -258,6 +260,37 @@ final class LuaState {
         var end = limit
         while end > 0, bytes[end] & 0xC0 == 0x80 { end -= 1 }  // not inside a UTF-8 sequence
         return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self) + "… (\(length) bytes)"
+    }
+
+    /// The integer at `index` when it is a Lua integer (not a float), for the fold-state copy.
+    func integer(at index: Int32) -> Int64? {
+        guard lua_type(state, index) == LUA_TNUMBER, lua_isinteger(state, index) != 0 else { return nil }
+        return Int64(lua_tointegerx(state, index, nil))
+    }
+
+    /// The bytes of the string at `index`, or nil when it is not valid UTF-8 (or not a string).
+    func utf8String(at index: Int32) -> String? {
+        guard lua_type(state, index) == LUA_TSTRING else { return nil }
+        var length = 0
+        guard let pointer = lua_tolstring(state, index, &length) else { return nil }
+        return String(validating: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self)
+    }
+
+    /// An identity for the table at `index` (its address), to find a table reached twice.
+    func identity(at index: Int32) -> UnsafeRawPointer? { lua_topointer(state, index) }
+
+    /// Whether the value at `index` has a metatable (pushes nothing).
+    func hasMetatable(at index: Int32) -> Bool {
+        guard lua_getmetatable(state, index) != 0 else { return false }
+        pop()
+        return true
+    }
+
+    /// Name and value of upvalue `n` (1-based) of the function at `index`, pushing the value; nil
+    /// (pushing nothing) past the last one. C functions' upvalues have the name "".
+    func pushUpvalue(ofFunctionAt index: Int32, _ n: Int32) -> String? {
+        guard let name = lua_getupvalue(state, index, n) else { return nil }
+        return String(cString: name)
     }
 
     func number(at index: Int32) -> Double? {

@@ -7,7 +7,7 @@ badgectl_sorted_pairs = nil
 local fast_ipairs = badgectl_ipairs
 badgectl_ipairs = nil
 local G = _G
-local real_setmetatable, rawget, type, error, ipairs, next = setmetatable, rawget, type, error, ipairs, next
+local real_setmetatable, rawget, rawset, type, error, ipairs, next = setmetatable, rawget, rawset, type, error, ipairs, next
 local tostring, tonumber, math_type, floor, huge = tostring, tonumber, math.type, math.floor, math.huge
 local format, match = string.format, string.match
 local string_lib, table_lib, math_lib, utf8_lib = string, table, math, utf8
@@ -174,5 +174,14 @@ return function(pack_name, print_function, loader)
     cache[name] = result
     return result
   end
-  return env
+  -- Pack globals are frozen once the pack's files are loaded (the host calls the second result):
+  -- state lives only in what init/on_run return, which the host can save (evaluate --state).
+  local frozen = false
+  real_setmetatable(env, { __metatable = false, __newindex = function(t, k, v)
+    if frozen then
+      error(format("pack globals are frozen after loading: a rule cannot set '%s'; keep what changes in the state init/on_run return", tostring(k)), 2)
+    end
+    rawset(t, k, v)
+  end })
+  return env, function() frozen = true end
 end

@@ -1,0 +1,156 @@
+import ArgumentParser
+import BadgeRules
+import Foundation
+import RunAnalysis
+import RunFiles
+import RunLibrary
+
+/// `badgectl add --state DIR FILE...`: evaluates only the new runs against a saved state.
+struct AddCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add runs to a saved state (evaluate --state DIR): only the new runs are evaluated.",
+        discussion: """
+            Each fold goes on from the state it had after the last saved run; `finish` runs again, so \
+            an award it makes can move to a new run: it is listed as withdrawn and the new one as new. \
+            A pack that changed since the state was saved, a run that starts before the last saved one, \
+            or a run already saved (the same id, or the same activity) makes badgectl evaluate the whole \
+            history again from the saved summaries, and it says so on stderr. The state is then saved again.
+            """
+    )
+
+    @Option(name: .long, help: ArgumentHelp("The state folder `evaluate DIR --state` made.", valueName: "dir"))
+    var state: String
+
+    @Argument(help: ArgumentHelp("Run files to add (.gpx, .tcx, .fit, their .gz forms, .json summaries).", valueName: "file"))
+    var files: [String]
+
+    @OptionGroup var options: PipelineOptions
+
+    @Option(name: .long, help: "Output format: table (for people) or json (new and withdrawn awards, statuses, next).")
+    var format: OutputFormat = .table
+
+    func run() throws {
+        let store = StateStore(directory: state)
+        let saved = try EvaluationPipeline.guarding(.printAndExit) { try store.loadState() }
+        let pipeline = try EvaluationPipeline(options, failures: .printAndExit)
+        // Without --tz the state's zone; with one, it must be the same (the evaluator says so).
+        let zone = options.runs.tz == nil ? TimeZone(identifier: saved.zone) ?? pipeline.zone : pipeline.zone
+        var analyzer = RunAnalyzer(checkpoints: pipeline.catalogue.checkpointTargets, measures: pipeline.engine.measureDefinitions)
+        if !analyzer.measures.isEmpty { analyzer.zone = zone }
+        var runs: [RunSummary] = []
+        var errors: [RunFileError] = []
+        for path in files {
+            do {
+                guard FileManager.default.fileExists(atPath: path) else { throw ActivityError.unreadable(path: path, reason: "no such file") }
+                let read = try RunLoader.load(path: path, id: AddCommand.id(of: path, folder: saved.folder), analyzer: analyzer, zoneOffsetSeconds: nil)
+                runs += read.map { RunFolder.localise($0, zone: zone) }
+            } catch {
+                errors.append(RunFileError(path: path, message: "\(error)"))
+            }
+        }
+        var duplicates: [RunDuplicate] = []
+        if !options.selection.keepDuplicates {
+            (runs, duplicates) = Duplicates.removeSameActivity(from: runs)
+        }
+        let (selected, excluded) = RunSelection(option: options.selection.sport).apply(runs)
+        let update = try EvaluationPipeline.guarding(.printAndExit) { try pipeline.incremental(store, zone: zone).add(selected) }
+        if let reason = update.replayed {
+            Console.error(CommandError.prefix + "replayed the whole history (\(update.runCount) runs): \(reason)")
+        }
+        let added = AddReport(update: update, pipeline: pipeline, zone: zone, selected: selected, excluded: excluded,
+                              duplicates: duplicates, errors: errors)
+        switch format {
+        case .json: print(try added.json())
+        case .table: print(added.table())
+        }
+        for error in errors { Console.error(CommandError.skipped + error.message) }
+        for failure in update.evaluation.failures { Console.error(CommandError.ruleFailed + "\(failure)") }
+        if !errors.isEmpty || !update.evaluation.failures.isEmpty { throw ExitCode(ExitStatus.partial.rawValue) }
+    }
+
+    /// `path` made absolute and standardised.
+    static func absolute(_ path: String) -> String {
+        let full = path.hasPrefix("/") ? path : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
+        return (full as NSString).standardizingPath
+    }
+
+    /// A run's id: its path relative to `folder` when it is inside it (as `evaluate` named the saved
+    /// runs), else the path as given.
+    static func id(of path: String, folder: String?) -> String {
+        guard let folder else { return path }
+        let full = absolute(path)
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        return full.hasPrefix(prefix) ? String(full.dropFirst(prefix.count)) : path
+    }
+}
+
+/// What `add` prints: the runs added, the awards new and withdrawn, the next badges.
+struct AddReport: Encodable {
+    var header: EvaluationReport.Header
+    /// Runs added (ids, start order).
+    var runs: [String]
+    @NullEncoded var replayed: String?
+    var runCount: Int
+    var added: [Award]
+    var withdrawn: [Award]
+    var awards: [Award]
+    var statuses: [BadgeStatus]
+    @NullEncoded var next: NextBadge?
+    var excluded: [ExcludedRun]
+    var duplicates: [RunDuplicate]
+    var errors: [RunFileError]
+    var ruleErrors: [RuleFailure]
+    var notes: [RuleNote]
+
+    enum CodingKeys: String, CodingKey {
+        case header, runs, replayed
+        case runCount = "run_count"
+        case added, withdrawn, awards, statuses, next, excluded, duplicates, errors
+        case ruleErrors = "rule_errors"
+        case notes
+    }
+
+    init(update: StateUpdate, pipeline: EvaluationPipeline, zone: TimeZone, selected: [RunSummary], excluded: [ExcludedRun],
+         duplicates: [RunDuplicate], errors: [RunFileError]) {
+        header = EvaluationReport.Header(zone: zone, packs: pipeline.engine.packs)
+        runs = RuleEngine.ordered(selected).map(\.id)
+        replayed = update.replayed
+        runCount = update.runCount
+        added = update.added
+        withdrawn = update.withdrawn
+        awards = update.evaluation.awards
+        statuses = update.evaluation.statuses
+        next = update.evaluation.next
+        self.excluded = excluded
+        self.duplicates = duplicates
+        self.errors = errors
+        ruleErrors = update.evaluation.failures
+        notes = update.evaluation.notes
+    }
+
+    func json() throws -> String { try JSONOutput.encode(self) }
+
+    func table() -> String {
+        var out = ["\(runs.count) runs added, \(runCount) in the history; \(added.count) new awards, \(withdrawn.count) withdrawn"
+                   + (replayed.map { " (history replayed: \($0))" } ?? "")]
+        func rows(_ awards: [Award]) -> String {
+            var table = TextTable("BADGE", "TIER", "DATE", "RUN", "PACK", "DETAIL")
+            for award in awards { table.add(award.badge, award.tier, Format.date(award.at), award.run, award.pack, award.detail) }
+            return table.render()
+        }
+        if !added.isEmpty { out += ["", "New:", rows(added)] }
+        if !withdrawn.isEmpty { out += ["", "Withdrawn (moved to a later run or no longer earned):", rows(withdrawn)] }
+        if let next {
+            out += ["", "Next: \(next.badge) — \(Format.distance(next.remainingMeters)) to go."]
+        }
+        for note in notes { out.append("note (\(note.pack)\(note.rule.map { "/" + $0 } ?? "")): \(note.message)") }
+        if !excluded.isEmpty {
+            out += ["", "Not counted:"] + excluded.map { "  \(ShownName.of($0.id)): \($0.reason)" }
+        }
+        if !duplicates.isEmpty {
+            out += ["", "Duplicates (not counted again):"] + duplicates.map { "  \(ShownName.of($0.id)): \($0.reason.rawValue) as \(ShownName.of($0.sameAs))" }
+        }
+        return out.joined(separator: "\n")
+    }
+}

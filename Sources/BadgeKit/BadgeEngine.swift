@@ -1,0 +1,229 @@
+import Foundation
+import RunAnalysis
+@_exported import BadgeRules
+@_exported import RunFiles
+import RunLibrary
+
+/// badgectl as a library, for Swift servers and apps that decide badges when a run is uploaded or
+/// finished: read a file (or its bytes) or an app's samples into a run summary, load rule packs and
+/// a catalogue, evaluate a runner's history, and keep a saved state that each new run is added to.
+///
+/// Runs go through the same analyzer as `badgectl`: the splits, efforts, checkpoints and measures a
+/// rule sees are the same whether a run came from a file or from an app's arrays.
+public struct BadgeEngine: Sendable {
+    /// The loaded packs (`RuleEngine.packs`: name, version, `fingerprint`), the catalogue, the limits.
+    public let rules: RuleEngine
+    /// The time zone of local dates for runs whose data carries no UTC offset.
+    public let zone: TimeZone
+    /// Several files or uploads of one activity count once (the richest is kept); false counts them all.
+    public var removesDuplicates = true
+
+    /// Loads the packs (each a pack folder or a folder of packs) and the catalogue (`badges.json` or
+    /// MoonRunner's `badges.txt`). A pack that does not load is left out and listed in `loadFailures`.
+    /// - Throws: `BadgeKitError.catalogue` when the catalogue cannot be read.
+    public init(packs: [String], catalogue: String, zone: TimeZone = .current, athlete: Athlete? = nil,
+                limits: RuleEngine.Limits = .default) throws {
+        let loaded: Catalogue
+        do { loaded = try Catalogue.load(path: catalogue) } catch { throw BadgeKitError.catalogue(path: catalogue, reason: "\(error)") }
+        var engine = RuleEngine(packDirectories: BadgeEngine.packFolders(packs), catalogue: loaded, limits: limits)
+        engine.athlete = athlete
+        rules = engine
+        self.zone = zone
+    }
+
+    /// The packs that loaded, in order, each with its `name`, `version` and content `fingerprint`.
+    public var packs: [RulePack] { rules.packs }
+
+    /// Packs that did not load (also in every evaluation's `failures`).
+    public var loadFailures: [RuleFailure] { rules.loadFailures }
+
+    /// Each path as a pack (it holds `pack.lua`) or as a folder of packs (its sub-folders, sorted).
+    static func packFolders(_ paths: [String]) -> [String] {
+        let manager = FileManager.default
+        return paths.flatMap { path -> [String] in
+            if manager.fileExists(atPath: (path as NSString).appendingPathComponent("pack.lua")) { return [path] }
+            let entries = ((try? manager.contentsOfDirectory(atPath: path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+            let packs = entries.map { (path as NSString).appendingPathComponent($0) }
+                .filter { manager.fileExists(atPath: ($0 as NSString).appendingPathComponent("pack.lua")) }
+            return packs.isEmpty ? [path] : packs
+        }
+    }
+
+    /// The analyzer runs go through: the catalogue's checkpoints and every measure the packs declare.
+    var analyzer: RunAnalyzer {
+        var analyzer = RunAnalyzer(checkpoints: rules.catalogue.checkpointTargets, measures: rules.measureDefinitions)
+        if !analyzer.measures.isEmpty { analyzer.zone = zone }
+        return analyzer
+    }
+
+    // MARK: - Runs
+
+    /// Reads a run file (.gpx, .tcx, .fit, their .gz forms, a .json summary) into its runs (a TCX
+    /// or FIT file may hold several: ids `id#1`, `id#2`). `id` defaults to the path.
+    /// - Throws: `BadgeKitError.run` naming the file and what is wrong.
+    public func summaries(file path: String, id: String? = nil) throws -> [RunSummary] {
+        do {
+            return try RunLoader.load(path: path, id: id ?? path, analyzer: analyzer, zoneOffsetSeconds: nil)
+                .map { RunFolder.localise($0, zone: zone) }
+        } catch {
+            throw BadgeKitError.run(id: id ?? path, reason: "\(error)")
+        }
+    }
+
+    /// Reads a run file's bytes (an upload); `fileName` says the format by its suffix (`run.fit`,
+    /// `run.gpx.gz`). `id` defaults to the file name.
+    /// - Throws: `BadgeKitError.run` naming the file and what is wrong.
+    public func summaries(bytes: [UInt8], fileName: String, id: String? = nil) throws -> [RunSummary] {
+        let id = id ?? fileName
+        guard let kind = RunFormat.of(path: fileName) else {
+            throw BadgeKitError.run(id: id, reason: "unknown format: run files end in \(RunFormat.suffixes.map(\.suffix).joined(separator: ", "))")
+        }
+        do {
+            let bytes = Gzip.isGzip(bytes) ? try Gzip.decompress(bytes, source: fileName) : bytes
+            let tracks: [Track]
+            switch kind.format {
+            case .gpx: tracks = [try GPXReader.read(bytes: bytes, source: fileName)]
+            case .tcx: tracks = try TCXReader.read(bytes: bytes, source: fileName)
+            case .fit: tracks = try FITReader.read(bytes: bytes, source: fileName)
+            case .json:
+                return [RunFolder.localise(try SummaryReader.read(data: Data(bytes), source: fileName, id: id, zoneOffsetSeconds: nil), zone: zone)]
+            }
+            let analyzer = self.analyzer
+            return tracks.enumerated().map { index, track in
+                RunFolder.localise(analyzer.summarize(track, id: tracks.count == 1 ? id : "\(id)#\(index + 1)", zoneOffsetSeconds: nil), zone: zone)
+            }
+        } catch {
+            throw BadgeKitError.run(id: id, reason: "\(error)")
+        }
+    }
+
+    /// Summarises what an app recorded (`RunSamples`): the same analysis as a file's points.
+    /// - Throws: `BadgeKitError.samples` naming the point and what is wrong.
+    public func summary(samples: RunSamples, id: String) throws -> RunSummary {
+        let track = try samples.track(id: id)
+        var run = analyzer.summarize(track, id: id, zoneOffsetSeconds: nil)
+        run.format = RunSamples.format
+        return RunFolder.localise(run, zone: zone)
+    }
+
+    // MARK: - Badges
+
+    /// Evaluates a runner's whole history (any order: rules see it in start order). Awards,
+    /// statuses ("why not yet"), `next` and any rule failures are in the result.
+    public func evaluate(_ runs: [RunSummary]) -> Evaluation {
+        rules.evaluate(runs: selected(runs))
+    }
+
+    /// Evaluates a runner's whole history and saves each rule's state in `directory` (replacing any
+    /// state there), so that later runs can be added with `add(_:toStateIn:)`.
+    /// - Throws: `BadgeKitError.state` when the folder cannot be written.
+    public func saveState(of runs: [RunSummary], in directory: String) throws -> StateUpdate {
+        do { return try incremental(directory).start(selected(runs)) } catch { throw BadgeKitError.state(reason: "\(error)") }
+    }
+
+    /// Adds runs to the state saved in `directory`: only they are evaluated, unless a pack changed,
+    /// a run is older than the last saved one or one is already saved (then the history is replayed:
+    /// `StateUpdate.replayed` says why). The result lists the awards new and withdrawn (a `finish`
+    /// award that moved) and the whole history's awards; the state is saved again.
+    /// - Throws: `BadgeKitError.state` when there is no state, it cannot be read, or it was made in another zone.
+    public func add(_ runs: [RunSummary], toStateIn directory: String) throws -> StateUpdate {
+        do { return try incremental(directory).add(selected(runs)) } catch { throw BadgeKitError.state(reason: "\(error)") }
+    }
+
+    func incremental(_ directory: String) -> IncrementalEvaluator {
+        let remove = removesDuplicates
+        return IncrementalEvaluator(engine: rules, store: StateStore(directory: directory), zone: zone.identifier) { runs in
+            remove ? Duplicates.removeSameActivity(from: runs).kept : runs
+        }
+    }
+
+    /// Without several copies of one activity when `removesDuplicates`.
+    func selected(_ runs: [RunSummary]) -> [RunSummary] {
+        removesDuplicates ? Duplicates.removeSameActivity(from: runs).kept : runs
+    }
+}
+
+/// What an app has after a run: one entry per sample in each array, in time order.
+public struct RunSamples: Sendable, Equatable {
+    /// The `format` of a summary made from samples.
+    public static let format = "samples"
+
+    /// Seconds since 1970-01-01T00:00:00Z (UTC).
+    public var times: [Double]
+    /// Degrees, WGS84.
+    public var latitudes: [Double]
+    /// Degrees, WGS84.
+    public var longitudes: [Double]
+    /// Metres above sea level, one per sample (`.nan` for a sample without); nil when none.
+    public var elevations: [Double]?
+    /// Beats per minute, one per sample (`.nan` for a sample without); nil when none.
+    public var heartRates: [Double]?
+    /// The sport as the app names it ("running" when nil).
+    public var sport: String?
+    /// A name for the run.
+    public var name: String?
+    /// The runner's UTC offset at the start, in seconds, when the app knows it (local dates);
+    /// nil: the engine's zone.
+    public var utcOffsetSeconds: Int?
+
+    /// Samples; `elevations` and `heartRates` are optional.
+    public init(times: [Double], latitudes: [Double], longitudes: [Double], elevations: [Double]? = nil,
+                heartRates: [Double]? = nil, sport: String? = nil, name: String? = nil, utcOffsetSeconds: Int? = nil) {
+        self.times = times; self.latitudes = latitudes; self.longitudes = longitudes
+        self.elevations = elevations; self.heartRates = heartRates
+        self.sport = sport; self.name = name; self.utcOffsetSeconds = utcOffsetSeconds
+    }
+
+    /// The samples as a track (one segment), checked.
+    func track(id: String) throws -> Track {
+        let count = times.count
+        func check(_ column: [Double]?, _ name: String) throws {
+            if let column, column.count != count {
+                throw BadgeKitError.samples(id: id, reason: "\(column.count) \(name) for \(count) times (one per sample)")
+            }
+        }
+        try check(latitudes, "latitudes")
+        try check(longitudes, "longitudes")
+        try check(elevations, "elevations")
+        try check(heartRates, "heart rates")
+        guard count >= 2 else { throw BadgeKitError.samples(id: id, reason: "\(count) samples; a run needs at least 2") }
+        for i in 0..<count {
+            guard times[i].isFinite else { throw BadgeKitError.samples(id: id, reason: "sample \(i): time \(times[i]) is not a number of seconds") }
+            guard latitudes[i].isFinite, abs(latitudes[i]) <= 90 else { throw BadgeKitError.samples(id: id, reason: "sample \(i): latitude \(latitudes[i]) is not from -90 to 90") }
+            guard longitudes[i].isFinite, abs(longitudes[i]) <= 180 else { throw BadgeKitError.samples(id: id, reason: "sample \(i): longitude \(longitudes[i]) is not from -180 to 180") }
+        }
+        var track = Track(source: id)
+        track.name = name
+        track.sport = sport ?? "running"
+        track.times = times
+        track.latitudes = latitudes
+        track.longitudes = longitudes
+        track.elevations = elevations ?? Array(repeating: .nan, count: count)
+        if let heartRates, heartRates.contains(where: { !$0.isNaN }) { track.heartRates = heartRates }
+        track.segmentStarts = [0]
+        track.utcOffsetSeconds = utcOffsetSeconds
+        return track
+    }
+}
+
+/// What the library reports when it cannot do what was asked.
+public enum BadgeKitError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// The catalogue at `path` cannot be read.
+    case catalogue(path: String, reason: String)
+    /// A run file (or upload) `id` cannot be read: the reader's message (file, line or byte, what is wrong).
+    case run(id: String, reason: String)
+    /// The samples of run `id` are not usable (columns of different lengths, a value out of range).
+    case samples(id: String, reason: String)
+    /// A saved state cannot be read, written or used: the file and what is wrong.
+    case state(reason: String)
+
+    /// A message naming what is at fault.
+    public var description: String {
+        switch self {
+        case .catalogue(let path, let reason): return "catalogue \(path): \(reason)"
+        case .run(let id, let reason): return "run \(id): \(reason)"
+        case .samples(let id, let reason): return "run \(id): \(reason)"
+        case .state(let reason): return "state: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,206 @@
+import RunFiles
+
+/// Copying a fold's state out of Lua as plain data, and back in.
+extension Session {
+    /// At most this many values in one rule's saved state, and this deep (a guard for the host's memory).
+    static let stateValueLimit = 1_000_000
+    static let stateDepthLimit = 64
+
+    /// The value at `index` as plain data. Throws `RulesError.field` naming where in the state the
+    /// first value that is not plain data is (`state.earned["5k"].split: a split (a record of a run)`).
+    func plainValue(at index: Int32) throws -> StateValue {
+        var seen = Set<UnsafeRawPointer>()
+        var count = 0
+        return try plainValue(at: lua.absolute(index), path: "state", depth: 0, seen: &seen, count: &count)
+    }
+
+    private func plainValue(at index: Int32, path: String, depth: Int, seen: inout Set<UnsafeRawPointer>, count: inout Int) throws -> StateValue {
+        count += 1
+        guard count <= Session.stateValueLimit else { throw RulesError.field("\(path): more than \(Session.stateValueLimit) values") }
+        switch lua.type(at: index) {
+        case .nil, .none: return .null
+        case .boolean: return .boolean(lua.boolean(at: index))
+        case .number:
+            if let integer = lua.integer(at: index) { return .integer(integer) }
+            return .float(lua.number(at: index) ?? .nan)
+        case .string:
+            guard let text = lua.utf8String(at: index) else { throw RulesError.field("\(path): a string that is not UTF-8 text") }
+            return .string(text)
+        case .userdata:
+            let run = lua.runIndex(at: index)
+            if run >= 1, run <= runs.count { return .run(runs[run - 1].id) }
+            throw RulesError.field("\(path): a \(lua.typeName(at: index)) (a host value; keep a run, or plain numbers and strings)")
+        case .lightUserdata:
+            throw RulesError.field("\(path): a \(lua.typeName(at: index)) (a record of a run; keep the run, or the numbers you need)")
+        case .function, .thread:
+            throw RulesError.field("\(path): a \(lua.typeName(at: index)) (not plain data)")
+        case .table:
+            guard depth < Session.stateDepthLimit else { throw RulesError.field("\(path): tables nested more than \(Session.stateDepthLimit) deep") }
+            if lua.hasMetatable(at: index) { throw RulesError.field("\(path): a table with a metatable (not plain data)") }
+            if let identity = lua.identity(at: index) {
+                guard seen.insert(identity).inserted else { throw RulesError.field("\(path): a table reached twice (shared or cyclic; save it once)") }
+            }
+            lua.ensureStack()
+            var entries: [StateEntry] = []
+            lua.pushNil()
+            while lua.next(index) {
+                let key: StateValue
+                let keyPath: String
+                switch lua.type(at: -2) {
+                case .string:
+                    guard let text = lua.utf8String(at: -2) else { lua.pop(2); throw RulesError.field("\(path): a key that is not UTF-8 text") }
+                    key = .string(text)
+                    keyPath = Session.isName(text) ? "\(path).\(text)" : "\(path)[\"\(text)\"]"
+                case .number:
+                    if let integer = lua.integer(at: -2) { key = .integer(integer); keyPath = "\(path)[\(integer)]" } else {
+                        let number = lua.number(at: -2) ?? .nan
+                        key = .float(number); keyPath = "\(path)[\(number)]"
+                    }
+                case .boolean:
+                    key = .boolean(lua.boolean(at: -2)); keyPath = "\(path)[\(lua.boolean(at: -2))]"
+                default:
+                    let name = lua.typeName(at: -2)
+                    lua.pop(2)
+                    throw RulesError.field("\(path): a key that is a \(name) (keys must be numbers, strings or booleans)")
+                }
+                let value: StateValue
+                do {
+                    value = try plainValue(at: lua.absolute(-1), path: keyPath, depth: depth + 1, seen: &seen, count: &count)
+                } catch {
+                    lua.pop(2)
+                    throw error
+                }
+                entries.append(StateEntry(key: key, value: value))
+                lua.pop()
+            }
+            entries.sort { Session.keyPrecedes($0.key, $1.key) }
+            var isArray = true
+            for (position, entry) in entries.enumerated() {
+                guard case .integer(let key) = entry.key, key == position + 1 else { isArray = false; break }
+            }
+            return isArray ? .array(entries.map(\.value)) : .table(entries)
+        }
+    }
+
+    /// Whether `text` reads as a Lua name (for paths in messages).
+    static func isName(_ text: String) -> Bool {
+        guard let first = text.utf8.first, first == UInt8(ascii: "_") || (first | 0x20 >= UInt8(ascii: "a") && first | 0x20 <= UInt8(ascii: "z")) else { return false }
+        return text.utf8.allSatisfy { $0 == UInt8(ascii: "_") || ($0 | 0x20 >= UInt8(ascii: "a") && $0 | 0x20 <= UInt8(ascii: "z")) || ($0 >= 48 && $0 <= 57) }
+    }
+
+    /// Key order of a saved table: numbers (integers and floats by value), then strings by bytes, then false, true.
+    static func keyPrecedes(_ a: StateValue, _ b: StateValue) -> Bool {
+        func rank(_ v: StateValue) -> Int {
+            switch v {
+            case .integer, .float: return 0
+            case .string: return 1
+            default: return 2
+            }
+        }
+        func number(_ v: StateValue) -> Double {
+            switch v {
+            case .integer(let i): return Double(i)
+            case .float(let f): return f
+            default: return 0
+            }
+        }
+        let ra = rank(a), rb = rank(b)
+        if ra != rb { return ra < rb }
+        switch (a, b) {
+        case (.string(let x), .string(let y)): return x.utf8.lexicographicallyPrecedes(y.utf8)
+        case (.boolean(let x), .boolean(let y)): return !x && y
+        default: return number(a) < number(b)
+        }
+    }
+
+    /// Pushes `value` as a Lua value (runs as the evaluation's run proxies). Throws when a run it
+    /// names is not among the runs of this evaluation (a damaged state).
+    func push(_ value: StateValue, depth: Int = 0) throws {
+        guard depth < Session.stateDepthLimit else { throw RulesError.field("tables nested more than \(Session.stateDepthLimit) deep") }
+        lua.ensureStack()
+        switch value {
+        case .null: lua.pushNil()
+        case .boolean(let flag): lua.push(boolean: flag)
+        case .integer(let number): lua.push(integer: Int(number))
+        case .float(let number): lua.push(number)
+        case .string(let text): lua.push(text)
+        case .run(let id):
+            guard let index = runIndexByID[id] else { throw RulesError.field("the state names run '\(id)', which is not among the saved runs") }
+            pushRunProxy(index)
+        case .array(let values):
+            lua.newTable(array: Int32(min(values.count, 1 << 20)))
+            for (i, element) in values.enumerated() {
+                do { try push(element, depth: depth + 1) } catch { lua.pop(); throw error }
+                lua.setIndex(-2, i + 1)
+            }
+        case .table(let entries):
+            lua.newTable(record: Int32(min(entries.count, 1 << 20)))
+            for entry in entries {
+                if case .null = entry.key { continue }
+                do {
+                    try push(entry.key, depth: depth + 1)
+                    do { try push(entry.value, depth: depth + 1) } catch { lua.pop(); throw error }
+                } catch { lua.pop(); throw error }
+                lua.rawSet(-3)
+            }
+        }
+    }
+}
+
+/// Finding state kept outside what `init`/`on_run` return, which a saved state would lose.
+extension Session {
+    /// The plain values a rule can reach outside its state, by a name for messages: the upvalues
+    /// (file-level locals) of its functions and of the functions those hold, and its pack's
+    /// globals. Values that are not plain data (functions, the libraries) are left out.
+    func outsideValues(of rule: Rule) -> [String: StateValue] {
+        var values: [String: StateValue] = [:]
+        var visited = Set<UnsafeRawPointer>()
+        lua.ensureStack()
+        func visit(function: Int32, owner: String, depth: Int) {
+            guard depth < 4, let identity = lua.identity(at: function), visited.insert(identity).inserted else { return }
+            var n: Int32 = 1
+            while let name = lua.pushUpvalue(ofFunctionAt: function, n) {
+                n += 1
+                let value = lua.top
+                if name == "_ENV" || name.isEmpty {
+                    lua.pop(); continue
+                }
+                if lua.type(at: value) == .function {
+                    visit(function: value, owner: "\(owner) > \(name)", depth: depth + 1)
+                } else if let plain = try? plainValue(at: value) {
+                    values["file-level local '\(name)' (of \(owner))"] = plain
+                }
+                lua.pop()
+            }
+        }
+        for (name, ref) in rule.functions.sorted(by: { $0.key < $1.key }) {
+            lua.push(ref: ref)
+            visit(function: lua.top, owner: name, depth: 0)
+            lua.pop()
+        }
+        let environment = envRefs[rule.pack]
+        guard environment != LuaState.noRef else { return values }
+        lua.push(ref: environment)
+        let table = lua.top
+        lua.pushNil()
+        while lua.next(table) {
+            if lua.type(at: -2) == .string, let name = lua.utf8String(at: -2), lua.type(at: -1) != .function,
+               let plain = try? plainValue(at: lua.top) {
+                values["pack global '\(name)'"] = plain
+            }
+            lua.pop()
+        }
+        lua.pop()
+        return values
+    }
+
+    /// Why a rule's saved state would be wrong: the first value outside its state that changed
+    /// while it ran (`before` from `outsideValues` before it ran), or nil.
+    func changedOutside(of rule: Rule, before: [String: StateValue]) -> String? {
+        let after = outsideValues(of: rule)
+        for name in Set(before.keys).union(after.keys).sorted() where before[name] != after[name] {
+            return "its \(name) changed while it ran: only what init/on_run return is saved; keep it in the state"
+        }
+        return nil
+    }
+}

@@ -1,0 +1,409 @@
+import Foundation
+import RunFiles
+
+/// The fingerprint of a pack as a state records it.
+public struct PackStamp: Codable, Equatable, Sendable {
+    /// Pack name.
+    public var name: String
+    /// Pack version (`pack.lua`).
+    public var version: String
+    /// Content fingerprint (`RulePack.fingerprint`).
+    public var fingerprint: String
+
+    /// A stamp of `pack`.
+    public init(_ pack: RulePack) { name = pack.name; version = pack.version; fingerprint = pack.fingerprint }
+}
+
+/// The last run of a saved history (in start order, ties by id).
+public struct RunStamp: Codable, Equatable, Sendable {
+    /// Run id.
+    public var id: String
+    /// Start, `YYYY-MM-DDThh:mm:ssZ`, nil for a run without times.
+    public var start: String?
+    /// Start in seconds since 1970 (for ordering), nil for a run without times.
+    public var startSeconds: Double?
+
+    /// The stamp of `run`.
+    public init(_ run: RunSummary) { id = run.id; start = run.start; startSeconds = run.startEpochSeconds }
+
+    enum CodingKeys: String, CodingKey {
+        case id, start
+        case startSeconds = "start_s"
+    }
+}
+
+/// The head of a state folder (`state.json`): what the saved states were made with, and the rules' states.
+public struct SavedState: Codable, Equatable, Sendable {
+    /// The file format (1).
+    public var format: Int
+    /// The time zone the runs were read in (`--tz`).
+    public var zone: String
+    /// The folder the history was read from (absolute), when there was one: ids of runs added from
+    /// files inside it are their paths relative to it, as in the evaluation.
+    public var folder: String?
+    /// Every pack the states were made with, in order.
+    public var packs: [PackStamp]
+    /// How many runs the history holds (lines of `runs.jsonl`).
+    public var runCount: Int
+    /// The last run of the history, nil when it is empty.
+    public var lastRun: RunStamp?
+    /// Bytes of `runs.jsonl` and `runs.index` that belong to this state (a later write that did
+    /// not finish left more; they are cut).
+    public var runsBytes: Int
+    /// See `runsBytes`.
+    public var indexBytes: Int
+    /// Every rule's state, in pack and rule order.
+    public var rules: [RuleState]
+
+    enum CodingKeys: String, CodingKey {
+        case format, zone, folder, packs
+        case runCount = "run_count"
+        case lastRun = "last_run"
+        case runsBytes = "runs_bytes"
+        case indexBytes = "index_bytes"
+        case rules
+    }
+}
+
+/// A state folder (`evaluate --state DIR`, `badgectl add --state DIR`): `state.json` (a `SavedState`),
+/// `runs.jsonl` (every run of the history, one summary a line, in start order: for runs the states
+/// name and for replays) and `runs.index` (one line a run: start, elapsed, distance, where its line
+/// is in `runs.jsonl`, id), so that an addition reads only the summaries it needs.
+public struct StateStore: Sendable {
+    /// The folder.
+    public let directory: String
+
+    /// A store in `directory` (made when first saved).
+    public init(directory: String) { self.directory = directory }
+
+    /// Current format of `state.json`.
+    public static let format = 1
+
+    var statePath: String { (directory as NSString).appendingPathComponent("state.json") }
+    var runsPath: String { (directory as NSString).appendingPathComponent("runs.jsonl") }
+    var indexPath: String { (directory as NSString).appendingPathComponent("runs.index") }
+
+    /// Whether the folder holds a state.
+    public var exists: Bool { FileManager.default.fileExists(atPath: statePath) }
+
+    /// One line of `runs.index`.
+    public struct IndexEntry: Equatable, Sendable {
+        /// Run id.
+        public var id: String
+        /// Start (seconds since 1970), elapsed seconds and distance, as the duplicate check needs them.
+        public var startSeconds: Double?
+        /// See `startSeconds`.
+        public var elapsedSeconds: Double?
+        /// See `startSeconds`.
+        public var distanceMeters: Double
+        /// Where the run's line is in `runs.jsonl` (bytes, the newline excluded).
+        public var offset: Int
+        /// See `offset`.
+        public var length: Int
+    }
+
+    // MARK: - Reading
+
+    /// Reads `state.json`. Throws `RulesError.state` naming the file.
+    public func loadState() throws -> SavedState {
+        guard let data = FileManager.default.contents(atPath: statePath) else {
+            throw RulesError.state(path: statePath, reason: "cannot read it (no saved state here: `badgectl evaluate DIR --state \(directory)` makes one)")
+        }
+        var state: SavedState
+        do {
+            let decoder = StateStore.decoder()
+            if let key = RuleState.statesApart { decoder.userInfo[key] = true }
+            state = try decoder.decode(SavedState.self, from: data)
+        } catch {
+            throw RulesError.state(path: statePath, reason: "not a saved state: \(StateStore.describe(error))")
+        }
+        do {
+            let states = try StateJSON.ruleStates(in: data)
+            guard states.count == state.rules.count else { throw StateJSON.Failure(offset: 0, reason: "\(states.count) states for \(state.rules.count) rules") }
+            for (index, value) in states.enumerated() { state.rules[index].state = value }
+        } catch let failure as StateJSON.Failure {
+            throw RulesError.state(path: statePath, reason: "byte \(failure.offset): \(failure.reason)")
+        }
+        guard state.format == StateStore.format else {
+            throw RulesError.state(path: statePath, reason: "format \(state.format); this badgectl reads format \(StateStore.format) (evaluate with --state again)")
+        }
+        return state
+    }
+
+    /// Reads `runs.index` up to `state.indexBytes`.
+    public func loadIndex(_ state: SavedState) throws -> [IndexEntry] {
+        guard let data = FileManager.default.contents(atPath: indexPath) else {
+            throw RulesError.state(path: indexPath, reason: "cannot read it")
+        }
+        guard data.count >= state.indexBytes else {
+            throw RulesError.state(path: indexPath, reason: "\(data.count) bytes, the state says \(state.indexBytes): damaged (evaluate with --state again)")
+        }
+        var entries: [IndexEntry] = []
+        entries.reserveCapacity(state.runCount)
+        var lineNumber = 0
+        var failure: RulesError?
+        data.prefix(state.indexBytes).withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var lineStart = 0
+            for i in 0..<bytes.count where bytes[i] == 0x0A {
+                lineNumber += 1
+                let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<i])
+                lineStart = i + 1
+                guard let entry = StateStore.parseIndexLine(line) else {
+                    failure = RulesError.state(path: indexPath, reason: "line \(lineNumber): not 'start<TAB>elapsed<TAB>distance<TAB>offset<TAB>length<TAB>id'")
+                    return
+                }
+                entries.append(entry)
+            }
+        }
+        if let failure { throw failure }
+        guard entries.count == state.runCount else {
+            throw RulesError.state(path: indexPath, reason: "\(entries.count) runs, the state says \(state.runCount): damaged (evaluate with --state again)")
+        }
+        return entries
+    }
+
+    /// The saved summaries of `entries`, read from `runs.jsonl`.
+    public func summaries(_ entries: [IndexEntry]) throws -> [RunSummary] {
+        guard let handle = FileHandle(forReadingAtPath: runsPath) else { throw RulesError.state(path: runsPath, reason: "cannot read it") }
+        defer { try? handle.close() }
+        let decoder = StateStore.decoder()
+        var runs: [RunSummary] = []
+        runs.reserveCapacity(entries.count)
+        // Entries in file order, read in runs of adjacent lines.
+        for entry in entries {
+            do {
+                try handle.seek(toOffset: UInt64(entry.offset))
+                guard let data = try handle.read(upToCount: entry.length), data.count == entry.length else {
+                    throw RulesError.state(path: runsPath, reason: "run '\(entry.id)': the file ends before byte \(entry.offset + entry.length)")
+                }
+                let run = try decoder.decode(SavedRun.self, from: data).summary
+                guard run.id == entry.id else {
+                    throw RulesError.state(path: runsPath, reason: "byte \(entry.offset): run '\(run.id)', the index says '\(entry.id)'")
+                }
+                runs.append(run)
+            } catch let error as RulesError {
+                throw error
+            } catch {
+                throw RulesError.state(path: runsPath, reason: "byte \(entry.offset) (run '\(entry.id)'): \(StateStore.describe(error))")
+            }
+        }
+        return runs
+    }
+
+    /// Runs `body` holding the folder's lock (`DIR/lock`, `flock`): two processes adding runs to one
+    /// state take turns instead of writing over each other. The folder is made if missing.
+    public func locked<T>(_ body: () throws -> T) throws -> T {
+        try makeFolder()
+        let path = (directory as NSString).appendingPathComponent("lock")
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw RulesError.state(path: path, reason: "cannot open the lock: \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw RulesError.state(path: path, reason: "cannot lock: \(String(cString: strerror(errno)))") }
+        }
+        defer { flock(descriptor, LOCK_UN) }
+        return try body()
+    }
+
+    // MARK: - Writing
+
+    /// Replaces the folder's state with `rules` over `runs` (in start order): every file written again.
+    public func save(rules: [RuleState], runs: [RunSummary], packs: [RulePack], zone: String, folder: String?) throws {
+        try makeFolder()
+        var runBytes = Data()
+        var indexBytes = Data()
+        try StateStore.append(runs, startingAt: 0, runBytes: &runBytes, indexBytes: &indexBytes)
+        try write(runBytes, to: runsPath)
+        try write(indexBytes, to: indexPath)
+        let state = SavedState(format: StateStore.format, zone: zone, folder: folder, packs: packs.map(PackStamp.init), runCount: runs.count,
+                               lastRun: runs.last.map(RunStamp.init), runsBytes: runBytes.count, indexBytes: indexBytes.count, rules: rules)
+        try write(try StateStore.encode(state), to: statePath)
+    }
+
+    /// Appends `runs` (after the history, in start order) and replaces `state.json` with `state`
+    /// moved on past them and holding `rules`. `state.json` is written last: until it is, the
+    /// state is the old one (the bytes appended are cut on the next read).
+    public func append(_ runs: [RunSummary], to state: SavedState, rules: [RuleState]) throws -> SavedState {
+        var runBytes = Data()
+        var indexBytes = Data()
+        try StateStore.append(runs, startingAt: state.runsBytes, runBytes: &runBytes, indexBytes: &indexBytes)
+        try appendBytes(runBytes, to: runsPath, at: state.runsBytes)
+        try appendBytes(indexBytes, to: indexPath, at: state.indexBytes)
+        var next = state
+        next.runCount += runs.count
+        if let last = runs.last { next.lastRun = RunStamp(last) }
+        next.runsBytes += runBytes.count
+        next.indexBytes += indexBytes.count
+        next.rules = rules
+        try write(try StateStore.encode(next), to: statePath)
+        return next
+    }
+
+    static func append(_ runs: [RunSummary], startingAt start: Int, runBytes: inout Data, indexBytes: inout Data) throws {
+        let encoder = StateStore.encoder()
+        for run in runs {
+            let line = try encoder.encode(SavedRun(run))
+            let offset = start + runBytes.count
+            runBytes.append(line)
+            runBytes.append(0x0A)
+            func number(_ value: Double?) -> String { value.map { "\($0)" } ?? "-" }
+            let fields = [number(run.startEpochSeconds), number(run.elapsedSeconds), number(run.distanceMeters),
+                          String(offset), String(line.count), escape(run.id)]
+            indexBytes.append(contentsOf: Array((fields.joined(separator: "\t") + "\n").utf8))
+        }
+    }
+
+    /// The JSON of the state files: keys sorted, a non-finite number as "nan", "inf" or "-inf".
+    static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return encoder
+    }
+
+    /// Reads what `encoder()` writes.
+    static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return decoder
+    }
+
+    static func encode(_ state: SavedState) throws -> Data {
+        var data = try encoder().encode(state)
+        data.append(0x0A)
+        return data
+    }
+
+    /// An id in the index: backslash, tab and newline escaped.
+    static func escape(_ id: String) -> String {
+        guard id.contains(where: { $0 == "\\" || $0 == "\t" || $0 == "\n" || $0 == "\r" }) else { return id }
+        return id.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\t", with: "\\t")
+            .replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
+    }
+
+    static func unescape(_ text: String) -> String {
+        guard text.contains("\\") else { return text }
+        var out = ""
+        var escaped = false
+        for character in text {
+            if escaped {
+                switch character {
+                case "t": out.append("\t")
+                case "n": out.append("\n")
+                case "r": out.append("\r")
+                default: out.append(character)
+                }
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else {
+                out.append(character)
+            }
+        }
+        return out
+    }
+
+    static func parseIndexLine(_ line: UnsafeBufferPointer<UInt8>) -> IndexEntry? {
+        // Five fields split at tabs by hand (10,000 lines per addition), the id is the rest.
+        var fields: [UnsafeBufferPointer<UInt8>] = []
+        fields.reserveCapacity(6)
+        var start = 0
+        for i in 0..<line.count where line[i] == 0x09 && fields.count < 5 {
+            fields.append(UnsafeBufferPointer(rebasing: line[start..<i]))
+            start = i + 1
+        }
+        guard fields.count == 5 else { return nil }
+        let id = UnsafeBufferPointer(rebasing: line[start...])
+        func number(_ field: UnsafeBufferPointer<UInt8>) -> Double?? {
+            if field.count == 1, field[0] == UInt8(ascii: "-") { return .some(nil) }
+            // strtod stops at the tab after the field (the id always follows): no String per number.
+            guard let base = field.baseAddress, !field.isEmpty else { return nil }
+            var end: UnsafeMutablePointer<CChar>? = nil
+            let value = base.withMemoryRebound(to: CChar.self, capacity: field.count) { strtod($0, &end) }
+            let consumed = end.map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? -1
+            guard consumed == field.count else { return nil }
+            return .some(value)
+        }
+        func integer(_ field: UnsafeBufferPointer<UInt8>) -> Int? {
+            guard !field.isEmpty, field.count < 19 else { return nil }
+            var value = 0
+            for byte in field {
+                guard byte >= 0x30, byte <= 0x39 else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            return value
+        }
+        guard let start = number(fields[0]), let elapsed = number(fields[1]), let distance = number(fields[2]) ?? nil,
+              let offset = integer(fields[3]), let length = integer(fields[4]) else { return nil }
+        let text = String(decoding: id, as: UTF8.self)
+        return IndexEntry(id: id.contains(UInt8(ascii: "\\")) ? unescape(text) : text, startSeconds: start, elapsedSeconds: elapsed,
+                          distanceMeters: distance, offset: offset, length: length)
+    }
+
+    func makeFolder() throws {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw RulesError.state(path: directory, reason: "cannot make the folder: \(StateStore.describe(error))")
+        }
+    }
+
+    /// Writes `data` to `path` through a temporary file and a rename.
+    func write(_ data: Data, to path: String) throws {
+        let temporary = path + ".tmp"
+        guard FileManager.default.createFile(atPath: temporary, contents: data) else {
+            throw RulesError.state(path: path, reason: "cannot write it")
+        }
+        guard rename(temporary, path) == 0 else {
+            throw RulesError.state(path: path, reason: "cannot replace it: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Writes `data` at byte `offset` of `path`, cutting what followed.
+    func appendBytes(_ data: Data, to path: String, at offset: Int) throws {
+        guard let handle = FileHandle(forWritingAtPath: path) else { throw RulesError.state(path: path, reason: "cannot write it") }
+        defer { try? handle.close() }
+        do {
+            try handle.truncate(atOffset: UInt64(offset))
+            try handle.seek(toOffset: UInt64(offset))
+            try handle.write(contentsOf: data)
+        } catch {
+            throw RulesError.state(path: path, reason: "cannot write it: \(StateStore.describe(error))")
+        }
+    }
+
+    static func describe(_ error: Error) -> String {
+        if let decoding = error as? DecodingError {
+            switch decoding {
+            case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context), .valueNotFound(_, let context):
+                let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+                return (path.isEmpty ? "" : "at \(path): ") + context.debugDescription
+            @unknown default: return "\(error)"
+            }
+        }
+        return "\(error)"
+    }
+}
+
+/// One line of `runs.jsonl`: a run's summary as `evaluate --format json` writes it, and the measures
+/// its packs declared (which that JSON leaves out), so that a saved run is the run the rules saw.
+struct SavedRun: Codable {
+    var summary: RunSummary
+
+    init(_ summary: RunSummary) { self.summary = summary }
+
+    enum CodingKeys: String, CodingKey { case run, measures }
+
+    init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        summary = try c.decode(RunSummary.self, forKey: .run)
+        summary.measures = try c.decodeIfPresent([String: MeasureValue].self, forKey: .measures) ?? [:]
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(summary, forKey: .run)
+        if !summary.measures.isEmpty { try c.encode(summary.measures, forKey: .measures) }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import XCTest
+
+/// `evaluate --state DIR` then `badgectl add --state DIR FILE...`, the built binary end to end.
+final class AddCommandTests: XCTestCase {
+    func json(_ text: String) throws -> [String: Any] {
+        try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    func identities(_ list: Any?) -> [String] {
+        (list as? [[String: Any]] ?? []).map { "\($0["pack"] ?? "")/\($0["badge"] ?? "")/\($0["tier"] ?? "")/\($0["run"] ?? "")" }
+    }
+
+    func testAddEqualsEvaluatingEverything() throws {
+        let folder = try TemporaryFolder()
+        let runs = folder.url.appendingPathComponent("runs")
+        try FileManager.default.copyItem(at: CLI.repository.appendingPathComponent("runs"), to: runs)
+        let state = folder.url.appendingPathComponent("state").path
+        let common = ["--tz", "UTC", "--no-cache", "--rules", "rules", "--badges", "badges.json"]
+        let saved = try CLI.run(["evaluate", runs.path, "--state", state] + common)
+        XCTAssertEqual(saved.status, 0, saved.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: state + "/state.json"))
+
+        // A faster, longer run after the last one: inside the folder, so named as evaluate names it.
+        let late = runs.appendingPathComponent("2026-11-01-long.json")
+        try #"{"start":"2026-11-01T07:00:00Z","distance_m":22000,"duration_s":6000}"#.write(to: late, atomically: true, encoding: .utf8)
+        let added = try CLI.run(["add", "--state", state, late.path, "--format", "json", "--rules", "rules", "--badges", "badges.json"])
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let report = try json(added.stdout)
+        XCTAssertTrue(report["replayed"] is NSNull)
+        XCTAssertEqual(report["run_count"] as? Int, 13)
+        XCTAssertEqual(report["runs"] as? [String], ["2026-11-01-long.json"])
+        XCTAssertTrue(identities(report["withdrawn"]).contains("checkpoints/half-marathon/best/2026-10-18-half.gpx"), added.stdout)
+        XCTAssertTrue(identities(report["added"]).contains("checkpoints/half-marathon/best/2026-11-01-long.json"), added.stdout)
+
+        let full = try CLI.run(["evaluate", runs.path, "--format", "json"] + common)
+        XCTAssertEqual(identities(try json(full.stdout)["awards"]), identities(report["awards"]))
+
+        // The same file again: the history is replayed, and says so; nothing moves.
+        let again = try CLI.run(["add", "--state", state, late.path, "--rules", "rules", "--badges", "badges.json"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stderr.contains("badgectl: replayed the whole history (13 runs): run '2026-11-01-long.json' is already saved"), again.stderr)
+        XCTAssertTrue(again.stdout.hasPrefix("1 runs added, 13 in the history; 0 new awards, 0 withdrawn"), again.stdout)
+
+        // Another zone is refused; a bad file is skipped with its name (exit 2); no state is an error (exit 1).
+        let zone = try CLI.run(["add", "--state", state, late.path, "--tz", "Europe/Paris", "--rules", "rules", "--badges", "badges.json"])
+        XCTAssertEqual(zone.status, 1)
+        XCTAssertTrue(zone.stderr.contains("not Europe/Paris: add with --tz"), zone.stderr)
+        let bad = folder.url.appendingPathComponent("bad.gpx")
+        try "<gpx><trk>".write(to: bad, atomically: true, encoding: .utf8)
+        let skipped = try CLI.run(["add", "--state", state, bad.path, "--rules", "rules", "--badges", "badges.json"])
+        XCTAssertEqual(skipped.status, 2, skipped.stderr)
+        XCTAssertTrue(skipped.stderr.contains("skipped ") && skipped.stderr.contains("bad.gpx"), skipped.stderr)
+        let none = try CLI.run(["add", "--state", folder.path + "/none", late.path, "--rules", "rules", "--badges", "badges.json"])
+        XCTAssertEqual(none.status, 1)
+        XCTAssertTrue(none.stderr.contains("no saved state here"), none.stderr)
+    }
+}

@@ -1,0 +1,72 @@
+import BadgeKit
+import Foundation
+import RunFixtures
+import XCTest
+
+/// The library's API end to end on the shipped packs: samples and files give the same summary,
+/// a history evaluates, a saved state takes one more run.
+final class BadgeEngineTests: XCTestCase {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+    func engine() throws -> BadgeEngine {
+        try BadgeEngine(packs: [Self.root + "/rules"], catalogue: Self.root + "/badges.json", zone: TimeZone(identifier: "UTC") ?? .current)
+    }
+
+    func testSamplesGiveTheSameSummaryAsTheFile() throws {
+        let engine = try engine()
+        XCTAssertEqual(engine.loadFailures, [])
+        XCTAssertEqual(engine.packs.map(\.name), ["checkpoints", "habits", "lifetime", "segments"])
+        XCTAssertTrue(engine.packs.allSatisfy { $0.fingerprint.hasPrefix("sha256:") })
+        var generator = RunGenerator(seed: 7, distanceMeters: 10_500, paceSecondsPerKilometre: 300)
+        generator.style = .compact
+        let track = generator.track()
+        let samples = RunSamples(times: track.times, latitudes: track.latitudes, longitudes: track.longitudes,
+                                 elevations: track.elevations, heartRates: track.heartRates, name: track.name)
+        var fromSamples = try engine.summary(samples: samples, id: "run.gpx")
+        let fromBytes = try engine.summaries(bytes: generator.gpxBytes(), fileName: "run.gpx")
+        XCTAssertEqual(fromBytes.count, 1)
+        XCTAssertEqual(fromSamples.format, RunSamples.format)
+        fromSamples.format = fromBytes[0].format
+        XCTAssertEqual(fromSamples.splitsKilometre, fromBytes[0].splitsKilometre)
+        XCTAssertEqual(fromSamples.efforts, fromBytes[0].efforts)
+        XCTAssertEqual(fromSamples.measures, fromBytes[0].measures)
+        XCTAssertEqual(fromSamples.distanceMeters, fromBytes[0].distanceMeters)
+        let evaluation = engine.evaluate([fromSamples])
+        XCTAssertTrue(evaluation.awards.contains { $0.badge == "ten-k" && $0.tier == "earned" })
+        XCTAssertNotNil(evaluation.next)
+    }
+
+    func testBadSamplesNameThePoint() throws {
+        let engine = try engine()
+        XCTAssertThrowsError(try engine.summary(samples: RunSamples(times: [0, 1], latitudes: [0, 91], longitudes: [0, 0]), id: "x")) { error in
+            XCTAssertEqual("\(error)", "run x: sample 1: latitude 91.0 is not from -90 to 90")
+        }
+        XCTAssertThrowsError(try engine.summary(samples: RunSamples(times: [0, 1], latitudes: [0], longitudes: [0, 0]), id: "x")) { error in
+            XCTAssertEqual("\(error)", "run x: 1 latitudes for 2 times (one per sample)")
+        }
+        XCTAssertThrowsError(try engine.summaries(bytes: [1, 2], fileName: "x.doc")) { error in
+            XCTAssertTrue("\(error)".hasPrefix("run x.doc: unknown format"), "\(error)")
+        }
+    }
+
+    func testStateTakesOneMoreRun() throws {
+        let engine = try engine()
+        let folder = NSTemporaryDirectory() + "badgekit-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let runs = try (0..<3).map { i -> RunSummary in
+            var generator = RunGenerator(seed: UInt64(i), distanceMeters: 5200 + Double(i) * 2000, paceSecondsPerKilometre: 330 - Double(i) * 20)
+            generator.startEpochSeconds += Double(i) * 86_400
+            let track = generator.track()
+            return try engine.summary(samples: RunSamples(times: track.times, latitudes: track.latitudes, longitudes: track.longitudes), id: "run-\(i)")
+        }
+        let saved = try engine.saveState(of: Array(runs[..<2]), in: folder)
+        let added = try engine.add([runs[2]], toStateIn: folder)
+        XCTAssertNil(added.replayed)
+        XCTAssertEqual(added.runCount, 3)
+        XCTAssertEqual(added.evaluation.awards.map(IncrementalEvaluator.identity), engine.evaluate(runs).awards.map(IncrementalEvaluator.identity))
+        XCTAssertFalse(saved.evaluation.awards.isEmpty)
+        XCTAssertThrowsError(try engine.add([runs[2]], toStateIn: folder + "/none")) { error in
+            XCTAssertTrue("\(error)".contains("no saved state here"), "\(error)")
+        }
+    }
+}
