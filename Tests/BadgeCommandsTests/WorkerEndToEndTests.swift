@@ -191,11 +191,20 @@ final class WorkerEndToEndTests: XCTestCase {
 final class WorkerLinesTests: XCTestCase {
     func testAwardLineIsJSONEncodersObject() {
         let texts = ["plain", "", "quote \" and back\\slash", "new\nline\ttab\r", "control \u{1} \u{1F} \u{8} \u{C}", "café 🏃 / slash", "\u{7F}\u{2028}"]
+        let numbers: [Double] = [0, -0.0, 1, -3, 3228.209151695327, 0.1, 1e-7, 1.5e-300, 1e21, 123456789012345680000, 2.5e15, .infinity, .nan]
+        let evidences: [Evidence?] = [
+            nil, .record([:]), .list([]),
+            .record(["distance_m": .number(3228.209151695327), "checkpoint": .string("five-k"), "ok": .bool(true),
+                     "tiles": .list([.list([.number(8414), .number(5384)])]), "zz": .record(["a\"b": .bool(false)])]),
+            .list(numbers.map { .number($0) }),
+        ]
         for text in texts {
             for at in [Optional("2026-01-01T00:00:00Z"), nil] {
-                let award = WorkerLines.Award(athlete: text, badge: "b" + text, tier: "t", run: text + "r", at: at, awardID: "id",
-                                              pack: "p", rule: text, detail: text)
-                XCTAssertEqual(WorkerLines.line(award), WorkerLines.encode(award), text.debugDescription)
+                for evidence in evidences + [.string(text), .record([text: .string(text)])] {
+                    let award = WorkerLines.Award(athlete: text, badge: "b" + text, tier: "t", run: text + "r", at: at, awardID: "id",
+                                                  pack: "p", packVersion: text, rule: text, detail: text, evidence: evidence)
+                    XCTAssertEqual(WorkerLines.line(award), WorkerLines.encode(award), text.debugDescription)
+                }
             }
         }
     }

@@ -256,8 +256,9 @@ final class Worker {
             let id = AwardID.make(pack: award.pack, athlete: athlete.name, badge: award.badge, tier: award.tier, run: award.run,
                                   occurrence: occurrence)
             write(WorkerLines.line(WorkerLines.Award(athlete: athlete.name, badge: award.badge, tier: award.tier, run: award.run,
-                                                     at: award.at, awardID: id, pack: award.pack, rule: award.rule,
-                                                     detail: award.detail)))
+                                                     at: award.at, awardID: id, pack: award.pack,
+                                                     packVersion: award.packVersion, rule: award.rule,
+                                                     detail: award.detail, evidence: award.evidence)))
         }
         // Pack load failures were reported once, in the header's lines.
         let ruleFailures = evaluation.failures.dropFirst(setup.engine.loadFailures.count)

@@ -24,12 +24,17 @@ enum WorkerLines {
         var at: String?
         var awardID: String
         var pack: String
+        /// The pack's version (its fingerprint is in the header).
+        var packVersion: String
         var rule: String
         var detail: String
+        /// What the rule showed for the award (`award{ evidence = ... }`), null when nothing.
+        var evidence: Evidence?
 
         enum CodingKeys: String, CodingKey {
-            case type, athlete, badge, tier, run, at, pack, rule, detail
+            case type, athlete, badge, tier, run, at, pack, rule, detail, evidence
             case awardID = "award_id"
+            case packVersion = "pack_version"
         }
 
         func encode(to encoder: Encoder) throws {
@@ -42,8 +47,10 @@ enum WorkerLines {
             try c.encode(at, forKey: .at)  // null when the run had no times
             try c.encode(awardID, forKey: .awardID)
             try c.encode(pack, forKey: .pack)
+            try c.encode(packVersion, forKey: .packVersion)
             try c.encode(rule, forKey: .rule)
             try c.encode(detail, forKey: .detail)
+            try c.encode(evidence, forKey: .evidence)
         }
     }
 
@@ -111,8 +118,16 @@ enum WorkerLines {
         var out = #"{"at":"#
         out.reserveCapacity(256)
         if let at = award.at { appendString(at, to: &out) } else { out += "null" }
-        for (key, value) in [("athlete", award.athlete), ("award_id", award.awardID), ("badge", award.badge), ("detail", award.detail),
-                             ("pack", award.pack), ("rule", award.rule), ("run", award.run), ("tier", award.tier), ("type", award.type)] {
+        for (key, value) in [("athlete", award.athlete), ("award_id", award.awardID), ("badge", award.badge), ("detail", award.detail)] {
+            out += ",\""
+            out += key
+            out += "\":"
+            appendString(value, to: &out)
+        }
+        out += #","evidence":"#
+        if let evidence = award.evidence { appendEvidence(evidence, to: &out) } else { out += "null" }
+        for (key, value) in [("pack", award.pack), ("pack_version", award.packVersion), ("rule", award.rule), ("run", award.run),
+                             ("tier", award.tier), ("type", award.type)] {
             out += ",\""
             out += key
             out += "\":"
@@ -120,6 +135,36 @@ enum WorkerLines {
         }
         out += "}"
         return out
+    }
+
+    /// Evidence as JSONEncoder writes it here: records with sorted keys, numbers in Swift's shortest
+    /// form without a trailing `.0`, non-finite numbers as null.
+    static func appendEvidence(_ evidence: Evidence, to out: inout String) {
+        switch evidence {
+        case .bool(let value): out += value ? "true" : "false"
+        case .number(let value):
+            guard value.isFinite else { out += "null"; return }
+            var text = value.description
+            if text.hasSuffix(".0") { text.removeLast(2) }
+            out += text
+        case .string(let value): appendString(value, to: &out)
+        case .list(let values):
+            out += "["
+            for (index, value) in values.enumerated() {
+                if index > 0 { out += "," }
+                appendEvidence(value, to: &out)
+            }
+            out += "]"
+        case .record(let fields):
+            out += "{"
+            for (index, key) in fields.keys.sorted().enumerated() {
+                if index > 0 { out += "," }
+                appendString(key, to: &out)
+                out += ":"
+                if let value = fields[key] { appendEvidence(value, to: &out) }
+            }
+            out += "}"
+        }
     }
 
     /// `text` as a JSON string: quotes, backslashes and control characters escaped (as JSONEncoder
