@@ -114,6 +114,14 @@ public struct BadgeEngine: Sendable {
         rules.evaluate(runs: selected(runs))
     }
 
+    /// What a run like `run`, run after `history`, would earn (awards with tier, detail and
+    /// evidence), what it would change (a `best` moving to it), and each pack's next badge before and
+    /// after: `badgectl whatif` for an app ("run 12 km in an hour tomorrow and you earn..."). The run
+    /// is generated even-paced through the same analyzer, so it has splits, efforts and measures.
+    public func whatIf(_ run: WhatIf.Run, history: [RunSummary]) -> WhatIf.Outcome {
+        WhatIf.evaluate(run, history: selected(history), engine: rules, analyzer: analyzer)
+    }
+
     /// Evaluates a runner's whole history and saves each rule's state in `directory` (replacing any
     /// state there), so that later runs can be added with `add(_:toStateIn:)`.
     /// - Throws: `BadgeKitError.state` when the folder cannot be written.

@@ -36,6 +36,23 @@ final class BadgeEngineTests: XCTestCase {
         XCTAssertNotNil(evaluation.next)
     }
 
+    /// The library's what-if: a 10.5 km run after a 5.2 km one earns ten-k (and nothing it did not
+    /// run), and moves nothing the history holds that it cannot beat.
+    func testWhatIfOfTheNextRun() throws {
+        let engine = try engine()
+        var generator = RunGenerator(seed: 3, distanceMeters: 5_200, paceSecondsPerKilometre: 330)
+        generator.style = .compact
+        let track = generator.track()
+        let first = try engine.summary(samples: RunSamples(times: track.times, latitudes: track.latitudes, longitudes: track.longitudes), id: "first")
+        let start = (first.startEpochSeconds ?? 0) + 86_400
+        let outcome = engine.whatIf(WhatIf.Run(distanceMeters: 10_500, elapsedSeconds: 3_600, startEpochSeconds: start, utcOffsetSeconds: 0),
+                                    history: [first])
+        XCTAssertEqual(outcome.run.distanceMeters, 10_500, accuracy: 2)
+        XCTAssertTrue(outcome.awards.contains { $0.badge == "ten-k" && $0.tier == "earned" }, "\(outcome.awards)")
+        XCTAssertFalse(outcome.awards.contains { $0.badge == "fifteen-k" })
+        XCTAssertFalse(outcome.before.awards.contains { $0.badge == "ten-k" })
+    }
+
     func testBadSamplesNameThePoint() throws {
         let engine = try engine()
         XCTAssertThrowsError(try engine.summary(samples: RunSamples(times: [0, 1], latitudes: [0, 91], longitudes: [0, 0]), id: "x")) { error in
