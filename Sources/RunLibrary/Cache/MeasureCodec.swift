@@ -1,9 +1,10 @@
 import Foundation
 import RunFiles
 
-/// The bytes of a measure row (`RunCache.measuresTable`): the measure of each run of a file, in a
-/// compact binary form read without a JSON parser, so that a warm read with measures costs no more than
-/// one without (JSON decoding was half the time of a warm read of 200 files).
+/// The bytes of one measure of a file (an entry of its set in `RunCache.measuresTable`): the measure of
+/// each run of the file, in a compact binary form read without a JSON parser, so that a warm read with
+/// measures costs no more than one without (JSON decoding was half the time of a warm read of 200 files).
+/// A file's set (`encodeSet`) holds such bytes under each definition's `RunCache.measureKey`.
 ///
 /// Layout, little-endian: a 4-byte magic `BCM1`, the run count (UInt32), then per run a byte 0 (no
 /// value) or 1 followed by the field count (UInt16) and per field its name (a length byte and UTF-8),
@@ -68,25 +69,95 @@ enum MeasureCodec {
 
     /// nil when the bytes are not a well-formed row (a row made by hand, a truncated write): a miss.
     static func decode(_ data: Data) -> [MeasureValue?]? {
-        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> [MeasureValue?]? in
-            var reader = Reader(bytes: raw)
-            // Every run takes a byte at least: a count beyond the bytes left is junk, not a reservation to make.
-            guard reader.take(4).map(Array.init) == magic, let count = reader.uint32(), Int(count) <= reader.remaining else { return nil }
-            var values: [MeasureValue?] = []
-            values.reserveCapacity(Int(count))
+        data.withUnsafeBytes { decode(raw: $0) }
+    }
+
+    /// `decode` over bytes in place (an entry of a set, read without copying it out first).
+    static func decode(raw: UnsafeRawBufferPointer) -> [MeasureValue?]? {
+        var reader = Reader(bytes: raw)
+        // Every run takes a byte at least: a count beyond the bytes left is junk, not a reservation to make.
+        guard reader.take(4).map(Array.init) == magic, let count = reader.uint32(), Int(count) <= reader.remaining else { return nil }
+        var values: [MeasureValue?] = []
+        values.reserveCapacity(Int(count))
+        for _ in 0..<count {
+            guard let present = reader.byte() else { return nil }
+            if present == 0 { values.append(nil); continue }
+            // Every field takes 3 bytes at least (a name length, a type, a value byte).
+            guard present == 1, let count = reader.uint16(), Int(count) * 3 <= reader.remaining else { return nil }
+            // Sized once: growing a dictionary field by field cost more than reading the bytes.
+            var fields = [String: MeasureScalar](minimumCapacity: Int(count))
             for _ in 0..<count {
-                guard let present = reader.byte() else { return nil }
-                if present == 0 { values.append(nil); continue }
-                guard present == 1, let fields = reader.uint16() else { return nil }
-                var value = MeasureValue()
-                for _ in 0..<fields {
-                    guard let length = reader.byte(), let name = reader.take(Int(length)), let field = read(&reader) else { return nil }
-                    value[String(decoding: name, as: UTF8.self)] = field
-                }
-                values.append(value)
+                guard let length = reader.byte(), let name = reader.take(Int(length)), let field = read(&reader) else { return nil }
+                fields[String(decoding: name, as: UTF8.self)] = field
             }
-            return reader.atEnd ? values : nil
+            values.append(MeasureValue(fields))
         }
+        return reader.atEnd ? values : nil
+    }
+
+    // MARK: - A file's set of measures
+
+    /// The bytes of a file's set: every measure the cache holds for its content, oldest write first.
+    ///
+    /// Layout, little-endian: a 4-byte magic `BCS1`, the entry count (UInt16), then per entry its key
+    /// (`RunCache.measureKey`: a UInt16 length and UTF-8), the length of its bytes (UInt32) and the bytes
+    /// (`encode`). A reader finds the keys it wants by comparing bytes and decodes only those entries.
+    static let setMagic: [UInt8] = Array("BCS1".utf8)
+
+    /// A set's bytes from its entries (key and `encode`d bytes), in this order.
+    static func encodeSet(_ entries: [(key: String, value: Data)]) -> Data {
+        var bytes = setMagic
+        append(UInt16(clamping: entries.count), to: &bytes)
+        for (key, value) in entries.prefix(Int(UInt16.max)) {
+            let utf8 = Array(key.utf8.prefix(Int(UInt16.max)))
+            append(UInt16(utf8.count), to: &bytes); bytes += utf8
+            append(UInt32(clamping: value.count), to: &bytes); bytes += value
+        }
+        return Data(bytes)
+    }
+
+    /// Walks a set's entries (key bytes and value bytes, both in place) until `body` returns false.
+    /// False when the bytes are not a well-formed set (a miss: the measures are computed again).
+    @discardableResult
+    static func forEachEntry(_ raw: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Bool) -> Bool {
+        var reader = Reader(bytes: raw)
+        guard reader.take(4).map(Array.init) == setMagic, let count = reader.uint16() else { return false }
+        for _ in 0..<count {
+            guard let length = reader.uint16(), let key = reader.take(Int(length)),
+                  let size = reader.uint32(), let value = reader.take(Int(size)) else { return false }
+            guard body(key, value) else { return true }
+        }
+        return reader.atEnd
+    }
+
+    /// A set's entries (key and bytes, in order); nil when the bytes are not a well-formed set.
+    static func entries(ofSet data: Data) -> [(key: String, value: Data)]? {
+        data.withUnsafeBytes { raw in
+            var entries: [(key: String, value: Data)] = []
+            let whole = forEachEntry(raw) { key, value in
+                entries.append((String(decoding: key, as: UTF8.self), Data(value)))
+                return true
+            }
+            return whole ? entries : nil
+        }
+    }
+
+    /// The values of the entries of a set whose keys are among `keys` (UTF-8 of `RunCache.measureKey`),
+    /// decoded, by the key's index in `keys`: nil where the set has no such entry or its bytes are
+    /// malformed. Other entries are skipped unread.
+    static func decodeSet(_ data: Data, keys: [[UInt8]]) -> [[MeasureValue?]?] {
+        var found = [[MeasureValue?]?](repeating: nil, count: keys.count)
+        guard !keys.isEmpty else { return found }
+        data.withUnsafeBytes { raw in
+            var left = keys.count
+            forEachEntry(raw) { key, value in
+                guard let index = keys.firstIndex(where: { $0.count == key.count && $0.elementsEqual(key) }), found[index] == nil else { return true }
+                found[index] = decode(raw: value)
+                left -= 1
+                return left > 0
+            }
+        }
+        return found
     }
 
     private static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
