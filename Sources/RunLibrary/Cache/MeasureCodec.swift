@@ -76,7 +76,7 @@ enum MeasureCodec {
     static func decode(raw: UnsafeRawBufferPointer) -> [MeasureValue?]? {
         var reader = Reader(bytes: raw)
         // Every run takes a byte at least: a count beyond the bytes left is junk, not a reservation to make.
-        guard reader.take(4).map(Array.init) == magic, let count = reader.uint32(), Int(count) <= reader.remaining else { return nil }
+        guard reader.starts(with: magic), let count = reader.uint32(), Int(count) <= reader.remaining else { return nil }
         var values: [MeasureValue?] = []
         values.reserveCapacity(Int(count))
         for _ in 0..<count {
@@ -121,7 +121,7 @@ enum MeasureCodec {
     @discardableResult
     static func forEachEntry(_ raw: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Bool) -> Bool {
         var reader = Reader(bytes: raw)
-        guard reader.take(4).map(Array.init) == setMagic, let count = reader.uint16() else { return false }
+        guard reader.starts(with: setMagic), let count = reader.uint16() else { return false }
         for _ in 0..<count {
             guard let length = reader.uint16(), let key = reader.take(Int(length)),
                   let size = reader.uint32(), let value = reader.take(Int(size)) else { return false }
@@ -177,6 +177,11 @@ enum MeasureCodec {
             return UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)])
         }
         mutating func byte() -> UInt8? { take(1).map { $0[0] } }
+        /// Takes `prefix`'s length of bytes when they are `prefix` (a magic), without copying them out.
+        mutating func starts(with prefix: [UInt8]) -> Bool {
+            guard let bytes = take(prefix.count) else { return false }
+            return bytes.elementsEqual(prefix)
+        }
         mutating func integer<T: FixedWidthInteger>(_: T.Type) -> T? {
             guard let slice = take(MemoryLayout<T>.size) else { return nil }
             var value: T = 0
