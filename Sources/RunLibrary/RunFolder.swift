@@ -207,7 +207,8 @@ public struct RunFolder: Sendable {
     /// only the entries of the analyzer's measures are decoded.
     static func attachMeasures(_ runs: [RunSummary], analyzer: RunAnalyzer, keys: MeasureKeys, stored: Data) -> CachedMeasures {
         guard !analyzer.measures.isEmpty else { return .complete(runs) }
-        let decoded = MeasureCodec.decodeSet(stored, keys: keys.utf8)
+        // Kept as their bytes, checked whole: a rule's read decodes what it reads (`MeasureValue`).
+        let decoded = MeasureCodec.decodeSet(stored, keys: keys.utf8, encoded: true)
         var missing: [MeasureDefinition] = []
         for (definition, values) in zip(analyzer.measures, decoded) where values?.count != runs.count { missing.append(definition) }
         guard missing.isEmpty else { return .missing(missing) }

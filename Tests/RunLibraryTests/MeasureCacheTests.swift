@@ -261,7 +261,68 @@ final class MeasureCacheTests: XCTestCase {
             }
             let cut = Data(junk.prefix(Int(generator.next() % UInt64(junk.count + 1))))
             _ = MeasureCodec.entries(ofSet: cut)
-            _ = MeasureCodec.decodeSet(cut, keys: [Array("v5|m1|sun()".utf8), Array("v5|m1|stops(min_s=10)".utf8)])
+            let keys = [Array("v5|m1|sun()".utf8), Array("v5|m1|stops(min_s=10)".utf8)]
+            // Kept as bytes or made at once: the same verdict and the same values.
+            let made = MeasureCodec.decodeSet(cut, keys: keys)
+            let kept = MeasureCodec.decodeSet(cut, keys: keys, encoded: true)
+            XCTAssertEqual(kept, made)
+            for case let value? in (kept.compactMap { $0 }.joined()) {
+                var seen: [String: MeasureScalar] = [:]
+                value.forEachField { seen[$0] = $1 }
+                XCTAssertEqual(seen, value.fields)
+                XCTAssertEqual(value.fieldCount, value.fields.count)
+                for (name, field) in value.fields { XCTAssertEqual(value[name], field) }
+            }
         }
+    }
+
+    func testAWarmReadsValuesReadAsTheFreshOnes() throws {
+        let analyzer = RunAnalyzer(measures: [best1k, stops, sun])
+        let fresh = try RunFolder.read(runs, analyzer: analyzer, zone: utc)
+        let cache = try openCache()
+        _ = try RunFolder.read(runs, analyzer: analyzer, zone: utc, cache: cache)
+        let warm = try RunFolder.read(runs, analyzer: analyzer, zone: utc, cache: cache)
+        XCTAssertEqual(warm.runs, fresh.runs)
+        for (cached, read) in zip(warm.runs, fresh.runs) {
+            for definition in [best1k, stops, sun] {
+                let value = try XCTUnwrap(cached.measures[definition.key]), original = try XCTUnwrap(read.measures[definition.key])
+                XCTAssertEqual(value.fields, original.fields)
+                XCTAssertEqual(value.fieldCount, original.fields.count)
+                XCTAssertEqual(value.text(kind: definition.kind), original.text(kind: definition.kind))
+                var seen: [String: MeasureScalar] = [:]
+                value.forEachField { seen[$0] = $1 }
+                XCTAssertEqual(seen, original.fields)
+                for name in original.fields.keys { XCTAssertEqual(value[name], original[name], name) }
+                XCTAssertNil(value["no_such_field"])
+                // Changed, it holds its fields as any value does.
+                var changed = value
+                changed["count"] = .integer(99)
+                XCTAssertEqual(changed["count"], .integer(99))
+                XCTAssertEqual(changed.fields.count, original.fields.count + (original["count"] == nil ? 1 : 0))
+                XCTAssertEqual(value, original, "the copy read from the cache is unchanged")
+            }
+        }
+    }
+
+    func testAMalformedValueInASoundSetIsReadAgain() throws {
+        let analyzer = RunAnalyzer(measures: [stops])
+        let fresh = try RunFolder.read(runs, analyzer: analyzer, zone: utc)
+        let cache = try openCache()
+        _ = try RunFolder.read(runs, analyzer: analyzer, zone: utc, cache: cache)
+        // A set of the right shape whose value has a field of no known type.
+        var bytes = [UInt8](MeasureCodec.encode([MeasureValue(["count": .integer(1)])]))
+        XCTAssertEqual(bytes[17], 1, "the type byte of the field")
+        bytes[17] = 200
+        let key = RunCache.measureKey(stops)
+        let file = try content(1)
+        let queue = try DatabaseQueue(path: folder + "/cache.sqlite")
+        try queue.write { db in
+            try db.execute(sql: "UPDATE measure_sets SET measures = ? WHERE hash = ? AND size = ?",
+                           arguments: [MeasureCodec.encodeSet([(key, Data(bytes))]), Int64(bitPattern: file.hash), file.sizeBytes])
+        }
+        try queue.close()
+        let again = try RunFolder.read(runs, analyzer: analyzer, zone: utc, cache: try openCache())
+        XCTAssertEqual(again.runs, fresh.runs)
+        XCTAssertNotEqual(try openCache().lookupMeasures(hash: file.hash, sizeBytes: file.sizeBytes, keys: [key])[key], Data(bytes), "stored again")
     }
 }

@@ -19,8 +19,9 @@ enum MeasureCodec {
         for value in values {
             guard let value else { bytes.append(0); continue }
             bytes.append(1)
-            append(UInt16(value.fields.count), to: &bytes)
-            for (name, field) in value.fields.sorted(by: { $0.key < $1.key }) {
+            let fields = value.fields
+            append(UInt16(fields.count), to: &bytes)
+            for (name, field) in fields.sorted(by: { $0.key < $1.key }) {
                 let utf8 = Array(name.utf8.prefix(255))
                 bytes.append(UInt8(utf8.count)); bytes += utf8
                 write(field, to: &bytes)
@@ -86,11 +87,65 @@ enum MeasureCodec {
             guard present == 1, let count = reader.uint16(), Int(count) * 3 <= reader.remaining else { return nil }
             // Sized once: growing a dictionary field by field cost more than reading the bytes.
             var fields = [String: MeasureScalar](minimumCapacity: Int(count))
+            var previous: UnsafeRawBufferPointer?
             for _ in 0..<count {
-                guard let length = reader.byte(), let name = reader.take(Int(length)), let field = read(&reader) else { return nil }
+                guard let length = reader.byte(), let name = reader.take(Int(length)), isNext(name, after: previous),
+                      let field = read(&reader) else { return nil }
                 fields[String(decoding: name, as: UTF8.self)] = field
+                previous = name
             }
             values.append(MeasureValue(fields))
+        }
+        return reader.atEnd ? values : nil
+    }
+
+    /// Steps over a field `write` wrote, checking it as `read` would but making nothing (no string, no
+    /// array); false when malformed. Types other than these are left to `read` (made, then dropped).
+    private static func skip(_ reader: inout Reader, depth: Int = 0) -> Bool {
+        var probe = reader
+        guard let type = probe.byte() else { return false }
+        switch type {
+        case 0, 1:
+            reader = probe
+            return reader.take(8) != nil
+        case 2:
+            reader = probe
+            return reader.take(1) != nil
+        case 3:
+            reader = probe
+            guard let size = reader.uint32() else { return false }
+            return reader.take(Int(size)) != nil
+        case 4:
+            reader = probe
+            guard depth < 8, let count = reader.uint32(), Int(count) <= reader.remaining else { return false }
+            for _ in 0..<count where !skip(&reader, depth: depth + 1) { return false }
+            return true
+        default:
+            return read(&reader, depth: depth) != nil
+        }
+    }
+
+    /// `decode` of `part` (bytes inside `whole`, which are `data`'s), each value kept as its bytes (a slice of
+    /// `data`, sharing its storage) to be read when a rule asks (`MeasureFieldReader`): every field is
+    /// checked here, so a malformed value is still a miss, and no dictionary is made for a value nothing reads.
+    static func decodeEncoded(_ data: Data, whole: UnsafeRawBufferPointer, part: UnsafeRawBufferPointer) -> [MeasureValue?]? {
+        guard let wholeStart = whole.baseAddress, let partStart = part.baseAddress else { return nil }
+        let base = data.startIndex + wholeStart.distance(to: partStart)
+        var reader = Reader(bytes: part)
+        guard reader.starts(with: magic), let count = reader.uint32(), Int(count) <= reader.remaining else { return nil }
+        var values: [MeasureValue?] = []
+        values.reserveCapacity(Int(count))
+        for _ in 0..<count {
+            guard let present = reader.byte() else { return nil }
+            if present == 0 { values.append(nil); continue }
+            let start = reader.offset
+            guard present == 1, let count = reader.uint16(), Int(count) * 3 <= reader.remaining else { return nil }
+            var previous: UnsafeRawBufferPointer?
+            for _ in 0..<count {
+                guard let length = reader.byte(), let name = reader.take(Int(length)), isNext(name, after: previous), skip(&reader) else { return nil }
+                previous = name
+            }
+            values.append(MeasureValue(encoded: data[(base + start)..<(base + reader.offset)], reader: MeasureCodec.self))
         }
         return reader.atEnd ? values : nil
     }
@@ -145,19 +200,36 @@ enum MeasureCodec {
     /// The values of the entries of a set whose keys are among `keys` (UTF-8 of `RunCache.measureKey`),
     /// decoded, by the key's index in `keys`: nil where the set has no such entry or its bytes are
     /// malformed. Other entries are skipped unread.
-    static func decodeSet(_ data: Data, keys: [[UInt8]]) -> [[MeasureValue?]?] {
+    /// `encoded`: each value kept as its bytes until read (`decodeEncoded`).
+    static func decodeSet(_ data: Data, keys: [[UInt8]], encoded: Bool = false) -> [[MeasureValue?]?] {
         var found = [[MeasureValue?]?](repeating: nil, count: keys.count)
         guard !keys.isEmpty else { return found }
         data.withUnsafeBytes { raw in
             var left = keys.count
             forEachEntry(raw) { key, value in
-                guard let index = keys.firstIndex(where: { $0.count == key.count && $0.elementsEqual(key) }), found[index] == nil else { return true }
-                found[index] = decode(raw: value)
+                guard let index = keys.firstIndex(where: { wanted in wanted.withUnsafeBytes { same($0, key) } }), found[index] == nil else { return true }
+                found[index] = encoded ? decodeEncoded(data, whole: raw, part: value) : decode(raw: value)
                 left -= 1
                 return left > 0
             }
         }
         return found
+    }
+
+    /// Whether a field's name may follow `previous` in a value: ASCII (so that comparing bytes is comparing
+    /// names: a field is found in a value kept as bytes as in a dictionary) and after it in byte order (as
+    /// `encode` writes them, so no name comes twice). Any other value is malformed: a miss, recomputed.
+    static func isNext(_ name: UnsafeRawBufferPointer, after previous: UnsafeRawBufferPointer?) -> Bool {
+        guard name.allSatisfy({ $0 < 0x80 }) else { return false }
+        guard let previous else { return true }
+        return previous.lexicographicallyPrecedes(name)
+    }
+
+    /// Whether two runs of bytes are the same.
+    static func same(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        guard a.count == b.count else { return false }
+        guard let x = a.baseAddress, let y = b.baseAddress else { return true }
+        return memcmp(x, y, a.count) == 0
     }
 
     private static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
@@ -191,5 +263,43 @@ enum MeasureCodec {
         mutating func uint16() -> UInt16? { integer(UInt16.self) }
         mutating func uint32() -> UInt32? { integer(UInt32.self) }
         mutating func uint64() -> UInt64? { integer(UInt64.self) }
+    }
+}
+
+/// A value's bytes as `MeasureCodec.encode` writes them after the presence byte: the field count, then
+/// each field's name and scalar. Read only from bytes `decodeEncoded` checked whole.
+extension MeasureCodec: MeasureFieldReader {
+    static func fieldCount(in bytes: UnsafeRawBufferPointer) -> Int {
+        var reader = Reader(bytes: bytes)
+        return reader.uint16().map(Int.init) ?? 0
+    }
+
+    static func forEachField(in bytes: UnsafeRawBufferPointer, _ body: (String, MeasureScalar) -> Void) {
+        var reader = Reader(bytes: bytes)
+        guard let count = reader.uint16() else { return }
+        for _ in 0..<count {
+            guard let length = reader.byte(), let name = reader.take(Int(length)), let field = read(&reader) else { return }
+            body(String(decoding: name, as: UTF8.self), field)
+        }
+    }
+
+    static func fields(in bytes: UnsafeRawBufferPointer) -> [String: MeasureScalar] {
+        var fields = [String: MeasureScalar](minimumCapacity: fieldCount(in: bytes))
+        forEachField(in: bytes) { fields[$0] = $1 }
+        return fields
+    }
+
+    static func field(_ name: String, in bytes: UnsafeRawBufferPointer) -> MeasureScalar? {
+        var reader = Reader(bytes: bytes)
+        guard let count = reader.uint16() else { return nil }
+        var wanted = name
+        return wanted.withUTF8 { wanted in
+            for _ in 0..<count {
+                guard let length = reader.byte(), let found = reader.take(Int(length)) else { return nil }
+                if same(found, UnsafeRawBufferPointer(wanted)) { return read(&reader) }
+                guard skip(&reader) else { return nil }
+            }
+            return nil
+        }
     }
 }
