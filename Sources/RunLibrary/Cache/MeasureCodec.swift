@@ -75,6 +75,20 @@ enum MeasureCodec {
 
     /// `decode` over bytes in place (an entry of a set, read without copying it out first).
     static func decode(raw: UnsafeRawBufferPointer) -> [MeasureValue?]? {
+        values(raw) { reader, _ in
+            var fields: [String: MeasureScalar] = [:]
+            let whole = walkFields(&reader, count: { fields.reserveCapacity($0) }) { name, reader in
+                guard let field = read(&reader) else { return false }
+                fields[String(decoding: name, as: UTF8.self)] = field
+                return true
+            }
+            return whole ? MeasureValue(fields) : nil
+        }
+    }
+
+    /// The values of a measure's bytes (`encode`): nil for a run without one, else what `value` makes of
+    /// the bytes after the presence byte (given the offset they start at); nil when malformed.
+    private static func values(_ raw: UnsafeRawBufferPointer, _ value: (inout Reader, Int) -> MeasureValue?) -> [MeasureValue?]? {
         var reader = Reader(bytes: raw)
         // Every run takes a byte at least: a count beyond the bytes left is junk, not a reservation to make.
         guard reader.starts(with: magic), let count = reader.uint32(), Int(count) <= reader.remaining else { return nil }
@@ -83,20 +97,26 @@ enum MeasureCodec {
         for _ in 0..<count {
             guard let present = reader.byte() else { return nil }
             if present == 0 { values.append(nil); continue }
-            // Every field takes 3 bytes at least (a name length, a type, a value byte).
-            guard present == 1, let count = reader.uint16(), Int(count) * 3 <= reader.remaining else { return nil }
-            // Sized once: growing a dictionary field by field cost more than reading the bytes.
-            var fields = [String: MeasureScalar](minimumCapacity: Int(count))
-            var previous: UnsafeRawBufferPointer?
-            for _ in 0..<count {
-                guard let length = reader.byte(), let name = reader.take(Int(length)), isNext(name, after: previous),
-                      let field = read(&reader) else { return nil }
-                fields[String(decoding: name, as: UTF8.self)] = field
-                previous = name
-            }
-            values.append(MeasureValue(fields))
+            guard present == 1, let made = value(&reader, reader.offset) else { return nil }
+            values.append(made)
         }
         return reader.atEnd ? values : nil
+    }
+
+    /// A value's fields: their count (handed to `count`), then each name, checked by `isNext`, and its
+    /// field, which `field` takes off the reader (false: malformed). False when malformed.
+    private static func walkFields(_ reader: inout Reader, count: (Int) -> Void = { _ in },
+                                   _ field: (UnsafeRawBufferPointer, inout Reader) -> Bool) -> Bool {
+        // Every field takes 3 bytes at least (a name length, a type, a value byte).
+        guard let total = reader.uint16(), Int(total) * 3 <= reader.remaining else { return false }
+        count(Int(total))
+        var previous: UnsafeRawBufferPointer?
+        for _ in 0..<total {
+            guard let length = reader.byte(), let name = reader.take(Int(length)), isNext(name, after: previous),
+                  field(name, &reader) else { return false }
+            previous = name
+        }
+        return true
     }
 
     /// Steps over a field `write` wrote, checking it as `read` would but making nothing (no string, no
@@ -131,23 +151,10 @@ enum MeasureCodec {
     static func decodeEncoded(_ data: Data, whole: UnsafeRawBufferPointer, part: UnsafeRawBufferPointer) -> [MeasureValue?]? {
         guard let wholeStart = whole.baseAddress, let partStart = part.baseAddress else { return nil }
         let base = data.startIndex + wholeStart.distance(to: partStart)
-        var reader = Reader(bytes: part)
-        guard reader.starts(with: magic), let count = reader.uint32(), Int(count) <= reader.remaining else { return nil }
-        var values: [MeasureValue?] = []
-        values.reserveCapacity(Int(count))
-        for _ in 0..<count {
-            guard let present = reader.byte() else { return nil }
-            if present == 0 { values.append(nil); continue }
-            let start = reader.offset
-            guard present == 1, let count = reader.uint16(), Int(count) * 3 <= reader.remaining else { return nil }
-            var previous: UnsafeRawBufferPointer?
-            for _ in 0..<count {
-                guard let length = reader.byte(), let name = reader.take(Int(length)), isNext(name, after: previous), skip(&reader) else { return nil }
-                previous = name
-            }
-            values.append(MeasureValue(encoded: data[(base + start)..<(base + reader.offset)], reader: MeasureCodec.self))
+        return values(part) { reader, start in
+            guard walkFields(&reader, { _, reader in skip(&reader) }) else { return nil }
+            return MeasureValue(encoded: data[(base + start)..<(base + reader.offset)], reader: MeasureCodec.self)
         }
-        return reader.atEnd ? values : nil
     }
 
     // MARK: - A file's set of measures
