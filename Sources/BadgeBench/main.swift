@@ -292,6 +292,22 @@ func benchWarmMeasures(_ directory: String, cachePath: String, with: Bool, count
     guard runs == expected * count else { throw BenchError.failed("warm reads gave \(runs) runs, not \(expected * count)") }
     emit("measures", with ? definitions.count : 0)
     emit("runs", expected)
+    // BENCH_EVALUATE=BADGES: also every pack's rules over the runs of a warm read, `count` times
+    // (`--toggle-collect='*warmEvaluations*'`): what the rules pay to read the measures.
+    if let badges = ProcessInfo.processInfo.environment["BENCH_EVALUATE"] {
+        let folder = try RunFolder.read(directory, analyzer: analyzer, cache: cache, serial: true)
+        var engine = RuleEngine(packDirectories: packDirectories(packs), catalogue: try Catalogue.load(path: badges))
+        engine.athlete = athlete
+        guard engine.loadFailures.isEmpty else { throw BenchError.failed("packs did not load: \(engine.loadFailures)") }
+        emit("awards", warmEvaluations(engine, runs: folder.runs, count: count))
+    }
+}
+
+@inline(never)
+func warmEvaluations(_ engine: RuleEngine, runs: [RunSummary], count: Int) -> Int {
+    var awards = 0
+    for _ in 0..<count { awards += engine.evaluate(runs: runs).awards.count }
+    return awards
 }
 
 @inline(never)
