@@ -268,7 +268,7 @@ final class MeasureCacheTests: XCTestCase {
             XCTAssertEqual(kept, made)
             for case let value? in (kept.compactMap { $0 }.joined()) {
                 var seen: [String: MeasureScalar] = [:]
-                value.forEachField { seen[$0] = $1 }
+                value.forEachField { seen[String(decoding: $0, as: UTF8.self)] = $1 }
                 XCTAssertEqual(seen, value.fields)
                 XCTAssertEqual(value.fieldCount, value.fields.count)
                 for (name, field) in value.fields { XCTAssertEqual(value[name], field) }
@@ -290,7 +290,7 @@ final class MeasureCacheTests: XCTestCase {
                 XCTAssertEqual(value.fieldCount, original.fields.count)
                 XCTAssertEqual(value.text(kind: definition.kind), original.text(kind: definition.kind))
                 var seen: [String: MeasureScalar] = [:]
-                value.forEachField { seen[$0] = $1 }
+                value.forEachField { seen[String(decoding: $0, as: UTF8.self)] = $1 }
                 XCTAssertEqual(seen, original.fields)
                 for name in original.fields.keys { XCTAssertEqual(value[name], original[name], name) }
                 XCTAssertNil(value["no_such_field"])

@@ -81,7 +81,7 @@ extension LuaState {
         newTable(record: Int32(min(value.fieldCount, Int(Int32.max))))
         value.forEachField { name, field in
             push(measureField: field)
-            setField(-2, name)
+            setField(-2, utf8: name)
         }
     }
 

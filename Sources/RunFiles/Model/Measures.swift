@@ -141,8 +141,9 @@ public protocol MeasureFieldReader: Sendable {
     static func fields(in bytes: UnsafeRawBufferPointer) -> [String: MeasureScalar]
     /// One field, nil when there is none of that name.
     static func field(_ name: String, in bytes: UnsafeRawBufferPointer) -> MeasureScalar?
-    /// Every field in the order of the bytes, without gathering them first.
-    static func forEachField(in bytes: UnsafeRawBufferPointer, _ body: (String, MeasureScalar) -> Void)
+    /// Every field in the order of the bytes, without gathering them first: its name as UTF-8 (valid during
+    /// the call only) and its value.
+    static func forEachField(in bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer, MeasureScalar) -> Void)
     /// How many fields there are.
     static func fieldCount(in bytes: UnsafeRawBufferPointer) -> Int
 }
@@ -190,10 +191,14 @@ public struct MeasureValue: Sendable, Equatable, Codable {
         guard let encoded else { return decoded.count }
         return encoded.bytes.withUnsafeBytes { encoded.reader.fieldCount(in: $0) }
     }
-    /// Calls `body` with every field (a value from the cache: as its bytes are read, with no dictionary made).
-    public func forEachField(_ body: (String, MeasureScalar) -> Void) {
+    /// Calls `body` with every field: its name as UTF-8 (valid during the call only) and its value. A value
+    /// from the cache is read from its bytes as it goes, with no dictionary and no name string made.
+    public func forEachField(_ body: (_ name: UnsafeRawBufferPointer, _ field: MeasureScalar) -> Void) {
         guard let encoded else {
-            for (name, field) in decoded { body(name, field) }
+            for (name, field) in decoded {
+                var name = name
+                name.withUTF8 { body(UnsafeRawBufferPointer($0), field) }
+            }
             return
         }
         encoded.bytes.withUnsafeBytes { encoded.reader.forEachField(in: $0, body) }

@@ -281,18 +281,18 @@ extension MeasureCodec: MeasureFieldReader {
         return reader.uint16().map(Int.init) ?? 0
     }
 
-    static func forEachField(in bytes: UnsafeRawBufferPointer, _ body: (String, MeasureScalar) -> Void) {
+    static func forEachField(in bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer, MeasureScalar) -> Void) {
         var reader = Reader(bytes: bytes)
         guard let count = reader.uint16() else { return }
         for _ in 0..<count {
             guard let length = reader.byte(), let name = reader.take(Int(length)), let field = read(&reader) else { return }
-            body(String(decoding: name, as: UTF8.self), field)
+            body(name, field)
         }
     }
 
     static func fields(in bytes: UnsafeRawBufferPointer) -> [String: MeasureScalar] {
         var fields = [String: MeasureScalar](minimumCapacity: fieldCount(in: bytes))
-        forEachField(in: bytes) { fields[$0] = $1 }
+        forEachField(in: bytes) { fields[String(decoding: $0, as: UTF8.self)] = $1 }
         return fields
     }
 
