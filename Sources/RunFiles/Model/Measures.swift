@@ -162,6 +162,8 @@ public struct MeasureValue: Sendable, Equatable, Codable {
         var reader: any MeasureFieldReader.Type
     }
 
+    /// The fields by name (a value from the cache: decoded from its bytes on each read; setting them
+    /// drops the bytes).
     public var fields: [String: MeasureScalar] {
         get {
             guard let encoded else { return decoded }
@@ -169,12 +171,14 @@ public struct MeasureValue: Sendable, Equatable, Codable {
         }
         set { decoded = newValue; encoded = nil }
     }
+    /// A value of these fields.
     public init(_ fields: [String: MeasureScalar] = [:]) { decoded = fields }
     /// A value kept as `bytes` (checked whole by the caller), read by `reader` when a field is asked for.
     public init(encoded bytes: Data, reader: any MeasureFieldReader.Type) {
         decoded = [:]
         encoded = Encoded(bytes: bytes, reader: reader)
     }
+    /// One field (a value from the cache: found in its bytes, only that field decoded).
     public subscript(_ name: String) -> MeasureScalar? {
         get {
             guard let encoded else { return decoded[name] }
@@ -203,6 +207,7 @@ public struct MeasureValue: Sendable, Equatable, Codable {
         }
         encoded.bytes.withUnsafeBytes { encoded.reader.forEachField(in: $0, body) }
     }
+    /// The same fields, whether held as a dictionary or as the cache's bytes.
     public static func == (a: MeasureValue, b: MeasureValue) -> Bool { a.fields == b.fields }
 
     /// The fields that hold counts (integers in Lua); every other number is a float.
