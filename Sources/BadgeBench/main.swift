@@ -324,6 +324,47 @@ func benchRules(count: Int, runs: Int, packs: [String], badges: String) throws {
     }
 }
 
+/// Warm reads only, for instruction counts (`callgrind --toggle-collect='*warmReads*'`): the folder
+/// through `cachePath`, primed first if it is empty, then read warm `count` times on the calling thread,
+/// with every measure the packs declare (`with`) or none. The packs are loaded either way, so the two
+/// modes differ only in the reads.
+func benchWarmMeasures(_ directory: String, cachePath: String, with: Bool, count: Int, packs: [String]) throws {
+    let loaded = try packDirectories(packs).map { try RulePack.load(directory: $0) }
+    let athlete = Athlete(source: "bench", maxHeartRate: 190, restingHeartRate: 50, zones: Athlete.defaultZones(max: 190, resting: 50))
+    let definitions = PackMeasureTable.definitions(of: loaded, athlete: athlete)
+    let analyzer = with ? RunAnalyzer(measures: definitions) : RunAnalyzer()
+    var warning: String?
+    guard let cache = RunCache.open(path: cachePath, warning: &warning) else { throw BenchError.failed(warning ?? "no cache") }
+    let expected = try RunFolder.read(directory, analyzer: analyzer, cache: cache, serial: true).runs.count
+    let runs = try warmReads(directory, analyzer: analyzer, cache: cache, count: count)
+    guard runs == expected * count else { throw BenchError.failed("warm reads gave \(runs) runs, not \(expected * count)") }
+    emit("measures", with ? definitions.count : 0)
+    emit("runs", expected)
+    // BENCH_EVALUATE=BADGES: also every pack's rules over the runs of a warm read, `count` times
+    // (`--toggle-collect='*warmEvaluations*'`): what the rules pay to read the measures.
+    if let badges = ProcessInfo.processInfo.environment["BENCH_EVALUATE"] {
+        let folder = try RunFolder.read(directory, analyzer: analyzer, cache: cache, serial: true)
+        var engine = RuleEngine(packDirectories: packDirectories(packs), catalogue: try Catalogue.load(path: badges))
+        engine.athlete = athlete
+        guard engine.loadFailures.isEmpty else { throw BenchError.failed("packs did not load: \(engine.loadFailures)") }
+        emit("awards", warmEvaluations(engine, runs: folder.runs, count: count))
+    }
+}
+
+@inline(never)
+func warmEvaluations(_ engine: RuleEngine, runs: [RunSummary], count: Int) -> Int {
+    var awards = 0
+    for _ in 0..<count { awards += engine.evaluate(runs: runs).awards.count }
+    return awards
+}
+
+@inline(never)
+func warmReads(_ directory: String, analyzer: RunAnalyzer, cache: RunCache, count: Int) throws -> Int {
+    var runs = 0
+    for _ in 0..<count { runs += try RunFolder.read(directory, analyzer: analyzer, cache: cache, serial: true).runs.count }
+    return runs
+}
+
 func run() throws {
     let args = Array(CommandLine.arguments.dropFirst())
     func arg(_ index: Int, _ usage: String) throws -> String {
@@ -408,6 +449,12 @@ func run() throws {
         emit("lookups_s", lookups)
         emit("store_s", storing)
         emit("json_bytes", blobs.reduce(0) { $0 + $1.count })
+    case "warm-measures":
+        let usage = "warm-measures DIR CACHE with|without COUNT PACK..."
+        let mode = try arg(3, usage)
+        guard mode == "with" || mode == "without" else { throw BenchError.usage(usage) }
+        try benchWarmMeasures(try arg(1, usage), cachePath: try arg(2, usage), with: mode == "with",
+                              count: Int(try arg(4, usage)) ?? 1, packs: Array(args.dropFirst(5)))
     case "rss-gpx":
         // Reads and summarises one file once; the script reads the peak RSS from /usr/bin/time -v.
         let path = try arg(1, "rss-gpx FILE")

@@ -243,10 +243,13 @@ extension RunAnalyzer {
         return value
     }
 
+    /// The start of the key of every sun measure (`MeasureDefinition.key`), made once.
+    static let sunKeyPrefix = MeasureKind.sun.name + "("
+
     /// Places the sun measures of `run` on its local date, once it has one (`RunFolder.localise`); a
     /// measure made for that date and offset already (the usual case: the zone of the last read) is kept.
     public static func localiseMeasures(_ run: inout RunSummary) {
-        for (key, value) in run.measures where key.hasPrefix(MeasureKind.sun.name + "(") {
+        for (key, value) in run.measures where key.hasPrefix(sunKeyPrefix) {
             if case .string(run.localDate ?? "")? = value["date"], let offset = run.localOffsetSeconds,
                value["offset_s"]?.number == Double(offset) { continue }
             guard let latitude = value["lat"]?.number, let longitude = value["lon"]?.number,

@@ -71,7 +71,7 @@ public struct RunFolder: Sendable {
         let analyzer = zoned
         // Summaries that carry their drawn route (the report) are never handed to a reader that asked for none.
         let key = RunCache.key(checkpoints: analyzer.checkpoints, routes: analyzer.includeRoutes)
-        let measureKeys = analyzer.measures.map { RunCache.measureKey($0) }
+        let measureKeys = MeasureKeys(analyzer)
         let outcomes = Outcomes(count: files.count)
         let counter = Counter()
         let work: @Sendable (Int) -> Void = { index in
@@ -115,11 +115,11 @@ public struct RunFolder: Sendable {
     /// else read and summarised (and a row returned for the cache). When the analyzer asks for measures,
     /// a cached summary is used only with every measure cached for the file's content; a file missing
     /// one is read again, once, and gives rows for its measures (its summary row is already stored).
-    /// `measureKeys`: `RunCache.measureKey` of each of the analyzer's measures, in order (made once per
-    /// folder; nil: made here).
-    static func readOne(path: String, id: String, analyzer: RunAnalyzer, cache: RunCache?, key: String, measureKeys: [String]? = nil,
+    /// `measureKeys`: the cache keys of the analyzer's measures (made once per folder; nil: made here).
+    static func readOne(path: String, id: String, analyzer: RunAnalyzer, cache: RunCache?, key: String, measureKeys: MeasureKeys? = nil,
                         budget: MemoryBudget = .shared) -> Outcome {
-        let measureKeys = measureKeys ?? analyzer.measures.map { RunCache.measureKey($0) }
+        let measureKeys = measureKeys ?? MeasureKeys(analyzer)
+        let withMeasures = !analyzer.measures.isEmpty
         var row: RunCache.Row?
         var hasher: ContentHasher?
         /// The content hash of a file read again only for its measures (its summary is cached), and those measures.
@@ -134,7 +134,7 @@ public struct RunFolder: Sendable {
                              hash: hash, key: key, id: id, summaries: summaries)
             }
             if let entry = cache.lookup(path: absolute, sizeBytes: stamp.sizeBytes, modifiedNanoseconds: stamp.modifiedNanoseconds, key: key,
-                                        measureKeys: measureKeys),
+                                        measures: withMeasures),
                let runs = decode(entry, id: id) {
                 switch attachMeasures(runs, analyzer: analyzer, keys: measureKeys, stored: entry.measures) {
                 case .complete(let measured): return .runs(measured, nil)
@@ -147,7 +147,7 @@ public struct RunFolder: Sendable {
                 hasher = ContentHasher()
                 row = makeRow(hash: 0)  // the hash is set once the file has been read
             } else if let hash = RunCache.hash(path: path) {
-                if let entry = cache.lookup(hash: hash, sizeBytes: stamp.sizeBytes, key: key, measureKeys: measureKeys), let runs = decode(entry, id: id),
+                if let entry = cache.lookup(hash: hash, sizeBytes: stamp.sizeBytes, key: key, measures: withMeasures), let runs = decode(entry, id: id),
                    let data = try? encoder.encode(runs) {
                     // A moved or renamed file: store it under its new path and id.
                     if case .complete(let measured) = attachMeasures(runs, analyzer: analyzer, keys: measureKeys, stored: entry.measures) {
@@ -190,21 +190,37 @@ public struct RunFolder: Sendable {
         case missing([MeasureDefinition])
     }
 
+    /// The cache keys of an analyzer's measures (`RunCache.measureKey`), as text and as the UTF-8 a
+    /// set's entries are matched against: made once per folder.
+    struct MeasureKeys: Sendable {
+        var text: [String]
+        var utf8: [[UInt8]]
+        init(_ analyzer: RunAnalyzer) {
+            text = analyzer.measures.map { RunCache.measureKey($0) }
+            utf8 = text.map { Array($0.utf8) }
+        }
+    }
+
     /// `runs` with the analyzer's measures from the cache, or the measures it lacks. Without measures,
     /// `runs` as they are.
-    /// `stored`: the file's cached measures by `RunCache.measureKey` (from the lookup of its summary).
-    static func attachMeasures(_ runs: [RunSummary], analyzer: RunAnalyzer, keys: [String], stored: [String: Data]) -> CachedMeasures {
+    /// `stored`: the set of measures the cache holds for the file's content (from the lookup of its summary);
+    /// only the entries of the analyzer's measures are decoded.
+    static func attachMeasures(_ runs: [RunSummary], analyzer: RunAnalyzer, keys: MeasureKeys, stored: Data) -> CachedMeasures {
         guard !analyzer.measures.isEmpty else { return .complete(runs) }
-        var runs = runs
+        // Kept as their bytes, checked whole: a rule's read decodes what it reads (`MeasureValue`).
+        let decoded = MeasureCodec.decodeSet(stored, keys: keys.utf8, encoded: true)
         var missing: [MeasureDefinition] = []
-        for (definition, key) in zip(analyzer.measures, keys) {
-            guard let data = stored[key], let values = MeasureCodec.decode(data), values.count == runs.count else {
-                missing.append(definition)
-                continue
+        for (definition, values) in zip(analyzer.measures, decoded) where values?.count != runs.count { missing.append(definition) }
+        guard missing.isEmpty else { return .missing(missing) }
+        var runs = runs
+        for index in runs.indices {
+            var measures = [String: MeasureValue](minimumCapacity: analyzer.measures.count)
+            for (definition, values) in zip(analyzer.measures, decoded) {
+                if let value = values?[index] { measures[definition.key] = value }
             }
-            for index in runs.indices { runs[index].measures[definition.key] = values[index] }
+            runs[index].measures = measures
         }
-        return missing.isEmpty ? .complete(runs) : .missing(missing)
+        return .complete(runs)
     }
 
     /// The measure rows of a file's runs for `definitions`: one per measure, the value of each run in order.

@@ -17,16 +17,33 @@ for side in before after; do
     count() {
         name=$1; shift
         out=$(mktemp)
-        (cd "$dir" && valgrind --tool=callgrind --callgrind-out-file="$out" "$@" > /dev/null 2>&1)
+        (cd "$dir" && valgrind --tool=callgrind --callgrind-out-file="$out" ${toggle:+--toggle-collect="$toggle"} "$@" > /dev/null 2>&1)
         counts[$side.$name]=$(sed -n 's/^summary: //p' "$out"); rm -f "$out"
     }
     count gpx100k_read_summary "$bin" ours-gpx "$work/gpx-100k.gpx" 1 both
     count fit100k_read_summary "$bin" fit "$work/fit-100k.fit" 1
     BENCH_RUNS=1 count rules_1000_summaries "$bin" rules 1000 badges.json rules
     cache=$(mktemp -u); count folder_200_runs_all_modes "$bin" folder "$work/runs-200-60" "$cache" 1; rm -f "$cache"*
+    # Three warm reads of the folder alone (the cache primed first, uncounted), with every measure the
+    # shipped packs declare and without: the with/without ratio is G1's warm figure. Trees from before
+    # BadgeBench had warm-measures count "-".
+    for mode in with without; do
+        counts[$side.warm_3_reads_$mode]=-
+        if "$bin" warm-measures 2>&1 | grep -q "usage: warm-measures"; then
+            cache=$(mktemp -u)
+            (cd "$dir" && "$bin" warm-measures "$work/runs-200-60" "$cache" $mode 1 rules > /dev/null)
+            toggle='*warmReads*' count warm_3_reads_$mode "$bin" warm-measures "$work/runs-200-60" "$cache" $mode 3 rules
+            rm -f "$cache"*
+        fi
+    done
     rm -f "$bin"
 done
-for name in gpx100k_read_summary fit100k_read_summary rules_1000_summaries folder_200_runs_all_modes; do
+for name in gpx100k_read_summary fit100k_read_summary rules_1000_summaries folder_200_runs_all_modes warm_3_reads_with warm_3_reads_without; do
     b=${counts[before.$name]}; a=${counts[after.$name]}
-    printf '%-28s %16s %16s %8s\n' "$name" "$b" "$a" "$(awk "BEGIN { printf \"%.3f\", $a / $b }")"
+    ratio=-; [ "$a" != - ] && [ "$b" != - ] && ratio=$(awk "BEGIN { printf \"%.3f\", $a / $b }")
+    printf '%-28s %16s %16s %8s\n' "$name" "$b" "$a" "$ratio"
+done
+for side in before after; do
+    w=${counts[$side.warm_3_reads_with]}; o=${counts[$side.warm_3_reads_without]}
+    if [ "$w" != - ]; then printf '%-28s %16s\n' "warm_measures_ratio_$side" "$(awk "BEGIN { printf \"%.3f\", $w / $o }")"; fi
 done

@@ -74,13 +74,14 @@ extension LuaState {
         setMetatable(-2)
     }
 
-    /// Pushes a measure's value as a new table of its fields (nil for none).
+    /// Pushes a measure's value as a new table of its fields (nil for none). A value from the cache is
+    /// read field by field from its bytes, straight into the table.
     func push(measure value: MeasureValue?) {
         guard let value else { pushNil(); return }
-        newTable(record: Int32(value.fields.count))
-        for (name, field) in value.fields {
+        newTable(record: Int32(min(value.fieldCount, Int(Int32.max))))
+        value.forEachField { name, field in
             push(measureField: field)
-            setField(-2, name)
+            setField(-2, utf8: name)
         }
     }
 

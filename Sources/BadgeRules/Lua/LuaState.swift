@@ -72,6 +72,14 @@ final class LuaState {
         lua_rawset(state, t)
     }
 
+    /// `table[key] = <top>` without metamethods, the key given as UTF-8 (no Swift string made); pops the value.
+    func setField(_ table: Int32, utf8 key: UnsafeRawBufferPointer) {
+        let t = absolute(table)
+        _ = lua_pushlstring(state, key.baseAddress.map { $0.assumingMemoryBound(to: CChar.self) }, key.count)
+        lua_rotate(state, -2, 1)
+        lua_rawset(state, t)
+    }
+
     /// Pushes `table[key]` without metamethods and returns its type.
     @discardableResult
     func getField(_ table: Int32, _ key: String) -> LuaType {

@@ -133,28 +133,97 @@ public indirect enum MeasureScalar: Sendable, Equatable, Codable {
     }
 }
 
+/// Reads the fields of a measure value kept as the cache's bytes (`RunLibrary`'s `MeasureCodec`), so that
+/// a warm read hands values to the rules without decoding them: only what a rule reads is decoded.
+/// The bytes were checked whole when the value was made (`MeasureValue(encoded:reader:)`).
+public protocol MeasureFieldReader: Sendable {
+    /// Every field.
+    static func fields(in bytes: UnsafeRawBufferPointer) -> [String: MeasureScalar]
+    /// One field, nil when there is none of that name.
+    static func field(_ name: String, in bytes: UnsafeRawBufferPointer) -> MeasureScalar?
+    /// Every field in the order of the bytes, without gathering them first: its name as UTF-8 (valid during
+    /// the call only) and its value.
+    static func forEachField(in bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer, MeasureScalar) -> Void)
+    /// How many fields there are.
+    static func fieldCount(in bytes: UnsafeRawBufferPointer) -> Int
+}
+
 /// A measure's value for one run: named fields in the kind's order (`MeasureKind.fields`).
+///
+/// A value read from the cache keeps its bytes and a reader for them until it is changed; `fields`
+/// and the subscript decode from them on each read (equality compares the fields either way).
 public struct MeasureValue: Sendable, Equatable, Codable {
-    public var fields: [String: MeasureScalar]
-    public init(_ fields: [String: MeasureScalar] = [:]) { self.fields = fields }
-    public subscript(_ name: String) -> MeasureScalar? {
-        get { fields[name] }
-        set { fields[name] = newValue }
+    private var decoded: [String: MeasureScalar]
+    private var encoded: Encoded?
+
+    /// The cache's bytes of a value and what reads them.
+    private struct Encoded: Sendable {
+        var bytes: Data
+        var reader: any MeasureFieldReader.Type
     }
+
+    /// The fields by name (a value from the cache: decoded from its bytes on each read; setting them
+    /// drops the bytes).
+    public var fields: [String: MeasureScalar] {
+        get {
+            guard let encoded else { return decoded }
+            return encoded.bytes.withUnsafeBytes { encoded.reader.fields(in: $0) }
+        }
+        set { decoded = newValue; encoded = nil }
+    }
+    /// A value of these fields.
+    public init(_ fields: [String: MeasureScalar] = [:]) { decoded = fields }
+    /// A value kept as `bytes` (checked whole by the caller), read by `reader` when a field is asked for.
+    public init(encoded bytes: Data, reader: any MeasureFieldReader.Type) {
+        decoded = [:]
+        encoded = Encoded(bytes: bytes, reader: reader)
+    }
+    /// One field (a value from the cache: found in its bytes, only that field decoded).
+    public subscript(_ name: String) -> MeasureScalar? {
+        get {
+            guard let encoded else { return decoded[name] }
+            return encoded.bytes.withUnsafeBytes { encoded.reader.field(name, in: $0) }
+        }
+        set {
+            var fields = self.fields
+            fields[name] = newValue
+            self.fields = fields
+        }
+    }
+    /// How many fields the value has.
+    public var fieldCount: Int {
+        guard let encoded else { return decoded.count }
+        return encoded.bytes.withUnsafeBytes { encoded.reader.fieldCount(in: $0) }
+    }
+    /// Calls `body` with every field: its name as UTF-8 (valid during the call only) and its value. A value
+    /// from the cache is read from its bytes as it goes, with no dictionary and no name string made.
+    public func forEachField(_ body: (_ name: UnsafeRawBufferPointer, _ field: MeasureScalar) -> Void) {
+        guard let encoded else {
+            for (name, field) in decoded {
+                var name = name
+                name.withUTF8 { body(UnsafeRawBufferPointer($0), field) }
+            }
+            return
+        }
+        encoded.bytes.withUnsafeBytes { encoded.reader.forEachField(in: $0, body) }
+    }
+    /// The same fields, whether held as a dictionary or as the cache's bytes.
+    public static func == (a: MeasureValue, b: MeasureValue) -> Bool { a.fields == b.fields }
 
     /// The fields that hold counts (integers in Lua); every other number is a float.
     public static let countFields: Set<String> = ["count", "offset_s"]
 
     public init(from decoder: Decoder) throws {
-        fields = try [String: MeasureScalar](from: decoder)
+        decoded = try [String: MeasureScalar](from: decoder)
         for name in MeasureValue.countFields {
-            if case .float(let value)? = fields[name], value == value.rounded(), abs(value) < 1e15 { fields[name] = .integer(Int(value)) }
+            if case .float(let value)? = decoded[name], value == value.rounded(), abs(value) < 1e15 { decoded[name] = .integer(Int(value)) }
         }
     }
     public func encode(to encoder: Encoder) throws { try fields.encode(to: encoder) }
 
     /// `name = value` pairs in the kind's field order (for `summarize` and `explain`).
     public func text(kind: String) -> String {
+        let fields = self.fields
         let order = MeasureKind.named(kind)?.fields ?? fields.keys.sorted()
         let names = order.filter { fields[$0] != nil } + fields.keys.sorted().filter { !order.contains($0) }
         return names.compactMap { name in fields[name].map { "\(name) = \($0.text)" } }.joined(separator: ", ")
