@@ -12,6 +12,14 @@ extension RunAnalyzer {
         startEpoch: Double?, elapsed: Double?, localDate: String?, offsetSeconds: Int?
     ) -> [String: MeasureValue] {
         var result: [String: MeasureValue] = [:]
+        var positions: RunPositions?
+        /// The run's kept positions, made once for the place, segment and tiles measures.
+        func located() -> RunPositions {
+            if let positions { return positions }
+            let made = RunPositions(track: track, profile: profile)
+            positions = made
+            return made
+        }
         for definition in definitions {
             let value: MeasureValue?
             switch definition.kind {
@@ -31,6 +39,12 @@ extension RunAnalyzer {
             case MeasureKind.sun.name:
                 value = sunValue(track: track, profile: profile, startEpoch: startEpoch, elapsed: elapsed,
                                  localDate: localDate, offsetSeconds: offsetSeconds)
+            case MeasureKind.place.name:
+                value = place(definition, positions: located())
+            case MeasureKind.segment.name:
+                value = segment(definition, positions: located())
+            case MeasureKind.tiles.name:
+                value = tiles(zoom: Int(definition.number("zoom") ?? 14), positions: located())
             default:
                 value = nil
             }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import RunFiles
 
@@ -38,7 +39,12 @@ extension PackManifest {
             guard lua.type(at: -1) == .table else {
                 throw fail(name, "expected a table { kind = \"...\", ... }, got \(lua.typeName(at: -1))")
             }
-            result.append(PackMeasure(name: name, definition: try readDefinition(at: lua.top, fail: { fail(name, $0) })))
+            var definition = try readDefinition(at: lua.top, fail: { fail(name, $0) })
+            if definition.kind == MeasureKind.segment.name {
+                definition = try PackManifest.loadSegment(definition, folder: (packFile as NSString).deletingLastPathComponent,
+                                                          fail: { fail(name, $0) })
+            }
+            result.append(PackMeasure(name: name, definition: definition))
         }
         return result.sorted { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
     }
@@ -117,6 +123,44 @@ extension PackManifest {
             }
             return .list(values)
         }
+    }
+
+    /// The largest segment file a pack may ship.
+    static let maximumSegmentBytes = 16 << 20
+
+    /// A segment measure with its path read from the pack's file (`segments/<name>.gpx`: its track or
+    /// route points, in order) and the file's SHA-256 added as the `sha256` parameter, so the measure's
+    /// key (and the cache's rows) change when the file does. Errors name the file and what is wrong.
+    static func loadSegment(_ definition: MeasureDefinition, folder: String, fail: (String) -> RulesError) throws -> MeasureDefinition {
+        guard let file = definition.text("file") else { return definition }
+        let path = folder.isEmpty ? file : folder + "/" + file
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+              let data = FileManager.default.contents(atPath: path) else {
+            throw fail("no segment file \(path) (a GPX route or track drawn in any GPX editor)")
+        }
+        guard data.count <= maximumSegmentBytes else { throw fail("\(path): over \(maximumSegmentBytes >> 20) MiB, too large for a segment") }
+        let track: Track
+        do {
+            track = try data.withUnsafeBytes { try GPXReader.read(bytes: $0, source: path) }
+        } catch {
+            throw fail("segment file \(error)")
+        }
+        for i in 0..<track.count where !Geodesy.isValid(latitude: track.latitudes[i], longitude: track.longitudes[i]) {
+            throw fail("\(path): point \(i + 1) has no valid latitude and longitude")
+        }
+        guard track.hasPositions, let segment = SegmentPath(latitudes: track.latitudes, longitudes: track.longitudes) else {
+            throw fail("\(path): a segment needs at least two distinct points (<trkpt> or <rtept> with lat and lon)")
+        }
+        let tolerance = definition.number("tolerance_m") ?? 25
+        guard segment.length > 2 * tolerance else {
+            throw fail("\(path): the segment is \(Int(segment.length)) m long, not longer than twice tolerance_m (\(Int(tolerance)) m)")
+        }
+        var parameters = definition.parameters
+        parameters["sha256"] = .text(SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined())
+        var made = MeasureDefinition(kind: definition.kind, parameters: parameters)
+        made.path = segment
+        return made
     }
 
     static func isName(_ name: String) -> Bool {
