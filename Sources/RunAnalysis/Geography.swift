@@ -192,7 +192,8 @@ extension RunAnalyzer {
     ///   crosses the end gate going its way; the times are interpolated where the step crosses the gate.
     /// - On the path: every kept position between the gates, and points every `tolerance` metres along
     ///   longer steps (a GPS gap is a straight line between its fixes), is within `tolerance` of the path,
-    ///   at a distance along it that never goes back by more than `tolerance`; the pass reaches the end
+    ///   at a distance along it that never goes back by more than `tolerance` nor jumps ahead by more than
+///   the step and twice `tolerance` (so a path that comes back near itself is followed in order); the pass reaches the end
     ///   gate only from within `tolerance` of the path's end. A run that leaves the path drops the pass
     ///   (a partial pass counts nothing); one that crosses the start gate again before the end starts over.
     /// - The reverse direction crosses the gates the other way: no pass. A loop segment (its gates at one
@@ -224,9 +225,10 @@ extension RunAnalyzer {
         }
         let limit = tolerance * tolerance
         /// The distance along the path of the point (x, y), searched from `progress - tolerance` up to
-        /// `progress + advance + tolerance`, if within `tolerance` of the path there; the nearest match.
+        /// `progress + advance + 2 tolerance` (a run cutting a corner inside jumps ahead by up to twice its
+        /// offset), if within `tolerance` of the path there; the nearest match.
         func project(_ x: Double, _ y: Double, progress: Double, advance: Double) -> Double? {
-            let from = progress - tolerance, to = progress + advance + tolerance
+            let from = progress - tolerance, to = progress + advance + 2 * tolerance
             var j = max(1, path.along.partitioningIndex { $0 >= from })
             var bestDistance = Double.infinity, bestAlong = 0.0
             while j < path.along.count {
