@@ -140,16 +140,19 @@ extension PackManifest {
             throw fail("no segment file \(path) (a GPX route or track drawn in any GPX editor)")
         }
         guard data.count <= maximumSegmentBytes else { throw fail("\(path): over \(maximumSegmentBytes >> 20) MiB, too large for a segment") }
-        let track: Track
+        var latitudes: [Double] = [], longitudes: [Double] = []
         do {
-            track = try data.withUnsafeBytes { try GPXReader.read(bytes: $0, source: path) }
+            let track = try data.withUnsafeBytes { try GPXReader.read(bytes: $0, source: path) }
+            if track.hasPositions { latitudes = track.latitudes; longitudes = track.longitudes }
         } catch {
-            throw fail("segment file \(error)")
+            // A route (<rte><rtept>), as route planners write it: the run readers refuse those.
+            guard let route = try routePoints(Array(data), path: path, fail: fail), !route.isEmpty else { throw fail("segment file \(error)") }
+            latitudes = route.map(\.0); longitudes = route.map(\.1)
         }
-        for i in 0..<track.count where !Geodesy.isValid(latitude: track.latitudes[i], longitude: track.longitudes[i]) {
+        for i in latitudes.indices where !Geodesy.isValid(latitude: latitudes[i], longitude: longitudes[i]) {
             throw fail("\(path): point \(i + 1) has no valid latitude and longitude")
         }
-        guard track.hasPositions, let segment = SegmentPath(latitudes: track.latitudes, longitudes: track.longitudes) else {
+        guard let segment = SegmentPath(latitudes: latitudes, longitudes: longitudes) else {
             throw fail("\(path): a segment needs at least two distinct points (<trkpt> or <rtept> with lat and lon)")
         }
         let tolerance = definition.number("tolerance_m") ?? 25
@@ -161,6 +164,36 @@ extension PackManifest {
         var made = MeasureDefinition(kind: definition.kind, parameters: parameters)
         made.path = segment
         return made
+    }
+
+    /// The `<rtept lat=".." lon="..">` points of a GPX route, in order (nil when there are none). A point
+    /// without a readable lat and lon is an error naming it.
+    static func routePoints(_ bytes: [UInt8], path: String, fail: (String) -> RulesError) throws -> [(Double, Double)]? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        var points: [(Double, Double)] = []
+        var rest = text[...]
+        while let open = rest.range(of: "rtept") {
+            let before = rest[..<open.lowerBound].last
+            rest = rest[open.upperBound...]
+            guard before == "<" || before == ":", let next = rest.first, next == " " || next == "\t" || next == "\n" || next == "\r" || next == ">" || next == "/" else { continue }
+            let tag = rest[..<(rest.firstIndex(of: ">") ?? rest.endIndex)]
+            func attribute(_ name: String) -> Double? {
+                var scan = tag
+                while let found = scan.range(of: name) {
+                    scan = scan[found.upperBound...]
+                    let value = scan.drop { $0 == " " || $0 == "=" }
+                    guard let quote = value.first, quote == "\"" || quote == "'" else { continue }
+                    let body = value.dropFirst().prefix { $0 != quote }
+                    return Double(body.trimmingCharacters(in: .whitespaces))
+                }
+                return nil
+            }
+            guard let lat = attribute("lat="), let lon = attribute("lon=") else {
+                throw fail("\(path): route point \(points.count + 1) has no readable lat and lon attributes")
+            }
+            points.append((lat, lon))
+        }
+        return points.isEmpty ? nil : points
     }
 
     static func isName(_ name: String) -> Bool {
