@@ -37,7 +37,7 @@ return {
           state.first = effort.elapsed_s
           state.best = effort.elapsed_s
           award { badge = "park-corner-record", run = run,
-                  detail = ("first effort %s (%s/km)"):format(badgectl.format_duration(effort.elapsed_s), badgectl.format_pace(effort.pace_s_per_km)),
+                  detail = ("effort %d: %s (%s/km), the first"):format(number, badgectl.format_duration(effort.elapsed_s), badgectl.format_pace(effort.pace_s_per_km)),
                   evidence = evidence(run, effort, number) }
         else
           state.best = math.min(state.best, effort.elapsed_s)
@@ -46,7 +46,8 @@ return {
             if not state.tiers[tier.name] and effort.elapsed_s <= target then
               state.tiers[tier.name] = true
               award { badge = "park-corner-record", tier = tier.name, run = run,
-                      detail = ("%s against %s the first time"):format(badgectl.format_duration(effort.elapsed_s), badgectl.format_duration(state.first)),
+                      detail = ("effort %d: %s (%s/km) against %s the first time"):format(number, badgectl.format_duration(effort.elapsed_s),
+                        badgectl.format_pace(effort.pace_s_per_km), badgectl.format_duration(state.first)),
                       evidence = evidence(run, effort, number, { first_elapsed_s = state.first, target_elapsed_s = target }) }
             end
           end
@@ -59,7 +60,7 @@ return {
       if not state.regular and #dates >= REGULAR then
         state.regular = true
         award { badge = "park-corner-regular", run = run,
-                detail = ("%d efforts since %s"):format(#dates, dates[1]),
+                detail = ("effort %d: the %dth since %s"):format(number, #dates, dates[1]),
                 evidence = evidence(run, effort, number, { efforts_in_window = #dates, window_start = dates[1], window_days = WINDOW_DAYS }) }
       end
     end
