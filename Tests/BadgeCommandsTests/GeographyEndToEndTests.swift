@@ -35,6 +35,22 @@ final class GeographyEndToEndTests: XCTestCase {
         XCTAssertTrue(result.stdout.contains("      effort 1: 5:35 (6:16/km), start gate 52.35999, 4.86700 at 4:11, end gate 52.35750, 4.87604 at 9:46  best"), result.stdout)
     }
 
+    func testTheReportDrawsSegmentsEffortsAndTiles() throws {
+        let folder = try TemporaryFolder()
+        let output = folder.path + "/report.html"
+        let result = try CLI.run(["report", "runs/", "--rules", "rules/places", "--rules", "rules/explorer", "--no-cache", "--tz", "UTC", "-o", output])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let html = try String(contentsOfFile: output, encoding: .utf8)
+        // The segment over the route of each of the four runs that passed it, and their eleven efforts.
+        XCTAssertEqual(html.components(separatedBy: "<g class=\"segment\" data-segment=\"places.park\">").count - 1, 4)
+        XCTAssertEqual(html.components(separatedBy: "<li class=\"effort\"").count - 1, 11)
+        XCTAssertTrue(html.contains("places.park · effort 1: 5:35 (6:16 /km) · gates at 4:11 and 9:46"), "the first effort")
+        let tiles = try XCTUnwrap(html.range(of: #"<svg class="tiles"[^>]*data-tiles="(\d+)""#, options: .regularExpression))
+        let count = Int(html[tiles].split(separator: "\"").last ?? "") ?? 0
+        XCTAssertEqual(html.components(separatedBy: "<rect class=\"tile").count - 1, count)
+        XCTAssertGreaterThan(count, 10)
+    }
+
     func testTheSegmentFilesBytesAreInTheCacheKey() throws {
         let folder = try TemporaryFolder()
         try FileManager.default.copyItem(atPath: CLI.repository.appendingPathComponent("rules/places").path, toPath: folder.path + "/places")
