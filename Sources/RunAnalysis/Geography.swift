@@ -146,6 +146,9 @@ extension RunAnalyzer {
 
     // MARK: Segments
 
+    /// Passes followed at once at most (a run zigzagging across a start gate drops its oldest).
+    static let maximumAttempts = 16
+
     /// The default `tolerance_m` of a segment.
     public static let segmentDefaultTolerance = 25.0
 
@@ -267,36 +270,46 @@ extension RunAnalyzer {
             (px[a] + f * (px[b] - px[a]), py[a] + f * (py[b] - py[a]))
         }
         var efforts: [SegmentEffort] = []
-        var active: (start: Double?, gate: (x: Double, y: Double), progress: Double)?
+        /// The passes under way, oldest first: each started at a start-gate crossing and follows the path
+        /// on its own (a segment that comes back over its own start, on a lap course, has several).
+        var attempts: [(order: Int, start: Double?, gate: (x: Double, y: Double), progress: Double)] = []
+        var started = 0
         for b in 1..<n {
             let a = b - 1
-            if let current = active {
-                if let f = crossing(a, b, gate: endPoint, direction: endDirection) {
-                    let c = place(a, b, f)
-                    if let along = follow(px[a], py[a], c.x, c.y, progress: current.progress), along >= path.length - tolerance {
-                        let start = path.degrees(x: current.gate.x, y: current.gate.y), end = path.degrees(x: c.x, y: c.y)
-                        efforts.append(SegmentEffort(startElapsedSeconds: current.start, endElapsedSeconds: time(a, b, f),
-                                                     startLatitude: start.latitude, startLongitude: start.longitude,
-                                                     endLatitude: end.latitude, endLongitude: end.longitude))
-                        active = nil
+            if !attempts.isEmpty {
+                let end = crossing(a, b, gate: endPoint, direction: endDirection)
+                var finished: (order: Int, start: Double?, gate: (x: Double, y: Double), crossing: (x: Double, y: Double), f: Double)?
+                var going: [(order: Int, start: Double?, gate: (x: Double, y: Double), progress: Double)] = []
+                for attempt in attempts {
+                    if let f = end {
+                        let c = place(a, b, f)
+                        if let along = follow(px[a], py[a], c.x, c.y, progress: attempt.progress), along >= path.length - tolerance {
+                            // Of passes ending at one crossing, the one that started last (a runner who
+                            // crossed the start gate twice is timed from the second crossing).
+                            finished = (attempt.order, attempt.start, attempt.gate, c, f)
+                            continue
+                        }
+                    }
+                    if let along = follow(px[a], py[a], px[b], py[b], progress: attempt.progress) {
+                        going.append((attempt.order, attempt.start, attempt.gate, along))
                     }
                 }
-                if var current = active {
-                    if let along = follow(px[a], py[a], px[b], py[b], progress: current.progress) {
-                        current.progress = along
-                        active = current
-                    } else {
-                        active = nil
-                    }
+                if let finished {
+                    let start = path.degrees(x: finished.gate.x, y: finished.gate.y), stop = path.degrees(x: finished.crossing.x, y: finished.crossing.y)
+                    efforts.append(SegmentEffort(startElapsedSeconds: finished.start, endElapsedSeconds: time(a, b, finished.f),
+                                                 startLatitude: start.latitude, startLongitude: start.longitude,
+                                                 endLatitude: stop.latitude, endLongitude: stop.longitude))
+                    // Passes that started before the one just counted would end here too: gone.
+                    going.removeAll { $0.order < finished.order }
                 }
+                attempts = going
             }
-            // A start crossing (again, while a pass is under way: it starts over from here).
             if let f = crossing(a, b, gate: startPoint, direction: startDirection) {
                 let c = place(a, b, f)
                 if let along = follow(c.x, c.y, px[b], py[b], progress: 0) {
-                    if active == nil || (active?.progress ?? 0) < path.length - tolerance {
-                        active = (time(a, b, f), c, along)
-                    }
+                    if attempts.count >= maximumAttempts { attempts.removeFirst() }
+                    started += 1
+                    attempts.append((started, time(a, b, f), c, along))
                 }
             }
         }

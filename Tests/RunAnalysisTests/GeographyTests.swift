@@ -131,6 +131,19 @@ final class GeographyTests: XCTestCase {
         XCTAssertEqual(Self.measure(Self.run(Array(laps.prefix(7))), loop)?["count"], .integer(1))
     }
 
+    func testASegmentLongerThanALapIsPassedFromEachLapsStart() {
+        // One and a half laps of the 800 m loop (1,200 m); a run of three laps from 45 m before the gate
+        // passes it from the first lap's start (45 to 1,245 m) and from the second's (845 to 2,045 m); the
+        // third would need 400 m more.
+        let square: [(Double, Double)] = [(100, 0), (100, 200), (-100, 200), (-100, 0)]
+        let segment = Self.segment([(0, 0)] + square + [(0, 0)] + square.prefix(2) + [(0, 200)])
+        let run = Self.run([(-45, 0)] + square + square + square + [(50, 0)])
+        let value = Self.measure(run, segment)
+        XCTAssertEqual(value?["count"], .integer(2))
+        XCTAssertEqual(Self.efforts(value).map { (($0["start_elapsed_s"] ?? .nan) * 1e6).rounded() / 1e6 }, [9, 169])
+        XCTAssertEqual(Self.efforts(value).map { (($0["end_elapsed_s"] ?? .nan) * 1e6).rounded() / 1e6 }, [249, 409])
+    }
+
     func testARunOutsideTheBoxAndAnUntimedRun() {
         let far = Self.run([(50_000, 50_000), (51_000, 50_000)])
         XCTAssertNil(Self.measure(far, ell), "a run outside the segment's box: nil, nothing matched")
