@@ -286,7 +286,7 @@ func benchSegments(_ directory: String, count: Int, runs: Int) throws {
     for i in 0..<count {
         let lat = 51.4 + 2.0 * Double(i / 40) / Double(max(1, (count + 39) / 40)), lon = 3.9 + 2.0 * Double(i % 40) / 40
         var definition = MeasureDefinition(kind: "segment", parameters: ["file": .text("segments/s\(i).gpx"), "tolerance_m": .number(25)])
-        definition.path = SegmentPath(latitudes: [lat, lat + 0.005, lat + 0.009], longitudes: [lon, lon + 0.004, lon + 0.006])
+        definition.path = SegmentPath(latitudes: [lat, lat + 0.005, lat + 0.009], longitudes: [lon, lon + 0.004, lon + 0.006], tolerance: 25)
         definitions.append(definition)
     }
     let plain = RunAnalyzer(), measured = RunAnalyzer(measures: definitions)

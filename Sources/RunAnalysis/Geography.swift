@@ -18,14 +18,20 @@ public struct RunPositions: Sendable {
         guard track.hasPositions else { return }
         latitudes.reserveCapacity(profile.count); longitudes.reserveCapacity(profile.count)
         elapsed.reserveCapacity(profile.count); segmentStart.reserveCapacity(profile.count)
-        var starts = Set(profile.segmentStarts)
-        starts.insert(0)
+        // Segment starts ascend: walked alongside, no set lookups per point.
+        let starts = profile.segmentStarts
+        var nextStart = 0
         for k in 0..<profile.count {
+            var starting = k == 0
+            while nextStart < starts.count, starts[nextStart] <= k {
+                if starts[nextStart] == k { starting = true }
+                nextStart += 1
+            }
             let i = profile.pointIndex(k)
             let lat = track.latitudes[i], lon = track.longitudes[i]
             guard lat.isFinite, lon.isFinite else { continue }
             latitudes.append(lat); longitudes.append(lon); elapsed.append(profile.elapsed[k])
-            segmentStart.append(starts.contains(k))
+            segmentStart.append(starting)
             minLatitude = min(minLatitude, lat); maxLatitude = max(maxLatitude, lat)
             minLongitude = min(minLongitude, lon); maxLongitude = max(maxLongitude, lon)
         }
@@ -34,6 +40,12 @@ public struct RunPositions: Sendable {
     /// Whether the run's box meets the box `minLat...maxLat`, `minLon...maxLon`.
     func touches(minLat: Double, maxLat: Double, minLon: Double, maxLon: Double) -> Bool {
         count > 0 && minLatitude <= maxLat && maxLatitude >= minLat && minLongitude <= maxLon && maxLongitude >= minLon
+    }
+
+    /// Whether the run's box meets a segment's box widened by its tolerance (`SegmentPath.box`).
+    @inline(__always)
+    func touches(_ box: SegmentPath.Box) -> Bool {
+        touches(minLat: box.minLatitude, maxLat: box.maxLatitude, minLon: box.minLongitude, maxLon: box.maxLongitude)
     }
 }
 
@@ -149,17 +161,11 @@ extension RunAnalyzer {
     /// Passes followed at once at most (a run zigzagging across a start gate drops its oldest).
     static let maximumAttempts = 16
 
-    /// The default `tolerance_m` of a segment.
-    public static let segmentDefaultTolerance = 25.0
-
     /// The segment measure: nil when the run has no positions or its box does not meet the segment's
     /// (widened by the tolerance): the cheap test that makes a thousand segments cost little.
     static func segment(_ definition: MeasureDefinition, positions: RunPositions) -> MeasureValue? {
-        guard let path = definition.path, positions.count > 1 else { return nil }
-        let tolerance = definition.number("tolerance_m") ?? segmentDefaultTolerance
-        let dLat = tolerance / path.metresPerDegreeLatitude, dLon = tolerance / path.metresPerDegreeLongitude
-        guard positions.touches(minLat: path.minLatitude - dLat, maxLat: path.maxLatitude + dLat,
-                                minLon: path.minLongitude - dLon, maxLon: path.maxLongitude + dLon) else { return nil }
+        guard let path = definition.path, positions.count > 1, positions.touches(path.box) else { return nil }
+        let tolerance = path.tolerance
         let efforts = segmentEfforts(path: path, tolerance: tolerance, positions: positions)
         var value = MeasureValue(["count": .integer(efforts.count), "length_m": .float(path.length)])
         var records: [MeasureScalar] = []

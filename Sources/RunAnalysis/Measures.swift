@@ -21,6 +21,13 @@ extension RunAnalyzer {
             return made
         }
         for definition in definitions {
+            // A segment (the only kind with a path): the box test first, so a thousand segments a run
+            // does not come near cost a comparison each, no string or dictionary work.
+            if let path = definition.path {
+                guard located().touches(path.box), let value = segment(definition, positions: located()) else { continue }
+                result[definition.key] = value
+                continue
+            }
             let value: MeasureValue?
             switch definition.kind {
             case MeasureKind.effort.name:

@@ -146,7 +146,9 @@ final class MeasureDeclarationTests: XCTestCase {
 
 /// The two worked examples of the guide's "Measures" section, run as written.
 final class GuideMeasureExamplesTests: XCTestCase {
-    func examples() throws -> [(measures: String, file: String, rule: String)] {
+    /// The lua blocks under the Measures section's headings starting with `heading`, each split into its
+    /// pack.lua `measures` line(s), its rule file's name and the rule.
+    static func examples(heading: String = "### Worked example") throws -> [(measures: String, file: String, rule: String)] {
         let guide = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("docs/rules.md")
         let text = try String(contentsOf: guide, encoding: .utf8)
@@ -155,7 +157,7 @@ final class GuideMeasureExamplesTests: XCTestCase {
         }
         var result: [(String, String, String)] = []
         var rest = text[start.upperBound..<end.lowerBound]
-        while let heading = rest.range(of: "### Worked example"), let open = rest[heading.upperBound...].range(of: "```lua\n"),
+        while let found = rest.range(of: heading), let open = rest[found.upperBound...].range(of: "```lua\n"),
               let close = rest[open.upperBound...].range(of: "```") {
             let block = String(rest[open.upperBound..<close.lowerBound])
             // "-- pack.lua\nmeasures = {...},\n\n-- <file>.lua\nreturn {...}"
@@ -169,7 +171,7 @@ final class GuideMeasureExamplesTests: XCTestCase {
     }
 
     func testTheMeasuresExamplesRunAsWritten() throws {
-        let blocks = try examples()
+        let blocks = try Self.examples()
         XCTAssertEqual(blocks.map(\.file), ["best5k.lua", "zone2.lua"])
         guard blocks.count == 2 else { return }
         let fixture = try PackFixture()
@@ -200,25 +202,8 @@ final class GuideMeasureExamplesTests: XCTestCase {
 
 /// The geography examples of the guide ("Places, segments and tiles"), run as written.
 final class GuideGeographyExamplesTests: XCTestCase {
-    func examples() throws -> [(measures: String, file: String, rule: String)] {
-        let guide = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("docs/rules.md")
-        let text = try String(contentsOf: guide, encoding: .utf8)
-        var result: [(String, String, String)] = []
-        var rest = text[...]
-        while let heading = rest.range(of: "### Geography example"), let open = rest[heading.upperBound...].range(of: "```lua\n"),
-              let close = rest[open.upperBound...].range(of: "```") {
-            let parts = String(rest[open.upperBound..<close.lowerBound]).components(separatedBy: "\n\n-- ")
-            guard parts.count == 2 else { break }
-            let measures = parts[0].replacingOccurrences(of: "-- pack.lua\n", with: "")
-            result.append((measures, String(parts[1].prefix { $0 != "\n" }), String(parts[1].drop { $0 != "\n" })))
-            rest = rest[close.upperBound...]
-        }
-        return result
-    }
-
     func testTheGeographyExamplesRunAsWritten() throws {
-        let blocks = try examples()
+        let blocks = try GuideMeasureExamplesTests.examples(heading: "### Geography example")
         XCTAssertEqual(blocks.map(\.file), ["hill.lua", "square.lua"])
         guard blocks.count == 2 else { return }
         let fixture = try PackFixture()

@@ -45,7 +45,7 @@ final class GeographyTests: XCTestCase {
     static func segment(_ vertices: [(Double, Double)], tolerance: Double = 25) -> MeasureDefinition {
         let points = vertices.map { degrees($0.0, $0.1) }
         var definition = MeasureDefinition(kind: "segment", parameters: ["file": .text("segments/test.gpx"), "tolerance_m": .number(tolerance)])
-        definition.path = SegmentPath(latitudes: points.map(\.0), longitudes: points.map(\.1))
+        definition.path = SegmentPath(latitudes: points.map(\.0), longitudes: points.map(\.1), tolerance: tolerance)
         return definition
     }
 

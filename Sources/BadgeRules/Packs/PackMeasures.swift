@@ -152,10 +152,10 @@ extension PackManifest {
         for i in latitudes.indices where !Geodesy.isValid(latitude: latitudes[i], longitude: longitudes[i]) {
             throw fail("\(path): point \(i + 1) has no valid latitude and longitude")
         }
-        guard let segment = SegmentPath(latitudes: latitudes, longitudes: longitudes) else {
+        let tolerance = definition.number("tolerance_m") ?? SegmentPath.defaultTolerance
+        guard let segment = SegmentPath(latitudes: latitudes, longitudes: longitudes, tolerance: tolerance) else {
             throw fail("\(path): a segment needs at least two distinct points (<trkpt> or <rtept> with lat and lon)")
         }
-        let tolerance = definition.number("tolerance_m") ?? 25
         guard segment.length > 2 * tolerance else {
             throw fail("\(path): the segment is \(Int(segment.length)) m long, not longer than twice tolerance_m (\(Int(tolerance)) m)")
         }

@@ -68,10 +68,18 @@ public final class SegmentPath: Sendable {
     /// Metres per degree of longitude and of latitude in the local plane.
     public let metresPerDegreeLongitude: Double, metresPerDegreeLatitude: Double
     let originLatitude: Double, originLongitude: Double
+    /// `tolerance_m` when a segment measure leaves it out.
+    public static let defaultTolerance = 25.0
+    /// How far from the path a pass may stray (the measure's `tolerance_m`).
+    public let tolerance: Double
+    /// A box in degrees.
+    public struct Box: Sendable { public var minLatitude, maxLatitude, minLongitude, maxLongitude: Double }
+    /// The path's box widened by `tolerance`: a run whose box does not meet it is not matched at all.
+    public let box: Box
 
-    /// The path through `points` (latitude, longitude in degrees; consecutive duplicates dropped).
-    /// nil with fewer than two distinct points or a coordinate out of range.
-    public init?(latitudes: [Double], longitudes: [Double]) {
+    /// The path through `points` (latitude, longitude in degrees; consecutive duplicates dropped), matched
+    /// within `tolerance` metres. nil with fewer than two distinct points or a coordinate out of range.
+    public init?(latitudes: [Double], longitudes: [Double], tolerance: Double = defaultTolerance) {
         var lats: [Double] = [], lons: [Double] = []
         for (lat, lon) in zip(latitudes, longitudes) {
             guard Geodesy.isValid(latitude: lat, longitude: lon) else { return nil }
@@ -95,6 +103,10 @@ public final class SegmentPath: Sendable {
         x = xs; y = ys; self.along = along; length = total
         minLatitude = lats.min() ?? 0; maxLatitude = lats.max() ?? 0
         minLongitude = lons.min() ?? 0; maxLongitude = lons.max() ?? 0
+        self.tolerance = tolerance
+        let dLat = tolerance / metresPerDegreeLatitude, dLon = tolerance / metresPerDegreeLongitude
+        box = Box(minLatitude: minLatitude - dLat, maxLatitude: maxLatitude + dLat,
+                  minLongitude: minLongitude - dLon, maxLongitude: maxLongitude + dLon)
     }
 
     /// A point in the local plane.
