@@ -14,6 +14,9 @@ public struct RunPositions: Sendable {
     var minLongitude = Double.infinity, maxLongitude = -Double.infinity
     public var count: Int { latitudes.count }
 
+    /// No positions (a run whose measures read none).
+    public init() {}
+
     public init(track: Track, profile: Profile) {
         guard track.hasPositions else { return }
         latitudes.reserveCapacity(profile.count); longitudes.reserveCapacity(profile.count)
