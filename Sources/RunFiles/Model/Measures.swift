@@ -137,7 +137,10 @@ public indirect enum MeasureScalar: Sendable, Equatable, Codable {
         case .integer(let value): return String(value)
         case .boolean(let value): return value ? "true" : "false"
         case .string(let value): return value
-        case .list(let values): return "{ " + values.map(\.text).joined(separator: ", ") + " }"
+        case .list(let values):
+            // A long list (a run's tiles) shows its first values and how many there are.
+            if values.count > 12 { return "{ " + values.prefix(6).map(\.text).joined(separator: ", ") + ", ... (\(values.count) in all) }" }
+            return "{ " + values.map(\.text).joined(separator: ", ") + " }"
         case .record(let fields): return "{ " + fields.keys.sorted().map { "\($0) = \(fields[$0]?.text ?? "")" }.joined(separator: ", ") + " }"
         }
     }
