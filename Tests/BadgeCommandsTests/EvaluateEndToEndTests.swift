@@ -29,7 +29,7 @@ final class EvaluateEndToEndTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         let report = try json(result.stdout)
         let runs = try XCTUnwrap(report["runs"] as? [[String: Any]])
-        XCTAssertEqual(runs.count, 12)
+        XCTAssertEqual(runs.count, 16)   // twelve, and four laps of the park loop (the places pack's segment)
         XCTAssertEqual(runs.first?["id"] as? String, "2026-08-01-first-run.gpx")
         XCTAssertEqual(report["ignored"] as? [String], ["README.txt"])
         XCTAssertEqual((report["errors"] as? [Any])?.count, 0)
