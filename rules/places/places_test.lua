@@ -59,3 +59,19 @@ test("the fountain: the first run passing within 40 m", function(t)
   t.expect_award(result, { badge = "fountain", run = passed })
   t.expect_eq(#result.awards, 1)
 end)
+
+test("a lap of the park read from tests/fixtures: the segment and the fountain computed", function(t)
+  local lap = t.run{ file = "tests/fixtures/park-lap.gpx" }
+  local park = lap.measures.park
+  t.expect_eq(park.count, 1)
+  t.expect_eq(park.best, 1)
+  t.expect_eq(math.floor(park.length_m + 0.5), 889)
+  local effort = park.efforts[1]
+  t.expect_eq(math.floor(effort.elapsed_s + 0.5), 335)                      -- 5:35
+  t.expect_eq(math.floor(effort.start_elapsed_s + 0.5), 251)                -- through the start gate at 4:11
+  t.expect(math.abs(effort.pace_s_per_km - effort.elapsed_s / 0.889147) < 0.01, "pace over the segment's length")
+  t.expect_eq(lap.measures.fountain.passed, true)
+  t.expect_eq(lap.measures.fountain.visits, 1)
+  local result = t.evaluate({ lap }, { rule = "segment" })
+  t.expect_award(result, { badge = "park-corner-record", tier = "earned", run = lap })
+end)
