@@ -140,20 +140,29 @@ extension RunAnalyzer {
     static func tiles(zoom: Int, positions: RunPositions) -> MeasureValue? {
         guard positions.count > 0, zoom >= 0, zoom <= Tiles.maximumZoom else { return nil }
         var seen = Set<Int>()
-        var previous = Tiles.coordinates(latitude: positions.latitudes[0], longitude: positions.longitudes[0], zoom: zoom)
-        seen.insert(Tiles.key(x: Int(previous.x), y: Int(previous.y)))
+        let first = Tiles.coordinates(latitude: positions.latitudes[0], longitude: positions.longitudes[0], zoom: zoom)
+        seen.insert(Tiles.key(x: Int(first.x), y: Int(first.y)))
+        // The box (in degrees, a hair inside) of the last point's tile: a point inside it is in the same
+        // tile, and so is the straight step to it (a tile is convex), so most points cost four comparisons
+        // instead of the Mercator formulas.
+        var box = Tiles.bounds(x: Int(first.x), y: Int(first.y), zoom: zoom)
         var lastKey = -1
         for k in 1..<max(1, positions.count) {
-            let c = Tiles.coordinates(latitude: positions.latitudes[k], longitude: positions.longitudes[k], zoom: zoom)
+            let lat = positions.latitudes[k], lon = positions.longitudes[k]
+            if lat > box.south, lat < box.north, lon > box.west, lon < box.east { continue }
+            let c = Tiles.coordinates(latitude: lat, longitude: lon, zoom: zoom)
             if positions.segmentStart[k] {
                 seen.insert(Tiles.key(x: Int(c.x), y: Int(c.y)))
-            } else if Int(c.x) != Int(previous.x) || Int(c.y) != Int(previous.y) {
-                Tiles.walk(from: previous, to: c) { x, y in
-                    let key = Tiles.key(x: x, y: y)
-                    if key != lastKey { seen.insert(key); lastKey = key }
+            } else {
+                let previous = Tiles.coordinates(latitude: positions.latitudes[k - 1], longitude: positions.longitudes[k - 1], zoom: zoom)
+                if Int(c.x) != Int(previous.x) || Int(c.y) != Int(previous.y) {
+                    Tiles.walk(from: previous, to: c) { x, y in
+                        let key = Tiles.key(x: x, y: y)
+                        if key != lastKey { seen.insert(key); lastKey = key }
+                    }
                 }
             }
-            previous = c
+            box = Tiles.bounds(x: Int(c.x), y: Int(c.y), zoom: zoom)
         }
         let keys = seen.sorted()
         return MeasureValue(["zoom": .integer(zoom), "count": .integer(keys.count), "tiles": .list(keys.map { .integer($0) })])

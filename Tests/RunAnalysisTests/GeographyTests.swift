@@ -1,5 +1,6 @@
 @testable import RunAnalysis
 @testable import RunFiles
+import RunFixtures
 import XCTest
 
 /// The place, segment and tiles measures on runs built in a local plane (metres east and north of
@@ -218,5 +219,27 @@ final class GeographyTests: XCTestCase {
         paused.startSegment()
         paused.append(latitude: 52.0, longitude: 4.2, time: 3600)
         XCTAssertEqual(Self.measure(paused, tiles)?["count"], .integer(2))
+    }
+
+    func testTheTileBoxShortcutGivesWhatTheFormulasGive() {
+        // Generated runs at zooms where they cross many tiles: the tiles from the shortcut (a point inside
+        // the last tile's box is in that tile) equal the tiles from the formulas at every point.
+        for (seed, zoom) in [(1, 14), (2, 16), (3, 17), (4, 18)] {
+            var generator = RunGenerator(seed: UInt64(seed), distanceMeters: 8000, paceSecondsPerKilometre: 300)
+            generator.sampling = .smart(minSeconds: 1, maxSeconds: 20)
+            let track = generator.track()
+            let positions = RunPositions(track: track, profile: RunAnalyzer.profile(of: track))
+            var expected = Set<Int>()
+            var previous = Tiles.coordinates(latitude: positions.latitudes[0], longitude: positions.longitudes[0], zoom: zoom)
+            expected.insert(Tiles.key(x: Int(previous.x), y: Int(previous.y)))
+            for k in 1..<positions.count {
+                let c = Tiles.coordinates(latitude: positions.latitudes[k], longitude: positions.longitudes[k], zoom: zoom)
+                Tiles.walk(from: previous, to: c) { expected.insert(Tiles.key(x: $0, y: $1)) }
+                previous = c
+            }
+            let value = RunAnalyzer.tiles(zoom: zoom, positions: positions)
+            XCTAssertEqual(value?["tiles"], .list(expected.sorted().map { .integer($0) }), "zoom \(zoom)")
+            XCTAssertGreaterThan(expected.count, zoom >= 16 ? 20 : 2)
+        }
     }
 }

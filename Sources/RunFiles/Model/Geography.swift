@@ -160,6 +160,15 @@ public enum Tiles {
         return (min(max(0, x), limit), min(max(0, y), limit))
     }
 
+    /// The edges of tile `x`, `y` in degrees, each a hair (1e-9°) inside: a point strictly within them is
+    /// in that tile whatever the rounding of the Mercator formulas.
+    public static func bounds(x: Int, y: Int, zoom: Int) -> (south: Double, north: Double, west: Double, east: Double) {
+        let n = Double(1 << zoom), hair = 1e-9
+        func latitude(_ row: Double) -> Double { atan(sinh(Double.pi * (1 - 2 * row / n))) * 180 / Double.pi }
+        return (latitude(Double(y + 1)) + hair, latitude(Double(y)) - hair,
+                Double(x) / n * 360 - 180 + hair, Double(x + 1) / n * 360 - 180 - hair)
+    }
+
     /// The tile holding a point.
     public static func tile(latitude: Double, longitude: Double, zoom: Int) -> (x: Int, y: Int) {
         let c = coordinates(latitude: latitude, longitude: longitude, zoom: zoom)
