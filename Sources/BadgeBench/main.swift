@@ -276,6 +276,36 @@ func benchFolderMeasures(_ directory: String, cachePath: String, packs: [String]
     emit("warm_ratio", median(warmWith) / median(warmWithout))
 }
 
+/// Segments: summarising the GPX files of `directory` (read once, in memory) with `count` segment measures
+/// (1 km paths on a 40-wide grid over 2° of latitude and longitude round the generated runs' start, so a run
+/// touches the boxes of a few) against no measure, alternating, medians of `runs`.
+func benchSegments(_ directory: String, count: Int, runs: Int) throws {
+    let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".gpx") }.sorted()
+    let tracks = try files.map { try GPXReader.read(path: directory + "/" + $0) }
+    var definitions: [MeasureDefinition] = []
+    // BENCH_SEGMENT_SHIFT moves the grid north by that many degrees (10: no run comes near any segment).
+    let shift = Double(ProcessInfo.processInfo.environment["BENCH_SEGMENT_SHIFT"] ?? "") ?? 0
+    for i in 0..<count {
+        let lat = shift + 51.4 + 2.0 * Double(i / 40) / Double(max(1, (count + 39) / 40)), lon = 3.9 + 2.0 * Double(i % 40) / 40
+        var definition = MeasureDefinition(kind: "segment", parameters: ["file": .text("segments/s\(i).gpx"), "tolerance_m": .number(25)])
+        definition.path = SegmentPath(latitudes: [lat, lat + 0.005, lat + 0.009], longitudes: [lon, lon + 0.004, lon + 0.006], tolerance: 25)
+        definitions.append(definition)
+    }
+    let plain = RunAnalyzer(), measured = RunAnalyzer(measures: definitions)
+    var without: [Double] = [], with: [Double] = []
+    var matched = 0
+    for _ in 0..<runs {
+        without.append(time { for (i, track) in tracks.enumerated() { _ = plain.summarize(track, id: "\(i)") } })
+        with.append(time { matched = 0; for (i, track) in tracks.enumerated() { matched += measured.summarize(track, id: "\(i)").measures.count } })
+    }
+    emit("segments", count)
+    emit("files", tracks.count)
+    emit("bounding_box_hits", matched)
+    emitTimes("without_s", without)
+    emitTimes("with_s", with)
+    emit("per_run_us", (median(with) - median(without)) / Double(max(1, tracks.count)) * 1e6)
+}
+
 /// Rules: every pack over `count` summaries (a few generated runs, repeated on successive days).
 func benchRules(count: Int, runs: Int, packs: [String], badges: String) throws {
     let catalogue = try Catalogue.load(path: badges)
@@ -480,12 +510,16 @@ func run() throws {
             case .polarNight: print("polar-night")
             }
         }
+    case "segments":
+        let usage = "segments DIR N (RUNS from BENCH_RUNS, default 5)"
+        let runs = Int(ProcessInfo.processInfo.environment["BENCH_RUNS"] ?? "") ?? 5
+        try benchSegments(try arg(1, usage), count: Int(try arg(2, usage)) ?? 1000, runs: runs)
     case "folder-measures":
         let usage = "folder-measures DIR CACHE PACK... (RUNS from BENCH_RUNS, default 5)"
         let runs = Int(ProcessInfo.processInfo.environment["BENCH_RUNS"] ?? "") ?? 5
         try benchFolderMeasures(try arg(1, usage), cachePath: try arg(2, usage), packs: Array(args.dropFirst(3)), runs: runs)
     default:
-        throw BenchError.usage("BadgeBench gen-gpx|gen-fit|gen-tcx|gpx|fit|tcx|folder|folder-measures|rules|ours-gpx|cache-parts|rss-gpx|sun ...")
+        throw BenchError.usage("BadgeBench gen-gpx|gen-fit|gen-tcx|gpx|fit|tcx|folder|folder-measures|segments|rules|ours-gpx|cache-parts|rss-gpx|sun ...")
     }
 }
 

@@ -18,6 +18,11 @@ public struct ReportInput: Sendable {
     /// A folder holding the catalogue's images (`<image>`, `<image>.png`/`.jpg`/`.svg`/…, or an
     /// Xcode `<image>.imageset/`); nil draws a generated medallion for every badge.
     public var imagesDirectory: String?
+    /// The segments the packs declare: drawn on each run that passed them, with its efforts listed.
+    public var segments: [ReportSegment] = []
+    /// The tiles measure to draw (the visited tiles of every run, in a section of their own), if a pack
+    /// declares one.
+    public var tiles: ReportTiles?
 
     public init(
         title: String, generatedAt: Date, badges: [ReportBadge], runs: [RunSummary],
@@ -112,6 +117,27 @@ public struct ReportAward: Sendable, Equatable {
     public init(runId: String, date: String?, paceSecondsPerKilometre: Double? = nil) {
         self.runId = runId; self.date = date; self.paceSecondsPerKilometre = paceSecondsPerKilometre
     }
+}
+
+/// A segment a pack declares (`{ kind = "segment", file = ... }`): its path and the key of its measure in
+/// `RunSummary.measures`, whose `efforts` the report lists.
+public struct ReportSegment: Sendable {
+    /// `pack.name` of the measure.
+    public var name: String
+    public var latitudes: [Double]
+    public var longitudes: [Double]
+    public var measureKey: String
+    public init(name: String, latitudes: [Double], longitudes: [Double], measureKey: String) {
+        self.name = name; self.latitudes = latitudes; self.longitudes = longitudes; self.measureKey = measureKey
+    }
+}
+
+/// A tiles measure (`{ kind = "tiles", zoom = 14 }`): the key of its values in `RunSummary.measures`.
+public struct ReportTiles: Sendable {
+    public var name: String
+    public var zoom: Int
+    public var measureKey: String
+    public init(name: String, zoom: Int, measureKey: String) { self.name = name; self.zoom = zoom; self.measureKey = measureKey }
 }
 
 /// The next badge within reach.

@@ -68,7 +68,7 @@ enum RouteDrawing {
     /// start and finish dots; a labelled marker where each checkpoint was reached.
     /// Returns the scale used (for the legend), nil when the route has no speeds.
     @discardableResult
-    static func svg(run: RunSummary, route: RouteTrace, into out: inout String) -> PaceScale? {
+    static func svg(run: RunSummary, route: RouteTrace, segments: [ReportSegment] = [], into out: inout String) -> PaceScale? {
         guard let projection = RouteProjection(route: route) else { return nil }
         let hasSpeeds = route.speedsMetersPerSecond.count == route.count
         let scale = hasSpeeds ? PaceScale(speeds: route.speedsMetersPerSecond.compactMap { $0 }) : nil
@@ -110,6 +110,16 @@ enum RouteDrawing {
         for (slot, d) in paths.enumerated() where !d.isEmpty {
             let name = slot == noSpeed ? "nospeed" : "b\(slot)"
             out += "<path class=\"\(name)\" d=\"\(d)\"/>"
+        }
+        // The segments this run passed: the path dashed over the route, a dot at each gate.
+        for segment in segments {
+            let drawn = zip(segment.latitudes, segment.longitudes).compactMap { projection.point(latitude: $0.0, longitude: $0.1) }
+            guard let first = drawn.first, let last = drawn.last, drawn.count >= 2 else { continue }
+            var d = "M\(first.x) \(first.y)"
+            for p in drawn.dropFirst() { d += "L\(p.x) \(p.y)" }
+            let name = ReportFormat.escape(segment.name)
+            out += "<g class=\"segment\" data-segment=\"\(name)\"><title>Segment \(name)</title><path d=\"\(d)\"/>"
+            out += "<circle class=\"gate\" cx=\"\(first.x)\" cy=\"\(first.y)\" r=\"10\"/><circle class=\"gate\" cx=\"\(last.x)\" cy=\"\(last.y)\" r=\"10\"/></g>"
         }
         if let first = points.first ?? nil {
             out += "<circle class=\"start\" cx=\"\(first.x)\" cy=\"\(first.y)\" r=\"14\"><title>Start</title></circle>"

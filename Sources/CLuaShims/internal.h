@@ -91,5 +91,7 @@ BCLUA_INTERNAL const char *bclua_internal_suggest(lua_State *state, int order_in
 BCLUA_INTERNAL void bclua_internal_define_light_kinds(lua_State *state, bclua_control *c, const bclua_kind *kinds, int count);
 /// ipairs for rules (records.c): light arrays step in C, anything else goes to the standard ipairs.
 BCLUA_INTERNAL int bclua_internal_fast_ipairs(lua_State *state);
+/// Registers `badgectl_max_square` among the host globals for the prelude to take (geo.c).
+BCLUA_INTERNAL void bclua_internal_register_geo(lua_State *state);
 
 #endif

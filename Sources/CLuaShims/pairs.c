@@ -122,6 +122,7 @@ void bclua_open_libraries(lua_State *state) {
     lua_getglobal(state, "ipairs");
     lua_pushcclosure(state, bclua_internal_fast_ipairs, 1);
     lua_setglobal(state, "badgectl_ipairs");
+    bclua_internal_register_geo(state);
     // Rules make many short-lived tables per call; the generational collector suits that best.
     lua_gc(state, LUA_GCINC, 200, 100, 0);
 }

@@ -1,5 +1,27 @@
 import RunFiles
 
+/// The order of a run's measure pass, made once per analyzer: the segment measures (those with a path)
+/// as a flat array of boxes and their indices, every other measure by index, and whether any measure
+/// reads positions (places, segments, tiles).
+struct MeasurePlan: Sendable {
+    var boxes: [SegmentPath.Box] = []
+    var segments: [Int] = []
+    var others: [Int] = []
+    var needsPositions = false
+
+    init(_ definitions: [MeasureDefinition]) {
+        for (index, definition) in definitions.enumerated() {
+            if let path = definition.path {
+                boxes.append(path.box); segments.append(index)
+            } else {
+                others.append(index)
+                if definition.kind == MeasureKind.place.name || definition.kind == MeasureKind.tiles.name { needsPositions = true }
+            }
+        }
+        if !boxes.isEmpty { needsPositions = true }
+    }
+}
+
 /// The measures packs declare (`MeasureDefinition`), computed from the track and profile already in
 /// memory while the file is summarised: no second read, no second cleaning. Each function documents
 /// its method; a measure a run cannot have (no times, no heart rate, no position) is absent (`nil` in Lua).
@@ -8,11 +30,27 @@ extension RunAnalyzer {
     /// `localDate` / `offsetSeconds` are the run's local date and offset when known (else the sun is
     /// placed on the local mean solar date; `RunFolder.localise` completes it with the real one).
     static func measures(
-        _ definitions: [MeasureDefinition], track: Track, profile: Profile, series: TimedSeries,
+        _ definitions: [MeasureDefinition], plan: MeasurePlan? = nil, track: Track, profile: Profile, series: TimedSeries,
         startEpoch: Double?, elapsed: Double?, localDate: String?, offsetSeconds: Int?
     ) -> [String: MeasureValue] {
         var result: [String: MeasureValue] = [:]
-        for definition in definitions {
+        let plan = plan ?? MeasurePlan(definitions)
+        let positions = plan.needsPositions ? RunPositions(track: track, profile: profile) : RunPositions()
+        // Segments: the run's box against each segment's, a flat array of numbers, so a thousand segments
+        // the run does not come near cost a comparison each and never touch their definitions.
+        if positions.count > 0 {
+            let south = positions.minLatitude, north = positions.maxLatitude, west = positions.minLongitude, east = positions.maxLongitude
+            plan.boxes.withUnsafeBufferPointer { boxes in
+                for j in 0..<boxes.count {
+                    let box = boxes[j]
+                    guard box.minLatitude <= north, box.maxLatitude >= south, box.minLongitude <= east, box.maxLongitude >= west else { continue }
+                    let definition = definitions[plan.segments[j]]
+                    if let value = segment(definition, positions: positions) { result[definition.key] = value }
+                }
+            }
+        }
+        for index in plan.others {
+            let definition = definitions[index]
             let value: MeasureValue?
             switch definition.kind {
             case MeasureKind.effort.name:
@@ -31,6 +69,10 @@ extension RunAnalyzer {
             case MeasureKind.sun.name:
                 value = sunValue(track: track, profile: profile, startEpoch: startEpoch, elapsed: elapsed,
                                  localDate: localDate, offsetSeconds: offsetSeconds)
+            case MeasureKind.place.name:
+                value = place(definition, positions: positions)
+            case MeasureKind.tiles.name:
+                value = tiles(zoom: Int(definition.number("zoom") ?? 14), positions: positions)
             default:
                 value = nil
             }

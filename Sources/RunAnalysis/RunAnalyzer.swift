@@ -48,7 +48,9 @@ public struct RunAnalyzer: Sendable {
     public var checkpoints: [CheckpointTarget]
 
     /// The measures the packs declared (`MeasureDefinition`), computed in the same pass as the summary.
-    public var measures: [MeasureDefinition] = []
+    public var measures: [MeasureDefinition] = [] { didSet { plan = MeasurePlan(measures) } }
+    /// `measures` sorted for the pass: the segments' boxes flat, the rest by index.
+    var plan = MeasurePlan([])
 
     /// The zone a measure's local date comes from when the file gave no UTC offset and `summarize` no
     /// zone (the sun's day; `RunFolder` sets it to `--tz`). nil: the local mean solar time. A run read
@@ -61,6 +63,7 @@ public struct RunAnalyzer: Sendable {
     public init(checkpoints: [CheckpointTarget] = [], includeRoutes: Bool = false, measures: [MeasureDefinition] = []) {
         self.includeRoutes = includeRoutes
         self.measures = measures
+        self.plan = MeasurePlan(measures)
         self.checkpoints = checkpoints
     }
 
@@ -348,7 +351,7 @@ extension RunAnalyzer {
                 offset = seconds
             }
             summary.measures = RunAnalyzer.measures(
-                measures, track: track, profile: profile, series: series, startEpoch: startEpoch, elapsed: elapsed,
+                measures, plan: plan, track: track, profile: profile, series: series, startEpoch: startEpoch, elapsed: elapsed,
                 localDate: localDate, offsetSeconds: offset)
         }
         return summary

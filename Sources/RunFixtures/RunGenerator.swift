@@ -86,6 +86,16 @@ public struct RunGenerator: Sendable {
     public var startLatitude = 52.3702
     public var startLongitude = 4.8952
     public var fastSection: FastSection?
+    /// A route to follow instead of wandering: the run starts at its first point and goes along it, back
+    /// to the first point after the last and round again (laps of a loop), for as long as `distanceMeters`.
+    /// GPS noise is added as on a wandering run. nil (the default): the heading drifts freely.
+    public var route: [Waypoint]?
+    /// A point of a `route`, in degrees.
+    public struct Waypoint: Sendable, Equatable {
+        public var latitude: Double
+        public var longitude: Double
+        public init(latitude: Double, longitude: Double) { self.latitude = latitude; self.longitude = longitude }
+    }
     public var name: String? = "Morning Run"
     public var sport = "running"
     public var style: GPXStyle = .garminConnect
@@ -110,6 +120,8 @@ public struct RunGenerator: Sendable {
         var heading = rng.uniform() * twoPi
         var turnRate = 0.0  // radians per metre
         var lat = startLatitude, lon = startLongitude
+        let follow = route.flatMap(RouteFollower.init)
+        if let follow { (lat, lon) = follow.position(at: 0) }
         var time = startEpochSeconds
         var covered = 0.0
         var noiseNorth = rng.gaussian() * gpsNoiseMeters, noiseEast = rng.gaussian() * gpsNoiseMeters
@@ -187,6 +199,7 @@ public struct RunGenerator: Sendable {
             lat += step * cos(heading) / m * degrees
             lon += step * sin(heading) / (n * cos(lat / degrees)) * degrees
             covered += step
+            if let follow { (lat, lon) = follow.position(at: covered) }
             time += dt
             let effort = min(1.3, speed / 3.5)
             let hrTarget = 70 + 95 * effort
@@ -222,6 +235,42 @@ public struct RunGenerator: Sendable {
             }
         }
         return t
+    }
+
+    /// Positions along a closed route: straight lines between the waypoints in a local plane (metres
+    /// east and north of the first one), the last joined back to the first.
+    struct RouteFollower {
+        let points: [Waypoint]
+        let along: [Double]
+        let eastPerDegree: Double, northPerDegree: Double
+
+        init?(_ route: [Waypoint]) {
+            guard route.count >= 2 else { return nil }
+            var points = route
+            if points.first != points.last, let first = points.first { points.append(first) }
+            let (m, n) = RunGenerator.radii(latitude: points[0].latitude)
+            northPerDegree = m * Double.pi / 180
+            eastPerDegree = n * cos(points[0].latitude * Double.pi / 180) * Double.pi / 180
+            var along = [0.0]
+            for i in 1..<points.count {
+                let dx = (points[i].longitude - points[i - 1].longitude) * eastPerDegree
+                let dy = (points[i].latitude - points[i - 1].latitude) * northPerDegree
+                along.append(along[i - 1] + (dx * dx + dy * dy).squareRoot())
+            }
+            guard let total = along.last, total > 0 else { return nil }
+            self.points = points
+            self.along = along
+        }
+
+        func position(at distance: Double) -> (Double, Double) {
+            let total = along[along.count - 1]
+            let d = distance.truncatingRemainder(dividingBy: total)
+            var j = 1
+            while j < along.count - 1, along[j] < d { j += 1 }
+            let f = along[j] > along[j - 1] ? (d - along[j - 1]) / (along[j] - along[j - 1]) : 0
+            let a = points[j - 1], b = points[j]
+            return (a.latitude + f * (b.latitude - a.latitude), a.longitude + f * (b.longitude - a.longitude))
+        }
     }
 
     /// Meridional (M) and prime-vertical (N) radii of curvature of WGS84 at a latitude.

@@ -28,7 +28,7 @@ final class AddCommandTests: XCTestCase {
         XCTAssertEqual(added.status, 0, added.stderr)
         let report = try json(added.stdout)
         XCTAssertTrue(report["replayed"] is NSNull)
-        XCTAssertEqual(report["run_count"] as? Int, 13)
+        XCTAssertEqual(report["run_count"] as? Int, 17)
         XCTAssertEqual(report["runs"] as? [String], ["2026-11-01-long.json"])
         XCTAssertTrue(identities(report["withdrawn"]).contains("checkpoints/half-marathon/best/2026-10-18-half.gpx"), added.stdout)
         XCTAssertTrue(identities(report["added"]).contains("checkpoints/half-marathon/best/2026-11-01-long.json"), added.stdout)
@@ -39,8 +39,8 @@ final class AddCommandTests: XCTestCase {
         // The same file again: the history is replayed, and says so; nothing moves.
         let again = try CLI.run(["add", "--state", state, late.path, "--rules", "rules", "--badges", "badges.json"])
         XCTAssertEqual(again.status, 0, again.stderr)
-        XCTAssertTrue(again.stderr.contains("badgectl: replayed the whole history (13 runs): run '2026-11-01-long.json' is already saved"), again.stderr)
-        XCTAssertTrue(again.stdout.hasPrefix("1 runs added, 13 in the history; 0 new awards, 0 withdrawn"), again.stdout)
+        XCTAssertTrue(again.stderr.contains("badgectl: replayed the whole history (17 runs): run '2026-11-01-long.json' is already saved"), again.stderr)
+        XCTAssertTrue(again.stdout.hasPrefix("1 runs added, 17 in the history; 0 new awards, 0 withdrawn"), again.stdout)
 
         // Another zone is refused; a bad file is skipped with its name (exit 2); no state is an error (exit 1).
         let zone = try CLI.run(["add", "--state", state, late.path, "--tz", "Europe/Paris", "--rules", "rules", "--badges", "badges.json"])

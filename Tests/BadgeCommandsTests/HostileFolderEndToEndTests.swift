@@ -79,7 +79,7 @@ final class HostileFolderEndToEndTests: XCTestCase {
         let plain = try evaluate(runs)
         XCTAssertEqual(plain.status, 0, plain.stderr)
         let expected = try report(plain)
-        XCTAssertEqual((expected["runs"] as? [Any])?.count, 12)
+        XCTAssertEqual((expected["runs"] as? [Any])?.count, 16)
 
         let hostile: [(String, () throws -> Void, [String: String])] = [
             ("zz.gpx (FIFO)", { XCTAssertEqual(mkfifo(runs + "/zz.gpx", 0o644), 0) },

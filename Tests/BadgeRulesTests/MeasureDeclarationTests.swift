@@ -35,7 +35,7 @@ final class MeasureDeclarationTests: XCTestCase {
     func testDeclarationsAreCheckedWithTheLineAndASuggestion() throws {
         var (line, reason) = try loadError("    best3k = { kind = \"efort\", distance_m = 3000 },")
         XCTAssertEqual(line, 5)
-        XCTAssertEqual(reason, "measure 'best3k': unknown kind 'efort' (known: effort, time_in, stops, sun); did you mean 'effort'?")
+        XCTAssertEqual(reason, "measure 'best3k': unknown kind 'efort' (known: effort, time_in, stops, sun, place, segment, tiles); did you mean 'effort'?")
         (line, reason) = try loadError("    ok = { kind = \"sun\" },\n    best3k = { kind = \"effort\", distanse_m = 3000 },")
         XCTAssertEqual(line, 6)
         XCTAssertEqual(reason, "measure 'best3k': unknown parameter 'distanse_m' for kind 'effort' (known: distance_m, duration_s, max_stop_s); did you mean 'distance_m'?")
@@ -146,7 +146,9 @@ final class MeasureDeclarationTests: XCTestCase {
 
 /// The two worked examples of the guide's "Measures" section, run as written.
 final class GuideMeasureExamplesTests: XCTestCase {
-    func examples() throws -> [(measures: String, file: String, rule: String)] {
+    /// The lua blocks under the Measures section's headings starting with `heading`, each split into its
+    /// pack.lua `measures` line(s), its rule file's name and the rule.
+    static func examples(heading: String = "### Worked example") throws -> [(measures: String, file: String, rule: String)] {
         let guide = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("docs/rules.md")
         let text = try String(contentsOf: guide, encoding: .utf8)
@@ -155,7 +157,7 @@ final class GuideMeasureExamplesTests: XCTestCase {
         }
         var result: [(String, String, String)] = []
         var rest = text[start.upperBound..<end.lowerBound]
-        while let heading = rest.range(of: "### Worked example"), let open = rest[heading.upperBound...].range(of: "```lua\n"),
+        while let found = rest.range(of: heading), let open = rest[found.upperBound...].range(of: "```lua\n"),
               let close = rest[open.upperBound...].range(of: "```") {
             let block = String(rest[open.upperBound..<close.lowerBound])
             // "-- pack.lua\nmeasures = {...},\n\n-- <file>.lua\nreturn {...}"
@@ -169,7 +171,7 @@ final class GuideMeasureExamplesTests: XCTestCase {
     }
 
     func testTheMeasuresExamplesRunAsWritten() throws {
-        let blocks = try examples()
+        let blocks = try Self.examples()
         XCTAssertEqual(blocks.map(\.file), ["best5k.lua", "zone2.lua"])
         guard blocks.count == 2 else { return }
         let fixture = try PackFixture()
@@ -195,5 +197,48 @@ final class GuideMeasureExamplesTests: XCTestCase {
         engine.athlete = Athlete(source: "me.json", maxHeartRate: 200, restingHeartRate: 50, zones: Athlete.defaultZones(max: 200, resting: 50))
         evaluation = engine.evaluate(runs: [fast, slow])
         XCTAssertEqual(evaluation.awards.map { "\($0.badge)@\($0.run)" }, ["steady-5k@fast", "zone-two-hour@slow"])
+    }
+}
+
+/// The geography examples of the guide ("Places, segments and tiles"), run as written.
+final class GuideGeographyExamplesTests: XCTestCase {
+    func testTheGeographyExamplesRunAsWritten() throws {
+        let blocks = try GuideMeasureExamplesTests.examples(heading: "### Geography example")
+        XCTAssertEqual(blocks.map(\.file), ["hill.lua", "square.lua"])
+        guard blocks.count == 2 else { return }
+        let fixture = try PackFixture()
+        for (index, block) in blocks.enumerated() {
+            let badge = index == 0 ? "hill-record" : "square-3"
+            try fixture.pack("g\(index)", packLua: """
+                return { name = "g\(index)", version = "1.0.0", badges = { { id = "\(badge)", name = "B" } },
+                \(block.measures)
+                }
+                """, files: [block.file: block.rule,
+                             "segments/hill.gpx": #"<gpx><rte><rtept lat="52.0" lon="5.0"/><rtept lat="52.0" lon="5.01"/></rte></gpx>"#])
+        }
+        let engine = fixture.engine(["g0", "g1"])
+        let keys = engine.measureDefinitions.map(\.key)
+        let hill = try XCTUnwrap(keys.first { $0.hasPrefix("segment(") }), tiles = try XCTUnwrap(keys.first { $0.hasPrefix("tiles(") })
+        XCTAssertTrue(hill.contains("sha256=\""), hill)
+        func effort(_ elapsed: Double) -> MeasureScalar { .record(["elapsed_s": .float(elapsed), "pace_s_per_km": .float(elapsed / 0.684)]) }
+        func square(_ x0: Int, _ y0: Int, _ n: Int) -> MeasureScalar {
+            .list((x0..<(x0 + n)).flatMap { x in (y0..<(y0 + n)).map { MeasureScalar.integer(x * 16_777_216 + $0) } })
+        }
+        var a = makeRun("a", day: 1, distance: 5000)
+        a.measures[hill] = MeasureValue(["count": .integer(2), "best": .integer(2), "efforts": .list([effort(200), effort(190)])])
+        a.measures[tiles] = MeasureValue(["tiles": square(10, 10, 2)])
+        var b = makeRun("b", day: 2, distance: 5000)
+        b.measures[hill] = MeasureValue(["count": .integer(1), "best": .integer(1), "efforts": .list([effort(195)])])
+        b.measures[tiles] = MeasureValue(["tiles": square(10, 10, 3)])
+        var c = makeRun("c", day: 3, distance: 5000)
+        c.measures[hill] = MeasureValue(["count": .integer(1), "best": .integer(1), "efforts": .list([effort(180)])])
+        var engine2 = engine
+        let evaluation = engine2.evaluate(runs: [a, b, c])
+        XCTAssertEqual(evaluation.failures, [])
+        // b's best (3:15) is not under 3:15; a earned it first, c does not again.
+        XCTAssertEqual(evaluation.awards.map { "\($0.badge)@\($0.run): \($0.detail)" }, [
+            "hill-record@a: effort 2 of 2: 3:10 (4:38/km)",
+            "square-3@b: 3x3 from tile 10/10",
+        ])
     }
 }

@@ -148,3 +148,31 @@ extension RunGenerator {
         return copy
     }
 }
+
+/// A generator given a route follows it, lap after lap, within its GPS noise.
+final class RunGeneratorRouteTests: XCTestCase {
+    func testARouteIsFollowedLapAfterLap() throws {
+        // A 400 m by 300 m rectangle (1,400 m round), three laps.
+        let north = 300 / (Geodesy.meanRadius * Double.pi / 180), east = 400 / (Geodesy.meanRadius * Double.pi / 180 * cos(52 * Double.pi / 180))
+        let corners = [(52.0, 5.0), (52.0 + north, 5.0), (52.0 + north, 5.0 + east), (52.0, 5.0 + east)]
+        var generator = RunGenerator(seed: 7, distanceMeters: 4200, paceSecondsPerKilometre: 300)
+        generator.route = corners.map { RunGenerator.Waypoint(latitude: $0.0, longitude: $0.1) }
+        let track = generator.track()
+        let path = try XCTUnwrap(SegmentPath(latitudes: corners.map(\.0) + [52.0], longitudes: corners.map(\.1) + [5.0]))
+        var farthest = 0.0, nearStart = 0, wasNear = true
+        for i in 0..<track.count {
+            let p = path.plane(latitude: track.latitudes[i], longitude: track.longitudes[i])
+            // Distance to the rectangle's outline.
+            let dx = max(0, max(-p.x, p.x - 400)), dy = max(0, max(-p.y, p.y - 300))
+            let inside = min(abs(p.x), abs(p.x - 400), abs(p.y), abs(p.y - 300))
+            farthest = max(farthest, dx > 0 || dy > 0 ? (dx * dx + dy * dy).squareRoot() : inside)
+            let near = (p.x * p.x + p.y * p.y).squareRoot() < 20
+            if near && !wasNear { nearStart += 1 }
+            wasNear = near
+        }
+        XCTAssertLessThan(farthest, 10, "within the GPS noise of the route")
+        XCTAssertEqual(nearStart, 3, "back at the start after each of three laps")
+        let distance = RunAnalyzer().summarize(track, id: "laps").distanceMeters
+        XCTAssertEqual(distance, 4200, accuracy: 4200 * 0.03)
+    }
+}

@@ -118,6 +118,10 @@ final class MeasureCacheTests: XCTestCase {
         let values: [MeasureValue?] = [
             MeasureValue(["elapsed_s": .float(1000), "count": .integer(3), "daylight": .boolean(true), "sunrise": .string("2024-05-01T06:08:47")]),
             nil, MeasureValue(), MeasureValue(["places": .list([.string("Vondelpark"), .list([.float(52.36), .float(4.87)])])]),
+            // A segment's efforts (records in a list) and a run's tiles (integer keys).
+            MeasureValue(["count": .integer(2), "efforts": .list([.record(["elapsed_s": .float(335.5), "start_lat": .float(52.36)]),
+                                                                  .record(["elapsed_s": .float(339.3), "gates": .record(["n": .integer(1)])])]),
+                          "tiles": .list([.integer(141_180_912_640), .integer(141_180_912_641)])]),
         ]
         let bytes = MeasureCodec.encode(values)
         XCTAssertEqual(MeasureCodec.decode(bytes), values)

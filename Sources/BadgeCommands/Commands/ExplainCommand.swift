@@ -78,6 +78,36 @@ struct ExplainCommand: ParsableCommand {
 
     static func editDistance(_ a: String, _ b: String) -> Int { Suggestion.editDistance(a, b) }
 
+    /// A measure behind an award: one line of its fields; a segment's efforts one line each (its run,
+    /// elapsed time, pace and both gates: where and when the run crossed them); tiles by count, not key.
+    static func measureLines(name: String, kind: String, value: MeasureValue?, run: String) -> [String] {
+        guard let value else { return ["    measure \(name): nil"] }
+        switch kind {
+        case MeasureKind.segment.name:
+            guard case .list(let efforts)? = value["efforts"] else { break }
+            let best = value["best"]?.number.map { Int($0) }
+            var lines = ["    measure \(name): segment of \(Format.distance(value["length_m"]?.number)), \(efforts.count) effort\(efforts.count == 1 ? "" : "s") on \(run)"]
+            for (index, effort) in efforts.enumerated() {
+                guard case .record(let f) = effort else { continue }
+                func gate(_ side: String) -> String {
+                    let lat = f["\(side)_lat"]?.number ?? .nan, lon = f["\(side)_lon"]?.number ?? .nan
+                    let at = f["\(side)_elapsed_s"]?.number.map { " at " + Format.duration($0) } ?? ""
+                    return String(format: "%.5f, %.5f", lat, lon) + at
+                }
+                let pace = f["pace_s_per_km"]?.number.map { " (\(Format.pace($0))/km)" } ?? ""
+                lines.append("      effort \(index + 1): \(Format.duration(f["elapsed_s"]?.number))\(pace), start gate \(gate("start")), end gate \(gate("end"))"
+                             + (best == index + 1 ? "  best" : ""))
+            }
+            return lines
+        case MeasureKind.tiles.name:
+            let zoom = value["zoom"]?.number.map { String(Int($0)) } ?? "?"
+            return ["    measure \(name): \(value["count"]?.text ?? "0") tiles at zoom \(zoom)"]
+        default:
+            break
+        }
+        return ["    measure \(name): " + value.text(kind: kind)]
+    }
+
     static func table(_ e: BadgeExplanation) -> String {
         var out: [String] = []
         let packs = Array(Set(e.awards.map(\.pack) + e.statuses.map(\.pack))).sorted()
@@ -99,7 +129,7 @@ struct ExplainCommand: ParsableCommand {
             for award in e.awards where !award.measureLines.isEmpty || award.evidence != nil {
                 out.append("  \(award.tier) on \(award.run):")
                 for measure in award.measureLines {
-                    out.append("    measure \(measure.name): " + (measure.value.map { $0.text(kind: measure.kind) } ?? "nil"))
+                    out += measureLines(name: measure.name, kind: measure.kind, value: measure.value, run: award.run)
                 }
                 if let evidence = award.evidence { out.append("    evidence: \(evidence.text)") }
             }

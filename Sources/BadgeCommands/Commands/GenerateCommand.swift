@@ -9,7 +9,7 @@ struct GenerateCommand: ParsableCommand {
         commandName: "generate",
         abstract: "Write realistic, deterministic run files: the sample runs, or many runs for benchmarks.",
         discussion: """
-            With --sample (the default) writes the repository's runs/ story: twelve runs over three months \
+            With --sample (the default) writes the repository's runs/ story: sixteen runs over three months (four of them laps of a park loop) \
             in GPX, gzip'd GPX, FIT and a treadmill JSON summary. With --count N writes N GPX runs of about \
             --minutes minutes each, sampled every second. The same options always give the same bytes.
             """
@@ -51,6 +51,16 @@ struct GenerateCommand: ParsableCommand {
         }
     }
 
+    /// A loop round a park south-west of the sample runs' start (about 2.52 km, clockwise from its
+    /// south-west corner): the places pack's segment (rules/places/segments/park-loop.gpx) runs along
+    /// its north side from 4.8670°E and down its east side to 52.3575°N.
+    static let parkLoop: [RunGenerator.Waypoint] = [
+        .init(latitude: 52.3560, longitude: 4.8640), .init(latitude: 52.3600, longitude: 4.8640),
+        .init(latitude: 52.3600, longitude: 4.8760), .init(latitude: 52.3560, longitude: 4.8760),
+    ]
+    /// One lap of `parkLoop` (2,523 m), rounded up a little so the last lap ends just past the start.
+    static let parkLoopMeters = 2_525.0
+
     /// A runner's first three months: every MoonRunner tier shows up (earned, silver, gold, best, next).
     func writeSample() throws {
         struct Plan {
@@ -61,6 +71,8 @@ struct GenerateCommand: ParsableCommand {
             var hills: Double = 12
             var pauses = 0
             var fast: RunGenerator.FastSection? = nil
+            /// Laps of `parkLoop` (the places pack's segment lies on it); 0: a free route.
+            var laps = 0
         }
         let plans: [Plan] = [
             Plan(file: "2026-08-01-first-run.gpx", date: (2026, 8, 1), km: 3.2, pace: 390),
@@ -76,9 +88,19 @@ struct GenerateCommand: ParsableCommand {
                  fast: .init(startMeters: 3000, lengthMeters: 5000, paceSecondsPerKilometre: 300)),
             Plan(file: "2026-10-03-ten-miles.gpx", date: (2026, 10, 3), km: 16.5, pace: 365),
             Plan(file: "2026-10-18-half.gpx", date: (2026, 10, 18), km: 21.3, pace: 370, pauses: 1),
+            // Laps of the park loop: eleven passes of rules/places' segment, faster by the month
+            // (appended, so the seeds of the runs above stay as they were).
+            Plan(file: "2026-08-06-park-laps.gpx", date: (2026, 8, 6), km: 0, pace: 380, laps: 2),
+            Plan(file: "2026-08-24-park-laps.gpx", date: (2026, 8, 24), km: 0, pace: 370, laps: 3),
+            Plan(file: "2026-09-08-park-laps.gpx", date: (2026, 9, 8), km: 0, pace: 350, laps: 3),
+            Plan(file: "2026-09-29-park-laps.gpx", date: (2026, 9, 29), km: 0, pace: 325, laps: 3),
         ]
         for (i, plan) in plans.enumerated() {
             var generator = RunGenerator(seed: seed &+ UInt64(i * 7919), distanceMeters: plan.km * 1000, paceSecondsPerKilometre: plan.pace)
+            if plan.laps > 0 {
+                generator.route = Self.parkLoop
+                generator.distanceMeters = Double(plan.laps) * Self.parkLoopMeters
+            }
             let day = Timestamps.daysFromCivil(year: plan.date.0, month: plan.date.1, day: plan.date.2)
             generator.startEpochSeconds = Double(day * 86_400 + 6 * 3600 + 30 * 60)
             generator.hillAmplitudeMeters = plan.hills

@@ -3,6 +3,7 @@ import BadgeReport
 import BadgeRules
 import Foundation
 import RunAnalysis
+import RunFiles
 import RunLibrary
 
 /// `badgectl report DIR -o report.html`: the badge wall and every run's pace-coloured route in one HTML file.
@@ -40,8 +41,9 @@ struct ReportCommand: ParsableCommand {
         let packBadges = pipeline.themedPackBadges
         let report = EvaluationReport(folder: outcome.folder, evaluation: outcome.evaluation, catalogue: themed,
                                       packBadges: packBadges, excluded: outcome.excluded, header: pipeline.header)
-        let input = ReportCommand.input(report, catalogue: themed, packBadges: packBadges,
+        var input = ReportCommand.input(report, catalogue: themed, packBadges: packBadges,
                                         title: title, imagesDirectory: images)
+        ReportCommand.addGeography(to: &input, packs: pipeline.engine.packs)
         do {
             let bytes = try HTMLReport.write(input, to: output)
             print("wrote \(output) (\(report.runs.count) runs, \(report.awards.count) awards, \(bytes) bytes)")
@@ -54,6 +56,21 @@ struct ReportCommand: ParsableCommand {
 
     /// How many awards of one badge the report explains (the first and the last half of them).
     static let provenanceShown = 12
+
+    /// The packs' segments (each drawn on the runs that passed it) and their first tiles measure.
+    static func addGeography(to input: inout ReportInput, packs: [RulePack]) {
+        for pack in packs {
+            for measure in pack.measures {
+                let definition = measure.definition
+                if definition.kind == MeasureKind.segment.name, let path = definition.path {
+                    input.segments.append(ReportSegment(name: "\(pack.name).\(measure.name)", latitudes: path.latitudes,
+                                                        longitudes: path.longitudes, measureKey: definition.key))
+                } else if definition.kind == MeasureKind.tiles.name, input.tiles == nil {
+                    input.tiles = ReportTiles(name: "\(pack.name).\(measure.name)", zoom: Int(definition.number("zoom") ?? 14), measureKey: definition.key)
+                }
+            }
+        }
+    }
 
     /// Turns the evaluation into the report's input. `generatedAt` is the newest run's start, so the
     /// same runs always give the same bytes.

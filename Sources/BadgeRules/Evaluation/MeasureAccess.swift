@@ -99,6 +99,13 @@ extension LuaState {
                 push(measureField: value)
                 setIndex(-2, i + 1)
             }
+        case .record(let fields):
+            ensureStack()
+            newTable(record: Int32(min(fields.count, 64)))
+            for (name, value) in fields {
+                push(measureField: value)
+                setField(-2, name)
+            }
         }
     }
 

@@ -6,6 +6,8 @@ local sorted_pairs = badgectl_sorted_pairs
 badgectl_sorted_pairs = nil
 local fast_ipairs = badgectl_ipairs
 badgectl_ipairs = nil
+local max_square = badgectl_max_square
+badgectl_max_square = nil
 local G = _G
 local real_setmetatable, rawget, rawset, type, error, ipairs, next = setmetatable, rawget, rawset, type, error, ipairs, next
 local tostring, tonumber, math_type, floor, huge = tostring, tonumber, math.type, math.floor, math.huge
@@ -131,6 +133,16 @@ function helpers.format_distance(meters)
   check_number(meters, "format_distance", "meters")
   if meters >= 1000 or meters <= -1000 then return format("%.2f km", meters / 1000) end
   return format("%d m", floor(meters + 0.5))
+end
+
+-- Map tiles (the tiles measure): a key is x * 2^24 + y.
+helpers.max_square = max_square
+
+function helpers.tile_xy(key)
+  if math_type(key) ~= "integer" or key < 0 then
+    error("badgectl.tile_xy: expected a tile key (an integer x * 2^24 + y), got " .. tostring(key), 2)
+  end
+  return key // 16777216, key % 16777216
 end
 
 local allowed = { "assert", "error", "ipairs", "next", "pcall", "xpcall", "select", "tonumber", "tostring",

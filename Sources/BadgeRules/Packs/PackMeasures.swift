@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import RunFiles
 
@@ -38,7 +39,12 @@ extension PackManifest {
             guard lua.type(at: -1) == .table else {
                 throw fail(name, "expected a table { kind = \"...\", ... }, got \(lua.typeName(at: -1))")
             }
-            result.append(PackMeasure(name: name, definition: try readDefinition(at: lua.top, fail: { fail(name, $0) })))
+            var definition = try readDefinition(at: lua.top, fail: { fail(name, $0) })
+            if definition.kind == MeasureKind.segment.name {
+                definition = try PackManifest.loadSegment(definition, folder: (packFile as NSString).deletingLastPathComponent,
+                                                          fail: { fail(name, $0) })
+            }
+            result.append(PackMeasure(name: name, definition: definition))
         }
         return result.sorted { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
     }
@@ -117,6 +123,77 @@ extension PackManifest {
             }
             return .list(values)
         }
+    }
+
+    /// The largest segment file a pack may ship.
+    static let maximumSegmentBytes = 16 << 20
+
+    /// A segment measure with its path read from the pack's file (`segments/<name>.gpx`: its track or
+    /// route points, in order) and the file's SHA-256 added as the `sha256` parameter, so the measure's
+    /// key (and the cache's rows) change when the file does. Errors name the file and what is wrong.
+    static func loadSegment(_ definition: MeasureDefinition, folder: String, fail: (String) -> RulesError) throws -> MeasureDefinition {
+        guard let file = definition.text("file") else { return definition }
+        let path = folder.isEmpty ? file : folder + "/" + file
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+              let data = FileManager.default.contents(atPath: path) else {
+            throw fail("no segment file \(path) (a GPX route or track drawn in any GPX editor)")
+        }
+        guard data.count <= maximumSegmentBytes else { throw fail("\(path): over \(maximumSegmentBytes >> 20) MiB, too large for a segment") }
+        var latitudes: [Double] = [], longitudes: [Double] = []
+        do {
+            let track = try data.withUnsafeBytes { try GPXReader.read(bytes: $0, source: path) }
+            if track.hasPositions { latitudes = track.latitudes; longitudes = track.longitudes }
+        } catch {
+            // A route (<rte><rtept>), as route planners write it: the run readers refuse those.
+            guard let route = try routePoints(Array(data), path: path, fail: fail), !route.isEmpty else { throw fail("segment file \(error)") }
+            latitudes = route.map(\.0); longitudes = route.map(\.1)
+        }
+        for i in latitudes.indices where !Geodesy.isValid(latitude: latitudes[i], longitude: longitudes[i]) {
+            throw fail("\(path): point \(i + 1) has no valid latitude and longitude")
+        }
+        let tolerance = definition.number("tolerance_m") ?? SegmentPath.defaultTolerance
+        guard let segment = SegmentPath(latitudes: latitudes, longitudes: longitudes, tolerance: tolerance) else {
+            throw fail("\(path): a segment needs at least two distinct points (<trkpt> or <rtept> with lat and lon)")
+        }
+        guard segment.length > 2 * tolerance else {
+            throw fail("\(path): the segment is \(Int(segment.length)) m long, not longer than twice tolerance_m (\(Int(tolerance)) m)")
+        }
+        var parameters = definition.parameters
+        parameters["sha256"] = .text(SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined())
+        var made = MeasureDefinition(kind: definition.kind, parameters: parameters)
+        made.path = segment
+        return made
+    }
+
+    /// The `<rtept lat=".." lon="..">` points of a GPX route, in order (nil when there are none). A point
+    /// without a readable lat and lon is an error naming it.
+    static func routePoints(_ bytes: [UInt8], path: String, fail: (String) -> RulesError) throws -> [(Double, Double)]? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        var points: [(Double, Double)] = []
+        var rest = text[...]
+        while let open = rest.range(of: "rtept") {
+            let before = rest[..<open.lowerBound].last
+            rest = rest[open.upperBound...]
+            guard before == "<" || before == ":", let next = rest.first, next == " " || next == "\t" || next == "\n" || next == "\r" || next == ">" || next == "/" else { continue }
+            let tag = rest[..<(rest.firstIndex(of: ">") ?? rest.endIndex)]
+            func attribute(_ name: String) -> Double? {
+                var scan = tag
+                while let found = scan.range(of: name) {
+                    scan = scan[found.upperBound...]
+                    let value = scan.drop { $0 == " " || $0 == "=" }
+                    guard let quote = value.first, quote == "\"" || quote == "'" else { continue }
+                    let body = value.dropFirst().prefix { $0 != quote }
+                    return Double(body.trimmingCharacters(in: .whitespaces))
+                }
+                return nil
+            }
+            guard let lat = attribute("lat="), let lon = attribute("lon=") else {
+                throw fail("\(path): route point \(points.count + 1) has no readable lat and lon attributes")
+            }
+            points.append((lat, lon))
+        }
+        return points.isEmpty ? nil : points
     }
 
     static func isName(_ name: String) -> Bool {

@@ -1,3 +1,4 @@
+import CLua
 import Foundation
 import RunAnalysis
 import RunFiles
@@ -332,14 +333,56 @@ enum RunSpec {
                     if field.hasSuffix("_s"), let number = seconds(text) { value[field] = .float(number) } else { value[field] = .string(text) }
                 case .number:
                     let number = lua.number(at: -1) ?? 0
-                    value[field] = field == "count" ? .integer(Int(number)) : .float(number)
+                    value[field] = MeasureValue.countFields.contains(field) && number == number.rounded() && abs(number) < 1e15
+                        ? .integer(Int(number)) : .float(number)
+                case .table:
+                    value[field] = try nested(lua: lua, at: lua.top, label: "measures.\(name).\(field)", depth: 0)
                 default:
-                    throw RulesError.field("measures.\(name).\(field) must be a number, a string or a boolean, got \(lua.typeName(at: -1))")
+                    throw RulesError.field("measures.\(name).\(field) must be a number, a string, a boolean or a table, got \(lua.typeName(at: -1))")
                 }
             }
             result[measure.definition.key] = value
         }
         return result
+    }
+
+    /// A table in a measure's value: an array (`tiles = { key, ... }`, `efforts = { { elapsed_s = 300 }, ... }`)
+    /// is a list, anything else a record of named fields. Whole numbers in Lua's integer form stay
+    /// integers (tile keys), others are floats.
+    static func nested(lua: LuaState, at index: Int32, label: String, depth: Int) throws -> MeasureScalar {
+        guard depth < 8 else { throw RulesError.field("\(label): tables nested too deep") }
+        func element(_ at: Int32, _ label: String) throws -> MeasureScalar {
+            switch lua.type(at: at) {
+            case .boolean: return .boolean(lua.boolean(at: at))
+            case .string: return .string(lua.string(at: at) ?? "")
+            case .number:
+                if lua_isinteger(lua.state, at) != 0 { return .integer(Int(lua_tointegerx(lua.state, at, nil))) }
+                return .float(lua.number(at: at) ?? 0)
+            case .table: return try nested(lua: lua, at: at, label: label, depth: depth + 1)
+            default: throw RulesError.field("\(label) must be a number, a string, a boolean or a table, got \(lua.typeName(at: at))")
+            }
+        }
+        let length = lua.rawLength(at: index)
+        var keys = 0
+        lua.pushNil()
+        while lua.next(index) { keys += 1; lua.pop() }
+        if keys == length {
+            var values: [MeasureScalar] = []
+            for i in 0..<length {
+                lua.getIndex(index, i + 1)
+                defer { lua.pop() }
+                values.append(try element(lua.top, "\(label)[\(i + 1)]"))
+            }
+            return .list(values)
+        }
+        var fields: [String: MeasureScalar] = [:]
+        lua.pushNil()
+        while lua.next(index) {
+            defer { lua.pop() }
+            guard lua.type(at: -2) == .string, let key = lua.string(at: -2) else { throw RulesError.field("\(label): keys must be all names or an array") }
+            fields[key] = try element(lua.top, "\(label).\(key)")
+        }
+        return .record(fields)
     }
 
     /// `file = "tests/fixtures/x.gpx"`: pack-relative, inside the pack, read by the production readers.

@@ -32,6 +32,10 @@ public struct MeasureDefinition: Sendable, Hashable, Codable {
 
     public let kind: String
     public let parameters: [String: Parameter]
+    /// The path a `segment` measure follows, read from the pack's segment file when the pack loads. Not
+    /// part of `key`: the file's SHA-256 is (the `sha256` parameter the loader adds), so a changed file
+    /// is a new measure and the cache recomputes it.
+    public var path: SegmentPath?
     /// `effort(distance_m=3000,max_stop_s=120)`: the measure's identity in the cache and across packs
     /// (made once: every run's measures are looked up by it).
     public let key: String
@@ -87,6 +91,8 @@ public indirect enum MeasureScalar: Sendable, Equatable, Codable {
     case boolean(Bool)
     case string(String)
     case list([MeasureScalar])
+    /// Named fields (one effort of a segment: its elapsed time, pace, gates): a table in Lua.
+    case record([String: MeasureScalar])
 
     /// A number reads back as a float: JSON does not tell 1000.0 from 1000 (`MeasureValue` makes its
     /// count fields integers again).
@@ -96,6 +102,8 @@ public indirect enum MeasureScalar: Sendable, Equatable, Codable {
             self = .float(number)
         } else if let list = try? c.decode([MeasureScalar].self) {
             self = .list(list)
+        } else if let record = try? c.decode([String: MeasureScalar].self) {
+            self = .record(record)
         } else { self = .string(try c.decode(String.self)) }
     }
 
@@ -118,6 +126,7 @@ public indirect enum MeasureScalar: Sendable, Equatable, Codable {
         case .boolean(let value): try c.encode(value)
         case .string(let value): try c.encode(value)
         case .list(let values): try c.encode(values)
+        case .record(let fields): try c.encode(fields)
         }
     }
 
@@ -128,7 +137,11 @@ public indirect enum MeasureScalar: Sendable, Equatable, Codable {
         case .integer(let value): return String(value)
         case .boolean(let value): return value ? "true" : "false"
         case .string(let value): return value
-        case .list(let values): return "{ " + values.map(\.text).joined(separator: ", ") + " }"
+        case .list(let values):
+            // A long list (a run's tiles) shows its first values and how many there are.
+            if values.count > 12 { return "{ " + values.prefix(6).map(\.text).joined(separator: ", ") + ", ... (\(values.count) in all) }" }
+            return "{ " + values.map(\.text).joined(separator: ", ") + " }"
+        case .record(let fields): return "{ " + fields.keys.sorted().map { "\($0) = \(fields[$0]?.text ?? "")" }.joined(separator: ", ") + " }"
         }
     }
 }
@@ -211,7 +224,7 @@ public struct MeasureValue: Sendable, Equatable, Codable {
     public static func == (a: MeasureValue, b: MeasureValue) -> Bool { a.fields == b.fields }
 
     /// The fields that hold counts (integers in Lua); every other number is a float.
-    public static let countFields: Set<String> = ["count", "offset_s"]
+    public static let countFields: Set<String> = ["count", "offset_s", "visits", "zoom", "best"]
 
     public init(from decoder: Decoder) throws {
         decoded = try [String: MeasureScalar](from: decoder)
@@ -311,7 +324,7 @@ public struct MeasureKind: Sendable {
         doc: "sunrise and sunset at the start point on the run's local date",
         check: { _ in nil })
 
-    public static let all: [MeasureKind] = [effort, timeIn, stops, sun]
+    public static let all: [MeasureKind] = [effort, timeIn, stops, sun, place, segment, tiles]
 
     /// Why a measure of `kind` is nil in a run (for `summarize` and `explain`).
     public static func nilReason(_ kind: String) -> String {
@@ -320,6 +333,9 @@ public struct MeasureKind: Sendable {
         case timeIn.name: return "the run has no timed reading of that channel"
         case stops.name: return "the run has no times"
         case sun.name: return "the run has no position or no start time"
+        case place.name: return "the run has no positions"
+        case segment.name: return "the run has no positions or never came within the segment's bounding box (widened by tolerance_m)"
+        case tiles.name: return "the run has no positions"
         default: return "not computed for this run"
         }
     }

@@ -8,8 +8,9 @@ import RunFiles
 ///
 /// Layout, little-endian: a 4-byte magic `BCM1`, the run count (UInt32), then per run a byte 0 (no
 /// value) or 1 followed by the field count (UInt16) and per field its name (a length byte and UTF-8),
-/// a type byte (0 float, 1 integer, 2 boolean, 3 string, 4 list) and the value (8 bytes; 8 bytes; 1 byte;
-/// a UInt32 length and UTF-8; a UInt32 count and the elements, each with its type byte). Fields are written in name order, so the same values give the same bytes.
+/// a type byte (0 float, 1 integer, 2 boolean, 3 string, 4 list, 5 record) and the value (8 bytes; 8 bytes; 1 byte;
+/// a UInt32 length and UTF-8; a UInt32 count and the elements, each with its type byte; a UInt16 field count
+/// and the fields as a run's are written: a segment's efforts). Fields are written in name order, so the same values give the same bytes.
 enum MeasureCodec {
     static let magic: [UInt8] = Array("BCM1".utf8)
 
@@ -42,6 +43,13 @@ enum MeasureCodec {
         case .list(let values):
             bytes.append(4); append(UInt32(values.count), to: &bytes)
             for value in values { write(value, to: &bytes) }
+        case .record(let fields):
+            bytes.append(5); append(UInt16(fields.count), to: &bytes)
+            for (name, field) in fields.sorted(by: { $0.key < $1.key }) {
+                let utf8 = Array(name.utf8.prefix(255))
+                bytes.append(UInt8(utf8.count)); bytes += utf8
+                write(field, to: &bytes)
+            }
         }
     }
 
@@ -64,6 +72,14 @@ enum MeasureCodec {
                 values.append(value)
             }
             return .list(values)
+        case 5:
+            guard depth < 8, let count = reader.uint16() else { return nil }
+            var fields: [String: MeasureScalar] = [:]
+            for _ in 0..<count {
+                guard let length = reader.byte(), let name = reader.take(Int(length)), let field = read(&reader, depth: depth + 1) else { return nil }
+                fields[String(decoding: name, as: UTF8.self)] = field
+            }
+            return .record(fields)
         default: return nil
         }
     }

@@ -1,0 +1,210 @@
+import Foundation
+
+extension MeasureKind {
+    /// `{ kind = "place", lat = 52.3579, lon = 4.8686, radius_m = 50 }`: whether and when the run passed
+    /// within `radius_m` of a point.
+    public static let place = MeasureKind(
+        name: "place",
+        parameters: [
+            ParameterSpec(name: "lat", type: .number(minimum: -90, integer: false), doc: "the place's latitude, degrees"),
+            ParameterSpec(name: "lon", type: .number(minimum: -180, integer: false), doc: "the place's longitude, degrees"),
+            ParameterSpec(name: "radius_m", type: .number(minimum: 1, integer: false), doc: "how near counts as passing, metres"),
+        ],
+        fields: ["passed", "visits", "first_elapsed_s", "last_elapsed_s", "closest_m"],
+        doc: "whether and when the run passed within radius_m of a point",
+        check: { d in
+            guard let lat = d.number("lat"), let lon = d.number("lon"), d.number("radius_m") != nil else {
+                return "a place needs lat, lon (degrees) and radius_m (metres)"
+            }
+            if lat > 90 { return "lat must be at most 90, got \(lat)" }
+            if lon > 180 { return "lon must be at most 180, got \(lon)" }
+            if let radius = d.number("radius_m"), radius > 100_000 { return "radius_m must be at most 100000 (100 km)" }
+            return nil
+        })
+
+    /// `{ kind = "segment", file = "segments/park-loop.gpx", tolerance_m = 25 }`: every pass of the run
+    /// over a path the pack ships.
+    public static let segment = MeasureKind(
+        name: "segment",
+        parameters: [
+            ParameterSpec(name: "file", type: .text, doc: "the pack's segment file, segments/<name>.gpx"),
+            ParameterSpec(name: "tolerance_m", type: .number(minimum: 1, integer: false), doc: "how far from the path a pass may stray, metres (default 25)"),
+            ParameterSpec(name: "sha256", type: .text, doc: "set by badgectl: the segment file's SHA-256"),
+        ],
+        fields: ["count", "best", "best_elapsed_s", "length_m", "efforts"],
+        doc: "every pass over a segment the pack ships: through both gates, on the path",
+        check: { d in
+            guard let file = d.text("file") else { return "missing required parameter 'file' (segments/<name>.gpx in the pack)" }
+            if !SegmentPath.isPackPath(file) { return "file must be a path inside the pack's segments folder ending in .gpx, as in \"segments/park-loop.gpx\", got '\(file)'" }
+            if let tolerance = d.number("tolerance_m"), tolerance > 500 { return "tolerance_m must be at most 500" }
+            return nil
+        })
+
+    /// `{ kind = "tiles", zoom = 14 }`: the slippy-map tiles the route passes through.
+    public static let tiles = MeasureKind(
+        name: "tiles",
+        parameters: [ParameterSpec(name: "zoom", type: .number(minimum: 1, integer: true), doc: "the tiles' zoom level, 1 to 20 (14: about 2.4 km at the equator)")],
+        fields: ["zoom", "count", "tiles"],
+        doc: "the Web Mercator tiles (x, y at zoom) the route passes through",
+        check: { d in
+            guard let zoom = d.number("zoom") else { return "missing required parameter 'zoom' (14 is the explorers' usual)" }
+            return zoom > Double(Tiles.maximumZoom) ? "zoom must be at most \(Tiles.maximumZoom), got \(Int(zoom))" : nil
+        })
+}
+
+/// The path of a `segment` measure, read from the pack's GPX file, with what matching needs made once:
+/// the points in a local plane (metres east and north of the first point, an equirectangular projection
+/// on the mean radius: under 0.1 % off over a few kilometres), the distance along the path to each point
+/// and the bounding box in degrees.
+public final class SegmentPath: Sendable {
+    public let latitudes: [Double]
+    public let longitudes: [Double]
+    public let x: [Double]
+    public let y: [Double]
+    /// Metres along the path to each point; the last one is `length`.
+    public let along: [Double]
+    public let length: Double
+    public let minLatitude: Double, maxLatitude: Double, minLongitude: Double, maxLongitude: Double
+    /// Metres per degree of longitude and of latitude in the local plane.
+    public let metresPerDegreeLongitude: Double, metresPerDegreeLatitude: Double
+    let originLatitude: Double, originLongitude: Double
+    /// `tolerance_m` when a segment measure leaves it out.
+    public static let defaultTolerance = 25.0
+    /// How far from the path a pass may stray (the measure's `tolerance_m`).
+    public let tolerance: Double
+    /// A box in degrees.
+    public struct Box: Sendable { public var minLatitude, maxLatitude, minLongitude, maxLongitude: Double }
+    /// The path's box widened by `tolerance`: a run whose box does not meet it is not matched at all.
+    public let box: Box
+
+    /// The path through `points` (latitude, longitude in degrees; consecutive duplicates dropped), matched
+    /// within `tolerance` metres. nil with fewer than two distinct points or a coordinate out of range.
+    public init?(latitudes: [Double], longitudes: [Double], tolerance: Double = defaultTolerance) {
+        var lats: [Double] = [], lons: [Double] = []
+        for (lat, lon) in zip(latitudes, longitudes) {
+            guard Geodesy.isValid(latitude: lat, longitude: lon) else { return nil }
+            if lats.last == lat && lons.last == lon { continue }
+            lats.append(lat); lons.append(lon)
+        }
+        guard lats.count >= 2 else { return nil }
+        let degrees = Double.pi / 180
+        originLatitude = lats[0]; originLongitude = lons[0]
+        metresPerDegreeLatitude = Geodesy.meanRadius * degrees
+        metresPerDegreeLongitude = max(1, Geodesy.meanRadius * degrees * cos(originLatitude * degrees))
+        var xs: [Double] = [], ys: [Double] = [], along: [Double] = []
+        var total = 0.0
+        for (lat, lon) in zip(lats, lons) {
+            let px = (lon - lons[0]) * metresPerDegreeLongitude, py = (lat - lats[0]) * metresPerDegreeLatitude
+            if let lx = xs.last, let ly = ys.last { total += ((px - lx) * (px - lx) + (py - ly) * (py - ly)).squareRoot() }
+            xs.append(px); ys.append(py); along.append(total)
+        }
+        guard total > 0 else { return nil }
+        self.latitudes = lats; self.longitudes = lons
+        x = xs; y = ys; self.along = along; length = total
+        minLatitude = lats.min() ?? 0; maxLatitude = lats.max() ?? 0
+        minLongitude = lons.min() ?? 0; maxLongitude = lons.max() ?? 0
+        self.tolerance = tolerance
+        let dLat = tolerance / metresPerDegreeLatitude, dLon = tolerance / metresPerDegreeLongitude
+        box = Box(minLatitude: minLatitude - dLat, maxLatitude: maxLatitude + dLat,
+                  minLongitude: minLongitude - dLon, maxLongitude: maxLongitude + dLon)
+    }
+
+    /// A point in the local plane.
+    @inline(__always)
+    public func plane(latitude: Double, longitude: Double) -> (x: Double, y: Double) {
+        ((longitude - originLongitude) * metresPerDegreeLongitude, (latitude - originLatitude) * metresPerDegreeLatitude)
+    }
+
+    /// A plane point back in degrees.
+    public func degrees(x: Double, y: Double) -> (latitude: Double, longitude: Double) {
+        (originLatitude + y / metresPerDegreeLatitude, originLongitude + x / metresPerDegreeLongitude)
+    }
+
+    /// The point `distance` metres along the path (clamped to its ends), in the plane.
+    public func point(along distance: Double) -> (x: Double, y: Double) {
+        let d = min(max(0, distance), length)
+        var j = 1
+        while j < along.count - 1, along[j] < d { j += 1 }
+        let piece = along[j] - along[j - 1]
+        let f = piece > 0 ? (d - along[j - 1]) / piece : 0
+        return (x[j - 1] + f * (x[j] - x[j - 1]), y[j - 1] + f * (y[j] - y[j - 1]))
+    }
+
+    /// `segments/<name>.gpx` (subfolders allowed), without `..`, `.`-names or a leading `/`.
+    public static func isPackPath(_ file: String) -> Bool {
+        let parts = file.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count >= 2, parts[0] == "segments", file.hasSuffix(".gpx") else { return false }
+        return parts.dropFirst().allSatisfy { !$0.isEmpty && !$0.hasPrefix(".") }
+    }
+}
+
+/// Slippy-map tiles: the usual Web Mercator scheme (x from 0 at 180°W eastwards, y from 0 at about
+/// 85.05°N southwards, 2^zoom of each). A tile travels as one integer key, `x * 2^24 + y`, the same at
+/// every zoom (`x = key // 16777216`, `y = key % 16777216` in Lua).
+public enum Tiles {
+    public static let maximumZoom = 20
+    public static let keyFactor = 1 << 24
+    /// Mercator's latitude limit: the square world map.
+    public static let maximumLatitude = 85.051_128_779_806_59
+
+    /// The tile key of `x`, `y`.
+    public static func key(x: Int, y: Int) -> Int { x * keyFactor + y }
+
+    /// The fractional tile coordinates of a point at `zoom` (x in [0, 2^zoom), y clamped to the map).
+    public static func coordinates(latitude: Double, longitude: Double, zoom: Int) -> (x: Double, y: Double) {
+        let n = Double(1 << zoom)
+        let lat = min(max(latitude, -maximumLatitude), maximumLatitude) * Double.pi / 180
+        let x = (longitude + 180) / 360 * n
+        let y = (1 - log(tan(lat) + 1 / cos(lat)) / Double.pi) / 2 * n
+        let limit = n.nextDown
+        return (min(max(0, x), limit), min(max(0, y), limit))
+    }
+
+    /// The edges of tile `x`, `y` in degrees, each a hair (1e-9°) inside: a point strictly within them is
+    /// in that tile whatever the rounding of the Mercator formulas.
+    public static func bounds(x: Int, y: Int, zoom: Int) -> (south: Double, north: Double, west: Double, east: Double) {
+        let n = Double(1 << zoom), hair = 1e-9
+        func latitude(_ row: Double) -> Double { atan(sinh(Double.pi * (1 - 2 * row / n))) * 180 / Double.pi }
+        return (latitude(Double(y + 1)) + hair, latitude(Double(y)) - hair,
+                Double(x) / n * 360 - 180 + hair, Double(x + 1) / n * 360 - 180 - hair)
+    }
+
+    /// The tile holding a point.
+    public static func tile(latitude: Double, longitude: Double, zoom: Int) -> (x: Int, y: Int) {
+        let c = coordinates(latitude: latitude, longitude: longitude, zoom: zoom)
+        return (Int(c.x), Int(c.y))
+    }
+
+    /// Steps spanning more tiles than this (a recording gap across a country, a flight) add only their
+    /// ends' tiles: nobody ran through the ones between.
+    public static let maximumTilesPerStep = 1000
+
+    /// Calls `visit` with every tile the straight line (in the Mercator plane) from `a` to `b` passes
+    /// through, `a`'s first (a grid walk, Amanatides and Woo: one tile per crossed grid line; a line
+    /// through a corner exactly visits one of the two side tiles too). A step across the antimeridian
+    /// or longer than `maximumTilesPerStep` tiles visits only its ends' tiles.
+    public static func walk(from a: (x: Double, y: Double), to b: (x: Double, y: Double), visit: (Int, Int) -> Void) {
+        var tx = Int(a.x), ty = Int(a.y)
+        let ex = Int(b.x), ey = Int(b.y)
+        let dx = b.x - a.x, dy = b.y - a.y
+        let span = abs(ex - tx) + abs(ey - ty)
+        visit(tx, ty)
+        if span == 0 { return }
+        guard span <= maximumTilesPerStep, abs(dx) < Double(1 << (maximumZoom + 2)) / 2 else { visit(ex, ey); return }
+        let stepX = dx > 0 ? 1 : -1, stepY = dy > 0 ? 1 : -1
+        // Parameter t (0 at a, 1 at b) of the next vertical and horizontal grid line crossed.
+        var nextX = dx == 0 ? Double.infinity : ((dx > 0 ? Double(tx + 1) : Double(tx)) - a.x) / dx
+        var nextY = dy == 0 ? Double.infinity : ((dy > 0 ? Double(ty + 1) : Double(ty)) - a.y) / dy
+        let deltaX = dx == 0 ? Double.infinity : abs(1 / dx), deltaY = dy == 0 ? Double.infinity : abs(1 / dy)
+        var remaining = span
+        while remaining > 0 {
+            if ty == ey || (tx != ex && nextX < nextY) {
+                tx += stepX; nextX += deltaX
+            } else {
+                ty += stepY; nextY += deltaY
+            }
+            remaining -= 1
+            visit(tx, ty)
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import XCTest
+
+/// The places and explorer packs through the CLI on the sample runs (four of them lap the park loop the
+/// places pack's segment lies on), explain naming the efforts, a segment file's bytes in the cache key,
+/// segment files that cannot be used, and badgectl.max_square charged to the instruction budget.
+final class GeographyEndToEndTests: XCTestCase {
+    func awards(_ stdout: String) throws -> [[String: Any]] {
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any])
+        return try XCTUnwrap(object["awards"] as? [[String: Any]])
+    }
+
+    func testTheSampleRunsEarnThePlacesBadges() throws {
+        let result = try CLI.run(["evaluate", "runs/", "--rules", "rules/places", "--format", "json", "--no-cache", "--tz", "UTC"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let found = try awards(result.stdout).map { "\($0["badge"] ?? "") \($0["tier"] ?? "") \($0["run"] ?? "")" }
+        XCTAssertEqual(found, [
+            "fountain earned 2026-08-06-park-laps.gpx",
+            "park-corner-record earned 2026-08-06-park-laps.gpx",
+            "park-corner-record silver 2026-09-08-park-laps.gpx",
+            "park-corner-record gold 2026-09-29-park-laps.gpx",
+            "park-corner-regular earned 2026-09-29-park-laps.gpx",
+        ].sorted { $0 < $1 }.sorted { a, b in
+            // The output's order: by date, then badge.
+            let da = a.split(separator: " ")[2], db = b.split(separator: " ")[2]
+            return da == db ? a < b : da < db
+        })
+    }
+
+    func testExplainNamesTheEffortsAndGates() throws {
+        let result = try CLI.run(["explain", "park-corner-record", "runs/", "--rules", "rules/places", "--no-cache", "--tz", "UTC"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("effort 1: 5:35 (6:16/km), the first"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("    measure park: segment of 889 m, 2 efforts on 2026-08-06-park-laps.gpx"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("      effort 1: 5:35 (6:16/km), start gate 52.35999, 4.86700 at 4:11, end gate 52.35750, 4.87604 at 9:46  best"), result.stdout)
+    }
+
+    func testTheReportDrawsSegmentsEffortsAndTiles() throws {
+        let folder = try TemporaryFolder()
+        let output = folder.path + "/report.html"
+        let result = try CLI.run(["report", "runs/", "--rules", "rules/places", "--rules", "rules/explorer", "--no-cache", "--tz", "UTC", "-o", output])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let html = try String(contentsOfFile: output, encoding: .utf8)
+        // The segment over the route of each of the four runs that passed it, and their eleven efforts.
+        XCTAssertEqual(html.components(separatedBy: "<g class=\"segment\" data-segment=\"places.park\">").count - 1, 4)
+        XCTAssertEqual(html.components(separatedBy: "<li class=\"effort\"").count - 1, 11)
+        XCTAssertTrue(html.contains("places.park · effort 1: 5:35 (6:16 /km) · gates at 4:11 and 9:46"), "the first effort")
+        let tiles = try XCTUnwrap(html.range(of: #"<svg class="tiles"[^>]*data-tiles="(\d+)""#, options: .regularExpression))
+        let count = Int(html[tiles].split(separator: "\"").last ?? "") ?? 0
+        XCTAssertEqual(html.components(separatedBy: "<rect class=\"tile").count - 1, count)
+        XCTAssertGreaterThan(count, 10)
+    }
+
+    func testTheSegmentFilesBytesAreInTheCacheKey() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.copyItem(atPath: CLI.repository.appendingPathComponent("rules/places").path, toPath: folder.path + "/places")
+        let arguments = ["evaluate", "runs/", "--rules", folder.path + "/places", "--format", "json", "--cache", folder.path + "/cache.sqlite", "--tz", "UTC"]
+        let cold = try CLI.run(arguments)
+        XCTAssertEqual(try awards(cold.stdout).filter { $0["badge"] as? String == "park-corner-record" }.count, 3)
+        // The same segment drawn the other way round: no run passes it in that direction.
+        let file = folder.path + "/places/segments/park-loop.gpx"
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let points = lines.filter { $0.contains("<rtept") }
+        var reversed = lines.filter { !$0.contains("<rtept") && !$0.contains("</rte>") && !$0.contains("</gpx>") }
+        reversed += points.reversed() + ["  </rte>", "</gpx>", ""]
+        try reversed.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let warm = try CLI.run(arguments)
+        XCTAssertEqual(warm.status, 0, warm.stderr)
+        XCTAssertEqual(try awards(warm.stdout).filter { $0["badge"] as? String == "park-corner-record" }.count, 0)
+    }
+
+    func testUnusableSegmentFilesAreClearErrors() throws {
+        let folder = try TemporaryFolder()
+        func pack(_ measure: String) throws -> String {
+            try folder.write("p/pack.lua", """
+                return { name = "p", version = "1.0.0", measures = {
+                  seg = \(measure),
+                } }
+                """)
+            let result = try CLI.run(["evaluate", "runs/", "--rules", folder.path + "/p", "--no-cache"])
+            XCTAssertNotEqual(result.status, 0)
+            return result.stderr
+        }
+        XCTAssertTrue(try pack(#"{ kind = "segment", file = "segments/none.gpx" }"#).contains("p/pack.lua:2: pack 'p': measure 'seg': no segment file \(folder.path)/p/segments/none.gpx"))
+        XCTAssertTrue(try pack(#"{ kind = "segment", file = "../runs/x.gpx" }"#).contains("file must be a path inside the pack's segments folder"))
+        try folder.write("p/segments/one.gpx", #"<gpx><rte><rtept lat="52" lon="5"/></rte></gpx>"#)
+        XCTAssertTrue(try pack(#"{ kind = "segment", file = "segments/one.gpx" }"#).contains("a segment needs at least two distinct points"))
+        try folder.write("p/segments/bad.gpx", #"<gpx><rte><rtept lat="52" lon="5"/><rtept lat="north" lon="5"/></rte></gpx>"#)
+        XCTAssertTrue(try pack(#"{ kind = "segment", file = "segments/bad.gpx" }"#).contains("route point 2 has no readable lat and lon"))
+        XCTAssertTrue(try pack(#"{ kind = "tiles", zoom = 30 }"#).contains("zoom must be at most 20"))
+        XCTAssertTrue(try pack(#"{ kind = "place", lat = 52, lon = 5 }"#).contains("a place needs lat, lon (degrees) and radius_m (metres)"))
+    }
+
+    func testMaxSquareIsChargedToTheInstructionBudget() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("p/pack.lua", """
+            return { name = "p", version = "1.0.0", badges = { { id = "x", name = "X", information = "x" } } }
+            """)
+        // 40,000 tiles built once, then squared again and again: the C work is charged, so the call stops.
+        try folder.write("p/square.lua", """
+            return { id = "square", title = "square", badge = "x",
+              init = function() local s = {} for i = 1, 40000 do s[(i % 200) * 16777216 + i // 200] = true end return { s = s } end,
+              on_run = function(state, run, award)
+                for _ = 1, 1000000 do badgectl.max_square(state.s) end
+              end }
+            """)
+        let result = try CLI.run(["evaluate", "runs/", "--rules", folder.path + "/p", "--no-cache", "--format", "json"])
+        XCTAssertTrue(result.stdout.contains("instruction budget exhausted") || result.stderr.contains("instruction budget exhausted"), result.stdout + result.stderr)
+        XCTAssertTrue((result.stdout + result.stderr).contains("badgectl.max_square"), result.stdout + result.stderr)
+    }
+}
