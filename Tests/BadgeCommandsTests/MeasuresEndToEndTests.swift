@@ -22,6 +22,44 @@ final class MeasuresEndToEndTests: XCTestCase {
         XCTAssertEqual((habits["stops"] as? [String: Any])?["count"] as? Int, 0)
     }
 
+    /// A misspelt field of a measure value is an error with a suggestion, at the rule's line, for every
+    /// kind (the newcomer's `corner.pased` read as nil and the badge silently never came); a field of
+    /// the kind that this run's value lacks (`first_elapsed_s` of a place not passed) reads as nil.
+    func testAMisspeltMeasureFieldIsAnErrorNotNil() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("rules/strict/pack.lua", """
+            return { name = "strict", version = "1",
+              badges = { { id = "far", name = "Far" }, { id = "typo", name = "Typo" }, { id = "deep", name = "Deep" } },
+              measures = { far = { kind = "place", lat = 10, lon = 10, radius_m = 50 },
+                           best = { kind = "effort", distance_m = 1000 } } }
+            """)
+        try folder.write("rules/strict/far.lua", """
+            return { id = "far", badge = "far", earned = function(run)
+              local m = run.measures.far
+              return m ~= nil and m.passed == false and m.first_elapsed_s == nil
+            end }
+            """)
+        try folder.write("rules/strict/typo.lua", """
+            return { id = "typo", badge = "typo", earned = function(run)
+              local m = run.measures.far
+              return m ~= nil and m.pased
+            end }
+            """)
+        try folder.write("rules/strict/deep.lua", """
+            return { id = "deep", badge = "deep", earned = function(run)
+              local b = run.measures.best
+              return b ~= nil and b.elapsd_s < 400
+            end }
+            """)
+        let output = try CLI.run(["evaluate", "runs/", "--rules", folder.path + "/rules/strict", "--no-cache", "--format", "json"])
+        XCTAssertEqual(output.status, 2, output.stderr)
+        XCTAssertTrue(output.stdout.contains(#""badge" : "far""#), output.stdout)
+        XCTAssertTrue(output.stderr.contains("strict/typo.lua:3: pack 'strict' rule 'typo': a place measure has no field 'pased' "
+            + "(fields: passed, visits, first_elapsed_s, last_elapsed_s, closest_m); did you mean 'passed'?"), output.stderr)
+        XCTAssertTrue(output.stderr.contains("strict/deep.lua:3: pack 'strict' rule 'deep': an effort measure has no field 'elapsd_s' "
+            + "(fields: elapsed_s, distance_m, pace_s_per_km, start_elapsed_s, start_distance_m); did you mean 'elapsed_s'?"), output.stderr)
+    }
+
     func testAthleteProfileZonesAndErrors() throws {
         let folder = try TemporaryFolder()
         try folder.write("me.json", #"{"max_hr": 185, "resting_hr": 55}"#)

@@ -21,6 +21,7 @@ extension Session {
         case .require: return hostRequire(pack: token)
         case .measure: return hostMeasure(run: token)
         case .measureWrite: return raise("run.measures is read-only (copy what you need into your own table)")
+        case .measureField: return lua.measureField(kindIndex: token, location: lua.whereString(level: 1))
         case .testRun, .testEvaluate, .testFail, .testWhere, .testPrint, .testRequire, nil:
             lua.push("badgectl: unknown host function \(fn)")
             return -1
@@ -40,7 +41,7 @@ extension Session {
         }
         guard token >= 1, token <= runs.count else { lua.pushNil(); return 1 }
         if let rule = current?.rule { measureReads[MeasureRead(rule: rule, run: token), default: []].insert(name) }
-        lua.push(measure: measureTable.value(pack: pack, name: name, in: runs[token - 1]))
+        lua.push(measure: measureTable.value(pack: pack, name: name, in: runs[token - 1]), kind: measureTable.kind(pack: pack, name: name))
         return 1
     }
 

@@ -36,6 +36,12 @@ public struct PackMeasureTable: Sendable {
         return run.measures[entry.declared.key]
     }
 
+    /// The kind of measure `name` of pack `pack` (empty when there is no such measure).
+    public func kind(pack: Int, name: String) -> String {
+        guard pack >= 0, pack < entries.count, let entry = entries[pack][name] else { return "" }
+        return entry.declared.kind
+    }
+
     /// Why `name` of pack `pack` is nil in every run of this evaluation (no athlete profile), if it is.
     public func unavailable(pack: Int, name: String) -> String? {
         guard pack >= 0, pack < entries.count else { return nil }
@@ -72,6 +78,40 @@ extension LuaState {
         push("measures")
         setField(-2, "__name")
         setMetatable(-2)
+    }
+
+    /// Pushes a measure's value (nil for none) as a strict table: reading a field the kind `kind`
+    /// does not have is an error with a suggestion (`m.pased` never reads as a silent nil); a field
+    /// of the kind that this value lacks (`first_elapsed_s` of a place never passed) reads as nil.
+    func push(measure value: MeasureValue?, kind: String) {
+        push(measure: value)
+        guard value != nil, let index = MeasureKind.all.firstIndex(where: { $0.name == kind }) else { return }
+        if let ref = measureMetatables[index] {
+            push(ref: ref)
+        } else {
+            newTable(record: 3)
+            pushHostFunction(.measureField, token: index)
+            setField(-2, "__index")
+            push("measure value")
+            setField(-2, "__name")
+            pushCopy(of: -1)
+            measureMetatables[index] = ref()
+        }
+        setMetatable(-2)
+    }
+
+    /// The `__index` of a measure value of kind `MeasureKind.all[kindIndex]` (arguments: the table, the
+    /// key): nil for a field of the kind, else an error naming the field, the kind's fields and the
+    /// closest one. Returns the number of results, or -1 with the message pushed.
+    func measureField(kindIndex: Int, location: String) -> Int32 {
+        guard kindIndex >= 0, kindIndex < MeasureKind.all.count else { pushNil(); return 1 }
+        let kind = MeasureKind.all[kindIndex]
+        guard let key = string(at: 2), type(at: 2) == .string else { pushNil(); return 1 }
+        if kind.fields.contains(key) { pushNil(); return 1 }
+        let hint = Suggestion.closest(to: key, in: kind.fields).map { "; did you mean '\($0)'?" } ?? ""
+        let article = "aeiou".contains(kind.name.first ?? "x") ? "an" : "a"
+        push(location + "\(article) \(kind.name) measure has no field '\(key)' (fields: \(kind.fields.joined(separator: ", ")))\(hint)")
+        return -1
     }
 
     /// Pushes a measure's value as a new table of its fields (nil for none). A value from the cache is

@@ -21,6 +21,8 @@ final class LuaState {
 
     let state: OpaquePointer
     let limits: RuleEngine.Limits
+    /// Registry references of the metatables that make measure values strict, by index in `MeasureKind.all`.
+    var measureMetatables: [Int: Int32] = [:]
 
     init(limits: RuleEngine.Limits) throws {
         guard let state = bclua_newstate(limits.memoryBytes, Int64(limits.instructionsPerCall),
@@ -108,6 +110,8 @@ final class LuaState {
     /// Moves the top value below the one under it.
     func swapTop() { lua_rotate(state, -2, 1) }
     func unref(_ ref: Int32) { luaL_unref(state, registry, ref) }
+    /// Pushes a copy of the value at `index`.
+    func pushCopy(of index: Int32) { lua_pushvalue(state, index) }
     func collectGarbage() { bclua_gc_collect(state) }
     /// A number as Lua prints it (`tostring`), without changing the value at `index`.
     func numberText(at index: Int32) -> String {
@@ -434,8 +438,9 @@ enum HostFunction: Int32 {
     /// The test API (`Lua/test_prelude.lua`): `t.run`, `t.evaluate`, expectation failures, `where`,
     /// and a test file's `print` and `require`.
     case testRun = 10, testEvaluate, testFail, testWhere, testPrint, testRequire
-    /// A read of `run.measures.<name>` and a write to it (token: the run's index).
-    case measure = 20, measureWrite
+    /// A read of `run.measures.<name>` and a write to it (token: the run's index); a read of a field
+    /// a measure value does not have (token: the kind's index in `MeasureKind.all`).
+    case measure = 20, measureWrite, measureField
 }
 
 /// Splits `rules/x/y.lua:12: boom` into file, line and the rest; nil when the text has no such prefix.

@@ -173,10 +173,13 @@ final class TestSession {
                 return raise(LuaState.unknownMeasure(name, pack: pack.name, known: pack.measures.map(\.name)), level: 1)
             }
             guard token >= 1, token <= runs.count else { lua.pushNil(); return 1 }
-            lua.push(measure: PackMeasureTable(packs: [pack], athlete: nil).value(pack: 0, name: name, in: runs[token - 1]))
+            let table = PackMeasureTable(packs: [pack], athlete: nil)
+            lua.push(measure: table.value(pack: 0, name: name, in: runs[token - 1]), kind: table.kind(pack: 0, name: name))
             return 1
         case .measureWrite:
             return raise("run.measures is read-only", level: 1)
+        case .measureField:
+            return lua.measureField(kindIndex: token, location: lua.whereString(level: 1))
         case .award, .note, .print, .require, nil:
             lua.push("badgectl: unknown host function \(fn)")
             return -1
