@@ -42,6 +42,14 @@ final class AddCommandTests: XCTestCase {
         XCTAssertTrue(again.stderr.contains("badgectl: replayed the whole history (17 runs): run '2026-11-01-long.json' is already saved"), again.stderr)
         XCTAssertTrue(again.stdout.hasPrefix("1 runs added, 17 in the history; 0 new awards, 0 withdrawn"), again.stdout)
 
+        // Other packs than the state's (here: only checkpoints, as a forgotten --rules finds another
+        // ./rules) would withdraw the missing packs' awards: refused, naming them and their folders.
+        let fewer = try CLI.run(["add", "--state", state, late.path, "--rules", "rules/checkpoints", "--badges", "badges.json"])
+        XCTAssertEqual(fewer.status, 1, fewer.stderr)
+        XCTAssertTrue(fewer.stderr.contains("made with pack 'explorer' (from "), fewer.stderr)
+        XCTAssertTrue(fewer.stderr.contains("which these rules do not have (they have checkpoints): give the same packs (--rules "), fewer.stderr)
+        XCTAssertTrue(fewer.stdout.isEmpty, fewer.stdout)
+
         // Another zone is refused; a bad file is skipped with its name (exit 2); no state is an error (exit 1).
         let zone = try CLI.run(["add", "--state", state, late.path, "--tz", "Europe/Paris", "--rules", "rules", "--badges", "badges.json"])
         XCTAssertEqual(zone.status, 1)

@@ -66,6 +66,17 @@ public struct IncrementalEvaluator: Sendable {
         guard state.zone == zone else {
             throw RulesError.state(path: store.statePath, reason: "made with the time zone \(state.zone), not \(zone): add with --tz \(state.zone), or evaluate with --state again")
         }
+        // A pack of the state that these rules lack (another --rules, or the pack did not load) would
+        // withdraw every award it made: refused, naming it and where it was loaded from.
+        let loaded = Set(engine.packs.map(\.name))
+        let missing = state.packs.filter { !loaded.contains($0.name) }
+        if !missing.isEmpty {
+            let named = missing.map { "'\($0.name)'" + ($0.directory.map { " (from \($0))" } ?? "") }.joined(separator: ", ")
+            let flags = missing.compactMap(\.directory).map { "--rules \($0)" }.joined(separator: " ")
+            throw RulesError.state(path: store.statePath, reason: "made with pack \(named), which these rules do not have "
+                + "(they have \(engine.packs.map(\.name).joined(separator: ", "))): give the same packs\(flags.isEmpty ? " with --rules" : " (" + flags + ")"), "
+                + "or evaluate with --state again to start without it")
+        }
         let index = try store.loadIndex(state)
         let fresh = RuleEngine.ordered(runs)
         var position: [String: Int] = [:]

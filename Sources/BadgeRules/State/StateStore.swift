@@ -9,9 +9,19 @@ public struct PackStamp: Codable, Equatable, Sendable {
     public var version: String
     /// Content fingerprint (`RulePack.fingerprint`).
     public var fingerprint: String
+    /// The folder it was loaded from (for messages; not compared). Absent in states saved before it was kept.
+    public var directory: String?
 
     /// A stamp of `pack`.
-    public init(_ pack: RulePack) { name = pack.name; version = pack.version; fingerprint = pack.fingerprint }
+    public init(_ pack: RulePack) {
+        name = pack.name; version = pack.version; fingerprint = pack.fingerprint
+        directory = pack.directory.isEmpty ? nil : (pack.directory as NSString).standardizingPath
+    }
+
+    /// Equal when name, version and fingerprint are (where a pack was loaded from does not matter).
+    public static func == (a: PackStamp, b: PackStamp) -> Bool {
+        a.name == b.name && a.version == b.version && a.fingerprint == b.fingerprint
+    }
 }
 
 /// The last run of a saved history (in start order, ties by id).
