@@ -73,9 +73,9 @@ public struct IncrementalEvaluator: Sendable {
         if !missing.isEmpty {
             let named = missing.map { "'\($0.name)'" + ($0.directory.map { " (from \($0))" } ?? "") }.joined(separator: ", ")
             let flags = missing.compactMap(\.directory).map { "--rules \($0)" }.joined(separator: " ")
-            throw RulesError.state(path: store.statePath, reason: "made with pack \(named), which these rules do not have "
+            throw RulesError.state(path: store.statePath, reason: "made with \(missing.count == 1 ? "pack" : "packs") \(named), which these rules do not have "
                 + "(they have \(engine.packs.map(\.name).joined(separator: ", "))): give the same packs\(flags.isEmpty ? " with --rules" : " (" + flags + ")"), "
-                + "or evaluate with --state again to start without it")
+                + "or evaluate with --state again to start without \(missing.count == 1 ? "it" : "them")")
         }
         let index = try store.loadIndex(state)
         let fresh = RuleEngine.ordered(runs)
