@@ -51,6 +51,13 @@ final class BadgeEngineTests: XCTestCase {
         XCTAssertTrue(outcome.awards.contains { $0.badge == "ten-k" && $0.tier == "earned" }, "\(outcome.awards)")
         XCTAssertFalse(outcome.awards.contains { $0.badge == "fifteen-k" })
         XCTAssertFalse(outcome.before.awards.contains { $0.badge == "ten-k" })
+        // Its path is invented: no place, segment or tile is counted (the explorer pack's first
+        // tiles would otherwise be "earned" on a made-up route).
+        let whereDefinitions = engine.rules.measureDefinitions.filter { WhatIf.whereKinds.contains($0.kind) }
+        XCTAssertFalse(whereDefinitions.isEmpty)
+        for definition in whereDefinitions { XCTAssertNil(outcome.run.measures[definition.key], definition.key) }
+        XCTAssertFalse(outcome.awards.contains { $0.pack == "explorer" || $0.pack == "places" }, "\(outcome.awards)")
+        XCTAssertFalse(engine.rules.measureDefinitions.filter { $0.kind == "effort" }.allSatisfy { outcome.run.measures[$0.key] == nil })
     }
 
     func testBadSamplesNameThePoint() throws {

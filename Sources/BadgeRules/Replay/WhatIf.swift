@@ -55,6 +55,9 @@ public enum WhatIf {
 
     /// The hypothetical run's summary: generated (even pace, no GPS noise, one point a second) and
     /// analysed with `analyzer` (its checkpoints and measures), then given the climb asked for.
+    /// Measure kinds that depend on where the run goes: nil in a what-if, whose path is invented.
+    public static let whereKinds: Set<String> = [MeasureKind.place.name, MeasureKind.segment.name, MeasureKind.tiles.name]
+
     public static func summary(of run: Run, analyzer: RunAnalyzer) -> RunSummary {
         // Exact boundaries resolve as the rules' strict comparisons say (not more than the distance,
         // not faster than the pace), and an even run is not a negative split: the run is generated
@@ -84,6 +87,11 @@ public enum WhatIf {
             summary.paceSecondsPerKilometre = elapsed / (distance / 1000)
             summary.movingPaceSecondsPerKilometre = summary.paceSecondsPerKilometre
             summary.paceSecondsPerMile = elapsed / (distance / Units.metresPerMile)
+        }
+        // Where the run goes is invented (the generator's winding path): measures of where (places
+        // passed, segments, map tiles) would be made up, so they are nil, as for a run without positions.
+        for definition in analyzer.measures where WhatIf.whereKinds.contains(definition.kind) {
+            summary.measures[definition.key] = nil
         }
         if let gain = run.elevationGainMeters {
             let base = generator.baseElevationMeters
