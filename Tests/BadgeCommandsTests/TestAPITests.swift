@@ -103,6 +103,7 @@ final class TestAPITests: XCTestCase {
               t.run{ date = "2024-02-30", distance_km = 5 }
             end)
             test("several failures in one test are all shown", function(t)
+              print(true, false, nil, 1.5, "x")
               t.expect(false, "first")
               t.expect_match("run more than 5 km", "^walk", "second")
             end)
@@ -118,8 +119,10 @@ final class TestAPITests: XCTestCase {
         XCTAssertTrue(text.contains("rules/api/mistakes_test.lua:12: t.evaluate: no rule 'zzz' in pack 'api' (rules: day, fast, gpx, splits)"), text)
         XCTAssertTrue(text.contains("rules/api/mistakes_test.lua:15: t.run: field 'duration' must be seconds or \"mm:ss\""), text)
         XCTAssertTrue(text.contains("rules/api/mistakes_test.lua:18: t.run: field 'date': '2024-02-30' is not a calendar date"), text)
-        XCTAssertTrue(text.contains("rules/api/mistakes_test.lua:21: first\n    expected: a true value\n    got:      false"), text)
-        XCTAssertTrue(text.contains("rules/api/mistakes_test.lua:22: second\n    expected: text matching \"^walk\"\n    got:      \"run more than 5 km\""), text)
+        XCTAssertTrue(text.contains("rules/api/mistakes_test.lua:22: first\n    expected: a true value\n    got:      false"), text)
+        // A test's print shows booleans and nil as Lua's print does (it said "boolean").
+        XCTAssertTrue(text.contains("    | true\tfalse\tnil\t1.5\tx"), text)
+        XCTAssertTrue(text.contains("rules/api/mistakes_test.lua:23: second\n    expected: text matching \"^walk\"\n    got:      \"run more than 5 km\""), text)
     }
 
     /// `t.run` gives the real run proxy: every field of a real run, a typo raises with a suggestion,

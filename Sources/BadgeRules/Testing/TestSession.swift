@@ -160,7 +160,12 @@ final class TestSession {
             let count = lua.top
             var parts: [String] = []
             for i in 1...max(count, 1) where count > 0 {
-                if let text = lua.string(at: i) { parts.append(text) } else if let n = lua.number(at: i) { parts.append(NumberText.number(n)) } else { parts.append(lua.typeName(at: i)) }
+                switch lua.type(at: i) {
+                case .boolean: parts.append(lua.boolean(at: i) ? "true" : "false")
+                case .nil: parts.append("nil")
+                default:
+                    if let text = lua.string(at: i) { parts.append(text) } else if let n = lua.number(at: i) { parts.append(NumberText.number(n)) } else { parts.append(lua.typeName(at: i)) }
+                }
             }
             output.append(parts.joined(separator: "\t"))
             return 0
