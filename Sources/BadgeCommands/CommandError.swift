@@ -33,8 +33,8 @@ public enum CommandError: Error, Equatable, CustomStringConvertible {
     case badDate(flag: String, value: String)
     /// A quantity flag of `whatif` (`--distance 12km`, `--time 1:00:00`, `--pace 5:00`) that cannot be read; `expected` says what it takes.
     case badQuantity(flag: String, value: String, expected: String)
-    /// `whatif` given neither or both of `--time` and `--pace`.
-    case timeOrPace
+    /// `whatif` without a speed, or with both `--time` and `--pace` (`both`).
+    case timeOrPace(both: Bool)
 
     public var description: String {
         switch self {
@@ -67,8 +67,9 @@ public enum CommandError: Error, Equatable, CustomStringConvertible {
             return "\(flag): '\(value)' is not a date; give YYYY-MM-DD (e.g. 2026-09-30)"
         case .badQuantity(let flag, let value, let expected):
             return "\(flag): cannot read '\(value)'; expected \(expected)"
-        case .timeOrPace:
-            return "give the run's --time (h:mm:ss) or its --pace (m:ss per km), not both"
+        case .timeOrPace(let both):
+            return both ? "give the run's --time (h:mm:ss) or its --pace (m:ss per km), not both"
+                : "give the run's --time (h:mm:ss) or its --pace (m:ss per km): how fast the run would be"
         }
     }
 

@@ -228,6 +228,8 @@ final class ReplayTests: XCTestCase {
             let output = try CLI.run(["whatif", folder.path + "/runs", "--rules", "rules/checkpoints", "--no-cache"] + bad)
             XCTAssertEqual(output.status, 64, "\(bad): \(output.stderr)")
             XCTAssertTrue(output.stderr.contains("Error: "), output.stderr)
+            if bad.count == 2 { XCTAssertTrue(output.stderr.contains("--pace (m:ss per km): how fast the run would be"), output.stderr) }
+            if bad.contains("--pace") { XCTAssertTrue(output.stderr.contains("not both"), output.stderr) }
         }
     }
 

@@ -138,6 +138,9 @@ final class WorkerEndToEndTests: XCTestCase {
         XCTAssertTrue(message(14).contains("not both"), message(14))
         XCTAssertTrue(message(16).contains("already given on line 15"), message(16))
         XCTAssertTrue(result.stderr.contains("badgectl: line 8: "), result.stderr)
+        // The reader's own "line 2 summary: ..." is not prefixed with the line again.
+        XCTAssertTrue(result.stderr.contains("badgectl: line 2 summary: field 'distance_m'"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("line 2: line 2"), result.stderr)
         // Every athlete's awards are those of its good lines.
         let awards = { (text: String) throws -> [String] in
             try self.lines(text).filter { $0["type"] as? String == "award" }.map { "\($0["athlete"] ?? "")|\($0["award_id"] ?? "")" }

@@ -89,7 +89,7 @@ struct WhatifCommand: ParsableCommand {
         switch (time, pace) {
         case let (time?, nil): seconds = try Quantity.seconds(time, flag: "--time")
         case let (nil, pace?): seconds = try Quantity.seconds(pace, flag: "--pace") * meters / 1000
-        default: throw CommandError.timeOrPace.usage
+        default: throw CommandError.timeOrPace(both: time != nil).usage
         }
         guard seconds > 0 else { throw CommandError.badQuantity(flag: time == nil ? "--pace" : "--time", value: time ?? pace ?? "", expected: "a time above 0").usage }
         let climb = try elevation.map { try Quantity.meters($0, flag: "--elevation", bareUnit: 1) }

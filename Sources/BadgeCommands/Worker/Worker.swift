@@ -279,7 +279,9 @@ final class Worker {
     private func fail(line: Int?, athlete: String?, _ message: String) {
         errors += 1
         write(WorkerLines.encode(WorkerLines.Failure(line: line, athlete: athlete, message: message)))
-        Console.error(CommandError.prefix + (line.map { "line \($0): " } ?? "") + message)
+        // Messages from the line's reader start with "line N" already.
+        let prefix = line.map { "line \($0)" }
+        Console.error(CommandError.prefix + (prefix.map { message.hasPrefix($0 + " ") || message.hasPrefix($0 + ":") ? "" : $0 + ": " } ?? "") + message)
         if let limit = setup.maximumErrors, errors > limit, stoppedAt == nil {
             stoppedAt = line ?? 0
             let at = line ?? 0
