@@ -169,31 +169,55 @@ extension PackManifest {
     /// The `<rtept lat=".." lon="..">` points of a GPX route, in order (nil when there are none). A point
     /// without a readable lat and lon is an error naming it.
     static func routePoints(_ bytes: [UInt8], path: String, fail: (String) -> RulesError) throws -> [(Double, Double)]? {
-        let text = String(decoding: bytes, as: UTF8.self)
+        // One pass over the bytes (a search that restarts from each match over the text made a
+        // 15 MiB route take minutes to load).
         var points: [(Double, Double)] = []
-        var rest = text[...]
-        while let open = rest.range(of: "rtept") {
-            let before = rest[..<open.lowerBound].last
-            rest = rest[open.upperBound...]
-            guard before == "<" || before == ":", let next = rest.first, next == " " || next == "\t" || next == "\n" || next == "\r" || next == ">" || next == "/" else { continue }
-            let tag = rest[..<(rest.firstIndex(of: ">") ?? rest.endIndex)]
-            func attribute(_ name: String) -> Double? {
-                var scan = tag
-                while let found = scan.range(of: name) {
-                    scan = scan[found.upperBound...]
-                    let value = scan.drop { $0 == " " || $0 == "=" }
-                    guard let quote = value.first, quote == "\"" || quote == "'" else { continue }
-                    let body = value.dropFirst().prefix { $0 != quote }
-                    return Double(body.trimmingCharacters(in: .whitespaces))
-                }
-                return nil
-            }
-            guard let lat = attribute("lat="), let lon = attribute("lon=") else {
+        let needle = Array("rtept".utf8)
+        let count = bytes.count
+        var i = 1
+        while i + needle.count < count {
+            guard bytes[i] == needle[0], bytes[i + 1] == needle[1], bytes[i + 2] == needle[2], bytes[i + 3] == needle[3],
+                  bytes[i + 4] == needle[4] else { i += 1; continue }
+            let before = bytes[i - 1], next = bytes[i + needle.count]
+            i += needle.count
+            guard before == UInt8(ascii: "<") || before == UInt8(ascii: ":"),
+                  next == UInt8(ascii: " ") || next == UInt8(ascii: "\t") || next == UInt8(ascii: "\n") || next == UInt8(ascii: "\r")
+                    || next == UInt8(ascii: ">") || next == UInt8(ascii: "/") else { continue }
+            var end = i
+            while end < count && bytes[end] != UInt8(ascii: ">") { end += 1 }
+            let tag = bytes[i..<end]
+            i = end
+            guard let lat = attribute(Array("lat".utf8), in: tag), let lon = attribute(Array("lon".utf8), in: tag) else {
                 throw fail("\(path): route point \(points.count + 1) has no readable lat and lon attributes")
             }
             points.append((lat, lon))
         }
         return points.isEmpty ? nil : points
+    }
+
+    /// The number of attribute `name` (`lat`, `lon`) inside a tag's bytes: `name="…"` or `name = '…'`,
+    /// the name preceded by white space; digits, a sign, a point and an exponent only (Swift's `Double`
+    /// would also take hex and "nan").
+    static func attribute(_ name: [UInt8], in tag: ArraySlice<UInt8>) -> Double? {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        var k = tag.startIndex
+        while k + name.count <= tag.endIndex {
+            guard k > tag.startIndex, isSpace(tag[k - 1]), tag[k..<(k + name.count)].elementsEqual(name) else { k += 1; continue }
+            var v = k + name.count
+            while v < tag.endIndex && isSpace(tag[v]) { v += 1 }
+            guard v < tag.endIndex, tag[v] == UInt8(ascii: "=") else { k += 1; continue }
+            v += 1
+            while v < tag.endIndex && isSpace(tag[v]) { v += 1 }
+            guard v < tag.endIndex, tag[v] == UInt8(ascii: "\"") || tag[v] == UInt8(ascii: "'") else { return nil }
+            let quote = tag[v]
+            var e = v + 1
+            while e < tag.endIndex && tag[e] != quote { e += 1 }
+            let body = tag[(v + 1)..<e].filter { !isSpace($0) }
+            guard !body.isEmpty, body.allSatisfy({ ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".")
+                || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) else { return nil }
+            return Double(String(decoding: body, as: UTF8.self))
+        }
+        return nil
     }
 
     static func isName(_ name: String) -> Bool {
