@@ -46,8 +46,8 @@ final class AddCommandTests: XCTestCase {
         // ./rules) would withdraw the missing packs' awards: refused, naming them and their folders.
         let fewer = try CLI.run(["add", "--state", state, late.path, "--rules", "rules/checkpoints", "--badges", "badges.json"])
         XCTAssertEqual(fewer.status, 1, fewer.stderr)
-        XCTAssertTrue(fewer.stderr.contains("made with pack 'explorer' (from "), fewer.stderr)
-        XCTAssertTrue(fewer.stderr.contains("which these rules do not have (they have checkpoints): give the same packs (--rules "), fewer.stderr)
+        XCTAssertTrue(fewer.stderr.contains("made with packs 'explorer' (from "), fewer.stderr)
+        XCTAssertTrue(fewer.stderr.contains("which these rules do not have (they have checkpoints): give the same packs (--rules rules/checkpoints --rules rules/explorer "), fewer.stderr)
         XCTAssertTrue(fewer.stdout.isEmpty, fewer.stdout)
 
         // Another zone is refused; a bad file is skipped with its name (exit 2); no state is an error (exit 1).
@@ -62,5 +62,44 @@ final class AddCommandTests: XCTestCase {
         let none = try CLI.run(["add", "--state", folder.path + "/none", late.path, "--rules", "rules", "--badges", "badges.json"])
         XCTAssertEqual(none.status, 1)
         XCTAssertTrue(none.stderr.contains("no saved state here"), none.stderr)
+    }
+
+    /// A tampered state folder is refused, naming the file and what is damaged (it crashed on a
+    /// negative size, aborted allocating for a huge run count, and hung on a FIFO).
+    func testATamperedStateIsRefusedNotACrashOrAHang() throws {
+        let folder = try TemporaryFolder()
+        let runs = folder.url.appendingPathComponent("runs")
+        try FileManager.default.createDirectory(at: runs, withIntermediateDirectories: true)
+        for name in ["2026-08-01-first-run.gpx", "2026-08-04-canal.gpx"] {
+            try FileManager.default.copyItem(at: CLI.repository.appendingPathComponent("runs/" + name), to: runs.appendingPathComponent(name))
+        }
+        let original = folder.path + "/state"
+        let rules = ["--rules", "rules/checkpoints", "--badges", "badges.json"]
+        XCTAssertEqual(try CLI.run(["evaluate", runs.path, "--state", original, "--tz", "UTC", "--no-cache"] + rules).status, 0)
+        let late = CLI.repository.appendingPathComponent("runs/2026-10-18-half.gpx").path
+        let tampers: [(String, (String) throws -> Void, String)] = [
+            ("negative size", { try Self.edit($0 + "/state.json", #""runs_bytes" *: *[0-9]+"#, #""runs_bytes": -1"#) }, "field 'runs_bytes': -1 is negative"),
+            ("huge count", { try Self.edit($0 + "/state.json", #""run_count" *: *[0-9]+"#, #""run_count": 1000000000000"#) }, "field 'run_count': 1000000000000 runs cannot fit"),
+            ("offset outside", { try Self.edit($0 + "/runs.index", #"\t[0-9]+\t[0-9]+\t"#, "\t999999999\t5\t") }, "runs.index: line 1: bytes 999999999+5 are outside"),
+            ("FIFO", { path in
+                try FileManager.default.removeItem(atPath: path + "/runs.jsonl")
+                XCTAssertEqual(mkfifo(path + "/runs.jsonl", 0o600), 0)
+            }, "runs.jsonl: not a regular file"),
+        ]
+        for (name, tamper, message) in tampers {
+            let state = folder.path + "/state-" + name.replacingOccurrences(of: " ", with: "-")
+            try FileManager.default.copyItem(atPath: original, toPath: state)
+            try tamper(state)
+            let added = try CLI.run(["add", "--state", state, late] + rules)
+            XCTAssertEqual(added.status, 1, "\(name): \(added.stderr)")
+            XCTAssertTrue(added.stderr.contains(message) && added.stderr.contains("damaged (evaluate with --state again)"), "\(name): \(added.stderr)")
+        }
+    }
+
+    /// Replaces the first match of `pattern` in the file at `path`.
+    static func edit(_ path: String, _ pattern: String, _ replacement: String) throws {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        guard let range = text.range(of: pattern, options: .regularExpression) else { throw CocoaError(.fileReadCorruptFile) }
+        try text.replacingCharacters(in: range, with: replacement).write(toFile: path, atomically: true, encoding: .utf8)
     }
 }

@@ -72,7 +72,7 @@ public struct IncrementalEvaluator: Sendable {
         let missing = state.packs.filter { !loaded.contains($0.name) }
         if !missing.isEmpty {
             let named = missing.map { "'\($0.name)'" + ($0.directory.map { " (from \($0))" } ?? "") }.joined(separator: ", ")
-            let flags = missing.compactMap(\.directory).map { "--rules \($0)" }.joined(separator: " ")
+            let flags = state.packs.compactMap(\.directory).map { "--rules \($0)" }.joined(separator: " ")
             throw RulesError.state(path: store.statePath, reason: "made with \(missing.count == 1 ? "pack" : "packs") \(named), which these rules do not have "
                 + "(they have \(engine.packs.map(\.name).joined(separator: ", "))): give the same packs\(flags.isEmpty ? " with --rules" : " (" + flags + ")"), "
                 + "or evaluate with --state again to start without \(missing.count == 1 ? "it" : "them")")

@@ -116,6 +116,7 @@ public struct StateStore: Sendable {
 
     /// Reads `state.json`. Throws `RulesError.state` naming the file.
     public func loadState() throws -> SavedState {
+        try StateStore.requireRegularFile(statePath)
         guard let data = FileManager.default.contents(atPath: statePath) else {
             throw RulesError.state(path: statePath, reason: "cannot read it (no saved state here: `badgectl evaluate DIR --state \(directory)` makes one)")
         }
@@ -137,11 +138,28 @@ public struct StateStore: Sendable {
         guard state.format == StateStore.format else {
             throw RulesError.state(path: statePath, reason: "format \(state.format); this badgectl reads format \(StateStore.format) (evaluate with --state again)")
         }
+        // Counts and sizes a tampered file could make absurd: each index line takes at least 12 bytes.
+        for (field, value) in [("run_count", state.runCount), ("runs_bytes", state.runsBytes), ("index_bytes", state.indexBytes)] where value < 0 {
+            throw RulesError.state(path: statePath, reason: "field '\(field)': \(value) is negative: damaged (evaluate with --state again)")
+        }
+        guard state.runCount <= state.indexBytes / 12 + 1 else {
+            throw RulesError.state(path: statePath, reason: "field 'run_count': \(state.runCount) runs cannot fit in \(state.indexBytes) bytes of index: damaged (evaluate with --state again)")
+        }
         return state
+    }
+
+    /// Refuses a state file that is not a regular file (a FIFO would block reading or writing it).
+    static func requireRegularFile(_ path: String) throws {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return }  // missing: the read that follows says so
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw RulesError.state(path: path, reason: "not a regular file: damaged (evaluate with --state again)")
+        }
     }
 
     /// Reads `runs.index` up to `state.indexBytes`.
     public func loadIndex(_ state: SavedState) throws -> [IndexEntry] {
+        try StateStore.requireRegularFile(indexPath)
         guard let data = FileManager.default.contents(atPath: indexPath) else {
             throw RulesError.state(path: indexPath, reason: "cannot read it")
         }
@@ -163,6 +181,10 @@ public struct StateStore: Sendable {
                     failure = RulesError.state(path: indexPath, reason: "line \(lineNumber): not 'start<TAB>elapsed<TAB>distance<TAB>offset<TAB>length<TAB>id'")
                     return
                 }
+                guard entry.offset >= 0, entry.length >= 0, entry.offset <= state.runsBytes, entry.length <= state.runsBytes - entry.offset else {
+                    failure = RulesError.state(path: indexPath, reason: "line \(lineNumber): bytes \(entry.offset)+\(entry.length) are outside runs.jsonl's \(state.runsBytes): damaged (evaluate with --state again)")
+                    return
+                }
                 entries.append(entry)
             }
         }
@@ -175,6 +197,7 @@ public struct StateStore: Sendable {
 
     /// The saved summaries of `entries`, read from `runs.jsonl`.
     public func summaries(_ entries: [IndexEntry]) throws -> [RunSummary] {
+        try StateStore.requireRegularFile(runsPath)
         guard let handle = FileHandle(forReadingAtPath: runsPath) else { throw RulesError.state(path: runsPath, reason: "cannot read it") }
         defer { try? handle.close() }
         let decoder = StateStore.decoder()
@@ -372,6 +395,7 @@ public struct StateStore: Sendable {
 
     /// Writes `data` at byte `offset` of `path`, cutting what followed.
     func appendBytes(_ data: Data, to path: String, at offset: Int) throws {
+        try StateStore.requireRegularFile(path)
         guard let handle = FileHandle(forWritingAtPath: path) else { throw RulesError.state(path: path, reason: "cannot write it") }
         defer { try? handle.close() }
         do {
