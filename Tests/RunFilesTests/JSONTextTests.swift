@@ -39,6 +39,11 @@ final class JSONTextTests: XCTestCase {
         XCTAssertEqual(offset("{\"a\": \"\u{1}\"}"), 7)
         XCTAssertEqual(offset(#"{"a": "x"#), 8)
         XCTAssertEqual(offset(#"{"a": -}"#), 7)
+        // A repeated key, at any depth, at the byte of its second spelling (last-one-wins gave one
+        // athlete's run to another in the worker).
+        XCTAssertEqual(offset(#"{"athlete": "ana", "athlete": "zed"}"#), 19)
+        XCTAssertEqual(offset(#"{"s": {"start": 1, "start": 2}}"#), 19)
+        XCTAssertNil(offset(#"{"a": {"a": 1}, "b": [{"a": 1}, {"a": 2}]}"#))
         XCTAssertNotNil(offset(String(repeating: "[", count: 100) + String(repeating: "]", count: 100)))
         XCTAssertNil(offset(String(repeating: "[", count: 60) + String(repeating: "]", count: 60)))
     }

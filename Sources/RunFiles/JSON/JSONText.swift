@@ -7,7 +7,8 @@ import Foundation
 ///
 /// Numbers are `Double` (integers past 2^53 lose digits, as `JSONDecoder` gives them); a number out
 /// of the `Double` range, a lone UTF-16 surrogate, a control character in a string, trailing text
-/// and nesting deeper than `maximumDepth` are errors. When an object repeats a key, the last one wins.
+/// and nesting deeper than `maximumDepth` are errors, and so is an object that repeats a key (which one
+/// counts would be a guess).
 public enum JSONText {
     /// Arrays and objects nested deeper than this are refused (the parser recurses).
     public static let maximumDepth = 64
@@ -112,7 +113,12 @@ public enum JSONText {
             while true {
                 skipSpace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a key (a string), found \(found)") }
+                let keyOffset = index
                 let key = try string()
+                guard fields[key] == nil else {
+                    // "last one wins" would let {"athlete":"ana","athlete":"zed"} give ana's run to zed.
+                    throw Failure(offset: keyOffset, reason: "duplicate key \"\(key)\" in an object")
+                }
                 skipSpace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':' after the key \"\(key)\", found \(found)") }
                 index += 1
