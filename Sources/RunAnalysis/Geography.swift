@@ -140,20 +140,23 @@ extension RunAnalyzer {
     static func tiles(zoom: Int, positions: RunPositions) -> MeasureValue? {
         guard positions.count > 0, zoom >= 0, zoom <= Tiles.maximumZoom else { return nil }
         var seen = Set<Int>()
-        let first = Tiles.coordinates(latitude: positions.latitudes[0], longitude: positions.longitudes[0], zoom: zoom)
-        seen.insert(Tiles.key(x: Int(first.x), y: Int(first.y)))
         // The box (in degrees, a hair inside) of the last point's tile: a point inside it is in the same
         // tile, and so is the straight step to it (a tile is convex), so most points cost four comparisons
         // instead of the Mercator formulas.
-        var box = Tiles.bounds(x: Int(first.x), y: Int(first.y), zoom: zoom)
+        var box = Tiles.bounds(x: 0, y: 0, zoom: zoom)
         var lastKey = -1
-        for k in 1..<max(1, positions.count) {
+        // Whether the position before is on the map (and so the step from it is walked).
+        var previousOnMap = false
+        for k in 0..<positions.count {
             let lat = positions.latitudes[k], lon = positions.longitudes[k]
-            if lat > box.south, lat < box.north, lon > box.west, lon < box.east { continue }
+            // Beyond Web Mercator's latitude limit there are no tiles: a fix there (and a step to or from
+            // it) adds none, where clamping it into the edge row made a polar run cross thousands.
+            guard abs(lat) <= Tiles.maximumLatitude else { previousOnMap = false; continue }
+            let continuing = previousOnMap && !positions.segmentStart[k]
+            previousOnMap = true
+            if continuing, lat > box.south, lat < box.north, lon > box.west, lon < box.east { continue }
             let c = Tiles.coordinates(latitude: lat, longitude: lon, zoom: zoom)
-            if positions.segmentStart[k] {
-                seen.insert(Tiles.key(x: Int(c.x), y: Int(c.y)))
-            } else {
+            if continuing {
                 let previous = Tiles.coordinates(latitude: positions.latitudes[k - 1], longitude: positions.longitudes[k - 1], zoom: zoom)
                 if Int(c.x) != Int(previous.x) || Int(c.y) != Int(previous.y) {
                     Tiles.walk(from: previous, to: c) { x, y in
@@ -161,9 +164,12 @@ extension RunAnalyzer {
                         if key != lastKey { seen.insert(key); lastKey = key }
                     }
                 }
+            } else {
+                seen.insert(Tiles.key(x: Int(c.x), y: Int(c.y)))
             }
             box = Tiles.bounds(x: Int(c.x), y: Int(c.y), zoom: zoom)
         }
+        guard !seen.isEmpty else { return nil }
         let keys = seen.sorted()
         return MeasureValue(["zoom": .integer(zoom), "count": .integer(keys.count), "tiles": .list(keys.map { .integer($0) })])
     }

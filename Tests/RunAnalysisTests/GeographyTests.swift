@@ -221,6 +221,27 @@ final class GeographyTests: XCTestCase {
         XCTAssertEqual(Self.measure(paused, tiles)?["count"], .integer(2))
     }
 
+    /// Beyond Web Mercator's limit (85.0511°) there are no tiles: a run circling at 89.9999°N has none
+    /// (clamped into the top row, its short steps crossed 16,221 tiles and earned the explorer pack's
+    /// badges), and a step that leaves the map adds only the tiles of its fixes on the map.
+    func testNoTilesBeyondTheMercatorLimit() {
+        let tiles = MeasureDefinition(kind: "tiles", parameters: ["zoom": .number(14)])
+        var polar = Track(source: "pole")
+        for i in 0..<60 {
+            let angle = Double(i) / 60 * 2 * Double.pi
+            polar.append(latitude: 89.9999 + 0.00005 * sin(angle), longitude: 180 * cos(angle), time: Double(i))
+        }
+        XCTAssertNil(Self.measure(polar, tiles))
+        var leaving = Track(source: "leaving")
+        leaving.append(latitude: 85.0, longitude: 10.0, time: 0)
+        leaving.append(latitude: 86.0, longitude: 10.0, time: 60)
+        leaving.append(latitude: 85.0, longitude: 10.001, time: 120)
+        let value = Self.measure(leaving, tiles)
+        let expected = Set([Tiles.tile(latitude: 85.0, longitude: 10.0, zoom: 14), Tiles.tile(latitude: 85.0, longitude: 10.001, zoom: 14)]
+            .map { Tiles.key(x: $0.0, y: $0.1) })
+        XCTAssertEqual(value?["count"], .integer(expected.count))
+    }
+
     func testTheTileBoxShortcutGivesWhatTheFormulasGive() {
         // Generated runs at zooms where they cross many tiles: the tiles from the shortcut (a point inside
         // the last tile's box is in that tile) equal the tiles from the formulas at every point.
