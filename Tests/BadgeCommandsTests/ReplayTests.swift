@@ -231,6 +231,12 @@ final class ReplayTests: XCTestCase {
             if bad.count == 2 { XCTAssertTrue(output.stderr.contains("--pace (m:ss per km): how fast the run would be"), output.stderr) }
             if bad.contains("--pace") { XCTAssertTrue(output.stderr.contains("not both"), output.stderr) }
         }
+        // Faster than the world record (evaluate would leave the run out): refused, not 25 awards.
+        for fast in [["--time", "10:00"], ["--time", "0:00:01"], ["--pace", "1:00"]] {
+            let output = try CLI.run(["whatif", folder.path + "/runs", "--rules", "rules/checkpoints", "--no-cache", "--distance", "10km"] + fast)
+            XCTAssertEqual(output.status, 64, "\(fast): \(output.stderr)")
+            XCTAssertTrue(output.stderr.contains("no faster than the world record over 10.00 km"), output.stderr)
+        }
     }
 
     /// Every run explain names for a shipped badge (the silver and gold paces of distance badges, the

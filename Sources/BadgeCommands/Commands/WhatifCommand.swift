@@ -92,6 +92,13 @@ struct WhatifCommand: ParsableCommand {
         default: throw CommandError.timeOrPace(both: time != nil).usage
         }
         guard seconds > 0 else { throw CommandError.badQuantity(flag: time == nil ? "--pace" : "--time", value: time ?? pace ?? "", expected: "a time above 0").usage }
+        // evaluate leaves such a run out as implausible: a what-if of one would promise awards no run earns.
+        let record = RunSelection.recordSpeed(forDistance: meters)
+        if meters >= 100, meters / seconds > record {
+            throw CommandError.badQuantity(flag: time == nil ? "--pace" : "--time", value: time ?? pace ?? "",
+                                           expected: String(format: "a run no faster than the world record over %.2f km (%.2f m/s; this is %.2f m/s, "
+                                                            + "which evaluate leaves out as implausible)", meters / 1000, record, meters / seconds)).usage
+        }
         let climb = try elevation.map { try Quantity.meters($0, flag: "--elevation", bareUnit: 1) }
         let pipeline = try EvaluationPipeline(options, failures: .printAndExit)
         let outcome = try pipeline.run(directory: directory, cache: cacheOptions.open())
