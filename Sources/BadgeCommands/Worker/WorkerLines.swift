@@ -1,5 +1,6 @@
 import BadgeRules
 import Foundation
+import RunFiles
 
 /// The lines `badgectl worker` writes (docs/worker.md): one JSON object per line, keys sorted,
 /// each with a `type`.
@@ -21,7 +22,8 @@ enum WorkerLines {
         var badge: String
         var tier: String
         var run: String
-        var at: String?
+        /// The run's start, null when the run had no times.
+        @NullEncoded var at: String?
         var awardID: String
         var pack: String
         /// The pack's version (its fingerprint is in the header).
@@ -29,7 +31,7 @@ enum WorkerLines {
         var rule: String
         var detail: String
         /// What the rule showed for the award (`award{ evidence = ... }`), null when nothing.
-        var evidence: Evidence?
+        @NullEncoded var evidence: Evidence?
 
         enum CodingKeys: String, CodingKey {
             case type, athlete, badge, tier, run, at, pack, rule, detail, evidence
@@ -37,21 +39,6 @@ enum WorkerLines {
             case packVersion = "pack_version"
         }
 
-        func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(type, forKey: .type)
-            try c.encode(athlete, forKey: .athlete)
-            try c.encode(badge, forKey: .badge)
-            try c.encode(tier, forKey: .tier)
-            try c.encode(run, forKey: .run)
-            try c.encode(at, forKey: .at)  // null when the run had no times
-            try c.encode(awardID, forKey: .awardID)
-            try c.encode(pack, forKey: .pack)
-            try c.encode(packVersion, forKey: .packVersion)
-            try c.encode(rule, forKey: .rule)
-            try c.encode(detail, forKey: .detail)
-            try c.encode(evidence, forKey: .evidence)
-        }
     }
 
     /// The last line of an athlete: what was evaluated and what comes next.
@@ -80,36 +67,16 @@ enum WorkerLines {
         var current: Double
         var target: Double
         var unit: String
-        var hint: String?
-
-        func encode(to encoder: Encoder) throws {
-            enum Keys: String, CodingKey { case pack, badge, current, target, unit, hint }
-            var c = encoder.container(keyedBy: Keys.self)
-            try c.encode(pack, forKey: .pack)
-            try c.encode(badge, forKey: .badge)
-            try c.encode(current, forKey: .current)
-            try c.encode(target, forKey: .target)
-            try c.encode(unit, forKey: .unit)
-            try c.encode(hint, forKey: .hint)
-        }
+        @NullEncoded var hint: String?
     }
 
     /// A line (or an athlete's rule) that failed. `line` is nil for a failure that is not one line's
     /// (a pack that did not load, a rule that failed in an athlete's evaluation).
     struct Failure: Encodable {
         var type = "error"
-        var line: Int?
-        var athlete: String?
+        @NullEncoded var line: Int?
+        @NullEncoded var athlete: String?
         var message: String
-
-        func encode(to encoder: Encoder) throws {
-            enum Keys: String, CodingKey { case type, line, athlete, message }
-            var c = encoder.container(keyedBy: Keys.self)
-            try c.encode(type, forKey: .type)
-            try c.encode(line, forKey: .line)
-            try c.encode(athlete, forKey: .athlete)
-            try c.encode(message, forKey: .message)
-        }
     }
 
     /// An award's line, written by hand: the same object `encode(Award)` makes (keys sorted), at a
