@@ -14,6 +14,9 @@ let package = Package(
         .executable(name: "badgectl", targets: ["badgectl"]),
         // The file readers alone, for the fuzz targets (Fuzz/Package.swift depends on it by path).
         .library(name: "RunFiles", targets: ["RunFiles"]),
+        // The commands as a library, for the fuzz targets: they call its `Entrances`, the functions
+        // the commands call for a run file, the worker's lines, a saved state and a pack.
+        .library(name: "BadgeCommands", targets: ["BadgeCommands"]),
         // badgectl as a library for Swift servers and apps (Linux and macOS: Lua through pkg-config, GRDB).
         .library(name: "BadgeKit", targets: ["BadgeKit"]),
     ],

@@ -1,12 +1,13 @@
 // swift-tools-version: 6.0
-// libFuzzer targets for the run-file readers, one per reader, on the RunFiles module alone.
+// libFuzzer targets, one per entrance a user takes (run files by name, worker lines, a saved state,
+// a pack): each calls `Entrances` in BadgeCommands, the functions the commands themselves call.
 //
 // A package of its own (depending on badgectl's by path) so that the root package's
 // `swift build` / `swift test` never see a target without a `main`: a fuzz target's `main` is
 // libFuzzer's, linked in only by `--sanitize=fuzzer`. Build and run them with scripts/fuzz.
 import PackageDescription
 
-let targets = ["FuzzGPX", "FuzzTCX", "FuzzFIT", "FuzzJSON", "FuzzGzip"]
+let targets = ["FuzzGPX", "FuzzTCX", "FuzzFIT", "FuzzJSON", "FuzzGzip", "FuzzWorker", "FuzzState", "FuzzPack"]
 
 let package = Package(
     name: "badgectl-fuzz",
@@ -16,7 +17,7 @@ let package = Package(
     targets: targets.map {
         .executableTarget(
             name: $0,
-            dependencies: [.product(name: "RunFiles", package: "badgectl")],
+            dependencies: [.product(name: "BadgeCommands", package: "badgectl"), .product(name: "RunFiles", package: "badgectl")],
             // No top-level code: LLVMFuzzerTestOneInput is the entry point, libFuzzer has the main.
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         )

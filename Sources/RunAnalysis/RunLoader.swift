@@ -27,11 +27,30 @@ public enum RunLoader {
         let size = stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG ? Int(status.st_size) : 0
         // GPX streams (a .gpx.gz too, inflated as it is scanned); the others are read whole.
         let whole = kind.format == .tcx || kind.format == .fit || (kind.format == .json && hasher != nil)
-        return try budget.reading(path, initialBytes: whole ? min(size, Gzip.defaultMaximumBytes) : 0) {
-            // A second reading (alone) hashes the file again from its first byte.
-            hasher?.reset()
-            return try loadInBudget(kind, path: path, size: size, id: id, analyzer: analyzer, zoneOffsetSeconds: zoneOffsetSeconds, hasher: hasher)
+        do {
+            return try budget.reading(path, initialBytes: whole ? min(size, Gzip.defaultMaximumBytes) : 0) {
+                // A second reading (alone) hashes the file again from its first byte.
+                hasher?.reset()
+                return try loadInBudget(kind, path: path, size: size, id: id, analyzer: analyzer, zoneOffsetSeconds: zoneOffsetSeconds, hasher: hasher)
+            }
+        } catch ActivityError.notFormat(let errorPath, let format, let reason) {
+            throw ActivityError.notFormat(path: errorPath, format: format, reason: reason + contentHint(path: path, kind: kind))
         }
+    }
+
+    /// " (its content looks like a zip archive)" when the file's first bytes are not what its name
+    /// says (a zip named `.gpx.gz`, a FIT file named `.gpx`); empty when they are, or cannot be read.
+    static func contentHint(path: String, kind: RunFormat.Kind) -> String {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK)
+        guard descriptor >= 0 else { return "" }
+        defer { close(descriptor) }
+        var prefix = [UInt8](repeating: 0, count: 512)
+        let count = prefix.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, 512) }
+        guard count > 0, let looks = RunFormat.looksLike(prefix[0..<count]) else { return "" }
+        let expected = kind.gzipped ? "gzip data" : kind.format.lookedLike
+        // A .fit.gz or .tcx.gz that is not gzip is read as it is: its format is the one that counts.
+        if looks == expected || (kind.gzipped && kind.format != .gpx && looks == kind.format.lookedLike) { return "" }
+        return " (its content looks like \(looks))"
     }
 
     /// Memory for the points read (twice what their columns fill: a growing column holds its copy

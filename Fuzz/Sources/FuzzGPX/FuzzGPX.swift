@@ -1,12 +1,14 @@
+import BadgeCommands
 import RunFiles
 
-/// One GPX input, read twice: as one buffer (the fast path) and streamed in 7-byte chunks (every
-/// boundary inside a tag, a number or a timestamp). Either may end with a track or a thrown error
-/// (whose message is built, line number and all); both must agree on which, and on the number of
-/// points.
+/// One `.gpx` file as `summarize` and `evaluate` read it: `Entrances.runFile` (RunFolder.read, then
+/// RunLoader.load, which streams the file through the GPX scanner). Then, as an oracle the loader
+/// cannot give, the same bytes as one buffer and in 7-byte chunks (every boundary inside a tag, a
+/// number or a timestamp) must agree on a track (its points) or an error.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzGPX(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = UnsafeRawBufferPointer(start: data, count: size)
+    _ = Entrances.runFile(Array(bytes), named: "fuzz.gpx")
     let whole = fuzzRead { try GPXReader.read(bytes: bytes, source: "fuzz.gpx") }
     let chunked = fuzzRead { try GPXReader.read(bytes: bytes, source: "fuzz.gpx", chunkSize: 7) }
     if whole?.count != chunked?.count {

@@ -1,16 +1,12 @@
-import RunFiles
+import BadgeCommands
 
-/// One `.gpx.gz` input, the way RunLoader reads it: inflated (capped at 16 MiB here, so a bomb
-/// is an error rather than libFuzzer's out-of-memory), then read as GPX. Ends with a track or a
-/// thrown error (whose message is built).
+/// One gzip'd run file as `summarize` and `evaluate` read it: `Entrances.runFile` (RunFolder.read,
+/// then RunLoader.load) under each `.gz` name: `.gpx.gz` streams through `GzipInflater` (the code
+/// whose double free issue S found, which the old target, on `Gzip.decompress`, never ran);
+/// `.tcx.gz` and `.fit.gz` inflate whole. Any bytes: gzip or not, truncated, a zip, text.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzGzip(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    do {
-        let inflated = try Gzip.decompress(bytes, source: "fuzz.gpx.gz", maximumBytes: 1 << 24)
-        _ = try GPXReader.read(bytes: inflated, source: "fuzz.gpx.gz")
-    } catch {
-        _ = String(describing: error)
-    }
+    for name in ["fuzz.gpx.gz", "fuzz.tcx.gz", "fuzz.fit.gz"] { _ = Entrances.runFile(bytes, named: name) }
     return 0
 }

@@ -1,17 +1,9 @@
-import Foundation
-import RunFiles
+import BadgeCommands
 
-/// One JSON summary input, with and without a zone for a start that has no offset: each ends
-/// with a summary or a thrown error (whose message is built).
+/// One `.json` summary file as `summarize` and `evaluate` read it: `Entrances.runFile`
+/// (RunFolder.read, then RunLoader.load and SummaryReader, the local date from the zone).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSON(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
-    let input = Data(bytes: data, count: size)
-    for zone in [nil, 3600] {
-        do {
-            _ = try SummaryReader.read(data: input, source: "fuzz.json", id: "fuzz.json", zoneOffsetSeconds: zone)
-        } catch {
-            _ = String(describing: error)
-        }
-    }
+    _ = Entrances.runFile(Array(UnsafeBufferPointer(start: data, count: size)), named: "fuzz.json")
     return 0
 }

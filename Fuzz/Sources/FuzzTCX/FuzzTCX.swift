@@ -1,12 +1,9 @@
-import RunFiles
+import BadgeCommands
 
-/// One TCX input: ends with tracks or a thrown error (whose message is built, line number and all).
+/// One `.tcx` file as `summarize` and `evaluate` read it: `Entrances.runFile` (RunFolder.read, then
+/// RunLoader.load: the whole file, unzipped when it is gzip whatever its name, then TCXReader).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTCX(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
-    do {
-        _ = try TCXReader.read(bytes: Array(UnsafeBufferPointer(start: data, count: size)), source: "fuzz.tcx")
-    } catch {
-        _ = String(describing: error)
-    }
+    _ = Entrances.runFile(Array(UnsafeBufferPointer(start: data, count: size)), named: "fuzz.tcx")
     return 0
 }

@@ -45,14 +45,7 @@ struct WorkerCommand: ParsableCommand {
             output.removeAll(keepingCapacity: true)
         })
         worker.start()
-        let limit = SummaryReader.maximumBytes + 4096
-        let readError = LineReader(descriptor: 0, maximumBytes: limit).forEach { item in
-            switch item {
-            case .line(let number, let bytes): worker.take(line: number, bytes: bytes)
-            case .tooLong(let number): worker.takeTooLong(line: number, limit: limit)
-            }
-        }
-        if let readError {
+        if let readError = WorkerCommand.feed(worker, from: 0) {
             Console.error(CommandError.prefix + "cannot read stdin: \(readError)")
             _ = worker.finish()
             throw ExitCode(ExitStatus.failure.rawValue)
@@ -62,6 +55,19 @@ struct WorkerCommand: ParsableCommand {
     }
 
     /// Writes every byte to `descriptor` (a pipe takes a large write in parts), retrying on EINTR.
+    /// Feeds every line of `descriptor` to `worker`, in order (the longest line taken is a summary's
+    /// cap plus room for its fields); a read error is returned. The worker's stdin goes through here,
+    /// and so does the fuzz target FuzzWorker (`Entrances.workerLines`).
+    static func feed(_ worker: Worker, from descriptor: Int32) -> String? {
+        let limit = SummaryReader.maximumBytes + 4096
+        return LineReader(descriptor: descriptor, maximumBytes: limit).forEach { item in
+            switch item {
+            case .line(let number, let bytes): worker.take(line: number, bytes: bytes)
+            case .tooLong(let number): worker.takeTooLong(line: number, limit: limit)
+            }
+        }
+    }
+
     static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
         bytes.withUnsafeBytes { buffer in
             var offset = 0

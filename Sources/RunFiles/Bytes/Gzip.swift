@@ -58,7 +58,11 @@ public enum Gzip {
 /// Concatenated members are read one after the other; zero padding after the last member is
 /// ignored, other trailing bytes are an error. More than `maximumBytes` of output is refused.
 final class GzipInflater {
-    private var stream = z_stream()
+    /// zlib's stream, at an address that never moves: zlib keeps a pointer back to it in its
+    /// state (and checks it), so it is not a stored struct that `&` may hand over as a temporary.
+    private let stream: UnsafeMutablePointer<z_stream>
+    /// `inflateInit2` succeeded: `deinit` must end the stream.
+    private var started = false
     private let source: String
     private let maximumBytes: Int
     /// Fills a buffer with compressed bytes; 0 at the end of the input.
@@ -72,37 +76,45 @@ final class GzipInflater {
     /// Inflated bytes produced so far.
     private(set) var produced = 0
 
+    /// Starts inflating; throws when the input does not start with the gzip magic number.
+    ///
+    /// Ownership: once every stored property is set, `deinit` alone releases the stream and the
+    /// buffer, and it runs even when this initializer throws afterwards (a class whose stored
+    /// properties are all initialised is deinitialised on a throw). So nothing here frees
+    /// anything on the way out: doing so was a double free (issue S).
     init(source: String, maximumBytes: Int, input: @escaping (UnsafeMutablePointer<UInt8>, Int) throws -> Int) throws {
         self.source = source
         self.maximumBytes = maximumBytes
         self.input = input
+        stream = .allocate(capacity: 1)
+        stream.initialize(to: z_stream())
         inputBuffer = .allocate(capacity: inputCapacity)
         // 16 + MAX_WBITS: expect a gzip header and trailer (not raw zlib).
-        let status = inflateInit2_(&stream, 16 + MAX_WBITS, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+        let status = inflateInit2_(stream, 16 + MAX_WBITS, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
         guard status == Z_OK else {
-            inputBuffer.deallocate()
             throw ActivityError.unreadable(path: source, reason: "zlib could not start (inflateInit2 returned \(status))")
         }
+        started = true
         try refill(keeping: 0)
-        guard stream.avail_in >= 2, inputBuffer[0] == 0x1F, inputBuffer[1] == 0x8B else {
-            inflateEnd(&stream)
-            inputBuffer.deallocate()
+        guard stream.pointee.avail_in >= 2, inputBuffer[0] == 0x1F, inputBuffer[1] == 0x8B else {
             throw ActivityError.notFormat(path: source, format: "gzip", reason: "no gzip magic number (1f 8b) at byte 0")
         }
     }
 
     deinit {
-        inflateEnd(&stream)
+        if started { inflateEnd(stream) }
+        stream.deinitialize(count: 1)
+        stream.deallocate()
         inputBuffer.deallocate()
     }
 
     /// Position in the compressed input of the next byte inflate will use.
-    private var consumed: Int { compressedRead - Int(stream.avail_in) }
+    private var consumed: Int { compressedRead - Int(stream.pointee.avail_in) }
 
     /// Moves the `keeping` unused bytes to the front and reads more after them, until at least two
     /// bytes are there or the input ends.
     private func refill(keeping: Int) throws {
-        if keeping > 0, let next = stream.next_in, next != inputBuffer { inputBuffer.update(from: next, count: keeping) }
+        if keeping > 0, let next = stream.pointee.next_in, next != inputBuffer { inputBuffer.update(from: next, count: keeping) }
         var have = keeping
         while !inputEnded, have < 2 {
             let n = try input(inputBuffer + have, inputCapacity - have)
@@ -110,20 +122,20 @@ final class GzipInflater {
             have += n
             compressedRead += n
         }
-        stream.next_in = inputBuffer
-        stream.avail_in = UInt32(have)
+        stream.pointee.next_in = inputBuffer
+        stream.pointee.avail_in = UInt32(have)
     }
 
     /// Inflates into `dest` (up to `count` bytes); returns how many were written, 0 at the end.
     func read(into dest: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
         guard !finished, count > 0 else { return 0 }
-        stream.next_out = dest
-        stream.avail_out = UInt32(min(count, Int(UInt32.max)))
-        let room = Int(stream.avail_out)
+        stream.pointee.next_out = dest
+        stream.pointee.avail_out = UInt32(min(count, Int(UInt32.max)))
+        let room = Int(stream.pointee.avail_out)
         while true {
-            if stream.avail_in == 0, !inputEnded { try refill(keeping: 0) }
-            let status = inflate(&stream, Z_NO_FLUSH)
-            let made = room - Int(stream.avail_out)
+            if stream.pointee.avail_in == 0, !inputEnded { try refill(keeping: 0) }
+            let status = inflate(stream, Z_NO_FLUSH)
+            let made = room - Int(stream.pointee.avail_out)
             switch status {
             case Z_OK:
                 if made > 0 { return try counted(made) }
@@ -134,7 +146,7 @@ final class GzipInflater {
             case Z_BUF_ERROR:
                 // No progress: more input is needed (read at the top of the loop), unless there is none.
                 if made > 0 { return try counted(made) }
-                if stream.avail_in > 0 {
+                if stream.pointee.avail_in > 0 {
                     throw ActivityError.malformed(
                         path: source, line: nil, offset: consumed, reason: "corrupt gzip data near compressed byte \(consumed): inflate made no progress")
                 }
@@ -144,7 +156,7 @@ final class GzipInflater {
                         reason: "truncated gzip file: the compressed data ends after \(consumed) bytes before the gzip trailer")
                 }
             default:
-                let message = stream.msg.map { String(cString: $0) } ?? "zlib error \(status)"
+                let message = stream.pointee.msg.map { String(cString: $0) } ?? "zlib error \(status)"
                 throw ActivityError.malformed(
                     path: source, line: nil, offset: consumed,
                     reason: "corrupt gzip data near compressed byte \(consumed): \(message)")
@@ -162,26 +174,26 @@ final class GzipInflater {
 
     /// At the end of a member: starts the next one, or checks that only zero padding is left.
     private func afterMember() throws {
-        if stream.avail_in < 2, !inputEnded { try refill(keeping: Int(stream.avail_in)) }
-        let rest = Int(stream.avail_in)
+        if stream.pointee.avail_in < 2, !inputEnded { try refill(keeping: Int(stream.pointee.avail_in)) }
+        let rest = Int(stream.pointee.avail_in)
         if rest == 0 {
             finished = true
             return
         }
-        if let next = stream.next_in, rest >= 2, next[0] == 0x1F, next[1] == 0x8B {
-            inflateReset(&stream)
+        if let next = stream.pointee.next_in, rest >= 2, next[0] == 0x1F, next[1] == 0x8B {
+            inflateReset(stream)
             return
         }
         let at = consumed
         var extra = 0
         var zeros = true
         while true {
-            if let next = stream.next_in {
-                let n = Int(stream.avail_in)
+            if let next = stream.pointee.next_in {
+                let n = Int(stream.pointee.avail_in)
                 extra += n
                 if zeros { zeros = UnsafeBufferPointer(start: next, count: n).allSatisfy { $0 == 0 } }
             }
-            stream.avail_in = 0
+            stream.pointee.avail_in = 0
             if inputEnded { break }
             try refill(keeping: 0)
         }
@@ -196,27 +208,33 @@ final class GzipInflater {
 extension Gzip {
     /// gzip-compresses bytes (for writing `.fit.gz` / `.gpx.gz` fixtures and generated runs).
     public static func compress(_ bytes: [UInt8], level: Int32 = Z_DEFAULT_COMPRESSION) throws -> [UInt8] {
-        var stream = z_stream()
+        // At an address that never moves (zlib keeps a pointer back to its stream), as in GzipInflater.
+        let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+        stream.initialize(to: z_stream())
+        defer {
+            stream.deinitialize(count: 1)
+            stream.deallocate()
+        }
         let status = deflateInit2_(
-            &stream, level, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+            stream, level, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
         guard status == Z_OK else {
             throw ActivityError.unreadable(path: "<gzip>", reason: "zlib could not start (deflateInit2 returned \(status))")
         }
-        defer { deflateEnd(&stream) }
+        defer { deflateEnd(stream) }
         var output: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var input = bytes
         let count = input.count
         try input.withUnsafeMutableBufferPointer { inp in
-            stream.next_in = inp.baseAddress
-            stream.avail_in = UInt32(count)
+            stream.pointee.next_in = inp.baseAddress
+            stream.pointee.avail_in = UInt32(count)
             while true {
                 let result = buffer.withUnsafeMutableBufferPointer { out -> Int32 in
-                    stream.next_out = out.baseAddress
-                    stream.avail_out = UInt32(out.count)
-                    return deflate(&stream, Z_FINISH)
+                    stream.pointee.next_out = out.baseAddress
+                    stream.pointee.avail_out = UInt32(out.count)
+                    return deflate(stream, Z_FINISH)
                 }
-                output.append(contentsOf: buffer[0..<(buffer.count - Int(stream.avail_out))])
+                output.append(contentsOf: buffer[0..<(buffer.count - Int(stream.pointee.avail_out))])
                 if result == Z_STREAM_END { return }
                 guard result == Z_OK || result == Z_BUF_ERROR else {
                     throw ActivityError.unreadable(path: "<gzip>", reason: "deflate failed with zlib status \(result)")

@@ -38,4 +38,39 @@ public enum RunFormat: String, Sendable, Equatable, CaseIterable {
         guard let kind = RunFormat.of(path: path) else { return nil }
         self = kind.format
     }
+
+    /// What a file's first bytes look like, in words for a message ("a zip archive", "gzip data",
+    /// "a FIT file", "a GPX file", "a TCX file", "XML", "JSON", "plain text", "binary data"), nil
+    /// when there are none. Used when a file is not the format its name says, so the message can
+    /// say what it is instead (a zip named `.gpx.gz`, a FIT file named `.gpx`).
+    public static func looksLike(_ prefix: ArraySlice<UInt8>) -> String? {
+        let bytes = Array(prefix)
+        guard !bytes.isEmpty else { return nil }
+        if bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) || bytes.starts(with: [0x50, 0x4B, 0x05, 0x06]) { return "a zip archive" }
+        if bytes.starts(with: [0x1F, 0x8B]) { return "gzip data" }
+        if bytes.count >= 12, bytes[8] == 0x2E, bytes[9] == 0x46, bytes[10] == 0x49, bytes[11] == 0x54 { return "a FIT file" }
+        var start = 0
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+        while start < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) { start += 1 }
+        let text = String(decoding: bytes[start...], as: UTF8.self)
+        if text.hasPrefix("<") {
+            if text.contains("<gpx") || text.contains(":gpx") { return "a GPX file" }
+            if text.contains("TrainingCenterDatabase") { return "a TCX file" }
+            return "XML"
+        }
+        if text.hasPrefix("{") || text.hasPrefix("[") { return "JSON" }
+        let printable = bytes.allSatisfy { $0 >= 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        return printable && !text.contains("\u{FFFD}") ? "plain text" : "binary data"
+    }
+
+    /// The words `looksLike` gives for what this format's files hold (to leave the hint out when
+    /// the content is what the name says, and only broken).
+    public var lookedLike: String {
+        switch self {
+        case .gpx: return "a GPX file"
+        case .tcx: return "a TCX file"
+        case .fit: return "a FIT file"
+        case .json: return "JSON"
+        }
+    }
 }

@@ -283,7 +283,9 @@ struct TCXParser {
                 let tag = TCXTag.classify(scanner.p + ns, nn)
                 if !sawRoot {
                     guard tag == .trainingCenterDatabase else {
-                        let name = String(decoding: UnsafeBufferPointer(start: scanner.p + ns, count: nn), as: UTF8.self)
+                        // Shown escaped and cut: the "name" of a file that is not XML at all is any bytes.
+                        let raw = String(decoding: UnsafeBufferPointer(start: scanner.p + ns, count: min(nn, 40)), as: UTF8.self)
+                        let name = ShownName.of(raw) + (nn > 40 ? "…" : "")
                         throw ActivityError.notFormat(
                             path: source, format: "TCX",
                             reason: "the root element is <\(name)> at line \(scanner.line(of: scanner.tokenOffset)), expected <TrainingCenterDatabase>")

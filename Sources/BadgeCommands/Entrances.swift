@@ -1,0 +1,177 @@
+import BadgeRules
+import Foundation
+import RunAnalysis
+import RunFiles
+import RunFixtures
+import RunLibrary
+
+/// The entrances users take, as functions of bytes: what a command calls for a run file, the
+/// worker's stdin, a saved state and a pack. The fuzz targets (`Fuzz/`) call these and nothing
+/// else, and `FuzzRegressionTests` replays every committed crasher through them, so a fuzzer
+/// exercises the code a command runs, not a neighbour of it (issue S: the gzip reader the loader
+/// streams through was never fuzzed while its neighbour was). `EntrancesTests` checks that each
+/// command still goes through the function named here.
+///
+/// Each writes its bytes to files in a scratch folder of this process (under /dev/shm when there
+/// is one) and reads them back through the command's own path; every outcome is a value, never a
+/// crash: an error becomes its message.
+public enum Entrances {
+    /// What one entrance made of its input: what it read and the messages of what it refused.
+    public struct Outcome: Equatable, Sendable {
+        /// Runs read (run files), output lines (worker), runs in the state, awards (pack).
+        public var count: Int
+        /// Error messages, in order.
+        public var errors: [String]
+
+        public init(count: Int, errors: [String]) {
+            self.count = count
+            self.errors = errors
+        }
+    }
+
+    /// A scratch folder for this process, emptied before each input.
+    static let scratch: String = {
+        let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
+        let path = (base as NSString).appendingPathComponent("badgectl-entrances-\(getpid())")
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }()
+
+    /// The scratch folder's path (which the outcomes' messages name; tests hide it).
+    public static var scratchPath: String { scratch }
+
+    /// An empty folder `name` in the scratch folder.
+    static func freshFolder(_ name: String) -> String {
+        let path = (scratch as NSString).appendingPathComponent(name)
+        try? FileManager.default.removeItem(atPath: path)
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    static func write(_ bytes: [UInt8], to path: String) {
+        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+    }
+
+    // MARK: - Run files
+
+    /// A run file named `name` (its suffix chooses the reader, as in a folder) holding `bytes`, read
+    /// the way `summarize FILE` and `evaluate` read it: `RunFolder.read` on the path, which calls
+    /// `RunFolder.readOne` and `RunLoader.load` (the format dispatch, gzip streaming for `.gpx.gz`,
+    /// the memory budget). Driven by FuzzGPX, FuzzTCX, FuzzFIT, FuzzJSON and FuzzGzip.
+    public static func runFile(_ bytes: [UInt8], named name: String) -> Outcome {
+        let folder = freshFolder("run")
+        let path = (folder as NSString).appendingPathComponent(name)
+        write(bytes, to: path)
+        do {
+            let read = try RunFolder.read(path, analyzer: RunAnalyzer(), zone: TimeZone(identifier: "UTC") ?? .current, serial: true)
+            return Outcome(count: read.runs.count, errors: read.errors.map(\.message))
+        } catch {
+            return Outcome(count: 0, errors: ["\(error)"])
+        }
+    }
+
+    // MARK: - Worker
+
+    /// `bytes` as the worker's stdin: `WorkerCommand.feed` (the `LineReader` and `Worker.take`, the
+    /// one JSON reader of lines) into a worker over `packs` (none by default: the lines alone).
+    /// Paths in the lines are read as the worker reads them. Driven by FuzzWorker.
+    public static func workerLines(_ bytes: [UInt8], packs: [String] = []) -> Outcome {
+        let folder = freshFolder("worker")
+        let path = (folder as NSString).appendingPathComponent("lines.jsonl")
+        write(bytes, to: path)
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return Outcome(count: 0, errors: ["cannot open \(path)"]) }
+        defer { close(descriptor) }
+        let utc = TimeZone(identifier: "UTC") ?? .current
+        let catalogue = Catalogue(badges: [])
+        let engine = RuleEngine(packDirectories: packs, catalogue: catalogue, limits: fuzzLimits)
+        var lines: [String] = []
+        let worker = Worker(
+            setup: Worker.Setup(engine: engine, catalogue: catalogue, zone: utc, sport: "running", keepDuplicates: false, maximumErrors: nil),
+            write: { lines.append($0) }, flush: {})
+        worker.start()
+        let readError = WorkerCommand.feed(worker, from: descriptor)
+        _ = worker.finish()
+        let errors = lines.filter { $0.contains("\"type\":\"error\"") } + (readError.map { [$0] } ?? [])
+        return Outcome(count: lines.count, errors: errors)
+    }
+
+    // MARK: - Saved state
+
+    /// A state folder holding `stateJSON` as `state.json`, `index` as `runs.index` and `runs` as
+    /// `runs.jsonl` (a nil part is left out), read as `badgectl add` reads it: `StateStore.loadState`,
+    /// then `IncrementalEvaluator.add` (the index, the summaries it needs) with no new run, over no
+    /// pack. Driven by FuzzState.
+    public static func state(stateJSON: [UInt8]?, index: [UInt8]?, runs: [UInt8]?) -> Outcome {
+        let folder = freshFolder("state")
+        for (bytes, name) in [(stateJSON, "state.json"), (index, "runs.index"), (runs, "runs.jsonl")] {
+            if let bytes { write(bytes, to: (folder as NSString).appendingPathComponent(name)) }
+        }
+        let store = StateStore(directory: folder)
+        do {
+            let saved = try store.loadState()
+            let engine = RuleEngine(packDirectories: [], catalogue: Catalogue(badges: []), limits: fuzzLimits)
+            let update = try IncrementalEvaluator(engine: engine, store: store, zone: saved.zone).add([])
+            return Outcome(count: update.runCount, errors: update.evaluation.failures.map { "\($0)" })
+        } catch {
+            return Outcome(count: 0, errors: ["\(error)"])
+        }
+    }
+
+    // MARK: - Packs
+
+    /// A pack folder holding `files` (relative path: bytes; `pack.lua`, rule files, `lib/…` modules,
+    /// `segments/…` files), loaded as `evaluate --rules` loads it (`RuleEngine(packDirectories:)`:
+    /// pack.lua, its measures and segment files) and evaluated on `runs` (the generator's, by
+    /// default none). Rule limits are the fuzz's own (small), so a hostile input ends quickly.
+    /// Driven by FuzzPack.
+    public static func pack(_ files: [String: [UInt8]], runs: [RunSummary] = []) -> Outcome {
+        let folder = freshFolder("pack")
+        let pack = (folder as NSString).appendingPathComponent("fuzzed")
+        for (name, bytes) in files.sorted(by: { $0.key < $1.key }) {
+            let path = (pack as NSString).appendingPathComponent(name)
+            try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            write(bytes, to: path)
+        }
+        let engine = RuleEngine(packDirectories: [pack], catalogue: Catalogue(badges: []), limits: fuzzLimits)
+        let evaluation = engine.evaluate(runs: runs)
+        return Outcome(count: evaluation.awards.count, errors: engine.loadFailures.map { "\($0)" } + evaluation.failures.map { "\($0)" })
+    }
+
+    /// The pack files of FuzzPack's parts, in order: `pack.lua`, `rule.lua`, `lib/util.lua`,
+    /// `segments/route.gpx` (parts past those are ignored, missing ones left out).
+    public static func packFiles(_ parts: [[UInt8]]) -> [String: [UInt8]] {
+        let names = ["pack.lua", "rule.lua", "lib/util.lua", "segments/route.gpx"]
+        var files: [String: [UInt8]] = [:]
+        for (name, bytes) in zip(names, parts) { files[name] = bytes }
+        return files
+    }
+
+    /// One generated 5 km run (the generator's first seed), for packs to be evaluated on.
+    public static let sampleRuns: [RunSummary] = [RunAnalyzer().summarize(RunGenerator(seed: 1).track(), id: "sample.gpx", zoneOffsetSeconds: 0)]
+
+    /// `bytes` cut at each line that holds only `%%` (the multi-file inputs of FuzzState and
+    /// FuzzPack, and their committed seeds and regressions).
+    public static func split(_ bytes: [UInt8]) -> [[UInt8]] {
+        var parts: [[UInt8]] = []
+        var start = 0
+        var lineStart = 0
+        var index = 0
+        let marker: [UInt8] = [0x25, 0x25]  // %%
+        while index <= bytes.count {
+            if index == bytes.count || bytes[index] == 0x0A {
+                if index - lineStart == 2, Array(bytes[lineStart..<index]) == marker {
+                    parts.append(Array(bytes[start..<max(start, lineStart - 1)]))
+                    start = min(bytes.count, index + 1)
+                }
+                lineStart = index + 1
+            }
+            index += 1
+        }
+        parts.append(Array(bytes[min(start, bytes.count)...]))
+        return parts
+    }
+
+    /// Small rule limits for fuzzing: a runaway rule stops in milliseconds.
+    static let fuzzLimits = RuleEngine.Limits(instructionsPerCall: 200_000, memoryBytes: 16 << 20, allocationBytesPerCall: 4 << 20, callSeconds: 2)
+}
