@@ -75,33 +75,57 @@ final class MismatchedContentTests: XCTestCase {
         }
     }
 
-    /// `evaluate` of a folder holding every pair beside the sample's good runs, plainly and under
-    /// glibc's malloc checker (which aborts on a double free or a corrupted heap): exit 2, the
-    /// good runs all read, every bad file named on stderr.
-    func testEvaluateFolderOfMismatchedFiles() throws {
+    /// `evaluate` of a folder holding the sample runs, every pair of this file, and the hostile
+    /// entries of issue H (a FIFO, a link to /dev/zero, links to the folder and its parent, a name
+    /// that is not UTF-8), plainly and under glibc's malloc checker (which aborts on a double free
+    /// or a corrupted heap; ASan checks the same test under scripts/sanitize): exit 2, every good run
+    /// read (as many as in the folder without the bad entries), every bad file named on stderr.
+    func testEvaluateFolderOfMismatchedAndHostileEntries() throws {
         let folder = try TemporaryFolder()
+        let runs = folder.path + "/runs"
+        try FileManager.default.copyItem(atPath: CLI.repository.appendingPathComponent("runs").path, toPath: runs)
+        let clean = try TemporaryFolder()
+        try FileManager.default.copyItem(atPath: CLI.repository.appendingPathComponent("runs").path, toPath: clean.path + "/runs")
         var bad: [String] = []
-        var good = 0
+        for top in [runs, clean.path + "/runs"] { try FileManager.default.createDirectory(atPath: top + "/mismatched", withIntermediateDirectories: true) }
         for (content, bytes) in try Self.contents() {
             for suffix in Self.suffixes {
                 let name = "\(content)\(suffix)"
-                FileManager.default.createFile(atPath: folder.url.appendingPathComponent(name).path, contents: Data(bytes))
-                if Self.isGood(content, suffix) { good += 1 } else { bad.append(name) }
+                FileManager.default.createFile(atPath: runs + "/mismatched/" + name, contents: Data(bytes))
+                if Self.isGood(content, suffix) {
+                    FileManager.default.createFile(atPath: clean.path + "/runs/mismatched/" + name, contents: Data(bytes))
+                } else {
+                    bad.append(name)
+                }
             }
         }
+        XCTAssertEqual(mkfifo(runs + "/zz.gpx", 0o644), 0)
+        try FileManager.default.createSymbolicLink(atPath: runs + "/x.fit", withDestinationPath: "/dev/zero")
+        try FileManager.default.createSymbolicLink(atPath: runs + "/self", withDestinationPath: ".")
+        try FileManager.default.createSymbolicLink(atPath: runs + "/up", withDestinationPath: "..")
+        try HostileFolderEndToEndTests.makeEntry(in: runs, name: Array("bad-".utf8) + [0xFF] + Array(".gpx".utf8),
+                                                 copyOf: CLI.repository.appendingPathComponent("runs/2026-08-04-canal.gpx").path)
+        let arguments = ["--no-cache", "--keep-duplicates", "--format", "json"]
+        let plain = try HostileFolderEndToEndTests.badgectl(["evaluate", clean.path + "/runs"] + arguments, timeout: 120)
+        XCTAssertEqual(plain.status, 0, plain.stderr)
+        let good = ((try JSONSerialization.jsonObject(with: Data(plain.stdout.utf8)) as? [String: Any])?["runs"] as? [Any])?.count ?? -1
+        XCTAssertEqual(good, 16 + 4)
         var environments: [[String: String]] = [[:]]
         let checker = "/usr/lib/x86_64-linux-gnu/libc_malloc_debug.so.0"
-        if FileManager.default.fileExists(atPath: checker) {
+        // Under ASan (scripts/sanitize) the binary is checked by ASan itself, and glibc's checker
+        // cannot be preloaded in front of ASan's runtime.
+        if FileManager.default.fileExists(atPath: checker), ProcessInfo.processInfo.environment["BADGECTL_ASAN"] == nil {
             environments.append(["LD_PRELOAD": checker, "MALLOC_CHECK_": "3"])
         }
         for environment in environments {
-            let out = try HostileFolderEndToEndTests.badgectl(
-                ["evaluate", folder.path, "--no-cache", "--keep-duplicates", "--format", "json"], environment: environment, timeout: 120)
+            let out = try HostileFolderEndToEndTests.badgectl(["evaluate", runs] + arguments, environment: environment, timeout: 120)
             XCTAssertEqual(out.status, 2, "\(environment): \(out.stderr.suffix(2000))")
             let json = try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any]
-            let runs = json?["runs"] as? [[String: Any]] ?? []
-            XCTAssertEqual(runs.count, good, "\(environment)")
-            for name in bad { XCTAssertTrue(out.stderr.contains(name), "\(environment): \(name) not named") }
+            XCTAssertEqual((json?["runs"] as? [Any])?.count, good, "\(environment)")
+            for name in bad { XCTAssertTrue(out.stderr.contains("mismatched/" + name), "\(environment): \(name) not named") }
+            XCTAssertTrue(out.stderr.contains("bad-"), "\(environment): the name that is not UTF-8")
+            let ignored = json?["ignored_reasons"] as? [String: String] ?? [:]
+            for entry in ["zz.gpx", "x.fit", "self", "up"] { XCTAssertNotNil(ignored[entry], "\(environment): \(entry)") }
         }
     }
 
