@@ -76,14 +76,14 @@ final class Worker {
         static let neither = "missing \"path\" (a run file) or \"summary\" (a JSON run summary)"
         static func tooLong(_ limit: Int) -> String { "line longer than \(limit) bytes; skipped" }
         static func mustBeString(_ field: String) -> String { "\"\(field)\" must be a string" }
-        static func unknownZone(_ name: String) -> String { "unknown time zone '\(name)' in \"tz\" (use a name like Europe/Paris or UTC)" }
+        static func unknownZone(_ name: String) -> String { "unknown time zone \(ShownValue.quoted(name)) in \"tz\" (use a name like Europe/Paris or UTC)" }
         static func seenBefore(_ athlete: String) -> String {
-            "athlete '\(athlete)' already ended (another athlete's lines came between): an athlete's lines must be together"
+            "athlete \(ShownValue.quoted(athlete)) already ended (another athlete's lines came between): an athlete's lines must be together"
         }
         static func outOfOrder(_ start: String, _ line: Int) -> String {
             "run starts at \(start), before the run of line \(line): an athlete's runs must be in start order"
         }
-        static func duplicateID(_ id: String, _ line: Int) -> String { "run id '\(id)' already given on line \(line)" }
+        static func duplicateID(_ id: String, _ line: Int) -> String { "run id \(ShownValue.quoted(id)) already given on line \(line)" }
         static func stopped(_ limit: Int) -> String { "more than \(limit) errors (--max-errors): stopped here" }
     }
 
