@@ -1,0 +1,79 @@
+import Foundation
+import XCTest
+
+/// Nothing is read outside the folder badgectl was given (issue S, "Reading outside the folder it
+/// was given"), through the built binary: a pack's links (`evaluate`, `worker`, `test`). Each
+/// refusal names the link and shows none of the target's bytes.
+final class ConfinementEndToEndTests: XCTestCase {
+    /// A secret as an app's `.env` holds it; longer than any quoted value may be (`ShownValue.limit`).
+    static let secret = "sk-live-" + String(repeating: "0123456789abcdef", count: 4)
+    static let shipped = ["--rules", "rules", "--badges", "badges.json", "--tz", "UTC"]
+
+    func json(_ text: String) throws -> [String: Any] {
+        try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], text)
+    }
+
+    func lines(_ output: String) throws -> [[String: Any]] {
+        try output.split(separator: "\n").map { try json(String($0)) }
+    }
+
+    func awardKeys(_ list: Any?) -> [String] {
+        (list as? [[String: Any]] ?? []).map { "\($0["pack"] ?? "")/\($0["badge"] ?? "")/\($0["tier"] ?? "")/\($0["run"] ?? "")" }
+    }
+
+    /// A pack requiring `lib/env.lua -> <outside>/app.env` (valid Lua: `key = "sk-live-…"`) and putting
+    /// `key` in an award's detail, and a rule file linked to a passwd-like file. Before: the secret was
+    /// in the award's detail (evaluate and worker), and passwd's first line in the failure.
+    func testAPacksLinksOutsideLeakNothing() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("app.env", "key = \"\(Self.secret)\"\n")
+        try folder.write("passwd", "root:x:0:0:root:/root:/bin/bash\n")
+        try folder.write("hostile/pack.lua", #"return { name = "hostile", version = "1" }"#)
+        try folder.write("hostile/leak.lua", """
+            require("lib.env")
+            return { id = "leak", badge = "lace-up", earned = function(run) return { detail = tostring(key) } end }
+            """)
+        try FileManager.default.createDirectory(atPath: folder.path + "/hostile/lib", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/hostile/lib/env.lua", withDestinationPath: folder.path + "/app.env")
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/hostile/passwd.lua", withDestinationPath: "../passwd")
+
+        let reference = try CLI.run(["evaluate", "runs", "--format", "json", "--no-cache"] + Self.shipped)
+        XCTAssertEqual(reference.status, 0, reference.stderr)
+        let result = try CLI.run(["evaluate", "runs", "--format", "json", "--no-cache", "--rules", folder.path + "/hostile"] + Self.shipped)
+        XCTAssertEqual(result.status, 2, result.stderr)
+        for leaked in ["sk-live", "root:x"] {
+            XCTAssertFalse(result.stdout.contains(leaked), result.stdout)
+            XCTAssertFalse(result.stderr.contains(leaked), result.stderr)
+        }
+        XCTAssertTrue(result.stderr.contains("'lib/env.lua' is a link leading outside the pack: refused"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("'passwd.lua' is a link leading outside the pack: refused"), result.stderr)
+        // The shipped packs' awards are untouched.
+        XCTAssertEqual(awardKeys(try json(result.stdout)["awards"]), awardKeys(try json(reference.stdout)["awards"]))
+
+        let line = #"{"athlete": "ana", "summary": {"start": "2026-01-03T07:00:00Z", "distance_m": 5200, "duration_s": 1620}}"#
+        let worker = try CLI.run(["worker", "--rules", folder.path + "/hostile", "--badges", "badges.json", "--tz", "UTC"], stdin: line + "\n")
+        XCTAssertEqual(worker.status, 2, worker.stderr)
+        XCTAssertFalse(worker.stdout.contains("sk-live") || worker.stdout.contains("root:x"), worker.stdout)
+        XCTAssertEqual(try lines(worker.stdout).filter { $0["type"] as? String == "award" }.count, 0, worker.stdout)
+        XCTAssertTrue(worker.stdout.contains("'lib/env.lua' is a link leading outside the pack"), worker.stdout)
+    }
+
+    /// `badgectl test`: a test file and a test's run file (`t.run{ file = ... }`) are the pack's files
+    /// too; linked from outside, they are refused by name and not read.
+    func testAPacksTestsReadOnlyThePack() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("passwd", "root:x:0:0:root:/root:/bin/bash\n")
+        try folder.write("secret.gpx", "<gpx>\(Self.secret)</gpx>")
+        try folder.write("p/pack.lua", #"return { name = "p", version = "1" }"#)
+        try folder.write("p/r.lua", #"return { id = "r", badge = "lace-up", earned = function(run) return true end }"#)
+        try folder.write("p/tests/run_test.lua", "test(\"a run file\", function(t)\n  t.run{ file = \"tests/run.gpx\" }\nend)\n")
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/p/tests/run.gpx", withDestinationPath: folder.path + "/secret.gpx")
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/p/tests/evil.lua", withDestinationPath: "../../passwd")
+        let result = try CLI.run(["test", folder.path + "/p", "--badges", "badges.json"])
+        XCTAssertEqual(result.status, 3, result.stdout + result.stderr)
+        let text = result.stdout + result.stderr
+        XCTAssertFalse(text.contains("root:x") || text.contains("sk-live"), text)
+        XCTAssertTrue(text.contains("'tests/evil.lua' is a link leading outside the pack: refused"), text)
+        XCTAssertTrue(text.contains("file 'tests/run.gpx': 'tests/run.gpx' is a link leading outside the pack: refused"), text)
+    }
+}
