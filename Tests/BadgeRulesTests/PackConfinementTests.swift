@@ -128,4 +128,16 @@ final class PackConfinementTests: XCTestCase {
         let result = engine.evaluate(runs: sampleRuns)
         XCTAssertEqual(Set(result.awards.map { "\($0.pack)/\($0.rule)" }), ["inside/plain", "good/first-5k"])
     }
+
+    /// Test files do not count in the fingerprint, so rules cannot require them.
+    func testRulesCannotRequireTests() throws {
+        let fixture = try PackFixture()
+        for name in ["tests.helper", "helper_test", "lib.helper_test"] {
+            try fixture.pack("p", files: ["r.lua": "local h = require(\"\(name)\")\nreturn { id = 'r', badge = '5k', earned = function() return h end }",
+                                          "tests/helper.lua": "return true", "helper_test.lua": "return true", "lib/helper_test.lua": "return true"])
+            let result = fixture.engine(["p"]).evaluate(runs: sampleRuns)
+            XCTAssertEqual(result.awards, [], name)
+            XCTAssertTrue(result.failures.first?.message.contains("require: '\(name)' is a test file: rules cannot require tests") == true, "\(result.failures)")
+        }
+    }
 }

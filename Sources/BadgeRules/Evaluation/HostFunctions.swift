@@ -171,6 +171,11 @@ extension Session {
         guard valid else {
             return raise("require: '\(name)' is not a module name of this pack (letters, digits, '_', '-', dots for subfolders)", level: 2)
         }
+        // Tests are left out of the pack's fingerprint (editing one must not replay a saved state),
+        // so what decides awards cannot be read from them.
+        if segments.first == "tests" || segments.last?.hasSuffix("_test") == true {
+            return raise("require: '\(name)' is a test file: rules cannot require tests (tests/ and *_test.lua do not count in the pack's fingerprint)", level: 2)
+        }
         let path = folder + "/" + segments.joined(separator: "/") + ".lua"
         let real: String
         switch PackFiles.resolve(path, folder: folder) {
