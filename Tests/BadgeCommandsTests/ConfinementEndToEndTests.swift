@@ -2,8 +2,8 @@ import Foundation
 import XCTest
 
 /// Nothing is read outside the folder badgectl was given (issue S, "Reading outside the folder it
-/// was given"), through the built binary: a pack's links (`evaluate`, `worker`, `test`). Each
-/// refusal names the link and shows none of the target's bytes.
+/// was given"), through the built binary: a pack's links (`evaluate`, `worker`, `test`) and
+/// `report --images`. Each refusal names the link and shows none of the target's bytes.
 final class ConfinementEndToEndTests: XCTestCase {
     /// A secret as an app's `.env` holds it; longer than any quoted value may be (`ShownValue.limit`).
     static let secret = "sk-live-" + String(repeating: "0123456789abcdef", count: 4)
@@ -75,5 +75,35 @@ final class ConfinementEndToEndTests: XCTestCase {
         XCTAssertFalse(text.contains("root:x") || text.contains("sk-live"), text)
         XCTAssertTrue(text.contains("'tests/evil.lua' is a link leading outside the pack: refused"), text)
         XCTAssertTrue(text.contains("file 'tests/run.gpx': 'tests/run.gpx' is a link leading outside the pack: refused"), text)
+    }
+
+    /// `report --images imgs` with `imgs/lace-up.png -> <outside file>`: refused, naming the link; the
+    /// file's bytes are not in a page (it was embedded whole as base64). A link inside the folder is fine.
+    func testReportImagesStayInsideTheFolder() throws {
+        let folder = try TemporaryFolder()
+        let secret = "root:x:0:0:root:/root:/bin/bash\n" + Self.secret
+        try folder.write("passwd", secret)
+        try FileManager.default.createDirectory(atPath: folder.path + "/imgs/real", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/imgs/lace-up.png", withDestinationPath: folder.path + "/passwd")
+        let page = folder.path + "/report.html"
+        let arguments = ["report", "runs", "-o", page, "--images", folder.path + "/imgs", "--rules", "rules/checkpoints",
+                         "--badges", "badges.json", "--no-cache", "--tz", "UTC"]
+        let refused = try CLI.run(arguments)
+        XCTAssertEqual(refused.status, 1, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains(folder.path + "/imgs/lace-up.png: a link leading outside the images folder"), refused.stderr)
+        let encoded = Data(secret.utf8).base64EncodedString()
+        let written = (try? String(contentsOfFile: page, encoding: .utf8)) ?? ""
+        XCTAssertFalse(written.contains(encoded.prefix(24)), "the outside file is in the page")
+        XCTAssertFalse(refused.stderr.contains("root:x") || refused.stderr.contains(encoded.prefix(24)), refused.stderr)
+
+        // The same name linked to an image inside the folder is embedded.
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 7, 7, 7]
+        try Data(png).write(to: URL(fileURLWithPath: folder.path + "/imgs/real/lace.png"))
+        try FileManager.default.removeItem(atPath: folder.path + "/imgs/lace-up.png")
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/imgs/lace-up.png", withDestinationPath: "real/lace.png")
+        let inside = try CLI.run(arguments)
+        XCTAssertEqual(inside.status, 0, inside.stderr)
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        XCTAssertTrue(html.contains("data:image/png;base64," + Data(png).base64EncodedString()))
     }
 }
