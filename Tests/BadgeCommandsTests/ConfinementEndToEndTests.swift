@@ -2,8 +2,8 @@ import Foundation
 import XCTest
 
 /// Nothing is read outside the folder badgectl was given (issue S, "Reading outside the folder it
-/// was given"), through the built binary: a pack's links (`evaluate`, `worker`, `test`) and
-/// `report --images`. Each refusal names the link and shows none of the target's bytes.
+/// was given"), through the built binary: a pack's links (`evaluate`, `worker`), `report --images`
+/// and `worker --root`. Each refusal names the link and shows none of the target's bytes.
 final class ConfinementEndToEndTests: XCTestCase {
     /// A secret as an app's `.env` holds it; longer than any quoted value may be (`ShownValue.limit`).
     static let secret = "sk-live-" + String(repeating: "0123456789abcdef", count: 4)
@@ -105,5 +105,71 @@ final class ConfinementEndToEndTests: XCTestCase {
         XCTAssertEqual(inside.status, 0, inside.stderr)
         let html = try String(contentsOfFile: page, encoding: .utf8)
         XCTAssertTrue(html.contains("data:image/png;base64," + Data(png).base64EncodedString()))
+    }
+
+    /// `worker --root data`: relative paths are taken from the root; absolute paths, `..` and links
+    /// must resolve inside it. An outside path is one error line that reads the same whether or not
+    /// the file exists, and shows none of its content; the runs inside give the awards they give
+    /// without --root. Without --root the worker still opens any path (docs/worker.md).
+    func testWorkerRootConfinesPaths() throws {
+        let folder = try TemporaryFolder()
+        let data = folder.path + "/data"
+        try FileManager.default.createDirectory(atPath: data + "/ana", withIntermediateDirectories: true)
+        for name in ["2026-08-01-first-run.gpx", "2026-08-04-canal.gpx"] {
+            try FileManager.default.copyItem(atPath: CLI.repository.path + "/runs/" + name, toPath: data + "/ana/" + name)
+        }
+        // A summary-shaped file outside (it became awards), and one holding a secret in a field.
+        try folder.write("outside.json", #"{"start": "2026-09-01T07:00:00Z", "distance_m": 42195, "duration_s": 12000}"#)
+        try folder.write("secret.json", #"{"start": "\#(Self.secret)", "distance_m": 5000, "duration_s": 1500}"#)
+        try FileManager.default.createSymbolicLink(atPath: data + "/ana/link.json", withDestinationPath: "../../secret.json")
+        func line(_ path: String) -> String { #"{"athlete": "ana", "tz": "UTC", "path": "\#(path)"}"# }
+        let input = [
+            line("ana/2026-08-01-first-run.gpx"),  // 1: relative to --root
+            line(data + "/ana/2026-08-04-canal.gpx"),  // 2: absolute, inside
+            line(folder.path + "/outside.json"),  // 3: absolute, outside, exists
+            line(folder.path + "/missing.json"),  // 4: absolute, outside, missing
+            line("../outside.json"),  // 5: '..' out
+            line("ana/link.json"),  // 6: a link out
+            line("ana/missing/../../../outside.json"),  // 7: '..' past a missing folder
+            line("ana/nope.gpx"),  // 8: inside, missing: may say so
+        ]
+        let rules = ["--rules", "rules", "--badges", "badges.json", "--tz", "UTC"]
+        let result = try CLI.run(["worker", "--root", data] + rules, stdin: input.joined(separator: "\n") + "\n")
+        XCTAssertEqual(result.status, 2, result.stderr)
+        let output = try lines(result.stdout)
+        let errors = output.filter { $0["type"] as? String == "error" }
+        XCTAssertEqual(errors.compactMap { $0["line"] as? Int }, [3, 4, 5, 6, 7, 8])
+        func message(_ line: Int) -> String { errors.first { $0["line"] as? Int == line }?["message"] as? String ?? "" }
+        // The same words for the file that exists and the one that does not.
+        let outsideWords = ": the worker reads only files inside --root"
+        XCTAssertEqual(message(3).replacingOccurrences(of: "outside.json", with: "X"), message(4).replacingOccurrences(of: "missing.json", with: "X"))
+        for number in 3...7 {
+            XCTAssertTrue(message(number).contains("leads outside --root") && message(number).hasSuffix(outsideWords), message(number))
+            XCTAssertFalse(message(number).contains("No such file") || message(number).contains("sk-live"), message(number))
+        }
+        XCTAssertTrue(message(6).contains("through the link 'ana/link.json'"), message(6))
+        XCTAssertTrue(message(8).contains("ana/nope.gpx") && message(8).contains("No such file"), message(8))
+        XCTAssertFalse(result.stdout.contains("sk-live") || result.stderr.contains("sk-live"), result.stdout)
+
+        // The awards are those of lines 1 and 2 alone.
+        let clean = try CLI.run(["worker", "--root", data] + rules, stdin: input[0...1].joined(separator: "\n") + "\n")
+        XCTAssertEqual(clean.status, 0, clean.stderr)
+        let awards = { (text: String) throws -> [String] in
+            try self.lines(text).filter { $0["type"] as? String == "award" }.compactMap { $0["award_id"] as? String }
+        }
+        XCTAssertFalse(try awards(clean.stdout).isEmpty)
+        XCTAssertEqual(try awards(result.stdout), try awards(clean.stdout))
+
+        // Without --root: today's behaviour (any path opens; the outside summary becomes a run), but
+        // a quoted field value is capped: the secret's start only, never the whole of it.
+        let open = try CLI.run(["worker"] + rules, stdin: [line(folder.path + "/outside.json"), line(folder.path + "/secret.json")].joined(separator: "\n") + "\n")
+        XCTAssertEqual(open.status, 2, open.stderr)
+        XCTAssertFalse(try awards(open.stdout).isEmpty, open.stdout)
+        XCTAssertFalse(open.stdout.contains(Self.secret) || open.stderr.contains(Self.secret), open.stdout)
+        XCTAssertTrue(open.stdout.contains("field 'start': '\(Self.secret.prefix(40))…' is not an ISO 8601 timestamp"), open.stdout)
+
+        let noRoot = try CLI.run(["worker", "--root", folder.path + "/nope"] + rules, stdin: "")
+        XCTAssertNotEqual(noRoot.status, 0)
+        XCTAssertTrue(noRoot.stderr.contains("--root " + folder.path + "/nope: no such folder"), noRoot.stderr)
     }
 }
