@@ -372,21 +372,38 @@ struct ImageLoader {
 
     /// The file for an image name: the name itself if it has an image extension, else
     /// `name.<ext>` for each known extension, else the first image in an Xcode `name.imageset/`.
-    func locate(_ name: String) -> String? {
+    /// Returns the path as named (for messages and the type) and the real path to read: every
+    /// candidate resolves, links included, inside the images folder, and one that leads outside
+    /// is refused (`ReportError.imageOutsideFolder`) before anything outside is looked at.
+    func locate(_ name: String) throws -> (path: String, real: String)? {
         guard let directory, !name.isEmpty, !name.contains("/"), name != "..", name != "." else { return nil }
         let fm = FileManager.default
-        let base = (directory as NSString).appendingPathComponent(name)
-        if ImageLoader.mime(of: name) != nil, fm.fileExists(atPath: base) { return base }
-        for type in ImageLoader.types {
-            let candidate = base + "." + type.ext
-            if fm.fileExists(atPath: candidate) { return candidate }
+        /// `relative`'s real path inside the folder when something is there (`directory` true: a folder).
+        func inside(_ relative: String, directory wanted: Bool) throws -> String? {
+            switch ConfinedPath.resolve(relative, in: directory) {
+            case .inside(let real):
+                var isDirectory: ObjCBool = false
+                guard fm.fileExists(atPath: real, isDirectory: &isDirectory), isDirectory.boolValue == wanted else { return nil }
+                return real
+            case .outside(let link):
+                throw ReportError.imageOutsideFolder(path: (directory as NSString).appendingPathComponent(link ?? relative), folder: directory)
+            case .tooManyLinks(let link):
+                throw ReportError.imageUnreadable(path: (directory as NSString).appendingPathComponent(link), reason: "more than \(ConfinedPath.maximumLinks) links to follow (a loop?)")
+            }
         }
-        let set = base + ".imageset"
-        if let files = try? fm.contentsOfDirectory(atPath: set) {
+        let base = (directory as NSString).appendingPathComponent(name)
+        if ImageLoader.mime(of: name) != nil, let real = try inside(name, directory: false) { return (base, real) }
+        for type in ImageLoader.types {
+            if let real = try inside(name + "." + type.ext, directory: false) { return (base + "." + type.ext, real) }
+        }
+        let set = name + ".imageset"
+        if let folder = try inside(set, directory: true), let files = try? fm.contentsOfDirectory(atPath: folder) {
             // Prefer the largest scale (`@3x`, `@2x`) for sharp rendering; sorted for determinism.
             let images = files.filter { ImageLoader.mime(of: $0) != nil }.sorted()
             let pick = images.last { $0.contains("@3x") } ?? images.last { $0.contains("@2x") } ?? images.first
-            if let pick { return (set as NSString).appendingPathComponent(pick) }
+            if let pick, let real = try inside(set + "/" + pick, directory: false) {
+                return ((directory as NSString).appendingPathComponent(set + "/" + pick), real)
+            }
         }
         return nil
     }
@@ -395,10 +412,11 @@ struct ImageLoader {
     mutating func dataURI(for name: String) throws -> String? {
         if let cached = cache[name] { return cached }
         var result: String? = nil
-        if let path = locate(name), let mime = ImageLoader.mime(of: path) {
+        if let found = try locate(name), let mime = ImageLoader.mime(of: found.path) {
+            let path = found.path
             let data: Data
             do {
-                data = try Data(contentsOf: URL(fileURLWithPath: path))
+                data = try Data(contentsOf: URL(fileURLWithPath: found.real))
             } catch {
                 throw ReportError.imageUnreadable(path: path, reason: error.localizedDescription)
             }

@@ -6,6 +6,9 @@ public enum ReportError: Error, CustomStringConvertible, Equatable, Sendable {
     case imageUnreadable(path: String, reason: String)
     /// A badge image is larger than `HTMLReport.maxImageBytes`, too big to embed in one HTML file.
     case imageTooLarge(path: String, bytes: Int)
+    /// A badge image (`path`, a link in the images folder `folder`) leads outside that folder:
+    /// refused unread, so nothing outside the folder given ends up in the page.
+    case imageOutsideFolder(path: String, folder: String)
     /// The report file could not be written.
     case unwritable(path: String, reason: String)
 
@@ -17,6 +20,8 @@ public enum ReportError: Error, CustomStringConvertible, Equatable, Sendable {
             return "\(path): cannot read badge image: \(reason)"
         case .imageTooLarge(let path, let bytes):
             return "\(path): badge image is \(bytes) bytes, more than \(HTMLReport.maxImageBytes) bytes; shrink it to embed it in the report"
+        case .imageOutsideFolder(let path, let folder):
+            return "\(path): a link leading outside the images folder \(folder): refused (badge images are read only inside --images)"
         case .unwritable(let path, let reason):
             return "\(path): cannot write the report: \(reason)"
         }

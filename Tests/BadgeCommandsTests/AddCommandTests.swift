@@ -96,6 +96,45 @@ final class AddCommandTests: XCTestCase {
         }
     }
 
+    /// A pack whose rule requires a module through a linked folder (`lib -> .shared`): editing the
+    /// module changes the pack's fingerprint, so `add` replays the history and gives what a full
+    /// `evaluate` gives. The linked folder was left out of the fingerprint: `add` kept the saved
+    /// state and handed only the new run to the edited rule.
+    func testEditingAModuleBehindALinkedFolderReplays() throws {
+        let folder = try TemporaryFolder()
+        let runs = folder.url.appendingPathComponent("runs")
+        try FileManager.default.createDirectory(at: runs, withIntermediateDirectories: true)
+        for name in ["2026-08-01-first-run.gpx", "2026-08-04-canal.gpx", "2026-08-12-treadmill.json"] {
+            try FileManager.default.copyItem(at: CLI.repository.appendingPathComponent("runs/" + name), to: runs.appendingPathComponent(name))
+        }
+        let pack = folder.path + "/packs/linked"
+        try folder.write("packs/linked/pack.lua", #"return { name = "linked", version = "1" }"#)
+        try folder.write("packs/linked/far.lua", """
+            local threshold = require("lib.thresh")
+            return { id = "far", badge = "lace-up", repeatable = true,
+                     earned = function(run) return run.distance_m >= threshold end }
+            """)
+        try folder.write("packs/linked/.shared/thresh.lua", "return 1e9")
+        try FileManager.default.createSymbolicLink(atPath: pack + "/lib", withDestinationPath: ".shared")
+        let rules = ["--rules", pack, "--badges", "badges.json"]
+        let state = folder.path + "/state"
+        let saved = try CLI.run(["evaluate", runs.path, "--state", state, "--tz", "UTC", "--no-cache"] + rules)
+        XCTAssertEqual(saved.status, 0, saved.stderr)
+
+        try folder.write("packs/linked/.shared/thresh.lua", "return 1000")
+        let late = runs.appendingPathComponent("2026-11-01-long.json")
+        try #"{"start":"2026-11-01T07:00:00Z","distance_m":22000,"duration_s":6000}"#.write(to: late, atomically: true, encoding: .utf8)
+        let added = try CLI.run(["add", "--state", state, late.path, "--format", "json"] + rules)
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let report = try json(added.stdout)
+        XCTAssertEqual(report["replayed"] as? String, "pack 'linked' changed", added.stdout)
+        let full = try CLI.run(["evaluate", runs.path, "--format", "json", "--tz", "UTC", "--no-cache"] + rules)
+        XCTAssertEqual(full.status, 0, full.stderr)
+        let expected = identities(try json(full.stdout)["awards"])
+        XCTAssertEqual(expected.count, 4, full.stdout)
+        XCTAssertEqual(identities(report["awards"]), expected)
+    }
+
     /// Replaces the first match of `pattern` in the file at `path`.
     static func edit(_ path: String, _ pattern: String, _ replacement: String) throws {
         let text = try String(contentsOfFile: path, encoding: .utf8)

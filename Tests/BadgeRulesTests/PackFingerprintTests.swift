@@ -62,7 +62,8 @@ final class PackFingerprintTests: XCTestCase {
 
     static let expectedKnown = "396535e0290f00b3eeedde7286127d33a49fe332f8c0774a3fcbeb8c961e6817"
 
-    /// Links: a linked file counts, a linked folder is not entered (no cycle), a FIFO is skipped.
+    /// Links: a linked file counts, a link back to the pack's own folder is not entered twice (no
+    /// cycle), a FIFO is skipped.
     func testLinksAndSpecialFiles() throws {
         let fixture = try PackFixture()
         let folder = try fixture.pack("l", files: ["r.lua": "return {}"])
@@ -72,5 +73,38 @@ final class PackFingerprintTests: XCTestCase {
         XCTAssertEqual(try PackFingerprint.compute(folder: folder), plain)
         try FileManager.default.createSymbolicLink(atPath: folder + "/linked.lua", withDestinationPath: folder + "/r.lua")
         XCTAssertNotEqual(try PackFingerprint.compute(folder: folder), plain)
+    }
+
+    /// A linked folder inside the pack is followed and hashed: with `lib -> .shared` (the folder it
+    /// names is hidden, so only the link reaches it), editing the module a rule requires changes the
+    /// fingerprint. It was left out: a saved state's fingerprint stayed the same and `add` did not replay.
+    func testLinkedFolderInsideIsHashed() throws {
+        let fixture = try PackFixture()
+        let folder = try fixture.pack("l", files: ["r.lua": "local t = require('lib.thresh')\nreturn {}", ".shared/thresh.lua": "return 5000"])
+        try FileManager.default.createSymbolicLink(atPath: folder + "/lib", withDestinationPath: ".shared")
+        XCTAssertEqual(try PackFingerprint.files(in: folder).map(\.relative), ["lib/thresh.lua", "pack.lua", "r.lua"])
+        let before = try RulePack.load(directory: folder).fingerprint
+        try "return 1000".write(toFile: folder + "/.shared/thresh.lua", atomically: true, encoding: .utf8)
+        XCTAssertNotEqual(try RulePack.load(directory: folder).fingerprint, before)
+        // Two links to one folder and a link to an ancestor: each folder is listed once.
+        try FileManager.default.createSymbolicLink(atPath: folder + "/again", withDestinationPath: ".shared")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/.shared/up", withDestinationPath: "..")
+        XCTAssertEqual(try PackFingerprint.files(in: folder).map(\.relative), ["again/thresh.lua", "pack.lua", "r.lua"])
+    }
+
+    /// A link leading outside the pack is left out (the pack cannot read it: `PackFiles` refuses it),
+    /// whether it is a file or a folder, and nothing outside is hashed: changing the outside file
+    /// leaves the fingerprint as it was without the links.
+    func testLinksLeadingOutsideAreLeftOut() throws {
+        let fixture = try PackFixture()
+        let folder = try fixture.pack("o", files: ["r.lua": "return {}"])
+        let plain = try PackFingerprint.compute(folder: folder)
+        try FileManager.default.createDirectory(atPath: fixture.root + "/shared", withIntermediateDirectories: true)
+        try "return 1".write(toFile: fixture.root + "/shared/thresh.lua", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/lib", withDestinationPath: "../../shared")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/env.lua", withDestinationPath: fixture.root + "/shared/thresh.lua")
+        XCTAssertEqual(try PackFingerprint.compute(folder: folder), plain)
+        try "return 2".write(toFile: fixture.root + "/shared/thresh.lua", atomically: true, encoding: .utf8)
+        XCTAssertEqual(try PackFingerprint.compute(folder: folder), plain)
     }
 }

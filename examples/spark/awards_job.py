@@ -7,7 +7,7 @@ sorts them by start within each partition (repartitionAndSortWithinPartitions), 
 partition through `badgectl worker` (exit status checked: a bad line or a failing rule fails the
 task) and writes the awards and the athletes' status lines as JSON (or Parquet).
 
-    spark-submit examples/spark/awards_job.py --manifest runs.jsonl --out out/ \
+    spark-submit examples/spark/awards_job.py --manifest runs.jsonl --out out/ --root /data/runs \
         --badgectl .build/release/badgectl --rules rules --badges badges.json
 
 See README.md, "Run it on Spark", and docs/worker.md for the line format.
@@ -48,6 +48,9 @@ def main():
     parser.add_argument("--badgectl", required=True, help="the badgectl binary (on every executor)")
     parser.add_argument("--rules", action="append", default=[], help="a pack folder or a folder of packs (repeat)")
     parser.add_argument("--badges", required=True, help="the badge catalogue")
+    parser.add_argument("--root", default=None,
+                        help="the folder holding the manifest's files: the worker reads run files only inside it "
+                             "(worker --root); required when the manifest names files")
     parser.add_argument("--tz", default="UTC", help="zone of runs whose manifest entry has no tz")
     parser.add_argument("--partitions", type=int, default=0, help="partitions (default: Spark's default parallelism)")
     parser.add_argument("--format", choices=["json", "parquet"], default="json")
@@ -63,6 +66,8 @@ def main():
     partitions = args.partitions or context.defaultParallelism
 
     command = [args.badgectl, "worker", "--badges", args.badges, "--tz", args.tz]
+    if args.root:
+        command += ["--root", args.root]
     for rules in args.rules:
         command += ["--rules", rules]
 
@@ -73,6 +78,9 @@ def main():
             request["summary"] = entry["summary"]
             start = entry.get("start") or entry["summary"]["start"]
         else:
+            if not args.root:
+                # Without --root the worker opens any path a manifest line names (docs/worker.md).
+                raise ValueError("the manifest names files (athlete %r): give --root, the folder they are in" % entry["athlete"])
             request["path"] = entry["file"]
             start = entry["start"]
         if "id" in entry:

@@ -16,7 +16,8 @@ struct WorkerCommand: ParsableCommand {
             header line (the packs' fingerprints), one line per award (with a stable award_id), one status line \
             per athlete, and an error line for each bad line, naming it; a bad line costs only itself. \
             Output is flushed after each athlete. Exit status 2 when any line or rule failed, 1 when \
-            --max-errors stopped the worker. The line format is in docs/worker.md.
+            --max-errors stopped the worker. Give --root DIR so that lines can name only files inside DIR. \
+            The line format is in docs/worker.md.
             """
     )
 
@@ -27,14 +28,26 @@ struct WorkerCommand: ParsableCommand {
         valueName: "count"))
     var maxErrors: Int?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Read run files only inside this folder: a line's relative \"path\" is taken from it; a path (links and '..' resolved) outside it is an error line. Without it, the worker opens any path it is given (docs/worker.md).",
+        valueName: "dir"))
+    var root: String?
+
     func validate() throws {
         if let maxErrors, maxErrors < 0 { throw ValidationError("--max-errors must be 0 or more") }
+        if let root {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw ValidationError("--root \(ShownName.of(root)): no such folder")
+            }
+        }
     }
 
     func run() throws {
         let pipeline = try EvaluationPipeline(options, failures: .printAndExit)
         let setup = Worker.Setup(engine: pipeline.engine, catalogue: pipeline.catalogue, zone: pipeline.zone, sport: pipeline.sport,
-                                 keepDuplicates: pipeline.keepDuplicates, maximumErrors: maxErrors)
+                                 keepDuplicates: pipeline.keepDuplicates, maximumErrors: maxErrors,
+                                 root: root.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 })
         var output: [UInt8] = []
         output.reserveCapacity(1 << 16)
         let worker = Worker(setup: setup, write: { line in

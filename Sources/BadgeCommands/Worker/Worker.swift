@@ -19,6 +19,9 @@ final class Worker {
         var keepDuplicates: Bool
         /// Errors tolerated; one more stops the worker (nil: no limit).
         var maximumErrors: Int?
+        /// `--root`: the folder every `path` must resolve into (links included); relative paths are
+        /// taken from it. nil: any path the process can open (docs/worker.md, "What a worker reads").
+        var root: String? = nil
     }
 
     /// How the stream ended.
@@ -76,15 +79,24 @@ final class Worker {
         static let neither = "missing \"path\" (a run file) or \"summary\" (a JSON run summary)"
         static func tooLong(_ limit: Int) -> String { "line longer than \(limit) bytes; skipped" }
         static func mustBeString(_ field: String) -> String { "\"\(field)\" must be a string" }
-        static func unknownZone(_ name: String) -> String { "unknown time zone '\(name)' in \"tz\" (use a name like Europe/Paris or UTC)" }
+        static func unknownZone(_ name: String) -> String { "unknown time zone \(ShownValue.quoted(name)) in \"tz\" (use a name like Europe/Paris or UTC)" }
         static func seenBefore(_ athlete: String) -> String {
-            "athlete '\(athlete)' already ended (another athlete's lines came between): an athlete's lines must be together"
+            "athlete \(ShownValue.quoted(athlete)) already ended (another athlete's lines came between): an athlete's lines must be together"
         }
         static func outOfOrder(_ start: String, _ line: Int) -> String {
             "run starts at \(start), before the run of line \(line): an athlete's runs must be in start order"
         }
-        static func duplicateID(_ id: String, _ line: Int) -> String { "run id '\(id)' already given on line \(line)" }
+        static func duplicateID(_ id: String, _ line: Int) -> String { "run id \(ShownValue.quoted(id)) already given on line \(line)" }
         static func stopped(_ limit: Int) -> String { "more than \(limit) errors (--max-errors): stopped here" }
+        /// Said alike whether or not anything exists outside: nothing outside was looked at.
+        static func outsideRoot(_ path: String, link: String?) -> String {
+            "\"path\" \(ShownValue.quoted(path)) leads outside --root"
+                + (link.map { " through the link \(ShownValue.quoted($0)) (relative to --root)" } ?? "")
+                + ": the worker reads only files inside --root"
+        }
+        static func tooManyLinks(_ path: String, link: String) -> String {
+            "\"path\" \(ShownValue.quoted(path)): more than \(ConfinedPath.maximumLinks) links to follow (a loop?) at \(ShownValue.quoted(link))"
+        }
     }
 
     /// The longest athlete name taken.
@@ -191,6 +203,18 @@ final class Worker {
         return analyzer
     }
 
+    /// The path to open for a line's `path`: as given without `--root`; with it, taken from the root
+    /// when relative, and refused unless it resolves (links, `..`) inside the root. The run's reader
+    /// is still chosen by the name given.
+    private func confined(_ path: String) throws -> String {
+        guard let root = setup.root else { return path }
+        switch ConfinedPath.resolve(path, in: root) {
+        case .inside: return path.hasPrefix("/") ? path : root + "/" + path
+        case .outside(let link): throw LineError(description: Message.outsideRoot(path, link: link))
+        case .tooManyLinks(let link): throw LineError(description: Message.tooManyLinks(path, link: link))
+        }
+    }
+
     private func add(_ fields: [String: JSONValue], line number: Int) throws {
         let zone = try zone(named: try string(fields, "tz"))
         let path = try string(fields, "path")
@@ -201,7 +225,7 @@ final class Worker {
             throw LineError(description: Message.pathAndSummary)
         case (let path?, _):
             let id = givenID ?? (path as NSString).lastPathComponent
-            runs = try RunLoader.load(path: path, id: id, analyzer: analyzer(for: zone), zoneOffsetSeconds: nil)
+            runs = try RunLoader.load(path: try confined(path), id: id, analyzer: analyzer(for: zone), zoneOffsetSeconds: nil)
         case (nil, .object(let summary)?):
             var id = givenID
             if id == nil, case .string(let start)? = summary["start"] { id = start }

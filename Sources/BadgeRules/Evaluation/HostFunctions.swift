@@ -171,10 +171,20 @@ extension Session {
         guard valid else {
             return raise("require: '\(name)' is not a module name of this pack (letters, digits, '_', '-', dots for subfolders)", level: 2)
         }
+        // Tests are left out of the pack's fingerprint (editing one must not replay a saved state),
+        // so what decides awards cannot be read from them.
+        if segments.first == "tests" || segments.last?.hasSuffix("_test") == true {
+            return raise("require: '\(name)' is a test file: rules cannot require tests (tests/ and *_test.lua do not count in the pack's fingerprint)", level: 2)
+        }
         let path = folder + "/" + segments.joined(separator: "/") + ".lua"
+        let real: String
+        switch PackFiles.resolve(path, folder: folder) {
+        case .success(let resolved): real = resolved
+        case .failure(let refusal): return raise("require: '\(name)': \(refusal)", level: 2)
+        }
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-              let bytes = Session.read(path) else {
+        guard FileManager.default.fileExists(atPath: real, isDirectory: &isDirectory), !isDirectory.boolValue,
+              let bytes = Session.read(real) else {
             return raise("require: no module '\(name)' in pack '\(packNames[pack])' (no file \(path)); rules can require only their own pack's files, system modules (os, io, ...) are not available", level: 2)
         }
         if let message = lua.load(bytes, chunkName: "@" + path) {

@@ -163,8 +163,14 @@ final class Session {
     }
 
     /// Loads `file` text-only into pack `pack`'s environment and runs its top level; leaves its one result on the stack.
+    /// A file that resolves outside the pack folder (a link leading out) is refused unread (`PackFiles`).
     func runFile(_ file: String, pack: Int) -> (error: LuaState.CallError?, loadMessage: String?) {
-        guard let bytes = Session.read(file) else {
+        let path: String
+        switch PackFiles.resolve(file, folder: folders[pack]) {
+        case .success(let real): path = real
+        case .failure(let refusal): return (nil, refusal.description)
+        }
+        guard let bytes = Session.read(path) else {
             return (nil, "cannot read \(file)")
         }
         if let message = lua.load(bytes, chunkName: "@" + file) {

@@ -134,9 +134,14 @@ extension PackManifest {
     static func loadSegment(_ definition: MeasureDefinition, folder: String, fail: (String) -> RulesError) throws -> MeasureDefinition {
         guard let file = definition.text("file") else { return definition }
         let path = folder.isEmpty ? file : folder + "/" + file
+        let real: String
+        switch PackFiles.resolve(path, folder: folder.isEmpty ? "." : folder) {
+        case .success(let resolved): real = resolved
+        case .failure(let refusal): throw fail("\(file): \(refusal)")
+        }
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-              let data = FileManager.default.contents(atPath: path) else {
+        guard FileManager.default.fileExists(atPath: real, isDirectory: &isDirectory), !isDirectory.boolValue,
+              let data = FileManager.default.contents(atPath: real) else {
             throw fail("no segment file \(path) (a GPX route or track drawn in any GPX editor)")
         }
         guard data.count <= maximumSegmentBytes else { throw fail("\(path): over \(maximumSegmentBytes >> 20) MiB, too large for a segment") }

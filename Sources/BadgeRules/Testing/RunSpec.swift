@@ -392,6 +392,9 @@ enum RunSpec {
             throw RulesError.field("file '\(file)' must be a path inside the pack (no '/' at the start, no '..')")
         }
         let path = session.pack.directory + "/" + file
+        if case .failure(let refusal) = PackFiles.resolve(path, folder: session.pack.directory) {
+            throw RulesError.field("file '\(file)': \(refusal)")
+        }
         guard FileManager.default.fileExists(atPath: path) else { throw RulesError.field("no file \(path)") }
         let targets = session.defaultCatalogue.checkpointTargets
         do {

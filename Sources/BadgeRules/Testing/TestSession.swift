@@ -64,7 +64,12 @@ final class TestSession {
 
     /// Runs the file's top level (which declares the tests). The error names file:line when Lua gave one.
     func load() -> TestFailure? {
-        guard let bytes = Session.read(file) else {
+        let path: String
+        switch PackFiles.resolve(file, folder: pack.directory) {
+        case .success(let real): path = real
+        case .failure(let refusal): return TestFailure(file: file, line: nil, message: refusal.description)
+        }
+        guard let bytes = Session.read(path) else {
             return TestFailure(file: file, line: nil, message: "cannot read the test file")
         }
         if let message = lua.load(bytes, chunkName: "@" + file) {

@@ -117,10 +117,10 @@ public enum JSONText {
                 let key = try string()
                 guard fields[key] == nil else {
                     // "last one wins" would let {"athlete":"ana","athlete":"zed"} give ana's run to zed.
-                    throw Failure(offset: keyOffset, reason: "duplicate key \"\(key)\" in an object")
+                    throw Failure(offset: keyOffset, reason: "duplicate key \(ShownValue.quoted(key)) in an object")
                 }
                 skipSpace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':' after the key \"\(key)\", found \(found)") }
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':' after the key \(ShownValue.quoted(key)), found \(found)") }
                 index += 1
                 skipSpace()
                 fields[key] = try value(depth: depth)

@@ -121,7 +121,7 @@ public enum SummaryReader {
 
         guard let startText = try string("start", required: true) else { throw bad("start", "missing (required)") }
         guard let parsed = Timestamps.parse(startText) else {
-            throw bad("start", "'\(startText)' is not an ISO 8601 timestamp like 2024-05-01T07:30:00+02:00")
+            throw bad("start", "\(ShownValue.quoted(startText)) is not an ISO 8601 timestamp like 2024-05-01T07:30:00+02:00")
         }
         guard let distance = try number("distance_m", required: true) else { throw bad("distance_m", "missing (required)") }
         guard distance >= 0 else { throw bad("distance_m", "must be ≥ 0, got \(distance)") }

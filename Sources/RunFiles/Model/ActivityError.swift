@@ -52,7 +52,7 @@ public enum ActivityError: Error, CustomStringConvertible, Equatable, Sendable {
         case .noUsablePoints(let path, let reason):
             return "\(path): no usable points: \(reason)"
         case .badSummary(let path, let field, let reason):
-            return "\(path): field '\(field)': \(reason)"
+            return "\(path): field \(ShownValue.quoted(field)): \(reason)"
         case .tooLarge(let path, let reason):
             return "\(path): too large: \(reason)"
         }

@@ -268,8 +268,8 @@ struct TCXParser {
             let (start, n) = s.text()
             if n == 0 { return .nan }
             guard let v = s.number(start, n) else {
-                let text = String(decoding: UnsafeBufferPointer(start: s.p + start, count: min(n, 40)), as: UTF8.self)
-                throw s.malformed(start, "<\(what)> holds '\(text)', not a number")
+                let text = String(decoding: UnsafeBufferPointer(start: s.p + start, count: min(n, 4 * ShownValue.limit)), as: UTF8.self)
+                throw s.malformed(start, "<\(what)> holds \(ShownValue.quoted(text)), not a number")
             }
             return v
         }
@@ -300,8 +300,8 @@ struct TCXParser {
                         let (s, n) = scanner.text()
                         if n > 0 {
                             guard let parsed = Timestamps.parse(scanner.p + s, count: n) else {
-                                let text = String(decoding: UnsafeBufferPointer(start: scanner.p + s, count: min(n, 40)), as: UTF8.self)
-                                throw scanner.malformed(s, "<Time> holds '\(text)', not an ISO 8601 time")
+                                let text = String(decoding: UnsafeBufferPointer(start: scanner.p + s, count: min(n, 4 * ShownValue.limit)), as: UTF8.self)
+                                throw scanner.malformed(s, "<Time> holds \(ShownValue.quoted(text)), not an ISO 8601 time")
                             }
                             time = parsed.epoch
                             if !offsetSeen {
