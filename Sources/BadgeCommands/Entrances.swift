@@ -74,8 +74,9 @@ public enum Entrances {
 
     /// `bytes` as the worker's stdin: `WorkerCommand.feed` (the `LineReader` and `Worker.take`, the
     /// one JSON reader of lines) into a worker over `packs` (none by default: the lines alone).
-    /// Paths in the lines are read as the worker reads them. Driven by FuzzWorker.
-    public static func workerLines(_ bytes: [UInt8], packs: [String] = []) -> Outcome {
+    /// Paths in the lines are read as the worker reads them, confined to `root` when one is given
+    /// (`worker --root`). Driven by FuzzWorker (with the checkout as the root).
+    public static func workerLines(_ bytes: [UInt8], packs: [String] = [], root: String? = nil) -> Outcome {
         let folder = freshFolder("worker")
         let path = (folder as NSString).appendingPathComponent("lines.jsonl")
         write(bytes, to: path)
@@ -87,7 +88,7 @@ public enum Entrances {
         let engine = RuleEngine(packDirectories: packs, catalogue: catalogue, limits: fuzzLimits)
         var lines: [String] = []
         let worker = Worker(
-            setup: Worker.Setup(engine: engine, catalogue: catalogue, zone: utc, sport: "running", keepDuplicates: false, maximumErrors: nil),
+            setup: Worker.Setup(engine: engine, catalogue: catalogue, zone: utc, sport: "running", keepDuplicates: false, maximumErrors: nil, root: root),
             write: { lines.append($0) }, flush: {})
         worker.start()
         let readError = WorkerCommand.feed(worker, from: descriptor)

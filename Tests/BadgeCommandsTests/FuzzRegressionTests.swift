@@ -22,7 +22,7 @@ final class FuzzRegressionTests: XCTestCase {
         case "FuzzGzip":
             let all = ["fuzz.gpx.gz", "fuzz.tcx.gz", "fuzz.fit.gz"].map { Entrances.runFile(bytes, named: $0) }
             return Entrances.Outcome(count: all.map(\.count).reduce(0, +), errors: all.flatMap(\.errors))
-        case "FuzzWorker": return Entrances.workerLines(bytes)
+        case "FuzzWorker": return Entrances.workerLines(bytes, root: CLI.repository.path)
         case "FuzzState":
             let parts = Entrances.split(bytes)
             return Entrances.state(stateJSON: parts.count > 0 ? parts[0] : nil, index: parts.count > 1 ? parts[1] : nil,
