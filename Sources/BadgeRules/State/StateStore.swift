@@ -114,10 +114,19 @@ public struct StateStore: Sendable {
 
     // MARK: - Reading
 
+    /// `state.json` and `runs.index` larger than this are refused before they are read (a 10,000-run
+    /// history's are a few megabytes).
+    static let maximumFileBytes = 256 << 20
+
+    /// A state file's bytes (a regular file within `maximumFileBytes`), nil when it cannot be read.
+    static func contents(_ path: String) -> Data? {
+        (try? FileBytes.read(path: path, maximumBytes: maximumFileBytes)).map { Data($0) }
+    }
+
     /// Reads `state.json`. Throws `RulesError.state` naming the file.
     public func loadState() throws -> SavedState {
         try StateStore.requireRegularFile(statePath)
-        guard let data = FileManager.default.contents(atPath: statePath) else {
+        guard let data = StateStore.contents(statePath) else {
             throw RulesError.state(path: statePath, reason: "cannot read it (no saved state here: `badgectl evaluate DIR --state \(directory)` makes one)")
         }
         var state: SavedState
@@ -160,8 +169,8 @@ public struct StateStore: Sendable {
     /// Reads `runs.index` up to `state.indexBytes`.
     public func loadIndex(_ state: SavedState) throws -> [IndexEntry] {
         try StateStore.requireRegularFile(indexPath)
-        guard let data = FileManager.default.contents(atPath: indexPath) else {
-            throw RulesError.state(path: indexPath, reason: "cannot read it")
+        guard let data = StateStore.contents(indexPath) else {
+            throw RulesError.state(path: indexPath, reason: "cannot read it (or it is over \(StateStore.maximumFileBytes >> 20) MiB)")
         }
         guard data.count >= state.indexBytes else {
             throw RulesError.state(path: indexPath, reason: "\(data.count) bytes, the state says \(state.indexBytes): damaged (evaluate with --state again)")
