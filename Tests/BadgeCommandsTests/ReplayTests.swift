@@ -150,6 +150,51 @@ final class ReplayTests: XCTestCase {
         XCTAssertEqual(both.status, 64)
     }
 
+    /// A candidate (or current) side that does not load exits 4, for a folder and for `--worker-input`:
+    /// a pack repository's CI tells a broken candidate from a changed one (3). Before, each of these exited 3.
+    func testDiffOfPacksThatDoNotLoadExitsFour() throws {
+        let folder = try TemporaryFolder()
+        try writeHistory(folder)
+        for (name, text) in Self.clubPack(silver: 1.05, gold: nil, long: true) { try folder.write("current/club/\(name)", text) }
+        // A syntax error in a rule file; a pack.lua that does not parse; a pack folder without pack.lua;
+        // an empty folder; a path that is not there.
+        for (name, text) in Self.clubPack(silver: 1.05, gold: nil, long: true) { try folder.write("syntax/club/\(name)", text) }
+        try folder.write("syntax/club/fast.lua", "return { id = \"fast\", badge = \"fast-5k\", earned = function(run) return run. end }")
+        try folder.write("bad-pack/club/pack.lua", "return { name = \"club\", version = ")
+        try folder.write("bad-pack/club/long.lua", Self.clubPack(silver: 1.05, gold: nil, long: true)["long.lua"] ?? "")
+        try folder.write("no-pack-lua/club/long.lua", Self.clubPack(silver: 1.05, gold: nil, long: true)["long.lua"] ?? "")
+        try FileManager.default.createDirectory(atPath: folder.path + "/empty", withIntermediateDirectories: true)
+        let runs: [(String, Int, Int)] = [("r1", 5000, 1800), ("r4", 16000, 4800)]
+        let lines = runs.enumerated().map { index, run in
+            #"{"athlete": "ana", "id": "\#(run.0)", "summary": {"start": "2025-03-0\#(index + 1)T07:00:00Z", "distance_m": \#(run.1), "duration_s": \#(run.2)}}"#
+        }
+        try folder.write("lines.jsonl", lines.joined(separator: "\n") + "\n")
+        let current = folder.path + "/current"
+        for (candidate, names) in [("syntax", "fast.lua"), ("bad-pack", "pack.lua"), ("no-pack-lua", "pack.lua"), ("empty", "pack.lua"), ("misspelt", "misspelt")] {
+            let path = folder.path + "/" + candidate
+            for input in [[folder.path + "/runs"], ["--worker-input", folder.path + "/lines.jsonl"]] {
+                let output = try CLI.run(["diff"] + input + ["--rules", current, "--against", path, "--tz", "UTC", "--no-cache", "--format", "json"])
+                XCTAssertEqual(output.status, 4, "\(candidate) \(input): " + output.stderr)
+                XCTAssertTrue(output.stderr.contains("the candidate packs (--against) do not load"), output.stderr)
+                XCTAssertTrue(output.stderr.contains(names), "\(candidate): " + output.stderr)
+                // The report is still written, with what failed to load on the candidate's side.
+                let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any], output.stdout)
+                let sides = try XCTUnwrap(json["rule_errors"] as? [String: Any])
+                XCTAssertFalse((sides["candidate"] as? [Any] ?? []).isEmpty, candidate)
+                XCTAssertTrue((sides["current"] as? [Any] ?? []).isEmpty, candidate)
+            }
+            // The current side broken: 4 as well, naming --rules.
+            let reversed = try CLI.run(["diff", folder.path + "/runs", "--rules", path, "--against", current, "--tz", "UTC", "--no-cache"])
+            XCTAssertEqual(reversed.status, 4, candidate + ": " + reversed.stderr)
+            XCTAssertTrue(reversed.stderr.contains("the current packs (--rules) do not load"), reversed.stderr)
+        }
+        // Documented beside 3.
+        let help = try CLI.run(["diff", "--help"])
+        XCTAssertTrue(help.stdout.contains("Exit status: 4 when the current or the candidate packs do not load"), help.stdout)
+        let readme = try String(contentsOf: CLI.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        XCTAssertTrue(readme.contains("`4` when `badgectl diff`'s current (`--rules`) or candidate\n(`--against`) packs do not load"))
+    }
+
     // MARK: - --as-of
 
     /// For every local date of the sample runs, `evaluate --as-of D` gives exactly what `evaluate`
