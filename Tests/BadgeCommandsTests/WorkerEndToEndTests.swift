@@ -151,6 +151,28 @@ final class WorkerEndToEndTests: XCTestCase {
         XCTAssertEqual(statuses.compactMap { $0["errors"] as? Int }, [2, 2, 2])
     }
 
+    /// Issue S: a summary dated 2024-02-30 (read as 1 March) or with the offset +25:00 (90,000 s) was
+    /// accepted; each is an error line naming the field, and the athlete's other runs go on.
+    func testSummariesAtTimesThatDoNotExistAreErrorLines() throws {
+        let input = [
+            summaryLine("ana", start: "2024-02-28T07:00:00Z", km: 5.2, minutes: 27),
+            summaryLine("ana", start: "2024-02-30T07:00:00Z", km: 5.2, minutes: 27),
+            summaryLine("ana", start: "2024-03-02T07:00:00+25:00", km: 5.2, minutes: 27),
+            summaryLine("ana", start: "2024-03-03T07:00:00+14:00", km: 5.2, minutes: 27),
+        ]
+        let result = try CLI.run(["worker"] + Self.rules, stdin: input.joined(separator: "\n") + "\n")
+        XCTAssertEqual(result.status, ExitStatus.partial.rawValue, result.stderr)
+        let output = try lines(result.stdout)
+        let errors = output.filter { $0["type"] as? String == "error" }
+        XCTAssertEqual(errors.compactMap { $0["line"] as? Int }, [2, 3])
+        XCTAssertEqual(errors.compactMap { $0["message"] as? String }, [
+            "line 2 summary: field 'start': '2024-02-30T07:00:00Z' is not a real time: February 2024 has no day 30 (it has 29 days)",
+            "line 3 summary: field 'start': '2024-03-02T07:00:00+25:00' is not a real time: the UTC offset +25:00 is beyond ±14:00, the widest any time zone uses",
+        ])
+        let status = try XCTUnwrap(output.first { $0["type"] as? String == "status" })
+        XCTAssertEqual(status["runs"] as? Int, 2)
+    }
+
     func testMaxErrorsStopsTheWorker() throws {
         let input = [
             summaryLine("ana", start: "2026-01-03T07:00:00Z", km: 5.2, minutes: 27),
