@@ -140,7 +140,7 @@ public struct BadgeEngine: Sendable {
 
     func incremental(_ directory: String) -> IncrementalEvaluator {
         let remove = removesDuplicates
-        return IncrementalEvaluator(engine: rules, store: StateStore(directory: directory), zone: zone.identifier) { runs in
+        return IncrementalEvaluator(engine: rules, store: StateStore(directory: directory), zone: ZoneNames.name(of: zone)) { runs in
             remove ? Duplicates.removeSameActivity(from: runs).kept : runs
         }
     }

@@ -71,7 +71,7 @@ extension DiffCommand {
             func fail(_ message: String) { errors.append(LineError(line: number, athlete: name, message: message)) }
             var zone = defaultZone
             if let tz = object["tz"] {
-                guard let identifier = tz as? String, let found = TimeZone(identifier: identifier) else {
+                guard let identifier = tz as? String, let found = ZoneNames.zone(named: identifier) else {
                     fail("field 'tz' is not a time zone name (Europe/Paris, UTC)")
                     continue
                 }
