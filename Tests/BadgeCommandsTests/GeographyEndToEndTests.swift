@@ -90,6 +90,17 @@ final class GeographyEndToEndTests: XCTestCase {
         XCTAssertTrue(try pack(#"{ kind = "segment", file = "segments/bad.gpx" }"#).contains("route point 2 has no readable lat and lon"))
         XCTAssertTrue(try pack(#"{ kind = "tiles", zoom = 30 }"#).contains("zoom must be at most 20"))
         XCTAssertTrue(try pack(#"{ kind = "place", lat = 52, lon = 5 }"#).contains("a place needs lat, lon (degrees) and radius_m (metres)"))
+        // Issue S: a folder or a FIFO where the file should be says what it is (it said "no segment file");
+        // a parameter of math.huge or 0/0 says it is not finite (it said "must be a number ..., got number").
+        try FileManager.default.createDirectory(atPath: folder.path + "/p/segments/loop.gpx", withIntermediateDirectories: true)
+        XCTAssertTrue(try pack(#"{ kind = "segment", file = "segments/loop.gpx" }"#)
+            .contains("measure 'seg': \(folder.path)/p/segments/loop.gpx is a folder, not a segment file"))
+        XCTAssertEqual(mkfifo(folder.path + "/p/segments/pipe.gpx", 0o644), 0)
+        XCTAssertTrue(try pack(#"{ kind = "segment", file = "segments/pipe.gpx" }"#)
+            .contains("measure 'seg': \(folder.path)/p/segments/pipe.gpx is a named pipe (FIFO), not a segment file"))
+        XCTAssertTrue(try pack(#"{ kind = "place", lat = 52, lon = 5, radius_m = math.huge }"#)
+            .contains("measure 'seg': 'radius_m' must be a finite number (how near counts as passing, metres), got inf"))
+        XCTAssertTrue(try pack(#"{ kind = "tiles", zoom = 1/0 }"#).contains("'zoom' must be a finite number"))
     }
 
     func testMaxSquareIsChargedToTheInstructionBudget() throws {
