@@ -284,6 +284,47 @@ final class ReplayTests: XCTestCase {
         }
     }
 
+    /// Issue S: whatif makes the run asked (distance and time within 0.1 %) from 100 m to 250 km, at
+    /// a pace between the world record and 30:00/km, and refuses anything else with those limits.
+    /// Before: 1e-9 km at 5:00 allocated 3.3 GB and aborted; 1 m in 30:00 gave 2.4 m in 3,600 s; 1 km in
+    /// 5:00:00 gave 1,003.5 m in 18,020 s; -5km said "Missing value"; --date 0001-01-01 started in year 0000.
+    func testWhatifMakesTheRunAskedOrRefusesWithTheLimits() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.path + "/runs", withIntermediateDirectories: true)
+        let common = ["whatif", folder.path + "/runs", "--rules", "rules/checkpoints", "--tz", "UTC", "--no-cache"]
+        let limits = "is out of range: whatif makes runs from 100 m to 250 km at a pace no faster than the world record over "
+        let refused: [([String], String)] = [
+            (["--distance", "1e-9", "--time", "5:00"], "--distance: '1e-9' " + limits + "the distance and no slower than 30:00/km"),
+            (["--distance", "1m", "--time", "30:00"], "--distance: '1m' " + limits),
+            (["--distance", "-5km", "--time", "25:00"], "--distance: '-5km' " + limits),
+            (["--distance", "250.5km", "--time", "30:00:00"], "--distance: '250.5km' " + limits),
+            (["--distance", "1km", "--time", "5:00:00"], "--time: '5:00:00' " + limits
+                + "1.00 km (2:12/km; evaluate leaves a faster run out as implausible) and no slower than 30:00/km; this is 300:00/km over 1.00 km"),
+            (["--distance", "10km", "--pace", "30:01"], "--pace: '30:01' " + limits),
+            (["--distance", "10km", "--time", "0"], "this is no time at all"),
+            (["--distance", "5km", "--time", "25:00", "--date", "0001-01-01"], "--date: '0001-01-01' is out of range: whatif's runs start from 1970-01-01 to 2099-12-31"),
+            (["--distance", "5km", "--time", "25:00", "--date", "2100-01-01T09:00"], "--date: '2100-01-01T09:00' is out of range"),
+        ]
+        for (arguments, message) in refused {
+            let started = Date()
+            let output = try CLI.run(common + arguments)
+            XCTAssertLessThan(Date().timeIntervalSince(started), 10, "\(arguments)")
+            XCTAssertEqual(output.status, 64, "\(arguments): \(output.stderr)")
+            XCTAssertTrue(output.stderr.contains(message), "\(arguments): \(output.stderr)")
+        }
+        // The corners are made, within 0.1 %: 100 m at the world record's pace, 250 km at 30:00/km.
+        for (distance, time, meters, seconds) in [("100m", "0:10.8", 100.0, 10.8), ("250km", "125:00:00", 250_000, 450_000), ("0.1km", "3:00", 100, 180)] {
+            let output = try CLI.run(common + ["--distance", distance, "--time", time, "--format", "json", "--date", "1970-01-02"])
+            XCTAssertEqual(output.status, 0, "\(distance) in \(time): \(output.stderr)")
+            let run = try XCTUnwrap((JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])?["run"] as? [String: Any])
+            XCTAssertEqual(try XCTUnwrap(run["distance_m"] as? Double), meters, accuracy: meters * 1e-3)
+            XCTAssertEqual(try XCTUnwrap(run["elapsed_s"] as? Double), seconds, accuracy: seconds * 1e-3)
+            XCTAssertEqual(run["start"] as? String, "1970-01-02T09:00:00Z")
+        }
+        let help = try CLI.run(["whatif", "--help"])
+        XCTAssertTrue(help.stdout.contains("from 100 m to 250 km"), help.stdout)
+    }
+
     /// Every run explain names for a shipped badge (the silver and gold paces of distance badges, the
     /// targets the shipped rules' statuses give: effort times, records, best 3 km and hour, lifetime
     /// distance), run as a what-if, earns the tier it names: the hints are rounded to the qualifying side.
