@@ -145,10 +145,15 @@ extension PackManifest {
             throw fail(kind == nil ? "no segment file \(path) (a GPX route or track drawn in any GPX editor)"
                        : "\(path) is \(kind ?? ""), not a segment file (a GPX route or track drawn in any GPX editor)")
         }
-        guard let data = FileManager.default.contents(atPath: real) else {
-            throw fail("cannot read the segment file \(path): \(String(cString: strerror(errno)))")
+        // Size checked before a byte is read (a 300 MB file is refused, not read whole).
+        let data: Data
+        do {
+            data = Data(try FileBytes.read(path: real, maximumBytes: maximumSegmentBytes))
+        } catch ActivityError.tooLarge {
+            throw fail("\(path): over \(maximumSegmentBytes >> 20) MiB, too large for a segment")
+        } catch let error as ActivityError {
+            throw fail("cannot read the segment file \(path): \(error.reason)")
         }
-        guard data.count <= maximumSegmentBytes else { throw fail("\(path): over \(maximumSegmentBytes >> 20) MiB, too large for a segment") }
         var latitudes: [Double] = [], longitudes: [Double] = []
         do {
             let track = try data.withUnsafeBytes { try GPXReader.read(bytes: $0, source: path) }
