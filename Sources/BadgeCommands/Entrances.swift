@@ -49,7 +49,7 @@ public enum Entrances {
     }
 
     static func write(_ bytes: [UInt8], to path: String) {
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
     }
 
     // MARK: - Run files
