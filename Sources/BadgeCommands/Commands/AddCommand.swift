@@ -1,4 +1,5 @@
 import ArgumentParser
+import BadgePipeline
 import BadgeRules
 import Foundation
 import RunAnalysis
@@ -30,43 +31,46 @@ struct AddCommand: ParsableCommand {
     @Option(name: .long, help: "Output format: table (for people) or json (new and withdrawn awards, statuses, next).")
     var format: OutputFormat = .table
 
+    @OptionGroup var cacheOptions: CacheOptions<SummaryCache>
+
+    func validate() throws {
+        if options.asOf.asOf != nil { throw ValidationError("add takes no --as-of: it adds runs to the whole saved history") }
+    }
+
     func run() throws {
         let store = StateStore(directory: state)
         let saved = try EvaluationPipeline.guarding(.printAndExit) { try store.loadState() }
-        let pipeline = try EvaluationPipeline(options, failures: .printAndExit)
         // Without --tz the state's zone; with one, it must be the same (the evaluator says so).
-        let zone = options.runs.tz == nil ? ZoneNames.zone(named: saved.zone) ?? pipeline.zone : pipeline.zone
-        var analyzer = RunAnalyzer(checkpoints: pipeline.catalogue.checkpointTargets, measures: pipeline.engine.measureDefinitions)
-        if !analyzer.measures.isEmpty { analyzer.zone = zone }
-        var runs: [RunSummary] = []
-        var errors: [RunFileError] = []
+        let zone = try options.runs.tz == nil ? ZoneNames.zone(named: saved.zone) ?? options.runs.zone() : options.runs.zone()
+        let packs = try EvaluationPipeline.guarding(.printAndExit) { try options.rules.packDirectories() }
+        let pipeline = try EvaluationPipeline(options, failures: .printAndExit, packDirectories: packs, zone: zone)
+        var runs = pipeline.runs
+        runs.cache = cacheOptions.open()
+        var read = RunFolder()
         for path in files {
-            do {
-                guard FileManager.default.fileExists(atPath: path) else { throw ActivityError.unreadable(path: path, reason: "no such file") }
-                let read = try RunLoader.load(path: path, id: AddCommand.id(of: path, folder: saved.folder), analyzer: analyzer, zoneOffsetSeconds: nil)
-                runs += read.map { RunFolder.localise($0, zone: zone) }
-            } catch {
-                errors.append(RunFileError(path: path, message: "\(error)"))
+            guard FileManager.default.fileExists(atPath: path) else {
+                read.errors.append(RunFileError(path: path, message: "\(ActivityError.unreadable(path: path, reason: "no such file"))"))
+                continue
             }
+            let one = runs.read(files: [(path, AddCommand.id(of: path, folder: saved.folder))])
+            read.runs += one.runs
+            read.errors += one.errors.map { RunFileError(path: path, message: $0.message) }
         }
-        var duplicates: [RunDuplicate] = []
-        if !options.selection.keepDuplicates {
-            (runs, duplicates) = Duplicates.removeSameActivity(from: runs)
-        }
-        let (selected, excluded) = RunSelection(option: options.selection.sport).apply(runs)
-        let update = try EvaluationPipeline.guarding(.printAndExit) { try pipeline.incremental(store, zone: zone).add(selected) }
+        EvaluationPipeline.printWarnings(of: runs.cache)
+        let selection = runs.select(read.runs)
+        let update = try EvaluationPipeline.guarding(.printAndExit) { try runs.incremental(store).add(selection.selected) }
         if let reason = update.replayed {
             Console.error(CommandError.prefix + "replayed the whole history (\(update.runCount) runs): \(reason)")
         }
-        let added = AddReport(update: update, pipeline: pipeline, zone: zone, selected: selected, excluded: excluded,
-                              duplicates: duplicates, errors: errors)
+        let added = AddReport(update: update, pipeline: pipeline, zone: zone, selected: selection.selected, excluded: selection.excluded,
+                              duplicates: selection.duplicates, errors: read.errors)
         switch format {
         case .json: print(try added.json())
         case .table: print(added.table())
         }
-        for error in errors { Console.error(CommandError.skipped + error.message) }
+        for error in read.errors { Console.error(CommandError.skipped + error.message) }
         for failure in update.evaluation.failures { Console.error(CommandError.ruleFailed + "\(failure)") }
-        if !errors.isEmpty || !update.evaluation.failures.isEmpty { throw ExitCode(ExitStatus.partial.rawValue) }
+        if !read.errors.isEmpty || !update.evaluation.failures.isEmpty { throw ExitCode(ExitStatus.partial.rawValue) }
     }
 
     /// `path` made absolute and standardised.

@@ -79,8 +79,8 @@ struct DiffCommand: ParsableCommand {
         candidateRules.rules = against
         let candidatePacks = try EvaluationPipeline.guarding(.printAndExit) { try candidateRules.packDirectories() }
         let candidate = try EvaluationPipeline(options, failures: .printAndExit, packDirectories: candidatePacks)
-        guard let directory else { return try runAthletes(current: current, candidate: candidate, input: workerInput ?? "-") }
         let cache = cacheOptions.open()
+        guard let directory else { return try runAthletes(current: current, candidate: candidate, input: workerInput ?? "-", cache: cache) }
         // Each side reads the folder with its own packs' measures (the cache keeps both).
         let before = try current.run(directory: directory, cache: cache)
         let after = try candidate.run(directory: directory, cache: cache)

@@ -47,7 +47,7 @@ struct EvaluateCommand: ParsableCommand {
         let evaluator = state.map { folder in
             { (runs: [RunSummary]) throws -> Evaluation in
                 try EvaluationPipeline.guarding(.printAndExit) {
-                    try pipeline.incremental(StateStore(directory: folder)).start(runs, folder: AddCommand.absolute(directory)).evaluation
+                    try pipeline.runs.incremental(StateStore(directory: folder)).start(runs, folder: AddCommand.absolute(directory)).evaluation
                 }
             }
         }
