@@ -106,6 +106,8 @@ struct AddReport: Encodable {
     var errors: [RunFileError]
     var ruleErrors: [RuleFailure]
     var notes: [RuleNote]
+    /// The local date of each run added (the table's DATE; others are dated in the state's zone).
+    var localDates: [String: String] = [:]
 
     enum CodingKeys: String, CodingKey {
         case header, runs, replayed
@@ -131,6 +133,7 @@ struct AddReport: Encodable {
         self.errors = errors
         ruleErrors = update.evaluation.failures
         notes = update.evaluation.notes
+        for run in selected { localDates[run.id] = run.localDate }
     }
 
     func json() throws -> String { try JSONOutput.encode(self) }
@@ -140,7 +143,11 @@ struct AddReport: Encodable {
                    + (replayed.map { " (history replayed: \($0))" } ?? "")]
         func rows(_ awards: [Award]) -> String {
             var table = TextTable("BADGE", "TIER", "DATE", "RUN", "PACK", "DETAIL")
-            for award in awards { table.add(award.badge, award.tier, Format.date(award.at), award.run, award.pack, award.detail) }
+            let zone = TimeZone(identifier: header.zone) ?? TimeZone(identifier: "UTC") ?? .current
+            for award in awards {
+                let date = localDates[award.run] ?? Format.localDate(award.at, run: nil, zone: zone)
+                table.add(award.badge, award.tier, date, award.run, award.pack, award.detail)
+            }
             return table.render()
         }
         if !added.isEmpty { out += ["", "New:", rows(added)] }
