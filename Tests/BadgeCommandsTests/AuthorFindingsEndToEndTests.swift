@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 /// What the author of a six-badge pack met on the command line (issue P), each fixed: dates in the
-/// local zone, no "earned" for a tier a badge does not have.
+/// local zone, no "earned" for a tier a badge does not have, `add` going on with the state's packs.
 final class AuthorFindingsEndToEndTests: XCTestCase {
     static let badges = CLI.repository.appendingPathComponent("badges.json").path
 
@@ -60,5 +60,39 @@ final class AuthorFindingsEndToEndTests: XCTestCase {
         XCTAssertTrue(row.contains("< 5:00/km"), output.stdout)
         XCTAssertFalse(row.contains("earned"), "no gold tier, so no gold earned: \(output.stdout)")
         XCTAssertTrue(row.hasSuffix("—"), output.stdout)
+    }
+
+    /// `add` without `--rules` went on with `./rules` (or the installed packs) and replayed the whole
+    /// history ("pack 'explorer' is new"): it now loads the packs the state was made with, from where
+    /// they were loaded (recorded as absolute paths), and refuses, naming them, when they are gone.
+    func testAddWithoutRulesGoesOnWithTheStatesPacks() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.copyItem(at: CLI.repository.appendingPathComponent("rules/checkpoints"),
+                                         to: folder.url.appendingPathComponent("packs/checkpoints"))
+        for name in ["2026-08-01-first-run.gpx", "2026-08-04-canal.gpx"] {
+            try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("runs"), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: CLI.repository.appendingPathComponent("runs/" + name), to: folder.url.appendingPathComponent("runs/" + name))
+        }
+        // Made with a relative --rules, in the temporary folder.
+        let state = folder.path + "/state"
+        let saved = try CLI.run(["evaluate", "runs", "--state", state, "--rules", "packs/checkpoints", "--badges", Self.badges, "--tz", "UTC",
+                                 "--no-cache"], in: folder.url)
+        XCTAssertEqual(saved.status, 0, saved.stderr)
+        // Added from the repository, whose ./rules holds six packs.
+        let late = CLI.repository.appendingPathComponent("runs/2026-10-18-half.gpx").path
+        let added = try CLI.run(["add", "--state", state, late, "--badges", Self.badges, "--format", "json", "--no-cache"])
+        XCTAssertEqual(added.status, 0, added.stderr)
+        XCTAssertFalse(added.stderr.contains("replayed"), added.stderr)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [String: Any])
+        let packs = ((json["header"] as? [String: Any])?["packs"] as? [[String: Any]] ?? []).map { $0["name"] as? String }
+        XCTAssertEqual(packs, ["checkpoints"])
+        XCTAssertTrue(json["replayed"] is NSNull)
+
+        try FileManager.default.removeItem(atPath: folder.path + "/packs/checkpoints")
+        let gone = try CLI.run(["add", "--state", state, late, "--badges", Self.badges, "--no-cache"])
+        XCTAssertEqual(gone.status, 1, gone.stderr)
+        XCTAssertTrue(gone.stderr.contains("made with pack 'checkpoints' (no pack.lua in \(folder.url.resolvingSymlinksInPath().path)/packs/checkpoints any more)")
+                      || gone.stderr.contains("made with pack 'checkpoints' (no pack.lua in \(folder.path)/packs/checkpoints any more)"), gone.stderr)
+        XCTAssertTrue(gone.stderr.contains("give the packs with --rules PATH"), gone.stderr)
     }
 }

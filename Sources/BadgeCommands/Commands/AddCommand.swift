@@ -17,6 +17,9 @@ struct AddCommand: ParsableCommand {
             A pack that changed since the state was saved, a run that starts before the last saved one, \
             or a run already saved (the same id, or the same activity) makes badgectl evaluate the whole \
             history again from the saved summaries, and it says so on stderr. The state is then saved again.
+
+            Without --rules, the packs the state was made with are loaded from the folders it recorded; \
+            without --tz, runs are read in the state's zone.
             """
     )
 
@@ -42,7 +45,10 @@ struct AddCommand: ParsableCommand {
         let saved = try EvaluationPipeline.guarding(.printAndExit) { try store.loadState() }
         // Without --tz the state's zone; with one, it must be the same (the evaluator says so).
         let zone = try options.runs.tz == nil ? ZoneNames.zone(named: saved.zone) ?? options.runs.zone() : options.runs.zone()
-        let packs = try EvaluationPipeline.guarding(.printAndExit) { try options.rules.packDirectories() }
+        // Without --rules, the packs the state was made with, from where they were loaded.
+        let packs = try EvaluationPipeline.guarding(.printAndExit) {
+            options.rules.rules.isEmpty ? try store.packFolders(of: saved) : try options.rules.packDirectories()
+        }
         let pipeline = try EvaluationPipeline(options, failures: .printAndExit, packDirectories: packs, zone: zone)
         var runs = pipeline.runs
         runs.cache = cacheOptions.open()
