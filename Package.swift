@@ -97,6 +97,9 @@ let package = Package(
         // Benchmarks (scripts/bench.sh builds it with -c release). Not part of `swift test`.
         .executableTarget(name: "BadgeBench", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures", "BadgeRules"]),
         .testTarget(name: "BadgeKitTests", dependencies: ["BadgeKit", "RunFixtures"]),
+        // Every entry point gives the same awards: random histories through `evaluate`, BadgeKit, the
+        // worker, `evaluate --state` + `add` and `--as-of` (the built binary and the library).
+        .testTarget(name: "EntryPointsTests", dependencies: ["BadgeKit", "badgectl", "RunFixtures"]),
         .testTarget(name: "RunFilesTests", dependencies: ["RunFiles", "RunAnalysis", "RunFixtures"]),
         .testTarget(name: "RunAnalysisTests", dependencies: ["RunAnalysis", "RunFiles", "RunFixtures"]),
         .testTarget(
