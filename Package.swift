@@ -58,8 +58,9 @@ let package = Package(
         // RunAnalysis turns a Track into a RunSummary: cleaning (the Profile), splits, efforts,
         // checkpoints, elevation, sensors, the drawn route; RunLoader ties a reader to the analyzer.
         .target(name: "RunAnalysis", dependencies: ["RunFiles"]),
-        // RunLibrary: a folder of runs: discovery, parallel reading, the summary cache (the only
-        // module that links GRDB), Strava exports and which runs earn badges (RunSelection).
+        // RunLibrary: a folder of runs (or given files): discovery, parallel reading, the summary cache
+        // (the only module that links GRDB), Strava exports, duplicates and the sport and plausibility
+        // rules (RunSelection, applied by BadgePipeline's RunPipeline.select).
         .target(
             name: "RunLibrary",
             dependencies: ["RunFiles", "RunAnalysis", .product(name: "GRDB", package: "GRDB.swift")]
