@@ -1,4 +1,5 @@
 import Foundation
+import RunFixtures
 import XCTest
 
 /// Every command that reads run files shares one pipeline: each takes `--cache PATH` and `--no-cache`,
@@ -72,6 +73,34 @@ final class PipelineCacheTests: XCTestCase {
         let added = try CLI.run(["add", "--state", state] + files + ["--format", "json", "--cache", cache])
         XCTAssertEqual(added.status, 0, added.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: cache), "add wrote no cache")
+    }
+
+    /// `summarize` reads a folder as `evaluate` does (`RunPipeline.read(folder:)`): a Strava export's
+    /// names and sports from its activities.csv (it showed the files' own), and `add` takes no `--as-of`
+    /// (it adds to the whole saved history; the option was accepted and ignored).
+    func testSummarizeReadsAStravaExportAsEvaluateDoesAndAddRefusesAsOf() throws {
+        let folder = try TemporaryFolder()
+        var generator = RunGenerator(seed: 3, distanceMeters: 2000, paceSecondsPerKilometre: 300)
+        try FileManager.default.createDirectory(atPath: folder.path + "/export/activities", withIntermediateDirectories: true)
+        try generator.writeGPX(to: folder.path + "/export/activities/101.gpx")
+        generator.seed = 4
+        generator.startEpochSeconds += 86_400
+        try generator.writeGPX(to: folder.path + "/export/activities/102.gpx")
+        try folder.write("export/activities.csv", """
+            Activity ID,Activity Date,Activity Name,Activity Type,Elapsed Time,Distance,Filename
+            101,"Apr 30, 2024, 6:30:00 AM",Easy loop,Run,600,2.0,activities/101.gpx
+            102,"May 1, 2024, 6:30:00 AM",Commute,Ride,600,2.0,activities/102.gpx
+
+            """)
+        let summary = try CLI.run(["summarize", folder.path + "/export", "--format", "json", "--no-cache"])
+        XCTAssertEqual(summary.status, 0, summary.stderr)
+        let runs = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(summary.stdout.utf8)) as? [String: Any])?["runs"] as? [[String: Any]])
+        XCTAssertEqual(runs.map { $0["name"] as? String }, ["Easy loop", "Commute"])
+        XCTAssertEqual(runs.map { $0["sport"] as? String }, ["running", "cycling"])
+
+        let asOf = try CLI.run(["add", "--state", folder.path + "/state", folder.path + "/export/activities/101.gpx", "--as-of", "2024-05-01"])
+        XCTAssertEqual(asOf.status, 64, asOf.stderr)
+        XCTAssertTrue(asOf.stderr.contains("add takes no --as-of"), asOf.stderr)
     }
 
     func testEveryPipelineCommandTakesTheCacheFlags() throws {

@@ -5,8 +5,8 @@ import XCTest
 
 /// Every entry point gives the same awards (issue P, item 6): random histories, made from a seed,
 /// through `badgectl evaluate` (cold and through a cache), BadgeKit, `badgectl worker`, `evaluate
-/// --state` then `add` one run at a time in a shuffled order, and `--as-of` cuts (the binary's flag,
-/// BadgeKit's option, and a folder holding only the runs up to the date).
+/// --state` then `add` one run at a time in a shuffled order, and `--as-of` cuts (evaluate's and the
+/// worker's flag, BadgeKit's option, and a folder holding only the runs up to the date).
 ///
 /// A history holds runs, rides, walks, "runs" faster than the world record, one activity exported
 /// twice in two formats, files written in two zones (+09:00 and -03:00) beside files in UTC and JSON
@@ -187,6 +187,11 @@ final class EntryPointsTests: XCTestCase {
             var asOf = engine
             asOf.selection.asOf = date
             XCTAssertEqual(Self.identities(asOf.evaluate(runs).awards), cutAwards, "BadgeKit as of \(date), \(context)")
+            let workerCut = try run(["worker", "--as-of", date, "--no-cache"] + common, stdin: lines)
+            XCTAssertEqual(Self.identities(workerCut.split(separator: "\n").compactMap { line -> [String: Any]? in
+                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], object["type"] as? String == "award" else { return nil }
+                return object
+            }), cutAwards, "the worker as of \(date), \(context)")
             let before = root + "/as-of-" + date
             try FileManager.default.createDirectory(atPath: before, withIntermediateDirectories: true)
             for file in files where runs.filter({ $0.id == file.name }).allSatisfy({ ($0.localDate ?? "9999") <= date }) {
