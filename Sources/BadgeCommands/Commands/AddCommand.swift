@@ -149,7 +149,7 @@ struct AddReport: Encodable {
                    + (replayed.map { " (history replayed: \($0))" } ?? "")]
         func rows(_ awards: [Award]) -> String {
             var table = TextTable("BADGE", "TIER", "DATE", "RUN", "PACK", "DETAIL")
-            let zone = TimeZone(identifier: header.zone) ?? TimeZone(identifier: "UTC") ?? .current
+            let zone = ZoneNames.zone(named: header.zone) ?? TimeZone(secondsFromGMT: 0) ?? .current
             for award in awards {
                 let date = localDates[award.run] ?? Format.localDate(award.at, run: nil, zone: zone)
                 table.add(award.badge, award.tier, date, award.run, award.pack, award.detail)

@@ -128,7 +128,7 @@ struct DiffCommand: ParsableCommand {
         for badge in report.badges {
             let shown = "\(name(badge.badge)) (+\(badge.counts.gained) -\(badge.counts.lost) ~\(badge.counts.moved))"
             func place(_ run: String, _ at: String?) -> String {
-                "\(ShownName.of(run)) \(Format.localDate(at, run: nil, zone: TimeZone(identifier: report.current.zone) ?? .current))"
+                "\(ShownName.of(run)) \(Format.localDate(at, run: nil, zone: ZoneNames.zone(named: report.current.zone) ?? .current))"
             }
             for change in badge.gained { table.add(shown, change.tier, "gained", "", place(change.run, change.at)) }
             for change in badge.lost { table.add(shown, change.tier, "lost", place(change.run, change.at), "") }

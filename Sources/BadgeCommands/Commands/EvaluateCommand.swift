@@ -86,7 +86,7 @@ struct EvaluateCommand: ParsableCommand {
     static func table(_ report: EvaluationReport) -> String {
         var out: [String] = []
         let runsById = Dictionary(report.runs.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        let zone = report.header.flatMap { TimeZone(identifier: $0.zone) } ?? TimeZone(identifier: "UTC") ?? .current
+        let zone = report.header.flatMap { ZoneNames.zone(named: $0.zone) } ?? TimeZone(secondsFromGMT: 0) ?? .current
         var table = TextTable("BADGE", "TIER", "DATE", "RUN", "DISTANCE", "PACE", "PACK", "DETAIL")
         for award in report.awards {
             let run = runsById[award.run]
