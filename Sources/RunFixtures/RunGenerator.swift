@@ -336,8 +336,8 @@ public struct RunGenerator: Sendable {
             "\"duration_s\": \(RunGenerator.fixed(duration, 1))",
             "\"moving_s\": \(RunGenerator.fixed(moving, 1))",
         ]
-        if let name { fields.append("\"name\": \(RunGenerator.jsonString(name))") }
-        fields.append("\"sport\": \(RunGenerator.jsonString(sport))")
+        if let name { fields.append("\"name\": \(JSONString.quoted(name))") }
+        fields.append("\"sport\": \(JSONString.quoted(sport))")
         return "{\n  " + fields.joined(separator: ",\n  ") + "\n}\n"
     }
 
@@ -424,22 +424,6 @@ public struct RunGenerator: Sendable {
             s += "Z"
         }
         return s
-    }
-
-    static func jsonString(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if u.value < 0x20 { out += "\\u" + Timestamps.pad(Int(u.value), 4) } else { out.unicodeScalars.append(u) }
-            }
-        }
-        return out + "\""
     }
 
     /// `& < > "` escaped for the GPX and TCX writers (an apostrophe is kept: values are in double quotes).

@@ -53,3 +53,19 @@ final class JSONTextTests: XCTestCase {
         XCTAssertThrowsError(try JSONText.parse([0x22, 0x5C, 0x6E, 0xC3, 0x28, 0x22], source: "line 1"))
     }
 }
+
+final class JSONStringTests: XCTestCase {
+    /// The one escaper writes every ASCII and a few other characters as JSONEncoder does (slashes
+    /// unescaped), and what it writes reads back through JSONText.
+    func testEscapesAsJSONEncoderAndReadsBack() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        var samples = (0..<0x80).map { String(Unicode.Scalar(UInt8($0))) }
+        samples += ["é", "\u{2028}", "😀", "a\"b\\c\u{1B}d", ""]
+        for text in samples {
+            let written = JSONString.quoted(text)
+            XCTAssertEqual(written, String(decoding: try encoder.encode(text), as: UTF8.self), "U+\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+            XCTAssertEqual(try JSONText.parse(Array(written.utf8), source: "s"), .string(text))
+        }
+    }
+}

@@ -176,3 +176,19 @@ final class RunGeneratorRouteTests: XCTestCase {
         XCTAssertEqual(distance, 4200, accuracy: 4200 * 0.03)
     }
 }
+
+final class RunGeneratorJSONTests: XCTestCase {
+    /// A control character in a name is a `\u` escape in hex: U+001B is `\u001b`, not `\u0027`
+    /// (which is an apostrophe), so the summary reads back with the name it was written with.
+    func testSummaryNameWithControlCharactersReadsBack() throws {
+        var g = RunGenerator(seed: 12, distanceMeters: 2000)
+        g.name = "Escape \u{1B}[1m bold \u{1F} \u{8}\u{C} \"quoted\" \\ end"
+        let json = g.summaryJSON()
+        XCTAssertTrue(json.contains("\\u001b"), json)
+        XCTAssertFalse(json.contains("\\u0027"), json)
+        guard case .object(let fields) = try JSONText.parse(Array(json.utf8), source: "summary") else {
+            return XCTFail("not an object: \(json)")
+        }
+        XCTAssertEqual(fields["name"], .string("Escape \u{1B}[1m bold \u{1F} \u{8}\u{C} \"quoted\" \\ end"))
+    }
+}

@@ -84,12 +84,12 @@ enum WorkerLines {
     static func line(_ award: Award) -> String {
         var out = #"{"at":"#
         out.reserveCapacity(256)
-        if let at = award.at { appendString(at, to: &out) } else { out += "null" }
+        if let at = award.at { JSONString.append(at, to: &out) } else { out += "null" }
         for (key, value) in [("athlete", award.athlete), ("award_id", award.awardID), ("badge", award.badge), ("detail", award.detail)] {
             out += ",\""
             out += key
             out += "\":"
-            appendString(value, to: &out)
+            JSONString.append(value, to: &out)
         }
         out += #","evidence":"#
         if let evidence = award.evidence { appendEvidence(evidence, to: &out) } else { out += "null" }
@@ -98,7 +98,7 @@ enum WorkerLines {
             out += ",\""
             out += key
             out += "\":"
-            appendString(value, to: &out)
+            JSONString.append(value, to: &out)
         }
         out += "}"
         return out
@@ -114,7 +114,7 @@ enum WorkerLines {
             var text = value.description
             if text.hasSuffix(".0") { text.removeLast(2) }
             out += text
-        case .string(let value): appendString(value, to: &out)
+        case .string(let value): JSONString.append(value, to: &out)
         case .list(let values):
             out += "["
             for (index, value) in values.enumerated() {
@@ -126,43 +126,12 @@ enum WorkerLines {
             out += "{"
             for (index, key) in fields.keys.sorted().enumerated() {
                 if index > 0 { out += "," }
-                appendString(key, to: &out)
+                JSONString.append(key, to: &out)
                 out += ":"
                 if let value = fields[key] { appendEvidence(value, to: &out) }
             }
             out += "}"
         }
-    }
-
-    /// `text` as a JSON string: quotes, backslashes and control characters escaped (as JSONEncoder
-    /// escapes them), everything else as it is (UTF-8, slashes unescaped).
-    static func appendString(_ text: String, to out: inout String) {
-        out += "\""
-        var plain = true
-        for byte in text.utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-            plain = false
-            break
-        }
-        if plain {
-            out += text
-        } else {
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                case "\u{8}": out += "\\b"
-                case "\u{C}": out += "\\f"
-                case let control where control.value < 0x20:
-                    let hex = String(control.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                default: out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
     }
 
     /// One compact line (no newline), keys sorted, non-finite numbers as `null` (`JSONOutput`).
