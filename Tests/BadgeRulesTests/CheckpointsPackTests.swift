@@ -135,4 +135,19 @@ final class CheckpointsPackTests: XCTestCase {
             XCTAssertEqual("\(error)", "b.json: badge 0: missing required field 'name' (a non-empty string)")
         }
     }
+
+    /// The catalogue is read by JSONText, as worker lines and summaries are: a repeated key is refused
+    /// (JSONSerialization kept the last one), and a broken file says at which byte.
+    func testCatalogueRefusesRepeatedKeysSayingWhere() {
+        XCTAssertThrowsError(try Catalogue.parse(Data(#"[{"name":"A","name":"B"}]"#.utf8), source: "b.json")) { error in
+            XCTAssertEqual("\(error)", "b.json: not valid JSON: byte 13: duplicate key 'name' in an object")
+        }
+        XCTAssertThrowsError(try Catalogue.parse(Data([UInt8](#"[{"name":"A"#.utf8) + [0xFF] + [UInt8](#""}]"#.utf8)), source: "b.json")) { error in
+            XCTAssertTrue("\(error)".hasPrefix("b.json: not valid JSON: byte 10: "), "\(error)")
+        }
+        XCTAssertThrowsError(try Catalogue.parse(Data(#"[{"name":"A","distance":true}]"#.utf8), source: "b.json")) { error in
+            XCTAssertEqual("\(error)", "b.json: badge 0: field 'distance' must be a number of metres or a string holding one, found the boolean true")
+        }
+    }
+
 }

@@ -209,9 +209,38 @@ final class IncrementalStateTests: XCTestCase {
         let state = SavedState(format: 1, zone: "UTC", folder: nil, packs: [], runCount: 0, lastRun: nil, runsBytes: 0, indexBytes: 0,
                                rules: [rule, RuleState(pack: "p", rule: "q", fold: false)])
         let data = try StateStore.encode(state)
-        XCTAssertEqual(try StateJSON.ruleStates(in: data), [value, nil])
+        XCTAssertEqual(try StateJSON.ruleStates(in: data, source: "state.json"), [value, nil])
         XCTAssertEqual(try StateStore.decoder().decode(SavedState.self, from: data).rules.first?.state, value)
-        XCTAssertThrowsError(try StateJSON.ruleStates(in: Data(#"{"rules":[{"state":{"id":1}}]}"#.utf8)))
+        XCTAssertThrowsError(try StateJSON.ruleStates(in: Data(#"{"rules":[{"state":{"id":1}}]}"#.utf8), source: "state.json"))
+        // Lua integers past 2^53 keep every digit.
+        XCTAssertEqual(try StateJSON.ruleStates(in: Data(#"{"rules":[{"state":[9007199254740993, -0.5]}]}"#.utf8), source: "s"),
+                       [.array([.integer(9_007_199_254_740_993), .float(-0.5)])])
+    }
+
+    /// The saved state is read through the one JSON parser (JSONText's): a key written twice, in a
+    /// state's map or anywhere else in the file, and invalid UTF-8 are refused naming the file and the
+    /// byte (JSONDecoder and the old reader kept both keys of a map, or the last one).
+    func testStateRefusesRepeatedKeysAndInvalidUTF8SayingWhere() throws {
+        let folder = temporaryFolder()
+        let store = StateStore(directory: folder)
+        _ = try IncrementalEvaluator(engine: try Self.shippedEngine(), store: store, zone: "UTC").start([makeRun("a", day: 0, distance: 3000)])
+        let path = store.statePath
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        guard let brace = text.firstIndex(of: "{") else { return XCTFail(text) }
+        let offset = text.utf8.distance(from: text.utf8.startIndex, to: brace) + 1
+        try (#"{"zone":"UTC","# + text.dropFirst(offset)).write(toFile: path, atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try store.loadState()) { error in
+            let message = "\(error)"
+            XCTAssertTrue(message.contains(path), message)
+            XCTAssertTrue(message.contains("byte "), message)
+            XCTAssertTrue(message.contains("duplicate key 'zone' in an object"), message)
+        }
+        XCTAssertThrowsError(try StateJSON.ruleStates(in: Data(#"{"rules":[{"state":{"map":{"a":1,"a":2}}}]}"#.utf8), source: "state.json")) { error in
+            XCTAssertEqual("\(error)", "state.json (byte 33): duplicate key 'a' in an object")
+        }
+        XCTAssertThrowsError(try StateJSON.ruleStates(in: Data([UInt8](#"{"rules":[{"state":""#.utf8) + [0xC3, 0x28] + [UInt8](#""}]}"#.utf8)), source: "state.json")) { error in
+            XCTAssertEqual("\(error)", "state.json (byte 20): a string that is not valid UTF-8")
+        }
     }
 
     func testConcurrentAdditionsTakeTurns() throws {

@@ -69,3 +69,20 @@ final class JSONStringTests: XCTestCase {
         }
     }
 }
+
+final class AthleteProfileJSONTests: XCTestCase {
+    /// The athlete profile is read by JSONText: a repeated key is refused where JSONSerialization kept
+    /// the last one, and broken JSON says at which byte.
+    func testRepeatedKeysAndBrokenJSONSayWhere() {
+        XCTAssertThrowsError(try Athlete.parse(Data(#"{"max_hr": 190, "max_hr": 150}"#.utf8), source: "me.json")) { error in
+            XCTAssertEqual("\(error)", #"me.json (byte 16): duplicate key 'max_hr' in an object"#)
+        }
+        XCTAssertThrowsError(try Athlete.parse(Data(#"{"max_hr": 190,}"#.utf8), source: "me.json")) { error in
+            XCTAssertTrue("\(error)".hasPrefix("me.json (byte 15): "), "\(error)")
+        }
+        XCTAssertThrowsError(try Athlete.parse(Data(#"[190]"#.utf8), source: "me.json")) { error in
+            XCTAssertTrue("\(error)".hasPrefix("me.json: not a athlete profile file: expected a JSON object"), "\(error)")
+        }
+        XCTAssertEqual(try Athlete.parse(Data(#"{"max_hr": 190, "sex": "f"}"#.utf8), source: "me.json").sex, "f")
+    }
+}

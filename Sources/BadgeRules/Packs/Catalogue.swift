@@ -73,16 +73,20 @@ public struct Catalogue: Sendable, Equatable {
 
     /// Parses catalogue bytes (either format).
     public static func parse(_ data: Data, source: String) throws -> Catalogue {
-        let root: Any
+        // JSONText, the one JSON reader: a repeated key or invalid UTF-8 is refused, saying at which byte.
+        let root: JSONValue
         do {
-            root = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        } catch {
-            throw RulesError.catalogue(path: source, index: nil, reason: "not valid JSON: \(error.localizedDescription)")
+            root = try JSONText.parse(Array(data), source: source)
+        } catch let error as ActivityError {
+            if case .malformed(_, _, let offset?, let reason) = error {
+                throw RulesError.catalogue(path: source, index: nil, reason: "not valid JSON: byte \(offset): \(reason)")
+            }
+            throw RulesError.catalogue(path: source, index: nil, reason: "not valid JSON: \(error.reason)")
         }
-        let entries: [Any]
-        if let array = root as? [Any] {
+        let entries: [JSONValue]
+        if case .array(let array) = root {
             entries = array
-        } else if let object = root as? [String: Any], let array = object["badges"] as? [Any] {
+        } else if case .object(let object) = root, case .array(let array)? = object["badges"] {
             entries = array
         } else {
             throw RulesError.catalogue(path: source, index: nil, reason: "expected a JSON array of badges (or an object with a 'badges' array)")
@@ -90,30 +94,31 @@ public struct Catalogue: Sendable, Equatable {
         var badges: [CatalogueBadge] = []
         var seen: Set<String> = []
         for (index, entry) in entries.enumerated() {
-            guard let object = entry as? [String: Any] else {
+            guard case .object(let object) = entry else {
                 throw RulesError.catalogue(path: source, index: index, reason: "expected an object, found \(describe(entry))")
             }
-            guard let name = object["name"] as? String, !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+            func text(_ key: String) -> String? { if case .string(let value)? = object[key] { return value }; return nil }
+            guard let name = text("name"), !name.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw RulesError.catalogue(path: source, index: index, reason: "missing required field 'name' (a non-empty string)")
             }
-            let information = (object["information"] as? String) ?? ""
+            let information = text("information") ?? ""
             var distance: Double? = nil
             if let raw = object["distance"] ?? object["distance_m"] {
-                if let number = raw as? NSNumber, !String(describing: type(of: raw)).contains("Boolean") {
-                    distance = number.doubleValue
-                } else if let text = raw as? String, let value = Double(text.trimmingCharacters(in: .whitespaces)) {
+                if case .number(let number) = raw {
+                    distance = number
+                } else if case .string(let text) = raw, let value = Double(text.trimmingCharacters(in: .whitespaces)) {
                     distance = value
-                } else if !(raw is NSNull) {
+                } else if raw != .null {
                     throw RulesError.catalogue(path: source, index: index, reason: "field 'distance' must be a number of metres or a string holding one, found \(describe(raw))")
                 }
                 if let d = distance, !(d.isFinite && d >= 0) {
                     throw RulesError.catalogue(path: source, index: index, reason: "field 'distance' must be a finite number ≥ 0, found \(d)")
                 }
             }
-            let image = (object["image"] as? String) ?? (object["imageName"] as? String)
+            let image = text("image") ?? text("imageName")
             let id: String
             if let given = object["id"] {
-                guard let text = given as? String, !text.isEmpty else {
+                guard case .string(let text) = given, !text.isEmpty else {
                     throw RulesError.catalogue(path: source, index: index, reason: "field 'id' must be a non-empty string")
                 }
                 id = text
@@ -144,14 +149,11 @@ public struct Catalogue: Sendable, Equatable {
         return out.isEmpty ? "badge" : out
     }
 
-    static func describe(_ value: Any) -> String {
+    static func describe(_ value: JSONValue) -> String {
         switch value {
-        case is NSNull: return "null"
-        case is String: return "a string"
-        case is [Any]: return "an array"
-        case is [String: Any]: return "an object"
-        case let n as NSNumber: return "the number \(n)"
-        default: return "\(type(of: value))"
+        case .number(let number): return "the number " + (number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : "\(number)")
+        case .bool(let flag): return "the boolean \(flag)"
+        default: return value.kind
         }
     }
 }

@@ -134,6 +134,17 @@ public struct StateStore: Sendable {
         guard let data = StateStore.contents(statePath) else {
             throw RulesError.state(path: statePath, reason: "cannot read it (no saved state here: `badgectl evaluate DIR --state \(directory)` makes one)")
         }
+        // The rules' states first, through the one JSON parser: a repeated key or invalid UTF-8 anywhere
+        // in the file is refused here, at its byte, as in every JSON badgectl reads.
+        let states: [StateValue?]
+        do {
+            states = try StateJSON.ruleStates(in: data, source: statePath)
+        } catch let error as ActivityError {
+            if case .malformed(_, _, let offset?, let reason) = error {
+                throw RulesError.state(path: statePath, reason: "not a saved state: byte \(offset): \(reason)")
+            }
+            throw RulesError.state(path: statePath, reason: "not a saved state: \(error.reason)")
+        }
         var state: SavedState
         do {
             let decoder = StateStore.decoder()
@@ -142,13 +153,10 @@ public struct StateStore: Sendable {
         } catch {
             throw RulesError.state(path: statePath, reason: "not a saved state: \(StateStore.describe(error))")
         }
-        do {
-            let states = try StateJSON.ruleStates(in: data)
-            guard states.count == state.rules.count else { throw StateJSON.Failure(offset: 0, reason: "\(states.count) states for \(state.rules.count) rules") }
-            for (index, value) in states.enumerated() { state.rules[index].state = value }
-        } catch let failure as StateJSON.Failure {
-            throw RulesError.state(path: statePath, reason: "byte \(failure.offset): \(failure.reason)")
+        guard states.count == state.rules.count else {
+            throw RulesError.state(path: statePath, reason: "byte 0: \(states.count) states for \(state.rules.count) rules")
         }
+        for (index, value) in states.enumerated() { state.rules[index].state = value }
         guard state.format == StateStore.format else {
             throw RulesError.state(path: statePath, reason: "format \(state.format); this badgectl reads format \(StateStore.format) (evaluate with --state again)")
         }

@@ -400,7 +400,8 @@ public struct Athlete: Sendable, Equatable {
 
     public static func parse(_ data: Data, source: String) throws -> Athlete {
         func bad(_ field: String, _ reason: String) -> ActivityError { .badSummary(path: source, field: field, reason: reason) }
-        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+        // JSONText, the one JSON reader: a repeated key or invalid UTF-8 is refused, saying where.
+        guard case .object(let object) = try JSONText.parse(Array(data), source: source) else {
             throw ActivityError.notFormat(path: source, format: "athlete profile", reason: "expected a JSON object { \"max_hr\": 190, \"resting_hr\": 50, ... }")
         }
         let known = ["max_hr", "resting_hr", "birth_date", "sex", "zones"]
@@ -408,29 +409,29 @@ public struct Athlete: Sendable, Equatable {
             throw bad(key, "unknown field (known: \(known.joined(separator: ", ")))")
         }
         func rate(_ key: String) throws -> Double? {
-            guard let value = object[key], !(value is NSNull) else { return nil }
-            guard let number = value as? NSNumber, number.doubleValue.isFinite,
-                  number.doubleValue >= 20, number.doubleValue <= 260 else { throw bad(key, "must be a heart rate in bpm between 20 and 260") }
-            return number.doubleValue
+            guard let value = object[key], value != .null else { return nil }
+            guard case .number(let number) = value, number.isFinite,
+                  number >= 20, number <= 260 else { throw bad(key, "must be a heart rate in bpm between 20 and 260") }
+            return number
         }
         var athlete = Athlete(source: source, maxHeartRate: try rate("max_hr"), restingHeartRate: try rate("resting_hr"), zones: [])
-        if let value = object["birth_date"], !(value is NSNull) {
-            guard let text = value as? String, Athlete.isDate(text) else { throw bad("birth_date", "must be a date YYYY-MM-DD") }
+        if let value = object["birth_date"], value != .null {
+            guard case .string(let text) = value, Athlete.isDate(text) else { throw bad("birth_date", "must be a date YYYY-MM-DD") }
             athlete.birthDate = text
         }
-        if let value = object["sex"], !(value is NSNull) {
-            guard let text = value as? String, !text.isEmpty, text.utf8.count <= 40 else { throw bad("sex", "must be a short text") }
+        if let value = object["sex"], value != .null {
+            guard case .string(let text) = value, !text.isEmpty, text.utf8.count <= 40 else { throw bad("sex", "must be a short text") }
             athlete.sex = text
         }
         if let resting = athlete.restingHeartRate, let max = athlete.maxHeartRate, resting >= max {
             throw bad("resting_hr", "must be below max_hr (\(Int(max)))")
         }
-        if let value = object["zones"], !(value is NSNull) {
-            guard let list = value as? [Any], !list.isEmpty else { throw bad("zones", "must be a non-empty list of [lower, upper] pairs in bpm") }
+        if let value = object["zones"], value != .null {
+            guard case .array(let list) = value, !list.isEmpty else { throw bad("zones", "must be a non-empty list of [lower, upper] pairs in bpm") }
             var zones: [(lower: Double, upper: Double?)] = []
             for (i, entry) in list.enumerated() {
-                guard let pair = entry as? [Any], pair.count == 2, let lower = (pair[0] as? NSNumber)?.doubleValue,
-                      let upper = (pair[1] as? NSNumber)?.doubleValue, lower.isFinite, upper.isFinite, lower < upper else {
+                guard case .array(let pair) = entry, pair.count == 2, case .number(let lower) = pair[0],
+                      case .number(let upper) = pair[1], lower.isFinite, upper.isFinite, lower < upper else {
                     throw bad("zones", "entry \(i + 1) must be [lower, upper] in bpm with lower < upper")
                 }
                 if let last = zones.last, let lastUpper = last.upper, lower < lastUpper {
