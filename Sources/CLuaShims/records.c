@@ -5,9 +5,15 @@
 
 // MARK: - Suggestions
 
+// Levenshtein distance over bytes. The row is on the stack for names of up to 64 bytes (every
+// field name), on the heap beyond; (size_t)-1 when that allocation fails.
 static size_t edit_distance(const char *a, size_t la, const char *b, size_t lb) {
-    size_t row[65];
-    if (la > 64 || lb > 64) return (size_t)-1;
+    size_t small[65];
+    size_t *row = small;
+    if (lb > 64) {
+        row = malloc((lb + 1) * sizeof(size_t));
+        if (row == NULL) return (size_t)-1;
+    }
     for (size_t j = 0; j <= lb; j++) row[j] = j;
     for (size_t i = 1; i <= la; i++) {
         size_t diagonal = row[0];
@@ -22,21 +28,27 @@ static size_t edit_distance(const char *a, size_t la, const char *b, size_t lb) 
             diagonal = above;
         }
     }
-    return row[lb];
+    size_t result = row[lb];
+    if (row != small) free(row);
+    return result;
 }
 
-// The known name closest to `key` (prefix either way first, then edit distance), or NULL.
-const char *bclua_internal_suggest(lua_State *state, int order_index, const char *key, size_t key_length) {
-    const char *best = NULL;
+// The `index`th name of a list and its length, NULL to pass over it.
+typedef const char *(*name_at)(void *context, size_t index, size_t *length);
+
+// The one suggester: the index of the name closest to `key` (a name that starts with the key or
+// that the key starts with, at least 2 bytes in common, first, the nearest in length; else the
+// nearest by edit distance within `max_distance`, a third of the key's length between 1 and 3
+// when negative); ties go to the first. -1 when none is close enough.
+static long suggest(const char *key, size_t key_length, size_t count, name_at at, void *context, long max_distance) {
+    long best = -1;
     size_t best_score = (size_t)-1;
-    size_t limit = key_length / 3 < 1 ? 1 : (key_length / 3 > 3 ? 3 : key_length / 3);
-    lua_Integer count = (lua_Integer)lua_rawlen(state, order_index);
-    for (int pass = 0; pass < 2 && best == NULL; pass++) {
-        for (lua_Integer i = 1; i <= count; i++) {
-            lua_rawgeti(state, order_index, i);
+    size_t limit = max_distance >= 0 ? (size_t)max_distance
+                 : (key_length / 3 < 1 ? 1 : (key_length / 3 > 3 ? 3 : key_length / 3));
+    for (int pass = 0; pass < 2 && best < 0; pass++) {
+        for (size_t i = 0; i < count; i++) {
             size_t length = 0;
-            const char *name = lua_tolstring(state, -1, &length);
-            lua_pop(state, 1);  // still anchored by the order table
+            const char *name = at(context, i, &length);
             if (name == NULL) continue;
             size_t score;
             if (pass == 0) {
@@ -45,12 +57,45 @@ const char *bclua_internal_suggest(lua_State *state, int order_index, const char
                 score = length > key_length ? length - key_length : key_length - length;
             } else {
                 score = edit_distance(key, key_length, name, length);
-                if (score > limit) continue;
+                if (score == (size_t)-1 || score > limit) continue;
             }
-            if (score < best_score) { best_score = score; best = name; }
+            if (score < best_score) { best_score = score; best = (long)i; }
         }
     }
     return best;
+}
+
+struct name_list { const char *const *names; const size_t *lengths; };
+
+static const char *list_name_at(void *context, size_t index, size_t *length) {
+    struct name_list *list = context;
+    *length = list->lengths[index];
+    return list->names[index];
+}
+
+long bclua_suggest(const char *key, size_t key_length, const char *const *names, const size_t *lengths, size_t count, long max_distance) {
+    struct name_list list = { names, lengths };
+    return suggest(key, key_length, count, list_name_at, &list, max_distance);
+}
+
+struct order_table { lua_State *state; int index; };
+
+static const char *order_name_at(void *context, size_t index, size_t *length) {
+    struct order_table *order = context;
+    lua_rawgeti(order->state, order->index, (lua_Integer)index + 1);
+    const char *name = lua_tolstring(order->state, -1, length);
+    lua_pop(order->state, 1);  // still anchored by the order table
+    return name;
+}
+
+// The known name (order table at `order_index`) closest to `key`, or NULL: `suggest` over it.
+const char *bclua_internal_suggest(lua_State *state, int order_index, const char *key, size_t key_length) {
+    struct order_table order = { state, lua_absindex(state, order_index) };
+    size_t count = (size_t)lua_rawlen(state, order.index);
+    long best = suggest(key, key_length, count, order_name_at, &order, -1);
+    if (best < 0) return NULL;
+    size_t length = 0;
+    return order_name_at(&order, (size_t)best, &length);
 }
 
 

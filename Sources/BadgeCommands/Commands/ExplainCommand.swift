@@ -68,15 +68,11 @@ struct ExplainCommand: ParsableCommand {
         if let exact = badges.first(where: { $0.id == query }) { return exact }
         let folded = query.lowercased()
         if let byName = badges.first(where: { $0.name.lowercased() == folded || $0.id.lowercased() == folded }) { return byName }
-        var best: (id: String, distance: Int)? = nil
-        for badge in badges {
-            let distance = min(editDistance(folded, badge.id.lowercased()), editDistance(folded, badge.name.lowercased()))
-            if best == nil || distance < (best?.distance ?? .max) { best = (badge.id, distance) }
-        }
-        throw CommandError.unknownBadge(id: query, suggestion: best?.id)
+        // Ids and names alike (the one suggester, with no distance limit: some badge is always named).
+        let candidates = badges.flatMap { [($0.id.lowercased(), $0.id), ($0.name.lowercased(), $0.id)] }
+        let best = Suggestion.closest(to: folded, in: candidates.map { $0.0 }, maxDistance: Int.max)
+        throw CommandError.unknownBadge(id: query, suggestion: best.flatMap { name in candidates.first { $0.0 == name }?.1 })
     }
-
-    static func editDistance(_ a: String, _ b: String) -> Int { Suggestion.editDistance(a, b) }
 
     /// A measure behind an award: one line of its fields; a segment's efforts one line each (its run,
     /// elapsed time, pace and both gates: where and when the run crossed them); tiles by count, not key.

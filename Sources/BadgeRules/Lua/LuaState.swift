@@ -513,3 +513,30 @@ func splitLocation(_ message: String) -> (file: String, line: Int, rest: String)
     if index < message.endIndex, message[index] == " " { index = message.index(after: index) }
     return (file, line, String(message[index...]))
 }
+
+extension LuaState {
+    /// The index of the candidate closest to `word` by the shim's suggester (`bclua_suggest`, the one
+    /// the unknown-field errors of run values use inside their C calls), nil when none is close enough.
+    /// `maxDistance` nil: the shim's own limit.
+    static func closestIndex(to word: String, in candidates: [String], maxDistance: Int?) -> Int? {
+        guard !candidates.isEmpty else { return nil }
+        var bytes: [UInt8] = []
+        var starts: [Int] = []
+        var lengths: [Int] = []
+        for candidate in candidates {
+            starts.append(bytes.count)
+            lengths.append(candidate.utf8.count)
+            bytes.append(contentsOf: candidate.utf8)
+        }
+        bytes.append(0)  // never empty, so the buffer has an address
+        let keyLength = word.utf8.count
+        let index: Int = bytes.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: CChar.self) else { return -1 }
+            let names: [UnsafePointer<CChar>?] = starts.map { UnsafePointer(base + $0) }
+            return word.withCString { key in
+                Int(bclua_suggest(key, keyLength, names, lengths, candidates.count, maxDistance ?? -1))
+            }
+        }
+        return index >= 0 ? index : nil
+    }
+}

@@ -57,6 +57,13 @@ int bclua_memory_denied(lua_State *state);
 /// Where the first denied allocation of the last call happened: returns the line (0: unknown) and sets *source.
 int bclua_denied_location(lua_State *state, const char **source);
 
+/// "Did you mean": the index among `names` (`count` of them, `lengths` bytes each) closest to `key`, or
+/// -1. A name that starts with the key (or that the key starts with, 2 bytes at least) comes first,
+/// the nearest in length; else the nearest by edit distance over bytes within `max_distance` (negative:
+/// a third of the key's length, between 1 and 3). Ties go to the first. The one suggester: the
+/// proxies' and light records' unknown-field errors use it inside their C calls, Swift through it.
+long bclua_suggest(const char *key, size_t key_length, const char *const *names, const size_t *lengths, size_t count, long max_distance);
+
 /// Pushes a Lua C closure that calls the host function `fn` with `token` (see bclua_host_fn).
 void bclua_push_host_function(lua_State *state, int fn, long long token);
 
