@@ -72,15 +72,15 @@ let package = Package(
         // The preludes are real .lua files, embedded at build time (PackageResources.<name>_lua).
         .target(
             name: "BadgeRules",
-            // RunFixtures: the generator makes what-if runs (Replay/WhatIf.swift).
-            dependencies: ["RunFiles", "RunAnalysis", "RunFixtures", "CLua", "CLuaShims", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["RunFiles", "RunAnalysis", "CLua", "CLuaShims", .product(name: "Crypto", package: "swift-crypto")],
             resources: [.embedInCode("Lua/prelude.lua"), .embedInCode("Lua/test_prelude.lua")]
         ),
         // BadgePipeline: the one way runs reach the rules (`RunPipeline`): read from any source (a
         // folder, files, bytes, an app's track, a JSON summary) through the cache with the one analyzer,
         // localise, select (sport, plausibility, duplicates, as-of: `RunPipeline.select`) and hand on to
         // evaluation, the saved state or a what-if. Every command, the worker and BadgeKit call it.
-        .target(name: "BadgePipeline", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "BadgeRules"]),
+        // RunFixtures: the generator makes what-if runs (WhatIf.swift), so the rules host need not.
+        .target(name: "BadgePipeline", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures", "BadgeRules"]),
         // swift-argument-parser commands and output formatting, over BadgePipeline.
         .target(
             name: "BadgeCommands",
@@ -109,6 +109,7 @@ let package = Package(
         ),
         .testTarget(name: "RunFixturesTests", dependencies: ["RunFixtures", "RunAnalysis", "RunFiles"]),
         .testTarget(name: "BadgeRulesTests", dependencies: ["BadgeRules", "RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures"]),
+        .testTarget(name: "BadgePipelineTests", dependencies: ["BadgePipeline", "BadgeRules", "RunFiles", "RunAnalysis", "RunFixtures"]),
         .testTarget(name: "BadgeReportTests", dependencies: ["BadgeReport", "RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures"]),
         .testTarget(
             name: "BadgeCommandsTests",

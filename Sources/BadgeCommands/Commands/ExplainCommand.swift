@@ -1,4 +1,5 @@
 import ArgumentParser
+import BadgePipeline
 import BadgeRules
 import Foundation
 import RunAnalysis

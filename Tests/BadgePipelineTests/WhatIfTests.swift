@@ -1,10 +1,10 @@
+@testable import BadgePipeline
+import BadgeRules
 import Foundation
 import RunAnalysis
 import RunFiles
 import RunFixtures
 import XCTest
-
-@testable import BadgeRules
 
 /// The what-if core: an even-paced generated run, added to a history; exact boundaries resolve as
 /// the rules' strict comparisons say.
