@@ -1,0 +1,210 @@
+import RunFiles
+
+/// A run's elevations prepared for counting its climb and for telling slow climbing from standing:
+/// what `RunAnalyzer.elevation` and `RunAnalyzer.times` read. Made once per summary
+/// (`RunAnalyzer.climbProfile`); the parameters were chosen by measurement on the real files of the
+/// shared reference set (docs/accuracy.md, "Climb and moving time").
+///
+/// 1. **Spikes.** Within a segment, a point whose elevation is more than `elevationSpikeMeters` (20 m)
+///    from the last accepted one at more than `elevationSpikeSpeed` (5 m/s vertical) is a spike (a
+///    barometer settling at the start, a GPS altitude glitch): its elevation is left out. After
+///    `elevationSpikeMaxRun` (5) such points in a row the elevation really moved (a device re-setting its
+///    altitude): the new level is accepted, and the jump to it is not counted. Untimed points are never
+///    spikes (no speed to judge).
+/// 2. **The 30-s mean.** `mean[k]` is the mean of the accepted elevations of the timed points of k's
+///    segment within `elevationMeanSeconds` (30 s) centred on k, the window narrowing towards the
+///    segment's ends so as to stay centred (the recorded value for an untimed point).
+/// 3. **Rough or smooth.** A barometric altimeter's readings lie within a few decimetres of their 30-s
+///    mean; GPS altitude (a phone, a watch without barometer) scatters by metres. The recording is
+///    `rough` when more than half of its timed elevations lie more than `elevationRoughMeters` × 0.6745
+///    from their 30-s mean, i.e. when the robust scatter (1.4826 × the median absolute deviation) exceeds
+///    `elevationRoughMeters` (1 m). The real files: barometric 0.16–0.42 m, the phone's GPS altitude
+///    2.97 m.
+/// 4. Climb and descent are counted (`RunAnalyzer.elevation`) on the 30-s mean when rough, on the
+///    accepted elevations as recorded when smooth.
+public struct ClimbProfile: Sendable {
+    /// The centred 30-s mean elevation of each kept point, `.nan` where the point has no elevation (or
+    /// a spike's). Empty when no kept point has an elevation.
+    public internal(set) var mean: [Double] = []
+    /// Kept points (profile indices, ascending) whose elevation was left out as a spike.
+    public internal(set) var spikes: [Int] = []
+    /// Kept points (ascending) where the elevation was accepted at a new level: counting starts again there.
+    public internal(set) var levelChanges: [Int] = []
+    /// True when the elevations scatter like GPS altitude (see above): climbs are counted on `mean`.
+    public internal(set) var rough = false
+
+    public init() {}
+
+    /// Where the counting restarts: the segments' first points and the level changes, ascending.
+    func pieceStarts(_ profile: Profile) -> [Int] {
+        guard !levelChanges.isEmpty else { return profile.segmentStarts + [profile.count] }
+        return Array(Set(profile.segmentStarts + levelChanges)).sorted() + [profile.count]
+    }
+}
+
+extension RunAnalyzer {
+    /// Metres: the smallest jump (and `elevationSpikeSpeed` the vertical speed, m/s) that makes a spike.
+    public static let elevationSpikeMeters = 20.0
+    public static let elevationSpikeSpeed = 5.0
+    /// Spikes in a row after which the elevation is taken to have moved to a new level.
+    public static let elevationSpikeMaxRun = 5
+    /// Seconds: the width of the centred mean (`ClimbProfile.mean`).
+    public static let elevationMeanSeconds = 30.0
+    /// Metres: the robust scatter around the 30-s mean above which a recording is rough (GPS altitude).
+    public static let elevationRoughMeters = 1.0
+    /// Metres: the dead band of the climb count (see `elevation(of:profile:)`).
+    public static let elevationDeadBandMeters = 3.0
+    /// Metres: a dip below the last counted level smaller than this is noise, not the foot of a new climb
+    /// (and a rise above the last counted descent level, not the top of a new descent).
+    public static let elevationDipMeters = 0.5
+    /// Metres: two elevations closer than this are equal in the count (a single-precision float written in
+    /// full, `147.1999969482421875`, counts as the 147.2 a FIT file of the same run holds).
+    static let elevationTolerance = 1e-3
+    /// The `dropped` reason of the elevations left out as spikes (the points themselves are kept).
+    public static let elevationSpikeReason = "elevation spike"
+
+    /// The climb profile of a track's kept points (see `ClimbProfile`). O(n).
+    public static func climbProfile(of track: Track, profile: Profile) -> ClimbProfile {
+        var climb = ClimbProfile()
+        let n = profile.count
+        guard n > 0, track.elevations.count == track.count else { return climb }
+        let starts = profile.segmentStarts + [n]
+        track.elevations.withUnsafeBufferPointer { ele in
+            profile.elapsed.withUnsafeBufferPointer { t in
+                // 1. Spikes, against the last accepted elevation of the segment.
+                for s in 0..<(starts.count - 1) {
+                    var anchor = -1
+                    var run = 0
+                    for k in starts[s]..<starts[s + 1] {
+                        let x = ele[profile.pointIndex(k)]
+                        guard x.isFinite else { continue }
+                        if anchor >= 0, t[k].isFinite, t[anchor].isFinite {
+                            let jump = abs(x - ele[profile.pointIndex(anchor)]), dt = t[k] - t[anchor]
+                            if jump > elevationSpikeMeters, dt <= 0 || jump / dt > elevationSpikeSpeed {
+                                run += 1
+                                if run <= elevationSpikeMaxRun {
+                                    climb.spikes.append(k)
+                                    continue
+                                }
+                                climb.levelChanges.append(k)
+                            }
+                        }
+                        run = 0
+                        anchor = k
+                    }
+                }
+            }
+        }
+        let spikes = climb.spikes
+        let pieces = climb.pieceStarts(profile)
+        let cleaned: [Double]? = spikes.isEmpty ? nil : {
+            var values = (0..<n).map { track.elevations[profile.pointIndex($0)] }
+            for k in spikes { values[k] = .nan }
+            return values
+        }()
+        var mean = [Double](repeating: .nan, count: n)
+        var any = false
+        var usable = 0, scattered = 0
+        let half = elevationMeanSeconds / 2
+        let roughDeviation = elevationRoughMeters * 0.674_489_750_196_081_7  // the median |x| of a unit normal
+        track.elevations.withUnsafeBufferPointer { ele in
+            profile.elapsed.withUnsafeBufferPointer { t in
+                mean.withUnsafeMutableBufferPointer { m in
+                    @inline(__always) func x(_ k: Int) -> Double { cleaned?[k] ?? ele[profile.pointIndex(k)] }
+                    for s in 0..<(pieces.count - 1) {
+                        let first = pieces[s], end = pieces[s + 1]
+                        // 2. The centred mean (within a segment, and on one side of a level change), two
+                        // pointers over the timed points with an elevation. The window narrows towards the
+                        // piece's ends to stay centred, so that a climb's mean rises as fast there as inside.
+                        var a = first, b = end - 1
+                        while a < end, !(x(a).isFinite && t[a].isFinite) { a += 1 }
+                        while b > a, !(x(b).isFinite && t[b].isFinite) { b -= 1 }
+                        let firstTime = a < end ? t[a] : .nan, lastTime = a < end ? t[b] : .nan
+                        var lo = first, hi = first
+                        var sum = 0.0, count = 0
+                        for k in first..<end {
+                            let xk = x(k)
+                            guard xk.isFinite else { continue }
+                            any = true
+                            let tk = t[k]
+                            guard tk.isFinite else { m[k] = xk; continue }
+                            let reach = min(half, tk - firstTime, lastTime - tk)
+                            while hi < end, !(t[hi] > tk + reach) || !x(hi).isFinite || !t[hi].isFinite {
+                                let v = x(hi)
+                                if v.isFinite, t[hi].isFinite { sum += v; count += 1 }
+                                hi += 1
+                            }
+                            while lo < k, !(t[lo] >= tk - reach) || !x(lo).isFinite || !t[lo].isFinite {
+                                let v = x(lo)
+                                if v.isFinite, t[lo].isFinite { sum -= v; count -= 1 }
+                                lo += 1
+                            }
+                            let average = sum / Double(count)
+                            m[k] = average
+                            // 3. The scatter around it.
+                            usable += 1
+                            if abs(xk - average) > roughDeviation { scattered += 1 }
+                        }
+                    }
+                }
+            }
+        }
+        guard any else { return climb }
+        climb.mean = mean
+        climb.rough = usable >= minimumRoughPoints && 2 * scattered > usable
+        return climb
+    }
+
+    /// Fewer timed elevations than this say nothing of the sensor: the recording counts as smooth.
+    static let minimumRoughPoints = 10
+
+    /// Climb and descent with a dead band of `elevationDeadBandMeters` (3 m), per segment, on the
+    /// elevations `climbProfile` prepares (as recorded when smooth, the 30-s mean when rough; spikes left
+    /// out). Nil when no kept point has an elevation.
+    ///
+    /// The climb is counted in steps: each time the elevation has risen at least the dead band above the
+    /// last counted level, the whole rise counts and becomes the new level; after a dip of at least
+    /// `elevationDipMeters` (0.5 m) below that level the rise is measured from the lowest point since
+    /// (the foot of the new climb), while a smaller dip is the sensor's noise and is ignored (else every
+    /// step of a long climb would start from a noise trough: +4% on a 500 m climb with a barometer's
+    /// 0.2 m noise). The descent likewise. A wiggle smaller than the band never counts, a long climb
+    /// counts in full up to its last step, and the last 0–3 m above that step (1.5 m on average) are not
+    /// counted, as the barometric watches of the reference set do not count them. Nothing is counted
+    /// across the gap between segments, nor across a level change (`ClimbProfile.levelChanges`). Min and
+    /// max are of the recorded elevations of kept points, spikes left out.
+    public static func elevation(of track: Track, profile: Profile, thresholdMeters: Double = elevationDeadBandMeters) -> Elevation? {
+        elevation(of: track, profile: profile, climb: climbProfile(of: track, profile: profile), thresholdMeters: thresholdMeters)
+    }
+
+    static func elevation(of track: Track, profile: Profile, climb: ClimbProfile, thresholdMeters: Double = elevationDeadBandMeters) -> Elevation? {
+        guard !climb.mean.isEmpty else { return nil }
+        var gain = 0.0, loss = 0.0
+        var low = Double.infinity, high = -Double.infinity
+        let starts = climb.pieceStarts(profile)
+        let band = thresholdMeters - elevationTolerance
+        var spikeCursor = 0
+        track.elevations.withUnsafeBufferPointer { ele in
+            climb.mean.withUnsafeBufferPointer { m in
+                for s in 0..<(starts.count - 1) {
+                    // The last counted levels, and the lowest and highest elevations since each.
+                    var up = Double.nan, down = Double.nan, trough = Double.nan, crest = Double.nan
+                    for k in starts[s]..<starts[s + 1] {
+                        if spikeCursor < climb.spikes.count, climb.spikes[spikeCursor] == k { spikeCursor += 1; continue }
+                        let recorded = ele[profile.pointIndex(k)]
+                        guard recorded.isFinite else { continue }
+                        low = min(low, recorded); high = max(high, recorded)
+                        let x = climb.rough ? m[k] : recorded
+                        if up.isNaN { up = x; down = x; trough = x; crest = x; continue }
+                        trough = min(trough, x); crest = max(crest, x)
+                        let from = up - trough >= elevationDipMeters ? trough : up
+                        if x - from >= band { gain += x - from; up = x; trough = x }
+                        let top = crest - down >= elevationDipMeters ? crest : down
+                        if top - x >= band { loss += top - x; down = x; crest = x }
+                    }
+                }
+            }
+        }
+        guard low.isFinite else { return nil }
+        return Elevation(gainMeters: gain, lossMeters: loss, minMeters: low, maxMeters: high)
+    }
+}
