@@ -34,9 +34,9 @@ return {
   status = function(state, ctx)
     local entry = { badge = "everest",
                     progress = { current = math.min(state.gain_m, EVEREST_M), target = EVEREST_M, unit = "m" } }
-    if not state.earned and state.gain_m >= EVEREST_M then
+    if state.gain_m >= EVEREST_M then
       state.earned = true
-      entry.hint = "earned"
+      entry.hint = ("earned: %.0f m of climb in total"):format(state.gain_m)
     else
       entry.hint = ("%.0f m of climb left (%.0f m of %d m)"):format(EVEREST_M - state.gain_m, state.gain_m, EVEREST_M)
     end
