@@ -3,7 +3,7 @@ import RunFiles
 /// A run's elevations prepared for counting its climb and for telling slow climbing from standing:
 /// what `RunAnalyzer.elevation` and `RunAnalyzer.times` read. Made once per summary
 /// (`RunAnalyzer.climbProfile`); the parameters were chosen by measurement on the real files of the
-/// shared reference set (docs/accuracy.md, "Climb and moving time").
+/// shared reference set (docs/accuracy.md, "Device totals, climb and moving time").
 ///
 /// 1. **Spikes.** Within a segment, a point whose elevation is more than `elevationSpikeMeters` (20 m)
 ///    from the last accepted one at more than `elevationSpikeSpeed` (5 m/s vertical) is a spike (a
@@ -23,6 +23,9 @@ import RunFiles
 /// 4. Climb and descent are counted (`RunAnalyzer.elevation`) on the 30-s mean when rough, on the
 ///    accepted elevations as recorded when smooth.
 public struct ClimbProfile: Sendable {
+    /// The recorded elevation of each kept point, `.nan` where it has none or was a spike (the track's own
+    /// column, shared, when every point was kept and none was a spike). Empty when no kept point has one.
+    public internal(set) var elevations: [Double] = []
     /// The centred 30-s mean elevation of each kept point, `.nan` where the point has no elevation (or
     /// a spike's). Empty when no kept point has an elevation.
     public internal(set) var mean: [Double] = []
@@ -95,48 +98,50 @@ extension RunAnalyzer {
                 }
             }
         }
-        let spikes = climb.spikes
+        // The kept points' elevations, spikes out: the track's column itself in the usual case.
+        var elevations: [Double]
+        if profile.keptIndices.isEmpty, climb.spikes.isEmpty {
+            elevations = track.elevations
+            if elevations.count > n { elevations.removeLast(elevations.count - n) }
+        } else {
+            elevations = (0..<n).map { track.elevations[profile.pointIndex($0)] }
+            for k in climb.spikes { elevations[k] = .nan }
+        }
         let pieces = climb.pieceStarts(profile)
-        let cleaned: [Double]? = spikes.isEmpty ? nil : {
-            var values = (0..<n).map { track.elevations[profile.pointIndex($0)] }
-            for k in spikes { values[k] = .nan }
-            return values
-        }()
         var mean = [Double](repeating: .nan, count: n)
         var any = false
         var usable = 0, scattered = 0
         let half = elevationMeanSeconds / 2
         let roughDeviation = elevationRoughMeters * 0.674_489_750_196_081_7  // the median |x| of a unit normal
-        track.elevations.withUnsafeBufferPointer { ele in
+        elevations.withUnsafeBufferPointer { x in
             profile.elapsed.withUnsafeBufferPointer { t in
                 mean.withUnsafeMutableBufferPointer { m in
-                    @inline(__always) func x(_ k: Int) -> Double { cleaned?[k] ?? ele[profile.pointIndex(k)] }
                     for s in 0..<(pieces.count - 1) {
                         let first = pieces[s], end = pieces[s + 1]
                         // 2. The centred mean (within a segment, and on one side of a level change), two
-                        // pointers over the timed points with an elevation. The window narrows towards the
-                        // piece's ends to stay centred, so that a climb's mean rises as fast there as inside.
+                        // pointers over the timed points with an elevation (x + t is finite only when both
+                        // are). The window narrows towards the piece's ends to stay centred, so that a
+                        // climb's mean rises as fast there as inside.
                         var a = first, b = end - 1
-                        while a < end, !(x(a).isFinite && t[a].isFinite) { a += 1 }
-                        while b > a, !(x(b).isFinite && t[b].isFinite) { b -= 1 }
+                        while a < end, !(x[a] + t[a]).isFinite { a += 1 }
+                        while b > a, !(x[b] + t[b]).isFinite { b -= 1 }
                         let firstTime = a < end ? t[a] : .nan, lastTime = a < end ? t[b] : .nan
                         var lo = first, hi = first
                         var sum = 0.0, count = 0
                         for k in first..<end {
-                            let xk = x(k)
+                            let xk = x[k]
                             guard xk.isFinite else { continue }
                             any = true
                             let tk = t[k]
                             guard tk.isFinite else { m[k] = xk; continue }
                             let reach = min(half, tk - firstTime, lastTime - tk)
-                            while hi < end, !(t[hi] > tk + reach) || !x(hi).isFinite || !t[hi].isFinite {
-                                let v = x(hi)
-                                if v.isFinite, t[hi].isFinite { sum += v; count += 1 }
+                            let upper = tk + reach, lower = tk - reach
+                            while hi < end, !(t[hi] > upper) || !(x[hi] + t[hi]).isFinite {
+                                if (x[hi] + t[hi]).isFinite { sum += x[hi]; count += 1 }
                                 hi += 1
                             }
-                            while lo < k, !(t[lo] >= tk - reach) || !x(lo).isFinite || !t[lo].isFinite {
-                                let v = x(lo)
-                                if v.isFinite, t[lo].isFinite { sum -= v; count -= 1 }
+                            while lo < k, !(t[lo] >= lower) || !(x[lo] + t[lo]).isFinite {
+                                if (x[lo] + t[lo]).isFinite { sum -= x[lo]; count -= 1 }
                                 lo += 1
                             }
                             let average = sum / Double(count)
@@ -150,6 +155,7 @@ extension RunAnalyzer {
             }
         }
         guard any else { return climb }
+        climb.elevations = elevations
         climb.mean = mean
         climb.rough = usable >= minimumRoughPoints && 2 * scattered > usable
         return climb
@@ -182,15 +188,13 @@ extension RunAnalyzer {
         var low = Double.infinity, high = -Double.infinity
         let starts = climb.pieceStarts(profile)
         let band = thresholdMeters - elevationTolerance
-        var spikeCursor = 0
-        track.elevations.withUnsafeBufferPointer { ele in
+        climb.elevations.withUnsafeBufferPointer { ele in
             climb.mean.withUnsafeBufferPointer { m in
                 for s in 0..<(starts.count - 1) {
                     // The last counted levels, and the lowest and highest elevations since each.
                     var up = Double.nan, down = Double.nan, trough = Double.nan, crest = Double.nan
                     for k in starts[s]..<starts[s + 1] {
-                        if spikeCursor < climb.spikes.count, climb.spikes[spikeCursor] == k { spikeCursor += 1; continue }
-                        let recorded = ele[profile.pointIndex(k)]
+                        let recorded = ele[k]
                         guard recorded.isFinite else { continue }
                         low = min(low, recorded); high = max(high, recorded)
                         let x = climb.rough ? m[k] : recorded
