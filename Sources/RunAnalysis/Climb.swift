@@ -11,7 +11,7 @@ import RunFiles
 ///    `elevationSpikeMaxRun` (5) such points in a row the elevation really moved (a device re-setting its
 ///    altitude): the new level is accepted, and the jump to it is not counted. Untimed points are never
 ///    spikes (no speed to judge).
-/// 2. **The 30-s mean.** `mean[k]` is the mean of the accepted elevations of the timed points of k's
+/// 2. **The 30-s mean.** The mean at k (`ClimbProfile.meanElevation(at:)`) is the mean of the accepted elevations of the timed points of k's
 ///    segment within `elevationMeanSeconds` (30 s) centred on k, the window narrowing towards the
 ///    segment's ends so as to stay centred (the recorded value for an untimed point).
 /// 3. **Rough or smooth.** A barometric altimeter's readings lie within a few decimetres of their 30-s
@@ -26,8 +26,9 @@ public struct ClimbProfile: Sendable {
     /// The recorded elevation of each kept point, `.nan` where it has none or was a spike (the track's own
     /// column, shared, when every point was kept and none was a spike). Empty when no kept point has one.
     public internal(set) var elevations: [Double] = []
-    /// The centred 30-s mean elevation of each kept point, `.nan` where the point has no elevation (or
-    /// a spike's). Empty when no kept point has an elevation.
+    /// The centred 30-s mean elevation of each kept point when the recording is rough (its climb is
+    /// counted on it), `.nan` where the point has no elevation; empty otherwise, where
+    /// `meanElevation(at:)` computes the few values asked for (a run's slow steps) instead of keeping n.
     public internal(set) var mean: [Double] = []
     /// Kept points (profile indices, ascending) whose elevation was left out as a spike.
     public internal(set) var spikes: [Int] = []
@@ -35,13 +36,41 @@ public struct ClimbProfile: Sendable {
     public internal(set) var levelChanges: [Int] = []
     /// True when the elevations scatter like GPS altitude (see above): climbs are counted on `mean`.
     public internal(set) var rough = false
+    /// The pieces the mean and the count stay within (segments, split at level changes): their first
+    /// points, then the count of points; and the first and last time of each piece's timed elevations.
+    var pieces: [Int] = []
+    var pieceFirstTime: [Double] = []
+    var pieceLastTime: [Double] = []
+    /// The profile's elapsed times (shared, not copied).
+    var times: [Double] = []
 
     public init() {}
 
-    /// Where the counting restarts: the segments' first points and the level changes, ascending.
-    func pieceStarts(_ profile: Profile) -> [Int] {
-        guard !levelChanges.isEmpty else { return profile.segmentStarts + [profile.count] }
-        return Array(Set(profile.segmentStarts + levelChanges)).sorted() + [profile.count]
+    /// True when some kept point has an elevation.
+    public var hasElevations: Bool { !elevations.isEmpty }
+
+    /// The centred 30-s mean elevation at kept point `k` (`.nan` without an elevation there): `mean[k]`
+    /// when kept, else the same window summed on demand.
+    public func meanElevation(at k: Int) -> Double {
+        if !mean.isEmpty { return mean[k] }
+        guard k < elevations.count else { return .nan }
+        let xk = elevations[k], tk = times[k]
+        guard xk.isFinite else { return .nan }
+        guard tk.isFinite else { return xk }
+        let p = pieces.partitioningIndex { $0 > k } - 1
+        let reach = min(RunAnalyzer.elevationMeanSeconds / 2, tk - pieceFirstTime[p], pieceLastTime[p] - tk)
+        var sum = 0.0, count = 0
+        var j = k
+        while j >= pieces[p], !(times[j] < tk - reach) {
+            if (elevations[j] + times[j]).isFinite { sum += elevations[j]; count += 1 }
+            j -= 1
+        }
+        j = k + 1
+        while j < pieces[p + 1], !(times[j] > tk + reach) {
+            if (elevations[j] + times[j]).isFinite { sum += elevations[j]; count += 1 }
+            j += 1
+        }
+        return sum / Double(count)
     }
 }
 
@@ -66,12 +95,14 @@ extension RunAnalyzer {
     /// The `dropped` reason of the elevations left out as spikes (the points themselves are kept).
     public static let elevationSpikeReason = "elevation spike"
 
-    /// The climb profile of a track's kept points (see `ClimbProfile`). O(n).
+    /// The climb profile of a track's kept points (see `ClimbProfile`). O(n): one pass for the spikes,
+    /// one for the scatter around the 30-s mean, and one more to keep the mean when the recording is rough.
     public static func climbProfile(of track: Track, profile: Profile) -> ClimbProfile {
         var climb = ClimbProfile()
         let n = profile.count
         guard n > 0, track.elevations.count == track.count else { return climb }
         let starts = profile.segmentStarts + [n]
+        var any = false
         track.elevations.withUnsafeBufferPointer { ele in
             profile.elapsed.withUnsafeBufferPointer { t in
                 // 1. Spikes, against the last accepted elevation of the segment.
@@ -81,6 +112,7 @@ extension RunAnalyzer {
                     for k in starts[s]..<starts[s + 1] {
                         let x = ele[profile.pointIndex(k)]
                         guard x.isFinite else { continue }
+                        any = true
                         if anchor >= 0, t[k].isFinite, t[anchor].isFinite {
                             let jump = abs(x - ele[profile.pointIndex(anchor)]), dt = t[k] - t[anchor]
                             if jump > elevationSpikeMeters, dt <= 0 || jump / dt > elevationSpikeSpeed {
@@ -98,6 +130,7 @@ extension RunAnalyzer {
                 }
             }
         }
+        guard any else { return climb }
         // The kept points' elevations, spikes out: the track's column itself in the usual case.
         var elevations: [Double]
         if profile.keptIndices.isEmpty, climb.spikes.isEmpty {
@@ -107,58 +140,69 @@ extension RunAnalyzer {
             elevations = (0..<n).map { track.elevations[profile.pointIndex($0)] }
             for k in climb.spikes { elevations[k] = .nan }
         }
-        let pieces = climb.pieceStarts(profile)
-        var mean = [Double](repeating: .nan, count: n)
-        var any = false
-        var usable = 0, scattered = 0
-        let half = elevationMeanSeconds / 2
-        let roughDeviation = elevationRoughMeters * 0.674_489_750_196_081_7  // the median |x| of a unit normal
+        climb.elevations = elevations
+        climb.times = profile.elapsed
+        climb.pieces = climb.levelChanges.isEmpty ? starts : Array(Set(profile.segmentStarts + climb.levelChanges)).sorted() + [n]
         elevations.withUnsafeBufferPointer { x in
             profile.elapsed.withUnsafeBufferPointer { t in
-                mean.withUnsafeMutableBufferPointer { m in
-                    for s in 0..<(pieces.count - 1) {
-                        let first = pieces[s], end = pieces[s + 1]
-                        // 2. The centred mean (within a segment, and on one side of a level change), two
-                        // pointers over the timed points with an elevation (x + t is finite only when both
-                        // are). The window narrows towards the piece's ends to stay centred, so that a
-                        // climb's mean rises as fast there as inside.
-                        var a = first, b = end - 1
-                        while a < end, !(x[a] + t[a]).isFinite { a += 1 }
-                        while b > a, !(x[b] + t[b]).isFinite { b -= 1 }
-                        let firstTime = a < end ? t[a] : .nan, lastTime = a < end ? t[b] : .nan
-                        var lo = first, hi = first
-                        var sum = 0.0, count = 0
-                        for k in first..<end {
-                            let xk = x[k]
-                            guard xk.isFinite else { continue }
-                            any = true
-                            let tk = t[k]
-                            guard tk.isFinite else { m[k] = xk; continue }
-                            let reach = min(half, tk - firstTime, lastTime - tk)
-                            let upper = tk + reach, lower = tk - reach
-                            while hi < end, !(t[hi] > upper) || !(x[hi] + t[hi]).isFinite {
-                                if (x[hi] + t[hi]).isFinite { sum += x[hi]; count += 1 }
-                                hi += 1
-                            }
-                            while lo < k, !(t[lo] >= lower) || !(x[lo] + t[lo]).isFinite {
-                                if (x[lo] + t[lo]).isFinite { sum -= x[lo]; count -= 1 }
-                                lo += 1
-                            }
-                            let average = sum / Double(count)
-                            m[k] = average
-                            // 3. The scatter around it.
-                            usable += 1
-                            if abs(xk - average) > roughDeviation { scattered += 1 }
+                for s in 0..<(climb.pieces.count - 1) {
+                    var a = climb.pieces[s], b = climb.pieces[s + 1] - 1
+                    while a <= b, !(x[a] + t[a]).isFinite { a += 1 }
+                    while b > a, !(x[b] + t[b]).isFinite { b -= 1 }
+                    climb.pieceFirstTime.append(a <= b ? t[a] : .nan)
+                    climb.pieceLastTime.append(a <= b ? t[b] : .nan)
+                }
+            }
+        }
+        // 3. The scatter around the 30-s mean, then the mean itself when the recording is rough.
+        var usable = 0, scattered = 0
+        let roughDeviation = elevationRoughMeters * 0.674_489_750_196_081_7  // the median |x| of a unit normal
+        forEachMean(climb) { _, x, mean in
+            usable += 1
+            if abs(x - mean) > roughDeviation { scattered += 1 }
+        }
+        climb.rough = usable >= minimumRoughPoints && 2 * scattered > usable
+        if climb.rough {
+            var mean = elevations  // an untimed point's mean is its own elevation; no elevation, none
+            mean.withUnsafeMutableBufferPointer { m in
+                forEachMean(climb) { k, _, average in m[k] = average }
+            }
+            climb.mean = mean
+        }
+        return climb
+    }
+
+    /// 2. The centred mean at each timed point with an elevation, by two pointers over each piece (x + t is
+    /// finite only when both are). The window narrows towards the piece's ends to stay centred, so that a
+    /// climb's mean rises as fast there as inside (`ClimbProfile.meanElevation(at:)` gives the same).
+    @inline(__always)
+    static func forEachMean(_ climb: ClimbProfile, _ body: (_ k: Int, _ elevation: Double, _ mean: Double) -> Void) {
+        let half = elevationMeanSeconds / 2
+        climb.elevations.withUnsafeBufferPointer { x in
+            climb.times.withUnsafeBufferPointer { t in
+                for s in 0..<(climb.pieces.count - 1) {
+                    let first = climb.pieces[s], end = climb.pieces[s + 1]
+                    let firstTime = climb.pieceFirstTime[s], lastTime = climb.pieceLastTime[s]
+                    var lo = first, hi = first
+                    var sum = 0.0, count = 0
+                    for k in first..<end {
+                        let xk = x[k], tk = t[k]
+                        guard (xk + tk).isFinite else { continue }
+                        let reach = min(half, tk - firstTime, lastTime - tk)
+                        let upper = tk + reach, lower = tk - reach
+                        while hi < end, !(t[hi] > upper) || !(x[hi] + t[hi]).isFinite {
+                            if (x[hi] + t[hi]).isFinite { sum += x[hi]; count += 1 }
+                            hi += 1
                         }
+                        while lo < k, !(t[lo] >= lower) || !(x[lo] + t[lo]).isFinite {
+                            if (x[lo] + t[lo]).isFinite { sum -= x[lo]; count -= 1 }
+                            lo += 1
+                        }
+                        body(k, xk, sum / Double(count))
                     }
                 }
             }
         }
-        guard any else { return climb }
-        climb.elevations = elevations
-        climb.mean = mean
-        climb.rough = usable >= minimumRoughPoints && 2 * scattered > usable
-        return climb
     }
 
     /// Fewer timed elevations than this say nothing of the sensor: the recording counts as smooth.
@@ -183,10 +227,10 @@ extension RunAnalyzer {
     }
 
     static func elevation(of track: Track, profile: Profile, climb: ClimbProfile, thresholdMeters: Double = elevationDeadBandMeters) -> Elevation? {
-        guard !climb.mean.isEmpty else { return nil }
+        guard climb.hasElevations else { return nil }
         var gain = 0.0, loss = 0.0
         var low = Double.infinity, high = -Double.infinity
-        let starts = climb.pieceStarts(profile)
+        let starts = climb.pieces
         let band = thresholdMeters - elevationTolerance
         climb.elevations.withUnsafeBufferPointer { ele in
             climb.mean.withUnsafeBufferPointer { m in

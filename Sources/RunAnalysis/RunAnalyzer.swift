@@ -271,7 +271,7 @@ public struct RunAnalyzer: Sendable {
     /// the step made some progress (at least `movingMinimumProgress`, 0.1 m/s) and its distance plus
     /// `movingClimbFactor` (8) times its climb does (Naismith's equivalence of climb and distance): a
     /// runner going up a 30% slope at 0.3 m/s climbs 0.09 m/s, worth 1 m/s on the flat. The climb is the
-    /// rise of the 30-s mean elevation (`ClimbProfile.mean`) over the step, so that a barometer's
+    /// rise of the 30-s mean elevation (`ClimbProfile.meanElevation(at:)`) over the step, so that a barometer's
     /// decimetre steps and GPS altitude's scatter do not read as climbing; a descent adds nothing. Without
     /// `climb` (or elevations) only the distance counts. Stops are stops: standing, the runner covers less
     /// than 0.1 m/s, whatever the altitude does. A point at exactly the position of the point before it is
@@ -282,9 +282,9 @@ public struct RunAnalyzer: Sendable {
         var first = Double.nan, last = Double.nan
         var timer = 0.0, moving = 0.0
         let starts = profile.segmentStarts + [profile.count]
-        let mean = climb?.mean ?? []
-        let climbing = !mean.isEmpty
-        let levelChanges = climb?.levelChanges ?? []
+        let climb = climb ?? ClimbProfile()
+        let climbing = climb.hasElevations
+        let levelChanges = climb.levelChanges
         var levelCursor = 0
         for s in 0..<(starts.count - 1) {
             var segFirst = Double.nan, segLast = Double.nan
@@ -309,7 +309,7 @@ public struct RunAnalyzer: Sendable {
                             // A level change (`ClimbProfile.levelChanges`) between the two is no climb.
                             while levelCursor < levelChanges.count, levelChanges[levelCursor] <= prevK { levelCursor += 1 }
                             let across = levelCursor < levelChanges.count && levelChanges[levelCursor] <= k
-                            let rise = across ? 0 : mean[k] - mean[prevK]
+                            let rise = across ? 0 : climb.meanElevation(at: k) - climb.meanElevation(at: prevK)
                             if rise > 0, dd + movingClimbFactor * rise >= movingSpeedThreshold * dt { moving += dt }
                         }
                     }

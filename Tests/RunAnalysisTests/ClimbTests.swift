@@ -75,6 +75,28 @@ final class ClimbTests: XCTestCase {
         XCTAssertGreaterThan(inflated.gainMeters, 650, "the scatter counted as climb")
     }
 
+    func testTheMeanOnDemandIsTheKeptMean() throws {
+        // A rough recording keeps its 30-s mean; a smooth one computes it where asked: the same windows,
+        // narrowing at the ends, across a gap between segments and around untimed points.
+        var track = Self.mountain(climb: 300, every: 5, noise: 3, whole: true).track()
+        for i in stride(from: 40, to: 60, by: 7) { track.times[i] = .nan }
+        track.startSegment()
+        for k in 1...40 {
+            let previous = track.times[track.count - 1]
+            track.append(latitude: 52.5, longitude: 4.9 + Double(k) * 1e-4, elevation: 1400 + Double(k % 7), time: previous + 5)
+        }
+        let profile = RunAnalyzer.profile(of: track)
+        let climb = RunAnalyzer.climbProfile(of: track, profile: profile)
+        XCTAssertTrue(climb.rough)
+        XCTAssertEqual(climb.mean.count, profile.count)
+        var onDemand = climb
+        onDemand.mean = []
+        for k in 0..<profile.count {
+            let kept = climb.meanElevation(at: k), computed = onDemand.meanElevation(at: k)
+            XCTAssertTrue(kept.isNaN ? computed.isNaN : abs(kept - computed) < 1e-9, "point \(k): \(kept) kept, \(computed) on demand")
+        }
+    }
+
     func testABarometricRecordingIsCountedAsRecorded() throws {
         // Decimetre noise: smooth, so the count is the recorded elevations', within the dead band's 3 m.
         let track = Self.mountain(climb: 500).track()
