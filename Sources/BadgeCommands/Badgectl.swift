@@ -73,4 +73,8 @@ public enum ExitStatus: Int32 {
     /// `badgectl test`: a test failed or a test file, pack or catalogue did not load
     /// (`badgectl evaluate --golden`: the output differs from the snapshot).
     case testsFailed = 3
+    /// `badgectl diff`: the current or the candidate packs do not load (a path without a pack, a pack
+    /// without pack.lua, a pack.lua or rule file that fails to load): the comparison is not of the
+    /// packs asked for.
+    case packsDoNotLoad = 4
 }

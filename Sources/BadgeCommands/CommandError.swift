@@ -33,6 +33,9 @@ public enum CommandError: Error, Equatable, CustomStringConvertible {
     case badDate(flag: String, value: String)
     /// A quantity flag of `whatif` (`--distance 12km`, `--time 1:00:00`, `--pace 5:00`) that cannot be read; `expected` says what it takes.
     case badQuantity(flag: String, value: String, expected: String)
+    /// A flag whose value is read but lies outside what the command does (`whatif --distance 1m`);
+    /// `limits` says what it takes.
+    case outOfRange(flag: String, value: String, limits: String)
     /// `whatif` without a speed, or with both `--time` and `--pace` (`both`).
     case timeOrPace(both: Bool)
 
@@ -67,6 +70,8 @@ public enum CommandError: Error, Equatable, CustomStringConvertible {
             return "\(flag): '\(value)' is not a date; give YYYY-MM-DD (e.g. 2026-09-30)"
         case .badQuantity(let flag, let value, let expected):
             return "\(flag): cannot read '\(value)'; expected \(expected)"
+        case .outOfRange(let flag, let value, let limits):
+            return "\(flag): '\(value)' is out of range: \(limits)"
         case .timeOrPace(let both):
             return both ? "give the run's --time (h:mm:ss) or its --pace (m:ss per km), not both"
                 : "give the run's --time (h:mm:ss) or its --pace (m:ss per km): how fast the run would be"

@@ -118,8 +118,12 @@ public struct BadgeEngine: Sendable {
     /// evidence), what it would change (a `best` moving to it), and each pack's next badge before and
     /// after: `badgectl whatif` for an app ("run 12 km in an hour tomorrow and you earn..."). The run
     /// is generated even-paced through the same analyzer, so it has splits, efforts and measures.
-    public func whatIf(_ run: WhatIf.Run, history: [RunSummary]) -> WhatIf.Outcome {
-        WhatIf.evaluate(run, history: selected(history), engine: rules, analyzer: analyzer)
+    /// - Throws: `BadgeKitError.whatIf` for a run outside what can be made exactly (`WhatIf.Run.outOfRange`:
+    ///   100 m to 250 km, 1:30/km to 30:00/km, starting from 1970 to 2099).
+    public func whatIf(_ run: WhatIf.Run, history: [RunSummary]) throws -> WhatIf.Outcome {
+        do { return try WhatIf.evaluate(run, history: selected(history), engine: rules, analyzer: analyzer) } catch {
+            throw BadgeKitError.whatIf(reason: "\(error)")
+        }
     }
 
     /// Evaluates a runner's whole history and saves each rule's state in `directory` (replacing any
@@ -140,7 +144,7 @@ public struct BadgeEngine: Sendable {
 
     func incremental(_ directory: String) -> IncrementalEvaluator {
         let remove = removesDuplicates
-        return IncrementalEvaluator(engine: rules, store: StateStore(directory: directory), zone: zone.identifier) { runs in
+        return IncrementalEvaluator(engine: rules, store: StateStore(directory: directory), zone: ZoneNames.name(of: zone)) { runs in
             remove ? Duplicates.removeSameActivity(from: runs).kept : runs
         }
     }
@@ -224,6 +228,8 @@ public enum BadgeKitError: Error, CustomStringConvertible, Equatable, Sendable {
     case samples(id: String, reason: String)
     /// A saved state cannot be read, written or used: the file and what is wrong.
     case state(reason: String)
+    /// A what-if run that cannot be made as asked: why, with the limits.
+    case whatIf(reason: String)
 
     /// A message naming what is at fault.
     public var description: String {
@@ -232,6 +238,7 @@ public enum BadgeKitError: Error, CustomStringConvertible, Equatable, Sendable {
         case .run(let id, let reason): return "run \(id): \(reason)"
         case .samples(let id, let reason): return "run \(id): \(reason)"
         case .state(let reason): return "state: \(reason)"
+        case .whatIf(let reason): return reason
         }
     }
 }

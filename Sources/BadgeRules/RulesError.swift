@@ -14,6 +14,8 @@ public enum RulesError: Error, CustomStringConvertible, Equatable, Sendable {
     /// A saved state (`evaluate --state DIR`, `StateStore`) cannot be read or written, or does not
     /// fit the packs and runs it is used with: `path` is the file, `reason` what is wrong.
     case state(path: String, reason: String)
+    /// A what-if run (`WhatIf`) that cannot be made as asked: `reason` says why, with the limits.
+    case whatIf(reason: String)
 
     public var description: String {
         switch self {
@@ -29,6 +31,8 @@ public enum RulesError: Error, CustomStringConvertible, Equatable, Sendable {
             return text
         case .state(let path, let reason):
             return "\(path): \(reason)"
+        case .whatIf(let reason):
+            return "what-if: \(reason)"
         }
     }
 }

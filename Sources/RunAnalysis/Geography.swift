@@ -40,15 +40,11 @@ public struct RunPositions: Sendable {
         }
     }
 
-    /// Whether the run's box meets the box `minLat...maxLat`, `minLon...maxLon`.
-    func touches(minLat: Double, maxLat: Double, minLon: Double, maxLon: Double) -> Bool {
-        count > 0 && minLatitude <= maxLat && maxLatitude >= minLat && minLongitude <= maxLon && maxLongitude >= minLon
-    }
-
-    /// Whether the run's box meets a segment's box widened by its tolerance (`SegmentPath.box`).
+    /// Whether the run's box meets a segment's box widened by its tolerance (`SegmentPath.box`, which
+    /// may run past ±180; the run's box of a run across the antimeridian spans the whole row).
     @inline(__always)
     func touches(_ box: SegmentPath.Box) -> Bool {
-        touches(minLat: box.minLatitude, maxLat: box.maxLatitude, minLon: box.minLongitude, maxLon: box.maxLongitude)
+        count > 0 && box.meets(south: minLatitude, north: maxLatitude, west: minLongitude, east: maxLongitude)
     }
 }
 
@@ -159,7 +155,7 @@ extension RunAnalyzer {
             if continuing {
                 let previous = Tiles.coordinates(latitude: positions.latitudes[k - 1], longitude: positions.longitudes[k - 1], zoom: zoom)
                 if Int(c.x) != Int(previous.x) || Int(c.y) != Int(previous.y) {
-                    Tiles.walk(from: previous, to: c) { x, y in
+                    Tiles.walk(from: previous, to: c, zoom: zoom) { x, y in
                         let key = Tiles.key(x: x, y: y)
                         if key != lastKey { seen.insert(key); lastKey = key }
                     }

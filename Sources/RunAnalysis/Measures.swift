@@ -43,7 +43,7 @@ extension RunAnalyzer {
             plan.boxes.withUnsafeBufferPointer { boxes in
                 for j in 0..<boxes.count {
                     let box = boxes[j]
-                    guard box.minLatitude <= north, box.maxLatitude >= south, box.minLongitude <= east, box.maxLongitude >= west else { continue }
+                    guard box.meets(south: south, north: north, west: west, east: east) else { continue }
                     let definition = definitions[plan.segments[j]]
                     if let value = segment(definition, positions: positions) { result[definition.key] = value }
                 }

@@ -151,7 +151,7 @@ public struct RunGenerator: Sendable {
             let (m, n) = RunGenerator.radii(latitude: lat)
             let degrees = 180 / Double.pi
             var la = lat + noiseNorth / m * degrees
-            var lo = lon + noiseEast / (n * cos(lat / degrees)) * degrees
+            var lo = RunGenerator.onTheMap(lon + noiseEast / (n * cos(lat / degrees)) * degrees)
             var ele = baseElevationMeters + hillAmplitudeMeters * sin(twoPi * covered / 2000 + phase1)
                 + 0.4 * hillAmplitudeMeters * sin(twoPi * covered / 650 + phase2) + altitudeNoiseMeters * rng.gaussian()
             if gradient != 0 { ele += gradient * covered }
@@ -207,7 +207,7 @@ public struct RunGenerator: Sendable {
             let (m, n) = RunGenerator.radii(latitude: lat)
             let degrees = 180 / Double.pi
             lat += step * cos(heading) / m * degrees
-            lon += step * sin(heading) / (n * cos(lat / degrees)) * degrees
+            lon = RunGenerator.onTheMap(lon + step * sin(heading) / (n * cos(lat / degrees)) * degrees)
             covered += step
             if let follow { (lat, lon) = follow.position(at: covered) }
             time += dt
@@ -247,8 +247,15 @@ public struct RunGenerator: Sendable {
         return t
     }
 
+    /// A longitude brought onto the map, -180 ..< 180: a run going east past 180° goes on from -180°.
+    static func onTheMap(_ longitude: Double) -> Double {
+        longitude >= 180 ? longitude - 360 : (longitude < -180 ? longitude + 360 : longitude)
+    }
+
     /// Positions along a closed route: straight lines between the waypoints in a local plane (metres
-    /// east and north of the first one), the last joined back to the first.
+    /// east and north of the first one), the last joined back to the first. Each waypoint's longitude
+    /// is taken within 180° of the one before, so a route from 179.97° to -179.97° crosses the
+    /// antimeridian (0.06° east) rather than going round the world.
     struct RouteFollower {
         let points: [Waypoint]
         let along: [Double]
@@ -256,7 +263,16 @@ public struct RunGenerator: Sendable {
 
         init?(_ route: [Waypoint]) {
             guard route.count >= 2 else { return nil }
-            var points = route
+            var points: [Waypoint] = []
+            for waypoint in route {
+                var longitude = waypoint.longitude
+                if let last = points.last?.longitude, longitude.isFinite, last.isFinite {
+                    var step = (longitude - last).truncatingRemainder(dividingBy: 360)
+                    if step > 180 { step -= 360 } else if step < -180 { step += 360 }
+                    longitude = last + step
+                }
+                points.append(Waypoint(latitude: waypoint.latitude, longitude: longitude))
+            }
             if points.first != points.last, let first = points.first { points.append(first) }
             let (m, n) = RunGenerator.radii(latitude: points[0].latitude)
             northPerDegree = m * Double.pi / 180
@@ -279,7 +295,7 @@ public struct RunGenerator: Sendable {
             while j < along.count - 1, along[j] < d { j += 1 }
             let f = along[j] > along[j - 1] ? (d - along[j - 1]) / (along[j] - along[j - 1]) : 0
             let a = points[j - 1], b = points[j]
-            return (a.latitude + f * (b.latitude - a.latitude), a.longitude + f * (b.longitude - a.longitude))
+            return (a.latitude + f * (b.latitude - a.latitude), RunGenerator.onTheMap(a.longitude + f * (b.longitude - a.longitude)))
         }
     }
 

@@ -142,3 +142,79 @@ final class AddCommandTests: XCTestCase {
         try text.replacingCharacters(in: range, with: replacement).write(toFile: path, atomically: true, encoding: .utf8)
     }
 }
+
+/// Issue S's messages about the saved state and the zone, through the built binary.
+final class StateMessagesEndToEndTests: XCTestCase {
+    static let packs = ["--rules", "rules", "--badges", "badges.json"]
+    static let first = CLI.repository.appendingPathComponent("runs/2026-08-01-first-run.gpx").path
+    static let second = CLI.repository.appendingPathComponent("runs/2026-08-04-canal.gpx").path
+
+    func json(_ text: String) throws -> [String: Any] {
+        try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], text)
+    }
+
+    /// `--tz UTC` was shown and saved as "GMT" (Foundation's name for it); `Etc/UTC` is accepted
+    /// (Foundation knows it only where the zone files are installed) and is the same zone.
+    func testUTCIsShownAndSavedAsUTC() throws {
+        let folder = try TemporaryFolder()
+        let state = folder.path + "/state"
+        let saved = try CLI.run(["evaluate", Self.first, "--state", state, "--tz", "UTC", "--no-cache", "--format", "json"] + Self.packs)
+        XCTAssertEqual(saved.status, 0, saved.stderr)
+        XCTAssertEqual((try json(saved.stdout)["header"] as? [String: Any])?["zone"] as? String, "UTC")
+        let stateJSON = try json(try String(contentsOfFile: state + "/state.json", encoding: .utf8))
+        XCTAssertEqual(stateJSON["zone"] as? String, "UTC")
+        for name in ["Etc/UTC", "utc", "Zulu"] {
+            let other = try CLI.run(["evaluate", Self.first, "--tz", name, "--no-cache", "--format", "json"] + Self.packs)
+            XCTAssertEqual(other.status, 0, other.stderr)
+            XCTAssertEqual((try json(other.stdout)["header"] as? [String: Any])?["zone"] as? String, "UTC", name)
+        }
+        // add in the state's zone, named either way.
+        let added = try CLI.run(["add", "--state", state, Self.second, "--tz", "Etc/UTC", "--format", "json"] + Self.packs)
+        XCTAssertEqual(added.status, 0, added.stderr)
+        XCTAssertEqual((try json(added.stdout)["header"] as? [String: Any])?["zone"] as? String, "UTC")
+        // A state saved before this change says "GMT": still the same zone, without --tz and with it.
+        let text = try String(contentsOfFile: state + "/state.json", encoding: .utf8)
+        try text.replacingOccurrences(of: #""zone":"UTC""#, with: #""zone":"GMT""#).write(toFile: state + "/state.json", atomically: true, encoding: .utf8)
+        let late = folder.path + "/late.json"
+        try #"{"start":"2026-11-01T07:00:00Z","distance_m":6000,"duration_s":1900}"#.write(toFile: late, atomically: true, encoding: .utf8)
+        for tz in [[], ["--tz", "UTC"]] {
+            let old = try CLI.run(["add", "--state", state, late] + tz + Self.packs)
+            XCTAssertEqual(old.status, 0, old.stderr)
+        }
+        let paris = try CLI.run(["add", "--state", state, late, "--tz", "Europe/Paris"] + Self.packs)
+        XCTAssertEqual(paris.status, 1)
+        XCTAssertTrue(paris.stderr.contains("not Europe/Paris: add with --tz UTC"), paris.stderr)
+    }
+
+    /// A state that cannot be written said Foundation's `Error Domain=NSCocoaErrorDomain Code=512 ...
+    /// File too large`; it says which file and the system's reason.
+    func testAFailedStateWriteSaysWhatFailedAndWhere() throws {
+        let folder = try TemporaryFolder()
+        let state = folder.path + "/state"
+        let saved = try CLI.run(["evaluate", Self.first, "--state", state, "--tz", "UTC", "--no-cache"] + Self.packs)
+        XCTAssertEqual(saved.status, 0, saved.stderr)
+        // A file-size limit below runs.jsonl's size (SIGXFSZ ignored, as a shell with `trap '' XFSZ` does):
+        // appending the run fails with EFBIG.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        let command = ([CLI.binary.path, "add", "--state", state, Self.second] + Self.packs).map { "'\($0)'" }.joined(separator: " ")
+        process.arguments = ["-c", "trap '' XFSZ; ulimit -f 2; exec \(command)"]
+        process.currentDirectoryURL = CLI.repository
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 1, stderr)
+        XCTAssertEqual(stderr, "badgectl: \(state)/runs.jsonl: cannot save the state: writing this file failed: File too large\n")
+
+        // A folder in the way of the temporary file evaluate --state writes.
+        let other = folder.path + "/other"
+        try FileManager.default.createDirectory(atPath: other + "/runs.jsonl.tmp", withIntermediateDirectories: true)
+        let blocked = try CLI.run(["evaluate", Self.first, "--state", other, "--tz", "UTC", "--no-cache"] + Self.packs)
+        XCTAssertEqual(blocked.status, 1, blocked.stderr)
+        XCTAssertTrue(blocked.stderr.contains("badgectl: \(other)/runs.jsonl.tmp: cannot save the state: writing this file failed: Is a directory"), blocked.stderr)
+        XCTAssertFalse(blocked.stderr.contains("NSCocoaErrorDomain"), blocked.stderr)
+    }
+}

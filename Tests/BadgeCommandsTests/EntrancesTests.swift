@@ -23,7 +23,7 @@ final class EntrancesTests: XCTestCase {
             let entrance = Entrances.runFile(bytes, named: name)
             XCTAssertEqual(entrance.errors.count, 1, name)
             let path = folder.url.appendingPathComponent(name).path
-            FileManager.default.createFile(atPath: path, contents: Data(bytes))
+            _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
             let out = try CLI.run(["summarize", path])
             XCTAssertEqual(out.status, 2, name)
             let expected = Self.reason(entrance.errors.first ?? "", file: name)

@@ -1,4 +1,6 @@
 import Foundation
+import RunFiles
+import RunFixtures
 import XCTest
 
 /// The places and explorer packs through the CLI on the sample runs (four of them lap the park loop the
@@ -90,6 +92,77 @@ final class GeographyEndToEndTests: XCTestCase {
         XCTAssertTrue(try pack(#"{ kind = "segment", file = "segments/bad.gpx" }"#).contains("route point 2 has no readable lat and lon"))
         XCTAssertTrue(try pack(#"{ kind = "tiles", zoom = 30 }"#).contains("zoom must be at most 20"))
         XCTAssertTrue(try pack(#"{ kind = "place", lat = 52, lon = 5 }"#).contains("a place needs lat, lon (degrees) and radius_m (metres)"))
+        // Issue S: a folder or a FIFO where the file should be says what it is (it said "no segment file");
+        // a parameter of math.huge or 0/0 says it is not finite (it said "must be a number ..., got number").
+        try FileManager.default.createDirectory(atPath: folder.path + "/p/segments/loop.gpx", withIntermediateDirectories: true)
+        XCTAssertTrue(try pack(#"{ kind = "segment", file = "segments/loop.gpx" }"#)
+            .contains("measure 'seg': \(folder.path)/p/segments/loop.gpx is a folder, not a segment file"))
+        XCTAssertEqual(mkfifo(folder.path + "/p/segments/pipe.gpx", 0o644), 0)
+        XCTAssertTrue(try pack(#"{ kind = "segment", file = "segments/pipe.gpx" }"#)
+            .contains("measure 'seg': \(folder.path)/p/segments/pipe.gpx is a named pipe (FIFO), not a segment file"))
+        XCTAssertTrue(try pack(#"{ kind = "place", lat = 52, lon = 5, radius_m = math.huge }"#)
+            .contains("measure 'seg': 'radius_m' must be a finite number (how near counts as passing, metres), got inf"))
+        XCTAssertTrue(try pack(#"{ kind = "tiles", zoom = 1/0 }"#).contains("'zoom' must be a finite number"))
+    }
+
+    /// Issue S: a 6.6 km run along the equator from 179.97°E across 180° (written as GPX by the fixtures'
+    /// generator) gets its effort on a segment from (0, 179.99) to (0, -179.99), which is 2.2 km long
+    /// (it measured 40,028 km and the run got no effort), and at zooms 3, 5 and 9 the tiles at the two
+    /// edges of the equator's row (it got the whole row), as at zoom 14.
+    func testARunAcrossTheAntimeridianGetsItsEffortAndTiles() throws {
+        let folder = try TemporaryFolder()
+        var generator = RunGenerator(seed: 7, distanceMeters: 6600, paceSecondsPerKilometre: 300)
+        generator.route = [.init(latitude: 0, longitude: 179.97), .init(latitude: 0, longitude: -179.97)]
+        generator.gpsNoiseMeters = 0
+        generator.paceVariation = 0
+        try FileManager.default.createDirectory(atPath: folder.path + "/runs", withIntermediateDirectories: true)
+        try generator.writeGPX(to: folder.path + "/runs/dateline.gpx")
+        try folder.write("dateline/segments/dateline.gpx", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="test"><rte><rtept lat="0" lon="179.99"/><rtept lat="0" lon="-179.99"/></rte></gpx>
+            """)
+        try folder.write("dateline/pack.lua", """
+            return { name = "dateline", version = "1.0.0",
+              measures = {
+                line = { kind = "segment", file = "segments/dateline.gpx", tolerance_m = 25 },
+                z3 = { kind = "tiles", zoom = 3 }, z5 = { kind = "tiles", zoom = 5 },
+                z9 = { kind = "tiles", zoom = 9 }, z14 = { kind = "tiles", zoom = 14 },
+              },
+              badges = { { id = "dateline", name = "Dateline", information = "Across 180°." } } }
+            """)
+        try folder.write("dateline/crossing.lua", """
+            local function keys(measure)
+              local out = {}
+              for _, key in ipairs(measure.tiles) do out[#out + 1] = ("%d:%d"):format(key // 16777216, key % 16777216) end
+              return table.concat(out, " ")
+            end
+            return { id = "crossing", badge = "dateline",
+              earned = function(run)
+                local line = run.measures.line
+                if line == nil or line.count == 0 then return false end
+                return { evidence = { efforts = line.count, length_m = line.length_m, elapsed_s = line.best_elapsed_s,
+                                      z3 = keys(run.measures.z3), z5 = keys(run.measures.z5),
+                                      z9 = keys(run.measures.z9), z14 = keys(run.measures.z14) } }
+              end }
+            """)
+        let result = try CLI.run(["evaluate", folder.path + "/runs", "--rules", folder.path + "/dateline", "--format", "json", "--no-cache", "--tz", "UTC"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let award = try XCTUnwrap(try awards(result.stdout).first, result.stdout)
+        let evidence = try XCTUnwrap(award["evidence"] as? [String: Any], "\(award)")
+        XCTAssertEqual(evidence["efforts"] as? Int, 1)
+        XCTAssertEqual(try XCTUnwrap(evidence["length_m"] as? Double), 2223.9, accuracy: 0.1)
+        XCTAssertEqual(try XCTUnwrap(evidence["elapsed_s"] as? Double), 0.02 * Geodesy.equatorialRadius * Double.pi / 180 * 0.3, accuracy: 0.5)
+        // The equator's row is y = 2^z / 2; the columns from the formula x = (lon + 180) / 360 · 2^z, from
+        // 179.97° (the start) to the last point's longitude.
+        let track = generator.track()
+        let (west, east) = (try XCTUnwrap(track.longitudes.first), try XCTUnwrap(track.longitudes.last))
+        XCTAssertLessThan(east, -179.9)
+        for zoom in [3, 5, 9, 14] {
+            let n = 1 << zoom
+            let columns = Array(Int((west + 180) / 360 * Double(n))..<n) + Array(0...Int((east + 180) / 360 * Double(n)))
+            XCTAssertEqual(evidence["z\(zoom)"] as? String, columns.sorted().map { "\($0):\(n / 2)" }.joined(separator: " "), "zoom \(zoom)")
+        }
+        XCTAssertEqual(evidence["z3"] as? String, "0:4 7:4")
     }
 
     func testMaxSquareIsChargedToTheInstructionBudget() throws {

@@ -91,9 +91,9 @@ final class MismatchedContentTests: XCTestCase {
         for (content, bytes) in try Self.contents() {
             for suffix in Self.suffixes {
                 let name = "\(content)\(suffix)"
-                FileManager.default.createFile(atPath: runs + "/mismatched/" + name, contents: Data(bytes))
+                _ = FileManager.default.createFile(atPath: runs + "/mismatched/" + name, contents: Data(bytes))
                 if Self.isGood(content, suffix) {
-                    FileManager.default.createFile(atPath: clean.path + "/runs/mismatched/" + name, contents: Data(bytes))
+                    _ = FileManager.default.createFile(atPath: clean.path + "/runs/mismatched/" + name, contents: Data(bytes))
                 } else {
                     bad.append(name)
                 }
@@ -136,7 +136,7 @@ final class MismatchedContentTests: XCTestCase {
         for (content, bytes) in try Self.contents() {
             for suffix in Self.suffixes where suffix.hasSuffix(".gz") && !Self.isGood(content, suffix) {
                 let path = folder.url.appendingPathComponent("\(content)\(suffix)").path
-                FileManager.default.createFile(atPath: path, contents: Data(bytes))
+                _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
                 let out = try HostileFolderEndToEndTests.badgectl(["summarize", path], timeout: 30)
                 XCTAssertEqual(out.status, 2, "\(content)\(suffix): \(out.stderr.prefix(500))")
                 XCTAssertTrue(out.stderr.contains("\(content)\(suffix)"), out.stderr)

@@ -150,6 +150,51 @@ final class ReplayTests: XCTestCase {
         XCTAssertEqual(both.status, 64)
     }
 
+    /// A candidate (or current) side that does not load exits 4, for a folder and for `--worker-input`:
+    /// a pack repository's CI tells a broken candidate from a changed one (3). Before, each of these exited 3.
+    func testDiffOfPacksThatDoNotLoadExitsFour() throws {
+        let folder = try TemporaryFolder()
+        try writeHistory(folder)
+        for (name, text) in Self.clubPack(silver: 1.05, gold: nil, long: true) { try folder.write("current/club/\(name)", text) }
+        // A syntax error in a rule file; a pack.lua that does not parse; a pack folder without pack.lua;
+        // an empty folder; a path that is not there.
+        for (name, text) in Self.clubPack(silver: 1.05, gold: nil, long: true) { try folder.write("syntax/club/\(name)", text) }
+        try folder.write("syntax/club/fast.lua", "return { id = \"fast\", badge = \"fast-5k\", earned = function(run) return run. end }")
+        try folder.write("bad-pack/club/pack.lua", "return { name = \"club\", version = ")
+        try folder.write("bad-pack/club/long.lua", Self.clubPack(silver: 1.05, gold: nil, long: true)["long.lua"] ?? "")
+        try folder.write("no-pack-lua/club/long.lua", Self.clubPack(silver: 1.05, gold: nil, long: true)["long.lua"] ?? "")
+        try FileManager.default.createDirectory(atPath: folder.path + "/empty", withIntermediateDirectories: true)
+        let runs: [(String, Int, Int)] = [("r1", 5000, 1800), ("r4", 16000, 4800)]
+        let lines = runs.enumerated().map { index, run in
+            #"{"athlete": "ana", "id": "\#(run.0)", "summary": {"start": "2025-03-0\#(index + 1)T07:00:00Z", "distance_m": \#(run.1), "duration_s": \#(run.2)}}"#
+        }
+        try folder.write("lines.jsonl", lines.joined(separator: "\n") + "\n")
+        let current = folder.path + "/current"
+        for (candidate, names) in [("syntax", "fast.lua"), ("bad-pack", "pack.lua"), ("no-pack-lua", "pack.lua"), ("empty", "pack.lua"), ("misspelt", "misspelt")] {
+            let path = folder.path + "/" + candidate
+            for input in [[folder.path + "/runs"], ["--worker-input", folder.path + "/lines.jsonl"]] {
+                let output = try CLI.run(["diff"] + input + ["--rules", current, "--against", path, "--tz", "UTC", "--no-cache", "--format", "json"])
+                XCTAssertEqual(output.status, 4, "\(candidate) \(input): " + output.stderr)
+                XCTAssertTrue(output.stderr.contains("the candidate packs (--against) do not load"), output.stderr)
+                XCTAssertTrue(output.stderr.contains(names), "\(candidate): " + output.stderr)
+                // The report is still written, with what failed to load on the candidate's side.
+                let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any], output.stdout)
+                let sides = try XCTUnwrap(json["rule_errors"] as? [String: Any])
+                XCTAssertFalse((sides["candidate"] as? [Any] ?? []).isEmpty, candidate)
+                XCTAssertTrue((sides["current"] as? [Any] ?? []).isEmpty, candidate)
+            }
+            // The current side broken: 4 as well, naming --rules.
+            let reversed = try CLI.run(["diff", folder.path + "/runs", "--rules", path, "--against", current, "--tz", "UTC", "--no-cache"])
+            XCTAssertEqual(reversed.status, 4, candidate + ": " + reversed.stderr)
+            XCTAssertTrue(reversed.stderr.contains("the current packs (--rules) do not load"), reversed.stderr)
+        }
+        // Documented beside 3.
+        let help = try CLI.run(["diff", "--help"])
+        XCTAssertTrue(help.stdout.contains("Exit status: 4 when the current or the candidate packs do not load"), help.stdout)
+        let readme = try String(contentsOf: CLI.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        XCTAssertTrue(readme.contains("`4` when `badgectl diff`'s current (`--rules`) or candidate\n(`--against`) packs do not load"))
+    }
+
     // MARK: - --as-of
 
     /// For every local date of the sample runs, `evaluate --as-of D` gives exactly what `evaluate`
@@ -237,6 +282,47 @@ final class ReplayTests: XCTestCase {
             XCTAssertEqual(output.status, 64, "\(fast): \(output.stderr)")
             XCTAssertTrue(output.stderr.contains("no faster than the world record over 10.00 km"), output.stderr)
         }
+    }
+
+    /// Issue S: whatif makes the run asked (distance and time within 0.1 %) from 100 m to 250 km, at
+    /// a pace between the world record and 30:00/km, and refuses anything else with those limits.
+    /// Before: 1e-9 km at 5:00 allocated 3.3 GB and aborted; 1 m in 30:00 gave 2.4 m in 3,600 s; 1 km in
+    /// 5:00:00 gave 1,003.5 m in 18,020 s; -5km said "Missing value"; --date 0001-01-01 started in year 0000.
+    func testWhatifMakesTheRunAskedOrRefusesWithTheLimits() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.path + "/runs", withIntermediateDirectories: true)
+        let common = ["whatif", folder.path + "/runs", "--rules", "rules/checkpoints", "--tz", "UTC", "--no-cache"]
+        let limits = "is out of range: whatif makes runs from 100 m to 250 km at a pace no faster than the world record over "
+        let refused: [([String], String)] = [
+            (["--distance", "1e-9", "--time", "5:00"], "--distance: '1e-9' " + limits + "the distance and no slower than 30:00/km"),
+            (["--distance", "1m", "--time", "30:00"], "--distance: '1m' " + limits),
+            (["--distance", "-5km", "--time", "25:00"], "--distance: '-5km' " + limits),
+            (["--distance", "250.5km", "--time", "30:00:00"], "--distance: '250.5km' " + limits),
+            (["--distance", "1km", "--time", "5:00:00"], "--time: '5:00:00' " + limits
+                + "1.00 km (2:12/km; evaluate leaves a faster run out as implausible) and no slower than 30:00/km; this is 300:00/km over 1.00 km"),
+            (["--distance", "10km", "--pace", "30:01"], "--pace: '30:01' " + limits),
+            (["--distance", "10km", "--time", "0"], "this is no time at all"),
+            (["--distance", "5km", "--time", "25:00", "--date", "0001-01-01"], "--date: '0001-01-01' is out of range: whatif's runs start from 1970-01-01 to 2099-12-31"),
+            (["--distance", "5km", "--time", "25:00", "--date", "2100-01-01T09:00"], "--date: '2100-01-01T09:00' is out of range"),
+        ]
+        for (arguments, message) in refused {
+            let started = Date()
+            let output = try CLI.run(common + arguments)
+            XCTAssertLessThan(Date().timeIntervalSince(started), 10, "\(arguments)")
+            XCTAssertEqual(output.status, 64, "\(arguments): \(output.stderr)")
+            XCTAssertTrue(output.stderr.contains(message), "\(arguments): \(output.stderr)")
+        }
+        // The corners are made, within 0.1 %: 100 m at the world record's pace, 250 km at 30:00/km.
+        for (distance, time, meters, seconds) in [("100m", "0:10.8", 100.0, 10.8), ("250km", "125:00:00", 250_000, 450_000), ("0.1km", "3:00", 100, 180)] {
+            let output = try CLI.run(common + ["--distance", distance, "--time", time, "--format", "json", "--date", "1970-01-02"])
+            XCTAssertEqual(output.status, 0, "\(distance) in \(time): \(output.stderr)")
+            let run = try XCTUnwrap((JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])?["run"] as? [String: Any])
+            XCTAssertEqual(try XCTUnwrap(run["distance_m"] as? Double), meters, accuracy: meters * 1e-3)
+            XCTAssertEqual(try XCTUnwrap(run["elapsed_s"] as? Double), seconds, accuracy: seconds * 1e-3)
+            XCTAssertEqual(run["start"] as? String, "1970-01-02T09:00:00Z")
+        }
+        let help = try CLI.run(["whatif", "--help"])
+        XCTAssertTrue(help.stdout.contains("from 100 m to 250 km"), help.stdout)
     }
 
     /// Every run explain names for a shipped badge (the silver and gold paces of distance badges, the

@@ -171,3 +171,84 @@ final class RuleLimitsEndToEndTests: XCTestCase {
         XCTAssertFalse(text.contains("badgectl-non-finite"), text)
     }
 }
+
+/// A rule's error message is kept to 4 KiB with "… (N bytes cut)" (issue S): `error(string.rep("H", 30e6))`
+/// wrote 31 MB to stderr and 31 MB into the JSON, and the worker 94 MB for three athletes.
+final class LongErrorMessageEndToEndTests: XCTestCase {
+    static let length = 30_000_000
+
+    /// A pack whose rule raises a 30 MB error, one whose rule file does not load (a syntax error
+    /// quoting a 5 MB unfinished string) and a test file raising the same 30 MB error.
+    func shoutingPacks() throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        try folder.write("shouty/pack.lua", "return { name = \"shouty\", version = \"1.0.0\" }")
+        try folder.write("shouty/shout.lua", """
+            return { id = "shout", badge = "five-k",
+              earned = function(run)
+                error(string.rep("H", \(Self.length)))
+              end }
+            """)
+        try folder.write("shouty/shout_test.lua", """
+            test("shouts", function(t)
+              error(string.rep("T", \(Self.length)))
+            end)
+            """)
+        try folder.write("broken/pack.lua", "return { name = \"broken\", version = \"1.0.0\" }")
+        try folder.write("broken/unfinished.lua", "return \"" + String(repeating: "U", count: 5_000_000) + "\nend\n")
+        return folder
+    }
+
+    /// "HHH…H… (N bytes cut)": at most 4 KiB of the rule's text, and N the bytes left out of it.
+    func assertCut(_ message: String, letter: Character, total: Int, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertLessThanOrEqual(message.utf8.count, 4096 + 40, file: file, line: line)
+        let kept = message.prefix { $0 == letter }.count
+        XCTAssertGreaterThan(kept, 3000, message.prefix(200) + "", file: file, line: line)
+        XCTAssertEqual(String(message.dropFirst(kept)), "… (\(total - kept) bytes cut)", file: file, line: line)
+    }
+
+    func testEvaluateKeepsFourKiBOfAnErrorInTheJSONAndOnStderr() throws {
+        let folder = try shoutingPacks()
+        let result = try CLI.run(["evaluate", "runs/", "--format", "json", "--no-cache", "--rules", folder.path + "/shouty",
+                                  "--rules", folder.path + "/broken", "--rules", "rules/checkpoints"])
+        XCTAssertEqual(result.status, 2, String(result.stderr.prefix(2000)))
+        XCTAssertLessThan(result.stdout.utf8.count, 1 << 20)
+        XCTAssertLessThan(result.stderr.utf8.count, 20_000)
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let failures = try XCTUnwrap(report["rule_errors"] as? [[String: Any]])
+        let shout = try XCTUnwrap(failures.first { $0["rule"] as? String == "shout" })
+        XCTAssertEqual(shout["line"] as? Int, 3)
+        assertCut(try XCTUnwrap(shout["message"] as? String), letter: "H", total: Self.length)
+        let unfinished = try XCTUnwrap(failures.first { $0["rule"] as? String == "unfinished" })
+        XCTAssertEqual(unfinished["line"] as? Int, 1)
+        let text = try XCTUnwrap(unfinished["message"] as? String)
+        XCTAssertTrue(text.hasPrefix("unfinished string near '\"UUU"), String(text.prefix(100)))
+        XCTAssertTrue(text.hasSuffix(" bytes cut)"), String(text.suffix(100)))
+        XCTAssertLessThanOrEqual(text.utf8.count, 4096 + 40)
+        XCTAssertTrue(result.stderr.contains("rule 'shout': HHHH"), String(result.stderr.prefix(300)))
+        XCTAssertTrue(result.stderr.contains(" bytes cut)"))
+    }
+
+    func testWorkerLinesStaySmall() throws {
+        let folder = try shoutingPacks()
+        let input = ["ana", "ben", "cy"].map {
+            #"{"athlete": "\#($0)", "tz": "UTC", "summary": {"start": "2026-01-03T07:00:00Z", "distance_m": 5200, "duration_s": 1600}}"#
+        }
+        let result = try CLI.run(["worker", "--rules", folder.path + "/shouty", "--badges", "badges.json", "--tz", "UTC"],
+                                 stdin: input.joined(separator: "\n") + "\n")
+        XCTAssertLessThan(result.stdout.utf8.count, 64_000, String(result.stdout.prefix(500)))
+        XCTAssertLessThan(result.stderr.utf8.count, 64_000, String(result.stderr.prefix(500)))
+        XCTAssertTrue(result.stdout.contains(" bytes cut)"), String(result.stdout.prefix(2000)))
+        for line in result.stdout.split(separator: "\n") {
+            XCTAssertLessThan(line.utf8.count, 16_000, String(line.prefix(200)))
+        }
+    }
+
+    func testTestCommandCutsTheFailure() throws {
+        let folder = try shoutingPacks()
+        let result = try CLI.run(["test", folder.path + "/shouty"])
+        XCTAssertEqual(result.status, 3, String(result.stderr.prefix(2000)))
+        XCTAssertLessThan(result.stdout.utf8.count + result.stderr.utf8.count, 30_000)
+        XCTAssertTrue((result.stdout + result.stderr).contains("TTTT"), result.stdout + result.stderr)
+        XCTAssertTrue((result.stdout + result.stderr).contains(" bytes cut)"), result.stdout + result.stderr)
+    }
+}

@@ -151,6 +151,28 @@ final class WorkerEndToEndTests: XCTestCase {
         XCTAssertEqual(statuses.compactMap { $0["errors"] as? Int }, [2, 2, 2])
     }
 
+    /// Issue S: a summary dated 2024-02-30 (read as 1 March) or with the offset +25:00 (90,000 s) was
+    /// accepted; each is an error line naming the field, and the athlete's other runs go on.
+    func testSummariesAtTimesThatDoNotExistAreErrorLines() throws {
+        let input = [
+            summaryLine("ana", start: "2024-02-28T07:00:00Z", km: 5.2, minutes: 27),
+            summaryLine("ana", start: "2024-02-30T07:00:00Z", km: 5.2, minutes: 27),
+            summaryLine("ana", start: "2024-03-02T07:00:00+25:00", km: 5.2, minutes: 27),
+            summaryLine("ana", start: "2024-03-03T07:00:00+14:00", km: 5.2, minutes: 27),
+        ]
+        let result = try CLI.run(["worker"] + Self.rules, stdin: input.joined(separator: "\n") + "\n")
+        XCTAssertEqual(result.status, ExitStatus.partial.rawValue, result.stderr)
+        let output = try lines(result.stdout)
+        let errors = output.filter { $0["type"] as? String == "error" }
+        XCTAssertEqual(errors.compactMap { $0["line"] as? Int }, [2, 3])
+        XCTAssertEqual(errors.compactMap { $0["message"] as? String }, [
+            "line 2 summary: field 'start': '2024-02-30T07:00:00Z' is not a real time: February 2024 has no day 30 (it has 29 days)",
+            "line 3 summary: field 'start': '2024-03-02T07:00:00+25:00' is not a real time: the UTC offset +25:00 is beyond ±14:00, the widest any time zone uses",
+        ])
+        let status = try XCTUnwrap(output.first { $0["type"] as? String == "status" })
+        XCTAssertEqual(status["runs"] as? Int, 2)
+    }
+
     func testMaxErrorsStopsTheWorker() throws {
         let input = [
             summaryLine("ana", start: "2026-01-03T07:00:00Z", km: 5.2, minutes: 27),
@@ -194,7 +216,7 @@ final class WorkerEndToEndTests: XCTestCase {
 final class WorkerLinesTests: XCTestCase {
     func testAwardLineIsJSONEncodersObject() {
         let texts = ["plain", "", "quote \" and back\\slash", "new\nline\ttab\r", "control \u{1} \u{1F} \u{8} \u{C}", "café 🏃 / slash", "\u{7F}\u{2028}"]
-        let numbers: [Double] = [0, -0.0, 1, -3, 3228.209151695327, 0.1, 1e-7, 1.5e-300, 1e21, 123456789012345680000, 2.5e15, .infinity, .nan]
+        let numbers: [Double] = [0, -0.0, 1, -3, 3228.209151695327, 0.1, 1e-7, 1.5e-300, 1e21, 123456789012345683968, 2.5e15, .infinity, .nan]
         let evidences: [Evidence?] = [
             nil, .record([:]), .list([]),
             .record(["distance_m": .number(3228.209151695327), "checkpoint": .string("five-k"), "ok": .bool(true),

@@ -45,7 +45,7 @@ final class BadgeEngineTests: XCTestCase {
         let track = generator.track()
         let first = try engine.summary(samples: RunSamples(times: track.times, latitudes: track.latitudes, longitudes: track.longitudes), id: "first")
         let start = (first.startEpochSeconds ?? 0) + 86_400
-        let outcome = engine.whatIf(WhatIf.Run(distanceMeters: 10_500, elapsedSeconds: 3_600, startEpochSeconds: start, utcOffsetSeconds: 0),
+        let outcome = try engine.whatIf(WhatIf.Run(distanceMeters: 10_500, elapsedSeconds: 3_600, startEpochSeconds: start, utcOffsetSeconds: 0),
                                     history: [first])
         XCTAssertEqual(outcome.run.distanceMeters, 10_500, accuracy: 2)
         XCTAssertTrue(outcome.awards.contains { $0.badge == "ten-k" && $0.tier == "earned" }, "\(outcome.awards)")

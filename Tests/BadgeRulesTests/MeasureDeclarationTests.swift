@@ -232,7 +232,7 @@ final class GuideGeographyExamplesTests: XCTestCase {
         b.measures[tiles] = MeasureValue(["tiles": square(10, 10, 3)])
         var c = makeRun("c", day: 3, distance: 5000)
         c.measures[hill] = MeasureValue(["count": .integer(1), "best": .integer(1), "efforts": .list([effort(180)])])
-        var engine2 = engine
+        let engine2 = engine
         let evaluation = engine2.evaluate(runs: [a, b, c])
         XCTAssertEqual(evaluation.failures, [])
         // b's best (3:15) is not under 3:15; a earned it first, c does not again.

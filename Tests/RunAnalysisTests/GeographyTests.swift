@@ -255,12 +255,85 @@ final class GeographyTests: XCTestCase {
             expected.insert(Tiles.key(x: Int(previous.x), y: Int(previous.y)))
             for k in 1..<positions.count {
                 let c = Tiles.coordinates(latitude: positions.latitudes[k], longitude: positions.longitudes[k], zoom: zoom)
-                Tiles.walk(from: previous, to: c) { expected.insert(Tiles.key(x: $0, y: $1)) }
+                Tiles.walk(from: previous, to: c, zoom: zoom) { expected.insert(Tiles.key(x: $0, y: $1)) }
                 previous = c
             }
             let value = RunAnalyzer.tiles(zoom: zoom, positions: positions)
             XCTAssertEqual(value?["tiles"], .list(expected.sorted().map { .integer($0) }), "zoom \(zoom)")
             XCTAssertGreaterThan(expected.count, zoom >= 16 ? 20 : 2)
         }
+    }
+
+    // MARK: Across the antimeridian (issue S)
+
+    /// A run along the equator from 179.97°E eastwards across 180° to 179.97°W (6.6 km), made by the
+    /// fixtures' generator following a route at an even 5:00/km, without GPS noise.
+    static func datelineRun() -> Track {
+        var generator = RunGenerator(seed: 7, distanceMeters: 6600, paceSecondsPerKilometre: 300)
+        generator.route = [.init(latitude: 0, longitude: 179.97), .init(latitude: 0, longitude: -179.97)]
+        generator.gpsNoiseMeters = 0
+        generator.paceVariation = 0
+        return generator.track()
+    }
+
+    /// The tiles at `zoom` of the equator's row between two longitudes going east across 180°, from the
+    /// formula x = (lon + 180) / 360 · 2^z (the row at 0° is y = 2^z / 2).
+    static func datelineTiles(from west: Double, to east: Double, zoom: Int) -> [Int] {
+        let n = 1 << zoom
+        let first = Int((west + 180) / 360 * Double(n)), last = Int((east + 180) / 360 * Double(n))
+        return (Array(first..<n) + Array(0...last)).map { Tiles.key(x: $0, y: n / 2) }.sorted()
+    }
+
+    func testASegmentAcrossTheAntimeridianIsItsShortWay() throws {
+        // 0.02° of the equator: 2,224 m (it measured 40,028 km, the long way round).
+        let path = try XCTUnwrap(SegmentPath(latitudes: [0, 0], longitudes: [179.99, -179.99]))
+        XCTAssertEqual(path.length, 0.02 * Self.metresPerDegreeLatitude, accuracy: 0.01)
+        XCTAssertEqual(path.length, 2223.9, accuracy: 0.1)
+        // Its points are where the file has them (the report draws those); its gates are on the map.
+        XCTAssertEqual(path.longitudes, [179.99, -179.99])
+        XCTAssertEqual(path.degrees(x: path.x[1], y: path.y[1]).longitude, -179.99, accuracy: 1e-9)
+        let box = path.box
+        XCTAssertTrue(box.meets(south: -0.1, north: 0.1, west: -180, east: -179.9))
+        XCTAssertTrue(box.meets(south: -0.1, north: 0.1, west: 179.9, east: 180))
+        XCTAssertFalse(box.meets(south: -0.1, north: 0.1, west: -179.9, east: 179.9))
+        // Drawn the other way (west across 180°) it is as long.
+        XCTAssertEqual(try XCTUnwrap(SegmentPath(latitudes: [0, 0], longitudes: [-179.99, 179.99])).length, path.length, accuracy: 1e-6)
+    }
+
+    func testARunAcrossTheAntimeridianGetsItsEffortAndItsTiles() throws {
+        let track = Self.datelineRun()
+        let lons = track.longitudes
+        XCTAssertEqual(try XCTUnwrap(lons.first), 179.97, accuracy: 1e-6)
+        XCTAssertTrue(lons.contains { $0 < 0 } && lons.allSatisfy { $0 >= -180 && $0 < 180 })
+        let segment = Self.segmentDefinition(latitudes: [0, 0], longitudes: [179.99, -179.99])
+        let zooms = [3, 5, 9, 14]
+        let tiles = zooms.map { MeasureDefinition(kind: "tiles", parameters: ["zoom": .number(Double($0))]) }
+        let summary = RunAnalyzer(measures: [segment] + tiles).summarize(track, id: "dateline")
+        XCTAssertEqual(summary.distanceMeters, 6600, accuracy: 10)
+        // The segment: one pass of its 0.02° (2,226 m of the equator) at 5:00/km (the run measured 0 efforts).
+        let value = try XCTUnwrap(summary.measures[segment.key])
+        XCTAssertEqual(value["count"], .integer(1))
+        let effort = try XCTUnwrap(Self.efforts(value).first)
+        XCTAssertEqual(try XCTUnwrap(effort["elapsed_s"]), 0.02 * Geodesy.equatorialRadius * Double.pi / 180 * 0.3, accuracy: 0.5)
+        XCTAssertEqual(try XCTUnwrap(effort["start_lon"]), 179.99, accuracy: 1e-4)
+        XCTAssertEqual(try XCTUnwrap(effort["end_lon"]), -179.99, accuracy: 1e-4)
+        // The tiles: the two edges of the equator's row at every zoom (zooms 3, 5 and 9 covered the whole row).
+        let west = try XCTUnwrap(lons.first), east = try XCTUnwrap(lons.last)
+        for (zoom, definition) in zip(zooms, tiles) {
+            let expected = Self.datelineTiles(from: west, to: east, zoom: zoom)
+            XCTAssertEqual(summary.measures[definition.key]?["tiles"], .list(expected.map { .integer($0) }), "zoom \(zoom)")
+        }
+        XCTAssertEqual(summary.measures[tiles[0].key]?["count"], .integer(2))
+        // One step across (no points between the two edges): the same two tiles.
+        var step = Track(source: "step")
+        step.append(latitude: 0, longitude: 179.999, time: 0)
+        step.append(latitude: 0, longitude: -179.999, time: 60)
+        XCTAssertEqual(Self.measure(step, tiles[0])?["tiles"], .list([Tiles.key(x: 0, y: 4), Tiles.key(x: 7, y: 4)].map { .integer($0) }))
+    }
+
+    static func segmentDefinition(latitudes: [Double], longitudes: [Double], tolerance: Double = 25) -> MeasureDefinition {
+        var definition = MeasureDefinition(kind: "segment", parameters: ["file": .text("segments/dateline.gpx"), "tolerance_m": .number(tolerance)])
+        definition.path = SegmentPath(latitudes: latitudes, longitudes: longitudes, tolerance: tolerance)
+        return definition
     }
 }

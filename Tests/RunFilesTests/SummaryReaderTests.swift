@@ -80,6 +80,32 @@ final class SummaryReaderTests: XCTestCase {
         }
     }
 
+    /// Issue S: `Timestamps.parse` reads 2024-02-30 as 1 March and +25:00 as 90,000 s; a summary says no.
+    func testStartMustBeARealTime() throws {
+        let cases: [(String, String)] = [
+            ("2024-02-30T07:00:00Z", "'2024-02-30T07:00:00Z' is not a real time: February 2024 has no day 30 (it has 29 days)"),
+            ("2023-02-29T07:00:00Z", "February 2023 has no day 29 (it has 28 days)"),
+            ("2024-04-31T07:00:00+02:00", "April 2024 has no day 31 (it has 30 days)"),
+            ("2024-05-01T07:00:00+25:00", "the UTC offset +25:00 is beyond ±14:00, the widest any time zone uses"),
+            ("2024-05-01T07:00:00-14:30", "the UTC offset -14:30 is beyond ±14:00"),
+            ("2024-05-01T07:00:00+0575", "the UTC offset +0575 has 75 minutes (at most 59)"),
+            ("2024-05-01T07:00:00.250+99", "the UTC offset +99 is beyond ±14:00"),
+        ]
+        for (start, fragment) in cases {
+            let json = #"{"start": "\#(start)", "distance_m": 5000, "duration_s": 1500}"#
+            XCTAssertThrowsError(try read(json), json) { error in
+                guard case .badSummary(_, let field, let reason)? = error as? ActivityError else { return XCTFail("\(json): \(error)") }
+                XCTAssertEqual(field, "start")
+                XCTAssertTrue(reason.contains(fragment), "\(json): \(reason)")
+            }
+        }
+        // The edges are real times.
+        for start in ["2024-02-29T07:00:00Z", "2024-05-01T07:00:00+14:00", "2024-05-01T07:00:00-12:00", "2024-05-01T07:00:00-14:00",
+                      "2024-12-31T23:59:59+05:45", "2024-05-01T07:00:00", " 2024-05-01T07:00:00+0530 "] {
+            XCTAssertNoThrow(try read(#"{"start": "\#(start)", "distance_m": 5000, "duration_s": 1500}"#), start)
+        }
+    }
+
     func testNonFiniteNumbersAreRejected() {
         // JSON has no NaN or infinity; an overflowing literal must not become one silently.
         XCTAssertThrowsError(try read(#"{"start": "2024-05-01T06:30:00Z", "distance_m": 1e999, "duration_s": 10}"#)) { error in

@@ -38,8 +38,10 @@ return {
           badgectl.format_distance(state.total_m), badgectl.format_distance(milestone.m))
         if next_badge == nil then
           next_badge = { badge = milestone.badge, remaining_m = milestone.m - state.total_m }
-          -- One run of what is left, rounded up to 10 m (whatif checks it).
-          entry.target = { distance_m = math.ceil((milestone.m - state.total_m) / 10) * 10 }
+          -- One run of what is left, rounded up to 10 m and at least 100 m, when one run can cover it:
+          -- up to 250 km, the runs `badgectl whatif` makes (it checks the target).
+          local left = math.max(100, math.ceil((milestone.m - state.total_m) / 10) * 10)
+          if left <= 250000 then entry.target = { distance_m = left } end
         end
       else
         entry.hint = "earned"

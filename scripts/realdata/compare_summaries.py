@@ -144,12 +144,20 @@ def timer_and_heart(ref, summaries, failures):
 def duplicates(folder, exe, summaries, failures):
     """`evaluate` on the whole folder: each activity kept as several files counts once, as its FIT file."""
     here = os.path.dirname(os.path.abspath(__file__))
-    proc = subprocess.run([exe, "evaluate", folder, "--format", "json", "--no-cache", "--rules", os.path.join(here, "..", "..", "rules", "checkpoints"),
+    # The run files of the folder only, copied apart: archives/ holds account exports (issue A)
+    # whose route fragments are, rightly, the same activities as the assembled export's routes.
+    import shutil, tempfile
+    apart = tempfile.mkdtemp(prefix="badgectl-realdata-")
+    for name in summaries:
+        shutil.copy(os.path.join(folder, name), os.path.join(apart, name))
+    proc = subprocess.run([exe, "evaluate", apart, "--format", "json", "--no-cache", "--rules", os.path.join(here, "..", "..", "rules", "checkpoints"),
                            "--badges", os.path.join(here, "..", "..", "badges.json")], capture_output=True, text=True)
     try:
         found = sorted((d["id"], d["same_as"], d["reason"]) for d in json.loads(proc.stdout)["duplicates"])
     except (ValueError, KeyError) as error:
         failures.append(f"duplicates: evaluate gave no duplicates list ({error})"); return
+    finally:
+        shutil.rmtree(apart, ignore_errors=True)
     stems = {}
     for name in summaries:
         stems.setdefault(name.rsplit(".", 1)[0], []).append(name)

@@ -35,7 +35,7 @@ struct AddCommand: ParsableCommand {
         let saved = try EvaluationPipeline.guarding(.printAndExit) { try store.loadState() }
         let pipeline = try EvaluationPipeline(options, failures: .printAndExit)
         // Without --tz the state's zone; with one, it must be the same (the evaluator says so).
-        let zone = options.runs.tz == nil ? TimeZone(identifier: saved.zone) ?? pipeline.zone : pipeline.zone
+        let zone = options.runs.tz == nil ? ZoneNames.zone(named: saved.zone) ?? pipeline.zone : pipeline.zone
         var analyzer = RunAnalyzer(checkpoints: pipeline.catalogue.checkpointTargets, measures: pipeline.engine.measureDefinitions)
         if !analyzer.measures.isEmpty { analyzer.zone = zone }
         var runs: [RunSummary] = []

@@ -71,7 +71,7 @@ extension DiffCommand {
             func fail(_ message: String) { errors.append(LineError(line: number, athlete: name, message: message)) }
             var zone = defaultZone
             if let tz = object["tz"] {
-                guard let identifier = tz as? String, let found = TimeZone(identifier: identifier) else {
+                guard let identifier = tz as? String, let found = ZoneNames.zone(named: identifier) else {
                     fail("field 'tz' is not a time zone name (Europe/Paris, UTC)")
                     continue
                 }
@@ -180,6 +180,7 @@ extension DiffCommand {
         for error in errors { Console.error(CommandError.skipped + "line \(error.line)\(error.athlete.map { " (\($0))" } ?? ""): \(error.message)") }
         for failure in ruleErrors.current { Console.error(CommandError.ruleFailed + "current: \(failure)") }
         for failure in ruleErrors.candidate { Console.error(CommandError.ruleFailed + "candidate: \(failure)") }
+        try DiffCommand.requireLoading(current: current, candidate: candidate)
         if total.differs { throw ExitCode(ExitStatus.testsFailed.rawValue) }
         if !errors.isEmpty || !ruleErrors.current.isEmpty || !ruleErrors.candidate.isEmpty { throw ExitCode(ExitStatus.partial.rawValue) }
     }

@@ -15,9 +15,13 @@ struct DiffCommand: ParsableCommand {
             moves (the same badge and tier for another run). Awards match by badge, tier and run; a \
             changed detail or evidence alone is not a difference.
 
-            Exit status: \(ExitStatus.testsFailed.rawValue) when the awards differ, else \
-            \(ExitStatus.partial.rawValue) when a file or a rule was skipped (on either side), else 0: \
-            a pack repository's CI can require the difference to be acknowledged.
+            Exit status: \(ExitStatus.packsDoNotLoad.rawValue) when the current or the candidate packs \
+            do not load (a path without a pack, an empty folder, a pack without pack.lua, a pack.lua \
+            or rule file with a syntax error or that does not declare its rule): what is compared is \
+            then not what was asked for; else \(ExitStatus.testsFailed.rawValue) when the awards differ, \
+            else \(ExitStatus.partial.rawValue) when a file or a rule was skipped (on either side), \
+            else 0: a pack repository's CI can require the difference to be acknowledged, and tell a \
+            broken candidate from a changed one.
             """
     )
 
@@ -91,10 +95,24 @@ struct DiffCommand: ParsableCommand {
         for error in report.errors { Console.error(CommandError.skipped + error.message) }
         for failure in report.ruleErrors.current { Console.error(CommandError.ruleFailed + "current: \(failure)") }
         for failure in report.ruleErrors.candidate { Console.error(CommandError.ruleFailed + "candidate: \(failure)") }
+        try DiffCommand.requireLoading(current: current, candidate: candidate)
         if diff.counts.differs { throw ExitCode(ExitStatus.testsFailed.rawValue) }
         if !report.errors.isEmpty || !report.ruleErrors.current.isEmpty || !report.ruleErrors.candidate.isEmpty {
             throw ExitCode(ExitStatus.partial.rawValue)
         }
+    }
+
+    /// Exits with `packsDoNotLoad` when a pack or rule file of either side does not load (each problem
+    /// was printed with the rule failures; this says which side, for a CI log).
+    static func requireLoading(current: EvaluationPipeline, candidate: EvaluationPipeline) throws {
+        let sides = [("current", "--rules", current.engine.loadProblems()), ("candidate", "--against", candidate.engine.loadProblems())]
+        let broken = sides.filter { !$0.2.isEmpty }
+        guard !broken.isEmpty else { return }
+        for (side, flag, problems) in broken {
+            Console.error(CommandError.prefix + "the \(side) packs (\(flag)) do not load: \(problems.count) problem\(problems.count == 1 ? "" : "s") "
+                          + "(first: \(problems[0])); exit status \(ExitStatus.packsDoNotLoad.rawValue)")
+        }
+        throw ExitCode(ExitStatus.packsDoNotLoad.rawValue)
     }
 
     static func table(_ report: Report, names: [CatalogueBadge]) -> String {

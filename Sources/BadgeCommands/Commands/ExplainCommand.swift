@@ -250,8 +250,11 @@ public struct BadgeExplanation: Encodable, Sendable {
     /// The whole second below a pace a run must beat (`a < target`), at least 0.1 s below it (a what-if
     /// run is 0.01% slower than asked, `WhatIf.slowdown`; nobody paces to a tenth of a second).
     static func qualifyingPace(_ target: Double) -> Double { (target - 1.1).rounded(.up) }
-    /// The next 10 m strictly above a distance a run must exceed (`a > target`).
-    static func qualifyingDistance(_ target: Double) -> Double { ((target / 10).rounded(.down) + 1) * 10 }
+    /// The next 10 m strictly above a distance a run must exceed (`a > target`), and at least the
+    /// shortest run `whatif` makes (100 m: the lace-up badge's distance is 0).
+    static func qualifyingDistance(_ target: Double) -> Double {
+        max(WhatIf.distanceRange.lowerBound, ((target / 10).rounded(.down) + 1) * 10)
+    }
 
     init(badge: CatalogueBadge, theme: String?, evaluation: Evaluation, runs: [RunSummary], fileErrors: [String]) {
         self.badge = badge.id; name = badge.name; information = badge.information; image = badge.image

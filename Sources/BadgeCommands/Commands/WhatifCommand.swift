@@ -14,6 +14,10 @@ struct WhatifCommand: ParsableCommand {
             run (splits, efforts, checkpoints, measures), adds it to the history of DIR and evaluates \
             the history with and without it. The run starts on --date (local, --tz), by default a day \
             after the last run at the same time of day.
+
+            The run made has the distance and time asked within 0.1%. It is from 100 m to 250 km, at \
+            a pace no faster than the world record over the distance (evaluate leaves a faster run \
+            out as implausible) and no slower than 30:00/km; anything else is refused with these limits.
             """
     )
 
@@ -22,17 +26,22 @@ struct WhatifCommand: ParsableCommand {
 
     @OptionGroup var options: PipelineOptions
 
-    @Option(name: .long, help: ArgumentHelp("The run's distance: 12km, 800m, 10mi (a bare number is km).", valueName: "distance"))
+    // Unconditional: `--distance -5km` is a value to refuse with the limits, not a missing one.
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
+        "The run's distance: 12km, 800m, 10mi (a bare number is km), from 100 m to 250 km.", valueName: "distance"))
     var distance: String
 
-    @Option(name: .long, help: ArgumentHelp("The run's time: h:mm:ss or mm:ss.", valueName: "time"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
+        "The run's time: h:mm:ss or mm:ss.",
+        discussion: "The pace it makes must be between the world record over the distance and 30:00/km.", valueName: "time"))
     var time: String?
 
-    @Option(name: .long, help: ArgumentHelp("Or its pace per km: m:ss (4:30).", valueName: "pace"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
+        "Or its pace per km: m:ss (4:30), between the world record over the distance and 30:00.", valueName: "pace"))
     var pace: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "When the run starts, local time: YYYY-MM-DD (09:00) or YYYY-MM-DDThh:mm.",
+        "When the run starts, local time: YYYY-MM-DD (09:00) or YYYY-MM-DDThh:mm, from 1970 to 2099.",
         discussion: "Defaults to a day after the last run of the history (now when there is none).", valueName: "date"))
     var date: String?
 
@@ -83,21 +92,23 @@ struct WhatifCommand: ParsableCommand {
     }
 
     func run() throws {
-        let meters = try Quantity.meters(distance, flag: "--distance")
-        guard meters > 0 else { throw CommandError.badQuantity(flag: "--distance", value: distance, expected: "a distance above 0 (12km, 800m, 10mi)").usage }
+        let meters = try Quantity.meters(distance, flag: "--distance", signed: true)
+        guard WhatIf.distanceRange.contains(meters) else {
+            throw CommandError.outOfRange(flag: "--distance", value: distance, limits: WhatifCommand.limits(meters: nil)).usage
+        }
         let seconds: Double
         switch (time, pace) {
         case let (time?, nil): seconds = try Quantity.seconds(time, flag: "--time")
         case let (nil, pace?): seconds = try Quantity.seconds(pace, flag: "--pace") * meters / 1000
         default: throw CommandError.timeOrPace(both: time != nil).usage
         }
-        guard seconds > 0 else { throw CommandError.badQuantity(flag: time == nil ? "--pace" : "--time", value: time ?? pace ?? "", expected: "a time above 0").usage }
-        // evaluate leaves such a run out as implausible: a what-if of one would promise awards no run earns.
-        let record = RunSelection.recordSpeed(forDistance: meters)
-        if meters >= 100, meters / seconds > record {
-            throw CommandError.badQuantity(flag: time == nil ? "--pace" : "--time", value: time ?? pace ?? "",
-                                           expected: String(format: "a run no faster than the world record over %.2f km (%.2f m/s; this is %.2f m/s, "
-                                                            + "which evaluate leaves out as implausible)", meters / 1000, record, meters / seconds)).usage
+        // Faster than the world record, evaluate leaves the run out as implausible: a what-if of one would
+        // promise awards no run earns. Slower than 30:00/km is standing about, not a pace.
+        let paceAsked = seconds / (meters / 1000)
+        guard paceAsked >= WhatifCommand.fastestPace(meters: meters), paceAsked <= WhatIf.slowestPace else {
+            throw CommandError.outOfRange(flag: time == nil ? "--pace" : "--time", value: time ?? pace ?? "",
+                                          limits: WhatifCommand.limits(meters: meters) + "; this is "
+                                            + (seconds > 0 ? "\(Format.pace(paceAsked))/km over \(Format.distance(meters))" : "no time at all")).usage
         }
         let climb = try elevation.map { try Quantity.meters($0, flag: "--elevation", bareUnit: 1) }
         let pipeline = try EvaluationPipeline(options, failures: .printAndExit)
@@ -106,7 +117,9 @@ struct WhatifCommand: ParsableCommand {
         let imagined = WhatIf.Run(distanceMeters: meters, elapsedSeconds: seconds, startEpochSeconds: start,
                                   utcOffsetSeconds: pipeline.zone.secondsFromGMT(for: Date(timeIntervalSince1970: start)),
                                   elevationGainMeters: climb)
-        let result = WhatIf.evaluate(imagined, history: outcome.selected, engine: pipeline.engine, analyzer: pipeline.analyzer())
+        let result = try EvaluationPipeline.guarding(.printAndExit) {
+            try WhatIf.evaluate(imagined, history: outcome.selected, engine: pipeline.engine, analyzer: pipeline.analyzer())
+        }
         let report = Report(
             header: pipeline.header,
             run: Report.Imagined(id: result.run.id, distanceMeters: result.run.distanceMeters, elapsedSeconds: result.run.elapsedSeconds ?? seconds,
@@ -122,6 +135,20 @@ struct WhatifCommand: ParsableCommand {
         for error in report.errors { Console.error(CommandError.skipped + error.message) }
         for failure in report.ruleErrors { Console.error(CommandError.ruleFailed + "\(failure)") }
         if !report.errors.isEmpty || !report.ruleErrors.isEmpty { throw ExitCode(ExitStatus.partial.rawValue) }
+    }
+
+    /// The fastest pace (s/km) whatif makes over `meters`: the world record's (`RunSelection`), at most
+    /// `WhatIf.fastestPace`.
+    static func fastestPace(meters: Double) -> Double {
+        max(WhatIf.fastestPace, 1000 / RunSelection.recordSpeed(forDistance: meters))
+    }
+
+    /// What whatif makes, for messages; with the fastest pace over `meters` when given.
+    static func limits(meters: Double?) -> String {
+        let fastest = meters.map { "the world record over \(Format.distance($0)) (\(Format.pace(fastestPace(meters: $0)))/km; "
+            + "evaluate leaves a faster run out as implausible)" } ?? "the world record over the distance"
+        return "whatif makes runs from 100 m to 250 km at a pace no faster than \(fastest) and no slower than "
+            + "\(Format.pace(WhatIf.slowestPace))/km"
     }
 
     /// `--date` in `zone` (09:00 when no time is given), else a day after the last run, else now.
@@ -144,7 +171,12 @@ struct WhatifCommand: ParsableCommand {
         let parts = day.split(separator: "-").compactMap { Int($0) }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
-        guard parts.count == 3, let start = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2], hour: hour, minute: minute)) else {
+        // Foundation's calendar is Julian before 1582 (0001-01-01 started in year 0000), and a run is
+        // dated by GPS time anyway: 1970 to 2099.
+        guard parts.count == 3, (1970...2099).contains(parts[0]) else {
+            throw CommandError.outOfRange(flag: "--date", value: date, limits: "whatif's runs start from 1970-01-01 to 2099-12-31").usage
+        }
+        guard let start = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2], hour: hour, minute: minute)) else {
             throw CommandError.badDate(flag: "--date", value: date).usage
         }
         return start.timeIntervalSince1970
@@ -208,7 +240,8 @@ struct WhatifCommand: ParsableCommand {
 /// Quantities typed on the command line: distances (`12km`) and clock times (`1:00:00`).
 enum Quantity {
     /// Meters from `12km`, `12.5 km`, `800m`, `10mi`; a bare number is in `bareUnit` meters (km by default).
-    static func meters(_ text: String, flag: String, bareUnit: Double = 1000) throws -> Double {
+    /// `signed`: a negative distance is returned (for the caller to refuse with its limits), else refused.
+    static func meters(_ text: String, flag: String, bareUnit: Double = 1000, signed: Bool = false) throws -> Double {
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
         let units: [(String, Double)] = [("km", 1000), ("mi", 1609.344), ("m", 1)]
         var number = trimmed, factor = bareUnit
@@ -217,9 +250,10 @@ enum Quantity {
             factor = value
             break
         }
-        guard let value = Double(number), value.isFinite, value >= 0, value * factor <= 1_000_000 else {
-            throw CommandError.badQuantity(flag: flag, value: text, expected: "a distance such as 12km, 800m or 10mi (up to 1000 km)").usage
-        }
+        let expected = "a distance such as 12km, 800m or 10mi (up to 1000 km)"
+        guard let value = Double(number), value.isFinite else { throw CommandError.badQuantity(flag: flag, value: text, expected: expected).usage }
+        if signed { return value * factor }
+        guard value >= 0, value * factor <= 1_000_000 else { throw CommandError.badQuantity(flag: flag, value: text, expected: expected).usage }
         return value * factor
     }
 

@@ -78,7 +78,7 @@ public struct EvaluationReport: Encodable, Sendable {
 
         public init(zone: TimeZone, packs: [RulePack]) {
             badgectl = Badgectl.configuration.version
-            self.zone = zone.identifier
+            self.zone = ZoneNames.name(of: zone)
             self.packs = packs.map { Pack(name: $0.name, version: $0.version, fingerprint: $0.fingerprint, directory: $0.directory) }
         }
     }

@@ -11,13 +11,13 @@ public enum OutputFormat: String, ExpressibleByArgument, CaseIterable, Sendable 
 /// Options shared by every command that reads runs.
 struct RunOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "Time zone for local dates and times (local_date, local_start) of runs whose file has no UTC offset (e.g. Europe/Paris).",
+        "Time zone for local dates and times (local_date, local_start) of runs whose file has no UTC offset (e.g. Europe/Paris, UTC).",
         discussion: "Defaults to the machine's zone. A JSON summary whose start has no zone is read as a time of day in this zone.", valueName: "zone"))
     var tz: String?
 
     func zone() throws -> TimeZone {
         guard let tz else { return .current }
-        guard let zone = TimeZone(identifier: tz) else {
+        guard let zone = ZoneNames.zone(named: tz) else {
             throw CommandError.unknownTimeZone(name: tz).usage
         }
         return zone

@@ -1,5 +1,6 @@
 import BadgeRules
 import Foundation
+import RunFiles
 import RunLibrary
 
 extension EvaluationPipeline {
@@ -7,7 +8,7 @@ extension EvaluationPipeline {
     /// (the pipeline's `--tz` when nil).
     func incremental(_ store: StateStore, zone: TimeZone? = nil) -> IncrementalEvaluator {
         let keep = keepDuplicates
-        return IncrementalEvaluator(engine: engine, store: store, zone: (zone ?? self.zone).identifier) { runs in
+        return IncrementalEvaluator(engine: engine, store: store, zone: ZoneNames.name(of: zone ?? self.zone)) { runs in
             keep ? runs : Duplicates.removeSameActivity(from: runs).kept
         }
     }

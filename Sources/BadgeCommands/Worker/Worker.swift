@@ -189,7 +189,7 @@ final class Worker {
     private func zone(named name: String?) throws -> TimeZone {
         guard let name else { return setup.zone }
         if let known = zones[name] { return known }
-        guard let zone = TimeZone(identifier: name) else { throw LineError(description: Message.unknownZone(name)) }
+        guard let zone = ZoneNames.zone(named: name) else { throw LineError(description: Message.unknownZone(name)) }
         if zones.count < 1024 { zones[name] = zone }
         return zone
     }

@@ -86,6 +86,20 @@ public struct RuleEngine: Sendable {
         self.loadFailures = failures
     }
 
+    /// Everything of these packs that does not load: the packs themselves (`loadFailures`: no such
+    /// folder, no pack.lua, a pack.lua that fails) and each rule file that fails to load or to declare
+    /// its rule (a syntax error, a missing `id`, an unknown badge), as an evaluation reports them.
+    /// Empty when every pack and rule loads. Loads the rules into a fresh Lua state, with no runs.
+    public func loadProblems() -> [RuleFailure] {
+        do {
+            let session = try Session(packs: packs, catalogue: catalogue, limits: limits, runs: [], athlete: athlete)
+            session.loadRules()
+            return loadFailures + session.evaluation.failures
+        } catch {
+            return loadFailures + packs.map { RuleFailure(pack: $0.name, rule: nil, file: $0.directory, line: nil, message: "\(error)") }
+        }
+    }
+
     /// Runs in the order rules see them: by start (runs without a start last), ties by id. Runs
     /// already in that order come back as they are after one linear check.
     public static func ordered(_ runs: [RunSummary]) -> [RunSummary] {

@@ -155,9 +155,10 @@ final class Session {
     }
 
     /// A file's bytes, without a UTF-8 byte order mark (editors add one; Lua would read it as code).
+    /// A regular file of at most 16 MiB (a rule is kilobytes; a FIFO or a device is never opened
+    /// for reading), nil when it cannot be read.
     static func read(_ path: String) -> [UInt8]? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        let bytes = [UInt8](data)
+        guard let bytes = try? FileBytes.read(path: path, maximumBytes: 16 << 20) else { return nil }
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return Array(bytes.dropFirst(3)) }
         return bytes
     }

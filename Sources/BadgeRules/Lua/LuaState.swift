@@ -1,3 +1,4 @@
+import Foundation
 import CLua
 import CLuaShims
 
@@ -352,9 +353,46 @@ final class LuaState {
             }
         }
         if status == LUA_OK { return nil }
-        let message = string(at: -1) ?? "cannot load \(chunkName)"
+        // A syntax error quotes the token it stopped at: a whole unfinished long string, however long.
+        let message = errorText(at: -1).map { Self.capped($0, limit: Self.errorMessageLimit) } ?? "cannot load \(chunkName)"
         pop()
         return message
+    }
+
+    /// The most bytes of a rule's error message the host keeps (4 KiB): `error(string.rep("H", 30e6))`
+    /// otherwise went whole to stderr, into the JSON and onto every worker line that names the failure.
+    /// Cut here, where a Lua error becomes a Swift value, so that no writer has to remember to.
+    static let errorMessageLimit = 4096
+    /// The most bytes of a traceback kept (a function named by a long constant key makes long lines).
+    static let tracebackLimit = 8192
+
+    /// The bytes of the string at `index`, read in place (nil when it is not a string). Valid while
+    /// the value stays on the stack.
+    private func errorText(at index: Int32) -> UnsafeRawBufferPointer? {
+        guard lua_type(state, index) == LUA_TSTRING else { return nil }
+        var length = 0
+        guard let pointer = lua_tolstring(state, index, &length) else { return nil }
+        return UnsafeRawBufferPointer(start: pointer, count: length)
+    }
+
+    /// `bytes` as text, cut after `limit` bytes (on a character boundary) with "… (N bytes cut)" after it.
+    static func capped(_ bytes: UnsafeRawBufferPointer, limit: Int) -> String {
+        guard bytes.count > limit else { return String(decoding: bytes, as: UTF8.self) }
+        var end = limit
+        while end > 0, bytes[end] & 0xC0 == 0x80 { end -= 1 }  // not inside a UTF-8 sequence
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self) + "… (\(bytes.count - end) bytes cut)"
+    }
+
+    /// `text` cut as `capped(_:limit:)` cuts bytes.
+    static func capped(_ text: String, limit: Int) -> String {
+        guard text.utf8.count > limit else { return text }
+        var copy = text
+        return copy.withUTF8 { capped(UnsafeRawBufferPointer($0), limit: limit) }
+    }
+
+    /// The string at `index` as an error message (capped at `errorMessageLimit`); nil when it is not a string.
+    func errorMessage(at index: Int32) -> String? {
+        errorText(at: index).map { Self.capped($0, limit: Self.errorMessageLimit) }
     }
 
     /// Sets upvalue 1 (`_ENV` of a main chunk) of the function at `function` to the registry value `envRef`.
@@ -386,7 +424,30 @@ final class LuaState {
     func call(nargs: Int32, nresults: Int32) -> CallError? {
         let status = bclua_call(state, nargs, nresults)
         if status == LUA_OK { return nil }
-        let raw = string(at: -1) ?? "(error object is not a string)"
+        // The message handler appended a traceback: split it off in place, then keep at most
+        // `errorMessageLimit` bytes of the message and `tracebackLimit` of the traceback.
+        var message = "(error object is not a string)"
+        var traceback: String? = nil
+        if let raw = errorText(at: -1) {
+            let marker = Array("\nstack traceback:\n".utf8)
+            var split: Int? = nil
+            if let base = raw.baseAddress {
+                // The first newline that starts the marker (memchr: a 30 MB message is scanned at memory speed).
+                var offset = 0
+                while split == nil, offset + marker.count <= raw.count,
+                      let hit = memchr(base + offset, 0x0A, raw.count - marker.count + 1 - offset) {
+                    let at = base.distance(to: UnsafeRawPointer(hit))
+                    if memcmp(base + at, marker, marker.count) == 0 { split = at }
+                    offset = at + 1
+                }
+            }
+            if let split {
+                message = Self.capped(UnsafeRawBufferPointer(rebasing: raw[0..<split]), limit: Self.errorMessageLimit)
+                traceback = "stack traceback:\n" + Self.capped(UnsafeRawBufferPointer(rebasing: raw[(split + marker.count)...]), limit: Self.tracebackLimit)
+            } else {
+                message = Self.capped(raw, limit: Self.errorMessageLimit)
+            }
+        }
         pop()
         var stop: Stop? = nil
         switch bclua_stop_reason(state) {
@@ -397,15 +458,9 @@ final class LuaState {
         default:
             // A memory error Lua raised for an allocation denied once (the retry after a collection was not
             // attempted, or a pcall-less path): still the memory cap.
-            if status == LUA_ERRMEM || (bclua_memory_denied(state) != 0 && raw.contains("not enough memory")) { stop = .memory }
+            if status == LUA_ERRMEM || (bclua_memory_denied(state) != 0 && message.contains("not enough memory")) { stop = .memory }
         }
         bclua_gc_collect(state)
-        var message = raw
-        var traceback: String? = nil
-        if let range = raw.range(of: "\nstack traceback:\n") {
-            message = String(raw[raw.startIndex..<range.lowerBound])
-            traceback = "stack traceback:\n" + raw[range.upperBound...]
-        }
         if stop == .instructions, !message.contains(Self.instructionsStopped) {
             // The rule's code replaced the stop's error object on its way out (a `__close` handler raising its own).
             message = "\(Self.instructionsStopped) (\(limits.instructionsPerCall) instructions per call)"

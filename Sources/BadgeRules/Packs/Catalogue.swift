@@ -1,5 +1,6 @@
 import Foundation
 import RunAnalysis
+import RunFiles
 
 /// One badge as the catalogue lists it.
 public struct CatalogueBadge: Sendable, Equatable, Codable {
@@ -60,9 +61,12 @@ public struct Catalogue: Sendable, Equatable {
     public static func load(path: String) throws -> Catalogue {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            // A regular file of at most 16 MiB (a catalogue of thousands of badges is kilobytes).
+            data = Data(try FileBytes.read(path: path, maximumBytes: 16 << 20))
+        } catch let error as ActivityError {
+            throw RulesError.catalogue(path: path, index: nil, reason: "cannot read: \(error.reason)")
         } catch {
-            throw RulesError.catalogue(path: path, index: nil, reason: "cannot read: \(error.localizedDescription)")
+            throw RulesError.catalogue(path: path, index: nil, reason: "cannot read: \(error)")
         }
         return try parse(data, source: path)
     }

@@ -85,9 +85,11 @@ extension PackManifest {
                                fail: (String) -> RulesError) throws -> MeasureDefinition.Parameter {
         switch type {
         case .number(let minimum, let integer):
-            guard lua.type(at: index) == .number, let value = lua.number(at: index), value.isFinite else {
+            guard lua.type(at: index) == .number, let value = lua.number(at: index) else {
                 throw fail("\(label) must be a number (\(doc)), got \(lua.typeName(at: index))")
             }
+            // `math.huge` or `0/0`: a number, but none a measure can use.
+            guard value.isFinite else { throw fail("\(label) must be a finite number (\(doc)), got \(lua.numberText(at: index))") }
             guard value >= minimum else { throw fail("\(label) must be at least \(MeasureScalar.float(minimum).text), got \(lua.numberText(at: index))") }
             if integer, value != value.rounded() { throw fail("\(label) must be a whole number, got \(lua.numberText(at: index))") }
             return .number(value)
@@ -139,12 +141,19 @@ extension PackManifest {
         case .success(let resolved): real = resolved
         case .failure(let refusal): throw fail("\(file): \(refusal)")
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: real, isDirectory: &isDirectory), !isDirectory.boolValue,
-              let data = FileManager.default.contents(atPath: real) else {
-            throw fail("no segment file \(path) (a GPX route or track drawn in any GPX editor)")
+        if let kind = notAFile(real) {
+            throw fail(kind == nil ? "no segment file \(path) (a GPX route or track drawn in any GPX editor)"
+                       : "\(path) is \(kind ?? ""), not a segment file (a GPX route or track drawn in any GPX editor)")
         }
-        guard data.count <= maximumSegmentBytes else { throw fail("\(path): over \(maximumSegmentBytes >> 20) MiB, too large for a segment") }
+        // Size checked before a byte is read (a 300 MB file is refused, not read whole).
+        let data: Data
+        do {
+            data = Data(try FileBytes.read(path: real, maximumBytes: maximumSegmentBytes))
+        } catch ActivityError.tooLarge {
+            throw fail("\(path): over \(maximumSegmentBytes >> 20) MiB, too large for a segment")
+        } catch let error as ActivityError {
+            throw fail("cannot read the segment file \(path): \(error.reason)")
+        }
         var latitudes: [Double] = [], longitudes: [Double] = []
         do {
             let track = try data.withUnsafeBytes { try GPXReader.read(bytes: $0, source: path) }
@@ -169,6 +178,21 @@ extension PackManifest {
         var made = MeasureDefinition(kind: definition.kind, parameters: parameters)
         made.path = segment
         return made
+    }
+
+    /// What `path` is when it is not a regular file (links followed): `.some(nil)` when there is nothing
+    /// there, else what there is ("a folder", "a named pipe (FIFO)", ...); nil for a regular file.
+    static func notAFile(_ path: String) -> String?? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .some(nil) }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return "a folder"
+        case S_IFIFO: return "a named pipe (FIFO)"
+        case S_IFSOCK: return "a socket"
+        case S_IFCHR, S_IFBLK: return "a device"
+        default: return "neither a file nor a folder"
+        }
     }
 
     /// The `<rtept lat=".." lon="..">` points of a GPX route, in order (nil when there are none). A point

@@ -32,6 +32,55 @@ public enum WhatIf {
 
         /// Its even pace (s/km).
         public var paceSecondsPerKilometre: Double { elapsedSeconds / (distanceMeters / 1000) }
+
+        /// Why the run cannot be made as asked, with the limits (`WhatIf.distanceRange`, `fastestPace`,
+        /// `slowestPace`); nil when it can.
+        public var outOfRange: String? {
+            let limits = "a what-if run is \(WhatIf.describe(WhatIf.distanceRange)) at a pace from "
+                + "\(WhatIf.clock(WhatIf.fastestPace))/km to \(WhatIf.clock(WhatIf.slowestPace))/km"
+            guard distanceMeters.isFinite, elapsedSeconds.isFinite, WhatIf.distanceRange.contains(distanceMeters) else {
+                return "\(limits); this one is \(distanceMeters) m"
+            }
+            let pace = paceSecondsPerKilometre
+            guard pace >= WhatIf.fastestPace, pace <= WhatIf.slowestPace else {
+                return "\(limits); this one is \(pace > 0 && pace < 1e7 ? WhatIf.clock(pace) + "/km" : "\(pace) s/km")"
+            }
+            guard startEpochSeconds.isFinite, WhatIf.startRange.contains(startEpochSeconds) else {
+                return "a what-if run starts from 1970-01-01 to 2099-12-31; this one starts at \(startEpochSeconds) s since 1970"
+            }
+            if let gain = elevationGainMeters, !(gain.isFinite && gain >= 0) { return "a what-if run's climb is 0 m or more; this one is \(gain) m" }
+            return nil
+        }
+    }
+
+    /// The distances a what-if makes exactly (m): from 100 m to 250 km (about twice the longest
+    /// single-stage race people train for). Within these and the paces below, the generated run's
+    /// distance and time are within 0.1 % of those asked (WhatIfTests' property test); outside them,
+    /// `evaluate` refuses the run (a 1e-9 km run at 5:00 took 3.3 GB and aborted; a metre in 30 minutes
+    /// came out as 2.4 m in an hour).
+    public static let distanceRange: ClosedRange<Double> = 100...250_000
+    /// The fastest even pace a what-if makes (s/km): 1:30/km, faster than the 100 m world record
+    /// (9.58 s, 1:36/km). `badgectl whatif` refuses anything faster than the record over the distance,
+    /// as `evaluate` leaves such a run out.
+    public static let fastestPace = 90.0
+    /// The slowest even pace a what-if makes (s/km): 30:00/km, 2 km/h, slower than any walk a runner
+    /// would log (a slower one is stopping, not a pace: its points are mostly GPS rounding).
+    public static let slowestPace = 1800.0
+    /// When a what-if run may start (s since 1970): 1970-01-01 to the end of 2099.
+    public static let startRange: ClosedRange<Double> = 0...4_102_444_799
+
+    /// `1:30`, `30:00`, `1:02:03`.
+    static func clock(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded())
+        let (h, m, r) = (s / 3600, s / 60 % 60, s % 60)
+        let mm = m < 10 && h > 0 ? "0\(m)" : "\(m)", ss = r < 10 ? "0\(r)" : "\(r)"
+        return h > 0 ? "\(h):\(mm):\(ss)" : "\(mm):\(ss)"
+    }
+
+    /// `from 100 m to 250 km`.
+    static func describe(_ range: ClosedRange<Double>) -> String {
+        func text(_ m: Double) -> String { m < 1000 ? "\(Int(m)) m" : "\(Int(m / 1000)) km" }
+        return "from \(text(range.lowerBound)) to \(text(range.upperBound))"
     }
 
     /// What the run would change.
@@ -52,13 +101,18 @@ public enum WhatIf {
     public static let slowdown = 1e-4
     /// How far past the distance asked the path goes (m; see `summary(of:analyzer:)`).
     public static let overrunMeters = 1.0
+    /// How far the generated path's distance and time may be from those asked: 0.1 %.
+    public static let tolerance = 1e-3
 
-    /// The hypothetical run's summary: generated (even pace, no GPS noise, one point a second) and
-    /// analysed with `analyzer` (its checkpoints and measures), then given the climb asked for.
     /// Measure kinds that depend on where the run goes: nil in a what-if, whose path is invented.
     public static let whereKinds: Set<String> = [MeasureKind.place.name, MeasureKind.segment.name, MeasureKind.tiles.name]
 
-    public static func summary(of run: Run, analyzer: RunAnalyzer) -> RunSummary {
+    /// The hypothetical run's summary: generated (even pace, no GPS noise, one point a second) and
+    /// analysed with `analyzer` (its checkpoints and measures), then given the climb asked for.
+    /// - Throws: `RulesError.whatIf` when the run is out of range (`Run.outOfRange`), or (never within
+    ///   range) when the generated run does not measure what was asked.
+    public static func summary(of run: Run, analyzer: RunAnalyzer) throws -> RunSummary {
+        if let problem = run.outOfRange { throw RulesError.whatIf(reason: problem) }
         // Exact boundaries resolve as the rules' strict comparisons say (not more than the distance,
         // not faster than the pace), and an even run is not a negative split: the run is generated
         // 0.01% slower than asked and slowing down by 0.01% from start to end (an even run's halves
@@ -66,8 +120,8 @@ public enum WhatIf {
         // are rounded the way a device writes them). The path goes a metre past the distance asked,
         // so that efforts of exactly that distance exist (a winding path measures a little shorter
         // than it is); the summary's distance and time are then those at the distance asked.
-        let distance = max(run.distanceMeters, 0)
-        let pace = distance > 0 ? run.elapsedSeconds / (distance / 1000) * (1 + WhatIf.slowdown) : 0
+        let distance = run.distanceMeters
+        let pace = run.elapsedSeconds / (distance / 1000) * (1 + WhatIf.slowdown)
         var generator = RunGenerator(seed: 20, distanceMeters: distance + WhatIf.overrunMeters, paceSecondsPerKilometre: pace)
         generator.paceVariation = 0
         generator.paceRamp = WhatIf.slowdown
@@ -77,17 +131,23 @@ public enum WhatIf {
         generator.utcOffsetSeconds = run.utcOffsetSeconds
         generator.name = "What if"
         var summary = analyzer.summarize(generator.track(), id: run.id, zoneOffsetSeconds: run.utcOffsetSeconds)
-        if distance > 0, abs(summary.distanceMeters - distance) <= WhatIf.overrunMeters + distance * 1e-3 {
-            let elapsed = run.elapsedSeconds * (1 + WhatIf.slowdown)
-            summary.distanceMeters = distance
-            summary.elapsedSeconds = elapsed
-            summary.timerSeconds = elapsed
-            summary.movingSeconds = elapsed
-            summary.speedMetersPerSecond = distance / elapsed
-            summary.paceSecondsPerKilometre = elapsed / (distance / 1000)
-            summary.movingPaceSecondsPerKilometre = summary.paceSecondsPerKilometre
-            summary.paceSecondsPerMile = elapsed / (distance / Units.metresPerMile)
+        // The path as analysed: within 0.1 % of what was asked (the overrun aside). Never otherwise within
+        // the limits; were it, the run would not be the one asked for, so it is an error, not a result.
+        let generatedSeconds = (summary.elapsedSeconds ?? .nan) * distance / (distance + WhatIf.overrunMeters)
+        guard abs(summary.distanceMeters - distance - WhatIf.overrunMeters) <= distance * WhatIf.tolerance,
+              abs(generatedSeconds - run.elapsedSeconds) <= run.elapsedSeconds * WhatIf.tolerance else {
+            throw RulesError.whatIf(reason: "the run generated for \(distance) m in \(run.elapsedSeconds) s measures "
+                                    + "\(summary.distanceMeters) m in \(summary.elapsedSeconds ?? .nan) s")
         }
+        let elapsed = run.elapsedSeconds * (1 + WhatIf.slowdown)
+        summary.distanceMeters = distance
+        summary.elapsedSeconds = elapsed
+        summary.timerSeconds = elapsed
+        summary.movingSeconds = elapsed
+        summary.speedMetersPerSecond = distance / elapsed
+        summary.paceSecondsPerKilometre = elapsed / (distance / 1000)
+        summary.movingPaceSecondsPerKilometre = summary.paceSecondsPerKilometre
+        summary.paceSecondsPerMile = elapsed / (distance / Units.metresPerMile)
         // Where the run goes is invented (the generator's winding path): measures of where (places
         // passed, segments, map tiles) would be made up, so they are nil, as for a run without positions.
         for definition in analyzer.measures where WhatIf.whereKinds.contains(definition.kind) {
@@ -102,8 +162,9 @@ public enum WhatIf {
 
     /// Evaluates `history` with `engine`, then `history` plus `run`, and says what the run changes.
     /// `analyzer` should be the one the history was read with (same checkpoints and measures).
-    public static func evaluate(_ run: Run, history: [RunSummary], engine: RuleEngine, analyzer: RunAnalyzer) -> Outcome {
-        var hypothetical = summary(of: run, analyzer: analyzer)
+    /// - Throws: `RulesError.whatIf` when the run is out of range (`Run.outOfRange`).
+    public static func evaluate(_ run: Run, history: [RunSummary], engine: RuleEngine, analyzer: RunAnalyzer) throws -> Outcome {
+        var hypothetical = try summary(of: run, analyzer: analyzer)
         // An id no run of the history has.
         let ids = Set(history.map(\.id))
         var id = hypothetical.id, number = 1

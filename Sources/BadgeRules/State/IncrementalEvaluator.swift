@@ -63,7 +63,7 @@ public struct IncrementalEvaluator: Sendable {
 
     func addLocked(_ runs: [RunSummary]) throws -> StateUpdate {
         let state = try store.loadState()
-        guard state.zone == zone else {
+        guard ZoneNames.canonical(state.zone) == ZoneNames.canonical(zone) else {
             throw RulesError.state(path: store.statePath, reason: "made with the time zone \(state.zone), not \(zone): add with --tz \(state.zone), or evaluate with --state again")
         }
         // A pack of the state that these rules lack (another --rules, or the pack did not load) would

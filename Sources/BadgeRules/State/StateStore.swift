@@ -114,10 +114,19 @@ public struct StateStore: Sendable {
 
     // MARK: - Reading
 
+    /// `state.json` and `runs.index` larger than this are refused before they are read (a 10,000-run
+    /// history's are a few megabytes).
+    static let maximumFileBytes = 256 << 20
+
+    /// A state file's bytes (a regular file within `maximumFileBytes`), nil when it cannot be read.
+    static func contents(_ path: String) -> Data? {
+        (try? FileBytes.read(path: path, maximumBytes: maximumFileBytes)).map { Data($0) }
+    }
+
     /// Reads `state.json`. Throws `RulesError.state` naming the file.
     public func loadState() throws -> SavedState {
         try StateStore.requireRegularFile(statePath)
-        guard let data = FileManager.default.contents(atPath: statePath) else {
+        guard let data = StateStore.contents(statePath) else {
             throw RulesError.state(path: statePath, reason: "cannot read it (no saved state here: `badgectl evaluate DIR --state \(directory)` makes one)")
         }
         var state: SavedState
@@ -160,8 +169,8 @@ public struct StateStore: Sendable {
     /// Reads `runs.index` up to `state.indexBytes`.
     public func loadIndex(_ state: SavedState) throws -> [IndexEntry] {
         try StateStore.requireRegularFile(indexPath)
-        guard let data = FileManager.default.contents(atPath: indexPath) else {
-            throw RulesError.state(path: indexPath, reason: "cannot read it")
+        guard let data = StateStore.contents(indexPath) else {
+            throw RulesError.state(path: indexPath, reason: "cannot read it (or it is over \(StateStore.maximumFileBytes >> 20) MiB)")
         }
         guard data.count >= state.indexBytes else {
             throw RulesError.state(path: indexPath, reason: "\(data.count) bytes, the state says \(state.indexBytes): damaged (evaluate with --state again)")
@@ -382,28 +391,36 @@ public struct StateStore: Sendable {
         }
     }
 
+    /// What a failed write of a state file says after its path.
+    static func writeFailure(_ why: String) -> String { "cannot save the state: writing this file failed: \(why)" }
+
     /// Writes `data` to `path` through a temporary file and a rename.
     func write(_ data: Data, to path: String) throws {
         let temporary = path + ".tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: data) else {
-            throw RulesError.state(path: path, reason: "cannot write it")
+        do {
+            try data.write(to: URL(fileURLWithPath: temporary))
+        } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw RulesError.state(path: temporary, reason: StateStore.writeFailure(StateStore.describe(error)))
         }
         guard rename(temporary, path) == 0 else {
-            throw RulesError.state(path: path, reason: "cannot replace it: \(String(cString: strerror(errno)))")
+            throw RulesError.state(path: path, reason: "cannot save the state: replacing this file failed: \(String(cString: strerror(errno)))")
         }
     }
 
     /// Writes `data` at byte `offset` of `path`, cutting what followed.
     func appendBytes(_ data: Data, to path: String, at offset: Int) throws {
         try StateStore.requireRegularFile(path)
-        guard let handle = FileHandle(forWritingAtPath: path) else { throw RulesError.state(path: path, reason: "cannot write it") }
+        guard let handle = FileHandle(forWritingAtPath: path) else {
+            throw RulesError.state(path: path, reason: StateStore.writeFailure("cannot open it for writing: \(String(cString: strerror(errno)))"))
+        }
         defer { try? handle.close() }
         do {
             try handle.truncate(atOffset: UInt64(offset))
             try handle.seek(toOffset: UInt64(offset))
             try handle.write(contentsOf: data)
         } catch {
-            throw RulesError.state(path: path, reason: "cannot write it: \(StateStore.describe(error))")
+            throw RulesError.state(path: path, reason: StateStore.writeFailure(StateStore.describe(error)))
         }
     }
 
@@ -416,6 +433,16 @@ public struct StateStore: Sendable {
             @unknown default: return "\(error)"
             }
         }
+        // Foundation's file errors print as `Error Domain=NSCocoaErrorDomain Code=512 "(null)" UserInfo=
+        // {NSUnderlyingError=... Code=27 "File too large"}`: say the system's reason ("File too large",
+        // "No space left on device") instead.
+        let nsError = error as NSError
+        if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
+        // (On Linux the underlying error is a Swift error that `as? NSError` does not match.)
+        if let underlying = (nsError.userInfo[NSUnderlyingErrorKey] as? Error).map({ $0 as NSError }), underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        if nsError.domain == NSCocoaErrorDomain, let reason = nsError.userInfo[NSLocalizedFailureReasonErrorKey] as? String { return reason }
         return "\(error)"
     }
 }

@@ -205,9 +205,9 @@ final class TestSession {
         let level = Int32(lua.number(at: 1) ?? 2)
         let place = lua.whereString(level: level)
         var failure = TestFailure(located: place + " x", file: file)
-        failure.message = lua.string(at: 2) ?? "expectation failed"
-        failure.expected = lua.string(at: 3)
-        failure.got = lua.string(at: 4)
+        failure.message = lua.errorMessage(at: 2) ?? "expectation failed"
+        failure.expected = lua.errorMessage(at: 3)
+        failure.got = lua.errorMessage(at: 4)
         failures.append(failure)
         return 0
     }

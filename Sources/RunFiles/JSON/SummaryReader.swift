@@ -6,7 +6,7 @@ import Foundation
 /// { "start": "2024-05-01T07:30:00+02:00", "distance_m": 8000, "duration_s": 2700,
 ///   "moving_s": 2640, "name": "Treadmill intervals", "sport": "treadmill" }
 /// ```
-/// - `start` (required): ISO 8601 with seconds. An offset (`+02:00`) sets the local date and time;
+/// - `start` (required): ISO 8601 with seconds, a day its month has, an offset within ±14:00. An offset (`+02:00`) sets the local date and time;
 ///   `Z` means UTC (the local date and time then come from the zone chosen by the user); no zone at
 ///   all (`2026-11-22T23:30:00`, a time typed by hand) is a local wall-clock time, read in the zone
 ///   chosen by the user. The zone is not known while files are read and cached, so such a start is
@@ -122,6 +122,10 @@ public enum SummaryReader {
         guard let startText = try string("start", required: true) else { throw bad("start", "missing (required)") }
         guard let parsed = Timestamps.parse(startText) else {
             throw bad("start", "\(ShownValue.quoted(startText)) is not an ISO 8601 timestamp like 2024-05-01T07:30:00+02:00")
+        }
+        // `parse` reads 2024-02-30 as 1 March and +25:00 as an offset of 90,000 s: refused, saying why.
+        if let problem = Timestamps.calendarProblem(startText) {
+            throw bad("start", "'\(startText)' is not a real time: \(problem)")
         }
         guard let distance = try number("distance_m", required: true) else { throw bad("distance_m", "missing (required)") }
         guard distance >= 0 else { throw bad("distance_m", "must be ≥ 0, got \(distance)") }

@@ -29,6 +29,15 @@ public enum ActivityError: Error, CustomStringConvertible, Equatable, Sendable {
         }
     }
 
+    /// What is wrong, without the path (for a message that names the file itself).
+    public var reason: String {
+        switch self {
+        case .unreadable(_, let reason), .noUsablePoints(_, let reason), .tooLarge(_, let reason): return reason
+        case .notFormat(_, let format, let reason): return "not a \(format) file: \(reason)"
+        case .malformed(_, _, _, let reason), .badSummary(_, _, let reason): return reason
+        }
+    }
+
     public var path: String {
         switch self {
         case .unreadable(let p, _), .notFormat(let p, _, _), .malformed(let p, _, _, _),

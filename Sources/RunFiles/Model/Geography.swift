@@ -56,6 +56,10 @@ extension MeasureKind {
 /// the points in a local plane (metres east and north of the first point, an equirectangular projection
 /// on the mean radius: under 0.1 % off over a few kilometres), the distance along the path to each point
 /// and the bounding box in degrees.
+///
+/// Across the antimeridian: each point's longitude is taken within 180° of the one before (179.99°
+/// then −179.99° is a step of 0.02° east, not 359.98° west: the path from (0, 179.99) to (0, −179.99)
+/// is 2.2 km, not 40,028 km), and a point's offset from the first is taken the short way round.
 public final class SegmentPath: Sendable {
     public let latitudes: [Double]
     public let longitudes: [Double]
@@ -64,6 +68,8 @@ public final class SegmentPath: Sendable {
     /// Metres along the path to each point; the last one is `length`.
     public let along: [Double]
     public let length: Double
+    /// The box of the points; the longitudes are those of the path unwrapped from its first point, so
+    /// for a path across the antimeridian they run past ±180 (179.99 ... 180.01).
     public let minLatitude: Double, maxLatitude: Double, minLongitude: Double, maxLongitude: Double
     /// Metres per degree of longitude and of latitude in the local plane.
     public let metresPerDegreeLongitude: Double, metresPerDegreeLatitude: Double
@@ -72,19 +78,32 @@ public final class SegmentPath: Sendable {
     public static let defaultTolerance = 25.0
     /// How far from the path a pass may stray (the measure's `tolerance_m`).
     public let tolerance: Double
-    /// A box in degrees.
-    public struct Box: Sendable { public var minLatitude, maxLatitude, minLongitude, maxLongitude: Double }
+    /// A box in degrees; its longitudes may run past ±180 (a segment across the antimeridian).
+    public struct Box: Sendable {
+        public var minLatitude, maxLatitude, minLongitude, maxLongitude: Double
+
+        /// Whether the box meets the box `south...north`, `west...east` (longitudes within ±180), the
+        /// box taken also one turn east or west when it runs past ±180.
+        @inline(__always)
+        public func meets(south: Double, north: Double, west: Double, east: Double) -> Bool {
+            guard minLatitude <= north, maxLatitude >= south else { return false }
+            if minLongitude <= east, maxLongitude >= west { return true }
+            if maxLongitude > 180, minLongitude - 360 <= east, maxLongitude - 360 >= west { return true }
+            return minLongitude < -180 && minLongitude + 360 <= east && maxLongitude + 360 >= west
+        }
+    }
     /// The path's box widened by `tolerance`: a run whose box does not meet it is not matched at all.
     public let box: Box
 
     /// The path through `points` (latitude, longitude in degrees; consecutive duplicates dropped), matched
     /// within `tolerance` metres. nil with fewer than two distinct points or a coordinate out of range.
     public init?(latitudes: [Double], longitudes: [Double], tolerance: Double = defaultTolerance) {
-        var lats: [Double] = [], lons: [Double] = []
+        var lats: [Double] = [], lons: [Double] = [], unwrapped: [Double] = []
         for (lat, lon) in zip(latitudes, longitudes) {
             guard Geodesy.isValid(latitude: lat, longitude: lon) else { return nil }
             if lats.last == lat && lons.last == lon { continue }
             lats.append(lat); lons.append(lon)
+            unwrapped.append(unwrapped.last.map { $0 + SegmentPath.shortWay(lon - $0) } ?? lon)
         }
         guard lats.count >= 2 else { return nil }
         let degrees = Double.pi / 180
@@ -93,8 +112,8 @@ public final class SegmentPath: Sendable {
         metresPerDegreeLongitude = max(1, Geodesy.meanRadius * degrees * cos(originLatitude * degrees))
         var xs: [Double] = [], ys: [Double] = [], along: [Double] = []
         var total = 0.0
-        for (lat, lon) in zip(lats, lons) {
-            let px = (lon - lons[0]) * metresPerDegreeLongitude, py = (lat - lats[0]) * metresPerDegreeLatitude
+        for (lat, lon) in zip(lats, unwrapped) {
+            let px = (lon - unwrapped[0]) * metresPerDegreeLongitude, py = (lat - lats[0]) * metresPerDegreeLatitude
             if let lx = xs.last, let ly = ys.last { total += ((px - lx) * (px - lx) + (py - ly) * (py - ly)).squareRoot() }
             xs.append(px); ys.append(py); along.append(total)
         }
@@ -102,22 +121,28 @@ public final class SegmentPath: Sendable {
         self.latitudes = lats; self.longitudes = lons
         x = xs; y = ys; self.along = along; length = total
         minLatitude = lats.min() ?? 0; maxLatitude = lats.max() ?? 0
-        minLongitude = lons.min() ?? 0; maxLongitude = lons.max() ?? 0
+        minLongitude = unwrapped.min() ?? 0; maxLongitude = unwrapped.max() ?? 0
         self.tolerance = tolerance
         let dLat = tolerance / metresPerDegreeLatitude, dLon = tolerance / metresPerDegreeLongitude
         box = Box(minLatitude: minLatitude - dLat, maxLatitude: maxLatitude + dLat,
                   minLongitude: minLongitude - dLon, maxLongitude: maxLongitude + dLon)
     }
 
-    /// A point in the local plane.
+    /// `degrees` (a difference of longitudes) taken the short way round: within -180...180.
     @inline(__always)
-    public func plane(latitude: Double, longitude: Double) -> (x: Double, y: Double) {
-        ((longitude - originLongitude) * metresPerDegreeLongitude, (latitude - originLatitude) * metresPerDegreeLatitude)
+    static func shortWay(_ degrees: Double) -> Double {
+        degrees > 180 ? degrees - 360 : (degrees < -180 ? degrees + 360 : degrees)
     }
 
-    /// A plane point back in degrees.
+    /// A point in the local plane (its longitude taken within 180° of the path's first point).
+    @inline(__always)
+    public func plane(latitude: Double, longitude: Double) -> (x: Double, y: Double) {
+        (SegmentPath.shortWay(longitude - originLongitude) * metresPerDegreeLongitude, (latitude - originLatitude) * metresPerDegreeLatitude)
+    }
+
+    /// A plane point back in degrees (longitude within -180...180).
     public func degrees(x: Double, y: Double) -> (latitude: Double, longitude: Double) {
-        (originLatitude + y / metresPerDegreeLatitude, originLongitude + x / metresPerDegreeLongitude)
+        (originLatitude + y / metresPerDegreeLatitude, SegmentPath.shortWay(originLongitude + x / metresPerDegreeLongitude))
     }
 
     /// The point `distance` metres along the path (clamped to its ends), in the plane.
@@ -181,16 +206,24 @@ public enum Tiles {
 
     /// Calls `visit` with every tile the straight line (in the Mercator plane) from `a` to `b` passes
     /// through, `a`'s first (a grid walk, Amanatides and Woo: one tile per crossed grid line; a line
-    /// through a corner exactly visits one of the two side tiles too). A step across the antimeridian
-    /// or longer than `maximumTilesPerStep` tiles visits only its ends' tiles.
-    public static func walk(from a: (x: Double, y: Double), to b: (x: Double, y: Double), visit: (Int, Int) -> Void) {
-        var tx = Int(a.x), ty = Int(a.y)
-        let ex = Int(b.x), ey = Int(b.y)
-        let dx = b.x - a.x, dy = b.y - a.y
+    /// through a corner exactly visits one of the two side tiles too). A step goes the short way round:
+    /// one across the antimeridian (x from 2^zoom − 0.1 to 0.1) crosses it, visiting the tiles at both
+    /// edges of the map, not every tile of the row between. A step longer than `maximumTilesPerStep`
+    /// tiles visits only its ends' tiles.
+    public static func walk(from a: (x: Double, y: Double), to b: (x: Double, y: Double), zoom: Int, visit: (Int, Int) -> Void) {
+        let columns = 1 << zoom
+        // b's x taken within half the map of a's (possibly off the map, one turn east or west); tiles are
+        // visited with their column brought back onto it.
+        var bx = b.x
+        if bx - a.x > Double(columns) / 2 { bx -= Double(columns) } else if a.x - bx > Double(columns) / 2 { bx += Double(columns) }
+        func column(_ x: Int) -> Int { ((x % columns) + columns) % columns }
+        var tx = Int(a.x.rounded(.down)), ty = Int(a.y)
+        let ex = Int(bx.rounded(.down)), ey = Int(b.y)
+        let dx = bx - a.x, dy = b.y - a.y
         let span = abs(ex - tx) + abs(ey - ty)
         visit(tx, ty)
         if span == 0 { return }
-        guard span <= maximumTilesPerStep, abs(dx) < Double(1 << (maximumZoom + 2)) / 2 else { visit(ex, ey); return }
+        guard span <= maximumTilesPerStep else { visit(column(ex), ey); return }
         let stepX = dx > 0 ? 1 : -1, stepY = dy > 0 ? 1 : -1
         // Parameter t (0 at a, 1 at b) of the next vertical and horizontal grid line crossed.
         var nextX = dx == 0 ? Double.infinity : ((dx > 0 ? Double(tx + 1) : Double(tx)) - a.x) / dx
@@ -204,7 +237,7 @@ public enum Tiles {
                 ty += stepY; nextY += deltaY
             }
             remaining -= 1
-            visit(tx, ty)
+            visit(column(tx), ty)
         }
     }
 }

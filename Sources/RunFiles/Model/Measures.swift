@@ -382,10 +382,10 @@ public struct Athlete: Sendable, Equatable {
     /// or explicit `"zones": [[100, 130], [130, 150], ...]` (bpm; each zone from its lower bound up to the
     /// next one's). Every problem names the file and the field.
     public static func read(path: String) throws -> Athlete {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ActivityError.unreadable(path: path, reason: "no such athlete profile (or not readable)")
+        guard let bytes = try? FileBytes.read(path: path, maximumBytes: 1 << 20) else {
+            throw ActivityError.unreadable(path: path, reason: "no such athlete profile (or not a readable file of at most 1 MiB)")
         }
-        return try parse(data, source: path)
+        return try parse(Data(bytes), source: path)
     }
 
     /// `YYYY-MM-DD` with a real month and day.

@@ -96,6 +96,45 @@ public enum Timestamps {
         return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
     }
 
+    /// The widest UTC offset a timestamp may carry: 14 hours, the widest any time zone uses (Kiribati's
+    /// Line Islands, +14:00; the westernmost is -12:00).
+    public static let maximumOffsetSeconds = 14 * 3600
+
+    /// What is wrong with a timestamp `parse` read, in words: a day its month does not have
+    /// (`2024-02-30`, which `parse` reads as 1 March), an offset's minutes past 59, or an offset beyond
+    /// ±14:00 (`+25:00`). nil when there is nothing wrong (or `text` is not a timestamp `parse` reads).
+    public static func calendarProblem(_ text: String) -> String? {
+        let bytes = Array(text.utf8.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D })
+        func number(_ range: Range<Int>) -> Int? {
+            guard range.upperBound <= bytes.count, !range.isEmpty else { return nil }
+            var value = 0
+            for k in range {
+                guard bytes[k] >= 0x30, bytes[k] <= 0x39 else { return nil }
+                value = value * 10 + Int(bytes[k] - 0x30)
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), (1...12).contains(month) else { return nil }
+        if civilFromDays(daysFromCivil(year: year, month: month, day: day)) != (year, month, day) {
+            let names = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+            let last = civilFromDays(daysFromCivil(year: month == 12 ? year + 1 : year, month: month == 12 ? 1 : month + 1, day: 1) - 1).day
+            return "\(names[month - 1]) \(year) has no day \(day) (it has \(last) days)"
+        }
+        // The offset: a sign after the time (past the date's own '-'), then hh, [:]mm.
+        guard let sign = bytes.lastIndex(where: { $0 == 0x2B || $0 == 0x2D }), sign > 10 else { return nil }
+        var end = bytes.count
+        while end > sign, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 || bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
+        let written = String(decoding: bytes[sign..<end], as: UTF8.self)
+        guard let hours = number((sign + 1)..<(sign + 3)) else { return nil }
+        let minuteStart = sign + 3 < end && bytes[sign + 3] == 0x3A ? sign + 4 : sign + 3
+        let minutes = minuteStart < end ? number(minuteStart..<min(minuteStart + 2, end)) ?? 0 : 0
+        if minutes > 59 { return "the UTC offset \(written) has \(minutes) minutes (at most 59)" }
+        if hours * 3600 + minutes * 60 > maximumOffsetSeconds {
+            return "the UTC offset \(written) is beyond ±14:00, the widest any time zone uses"
+        }
+        return nil
+    }
+
     /// Parses an ISO 8601 / RFC 3339 timestamp (`2024-05-01T06:30:00Z`, `...T08:30:00.250+02:00`,
     /// `...T06:30:00` taken as UTC). Returns epoch seconds and the offset the text carried, or nil.
     public static func parse(_ text: String) -> (epoch: Double, offsetSeconds: Int?)? {
