@@ -127,6 +127,33 @@ final class DeviceTotalsTests: XCTestCase {
         XCTAssertEqual(total, read.deviceDistance(at: read.count - 1), accuracy: 0.001)
     }
 
+    func testABrokenLapHeartRateIsAClearError() throws {
+        let head = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2">
+            <Activities><Activity Sport="Running"><Id>x</Id>
+            <Lap StartTime="2021-06-01T06:00:00Z"><TotalTimeSeconds>60</TotalTimeSeconds>
+            """
+        let track = """
+            <Track><Trackpoint><Time>2021-06-01T06:00:00Z</Time><Position><LatitudeDegrees>1</LatitudeDegrees>\
+            <LongitudeDegrees>1</LongitudeDegrees></Position></Trackpoint></Track></Lap></Activity></Activities></TrainingCenterDatabase>
+            """
+        XCTAssertThrowsError(try TCXReader.read(bytes: Array((head + "<AverageHeartRateBpm><Value>fast</Value></AverageHeartRateBpm>" + track).utf8),
+                                                source: "bad.tcx")) { error in
+            XCTAssertTrue("\(error)".contains("<AverageHeartRateBpm/Value> holds 'fast', not a number"), "\(error)")
+            XCTAssertTrue("\(error)".contains("bad.tcx"), "\(error)")
+        }
+        XCTAssertThrowsError(try TCXReader.read(bytes: Array((head + "<MaximumHeartRateBpm><Value>170").utf8), source: "cut.tcx")) { error in
+            XCTAssertTrue("\(error)".contains("the file ends inside <MaximumHeartRateBpm>"), "\(error)")
+        }
+        // A lap heart rate without a Value, or an empty one, is no figure; the lap still reads.
+        let read = try XCTUnwrap(TCXReader.read(bytes: Array((head + "<AverageHeartRateBpm></AverageHeartRateBpm><MaximumHeartRateBpm><Value/></MaximumHeartRateBpm>" + track).utf8),
+                                                source: "empty.tcx").first)
+        XCTAssertNil(read.laps.first?.averageHeartRate)
+        XCTAssertNil(read.laps.first?.maximumHeartRate)
+        XCTAssertEqual(read.laps.first?.timerSeconds, 60)
+    }
+
     func testDeviceNumberIntended() {
         XCTAssertEqual(DeviceNumber.intended(14004.849609375), 14004.85)
         XCTAssertEqual(DeviceNumber.intended(10630.3701171875), 10630.37)

@@ -278,8 +278,6 @@ struct TCXParser {
         var sawRoot = false
         // Context, as depths of the open element (0 = not open).
         var activityDepth = 0, activityOffset = 0, lapDepth = 0, trackpointDepth = 0, heartRateDepth = 0
-        // A lap's AverageHeartRateBpm / MaximumHeartRateBpm being read (their Value is the lap's figure).
-        var lapAverageDepth = 0, lapMaximumDepth = 0
         var current = Track(source: source)
         var lap = Lap()
         var lapDistances: [Double] = []
@@ -299,6 +297,29 @@ struct TCXParser {
                 throw s.malformed(start, "<\(what)> holds \(ShownValue.quoted(text)), not a number")
             }
             return v
+        }
+
+        /// The number in the `<Value>` of the element just opened (a lap's `AverageHeartRateBpm`), read up
+        /// to and including the element's end tag; nil when it has none.
+        func lapValue(_ s: inout TCXScanner, _ what: String) throws -> Double? {
+            var value: Double?
+            var nested = 0
+            while true {
+                switch try s.next() {
+                case .eof:
+                    throw s.malformed(s.count, "the file ends inside <\(what)> (truncated file)")
+                case .start(let ns, let nn, _, _, let selfClosing):
+                    if selfClosing { continue }
+                    nested += 1
+                    if nested == 1, TCXTag.classify(s.p + ns, nn) == .value {
+                        let v = try numberText(&s, "\(what)/Value")
+                        if v.isFinite { value = v }
+                    }
+                case .end:
+                    if nested == 0 { return value }
+                    nested -= 1
+                }
+            }
         }
 
         loop: while true {
@@ -381,15 +402,12 @@ struct TCXParser {
                     let v = try numberText(&scanner, "DistanceMeters")
                     if v.isFinite { lap.distanceMeters = DeviceNumber.intended(v) }
                 case .averageHeartRate where lapDepth > 0 && depth == lapDepth + 1:
-                    lapAverageDepth = depth
+                    // Read to its end here, so that the loop keeps no state for it (it runs for every tag).
+                    lap.averageHeartRate = try lapValue(&scanner, "AverageHeartRateBpm")
+                    depth -= 1
                 case .maximumHeartRate where lapDepth > 0 && depth == lapDepth + 1:
-                    lapMaximumDepth = depth
-                case .value where lapAverageDepth > 0 && depth == lapAverageDepth + 1:
-                    let v = try numberText(&scanner, "Value")
-                    if v.isFinite { lap.averageHeartRate = v }
-                case .value where lapMaximumDepth > 0 && depth == lapMaximumDepth + 1:
-                    let v = try numberText(&scanner, "Value")
-                    if v.isFinite { lap.maximumHeartRate = v }
+                    lap.maximumHeartRate = try lapValue(&scanner, "MaximumHeartRateBpm")
+                    depth -= 1
                 case .triggerMethod where lapDepth > 0 && depth == lapDepth + 1:
                     let word = scanner.decodedText()
                     if !word.isEmpty { lap.trigger = Lap.tcxTriggers[word] ?? word.lowercased() }
@@ -408,8 +426,6 @@ struct TCXParser {
                 let closing = depth
                 depth = max(0, depth - 1)
                 if closing == heartRateDepth { heartRateDepth = 0 }
-                if closing == lapAverageDepth { lapAverageDepth = 0 }
-                if closing == lapMaximumDepth { lapMaximumDepth = 0 }
                 if closing == trackpointDepth {
                     trackpointDepth = 0
                     if dist.isFinite {
