@@ -41,6 +41,8 @@ public struct ClimbProfile: Sendable {
     var pieces: [Int] = []
     var pieceFirstTime: [Double] = []
     var pieceLastTime: [Double] = []
+    /// Whether every point of a piece has a time and an elevation (the usual case: no check per point).
+    var pieceComplete: [Bool] = []
     /// The profile's elapsed times (shared, not copied).
     var times: [Double] = []
 
@@ -103,22 +105,33 @@ extension RunAnalyzer {
         guard n > 0, track.elevations.count == track.count else { return climb }
         let starts = profile.segmentStarts + [n]
         var any = false
+        var complete = [Bool](repeating: true, count: starts.count - 1)
+        let direct = profile.keptIndices.isEmpty
         track.elevations.withUnsafeBufferPointer { ele in
             profile.elapsed.withUnsafeBufferPointer { t in
+                @inline(__always) func elevation(_ k: Int) -> Double { direct ? ele[k] : ele[profile.pointIndex(k)] }
                 // 1. Spikes, against the last accepted elevation of the segment.
                 for s in 0..<(starts.count - 1) {
                     var anchor = -1
                     var run = 0
                     for k in starts[s]..<starts[s + 1] {
-                        let x = ele[profile.pointIndex(k)]
-                        guard x.isFinite else { continue }
+                        let x = elevation(k)
+                        guard (x + t[k]).isFinite else {
+                            complete[s] = false
+                            if !x.isFinite { continue }
+                            any = true
+                            anchor = k  // an untimed point: no speed to judge, it anchors what follows
+                            run = 0
+                            continue
+                        }
                         any = true
-                        if anchor >= 0, t[k].isFinite, t[anchor].isFinite {
-                            let jump = abs(x - ele[profile.pointIndex(anchor)]), dt = t[k] - t[anchor]
+                        if anchor >= 0, t[anchor].isFinite {
+                            let jump = abs(x - elevation(anchor)), dt = t[k] - t[anchor]
                             if jump > elevationSpikeMeters, dt <= 0 || jump / dt > elevationSpikeSpeed {
                                 run += 1
                                 if run <= elevationSpikeMaxRun {
                                     climb.spikes.append(k)
+                                    complete[s] = false
                                     continue
                                 }
                                 climb.levelChanges.append(k)
@@ -143,6 +156,8 @@ extension RunAnalyzer {
         climb.elevations = elevations
         climb.times = profile.elapsed
         climb.pieces = climb.levelChanges.isEmpty ? starts : Array(Set(profile.segmentStarts + climb.levelChanges)).sorted() + [n]
+        // A level change comes after spikes, so its segment is never complete.
+        climb.pieceComplete = climb.levelChanges.isEmpty ? complete : [Bool](repeating: false, count: climb.pieces.count - 1)
         elevations.withUnsafeBufferPointer { x in
             profile.elapsed.withUnsafeBufferPointer { t in
                 for s in 0..<(climb.pieces.count - 1) {
@@ -185,6 +200,18 @@ extension RunAnalyzer {
                     let firstTime = climb.pieceFirstTime[s], lastTime = climb.pieceLastTime[s]
                     var lo = first, hi = first
                     var sum = 0.0, count = 0
+                    if climb.pieceComplete[s] {
+                        // Every point timed and with an elevation: no check per point.
+                        for k in first..<end {
+                            let xk = x[k], tk = t[k]
+                            let reach = min(half, tk - firstTime, lastTime - tk)
+                            let upper = tk + reach, lower = tk - reach
+                            while hi < end, t[hi] <= upper { sum += x[hi]; count += 1; hi += 1 }
+                            while t[lo] < lower { sum -= x[lo]; count -= 1; lo += 1 }  // stops at k: t[k] >= lower
+                            body(k, xk, sum / Double(count))
+                        }
+                        continue
+                    }
                     for k in first..<end {
                         let xk = x[k], tk = t[k]
                         guard (xk + tk).isFinite else { continue }
