@@ -33,7 +33,8 @@ public struct RunSummary: Codable, Sendable, Equatable {
     public var elapsedSeconds: Double?
     /// Elapsed time less the gaps between segments and the device's timer pauses.
     public var timerSeconds: Double?
-    /// Time spent moving faster than `RunAnalyzer.movingSpeedThreshold`.
+    /// Time spent moving: steps at `RunAnalyzer.movingSpeedThreshold` or faster, and slower steps up a
+    /// climb that makes up for it (`RunAnalyzer.times`).
     public var movingSeconds: Double?
     /// distance / elapsed.
     public var speedMetersPerSecond: Double?
