@@ -58,8 +58,9 @@ let package = Package(
         // RunAnalysis turns a Track into a RunSummary: cleaning (the Profile), splits, efforts,
         // checkpoints, elevation, sensors, the drawn route; RunLoader ties a reader to the analyzer.
         .target(name: "RunAnalysis", dependencies: ["RunFiles"]),
-        // RunLibrary: a folder of runs: discovery, parallel reading, the summary cache (the only
-        // module that links GRDB), Strava exports and which runs earn badges (RunSelection).
+        // RunLibrary: a folder of runs (or given files): discovery, parallel reading, the summary cache
+        // (the only module that links GRDB), Strava exports, duplicates and the sport and plausibility
+        // rules (RunSelection, applied by BadgePipeline's RunPipeline.select).
         .target(
             name: "RunLibrary",
             dependencies: ["RunFiles", "RunAnalysis", .product(name: "GRDB", package: "GRDB.swift")]
@@ -75,22 +76,31 @@ let package = Package(
             dependencies: ["RunFiles", "RunAnalysis", "RunFixtures", "CLua", "CLuaShims", .product(name: "Crypto", package: "swift-crypto")],
             resources: [.embedInCode("Lua/prelude.lua"), .embedInCode("Lua/test_prelude.lua")]
         ),
-        // swift-argument-parser commands and output formatting.
+        // BadgePipeline: the one way runs reach the rules (`RunPipeline`): read from any source (a
+        // folder, files, bytes, an app's track, a JSON summary) through the cache with the one analyzer,
+        // localise, select (sport, plausibility, duplicates, as-of: `RunPipeline.select`) and hand on to
+        // evaluation, the saved state or a what-if. Every command, the worker and BadgeKit call it.
+        .target(name: "BadgePipeline", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "BadgeRules"]),
+        // swift-argument-parser commands and output formatting, over BadgePipeline.
         .target(
             name: "BadgeCommands",
             dependencies: [
-                "RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures", "BadgeRules", "BadgeReport",
+                "RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures", "BadgeRules", "BadgePipeline", "BadgeReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // The HTML report: badge wall and speed-coloured routes. Depends on RunFiles only (no rules).
         .target(name: "BadgeReport", dependencies: ["RunFiles"]),
-        // BadgeKit: the library's public API over the modules above (no ArgumentParser).
-        .target(name: "BadgeKit", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "BadgeRules"]),
+        // BadgeKit: the library's public API over BadgePipeline (no ArgumentParser): the same runs
+        // earn the same awards as through the command line.
+        .target(name: "BadgeKit", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "BadgeRules", "BadgePipeline"]),
         .executableTarget(name: "badgectl", dependencies: ["BadgeCommands"]),
         // Benchmarks (scripts/bench.sh builds it with -c release). Not part of `swift test`.
         .executableTarget(name: "BadgeBench", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures", "BadgeRules"]),
         .testTarget(name: "BadgeKitTests", dependencies: ["BadgeKit", "RunFixtures"]),
+        // Every entry point gives the same awards: random histories through `evaluate`, BadgeKit, the
+        // worker, `evaluate --state` + `add` and `--as-of` (the built binary and the library).
+        .testTarget(name: "EntryPointsTests", dependencies: ["BadgeKit", "badgectl", "RunFixtures"]),
         .testTarget(name: "RunFilesTests", dependencies: ["RunFiles", "RunAnalysis", "RunFixtures"]),
         .testTarget(name: "RunAnalysisTests", dependencies: ["RunAnalysis", "RunFiles", "RunFixtures"]),
         .testTarget(

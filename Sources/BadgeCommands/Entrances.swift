@@ -1,3 +1,4 @@
+import BadgePipeline
 import BadgeRules
 import Foundation
 import RunAnalysis
@@ -88,7 +89,7 @@ public enum Entrances {
         let engine = RuleEngine(packDirectories: packs, catalogue: catalogue, limits: fuzzLimits)
         var lines: [String] = []
         let worker = Worker(
-            setup: Worker.Setup(engine: engine, catalogue: catalogue, zone: utc, sport: "running", keepDuplicates: false, maximumErrors: nil, root: root),
+            setup: Worker.Setup(pipeline: RunPipeline(engine: engine, zone: utc), sport: "running", maximumErrors: nil, root: root),
             write: { lines.append($0) }, flush: {})
         worker.start()
         let readError = WorkerCommand.feed(worker, from: descriptor)

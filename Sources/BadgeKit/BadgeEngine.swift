@@ -1,5 +1,6 @@
 import Foundation
 import RunAnalysis
+@_exported import BadgePipeline
 @_exported import BadgeRules
 @_exported import RunFiles
 import RunLibrary
@@ -8,27 +9,50 @@ import RunLibrary
 /// finished: read a file (or its bytes) or an app's samples into a run summary, load rule packs and
 /// a catalogue, evaluate a runner's history, and keep a saved state that each new run is added to.
 ///
-/// Runs go through the same analyzer as `badgectl`: the splits, efforts, checkpoints and measures a
-/// rule sees are the same whether a run came from a file or from an app's arrays.
+/// Everything goes through the pipeline the command line uses (`RunPipeline`): the same analyzer
+/// (the splits, efforts, checkpoints and measures a rule sees are the same whether a run came from a
+/// file or from an app's arrays), the same selection (by default the command line's: running only,
+/// a run faster than the world record left out, several files of one activity counted once), so
+/// that a history earns here exactly what `badgectl evaluate` gives it.
 public struct BadgeEngine: Sendable {
-    /// The loaded packs (`RuleEngine.packs`: name, version, `fingerprint`), the catalogue, the limits.
-    public let rules: RuleEngine
-    /// The time zone of local dates for runs whose data carries no UTC offset.
-    public let zone: TimeZone
-    /// Several files or uploads of one activity count once (the richest is kept); false counts them all.
-    public var removesDuplicates = true
+    /// The pipeline every run goes through: packs, zone, selection, cache.
+    public private(set) var pipeline: RunPipeline
 
-    /// Loads the packs (each a pack folder or a folder of packs) and the catalogue (`badges.json` or
-    /// MoonRunner's `badges.txt`). A pack that does not load is left out and listed in `loadFailures`.
+    /// The loaded packs (`RuleEngine.packs`: name, version, `fingerprint`), the catalogue, the limits.
+    public var rules: RuleEngine { pipeline.engine }
+    /// The time zone of local dates for runs whose data carries no UTC offset.
+    public var zone: TimeZone { pipeline.zone }
+    /// Which runs earn badges (`RunPipeline.Selection`): running only, implausible runs out,
+    /// duplicates once, every date by default; each an option.
+    public var selection: RunPipeline.Selection {
+        get { pipeline.selection }
+        set { pipeline.selection = newValue }
+    }
+    /// Several files or uploads of one activity count once (the richest is kept); false counts them all.
+    public var removesDuplicates: Bool {
+        get { pipeline.selection.removesDuplicates }
+        set { pipeline.selection.removesDuplicates = newValue }
+    }
+    /// Warnings about the cache (it could not be opened, a damaged file moved aside, a write that failed).
+    public var cacheWarnings: [String] { openingWarnings + (pipeline.cache?.warnings ?? []) }
+    private let openingWarnings: [String]
+
+    /// Loads the packs (each a pack folder or a folder of packs: `RulePack.folders(in:)`, as
+    /// `--rules`) and the catalogue (`badges.json` or MoonRunner's `badges.txt`). A pack that does not
+    /// load is left out and listed in `loadFailures`. `cache`: a run-summary cache file (SQLite, made
+    /// if missing, shareable with `badgectl --cache`) that files are read through; nil reads every file.
     /// - Throws: `BadgeKitError.catalogue` when the catalogue cannot be read.
     public init(packs: [String], catalogue: String, zone: TimeZone = .current, athlete: Athlete? = nil,
-                limits: RuleEngine.Limits = .default) throws {
+                limits: RuleEngine.Limits = .default, selection: RunPipeline.Selection = .default, cache: String? = nil) throws {
         let loaded: Catalogue
         do { loaded = try Catalogue.load(path: catalogue) } catch { throw BadgeKitError.catalogue(path: catalogue, reason: "\(error)") }
-        var engine = RuleEngine(packDirectories: BadgeEngine.packFolders(packs), catalogue: loaded, limits: limits)
+        var engine = RuleEngine(packDirectories: RulePack.folders(in: packs), catalogue: loaded, limits: limits)
         engine.athlete = athlete
-        rules = engine
-        self.zone = zone
+        var opened: RunCache?
+        var warning: String?
+        if let cache { opened = RunCache.open(path: cache, warning: &warning) }
+        openingWarnings = warning.map { [$0] } ?? []
+        pipeline = RunPipeline(engine: engine, zone: zone, selection: selection, cache: opened)
     }
 
     /// The packs that loaded, in order, each with its `name`, `version` and content `fingerprint`.
@@ -37,37 +61,16 @@ public struct BadgeEngine: Sendable {
     /// Packs that did not load (also in every evaluation's `failures`).
     public var loadFailures: [RuleFailure] { rules.loadFailures }
 
-    /// Each path as a pack (it holds `pack.lua`) or as a folder of packs (its sub-folders, sorted).
-    static func packFolders(_ paths: [String]) -> [String] {
-        let manager = FileManager.default
-        return paths.flatMap { path -> [String] in
-            if manager.fileExists(atPath: (path as NSString).appendingPathComponent("pack.lua")) { return [path] }
-            let entries = ((try? manager.contentsOfDirectory(atPath: path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
-            let packs = entries.map { (path as NSString).appendingPathComponent($0) }
-                .filter { manager.fileExists(atPath: ($0 as NSString).appendingPathComponent("pack.lua")) }
-            return packs.isEmpty ? [path] : packs
-        }
-    }
-
-    /// The analyzer runs go through: the catalogue's checkpoints and every measure the packs declare.
-    var analyzer: RunAnalyzer {
-        var analyzer = RunAnalyzer(checkpoints: rules.catalogue.checkpointTargets, measures: rules.measureDefinitions)
-        if !analyzer.measures.isEmpty { analyzer.zone = zone }
-        return analyzer
-    }
-
     // MARK: - Runs
 
     /// Reads a run file (.gpx, .tcx, .fit, their .gz forms, a .json summary) into its runs (a TCX
-    /// or FIT file may hold several: ids `id#1`, `id#2`). `id` defaults to the path.
+    /// or FIT file may hold several: ids `id#1`, `id#2`), through the cache when there is one.
+    /// `id` defaults to the path.
     /// - Throws: `BadgeKitError.run` naming the file and what is wrong.
     public func summaries(file path: String, id: String? = nil) throws -> [RunSummary] {
-        do {
-            return try RunLoader.load(path: path, id: id ?? path, analyzer: analyzer, zoneOffsetSeconds: nil)
-                .map { RunFolder.localise($0, zone: zone) }
-        } catch {
-            throw BadgeKitError.run(id: id ?? path, reason: "\(error)")
-        }
+        let read = pipeline.read(files: [(path, id ?? path)])
+        if let error = read.errors.first { throw BadgeKitError.run(id: id ?? path, reason: error.message) }
+        return read.runs
     }
 
     /// Reads a run file's bytes (an upload); `fileName` says the format by its suffix (`run.fit`,
@@ -75,23 +78,11 @@ public struct BadgeEngine: Sendable {
     /// - Throws: `BadgeKitError.run` naming the file and what is wrong.
     public func summaries(bytes: [UInt8], fileName: String, id: String? = nil) throws -> [RunSummary] {
         let id = id ?? fileName
-        guard let kind = RunFormat.of(path: fileName) else {
+        guard RunFormat.of(path: fileName) != nil else {
             throw BadgeKitError.run(id: id, reason: "unknown format: run files end in \(RunFormat.suffixes.map(\.suffix).joined(separator: ", "))")
         }
         do {
-            let bytes = Gzip.isGzip(bytes) ? try Gzip.decompress(bytes, source: fileName) : bytes
-            let tracks: [Track]
-            switch kind.format {
-            case .gpx: tracks = [try GPXReader.read(bytes: bytes, source: fileName)]
-            case .tcx: tracks = try TCXReader.read(bytes: bytes, source: fileName)
-            case .fit: tracks = try FITReader.read(bytes: bytes, source: fileName)
-            case .json:
-                return [RunFolder.localise(try SummaryReader.read(data: Data(bytes), source: fileName, id: id, zoneOffsetSeconds: nil), zone: zone)]
-            }
-            let analyzer = self.analyzer
-            return tracks.enumerated().map { index, track in
-                RunFolder.localise(analyzer.summarize(track, id: tracks.count == 1 ? id : "\(id)#\(index + 1)", zoneOffsetSeconds: nil), zone: zone)
-            }
+            return try pipeline.summaries(bytes: bytes, fileName: fileName, id: id)
         } catch {
             throw BadgeKitError.run(id: id, reason: "\(error)")
         }
@@ -100,18 +91,22 @@ public struct BadgeEngine: Sendable {
     /// Summarises what an app recorded (`RunSamples`): the same analysis as a file's points.
     /// - Throws: `BadgeKitError.samples` naming the point and what is wrong.
     public func summary(samples: RunSamples, id: String) throws -> RunSummary {
-        let track = try samples.track(id: id)
-        var run = analyzer.summarize(track, id: id, zoneOffsetSeconds: nil)
+        var run = pipeline.summary(track: try samples.track(id: id), id: id)
         run.format = RunSamples.format
-        return RunFolder.localise(run, zone: zone)
+        return run
     }
 
     // MARK: - Badges
 
-    /// Evaluates a runner's whole history (any order: rules see it in start order). Awards,
-    /// statuses ("why not yet"), `next` and any rule failures are in the result.
+    /// The runs of a history that earn badges (`selection`), those left out and why, the duplicates.
+    public func select(_ runs: [RunSummary]) -> RunPipeline.Selected {
+        pipeline.select(runs)
+    }
+
+    /// Evaluates a runner's whole history (any order: rules see it in start order), after `selection`
+    /// (as `badgectl evaluate`). Awards, statuses ("why not yet"), `next` and any rule failures are in the result.
     public func evaluate(_ runs: [RunSummary]) -> Evaluation {
-        rules.evaluate(runs: selected(runs))
+        pipeline.evaluate(runs)
     }
 
     /// What a run like `run`, run after `history`, would earn (awards with tier, detail and
@@ -121,7 +116,7 @@ public struct BadgeEngine: Sendable {
     /// - Throws: `BadgeKitError.whatIf` for a run outside what can be made exactly (`WhatIf.Run.outOfRange`:
     ///   100 m to 250 km, 1:30/km to 30:00/km, starting from 1970 to 2099).
     public func whatIf(_ run: WhatIf.Run, history: [RunSummary]) throws -> WhatIf.Outcome {
-        do { return try WhatIf.evaluate(run, history: selected(history), engine: rules, analyzer: analyzer) } catch {
+        do { return try pipeline.whatIf(run, selected: pipeline.select(history).selected) } catch {
             throw BadgeKitError.whatIf(reason: "\(error)")
         }
     }
@@ -130,7 +125,9 @@ public struct BadgeEngine: Sendable {
     /// state there), so that later runs can be added with `add(_:toStateIn:)`.
     /// - Throws: `BadgeKitError.state` when the folder cannot be written.
     public func saveState(of runs: [RunSummary], in directory: String) throws -> StateUpdate {
-        do { return try incremental(directory).start(selected(runs)) } catch { throw BadgeKitError.state(reason: "\(error)") }
+        do { return try pipeline.incremental(StateStore(directory: directory)).start(pipeline.select(runs).selected) } catch {
+            throw BadgeKitError.state(reason: "\(error)")
+        }
     }
 
     /// Adds runs to the state saved in `directory`: only they are evaluated, unless a pack changed,
@@ -139,19 +136,9 @@ public struct BadgeEngine: Sendable {
     /// award that moved) and the whole history's awards; the state is saved again.
     /// - Throws: `BadgeKitError.state` when there is no state, it cannot be read, or it was made in another zone.
     public func add(_ runs: [RunSummary], toStateIn directory: String) throws -> StateUpdate {
-        do { return try incremental(directory).add(selected(runs)) } catch { throw BadgeKitError.state(reason: "\(error)") }
-    }
-
-    func incremental(_ directory: String) -> IncrementalEvaluator {
-        let remove = removesDuplicates
-        return IncrementalEvaluator(engine: rules, store: StateStore(directory: directory), zone: ZoneNames.name(of: zone)) { runs in
-            remove ? Duplicates.removeSameActivity(from: runs).kept : runs
+        do { return try pipeline.incremental(StateStore(directory: directory)).add(pipeline.select(runs).selected) } catch {
+            throw BadgeKitError.state(reason: "\(error)")
         }
-    }
-
-    /// Without several copies of one activity when `removesDuplicates`.
-    func selected(_ runs: [RunSummary]) -> [RunSummary] {
-        removesDuplicates ? Duplicates.removeSameActivity(from: runs).kept : runs
     }
 }
 

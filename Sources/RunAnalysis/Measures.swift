@@ -156,7 +156,8 @@ extension RunAnalyzer {
 
     // MARK: Time in a range
 
-    /// Seconds with `channel` in [min, max) (either bound may be missing), the longest unbroken stretch
+    /// Seconds with `channel` in [min, max], both bounds included (either may be missing: "130 to 150
+    /// bpm" is `min = 130, max = 150`), the longest unbroken stretch
     /// of them and their share of the time the channel was recorded. Heart rate, cadence and elevation are
     /// readings at points, weighted by time as `sensorStats` weighs them (half the step to each
     /// neighbouring reading, at most `sensorHalfStepCap` each side); the boundary between a reading in
@@ -166,10 +167,13 @@ extension RunAnalyzer {
     /// nil when the run has no timed reading of the channel.
     static func timeIn(_ definition: MeasureDefinition, track: Track, profile: Profile) -> MeasureValue? {
         guard let channel = definition.text("channel") else { return nil }
-        let lower = definition.number("min") ?? -.infinity, upper = definition.number("max") ?? .infinity
+        // A heart-rate zone (`zone = n`, resolved with the athlete's profile) runs up to the next
+        // zone's lower bound, left out (`below`), so that zones do not overlap.
+        let lower = definition.number("min") ?? -.infinity
+        let upper = definition.number("max") ?? .infinity, below = definition.number("below") ?? .infinity
         let cap = sensorHalfStepCap
         var seconds = 0.0, longest = 0.0, run = 0.0, recorded = 0.0, any = false
-        @inline(__always) func inRange(_ x: Double) -> Bool { x >= lower && x < upper }
+        @inline(__always) func inRange(_ x: Double) -> Bool { x >= lower && x <= upper && x < below }
         switch channel {
         case "heart_rate", "cadence", "elevation":
             let values = channel == "heart_rate" ? track.heartRates : channel == "cadence" ? track.cadences : track.elevations

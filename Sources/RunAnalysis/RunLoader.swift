@@ -74,37 +74,54 @@ public enum RunLoader {
             hasher?.update(bytes)
             return bytes
         }
-        /// The whole file, unzipped if it is gzip (as `TCXReader`/`FITReader.read(path:)` take it).
-        func unzippedFile() throws -> [UInt8] {
-            let bytes = try wholeFile()
-            return Gzip.isGzip(bytes) ? try Gzip.decompress(bytes, source: path) : bytes
-        }
         switch kind.format {
         case .gpx:
+            // GPX streams from the file (a .gpx.gz is inflated as it is scanned): never held whole.
             let track = kind.gzipped ? try GPXReader.read(gzipPath: path, hasher: hasher) : try GPXReader.read(path: path, hasher: hasher)
             try holdAnalysis([track], analyzer: analyzer)
             return [analyzer.summarize(track, id: id, zoneOffsetSeconds: zoneOffsetSeconds)]
+        case .json where hasher == nil:
+            // The decoder's tree: many times the file's size (a summary is a few hundred bytes).
+            try MemoryBudget.current?.hold(min(size, SummaryReader.maximumBytes) * 16, as: .points)
+            return [try SummaryReader.read(path: path, id: id, zoneOffsetSeconds: zoneOffsetSeconds)]
+        case .json, .tcx, .fit:
+            return try load(bytes: try wholeFile(maximumBytes: kind.format == .json ? SummaryReader.maximumBytes : FileBytes.maximumBytes),
+                            format: kind.format, source: path, id: id, analyzer: analyzer, zoneOffsetSeconds: zoneOffsetSeconds)
+        }
+    }
+
+    /// The one format dispatch over a run file's bytes: a file read whole (TCX, FIT, a JSON summary
+    /// being hashed) and an upload (`BadgeEngine.summaries(bytes:fileName:)`) go through here, so a
+    /// file and its bytes give the same runs and the same errors. Gzip'd bytes are inflated first
+    /// (a JSON summary is read as it is, as its file is). The memory each format needs is held in
+    /// the current budget, when the caller reads in one (`MemoryBudget.reading`).
+    public static func load(
+        bytes: [UInt8], format: RunFormat, source: String, id: String, analyzer: RunAnalyzer, zoneOffsetSeconds: Int?
+    ) throws -> [RunSummary] {
+        /// The bytes, inflated when they are gzip (whatever the name says, as the files are read).
+        func inflated() throws -> [UInt8] { Gzip.isGzip(bytes) ? try Gzip.decompress(bytes, source: source) : bytes }
+        let tracks: [Track]
+        switch format {
+        case .json:
+            // The decoder's tree: many times the file's size (a summary is a few hundred bytes).
+            try MemoryBudget.current?.hold(min(bytes.count, SummaryReader.maximumBytes) * 16, as: .points)
+            return [try SummaryReader.read(data: Data(bytes), source: source, id: id, zoneOffsetSeconds: zoneOffsetSeconds)]
+        case .gpx:
+            tracks = [try GPXReader.read(bytes: try inflated(), source: source)]
         case .tcx:
-            let bytes = try unzippedFile()
+            let bytes = try inflated()
             // The points' room before the parse makes them: a track point is 130 bytes of TCX or more.
             try MemoryBudget.current?.hold(bytes.count / 2, as: .points)
-            let tracks = try TCXReader.read(bytes: bytes, source: path)
-            try holdAnalysis(tracks, analyzer: analyzer)
-            return summarize(tracks, id: id, analyzer: analyzer, zoneOffsetSeconds: zoneOffsetSeconds)
+            tracks = try TCXReader.read(bytes: bytes, source: source)
         case .fit:
-            let bytes = try unzippedFile()
+            let bytes = try inflated()
             // A record can be 13 bytes of FIT (a compressed timestamp header and a position) and
             // 7 columns of 8 bytes, copied as they grow.
             try MemoryBudget.current?.hold(bytes.count * 6, as: .points)
-            let tracks = try FITReader.read(bytes: bytes, source: path)
-            try holdAnalysis(tracks, analyzer: analyzer)
-            return summarize(tracks, id: id, analyzer: analyzer, zoneOffsetSeconds: zoneOffsetSeconds)
-        case .json:
-            // The decoder's tree: many times the file's size (a summary is a few hundred bytes).
-            try MemoryBudget.current?.hold(min(size, SummaryReader.maximumBytes) * 16, as: .points)
-            if hasher == nil { return [try SummaryReader.read(path: path, id: id, zoneOffsetSeconds: zoneOffsetSeconds)] }
-            return [try SummaryReader.read(data: Data(try wholeFile(maximumBytes: SummaryReader.maximumBytes)), source: path, id: id, zoneOffsetSeconds: zoneOffsetSeconds)]
+            tracks = try FITReader.read(bytes: bytes, source: source)
         }
+        try holdAnalysis(tracks, analyzer: analyzer)
+        return summarize(tracks, id: id, analyzer: analyzer, zoneOffsetSeconds: zoneOffsetSeconds)
     }
 
     /// One summary per track; a file holding several runs gives ids `path#1`, `path#2`, ...

@@ -65,6 +65,27 @@ public struct RunFolder: Sendable {
             }
             files = [(directory, (directory as NSString).lastPathComponent)]
         }
+        folder.read(files, analyzer: analyzer, zone: zone, cache: cache, serial: serial, budget: budget, progress: progress)
+        return folder
+    }
+
+    /// Reads run files given by path, each with its run id (`add`'s and the worker's files), as a
+    /// folder's files are read: through `cache` when there is one, localised in `zone`. Their runs and
+    /// errors (never thrown: one bad file never stops the others) are in the result.
+    public static func read(
+        files: [(path: String, id: String)], analyzer: RunAnalyzer = RunAnalyzer(), zone: TimeZone = .current,
+        cache: RunCache? = nil, serial: Bool = false, budget: MemoryBudget = .shared
+    ) -> RunFolder {
+        var folder = RunFolder()
+        folder.read(files, analyzer: analyzer, zone: zone, cache: cache, serial: serial, budget: budget, progress: nil)
+        return folder
+    }
+
+    /// Reads `files` (on every core unless `serial`), appending their runs (localised) and errors in file order.
+    private mutating func read(
+        _ files: [(path: String, id: String)], analyzer: RunAnalyzer, zone: TimeZone, cache: RunCache?, serial: Bool,
+        budget: MemoryBudget, progress: (@Sendable (Int, Int) -> Void)?
+    ) {
         // Measures placed in time (the sun's day) are made in `zone`, so that `localise` keeps them as they are.
         var zoned = analyzer
         if zoned.zone == nil, !zoned.measures.isEmpty { zoned.zone = zone }
@@ -76,7 +97,7 @@ public struct RunFolder: Sendable {
         let counter = Counter()
         let work: @Sendable (Int) -> Void = { index in
             let file = files[index]
-            let outcome = readOne(path: file.path, id: file.id, analyzer: analyzer, cache: cache, key: key, measureKeys: measureKeys, budget: budget)
+            let outcome = RunFolder.readOne(path: file.path, id: file.id, analyzer: analyzer, cache: cache, key: key, measureKeys: measureKeys, budget: budget)
             outcomes.set(index, outcome)
             if let progress { progress(counter.increment(), files.count) }
         }
@@ -89,19 +110,18 @@ public struct RunFolder: Sendable {
         var measureRows: [RunCache.MeasureRow] = []
         for (index, outcome) in outcomes.values.enumerated() {
             switch outcome {
-            case .runs(let runs, let row, let measures)?:
-                folder.runs.append(contentsOf: runs.map { localise($0, zone: zone) })
+            case .runs(let read, let row, let measures)?:
+                runs.append(contentsOf: read.map { RunFolder.localise($0, zone: zone) })
                 if let row { rows.append(row) }
                 measureRows.append(contentsOf: measures)
             case .failed(let error)?:
-                folder.errors.append(error)
+                errors.append(error)
             case nil:
-                folder.errors.append(RunFileError(path: files[index].id, message: "\(ShownName.of(files[index].id)): not read"))
+                errors.append(RunFileError(path: files[index].id, message: "\(ShownName.of(files[index].id)): not read"))
             }
         }
         cache?.store(rows)
         cache?.storeMeasures(measureRows)
-        return folder
     }
 
     /// What reading one file gave: its runs (and a cache row to store, when it was read afresh, and the

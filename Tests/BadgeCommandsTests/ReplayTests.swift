@@ -144,8 +144,9 @@ final class ReplayTests: XCTestCase {
         let errors = try XCTUnwrap(json["errors"] as? [[String: Any]])
         XCTAssertEqual(errors.map { $0["line"] as? Int }, [7, 8])
         XCTAssertEqual(errors.last?["athlete"] as? String, "cy")
-        XCTAssertTrue(output.stderr.contains("skipped line 7: not a JSON object"), output.stderr)
-        XCTAssertTrue(output.stderr.contains("skipped line 8 (cy): field 'tz' is not a time zone name"), output.stderr)
+        // Read by the worker's own reader (LineReader, WorkerLine): the worker's messages.
+        XCTAssertTrue(output.stderr.contains("skipped line 7: invalid JSON at byte 2: "), output.stderr)
+        XCTAssertTrue(output.stderr.contains("skipped line 8 (cy): unknown time zone 'Mars/Olympus' in \"tz\""), output.stderr)
         let both = try CLI.run(["diff", folder.path, "--worker-input", "x", "--against", folder.path + "/candidate"])
         XCTAssertEqual(both.status, 64)
     }

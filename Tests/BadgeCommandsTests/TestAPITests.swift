@@ -125,6 +125,44 @@ final class TestAPITests: XCTestCase {
         XCTAssertTrue(text.contains("rules/api/mistakes_test.lua:23: second\n    expected: text matching \"^walk\"\n    got:      \"run more than 5 km\""), text)
     }
 
+    /// `t.run{ file = ... }` applies or refuses every other field it is given (it ignored
+    /// `local_offset_s`, `utc_offset_s` and `distance_km`): `local_offset_s` reads the file as `--tz`
+    /// would in that offset (a GPX in UTC at 07:00 is 23:00 the day before at -08:00), `id`, `name` and
+    /// `sport` are applied, a figure the file gives is an error naming the field. A missing fixture
+    /// gets a suggestion.
+    func testTRunFromAFileAppliesOrRefusesEveryField() throws {
+        let folder = try makePack()
+        try folder.write("rules/api/file_test.lua", """
+            test("a file read in an offset, with its own id, name and sport", function(t)
+              local r = t.run{ file = "tests/fixtures/line.gpx", local_offset_s = -28800, id = "mine", name = "Dawn", sport = "walking" }
+              t.expect_eq(r.local_date, "2024-05-31")
+              t.expect_eq(r.local_start, "2024-05-31T23:00:00")
+              t.expect_eq(r.local_offset_s, -28800)
+              t.expect_eq(r.utc_offset_s, nil)
+              t.expect_eq(r.id, "mine")
+              t.expect_eq(r.name, "Dawn")
+              t.expect_eq(r.sport, "walking")
+              t.expect_eq(t.run{ file = "tests/fixtures/line.gpx" }.local_date, "2024-06-01")
+            end)
+            test("a distance with a file", function(t)
+              t.run{ file = "tests/fixtures/line.gpx", distance_km = 5 }
+            end)
+            test("a UTC offset with a file", function(t)
+              t.run{ file = "tests/fixtures/line.gpx", utc_offset_s = 32400 }
+            end)
+            test("a misspelt fixture", function(t)
+              t.run{ file = "tests/fixtures/lines.gpx" }
+            end)
+            """)
+        let output = try CLI.run(["test", "rules"], in: folder.url)
+        let text = output.stdout
+        XCTAssertEqual(output.lastLine, "1 passed, 3 failed", text)
+        XCTAssertTrue(text.contains("rules/api/file_test.lua:13: t.run: field 'distance_km' cannot be given with 'file': the run's figures are read from the file"), text)
+        XCTAssertTrue(text.contains("rules/api/file_test.lua:16: t.run: field 'utc_offset_s' cannot be given with 'file': the file's own offset is read from its times"), text)
+        XCTAssertTrue(text.contains("give local_offset_s"), text)
+        XCTAssertTrue(text.contains("tests/fixtures/lines.gpx; did you mean 'tests/fixtures/line.gpx'?"), text)
+    }
+
     /// `t.run` gives the real run proxy: every field of a real run, a typo raises with a suggestion,
     /// tostring names the run, and an offset in `start` is kept as `utc_offset_s`.
     func testTRunIsTheRealRunProxy() throws {

@@ -60,6 +60,56 @@ final class BadgeEngineTests: XCTestCase {
         XCTAssertFalse(engine.rules.measureDefinitions.filter { $0.kind == "effort" }.allSatisfy { outcome.run.measures[$0.key] == nil })
     }
 
+    /// The library selects runs as `badgectl evaluate` does (issue P: it only removed duplicates, so a
+    /// ride and a "run" faster than the world record earned awards): running only, implausible runs
+    /// out, one activity once; each an option.
+    func testTheLibrarySelectsRunsAsTheCommandLineDoes() throws {
+        var engine = try engine()
+        func samples(_ generator: RunGenerator, sport: String) -> RunSamples {
+            let track = generator.track()
+            return RunSamples(times: track.times, latitudes: track.latitudes, longitudes: track.longitudes, sport: sport)
+        }
+        var run = RunGenerator(seed: 11, distanceMeters: 10_500, paceSecondsPerKilometre: 330)
+        run.style = .compact
+        var ride = RunGenerator(seed: 12, distanceMeters: 25_000, paceSecondsPerKilometre: 120)
+        ride.startEpochSeconds += 86_400
+        var impossible = RunGenerator(seed: 13, distanceMeters: 5_200, paceSecondsPerKilometre: 120)
+        impossible.startEpochSeconds += 2 * 86_400
+        let history = [
+            try engine.summary(samples: samples(run, sport: "running"), id: "run"),
+            try engine.summaries(bytes: run.gpxBytes(), fileName: "run.gpx", id: "run-export")[0],
+            try engine.summary(samples: samples(ride, sport: "cycling"), id: "ride"),
+            try engine.summary(samples: samples(impossible, sport: "running"), id: "impossible"),
+        ]
+        let selected = engine.select(history)
+        XCTAssertEqual(selected.selected.count, 1)
+        XCTAssertEqual(Set(selected.excluded.map(\.id)), ["ride", "impossible"])
+        XCTAssertTrue(selected.excluded.first { $0.id == "impossible" }?.reason.hasPrefix("implausible for a runner") ?? false)
+        XCTAssertEqual(selected.duplicates.count, 1)
+        let awarded = Set(engine.evaluate(history).awards.map(\.run))
+        XCTAssertEqual(awarded.count, 1, "\(awarded)")
+        XCTAssertTrue(awarded.isDisjoint(with: ["ride", "impossible"]))
+
+        engine.selection = RunPipeline.Selection(sports: nil, excludesImplausible: false, removesDuplicates: false)
+        XCTAssertEqual(engine.select(history).selected.map(\.id), ["run", "run-export", "ride", "impossible"])
+        let everything = Set(engine.evaluate(history).awards.map(\.run))
+        XCTAssertTrue(everything.isSuperset(of: ["run", "ride", "impossible"]), "\(everything)")
+    }
+
+    /// A folder of packs is expanded as `--rules` expands it (`RulePack.folders(in:)`): every
+    /// sub-folder is a pack, so one without pack.lua is a load failure saying so (the library skipped
+    /// it silently, and the command line did not).
+    func testAFolderOfPacksIsExpandedAsTheCommandLineExpandsIt() throws {
+        let folder = NSTemporaryDirectory() + "badgekit-packs-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/drafts", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.root + "/rules/checkpoints", toPath: folder + "/checkpoints")
+        XCTAssertEqual(RulePack.folders(in: [folder + "/"]), [folder + "/checkpoints", folder + "/drafts"])
+        let engine = try BadgeEngine(packs: [folder + "/"], catalogue: Self.root + "/badges.json")
+        XCTAssertEqual(engine.packs.map(\.name), ["checkpoints"])
+        XCTAssertEqual(engine.loadFailures.map(\.pack), ["drafts"])
+    }
+
     func testBadSamplesNameThePoint() throws {
         let engine = try engine()
         XCTAssertThrowsError(try engine.summary(samples: RunSamples(times: [0, 1], latitudes: [0, 91], longitudes: [0, 0]), id: "x")) { error in

@@ -128,7 +128,7 @@ final class MeasureDeclarationTests: XCTestCase {
                 """,
         ])
         var run = makeRun("r1", day: 1, distance: 5000)
-        run.measures["time_in(channel=\"heart_rate\",max=155,min=140)"] = MeasureValue(["seconds": .float(1800)])
+        run.measures["time_in(below=155,channel=\"heart_rate\",min=140)"] = MeasureValue(["seconds": .float(1800)])
         var engine = fixture.engine(["a"])
         var evaluation = engine.evaluate(runs: [run])
         XCTAssertEqual(evaluation.awards.count, 0)
@@ -137,7 +137,7 @@ final class MeasureDeclarationTests: XCTestCase {
             "nil\tnil\tnil",
         ])
         engine.athlete = try Athlete.parse(Data(#"{"max_hr": 200, "resting_hr": 50}"#.utf8), source: "me.json")
-        XCTAssertEqual(engine.measureDefinitions.map(\.key), ["time_in(channel=\"heart_rate\",max=155,min=140)"])
+        XCTAssertEqual(engine.measureDefinitions.map(\.key), ["time_in(below=155,channel=\"heart_rate\",min=140)"])
         evaluation = engine.evaluate(runs: [run])
         XCTAssertEqual(evaluation.awards.count, 1)
         XCTAssertEqual(evaluation.notes.map(\.message), ["200.0\t140.0\t155.0"])
@@ -188,7 +188,7 @@ final class GuideMeasureExamplesTests: XCTestCase {
         var slow = makeRun("slow", day: 2, distance: 6000)
         slow.measures["effort(distance_m=5000,max_stop_s=30)"] = MeasureValue(["elapsed_s": .float(1550)])
         // What the analyzer computes for zone 2 of a profile with max_hr 200 and resting_hr 50: 140 to 155 bpm.
-        slow.measures["time_in(channel=\"heart_rate\",max=155,min=140)"] = MeasureValue(["seconds": .float(3700)])
+        slow.measures["time_in(below=155,channel=\"heart_rate\",min=140)"] = MeasureValue(["seconds": .float(3700)])
         var engine = fixture.engine(["p0", "p1"])
         var evaluation = engine.evaluate(runs: [fast, slow])
         XCTAssertEqual(evaluation.failures, [])

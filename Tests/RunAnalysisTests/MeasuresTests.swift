@@ -116,6 +116,17 @@ final class MeasuresTests: XCTestCase {
         XCTAssertNil(measure(F.steady(total: 1000, step: 10, secondsPerMetre: 0.3), "time_in", range), "no heart rate: nil")
     }
 
+    /// "130 to 150 bpm" is `min = 130, max = 150`: both bounds are included (the 130 bpm stretch counts
+    /// with `max = 130`); a zone's upper bound (`below`) is the next zone's and is left out.
+    func testTimeInIncludesItsMaxButAZoneLeavesItsUpperBoundToTheNext() {
+        let exactly = measure(heartRateTrack(), "time_in", ["channel": .text("heart_rate"), "min": .number(130), "max": .number(130)])
+        XCTAssertEqual(number(exactly, "seconds"), 1200, accuracy: 1e-9)
+        let upTo = measure(heartRateTrack(), "time_in", ["channel": .text("heart_rate"), "max": .number(130)])
+        XCTAssertEqual(number(upTo, "seconds"), 1799.5, accuracy: 1e-9, "100 and 130 bpm, to halfway to the first 160")
+        let zoneBelow = measure(heartRateTrack(), "time_in", ["channel": .text("heart_rate"), "min": .number(100), "below": .number(130)])
+        XCTAssertEqual(number(zoneBelow, "seconds"), 599.5, accuracy: 1e-9, "130 bpm belongs to the next zone")
+    }
+
     func testTimeInSpeedAndGradeBelongToTheSteps() {
         // 5 m/s for 600 s, 3.33 m/s for 1200 s.
         let speed = measure(plantedFast, "time_in", ["channel": .text("speed"), "min": .number(4)])
@@ -137,7 +148,9 @@ final class MeasuresTests: XCTestCase {
         let zone2 = MeasureDefinition(kind: "time_in", parameters: ["channel": .text("heart_rate"), "zone": .number(2)])
         guard case .success(let resolved) = zone2.resolved(athlete: athlete) else { return XCTFail("zone 2 not resolved") }
         XCTAssertEqual(resolved.number("min"), 140)
-        XCTAssertEqual(resolved.number("max"), 155)
+        // A zone ends where the next begins (`below`, left out), unlike a declared `max` (included).
+        XCTAssertEqual(resolved.number("below"), 155)
+        XCTAssertNil(resolved.number("max"))
         guard case .failure(let problem) = zone2.resolved(athlete: nil) else { return XCTFail("resolved without a profile") }
         XCTAssertTrue(problem.reason.contains("--athlete"), problem.reason)
         let explicit = try Athlete.parse(Data(#"{"zones": [[100, 120], [120, 140]]}"#.utf8), source: "z.json")

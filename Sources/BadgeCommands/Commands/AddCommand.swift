@@ -1,4 +1,5 @@
 import ArgumentParser
+import BadgePipeline
 import BadgeRules
 import Foundation
 import RunAnalysis
@@ -16,6 +17,9 @@ struct AddCommand: ParsableCommand {
             A pack that changed since the state was saved, a run that starts before the last saved one, \
             or a run already saved (the same id, or the same activity) makes badgectl evaluate the whole \
             history again from the saved summaries, and it says so on stderr. The state is then saved again.
+
+            Without --rules, the packs the state was made with are loaded from the folders it recorded; \
+            without --tz, runs are read in the state's zone.
             """
     )
 
@@ -30,43 +34,49 @@ struct AddCommand: ParsableCommand {
     @Option(name: .long, help: "Output format: table (for people) or json (new and withdrawn awards, statuses, next).")
     var format: OutputFormat = .table
 
+    @OptionGroup var cacheOptions: CacheOptions<SummaryCache>
+
+    func validate() throws {
+        if options.asOf.asOf != nil { throw ValidationError("add takes no --as-of: it adds runs to the whole saved history") }
+    }
+
     func run() throws {
         let store = StateStore(directory: state)
         let saved = try EvaluationPipeline.guarding(.printAndExit) { try store.loadState() }
-        let pipeline = try EvaluationPipeline(options, failures: .printAndExit)
         // Without --tz the state's zone; with one, it must be the same (the evaluator says so).
-        let zone = options.runs.tz == nil ? ZoneNames.zone(named: saved.zone) ?? pipeline.zone : pipeline.zone
-        var analyzer = RunAnalyzer(checkpoints: pipeline.catalogue.checkpointTargets, measures: pipeline.engine.measureDefinitions)
-        if !analyzer.measures.isEmpty { analyzer.zone = zone }
-        var runs: [RunSummary] = []
-        var errors: [RunFileError] = []
+        let zone = try options.runs.tz == nil ? ZoneNames.zone(named: saved.zone) ?? options.runs.zone() : options.runs.zone()
+        // Without --rules, the packs the state was made with, from where they were loaded.
+        let packs = try EvaluationPipeline.guarding(.printAndExit) {
+            options.rules.rules.isEmpty ? try store.packFolders(of: saved) : try options.rules.packDirectories()
+        }
+        let pipeline = try EvaluationPipeline(options, failures: .printAndExit, packDirectories: packs, zone: zone)
+        var runs = pipeline.runs
+        runs.cache = cacheOptions.open()
+        var read = RunFolder()
         for path in files {
-            do {
-                guard FileManager.default.fileExists(atPath: path) else { throw ActivityError.unreadable(path: path, reason: "no such file") }
-                let read = try RunLoader.load(path: path, id: AddCommand.id(of: path, folder: saved.folder), analyzer: analyzer, zoneOffsetSeconds: nil)
-                runs += read.map { RunFolder.localise($0, zone: zone) }
-            } catch {
-                errors.append(RunFileError(path: path, message: "\(error)"))
+            guard FileManager.default.fileExists(atPath: path) else {
+                read.errors.append(RunFileError(path: path, message: "\(ActivityError.unreadable(path: path, reason: "no such file"))"))
+                continue
             }
+            let one = runs.read(files: [(path, AddCommand.id(of: path, folder: saved.folder))])
+            read.runs += one.runs
+            read.errors += one.errors.map { RunFileError(path: path, message: $0.message) }
         }
-        var duplicates: [RunDuplicate] = []
-        if !options.selection.keepDuplicates {
-            (runs, duplicates) = Duplicates.removeSameActivity(from: runs)
-        }
-        let (selected, excluded) = RunSelection(option: options.selection.sport).apply(runs)
-        let update = try EvaluationPipeline.guarding(.printAndExit) { try pipeline.incremental(store, zone: zone).add(selected) }
+        EvaluationPipeline.printWarnings(of: runs.cache)
+        let selection = runs.select(read.runs)
+        let update = try EvaluationPipeline.guarding(.printAndExit) { try runs.incremental(store).add(selection.selected) }
         if let reason = update.replayed {
             Console.error(CommandError.prefix + "replayed the whole history (\(update.runCount) runs): \(reason)")
         }
-        let added = AddReport(update: update, pipeline: pipeline, zone: zone, selected: selected, excluded: excluded,
-                              duplicates: duplicates, errors: errors)
+        let added = AddReport(update: update, pipeline: pipeline, zone: zone, selected: selection.selected, excluded: selection.excluded,
+                              duplicates: selection.duplicates, errors: read.errors)
         switch format {
         case .json: print(try added.json())
         case .table: print(added.table())
         }
-        for error in errors { Console.error(CommandError.skipped + error.message) }
+        for error in read.errors { Console.error(CommandError.skipped + error.message) }
         for failure in update.evaluation.failures { Console.error(CommandError.ruleFailed + "\(failure)") }
-        if !errors.isEmpty || !update.evaluation.failures.isEmpty { throw ExitCode(ExitStatus.partial.rawValue) }
+        if !read.errors.isEmpty || !update.evaluation.failures.isEmpty { throw ExitCode(ExitStatus.partial.rawValue) }
     }
 
     /// `path` made absolute and standardised.
@@ -102,6 +112,8 @@ struct AddReport: Encodable {
     var errors: [RunFileError]
     var ruleErrors: [RuleFailure]
     var notes: [RuleNote]
+    /// The local date of each run added (the table's DATE; others are dated in the state's zone).
+    var localDates: [String: String] = [:]
 
     enum CodingKeys: String, CodingKey {
         case header, runs, replayed
@@ -127,6 +139,7 @@ struct AddReport: Encodable {
         self.errors = errors
         ruleErrors = update.evaluation.failures
         notes = update.evaluation.notes
+        for run in selected { localDates[run.id] = run.localDate }
     }
 
     func json() throws -> String { try JSONOutput.encode(self) }
@@ -136,7 +149,11 @@ struct AddReport: Encodable {
                    + (replayed.map { " (history replayed: \($0))" } ?? "")]
         func rows(_ awards: [Award]) -> String {
             var table = TextTable("BADGE", "TIER", "DATE", "RUN", "PACK", "DETAIL")
-            for award in awards { table.add(award.badge, award.tier, Format.date(award.at), award.run, award.pack, award.detail) }
+            let zone = ZoneNames.zone(named: header.zone) ?? TimeZone(secondsFromGMT: 0) ?? .current
+            for award in awards {
+                let date = localDates[award.run] ?? Format.localDate(award.at, run: nil, zone: zone)
+                table.add(award.badge, award.tier, date, award.run, award.pack, award.detail)
+            }
             return table.render()
         }
         if !added.isEmpty { out += ["", "New:", rows(added)] }

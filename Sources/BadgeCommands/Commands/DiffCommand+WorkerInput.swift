@@ -1,24 +1,23 @@
 import ArgumentParser
+import BadgePipeline
 import BadgeRules
 import Foundation
 import RunAnalysis
 import RunFiles
 import RunLibrary
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `badgectl diff --worker-input FILE`: the same comparison for many athletes, from the lines
-/// `badgectl worker` reads (docs/worker.md): `{"athlete", "tz"?, "path" | "summary", "id"?}`.
+/// `badgectl worker` reads (docs/worker.md): `{"athlete", "tz"?, "path" | "summary", "id"?}`, read
+/// by the worker's own reader (`LineReader`, `WorkerLine`) and run through the same `RunPipeline`.
 extension DiffCommand {
-    /// One athlete's runs, as read from their lines.
+    /// One athlete's runs, as read from their lines (`WorkerLine`).
     struct Athlete {
         var name: String
-        /// Per run: the line it came from, its id, its zone, and where it comes from.
-        var lines: [(line: Int, id: String?, zone: TimeZone, source: Source)] = []
-    }
-
-    /// Where a run comes from: a file, or a summary given in the line.
-    enum Source {
-        case path(String)
-        case summary(Data)
+        /// Per run: the line it came from and what it held.
+        var lines: [(line: Int, run: WorkerLine)] = []
     }
 
     /// A line that could not be used: its number, the athlete it named and why.
@@ -51,104 +50,96 @@ extension DiffCommand {
         }
     }
 
-    /// Reads the lines of `text` into athletes (in order of first appearance); bad lines become errors.
-    static func athletes(from text: String, defaultZone: TimeZone) -> (athletes: [Athlete], errors: [LineError]) {
+    /// Reads the lines of `descriptor` with the worker's reader (`LineReader`, `WorkerLine`) into
+    /// athletes, in order of first appearance (an athlete's lines need not be together here); bad lines
+    /// become errors, with the worker's messages. A read error is returned.
+    static func athletes(from descriptor: Int32) -> (athletes: [Athlete], errors: [LineError], readError: String?) {
         var athletes: [Athlete] = []
         var index: [String: Int] = [:]
         var errors: [LineError] = []
-        for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let number = offset + 1
-            let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-            if line.isEmpty { continue }
-            guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else {
-                errors.append(LineError(line: number, athlete: nil, message: "not a JSON object"))
-                continue
-            }
-            guard let name = object["athlete"] as? String, !name.isEmpty else {
-                errors.append(LineError(line: number, athlete: nil, message: "missing field 'athlete' (a non-empty string)"))
-                continue
-            }
-            func fail(_ message: String) { errors.append(LineError(line: number, athlete: name, message: message)) }
-            var zone = defaultZone
-            if let tz = object["tz"] {
-                guard let identifier = tz as? String, let found = ZoneNames.zone(named: identifier) else {
-                    fail("field 'tz' is not a time zone name (Europe/Paris, UTC)")
-                    continue
-                }
-                zone = found
-            }
-            // As the worker names runs: `id`, else the file's name, else the summary's start as written.
-            let id = object["id"] as? String ?? ((object["summary"] as? [String: Any])?["start"] as? String)
-            let source: Source
-            switch (object["path"], object["summary"]) {
-            case let (path as String, nil):
-                source = .path(path)
-            case let (nil, summary?) where summary is [String: Any]:
-                guard let data = try? JSONSerialization.data(withJSONObject: summary) else { fail("field 'summary' cannot be read"); continue }
-                source = .summary(data)
-            default:
-                fail("give exactly one of 'path' (a run file) and 'summary' (a JSON run summary object)")
-                continue
-            }
-            if index[name] == nil {
-                index[name] = athletes.count
-                athletes.append(Athlete(name: name))
-            }
-            athletes[index[name] ?? 0].lines.append((number, id, zone, source))
+        var zones: [String: TimeZone] = [:]
+        func zone(_ name: String) throws -> TimeZone {
+            if let known = zones[name] { return known }
+            guard let zone = ZoneNames.zone(named: name) else { throw WorkerLine.LineError(description: WorkerLine.Message.unknownZone(name)) }
+            zones[name] = zone
+            return zone
         }
-        return (athletes, errors)
+        let limit = SummaryReader.maximumBytes + 4096
+        let readError = LineReader(descriptor: descriptor, maximumBytes: limit).forEach { item in
+            switch item {
+            case .tooLong(let number):
+                errors.append(LineError(line: number, athlete: nil, message: Worker.Message.tooLong(limit)))
+            case .line(let number, let bytes):
+                switch WorkerLine.read(bytes, number: number, zone: zone) {
+                case .blank: break
+                case .unnamed(let message): errors.append(LineError(line: number, athlete: nil, message: message))
+                case .named(let name, .failure(let error)): errors.append(LineError(line: number, athlete: name, message: error.description))
+                case .named(let name, .success(let run)):
+                    if index[name] == nil {
+                        index[name] = athletes.count
+                        athletes.append(Athlete(name: name))
+                    }
+                    athletes[index[name] ?? 0].lines.append((number, run))
+                }
+            }
+        }
+        return (athletes, errors, readError)
     }
 
-    /// An athlete's runs as `pipeline` sees them (its analyzer: checkpoints and measures), selected as
-    /// `evaluate` selects a folder's (duplicates, sport); lines that cannot be read become errors.
-    static func runs(of athlete: Athlete, pipeline: EvaluationPipeline, errors: inout [LineError]) -> [RunSummary] {
-        let analyzer = pipeline.analyzer()
+    /// An athlete's runs as `pipeline` reads them (its analyzer, the cache) and selects them (as
+    /// `evaluate` selects a folder's); lines that cannot be read become errors.
+    static func runs(of athlete: Athlete, pipeline: RunPipeline, errors: inout [LineError]) -> [RunSummary] {
         var runs: [RunSummary] = []
-        var seen = Set<String>()
-        for entry in athlete.lines {
+        var seen: [String: Int] = [:]
+        for (number, line) in athlete.lines {
             do {
-                var read: [RunSummary]
-                switch entry.source {
+                let read: [RunSummary]
+                switch line.source {
                 case .path(let path):
-                    let id = entry.id ?? (path as NSString).lastPathComponent
-                    read = try RunLoader.load(path: path, id: id, analyzer: analyzer, zoneOffsetSeconds: nil)
-                case .summary(let data):
-                    let summary = try SummaryReader.read(data: data, source: "line \(entry.line)", id: entry.id ?? "line-\(entry.line)", zoneOffsetSeconds: nil)
-                    read = [summary]
+                    let folder = pipeline.read(files: [(path, line.id)], zone: line.zone)
+                    if let error = folder.errors.first { throw WorkerLine.LineError(description: error.message) }
+                    read = folder.runs
+                case .summary(let summary):
+                    read = [try pipeline.summary(fields: summary, source: "line \(number) summary", id: line.id, zone: line.zone)]
                 }
                 for run in read {
-                    guard seen.insert(run.id).inserted else {
-                        errors.append(LineError(line: entry.line, athlete: athlete.name, message: "a second run with id '\(run.id)'"))
+                    if let first = seen[run.id] {
+                        errors.append(LineError(line: number, athlete: athlete.name, message: Worker.Message.duplicateID(run.id, first)))
                         continue
                     }
-                    runs.append(RunFolder.localise(run, zone: entry.zone))
+                    seen[run.id] = number
+                    runs.append(run)
                 }
             } catch {
-                errors.append(LineError(line: entry.line, athlete: athlete.name, message: "\(error)"))
+                errors.append(LineError(line: number, athlete: athlete.name, message: "\(error)"))
             }
         }
-        if !pipeline.keepDuplicates { runs = Duplicates.removeSameActivity(from: runs).kept }
-        return RunSelection(option: pipeline.sport).apply(runs).selected
+        return pipeline.select(runs).selected
     }
 
     /// `--worker-input`: evaluates every athlete with both sets of packs and prints the changes.
-    func runAthletes(current: EvaluationPipeline, candidate: EvaluationPipeline, input: String) throws {
-        let text: String
-        do {
-            text = input == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-                : try String(contentsOfFile: input, encoding: .utf8)
-        } catch {
-            Console.error(CommandError.prefix + "--worker-input: cannot read \(input): \(error.localizedDescription)")
+    func runAthletes(current: EvaluationPipeline, candidate: EvaluationPipeline, input: String, cache: RunCache?) throws {
+        let descriptor = input == "-" ? 0 : open(input, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            Console.error(CommandError.prefix + "--worker-input: cannot read \(input): \(String(cString: strerror(errno)))")
             throw ExitCode(ExitStatus.failure.rawValue)
         }
-        var (athletes, errors) = Self.athletes(from: text, defaultZone: current.zone)
+        var (athletes, errors, readError) = Self.athletes(from: descriptor)
+        if descriptor != 0 { close(descriptor) }
+        if let readError {
+            Console.error(CommandError.prefix + "--worker-input: cannot read \(input): \(readError)")
+            throw ExitCode(ExitStatus.failure.rawValue)
+        }
+        var currentRuns = current.runs, candidateRuns = candidate.runs
+        currentRuns.cache = cache
+        candidateRuns.cache = cache
         var changes: [AthleteChanges] = []
         var total = AwardDiff.Counts()
         var ruleErrors = Report.Sides(current: [], candidate: [])
         for athlete in athletes {
             var lineErrors: [LineError] = []
-            let before = current.engine.evaluate(runs: Self.runs(of: athlete, pipeline: current, errors: &lineErrors))
-            let after = candidate.engine.evaluate(runs: Self.runs(of: athlete, pipeline: candidate, errors: &lineErrors))
+            let before = current.engine.evaluate(runs: Self.runs(of: athlete, pipeline: currentRuns, errors: &lineErrors))
+            let after = candidate.engine.evaluate(runs: Self.runs(of: athlete, pipeline: candidateRuns, errors: &lineErrors))
             // Each side reads the lines; a line that fails fails on both, reported once.
             for error in lineErrors where !errors.contains(error) { errors.append(error) }
             ruleErrors.current += before.failures

@@ -79,8 +79,8 @@ struct DiffCommand: ParsableCommand {
         candidateRules.rules = against
         let candidatePacks = try EvaluationPipeline.guarding(.printAndExit) { try candidateRules.packDirectories() }
         let candidate = try EvaluationPipeline(options, failures: .printAndExit, packDirectories: candidatePacks)
-        guard let directory else { return try runAthletes(current: current, candidate: candidate, input: workerInput ?? "-") }
         let cache = cacheOptions.open()
+        guard let directory else { return try runAthletes(current: current, candidate: candidate, input: workerInput ?? "-", cache: cache) }
         // Each side reads the folder with its own packs' measures (the cache keeps both).
         let before = try current.run(directory: directory, cache: cache)
         let after = try candidate.run(directory: directory, cache: cache)
@@ -127,7 +127,9 @@ struct DiffCommand: ParsableCommand {
         var table = TextTable("BADGE", "TIER", "CHANGE", "CURRENT", "CANDIDATE")
         for badge in report.badges {
             let shown = "\(name(badge.badge)) (+\(badge.counts.gained) -\(badge.counts.lost) ~\(badge.counts.moved))"
-            func place(_ run: String, _ at: String?) -> String { "\(ShownName.of(run)) \(Format.date(at))" }
+            func place(_ run: String, _ at: String?) -> String {
+                "\(ShownName.of(run)) \(Format.localDate(at, run: nil, zone: ZoneNames.zone(named: report.current.zone) ?? .current))"
+            }
             for change in badge.gained { table.add(shown, change.tier, "gained", "", place(change.run, change.at)) }
             for change in badge.lost { table.add(shown, change.tier, "lost", place(change.run, change.at), "") }
             for move in badge.moved { table.add(shown, move.tier, "moved", place(move.from.run, move.from.at), place(move.to.run, move.to.at)) }

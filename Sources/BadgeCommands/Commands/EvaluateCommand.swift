@@ -47,7 +47,7 @@ struct EvaluateCommand: ParsableCommand {
         let evaluator = state.map { folder in
             { (runs: [RunSummary]) throws -> Evaluation in
                 try EvaluationPipeline.guarding(.printAndExit) {
-                    try pipeline.incremental(StateStore(directory: folder)).start(runs, folder: AddCommand.absolute(directory)).evaluation
+                    try pipeline.runs.incremental(StateStore(directory: folder)).start(runs, folder: AddCommand.absolute(directory)).evaluation
                 }
             }
         }
@@ -86,11 +86,12 @@ struct EvaluateCommand: ParsableCommand {
     static func table(_ report: EvaluationReport) -> String {
         var out: [String] = []
         let runsById = Dictionary(report.runs.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let zone = report.header.flatMap { ZoneNames.zone(named: $0.zone) } ?? TimeZone(secondsFromGMT: 0) ?? .current
         var table = TextTable("BADGE", "TIER", "DATE", "RUN", "DISTANCE", "PACE", "PACK", "DETAIL")
         for award in report.awards {
             let run = runsById[award.run]
             let name = report.badges.first { $0.id == award.badge }?.name ?? award.badge
-            table.add(name, award.tier, Format.date(award.at), award.run, Format.distance(run?.distanceMeters),
+            table.add(name, award.tier, Format.localDate(award.at, run: run, zone: zone), award.run, Format.distance(run?.distanceMeters),
                       Format.pace(run?.paceSecondsPerKilometre), award.pack, award.detail)
         }
         out.append("\(report.runs.count) runs, \(report.awards.count) awards")
@@ -100,8 +101,9 @@ struct EvaluateCommand: ParsableCommand {
         if !chase.isEmpty {
             var paces = TextTable("BADGE", "SILVER PACE", "GOLD PACE")
             for row in chase {
-                paces.add(row.name, row.silverPaceSecondsPerKilometre.map { "< \(Format.pace($0))/km" } ?? "earned",
-                          row.goldPaceSecondsPerKilometre.map { "< \(Format.pace($0))/km" } ?? "earned")
+                // No pace: the tier is held ("earned"), or the badge has no such tier (a status that names none).
+                paces.add(row.name, row.silverPaceSecondsPerKilometre.map { "< \(Format.pace($0))/km" } ?? (row.silver != nil ? "earned" : "—"),
+                          row.goldPaceSecondsPerKilometre.map { "< \(Format.pace($0))/km" } ?? (row.gold != nil ? "earned" : "—"))
             }
             out.append("")
             out.append("Faster than these paces over the badge's distance earns the next tier:")

@@ -120,7 +120,7 @@ struct ExplainCommand: ParsableCommand {
             out.append("Earned: \(e.awards.count) award\(e.awards.count == 1 ? "" : "s").")
             var table = TextTable("TIER", "DATE", "RUN", "DISTANCE", "TIME", "PACE", "RULE", "DETAIL")
             for award in e.awards {
-                table.add(award.tier, Format.date(award.at), award.run, Format.distance(award.distanceMeters),
+                table.add(award.tier, award.localDate ?? Format.date(award.at), award.run, Format.distance(award.distanceMeters),
                           Format.duration(award.elapsedSeconds), Format.pace(award.paceSecondsPerKilometre).appending(award.paceSecondsPerKilometre == nil ? "" : "/km"),
                           "\(award.pack)/\(award.rule)", award.detail)
             }
@@ -197,6 +197,8 @@ public struct BadgeExplanation: Encodable, Sendable {
         @NullEncoded public var evidence: Evidence? = nil
         /// The same, in name order with their kinds (for the table).
         var measureLines: [AwardMeasure] = []
+        /// The run's local date (`--tz`, or its file's offset), for the table's DATE.
+        var localDate: String?
 
         enum CodingKeys: String, CodingKey {
             case tier, run, at, pack, rule, detail
@@ -266,6 +268,7 @@ public struct BadgeExplanation: Encodable, Sendable {
                                  distanceMeters: run?.distanceMeters, elapsedSeconds: run?.elapsedSeconds,
                                  paceSecondsPerKilometre: run?.paceSecondsPerKilometre, progress: award.progress)
             line.measureLines = award.measures
+            line.localDate = run?.localDate
             line.packVersion = award.packVersion
             line.evidence = award.evidence
             for measure in award.measures { line.measures[measure.name] = .some(measure.value) }

@@ -81,7 +81,8 @@ struct ReportCommand: ParsableCommand {
         for badge in catalogue.badges + packBadges where details[badge.id] == nil { details[badge.id] = badge }
         func award(_ ref: EvaluationReport.AwardRef?) -> ReportAward? {
             guard let ref else { return nil }
-            return ReportAward(runId: ref.run, date: ref.at.map { String($0.prefix(10)) },
+            // The run's local date (--tz, or its file's offset), as the tables show it.
+            return ReportAward(runId: ref.run, date: runs[ref.run]?.localDate ?? ref.at.map { String($0.prefix(10)) },
                                paceSecondsPerKilometre: runs[ref.run]?.paceSecondsPerKilometre)
         }
         let badges = report.badges.map { row in

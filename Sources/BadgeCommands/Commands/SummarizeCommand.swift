@@ -1,4 +1,5 @@
 import ArgumentParser
+import BadgePipeline
 import BadgeRules
 import Foundation
 import RunAnalysis
@@ -37,32 +38,37 @@ struct SummarizeCommand: ParsableCommand {
         var measures: [String: [String: [String: MeasureValue?]]]?
     }
 
+    @OptionGroup var cacheOptions: CacheOptions<SummaryCache>
+
     func run() throws {
         let zone = try runOptions.zone()
-        var targets: [RunAnalyzer.CheckpointTarget] = []
+        var catalogue = Catalogue(badges: [])
         if FileManager.default.fileExists(atPath: badges) {
             do {
-                let catalogue = try Catalogue.load(path: badges)
-                targets = catalogue.checkpointTargets
+                catalogue = try Catalogue.load(path: badges)
             } catch {
                 Console.error(CommandError.prefix + "\(error) (checkpoints left out)")
             }
         }
-        var packs: [RulePack] = []
+        // Each pack loaded once here for its own message; the pipeline's engine loads them for their measures.
         for directory in rules {
-            do { packs.append(try RulePack.load(directory: directory)) } catch { throw ValidationError("--rules \(directory): \(error)") }
+            do { _ = try RulePack.load(directory: directory) } catch { throw ValidationError("--rules \(directory): \(error)") }
         }
         var profile: Athlete?
         if let athlete {
             do { profile = try Athlete.read(path: athlete) } catch { throw CommandError.badAthlete(reason: "\(error)").usage }
         }
+        var engine = RuleEngine(packDirectories: rules, catalogue: catalogue)
+        engine.athlete = profile
+        let packs = engine.packs
         let table = PackMeasureTable(packs: packs, athlete: profile)
-        let analyzer = RunAnalyzer(checkpoints: targets, measures: PackMeasureTable.definitions(of: packs, athlete: profile))
+        // Read as evaluate reads them (the same analyzer, the cache), none left out: summarize shows every run.
+        let pipeline = RunPipeline(engine: engine, zone: zone, cache: cacheOptions.open())
         var runs: [RunSummary] = []
         var failed = false
         for file in files {
             do {
-                let folder = try RunFolder.read(file, analyzer: analyzer, zone: zone)
+                let folder = try pipeline.read(folder: file)
                 runs += folder.runs
                 for error in folder.errors {
                     Console.error(CommandError.skipped + error.message)
@@ -74,6 +80,7 @@ struct SummarizeCommand: ParsableCommand {
                 failed = true
             }
         }
+        EvaluationPipeline.printWarnings(of: pipeline.cache)
         switch format {
         case .json:
             var output = Output(runs: runs)

@@ -118,7 +118,7 @@ struct WhatifCommand: ParsableCommand {
                                   utcOffsetSeconds: pipeline.zone.secondsFromGMT(for: Date(timeIntervalSince1970: start)),
                                   elevationGainMeters: climb)
         let result = try EvaluationPipeline.guarding(.printAndExit) {
-            try WhatIf.evaluate(imagined, history: outcome.selected, engine: pipeline.engine, analyzer: pipeline.analyzer())
+            try pipeline.runs.whatIf(imagined, selected: outcome.selected)
         }
         let report = Report(
             header: pipeline.header,

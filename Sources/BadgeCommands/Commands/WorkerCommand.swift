@@ -33,6 +33,8 @@ struct WorkerCommand: ParsableCommand {
         valueName: "dir"))
     var root: String?
 
+    @OptionGroup var cacheOptions: CacheOptions<SummaryCache>
+
     func validate() throws {
         if let maxErrors, maxErrors < 0 { throw ValidationError("--max-errors must be 0 or more") }
         if let root {
@@ -45,8 +47,9 @@ struct WorkerCommand: ParsableCommand {
 
     func run() throws {
         let pipeline = try EvaluationPipeline(options, failures: .printAndExit)
-        let setup = Worker.Setup(engine: pipeline.engine, catalogue: pipeline.catalogue, zone: pipeline.zone, sport: pipeline.sport,
-                                 keepDuplicates: pipeline.keepDuplicates, maximumErrors: maxErrors,
+        var runs = pipeline.runs
+        runs.cache = cacheOptions.open()
+        let setup = Worker.Setup(pipeline: runs, sport: options.selection.sport, maximumErrors: maxErrors,
                                  root: root.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 })
         var output: [UInt8] = []
         output.reserveCapacity(1 << 16)
@@ -64,6 +67,7 @@ struct WorkerCommand: ParsableCommand {
             throw ExitCode(ExitStatus.failure.rawValue)
         }
         let outcome = worker.finish()
+        EvaluationPipeline.printWarnings(of: runs.cache)
         if outcome != .complete { throw ExitCode(outcome.exitStatus.rawValue) }
     }
 

@@ -28,6 +28,16 @@ enum Format {
         guard let iso else { return "—" }
         return String(iso.prefix(10))
     }
+
+    /// The local date of an award (or a run) at `at` (UTC, `YYYY-MM-DDThh:mm:ssZ`): the run's own
+    /// `local_date` when the run is at hand (its file's UTC offset, else `--tz`), else the date in
+    /// `zone` at that instant. Every DATE a table shows is local, as `--as-of` and the rules count days.
+    static func localDate(_ at: String?, run: RunSummary?, zone: TimeZone) -> String {
+        if let local = run?.localDate { return local }
+        guard let at else { return "—" }
+        guard let epoch = Timestamps.parse(at)?.epoch else { return date(at) }
+        return Timestamps.date(epoch, offsetSeconds: zone.secondsFromGMT(for: Date(timeIntervalSince1970: epoch)))
+    }
 }
 
 /// A plain text table with aligned columns.

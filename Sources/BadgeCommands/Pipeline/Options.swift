@@ -58,27 +58,10 @@ struct RuleOptions: ParsableArguments {
         do { return try Athlete.read(path: athlete) } catch { throw CommandError.badAthlete(reason: "\(error)").usage }
     }
 
-    /// Each path is a pack (it holds `pack.lua`) or a folder of packs (every sub-folder, sorted);
+    /// The pack folders of `--rules` (`RulePack.folders(in:)`: each path a pack or a folder of packs);
     /// without `--rules`, the folder `Installation.locate` finds.
     func packDirectories() throws -> [String] {
-        var result: [String] = []
-        let fm = FileManager.default
-        let paths = rules.isEmpty ? [try Installation.locate("rules", given: nil, flag: "--rules PATH", directory: true)] : rules
-        for path in paths {
-            let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
-            if fm.fileExists(atPath: trimmed + "/pack.lua") {
-                result.append(trimmed)
-                continue
-            }
-            let entries = (try? fm.contentsOfDirectory(atPath: trimmed)) ?? []
-            let packs = entries.filter { entry in
-                var isDirectory: ObjCBool = false
-                return !entry.hasPrefix(".") && fm.fileExists(atPath: trimmed + "/" + entry, isDirectory: &isDirectory) && isDirectory.boolValue
-            }.sorted()
-            // A folder with no sub-folders is passed on as a pack, so the engine reports what is missing.
-            result += packs.isEmpty ? [trimmed] : packs.map { trimmed + "/" + $0 }
-        }
-        return result
+        RulePack.folders(in: rules.isEmpty ? [try Installation.locate("rules", given: nil, flag: "--rules PATH", directory: true)] : rules)
     }
 }
 

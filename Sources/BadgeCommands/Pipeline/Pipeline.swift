@@ -1,4 +1,5 @@
 import ArgumentParser
+import BadgePipeline
 import BadgeRules
 import Foundation
 import RunAnalysis
@@ -54,9 +55,11 @@ struct CacheOptions<Location: CacheLocation>: ParsableArguments {
     }
 }
 
-/// The one pipeline of every command that evaluates a folder (evaluate, explain, report): the
-/// catalogue, the rule packs and the theme; then the folder, read through the run-summary cache;
-/// then the selection (Strava names, sport filter, plausibility) and the rules.
+/// The command line's side of the one pipeline (`RunPipeline`, in BadgePipeline): the options
+/// (`--rules`, `--badges`, `--tz`, `--sport`, `--keep-duplicates`, `--as-of`, the limits) turned
+/// into a `RunPipeline`, the theme, and how failures are shown. Every command that reads runs
+/// (evaluate, explain, report, whatif, diff, add, worker) goes through it; reading, selecting and
+/// evaluating are `RunPipeline`'s.
 struct EvaluationPipeline {
     /// How a command shows a catalogue or folder that cannot be read.
     enum Failures {
@@ -81,18 +84,15 @@ struct EvaluationPipeline {
         var readSeconds: Double
     }
 
-    let catalogue: Catalogue
-    let engine: RuleEngine
+    /// The pipeline itself: packs, catalogue, zone and selection.
+    let runs: RunPipeline
     let theme: Theme
-    /// Local dates of runs whose file has no UTC offset.
-    let zone: TimeZone
-    /// The sports that earn badges (`--sport`).
-    let sport: String
-    /// Count several exports of one activity as several runs (`--keep-duplicates`).
-    let keepDuplicates: Bool
-    /// `--as-of`: only runs whose local date is this one or earlier (`YYYY-MM-DD`); nil: every run.
-    let asOf: String?
     let failures: Failures
+
+    var catalogue: Catalogue { runs.engine.catalogue }
+    var engine: RuleEngine { runs.engine }
+    /// Local dates of runs whose file has no UTC offset.
+    var zone: TimeZone { runs.zone }
 
     /// Checks the time zone, then loads the catalogue, the packs and the theme.
     /// - Throws: `--tz`'s usage error, the catalogue's error (as `failures` says), `CommandError.unknownTheme`.
@@ -104,18 +104,18 @@ struct EvaluationPipeline {
         try self.init(options, failures: failures, packDirectories: packs)
     }
 
-    /// The pipeline of `options` with other packs (`badgectl diff`'s `--against`).
-    init(_ options: PipelineOptions, failures: Failures, packDirectories packs: [String]) throws {
-        zone = try options.runs.zone()
-        sport = options.selection.sport
-        keepDuplicates = options.selection.keepDuplicates
-        asOf = try options.asOf.date()
+    /// The pipeline of `options` with other packs (`badgectl diff`'s `--against`, `add`'s saved packs),
+    /// and in another zone when `zone` is given (`add` in its state's zone).
+    init(_ options: PipelineOptions, failures: Failures, packDirectories packs: [String], zone: TimeZone? = nil) throws {
+        let zone = try zone ?? options.runs.zone()
+        let selection = RunPipeline.Selection(sport: options.selection.sport, removesDuplicates: !options.selection.keepDuplicates,
+                                              asOf: try options.asOf.date())
         self.failures = failures
         let rules = options.rules
-        catalogue = try Self.guarding(failures) { try Catalogue.load(path: try rules.cataloguePath()) }
+        let catalogue = try Self.guarding(failures) { try Catalogue.load(path: try rules.cataloguePath()) }
         var engine = RuleEngine(packDirectories: packs, catalogue: catalogue, limits: options.limits.limits)
         engine.athlete = try rules.athleteProfile()
-        self.engine = engine
+        runs = RunPipeline(engine: engine, zone: zone, selection: selection)
         theme = try Theme.resolve(rules.theme, packs: engine.packs)
     }
 
@@ -125,36 +125,35 @@ struct EvaluationPipeline {
     /// The packs' own badges with the theme's names.
     var themedPackBadges: [CatalogueBadge] { theme.apply(engine.packs.flatMap(\.badges)) }
 
-    /// Reads `directory` through `cache` (its warnings go to stderr), selects the runs `--sport` names
+    /// Reads `directory` through `cache` (its warnings go to stderr), selects the runs (`RunPipeline.select`)
     /// and evaluates them. `routes` keeps each run's drawn route (the report); `profile` times every rule;
     /// `evaluator`, when given, evaluates the selected runs in place of the engine (`evaluate --state`).
     func run(directory: String, cache: RunCache?, routes: Bool = false, profile: Bool = false,
              evaluator: (([RunSummary]) throws -> Evaluation)? = nil) throws -> Outcome {
         let readStart = DispatchTime.now().uptimeNanoseconds
-        let analyzer = self.analyzer(routes: routes)
+        var pipeline = runs
+        pipeline.cache = cache
         let read = try Self.guarding(failures) {
             defer { ProgressLine.finish() }
-            return try RunFolder.read(directory, analyzer: analyzer, zone: zone, cache: cache,
-                                      progress: isatty(2) != 0 ? ProgressLine.report : nil)
+            return try pipeline.read(folder: directory, routes: routes, progress: isatty(2) != 0 ? ProgressLine.report : nil)
         }
-        for warning in cache?.warnings ?? [] { Console.error(CommandError.warningPrefix + warning) }
+        Self.printWarnings(of: cache)
         let readSeconds = Double(DispatchTime.now().uptimeNanoseconds - readStart) / 1e9
-        var history = read
-        if let asOf { history.runs = history.runs.filter { run in run.localDate.map { $0 <= asOf } ?? false } }
-        let (folder, selected, excluded) = Selection.prepare(history, directory: directory, sport: sport, keepDuplicates: keepDuplicates)
+        let (folder, selection) = pipeline.select(read)
+        let selected = selection.selected
         if profile {
             let profiled = engine.evaluateProfiled(runs: selected)
-            return Outcome(folder: folder, selected: selected, excluded: excluded, evaluation: profiled.evaluation,
+            return Outcome(folder: folder, selected: selected, excluded: selection.excluded, evaluation: profiled.evaluation,
                            costs: profiled.costs, readSeconds: readSeconds)
         }
         let evaluation = try evaluator?(selected) ?? engine.evaluate(runs: selected)
-        return Outcome(folder: folder, selected: selected, excluded: excluded, evaluation: evaluation,
+        return Outcome(folder: folder, selected: selected, excluded: selection.excluded, evaluation: evaluation,
                        costs: nil, readSeconds: readSeconds)
     }
 
-    /// The analyzer of this pipeline's runs: the catalogue's checkpoints and the packs' measures.
-    func analyzer(routes: Bool = false) -> RunAnalyzer {
-        RunAnalyzer(checkpoints: catalogue.checkpointTargets, includeRoutes: routes, measures: engine.measureDefinitions)
+    /// The cache's warnings (a file moved aside, a write that failed) on stderr.
+    static func printWarnings(of cache: RunCache?) {
+        for warning in cache?.warnings ?? [] { Console.error(CommandError.warningPrefix + warning) }
     }
 
     /// The JSON header: version, zone, and the packs with their fingerprints.

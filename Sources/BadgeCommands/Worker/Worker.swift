@@ -1,3 +1,4 @@
+import BadgePipeline
 import BadgeRules
 import Foundation
 import RunAnalysis
@@ -10,13 +11,11 @@ import RunLibrary
 /// Memory: one athlete's runs at a time (and a 64-bit hash of every athlete already finished, to
 /// catch an athlete whose lines are not together). Output is flushed after each athlete.
 final class Worker {
-    /// What the worker was given: the engine, the selection and the zone of lines without `tz`.
+    /// What the worker was given: the pipeline (packs, selection, the zone of lines without `tz`,
+    /// the cache files are read through) and `--sport` as given (for the header).
     struct Setup {
-        var engine: RuleEngine
-        var catalogue: Catalogue
-        var zone: TimeZone
+        var pipeline: RunPipeline
         var sport: String
-        var keepDuplicates: Bool
         /// Errors tolerated; one more stops the worker (nil: no limit).
         var maximumErrors: Int?
         /// `--root`: the folder every `path` must resolve into (links included); relative paths are
@@ -57,7 +56,6 @@ final class Worker {
     let setup: Setup
     let write: (String) -> Void
     let flush: () -> Void
-    private var analyzers: [String: RunAnalyzer] = [:]
     private var zones: [String: TimeZone] = [:]
     private var finished: Set<Int> = []
     private var current: Athlete?
@@ -71,15 +69,10 @@ final class Worker {
         self.flush = flush
     }
 
-    /// Messages of the errors a line can have (docs/worker.md lists them).
+    /// Messages of the errors of lines in sequence (docs/worker.md lists them; those of one line are
+    /// `WorkerLine.Message`).
     enum Message {
-        static let notObject = "expected a JSON object {\"athlete\": ..., \"tz\": ..., \"path\" or \"summary\": ...}"
-        static let athlete = "\"athlete\" must be a non-empty string of at most \(maximumAthleteBytes) bytes"
-        static let pathAndSummary = "give \"path\" or \"summary\", not both"
-        static let neither = "missing \"path\" (a run file) or \"summary\" (a JSON run summary)"
         static func tooLong(_ limit: Int) -> String { "line longer than \(limit) bytes; skipped" }
-        static func mustBeString(_ field: String) -> String { "\"\(field)\" must be a string" }
-        static func unknownZone(_ name: String) -> String { "unknown time zone \(ShownValue.quoted(name)) in \"tz\" (use a name like Europe/Paris or UTC)" }
         static func seenBefore(_ athlete: String) -> String {
             "athlete \(ShownValue.quoted(athlete)) already ended (another athlete's lines came between): an athlete's lines must be together"
         }
@@ -99,14 +92,11 @@ final class Worker {
         }
     }
 
-    /// The longest athlete name taken.
-    static let maximumAthleteBytes = 1024
-
     /// Writes the header (and a line per pack that did not load).
     func start() {
-        let header = EvaluationReport.Header(zone: setup.zone, packs: setup.engine.packs)
+        let header = EvaluationReport.Header(zone: setup.pipeline.zone, packs: setup.pipeline.engine.packs)
         write(WorkerLines.encode(WorkerLines.Header(badgectl: header.badgectl, zone: header.zone, sport: setup.sport, packs: header.packs)))
-        for failure in setup.engine.loadFailures {
+        for failure in setup.pipeline.engine.loadFailures {
             fail(line: nil, athlete: nil, CommandError.ruleFailed + "\(failure)")
         }
         flush()
@@ -115,31 +105,17 @@ final class Worker {
     /// True once `--max-errors` stopped the worker: no more lines are taken.
     var stopped: Bool { stoppedAt != nil }
 
-    /// Takes line `number` (its bytes, without the newline).
+    /// Takes line `number` (its bytes, without the newline), read by `WorkerLine.read`.
     func take(line number: Int, bytes: UnsafeBufferPointer<UInt8>) {
         guard !stopped else { return }
-        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }  // a blank line
-        let fields: [String: JSONValue]
-        do {
-            guard case .object(let object) = try JSONText.parse(bytes, source: "line \(number)") else {
-                fail(line: number, athlete: nil, Message.notObject)
-                return
-            }
-            fields = object
-        } catch let error as ActivityError {
-            if case .malformed(_, _, let offset?, let reason) = error {
-                fail(line: number, athlete: nil, "invalid JSON at byte \(offset + 1): \(reason)")
-            } else {
-                fail(line: number, athlete: nil, error.description)
-            }
+        let name: String, line: Result<WorkerLine, WorkerLine.LineError>
+        switch WorkerLine.read(bytes, number: number, zone: zone(named:)) {
+        case .blank: return
+        case .unnamed(let message):
+            fail(line: number, athlete: nil, message)
             return
-        } catch {
-            fail(line: number, athlete: nil, "\(error)")
-            return
-        }
-        guard case .string(let name)? = fields["athlete"], !name.isEmpty, name.utf8.count <= Worker.maximumAthleteBytes else {
-            fail(line: number, athlete: nil, Message.athlete)
-            return
+        case .named(let athlete, let result):
+            (name, line) = (athlete, result)
         }
         if current?.name != name {
             if finished.contains(name.hashValue) {
@@ -151,7 +127,7 @@ final class Worker {
             current = Athlete(name: name, firstLine: number)
         }
         do {
-            try add(fields, line: number)
+            try add(try line.get(), line: number)
         } catch {
             current?.errors += 1
             fail(line: number, athlete: name, "\(error)")
@@ -178,29 +154,11 @@ final class Worker {
         var description: String
     }
 
-    private func string(_ fields: [String: JSONValue], _ key: String) throws -> String? {
-        switch fields[key] {
-        case nil, .null?: return nil
-        case .string(let text)?: return text
-        case .some: throw LineError(description: Message.mustBeString(key))
-        }
-    }
-
-    private func zone(named name: String?) throws -> TimeZone {
-        guard let name else { return setup.zone }
+    private func zone(named name: String) throws -> TimeZone {
         if let known = zones[name] { return known }
-        guard let zone = ZoneNames.zone(named: name) else { throw LineError(description: Message.unknownZone(name)) }
+        guard let zone = ZoneNames.zone(named: name) else { throw WorkerLine.LineError(description: WorkerLine.Message.unknownZone(name)) }
         if zones.count < 1024 { zones[name] = zone }
         return zone
-    }
-
-    private func analyzer(for zone: TimeZone) -> RunAnalyzer {
-        if let known = analyzers[zone.identifier] { return known }
-        var analyzer = RunAnalyzer(checkpoints: setup.catalogue.checkpointTargets, measures: setup.engine.measureDefinitions)
-        // Measures placed in time (the sun's day) are made in the run's zone, as `RunFolder.read` does.
-        if !analyzer.measures.isEmpty { analyzer.zone = zone }
-        if analyzers.count < 1024 { analyzers[zone.identifier] = analyzer }
-        return analyzer
     }
 
     /// The path to open for a line's `path`: as given without `--root`; with it, taken from the root
@@ -215,27 +173,17 @@ final class Worker {
         }
     }
 
-    private func add(_ fields: [String: JSONValue], line number: Int) throws {
-        let zone = try zone(named: try string(fields, "tz"))
-        let path = try string(fields, "path")
-        let givenID = try string(fields, "id")
-        var runs: [RunSummary]
-        switch (path, fields["summary"]) {
-        case (_?, let summary?) where summary != .null:
-            throw LineError(description: Message.pathAndSummary)
-        case (let path?, _):
-            let id = givenID ?? (path as NSString).lastPathComponent
-            runs = try RunLoader.load(path: try confined(path), id: id, analyzer: analyzer(for: zone), zoneOffsetSeconds: nil)
-        case (nil, .object(let summary)?):
-            var id = givenID
-            if id == nil, case .string(let start)? = summary["start"] { id = start }
-            runs = [try SummaryReader.read(fields: summary, source: "line \(number) summary", id: id ?? "line \(number)", zoneOffsetSeconds: nil)]
-        case (nil, let other?) where other != .null:
-            throw LineError(description: "\"summary\" must be an object (a JSON run summary), not \(other.kind)")
-        default:
-            throw LineError(description: Message.neither)
+    /// The line's runs, read (through the cache) and localised by the pipeline, appended to the athlete's.
+    private func add(_ line: WorkerLine, line number: Int) throws {
+        let runs: [RunSummary]
+        switch line.source {
+        case .path(let path):
+            let read = setup.pipeline.read(files: [(try confined(path), line.id)], zone: line.zone)
+            if let error = read.errors.first { throw LineError(description: error.message) }
+            runs = read.runs
+        case .summary(let summary):
+            runs = [try setup.pipeline.summary(fields: summary, source: "line \(number) summary", id: line.id, zone: line.zone)]
         }
-        runs = runs.map { RunFolder.localise($0, zone: zone) }
         // Checked against `current` in place, and appended through it: a copy of the athlete would
         // copy every run so far (quadratic in the athlete's runs).
         var previous = current?.lastStart
@@ -265,13 +213,8 @@ final class Worker {
         guard let athlete = current else { return }
         current = nil
         finished.insert(athlete.name.hashValue)
-        var runs = athlete.runs
-        var duplicates: [RunDuplicate] = []
-        if !setup.keepDuplicates {
-            (runs, duplicates) = Duplicates.removeSameActivity(from: runs)
-        }
-        let (selected, excluded) = RunSelection(option: setup.sport).apply(runs)
-        let evaluation = setup.engine.evaluate(runs: selected)
+        let selection = setup.pipeline.select(athlete.runs)
+        let evaluation = setup.pipeline.engine.evaluate(runs: selection.selected)
         var occurrences: [String: Int] = [:]
         for award in evaluation.awards {
             let key = [award.pack, award.badge, award.tier, award.run].joined(separator: "\u{0}")
@@ -285,7 +228,7 @@ final class Worker {
                                                      detail: award.detail, evidence: award.evidence)))
         }
         // Pack load failures were reported once, in the header's lines.
-        let ruleFailures = evaluation.failures.dropFirst(setup.engine.loadFailures.count)
+        let ruleFailures = evaluation.failures.dropFirst(setup.pipeline.engine.loadFailures.count)
         for failure in ruleFailures {
             fail(line: nil, athlete: athlete.name, CommandError.ruleFailed + "\(failure)")
         }
@@ -294,8 +237,8 @@ final class Worker {
                                                        unit: $0.unit, hint: status.hint) }
         }
         write(WorkerLines.encode(WorkerLines.Status(
-            athlete: athlete.name, runs: selected.count, awards: evaluation.awards.count, errors: athlete.errors + ruleFailures.count,
-            excluded: excluded.count, duplicates: duplicates.count, next: evaluation.nexts, progress: progress)))
+            athlete: athlete.name, runs: selection.selected.count, awards: evaluation.awards.count, errors: athlete.errors + ruleFailures.count,
+            excluded: selection.excluded.count, duplicates: selection.duplicates.count, next: evaluation.nexts, progress: progress)))
         flush()
     }
 

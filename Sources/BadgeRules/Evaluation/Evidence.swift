@@ -54,13 +54,15 @@ public indirect enum Evidence: Codable, Sendable, Equatable {
         return nil
     }
 
-    /// One line for people: `key=value, ...` (records sorted by key, lists in brackets).
+    /// One line for people: `key=value, ...` (records sorted by key, lists in brackets). A number is
+    /// written as the rule gave it: whole numbers without a fraction, others in the shortest form that
+    /// reads back as the same number (`1781981234.5`, never `1.78198e+09`).
     public var text: String {
         switch self {
         case .bool(let value): return value ? "true" : "false"
         case .number(let value):
             if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-            return String(format: "%.6g", value)
+            return value.description
         case .string(let value): return value
         case .list(let values): return "[" + values.map(\.text).joined(separator: ", ") + "]"
         case .record(let fields):

@@ -41,7 +41,9 @@ extension Session {
         }
         guard token >= 1, token <= runs.count else { lua.pushNil(); return 1 }
         if let rule = current?.rule { measureReads[MeasureRead(rule: rule, run: token), default: []].insert(name) }
-        lua.push(measure: measureTable.value(pack: pack, name: name, in: runs[token - 1]), kind: measureTable.kind(pack: pack, name: name))
+        let value = measureTable.value(pack: pack, name: name, in: runs[token - 1])
+        if value == nil, nilMeasureReads.count < 8 { nilMeasureReads.append((token, pack, name)) }
+        lua.push(measure: value, kind: measureTable.kind(pack: pack, name: name))
         return 1
     }
 

@@ -97,10 +97,11 @@ extension Session {
         guard let ref = ref ?? rule.functions[function] else { return nil }
         if profiling, let index = current?.rule { ruleCalls[index, default: 0] += 1 }
         lua.ensureStack()
+        if !nilMeasureReads.isEmpty { nilMeasureReads.removeAll(keepingCapacity: true) }
         lua.push(ref: ref)
         let nargs = pushArgs()
         if let error = lua.call(nargs: nargs, nresults: results) {
-            return failure(pack: rule.pack, rule: rule.id, error: error, fallback: fallback(rule, function))
+            return explainingNilMeasures(failure(pack: rule.pack, rule: rule.id, error: error, fallback: fallback(rule, function)))
         }
         return nil
     }

@@ -116,6 +116,9 @@ final class Session {
     /// The measures each rule read of each run (names), for the awards that follow (`Award.measures`).
     struct MeasureRead: Hashable { var rule: Int; var run: Int }
     var measureReads: [MeasureRead: Set<String>] = [:]
+    /// The measures read as nil in the current call (run index, pack, name): a rule that then fails
+    /// on a nil value is told which run and why (`explainingNilMeasures`).
+    var nilMeasureReads: [(run: Int, pack: Int, name: String)] = []
 
     init(packs: [RulePack], catalogue: Catalogue, limits: RuleEngine.Limits, runs: [RunSummary], athlete: Athlete? = nil) throws {
         self.lua = try LuaState(limits: limits)

@@ -10,7 +10,7 @@
 -- Embedded at build time (Package.swift: resources .embedInCode); loaded by `Preludes.tests`.
 local env, h_run, h_evaluate, h_fail, h_where = ...
 local type, tostring, ipairs, next, error, select = type, tostring, ipairs, next, error, select
-local setmetatable, getmetatable, math_type, abs = setmetatable, getmetatable, math.type, math.abs
+local setmetatable, getmetatable, math_type, abs, tonumber = setmetatable, getmetatable, math.type, math.abs, tonumber
 local format, find, concat, sort = string.format, string.find, table.concat, table.sort
 
 local tests = {}
@@ -21,7 +21,12 @@ local function describe(value, depth)
   if kind == "string" then return format("%q", value) end
   if kind == "number" then
     if math_type(value) == "float" and value == value and value ~= 1/0 and value ~= -1/0 and value % 1 ~= 0 then
-      return format("%.6g", value)
+      -- As written: the shortest form that reads back as the same number (never 1.78198e+09).
+      for digits = 15, 16 do
+        local text = format("%." .. digits .. "g", value)
+        if tonumber(text) == value then return text end
+      end
+      return format("%.17g", value)
     end
     return tostring(value)
   end

@@ -142,7 +142,7 @@ extension PackManifest {
         case .failure(let refusal): throw fail("\(file): \(refusal)")
         }
         if let kind = notAFile(real) {
-            throw fail(kind == nil ? "no segment file \(path) (a GPX route or track drawn in any GPX editor)"
+            throw fail(kind == nil ? "no segment file \(path) (a GPX route or track drawn in any GPX editor)" + missingFileHint(file, folder: folder)
                        : "\(path) is \(kind ?? ""), not a segment file (a GPX route or track drawn in any GPX editor)")
         }
         // Size checked before a byte is read (a 300 MB file is refused, not read whole).
@@ -193,6 +193,17 @@ extension PackManifest {
         case S_IFCHR, S_IFBLK: return "a device"
         default: return "neither a file nor a folder"
         }
+    }
+
+    /// "; did you mean 'segments/bridge-span.gpx'?" when the folder `file` names holds a file whose
+    /// name is close to `file`'s (a typo), else "".
+    static func missingFileHint(_ file: String, folder: String) -> String {
+        let relativeFolder = (file as NSString).deletingLastPathComponent
+        let directory = [folder, relativeFolder].filter { !$0.isEmpty }.joined(separator: "/")
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? [])
+            .filter { !$0.hasPrefix(".") }.sorted()
+        guard let closest = Suggestion.closest(to: (file as NSString).lastPathComponent, in: names) else { return "" }
+        return "; did you mean '\(relativeFolder.isEmpty ? closest : relativeFolder + "/" + closest)'?"
     }
 
     /// The `<rtept lat=".." lon="..">` points of a GPX route, in order (nil when there are none). A point

@@ -9,13 +9,18 @@ public struct PackStamp: Codable, Equatable, Sendable {
     public var version: String
     /// Content fingerprint (`RulePack.fingerprint`).
     public var fingerprint: String
-    /// The folder it was loaded from (for messages; not compared). Absent in states saved before it was kept.
+    /// The folder it was loaded from, absolute (not compared): `add` without `--rules` loads the
+    /// packs from there. Absent in states saved before it was kept; relative in states saved before
+    /// it was made absolute.
     public var directory: String?
 
     /// A stamp of `pack`.
     public init(_ pack: RulePack) {
         name = pack.name; version = pack.version; fingerprint = pack.fingerprint
-        directory = pack.directory.isEmpty ? nil : (pack.directory as NSString).standardizingPath
+        guard !pack.directory.isEmpty else { directory = nil; return }
+        let absolute = pack.directory.hasPrefix("/") ? pack.directory
+            : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(pack.directory)
+        directory = (absolute as NSString).standardizingPath
     }
 
     /// Equal when name, version and fingerprint are (where a pack was loaded from does not matter).

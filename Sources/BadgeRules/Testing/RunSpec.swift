@@ -26,6 +26,33 @@ enum RunSpec {
     /// Every field `t.run` accepts: the run's own, from `RunSchema`, and the conveniences.
     static let fields: Set<String> = Set(RunSchema.jsonFields.map(\.name)).subtracting(computed.keys).union(conveniences)
 
+    /// The fields `t.run` applies to a run read from `file`: its id, name and sport, and the offset
+    /// it is read in (`local_offset_s`, as `--tz` in a fixed offset).
+    static let withFile: Set<String> = ["file", "id", "name", "sport", "local_offset_s"]
+
+    /// Why `key` cannot be given with `file`.
+    static func fileRefusal(_ key: String) -> String {
+        let applied = "with 'file', t.run takes only 'id', 'name', 'sport' and 'local_offset_s'"
+        switch key {
+        case "utc_offset_s":
+            return "field 'utc_offset_s' cannot be given with 'file': the file's own offset is read from its times (+09:00); "
+                + "to read it in a zone, as --tz does, give local_offset_s (\(applied))"
+        case "local_date", "local_start":
+            return "field '\(key)' cannot be given with 'file': it is computed from the file's start and local_offset_s (\(applied))"
+        default:
+            return "field '\(key)' cannot be given with 'file': the run's figures are read from the file (\(applied); "
+                + "or leave 'file' out and describe the run by its fields)"
+        }
+    }
+
+    /// A whole number of seconds (`local_offset_s`), checked: within a day either way.
+    static func whole(_ seconds: Double) throws -> Int {
+        guard seconds == seconds.rounded(), abs(seconds) <= 86_400 else {
+            throw RulesError.field("field 'local_offset_s' must be whole seconds within a day (32400 for +09:00), got \(seconds)")
+        }
+        return Int(seconds)
+    }
+
     /// Seconds from a number or "mm:ss" / "h:mm:ss".
     static func seconds(_ text: String) -> Double? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
@@ -73,7 +100,20 @@ enum RunSpec {
 
         let id = try string("id") ?? "run-\(ordinal)"
         if let file = try string("file") {
-            return try load(file: file, id: try string("id"), session: session)
+            // Every other field is applied or refused, never ignored: the run's figures come from the file.
+            lua.pushNil()
+            while lua.next(table) {
+                let key = lua.string(at: -2) ?? ""
+                lua.pop()
+                guard withFile.contains(key) else {
+                    lua.pop()
+                    throw RulesError.field(fileRefusal(key))
+                }
+            }
+            var run = try load(file: file, id: try string("id"), localOffset: try number("local_offset_s").map(whole), session: session)
+            if let name = try string("name") { run.name = name }
+            if let sport = try string("sport") { run.sport = sport }
+            return run
         }
 
         let offset = try number("utc_offset_s").map { Int($0) }
@@ -402,8 +442,10 @@ enum RunSpec {
         return .record(fields)
     }
 
-    /// `file = "tests/fixtures/x.gpx"`: pack-relative, inside the pack, read by the production readers.
-    static func load(file: String, id: String?, session: TestSession) throws -> RunSummary {
+    /// `file = "tests/fixtures/x.gpx"`: pack-relative, inside the pack, read by the production readers,
+    /// in `localOffset` (seconds east of UTC, as `--tz` in a fixed offset; UTC when nil) for a file
+    /// whose times carry no offset: its local date and start, and the sun's day of its measures.
+    static func load(file: String, id: String?, localOffset: Int? = nil, session: TestSession) throws -> RunSummary {
         let parts = file.split(separator: "/")
         guard !file.hasPrefix("/"), !parts.contains("..") else {
             throw RulesError.field("file '\(file)' must be a path inside the pack (no '/' at the start, no '..')")
@@ -412,12 +454,14 @@ enum RunSpec {
         if case .failure(let refusal) = PackFiles.resolve(path, folder: session.pack.directory) {
             throw RulesError.field("file '\(file)': \(refusal)")
         }
-        guard FileManager.default.fileExists(atPath: path) else { throw RulesError.field("no file \(path)") }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw RulesError.field("no file \(path)" + PackManifest.missingFileHint(file, folder: session.pack.directory))
+        }
         let targets = session.defaultCatalogue.checkpointTargets
         do {
             // The pack's measures are computed as an evaluation computes them (zones need --athlete: nil here).
             let analyzer = RunAnalyzer(checkpoints: targets, measures: PackMeasureTable.definitions(of: [session.pack], athlete: nil))
-            let summaries = try RunLoader.load(path: path, id: id ?? file, analyzer: analyzer, zoneOffsetSeconds: 0)
+            let summaries = try RunLoader.load(path: path, id: id ?? file, analyzer: analyzer, zoneOffsetSeconds: localOffset ?? 0)
             guard let first = summaries.first else { throw RulesError.field("\(path) holds no run") }
             return first
         } catch let error as RulesError {

@@ -71,7 +71,8 @@ public struct MeasureDefinition: Sendable, Hashable, Codable {
         var parameters = self.parameters
         parameters["zone"] = nil
         parameters["min"] = .number(bounds.lower)
-        if let upper = bounds.upper { parameters["max"] = .number(upper) }
+        // A zone ends where the next begins: its upper bound is left out (`below`), unlike a `max`.
+        if let upper = bounds.upper { parameters["below"] = .number(upper) }
         return .success(MeasureDefinition(kind: kind, parameters: parameters))
     }
 }
@@ -293,7 +294,7 @@ public struct MeasureKind: Sendable {
         parameters: [
             ParameterSpec(name: "channel", type: .word(channels), doc: "what is measured"),
             ParameterSpec(name: "min", type: .number(minimum: -.infinity, integer: false), doc: "lower bound, included"),
-            ParameterSpec(name: "max", type: .number(minimum: -.infinity, integer: false), doc: "upper bound, left out"),
+            ParameterSpec(name: "max", type: .number(minimum: -.infinity, integer: false), doc: "upper bound, included"),
             ParameterSpec(name: "zone", type: .number(minimum: 1, integer: true), doc: "the runner's heart-rate zone (--athlete)"),
         ],
         fields: ["seconds", "longest_s", "share"],

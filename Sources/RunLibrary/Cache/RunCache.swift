@@ -235,7 +235,13 @@ public final class RunCache: @unchecked Sendable {
     /// The cache key of a measure: the summary version, the measures' own version (`m1`: bump it when a
     /// measure's computation changes what it gives) and its definition.
     public static func measureKey(_ definition: MeasureDefinition, version: Int = summaryVersion) -> String {
-        "v\(version)|m1|" + definition.key
+        "v\(version)|m\(revision(of: definition.kind))|" + definition.key
+    }
+
+    /// A measure kind's revision: bumped when what a kind computes from the same parameters changes,
+    /// so that values cached before are computed again (`time_in` 2: `max` is included).
+    static func revision(of kind: String) -> Int {
+        kind == MeasureKind.timeIn.name ? 2 : 1
     }
 
     /// The stored measures of a file's content among `keys` (by key; a key without an entry is missing):

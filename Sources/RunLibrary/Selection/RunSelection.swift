@@ -14,8 +14,13 @@ public struct ExcludedRun: Codable, Sendable, Equatable {
 public struct RunSelection: Sendable, Equatable {
     /// Normalised sports to keep; nil keeps every sport.
     public var sports: Set<String>?
+    /// Leave out a "run" faster than the world record for its distance (true by default).
+    public var excludesImplausible = true
 
-    public init(sports: Set<String>? = ["running"]) { self.sports = sports }
+    public init(sports: Set<String>? = ["running"], excludesImplausible: Bool = true) {
+        self.sports = sports
+        self.excludesImplausible = excludesImplausible
+    }
 
     /// Parses `--sport`: `all`, or a comma-separated list of sports in any spelling files use
     /// (`running,walking`, `Run`, `9`).
@@ -64,7 +69,7 @@ public struct RunSelection: Sendable, Equatable {
                 excluded.append(ExcludedRun(id: run.id, sport: run.sport, reason: "sport '\(run.sport)' is not chosen (--sport \(sports.sorted().joined(separator: ",")))"))
                 continue
             }
-            if run.sport == "running", let speed = run.speedMetersPerSecond, run.distanceMeters >= 100 {
+            if excludesImplausible, run.sport == "running", let speed = run.speedMetersPerSecond, run.distanceMeters >= 100 {
                 let limit = RunSelection.recordSpeed(forDistance: run.distanceMeters)
                 if speed > limit {
                     excluded.append(ExcludedRun(

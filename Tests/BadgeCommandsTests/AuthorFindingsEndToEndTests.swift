@@ -1,0 +1,98 @@
+import Foundation
+import XCTest
+
+/// What the author of a six-badge pack met on the command line (issue P), each fixed: dates in the
+/// local zone, no "earned" for a tier a badge does not have, `add` going on with the state's packs.
+final class AuthorFindingsEndToEndTests: XCTestCase {
+    static let badges = CLI.repository.appendingPathComponent("badges.json").path
+
+    /// A run at 20:00 UTC on 2026-06-20 is on 2026-06-21 in Tokyo: every DATE shown says so
+    /// (evaluate's and explain's tables, add's, the report's "Earned"); they showed the UTC date.
+    func testDatesAreInTheLocalZoneWhereverTheyAreShown() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("runs/late.json", #"{"start":"2026-06-20T20:00:00Z","distance_m":6000,"duration_s":1800}"#)
+        let runs = folder.path + "/runs"
+        let common = ["--tz", "Asia/Tokyo", "--rules", "rules/checkpoints", "--badges", Self.badges, "--no-cache"]
+        let evaluate = try CLI.run(["evaluate", runs] + common)
+        XCTAssertEqual(evaluate.status, 0, evaluate.stderr)
+        let fiveK = evaluate.stdout.split(separator: "\n").first { $0.hasPrefix("Five K ") || $0.contains("late.json") } ?? ""
+        XCTAssertTrue(fiveK.contains("2026-06-21"), evaluate.stdout)
+        XCTAssertFalse(evaluate.stdout.contains("2026-06-20"), evaluate.stdout)
+        let explain = try CLI.run(["explain", "five-k", runs] + common)
+        XCTAssertEqual(explain.status, 0, explain.stderr)
+        XCTAssertTrue(explain.stdout.contains("earned  2026-06-21"), explain.stdout)
+        XCTAssertFalse(explain.stdout.contains("2026-06-20"), explain.stdout)
+        let report = try CLI.run(["report", runs, "-o", folder.path + "/report.html"] + common)
+        XCTAssertEqual(report.status, 0, report.stderr)
+        let html = try String(contentsOfFile: folder.path + "/report.html", encoding: .utf8)
+        XCTAssertTrue(html.contains("Earned 2026-06-21"), "the report's badge wall dates the award locally")
+
+        let state = folder.path + "/state"
+        XCTAssertEqual(try CLI.run(["evaluate", runs, "--state", state] + common).status, 0)
+        try folder.write("next.json", #"{"start":"2026-06-21T20:00:00Z","distance_m":11000,"duration_s":3300}"#)
+        let add = try CLI.run(["add", "--state", state, folder.path + "/next.json", "--rules", "rules/checkpoints", "--badges", Self.badges,
+                               "--no-cache"])
+        XCTAssertEqual(add.status, 0, add.stderr)
+        XCTAssertTrue(add.stdout.contains("2026-06-22"), add.stdout)
+        XCTAssertFalse(add.stdout.contains("2026-06-21 "), add.stdout)
+    }
+
+    /// A badge whose status gives a silver pace and no gold (it has no gold tier): GOLD PACE said
+    /// "earned"; it says "—". A tier held still says "earned".
+    func testTheGoldPaceColumnSaysEarnedOnlyForATierHeld() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("packs/solo/pack.lua", """
+            return { name = "solo", version = "1", badges = { { id = "solo-5k", name = "Solo 5k", tiers = { "earned", "silver" } } } }
+            """)
+        try folder.write("packs/solo/solo.lua", """
+            return { id = "solo", badge = "solo-5k",
+              init = function() return { done = false } end,
+              on_run = function(state, run, award)
+                if not state.done and run.distance_m > 5000 then award{ run = run }; state.done = true end
+              end,
+              status = function(state) return { badges = { { badge = "solo-5k", silver_pace_s_per_km = 300 } } } end }
+            """)
+        try folder.write("runs/run.json", #"{"start":"2026-06-20T07:00:00Z","distance_m":6000,"duration_s":2100}"#)
+        let output = try CLI.run(["evaluate", folder.path + "/runs", "--rules", folder.path + "/packs/solo", "--badges", Self.badges,
+                                  "--tz", "UTC", "--no-cache"])
+        XCTAssertEqual(output.status, 0, output.stderr)
+        let row = output.stdout.split(separator: "\n").last { $0.hasPrefix("Solo 5k ") }.map(String.init) ?? ""
+        XCTAssertTrue(row.contains("< 5:00/km"), output.stdout)
+        XCTAssertFalse(row.contains("earned"), "no gold tier, so no gold earned: \(output.stdout)")
+        XCTAssertTrue(row.hasSuffix("—"), output.stdout)
+    }
+
+    /// `add` without `--rules` went on with `./rules` (or the installed packs) and replayed the whole
+    /// history ("pack 'explorer' is new"): it now loads the packs the state was made with, from where
+    /// they were loaded (recorded as absolute paths), and refuses, naming them, when they are gone.
+    func testAddWithoutRulesGoesOnWithTheStatesPacks() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.copyItem(at: CLI.repository.appendingPathComponent("rules/checkpoints"),
+                                         to: folder.url.appendingPathComponent("packs/checkpoints"))
+        for name in ["2026-08-01-first-run.gpx", "2026-08-04-canal.gpx"] {
+            try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("runs"), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: CLI.repository.appendingPathComponent("runs/" + name), to: folder.url.appendingPathComponent("runs/" + name))
+        }
+        // Made with a relative --rules, in the temporary folder.
+        let state = folder.path + "/state"
+        let saved = try CLI.run(["evaluate", "runs", "--state", state, "--rules", "packs/checkpoints", "--badges", Self.badges, "--tz", "UTC",
+                                 "--no-cache"], in: folder.url)
+        XCTAssertEqual(saved.status, 0, saved.stderr)
+        // Added from the repository, whose ./rules holds six packs.
+        let late = CLI.repository.appendingPathComponent("runs/2026-10-18-half.gpx").path
+        let added = try CLI.run(["add", "--state", state, late, "--badges", Self.badges, "--format", "json", "--no-cache"])
+        XCTAssertEqual(added.status, 0, added.stderr)
+        XCTAssertFalse(added.stderr.contains("replayed"), added.stderr)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [String: Any])
+        let packs = ((json["header"] as? [String: Any])?["packs"] as? [[String: Any]] ?? []).map { $0["name"] as? String }
+        XCTAssertEqual(packs, ["checkpoints"])
+        XCTAssertTrue(json["replayed"] is NSNull)
+
+        try FileManager.default.removeItem(atPath: folder.path + "/packs/checkpoints")
+        let gone = try CLI.run(["add", "--state", state, late, "--badges", Self.badges, "--no-cache"])
+        XCTAssertEqual(gone.status, 1, gone.stderr)
+        XCTAssertTrue(gone.stderr.contains("made with pack 'checkpoints' (no pack.lua in \(folder.url.resolvingSymlinksInPath().path)/packs/checkpoints any more)")
+                      || gone.stderr.contains("made with pack 'checkpoints' (no pack.lua in \(folder.path)/packs/checkpoints any more)"), gone.stderr)
+        XCTAssertTrue(gone.stderr.contains("give the packs with --rules PATH"), gone.stderr)
+    }
+}
