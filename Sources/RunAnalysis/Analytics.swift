@@ -1,14 +1,11 @@
 import RunFiles
 
-/// Figures derived from a `Profile`: splits, fastest efforts, checkpoints, elevation and sensors.
+/// Figures derived from a `Profile`: splits, fastest efforts, checkpoints and sensors (elevation: `Climb.swift`).
 ///
 /// Everything here reads the cleaned series `RunAnalyzer.profile(of:)` builds, so GPS teleports,
 /// backwards timestamps and the gaps between segments are already dealt with: no distance is
 /// counted across a gap, but time keeps running through it.
 extension RunAnalyzer {
-    /// Reversal threshold of the elevation hysteresis, in metres (see `elevation(of:profile:)`).
-    public static let elevationHysteresisMeters = 3.0
-
     /// Distances closer than this (metres) are equal: a run summing to 4999.9999999 m has run 5 km.
     static let distanceTolerance = 1e-6
 
@@ -372,54 +369,6 @@ extension RunAnalyzer {
         values.partitioningIndex { $0 >= value }
     }
 
-    // MARK: Elevation
-
-    /// Gain and loss with a reversal hysteresis of `elevationHysteresisMeters` (3 m), per segment.
-    ///
-    /// GPS altitude jitters by metres from one second to the next and a plain sum of the ups
-    /// counts every jitter (gpxpy's 0.3/0.4/0.3 neighbour smoothing only damps it). Here a climb
-    /// or descent is counted from one turning point to the next, and a turning point is accepted
-    /// only once the elevation has come back from it by at least the threshold; a wiggle smaller
-    /// than that is ignored, a long steady climb counts in full, and gain − loss is the net
-    /// change (less any final move smaller than the threshold). Nothing is counted across the gap
-    /// between segments. Min and max are of the recorded (unsmoothed) elevations of kept points.
-    /// Nil when no kept point has an elevation.
-    public static func elevation(of track: Track, profile: Profile, thresholdMeters: Double = elevationHysteresisMeters) -> Elevation? {
-        guard track.elevations.count == track.count else { return nil }
-        var gain = 0.0, loss = 0.0
-        var low = Double.infinity, high = -Double.infinity
-        let starts = profile.segmentStarts + [profile.count]
-        track.elevations.withUnsafeBufferPointer { ele in
-            for s in 0..<(starts.count - 1) {
-                var base = Double.nan, extreme = Double.nan
-                var direction = 0
-                for k in starts[s]..<starts[s + 1] {
-                    let x = ele[profile.pointIndex(k)]
-                    guard x.isFinite else { continue }
-                    low = min(low, x); high = max(high, x)
-                    if base.isNaN { base = x; extreme = x; continue }
-                    switch direction {
-                    case 1:
-                        if x > extreme { extreme = x } else if extreme - x >= thresholdMeters {
-                            gain += extreme - base; base = extreme; extreme = x; direction = -1
-                        }
-                    case -1:
-                        if x < extreme { extreme = x } else if x - extreme >= thresholdMeters {
-                            loss += base - extreme; base = extreme; extreme = x; direction = 1
-                        }
-                    default:
-                        if x - base >= thresholdMeters { extreme = x; direction = 1 } else if base - x >= thresholdMeters {
-                            extreme = x; direction = -1
-                        }
-                    }
-                }
-                if direction == 1 { gain += extreme - base } else if direction == -1 { loss += base - extreme }
-            }
-        }
-        guard low.isFinite else { return nil }
-        return Elevation(gainMeters: gain, lossMeters: loss, minMeters: low, maxMeters: high)
-    }
-
     // MARK: Sensors
 
     /// Average and maximum of a sensor column over the kept points, the average weighted by time.
@@ -429,7 +378,8 @@ extension RunAnalyzer {
     /// skipped, not counted as zero), each half at most `sensorHalfStepCap` (30 s), so smart
     /// recording's irregular samples weigh by the time they cover while a pause or a gap in the
     /// channel (a strap losing contact) counts no more than 30 s on either side. When a reading
-    /// has no time, or all readings share one instant, every reading weighs the same.
+    /// has no time, or all readings share one instant, every reading weighs the same; `weighting` says
+    /// which it was (`time`, `sample`).
     /// Non-finite values are absent; with `ignoreNonPositive` so are 0 and below (a heart rate of
     /// 0 is a strap without contact, not a reading). Nil when no point has a value.
     public static func sensorStats(_ values: [Double], profile: Profile, ignoreNonPositive: Bool) -> SensorStats? {
@@ -461,8 +411,8 @@ extension RunAnalyzer {
             }
         }
         guard count > 0 else { return nil }
-        let average = allTimed && weights > 0 ? weighted / weights : sum / Double(count)
-        return SensorStats(average: average, maximum: maximum)
+        let byTime = allTimed && weights > 0
+        return SensorStats(average: byTime ? weighted / weights : sum / Double(count), maximum: maximum, weighting: byTime ? .time : .sample)
     }
 
     /// Seconds: the most a sensor reading weighs on either side of it (see `sensorStats`).

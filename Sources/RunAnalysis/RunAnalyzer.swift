@@ -19,8 +19,11 @@ import RunFiles
 /// - Device odometer (tracks without positions): each kept point adds what the odometer grew since
 ///   the last finite reading kept in the segment, never a negative step.
 /// - elapsed = last timestamp − first timestamp; timer = the sum of each segment's first-to-last
-///   time, less the device's timer pauses inside segments; moving = time of steps whose speed is
-///   at least `movingSpeedThreshold` and whose duration is at most `movingMaxStep`.
+///   time, less the device's timer pauses inside segments; moving = time of steps of at most
+///   `movingMaxStep` whose speed is at least `movingSpeedThreshold`, or whose climb makes up for it
+///   (`times(of:pauses:climb:)`).
+/// - Elevation: spikes left out, smoothed when the recording is rough, counted with a dead band
+///   (`Climb.swift`).
 /// - Splits, fastest efforts, checkpoints, elevation gain/loss and heart rate/cadence are
 ///   computed from the profile in `Analytics.swift` (each function documents its method).
 public struct RunAnalyzer: Sendable {
@@ -255,11 +258,34 @@ public struct RunAnalyzer: Sendable {
     /// The share of the distance that may lie outside the timed span (see `untimeIfPartlyTimed`).
     public static let partialTimestampsAllowance = 0.01
 
+    /// Naismith's rule: a metre of climb takes as long as `movingClimbFactor` (8) metres on the flat (an
+    /// hour for 600 m up, as for 4.8 km along). See `times(of:pauses:climb:)`.
+    public static let movingClimbFactor = 8.0
+    /// m/s: a step slower than this (0.1 m/s, 360 m an hour) is a stop whatever its climb.
+    public static let movingMinimumProgress = 0.1
+
     /// Elapsed, timer and moving seconds of a profile (nil without times).
-    public static func times(of profile: Profile, pauses: [Pause] = []) -> (elapsed: Double?, timer: Double?, moving: Double?) {
+    ///
+    /// A step between two timed points of a segment, lasting at most `movingMaxStep`, is **moving** when
+    /// the runner covered at least `movingSpeedThreshold` (0.5 m/s) along the ground, or, climbing, when
+    /// the step made some progress (at least `movingMinimumProgress`, 0.1 m/s) and its distance plus
+    /// `movingClimbFactor` (8) times its climb does (Naismith's equivalence of climb and distance): a
+    /// runner going up a 30% slope at 0.3 m/s climbs 0.09 m/s, worth 1 m/s on the flat. The climb is the
+    /// rise of the 30-s mean elevation (`ClimbProfile.meanElevation(at:)`) over the step, so that a barometer's
+    /// decimetre steps and GPS altitude's scatter do not read as climbing; a descent adds nothing. Without
+    /// `climb` (or elevations) only the distance counts. Stops are stops: standing, the runner covers less
+    /// than 0.1 m/s, whatever the altitude does. A point at exactly the position of the point before it is
+    /// no new fix (receivers that write every second but fix less often repeat the last position), so
+    /// the steps up to the next point that moved are judged together, as one step over their joint span;
+    /// a stop recorded as one repeated position lasts longer than `movingMaxStep` and stays a stop.
+    public static func times(of profile: Profile, pauses: [Pause] = [], climb: ClimbProfile? = nil) -> (elapsed: Double?, timer: Double?, moving: Double?) {
         var first = Double.nan, last = Double.nan
         var timer = 0.0, moving = 0.0
         let starts = profile.segmentStarts + [profile.count]
+        let climb = climb ?? ClimbProfile()
+        let climbing = climb.hasElevations
+        let levelChanges = climb.levelChanges
+        var levelCursor = 0
         for s in 0..<(starts.count - 1) {
             var segFirst = Double.nan, segLast = Double.nan
             var prevK = -1
@@ -273,7 +299,20 @@ public struct RunAnalyzer: Sendable {
                 if prevK >= 0 {
                     let dt = t - profile.elapsed[prevK]
                     let dd = profile.distances[k] - profile.distances[prevK]
-                    if dt > 0, dt <= movingMaxStep, dd / dt >= movingSpeedThreshold { moving += dt }
+                    // The same position again: no new fix yet (a receiver repeating its last fix between
+                    // updates). The step is judged with the next one that moves, over their joint span.
+                    if dd == 0 { continue }
+                    if dt > 0, dt <= movingMaxStep {
+                        if dd >= movingSpeedThreshold * dt {
+                            moving += dt
+                        } else if climbing, dd >= movingMinimumProgress * dt {
+                            // A level change (`ClimbProfile.levelChanges`) between the two is no climb.
+                            while levelCursor < levelChanges.count, levelChanges[levelCursor] <= prevK { levelCursor += 1 }
+                            let across = levelCursor < levelChanges.count && levelChanges[levelCursor] <= k
+                            let rise = across ? 0 : climb.meanElevation(at: k) - climb.meanElevation(at: prevK)
+                            if rise > 0, dd + movingClimbFactor * rise >= movingSpeedThreshold * dt { moving += dt }
+                        }
+                    }
                 }
                 prevK = k
             }
@@ -299,7 +338,8 @@ extension RunAnalyzer {
         RunAnalyzer.removeClockJumps(from: &track)
         var profile = RunAnalyzer.profile(of: track)
         RunAnalyzer.untimeIfPartlyTimed(&profile)
-        var (elapsed, timer, moving) = RunAnalyzer.times(of: profile, pauses: track.pauses)
+        let climb = RunAnalyzer.climbProfile(of: track, profile: profile)
+        var (elapsed, timer, moving) = RunAnalyzer.times(of: profile, pauses: track.pauses, climb: climb)
         var startEpoch = profile.startEpoch
         // Records dropped for want of a position still tell when the run started and ended.
         if let keptStart = profile.startEpoch, let keptElapsed = elapsed,
@@ -328,6 +368,13 @@ extension RunAnalyzer {
         )
         summary.deviceTimerSeconds = track.deviceTimerSeconds
         summary.deviceElapsedSeconds = track.deviceElapsedSeconds
+        summary.deviceAscentMeters = track.deviceAscentMeters
+        summary.deviceDescentMeters = track.deviceDescentMeters
+        summary.deviceMovingSeconds = track.deviceMovingSeconds
+        summary.deviceAverageHeartRate = track.deviceAverageHeartRate
+        summary.deviceMaximumHeartRate = track.deviceMaximumHeartRate
+        summary.deviceLaps = track.deviceLapCount
+        summary.laps = track.laps.enumerated().map { RunLap(index: $0.offset + 1, lap: $0.element, runStart: startEpoch) }
         if let zone = zoneOffsetSeconds, let epoch = startEpoch {
             let offset = track.utcOffsetSeconds ?? zone
             summary.localOffsetSeconds = offset
@@ -338,7 +385,8 @@ extension RunAnalyzer {
         summary.splitsMile = RunAnalyzer.splits(of: series, unitMeters: Units.metresPerMile)
         summary.efforts = RunAnalyzer.efforts(of: series)
         summary.checkpoints = checkpoints(of: track, profile: profile, series: series)
-        summary.elevation = RunAnalyzer.elevation(of: track, profile: profile)
+        summary.elevation = RunAnalyzer.elevation(of: track, profile: profile, climb: climb)
+        if !climb.spikes.isEmpty { profile.dropped[RunAnalyzer.elevationSpikeReason, default: 0] += climb.spikes.count }
         summary.heartRate = RunAnalyzer.sensorStats(track.heartRates, profile: profile, ignoreNonPositive: true)
         summary.cadence = RunAnalyzer.sensorStats(track.cadences, profile: profile, ignoreNonPositive: false)
         summary.dropped = profile.dropped.sorted { $0.key < $1.key }.map { Dropped(reason: $0.key, count: $0.value) }

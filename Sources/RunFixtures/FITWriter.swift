@@ -172,8 +172,11 @@ public struct FITWriter: Sendable {
 
 extension FITWriter {
     /// A complete FIT activity file for a track: file_id, timer start, records (1 s resolution),
-    /// timer stop/start around each of `track.pauses`, laps (`track.laps` or one lap), one
-    /// session and the activity message. Distances are the track's device distances when it has
+    /// timer stop/start around each of `track.pauses`, laps (`track.laps` with their heart rates,
+    /// trigger and intensity, or one lap for the session), one session with the device totals the
+    /// track has (`deviceAscentMeters`, `deviceDescentMeters`, `deviceAverageHeartRate`,
+    /// `deviceMaximumHeartRate`, `deviceMovingSeconds`, `deviceLapCount`: fields written only when set)
+    /// and the activity message. Distances are the track's device distances when it has
     /// them, otherwise cumulative WGS84 step lengths. The session's elapsed and timer totals are
     /// the track's `deviceElapsedSeconds` and `deviceTimerSeconds` when set (a device whose own
     /// count differs from its timestamps), else from the times. `sport` is the FIT sport number.
@@ -241,29 +244,61 @@ extension FITWriter {
 
         let paused = pauses.reduce(0.0) { $0 + max(0, $1.to - $1.from) }
         let elapsed = last - first
-        w.define(local: 3, global: FITProfile.Message.lap, fields: [
-            Field(253, B.uint32), Field(2, B.uint32), Field(7, B.uint32), Field(8, B.uint32), Field(9, B.uint32),
-        ])
+        // One lap for the whole session when the track has none, with the session's totals. The fields
+        // beyond start, times and distance are written only when a lap has them (and the session's
+        // totals only when the track has them), so a track without them writes the bytes it always did.
         let laps = track.laps.isEmpty
-            ? [Lap(start: first, elapsedSeconds: elapsed, timerSeconds: elapsed - paused, distanceMeters: lastDistance)]
+            ? [Lap(start: first, elapsedSeconds: track.deviceElapsedSeconds ?? elapsed, timerSeconds: track.deviceTimerSeconds ?? (elapsed - paused),
+                   distanceMeters: lastDistance)]
             : track.laps
+        let code = { (word: String?, table: [UInt8: String]) -> Value in
+            // `position` is written as position_lap (4), the one of the four a watch's auto-lap at a place sets.
+            if word == "position", table == Lap.fitTriggers { return .integer(4) }
+            guard let word, let number = table.first(where: { $0.value == word })?.key else { return .invalid }
+            return .integer(Int64(number))
+        }
+        var lapFields = [Field(253, B.uint32), Field(2, B.uint32), Field(7, B.uint32), Field(8, B.uint32), Field(9, B.uint32)]
+        var lapExtras: [(Lap) -> Value] = []
+        if laps.contains(where: { $0.averageHeartRate != nil }) {
+            lapFields.append(Field(15, B.uint8)); lapExtras.append { scaled($0.averageHeartRate ?? .nan, 1, 0) }
+        }
+        if laps.contains(where: { $0.maximumHeartRate != nil }) {
+            lapFields.append(Field(16, B.uint8)); lapExtras.append { scaled($0.maximumHeartRate ?? .nan, 1, 0) }
+        }
+        if laps.contains(where: { $0.trigger != nil }) {
+            lapFields.append(Field(24, B.enumeration)); lapExtras.append { code($0.trigger, Lap.fitTriggers) }
+        }
+        if laps.contains(where: { $0.intensity != nil }) {
+            lapFields.append(Field(23, B.enumeration)); lapExtras.append { code($0.intensity, Lap.fitIntensities) }
+        }
+        w.define(local: 3, global: FITProfile.Message.lap, fields: lapFields)
         for lap in laps {
             let start = lap.start ?? first
             w.write(local: 3, [
                 .integer(fit(start + (lap.elapsedSeconds ?? 0))), .integer(fit(start)),
                 scaled(lap.elapsedSeconds ?? .nan, 1000, 0), scaled(lap.timerSeconds ?? .nan, 1000, 0),
                 scaled(lap.distanceMeters ?? .nan, 100, 0),
-            ])
+            ] + lapExtras.map { $0(lap) })
         }
-        w.define(local: 4, global: FITProfile.Message.session, fields: [
-            Field(253, B.uint32), Field(2, B.uint32), Field(5, B.enumeration), Field(7, B.uint32), Field(8, B.uint32),
-            Field(9, B.uint32),
-        ])
-        w.write(local: 4, [
+        var sessionFields = [
+            Field(253, B.uint32), Field(2, B.uint32), Field(5, B.enumeration), Field(7, B.uint32), Field(8, B.uint32), Field(9, B.uint32),
+        ]
+        var sessionValues: [Value] = [
             .integer(fit(last)), .integer(fit(first)), .integer(Int64(sport)),
             scaled(track.deviceElapsedSeconds ?? elapsed, 1000, 0), scaled(track.deviceTimerSeconds ?? (elapsed - paused), 1000, 0),
             scaled(lastDistance, 100, 0),
-        ])
+        ]
+        let totals: [(UInt8, UInt8, Double?, Double)] = [
+            (22, B.uint16, track.deviceAscentMeters, 1), (23, B.uint16, track.deviceDescentMeters, 1),
+            (16, B.uint8, track.deviceAverageHeartRate, 1), (17, B.uint8, track.deviceMaximumHeartRate, 1),
+            (59, B.uint32, track.deviceMovingSeconds, 1000), (26, B.uint16, track.deviceLapCount.map(Double.init), 1),
+        ]
+        for (number, type, value, scale) in totals {
+            guard let value else { continue }
+            sessionFields.append(Field(number, type)); sessionValues.append(scaled(value, scale, 0))
+        }
+        w.define(local: 4, global: FITProfile.Message.session, fields: sessionFields)
+        w.write(local: 4, sessionValues)
         w.define(local: 5, global: FITProfile.Message.activity, fields: [
             Field(253, B.uint32), Field(1, B.uint16), Field(5, B.uint32),
         ])

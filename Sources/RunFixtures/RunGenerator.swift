@@ -72,6 +72,14 @@ public struct RunGenerator: Sendable {
     public var pauseStyle: PauseStyle = .timeGap
     public var hillAmplitudeMeters: Double = 15
     public var baseElevationMeters: Double = 50
+    /// A steady slope under the hills: metres of climb per metre run (0.25 climbs 250 m a kilometre; 0, the
+    /// default: none).
+    public var gradient = 0.0
+    /// Standard deviation of each elevation's independent error: 0.2 m (the default) is a barometric
+    /// altimeter's; GPS altitude (a phone) scatters by metres.
+    public var altitudeNoiseMeters = 0.2
+    /// Write elevations in whole metres, as phones' GPS altitude is (false, the default: to the decimal).
+    public var altitudeWholeMetres = false
     public var heartRate = true
     /// A planted heart rate instead of the simulated one: each step holds `bpm` exactly (no noise)
     /// until `untilSeconds` after the start; the last step holds to the end. For measures with a
@@ -145,7 +153,9 @@ public struct RunGenerator: Sendable {
             var la = lat + noiseNorth / m * degrees
             var lo = RunGenerator.onTheMap(lon + noiseEast / (n * cos(lat / degrees)) * degrees)
             var ele = baseElevationMeters + hillAmplitudeMeters * sin(twoPi * covered / 2000 + phase1)
-                + 0.4 * hillAmplitudeMeters * sin(twoPi * covered / 650 + phase2) + 0.2 * rng.gaussian()
+                + 0.4 * hillAmplitudeMeters * sin(twoPi * covered / 650 + phase2) + altitudeNoiseMeters * rng.gaussian()
+            if gradient != 0 { ele += gradient * covered }
+            if altitudeWholeMetres { ele = ele.rounded() }
             switch style {
             case .garminConnect:
                 la = RunGenerator.semicircleDegrees(la)

@@ -193,8 +193,9 @@ final class TestAPITests: XCTestCase {
     }
 
     /// `t.run` takes every field a real run has (from the run schema), not only the conveniences:
-    /// points, the device's distance, cadence and heart rate as records, mile splits with a partial
-    /// last split, dropped entries and checkpoint positions; a record's unknown field is an error.
+    /// points, the device's distance and totals, laps (numbered, their pace computed), cadence and heart
+    /// rate as records, mile splits with a partial last split, dropped entries and checkpoint positions; a
+    /// record's unknown field is an error.
     func testTRunTakesEverySchemaField() throws {
         let folder = try makePack()
         try folder.write("rules/api/schema_test.lua", """
@@ -204,8 +205,23 @@ final class TestAPITests: XCTestCase {
                                elevation = { gain_m = 40, loss_m = 38, min_m = 12, max_m = 51 },
                                splits_mile = { "8:00", { distance_m = 1000, elapsed_s = 310 } },
                                dropped = { { reason = "teleport", count = 2 } },
-                               checkpoints = { { badge = "one-k", distance_m = 1000, elapsed_s = 300, lat = 48.5, lon = 2.25 } } }
+                               checkpoints = { { badge = "one-k", distance_m = 1000, elapsed_s = 300, lat = 48.5, lon = 2.25 } },
+                               device_ascent_m = 42, device_descent_m = 40, device_moving_s = "17:10", device_avg_heart_rate_bpm = 150,
+                               device_max_heart_rate_bpm = 171, device_laps = 2, device_timer_s = 1049,
+                               laps = { { distance_m = 1000, timer_s = 250, trigger = "distance", intensity = "active" },
+                                        { distance_m = 2500, elapsed_s = 800, start_elapsed_s = 250 } } }
               t.expect_eq(a.points, 1200)
+              t.expect_eq(a.device_ascent_m, 42.0)
+              t.expect_eq(a.device_moving_s, 1030.0)
+              t.expect_eq(a.device_laps, 2)
+              t.expect_eq(a.device_timer_s, 1049.0)
+              t.expect_eq(#a.laps, 2)
+              t.expect_eq(a.laps[2].index, 2)
+              t.expect_eq(a.laps[1].pace_s_per_km, 250.0)
+              t.expect_eq(a.laps[2].pace_s_per_km, 320.0)
+              t.expect_eq(a.laps[1].trigger, "distance")
+              t.expect_eq(a.laps[2].trigger, nil)
+              t.expect_eq(a.heart_rate.avg_weighting, "time")
               t.expect_eq(a.device_distance_m, 3512.5)
               t.expect_eq(a.cadence.max, 181.0)
               t.expect_eq(a.heart_rate.avg, 151.0)
@@ -232,9 +248,9 @@ final class TestAPITests: XCTestCase {
         let output = try CLI.run(["test", "rules"], in: folder.url)
         let text = output.stdout
         XCTAssertEqual(output.lastLine, "1 passed, 3 failed", text)
-        XCTAssertTrue(text.contains("rules/api/schema_test.lua:23: t.run: cadence: unknown field 'average' (fields: avg, max)"), text)
-        XCTAssertTrue(text.contains("rules/api/schema_test.lua:26: t.run: give 'heart_rate' or 'heart_rate_avg'/'heart_rate_max', not both"), text)
-        XCTAssertTrue(text.contains("rules/api/schema_test.lua:29: t.run: field 'pace_s_per_km' is computed from the others (distance and times): set those instead"), text)
+        XCTAssertTrue(text.contains("rules/api/schema_test.lua:38: t.run: cadence: unknown field 'average' (fields: avg, max, avg_weighting)"), text)
+        XCTAssertTrue(text.contains("rules/api/schema_test.lua:41: t.run: give 'heart_rate' or 'heart_rate_avg'/'heart_rate_max', not both"), text)
+        XCTAssertTrue(text.contains("rules/api/schema_test.lua:44: t.run: field 'pace_s_per_km' is computed from the others (distance and times): set those instead"), text)
     }
 
     /// `t.run`: `local_start` and `local_offset_s` like a real run's (a test's zone is UTC; an offset in

@@ -22,8 +22,8 @@ final class GuideExamplesTests: XCTestCase {
 
     func testWorkedExamplesRunAsWritten() throws {
         let blocks = try luaBlocks()
-        XCTAssertEqual(blocks.count, 7)
-        guard blocks.count == 7 else { return }
+        XCTAssertEqual(blocks.count, 10)
+        guard blocks.count == 10 else { return }
         let fixture = try PackFixture()
         try fixture.pack("speed", packLua: blocks[1], files: ["sub25.lua": blocks[0]])
         try fixture.pack("lifetime", packLua: """
@@ -58,7 +58,7 @@ final class GuideExamplesTests: XCTestCase {
     /// and the predicate is called until all three are held (a tier already held changes nothing).
     func testTheTieredPredicateExampleAwardsEachTierOnce() throws {
         let blocks = try luaBlocks()
-        guard blocks.count == 7 else { return XCTFail("expected 7 lua blocks, got \(blocks.count)") }
+        guard blocks.count == 10 else { return XCTFail("expected 10 lua blocks, got \(blocks.count)") }
         let fixture = try PackFixture()
         try fixture.pack("hills", packLua: blocks[5], files: ["climber.lua": blocks[6]])
         let runs = [200.0, 350, 100, 700, 180].enumerated().map { index, gain in
@@ -70,5 +70,29 @@ final class GuideExamplesTests: XCTestCase {
         XCTAssertEqual(result.failures, [])
         XCTAssertEqual(result.awards.map { "\($0.tier)@\($0.run) \($0.detail)" },
                        ["bronze@r1.gpx 200 m up", "silver@r2.gpx 350 m up", "gold@r4.gpx 700 m up"])
+    }
+
+    /// "An interval session": the pack, its rule and its test as the guide writes them. The test passes, and
+    /// on summaries as the analyzer makes them (laps from a watch) five fast kilometre laps earn the badge.
+    func testTheIntervalSessionExampleReadsLaps() throws {
+        let blocks = try luaBlocks()
+        guard blocks.count == 10 else { return XCTFail("expected 10 lua blocks, got \(blocks.count)") }
+        let fixture = try PackFixture()
+        let folder = try fixture.pack("sessions", packLua: blocks[7], files: ["intervals.lua": blocks[8], "intervals_test.lua": blocks[9]])
+        let report = PackTester(catalogue: testCatalogue).run(packDirectory: folder)
+        XCTAssertEqual(report.failed, 0, "\(report.results)")
+        XCTAssertEqual(report.passed, 1)
+
+        func lap(_ index: Int, _ metres: Double, _ seconds: Double, _ trigger: String) -> RunLap {
+            RunLap(index: index, startElapsedSeconds: Double(index - 1) * 300, distanceMeters: metres, elapsedSeconds: seconds,
+                   timerSeconds: seconds, trigger: trigger)
+        }
+        var session = makeRun("session.fit", day: 0, distance: 6_000)
+        session.laps = (1...10).map { $0 % 2 == 1 ? lap($0, 1000, 235, "distance") : lap($0, 200, 90, "time") }
+        var steady = makeRun("steady.fit", day: 1, distance: 10_000)
+        steady.laps = (1...10).map { lap($0, 1000, 300, "distance") }
+        let result = fixture.engine(["sessions"]).evaluate(runs: [session, steady])
+        XCTAssertEqual(result.failures, [])
+        XCTAssertEqual(result.awards.map { "\($0.badge)@\($0.run) \($0.detail)" }, ["five-by-1k@session.fit 5 laps of 1 km under 4:00/km"])
     }
 }

@@ -48,6 +48,9 @@ final class RunSchemaTests: XCTestCase {
     func testJSONIsTheSchema() throws {
         var run = makeRun("a.gpx", day: 1, distance: 6_000)
         run.deviceDistanceMeters = 6_010
+        run.deviceAscentMeters = 120; run.deviceDescentMeters = 118; run.deviceMovingSeconds = 1700
+        run.deviceAverageHeartRate = 151; run.deviceMaximumHeartRate = 173; run.deviceLaps = 1
+        run.laps = [RunLap(index: 1, startElapsedSeconds: 0, distanceMeters: 6_000, timerSeconds: 1790, trigger: "session_end")]
         run.heartRate = SensorStats(average: 150, maximum: 171)
         run.cadence = SensorStats(average: 84, maximum: 90)
         run.splitsMile = [Split(index: 1, distanceMeters: 1609.344, elapsedSeconds: 480, cumulativeSeconds: 480, partial: false)]
@@ -59,6 +62,23 @@ final class RunSchemaTests: XCTestCase {
         XCTAssertEqual(Set(object.keys), Set(RunSchema.jsonFields.map(\.name)), "nil fields are written as null")
     }
 
+    /// A run saved before laps, device totals and `avg_weighting` existed (a saved state's runs.jsonl)
+    /// reads back as having none of them, its averages by time (all averages were by time then).
+    func testASummarySavedBeforeTheDeviceTotalsReadsBack() throws {
+        var run = makeRun("a.gpx", day: 1, distance: 6_000)
+        run.heartRate = SensorStats(average: 150, maximum: 171)
+        var object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(run)) as? [String: Any] ?? [:]
+        for key in ["laps", "device_ascent_m", "device_descent_m", "device_moving_s", "device_avg_heart_rate_bpm",
+                    "device_max_heart_rate_bpm", "device_laps"] {
+            XCTAssertNotNil(object.removeValue(forKey: key), key)
+        }
+        object["heart_rate"] = ["avg": 150, "max": 171]
+        let old = try JSONDecoder().decode(RunSummary.self, from: JSONSerialization.data(withJSONObject: object))
+        XCTAssertEqual(old, run)
+        XCTAssertEqual(old.laps, [])
+        XCTAssertEqual(old.heartRate?.weighting, .time)
+    }
+
     /// Every record a rule reads (pairs over splits, efforts, checkpoints, dropped entries, elevation,
     /// heart rate, cadence) holds the JSON's fields, in the JSON's order, with the JSON's values.
     func testLuaRecordsAreTheJSONRecords() throws {
@@ -66,6 +86,12 @@ final class RunSchemaTests: XCTestCase {
         run.heartRate = SensorStats(average: 150, maximum: 171)
         run.cadence = SensorStats(average: 84, maximum: 90)
         run.checkpoints.append(Checkpoint(badge: "10k", name: "10K", distanceMeters: 10_000, latitude: nil, longitude: nil, elapsedSeconds: nil))
+        run.cadence?.weighting = .sample
+        run.laps = [
+            RunLap(index: 1, startElapsedSeconds: 0, distanceMeters: 1000, elapsedSeconds: 250, timerSeconds: 240,
+                   averageHeartRate: 161, maximumHeartRate: 172, trigger: "distance", intensity: "active"),
+            RunLap(index: 2, startElapsedSeconds: 250, elapsedSeconds: 90, trigger: "manual"),
+        ]
         let fixture = try PackFixture()
         try fixture.pack("dump", files: ["dump.lua": """
             local function dump(ctx, label, record)
@@ -74,7 +100,7 @@ final class RunSchemaTests: XCTestCase {
               ctx.note(label .. " " .. table.concat(parts, ";"))
             end
             return { id = "dump", on_run = function(state, run, award, ctx)
-              for _, key in ipairs({ "checkpoints", "splits_km", "efforts", "dropped" }) do
+              for _, key in ipairs({ "checkpoints", "splits_km", "efforts", "laps", "dropped" }) do
                 for i, record in ipairs(run[key]) do dump(ctx, key .. "." .. i, record) end
               end
               for _, key in ipairs({ "elevation", "heart_rate", "cadence" }) do dump(ctx, key, run[key]) end
@@ -98,7 +124,7 @@ final class RunSchemaTests: XCTestCase {
             }
             return label + " " + parts.joined(separator: ";")
         }
-        for (key, schema) in [("checkpoints", RecordSchema.checkpoint), ("splits_km", .split), ("efforts", .effort), ("dropped", .dropped)] {
+        for (key, schema) in [("checkpoints", RecordSchema.checkpoint), ("splits_km", .split), ("efforts", .effort), ("laps", .lap), ("dropped", .dropped)] {
             for (i, object) in ((json[key] as? [[String: Any]]) ?? []).enumerated() { expected.append(line("\(key).\(i + 1)", object, schema)) }
         }
         for (key, schema) in [("elevation", RecordSchema.elevation), ("heart_rate", .sensor), ("cadence", .sensor)] {

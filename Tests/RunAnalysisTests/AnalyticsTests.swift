@@ -266,13 +266,16 @@ final class AnalyticsTests: XCTestCase {
         XCTAssertEqual(e.minMeters, 100); XCTAssertEqual(e.maxMeters, 110)
     }
 
-    func testSteadyClimbInSmallStepsCountsInFull() throws {
-        // 0.5 m per point, each below the threshold, 20 times: 10 m of gain.
-        let elevations = (0...20).map { 200 + Double($0) * 0.5 }
+    func testSteadyClimbInSmallStepsCountsInDeadBandSteps() throws {
+        // 0.5 m per point, each below the band, 24 times: 12 m of gain, counted in four 3 m steps.
+        let elevations = (0...24).map { 200 + Double($0) * 0.5 }
         let d = elevations.indices.map { Double($0) * 10 }
         let track = F.equator(d, times: d, elevations: elevations)
         let e = try XCTUnwrap(RunAnalyzer.elevation(of: track, profile: RunAnalyzer.profile(of: track)))
-        XCTAssertEqual(e.gainMeters, 10, accuracy: 1e-9); XCTAssertEqual(e.lossMeters, 0)
+        XCTAssertEqual(e.gainMeters, 12, accuracy: 1e-9); XCTAssertEqual(e.lossMeters, 0)
+        // 10 m: three steps count, the last metre above the third step does not (as a watch's total).
+        let ten = F.equator(Array(d.prefix(21)), times: Array(d.prefix(21)), elevations: Array(elevations.prefix(21)))
+        XCTAssertEqual(try XCTUnwrap(RunAnalyzer.elevation(of: ten, profile: RunAnalyzer.profile(of: ten))).gainMeters, 9, accuracy: 1e-9)
     }
 
     func testElevationNotCountedAcrossSegmentsAndNilWithout() throws {
@@ -317,12 +320,15 @@ final class AnalyticsTests: XCTestCase {
         XCTAssertEqual(s.efforts.map(\.name), ["400m", "1km", "1mi"])
         XCTAssertEqual(s.checkpoints.map(\.badge), ["2k"])
         XCTAssertEqual(s.checkpoints[0].elapsedSeconds ?? 0, 600, accuracy: 1e-6)
-        XCTAssertEqual(s.elevation, Elevation(gainMeters: 10, lossMeters: 0, minMeters: 50, maxMeters: 60))
+        // 10 m of climb in 0.1 m steps: three 3 m steps count (the dead band), the last metre does not.
+        XCTAssertEqual(s.elevation, Elevation(gainMeters: 9, lossMeters: 0, minMeters: 50, maxMeters: 60))
         XCTAssertEqual(s.heartRate, SensorStats(average: 150, maximum: 160))
+        XCTAssertEqual(s.heartRate?.weighting, .time)
         XCTAssertEqual(s.cadence, SensorStats(average: 170, maximum: 170))
         // The JSON contract keeps its keys, nulls included.
         let json = try XCTUnwrap(String(data: JSONEncoder().encode(s), encoding: .utf8))
-        for key in ["\"splits_km\"", "\"splits_mile\"", "\"efforts\"", "\"start_distance_m\"", "\"gain_m\"", "\"heart_rate\"", "\"checkpoints\"", "\"lat\""] {
+        for key in ["\"splits_km\"", "\"splits_mile\"", "\"efforts\"", "\"start_distance_m\"", "\"gain_m\"", "\"heart_rate\"", "\"checkpoints\"", "\"lat\"",
+                    "\"avg_weighting\":\"time\"", "\"laps\":[]", "\"device_ascent_m\":null", "\"device_laps\":null"] {
             XCTAssertTrue(json.contains(key), key)
         }
     }

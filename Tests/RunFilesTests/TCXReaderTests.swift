@@ -69,9 +69,9 @@ final class TCXReaderTests: XCTestCase {
         XCTAssertEqual(t.times[0], 1_714_545_000)
         XCTAssertNil(t.utcOffsetSeconds, "Z is UTC, not the runner's offset")
         XCTAssertEqual(t.laps, [
-            Lap(start: 1_714_545_000, timerSeconds: 100.5, distanceMeters: 250),
+            Lap(start: 1_714_545_000, timerSeconds: 100.5, distanceMeters: 250, averageHeartRate: 999),
             Lap(start: 1_714_545_070, timerSeconds: 20, distanceMeters: 60),
-        ])
+        ], "the lap's AverageHeartRateBpm is the lap's")
         XCTAssertEqual(t.deviceDistanceMeters, 300, "the last odometer reading, not the lap sum (310)")
         XCTAssertEqual(t.deviceTimerSeconds, 120.5)
         // No distance is counted across the gaps between segments: only the first segment has a step.

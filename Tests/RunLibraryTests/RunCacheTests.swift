@@ -68,6 +68,32 @@ final class RunCacheTests: XCTestCase {
         XCTAssertEqual(fresh.errors.map(\.path), ["run-2.gpx"])
     }
 
+    /// The device's totals, its laps and the averages' labels come back from the cache as they went in.
+    func testDeviceTotalsAndLapsSurviveTheCache() throws {
+        var track = RunGenerator(seed: 9, distanceMeters: 2000).track()
+        let start = track.times[0]
+        track.laps = [
+            Lap(start: start, elapsedSeconds: 330, timerSeconds: 325.5, distanceMeters: 1000, averageHeartRate: 151, trigger: "distance"),
+            Lap(start: start + 330, elapsedSeconds: 330, timerSeconds: 330, distanceMeters: 1000, maximumHeartRate: 170, intensity: "rest"),
+        ]
+        track.deviceAscentMeters = 48; track.deviceDescentMeters = 46; track.deviceMovingSeconds = 640.25
+        track.deviceAverageHeartRate = 152; track.deviceMaximumHeartRate = 171; track.deviceLapCount = 2
+        try Data(FITWriter.encode(track: track)).write(to: URL(fileURLWithPath: runs + "/watch.fit"))
+        let utc = TimeZone(identifier: "UTC") ?? .current
+        let uncached = try RunFolder.read(runs, zone: utc)
+        let cold = try RunFolder.read(runs, zone: utc, cache: try openCache())
+        let warm = try RunFolder.read(runs, zone: utc, cache: try openCache())
+        XCTAssertEqual(cold.runs, uncached.runs)
+        XCTAssertEqual(warm.runs, uncached.runs)
+        let watch = try XCTUnwrap(warm.runs.first { $0.id == "watch.fit" })
+        XCTAssertEqual(watch.deviceAscentMeters, 48)
+        XCTAssertEqual(watch.deviceMovingSeconds, 640.25)
+        XCTAssertEqual(watch.deviceLaps, 2)
+        XCTAssertEqual(watch.laps.map(\.trigger), ["distance", nil])
+        XCTAssertEqual(watch.laps.map(\.intensity), [nil, "rest"])
+        XCTAssertEqual(watch.heartRate?.weighting, .time)
+    }
+
     func testTouchedOrChangedFileIsReRead() throws {
         let cache = try openCache()
         let before = try RunFolder.read(runs, cache: cache)

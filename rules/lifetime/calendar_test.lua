@@ -60,3 +60,18 @@ test("Everest of climb and ten runs", function(t)
   t.expect_award(result, { badge = "runs-10", run = runs[#runs] })
   t.expect_eq(t.explain(result, "runs-50").hint, "40 more runs (10 of 50)")
 end)
+
+test("Everest counts the watch's own climb where the file has one", function(t)
+  -- Phone-like recounts of 5,000 m each: on their own two runs would reach 8,848 m. The watch says
+  -- 3,000 m for the first, so the second does not reach it: the device's figure is the one counted.
+  local runs = {
+    t.run{ id = "watch", date = "2025-05-01", distance_km = 30, elevation_gain_m = 5000, device_ascent_m = 3000 },
+    t.run{ id = "phone", date = "2025-05-02", distance_km = 30, elevation_gain_m = 5000 },
+    t.run{ id = "more", date = "2025-05-03", distance_km = 10, device_ascent_m = 900 },
+  }
+  local result = t.evaluate(runs, { rule = "climb" })
+  t.expect_award(result, { badge = "everest", run = runs[3] })
+  t.expect_eq(#result.awards, 1, "one award")
+  t.expect_eq(result.awards[1].detail, "8900 m of climb over 3 runs")
+  t.expect_eq(t.explain(result, "everest").hint, "earned: 8900 m of climb in total")
+end)

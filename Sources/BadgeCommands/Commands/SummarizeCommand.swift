@@ -133,11 +133,14 @@ struct SummarizeCommand: ParsableCommand {
             // The device's own counts, beside ours (they differ on files with auto-pause).
             lines.append("  device     elapsed \(Format.duration(run.deviceElapsedSeconds))   timer \(Format.duration(run.deviceTimerSeconds))")
         }
+        if let totals = deviceTotals(run) { lines.append("  device     " + totals) }
         lines.append("  pace       \(Format.pace(run.paceSecondsPerKilometre))/km   \(Format.pace(run.paceSecondsPerMile))/mi   moving \(Format.pace(run.movingPaceSecondsPerKilometre))/km")
         if let e = run.elevation {
             lines.append("  elevation  +\(Int(e.gainMeters.rounded())) m / -\(Int(e.lossMeters.rounded())) m   (\(Int(e.minMeters.rounded()))–\(Int(e.maxMeters.rounded())) m)")
         }
-        if let hr = run.heartRate { lines.append("  heart rate avg \(Int(hr.average.rounded()))  max \(Int(hr.maximum.rounded())) bpm") }
+        if let hr = run.heartRate {
+            lines.append("  heart rate avg \(Int(hr.average.rounded()))  max \(Int(hr.maximum.rounded())) bpm   (average by \(hr.weighting.rawValue))")
+        }
         if let cad = run.cadence { lines.append("  cadence    avg \(Int(cad.average.rounded()))  max \(Int(cad.maximum.rounded()))") }
         if !run.splitsKilometre.isEmpty {
             lines.append("  splits/km  " + run.splitsKilometre.map { ($0.partial ? "(\(Format.distance($0.distanceMeters))) " : "") + Format.pace($0.paceSecondsPerKilometre) }.joined(separator: " "))
@@ -149,7 +152,39 @@ struct SummarizeCommand: ParsableCommand {
             let pos = (c.latitude != nil && c.longitude != nil) ? String(format: " at %.5f, %.5f", c.latitude ?? 0, c.longitude ?? 0) : ""
             lines.append("  passed     \(c.name) (\(Format.distance(c.distanceMeters))) after \(Format.duration(c.elapsedSeconds))\(pos)")
         }
+        for lap in run.laps { lines.append("  lap \(lap.index)".padding(toLength: 13, withPad: " ", startingAt: 0) + describe(lap)) }
         for d in run.dropped { lines.append("  dropped    \(d.count) × \(d.reason)") }
         return lines.joined(separator: "\n")
+    }
+
+    /// The device's own climb, moving time, heart rate and lap count, or nil when the file records none.
+    static func deviceTotals(_ run: RunSummary) -> String? {
+        var parts: [String] = []
+        if run.deviceAscentMeters != nil || run.deviceDescentMeters != nil {
+            let up = run.deviceAscentMeters.map { "+\(Int($0.rounded())) m" } ?? "—"
+            let down = run.deviceDescentMeters.map { "-\(Int($0.rounded())) m" } ?? "—"
+            parts.append("climb \(up) / \(down)")
+        }
+        if let moving = run.deviceMovingSeconds { parts.append("moving \(Format.duration(moving))") }
+        if run.deviceAverageHeartRate != nil || run.deviceMaximumHeartRate != nil {
+            let average = run.deviceAverageHeartRate.map { String(Int($0.rounded())) } ?? "—"
+            let maximum = run.deviceMaximumHeartRate.map { String(Int($0.rounded())) } ?? "—"
+            parts.append("heart rate avg \(average)  max \(maximum) bpm")
+        }
+        if let laps = run.deviceLaps { parts.append("\(laps) lap\(laps == 1 ? "" : "s")") }
+        return parts.isEmpty ? nil : parts.joined(separator: "   ")
+    }
+
+    /// `1.00 km in 4:05 (4:05/km)  avg 160 max 168 bpm  distance, active`: what the device says of a lap.
+    static func describe(_ lap: RunLap) -> String {
+        var text = lap.distanceMeters.map { Format.distance($0) } ?? "—"
+        text += " in \(Format.duration(lap.timerSeconds ?? lap.elapsedSeconds))"
+        if let pace = lap.paceSecondsPerKilometre { text += " (\(Format.pace(pace))/km)" }
+        if let average = lap.averageHeartRate {
+            text += "  avg \(Int(average.rounded()))" + (lap.maximumHeartRate.map { " max \(Int($0.rounded()))" } ?? "") + " bpm"
+        }
+        let why = [lap.trigger, lap.intensity].compactMap { $0 }
+        if !why.isEmpty { text += "  " + why.joined(separator: ", ") }
+        return text
     }
 }

@@ -237,6 +237,23 @@ enum RunSpec {
             dropped: try records("dropped", Dropped.self))
         run.localStart = localStart
         run.localOffsetSeconds = localOffset
+        run.deviceTimerSeconds = try duration("device_timer_s")
+        run.deviceElapsedSeconds = try duration("device_elapsed_s")
+        run.deviceMovingSeconds = try duration("device_moving_s")
+        run.deviceAscentMeters = try number("device_ascent_m")
+        run.deviceDescentMeters = try number("device_descent_m")
+        run.deviceAverageHeartRate = try number("device_avg_heart_rate_bpm")
+        run.deviceMaximumHeartRate = try number("device_max_heart_rate_bpm")
+        run.deviceLaps = try number("device_laps").map { value -> Int in
+            guard value >= 0, value == value.rounded(), value < 1e15 else { throw RulesError.field("field 'device_laps' must be a whole number ≥ 0") }
+            return Int(value)
+        }
+        // Laps are numbered in order and their pace computed, as the analyzer does.
+        run.laps = try records("laps", RunLap.self).enumerated().map { n, lap in
+            RunLap(index: n + 1, startElapsedSeconds: lap.startElapsedSeconds, distanceMeters: lap.distanceMeters,
+                   elapsedSeconds: lap.elapsedSeconds, timerSeconds: lap.timerSeconds, averageHeartRate: lap.averageHeartRate,
+                   maximumHeartRate: lap.maximumHeartRate, trigger: lap.trigger, intensity: lap.intensity)
+        }
         run.measures = try measures(session: session, table: table)
         return run
 

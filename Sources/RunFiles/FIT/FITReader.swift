@@ -14,8 +14,9 @@
 /// - Invalid values (all ones, `0x7F…` for signed types, zero for the `z` types) are absent (`.nan`).
 ///
 /// Messages used: `record` (positions in semicircles, altitude or enhanced altitude, heart rate,
-/// cadence, distance), `session` (sport, start, elapsed, timer, distance, pool length: one `Track`
-/// per session), `lap`, `length` (a pool swim's lengths: its distance, see `FITDecoder.swim`),
+/// cadence, distance), `session` (sport, start, elapsed, timer, distance, pool length, and the device's
+/// own totals: ascent, descent, heart-rate average and maximum, moving time, number of laps: one `Track`
+/// per session), `lap` (start, elapsed, timer, distance, heart-rate average and maximum, trigger, intensity), `length` (a pool swim's lengths: its distance, see `FITDecoder.swim`),
 /// `event` (timer stop → start becomes a `Pause`), `sport`, `activity` (the local time offset). Records without a position are dropped and counted under `"no position"`, unless no
 /// record of the file has one (treadmill, indoor): then every record is kept with `.nan`
 /// positions, `hasPositions` is false and the device distance carries the run.
@@ -66,6 +67,12 @@ struct FITSession {
     var distance = Double.nan
     /// Pool swims: the pool's length in metres.
     var poolLength = Double.nan
+    var ascent = Double.nan
+    var descent = Double.nan
+    var averageHeartRate = Double.nan
+    var maximumHeartRate = Double.nan
+    var moving = Double.nan
+    var lapCount = Double.nan
 }
 
 /// One length of a pool swim (`length` message): when it started, how long it took, and whether
@@ -81,7 +88,8 @@ struct FITDecoder {
     let source: String
     let checkCRC: Bool
 
-    static let slotsPerDefinition = 8
+    /// Slot 0 and the most fields read from one message (a session's 12).
+    static let slotsPerDefinition = 16
     var definitions = [FITDefinition](repeating: FITDefinition(), count: 16)
     var refs = [FITFieldRef](repeating: FITFieldRef(), count: 16 * slotsPerDefinition)
     /// The last full timestamp (FIT seconds), for compressed-timestamp headers.
@@ -124,14 +132,32 @@ struct FITDecoder {
             case 5: return 7  // distance
             default: return -1
             }
-        case 18, 19:  // session, lap
+        case 18:  // session
             switch field {
             case 2: return 1  // start_time
             case 5: return 2  // sport
             case 7: return 3  // total_elapsed_time
             case 8: return 4  // total_timer_time
             case 9: return 5  // total_distance
-            case 44: return global == 18 ? 6 : -1  // session pool_length
+            case 44: return 6  // pool_length
+            case 22: return 7  // total_ascent
+            case 23: return 8  // total_descent
+            case 16: return 9  // avg_heart_rate
+            case 17: return 10  // max_heart_rate
+            case 59: return 11  // total_moving_time
+            case 26: return 12  // num_laps
+            default: return -1
+            }
+        case 19:  // lap
+            switch field {
+            case 2: return 1  // start_time
+            case 7: return 3  // total_elapsed_time
+            case 8: return 4  // total_timer_time
+            case 9: return 5  // total_distance
+            case 15: return 9  // avg_heart_rate
+            case 16: return 10  // max_heart_rate
+            case 24: return 12  // lap_trigger
+            case 23: return 13  // intensity
             default: return -1
             }
         case 101:  // length (pool swims)
@@ -433,6 +459,12 @@ struct FITDecoder {
             session.timer = FITDecoder.number(m, refs[slotBase + 4], big) / 1000
             session.distance = FITDecoder.number(m, refs[slotBase + 5], big) / 100
             session.poolLength = FITDecoder.number(m, refs[slotBase + 6], big) / 100
+            session.ascent = FITDecoder.number(m, refs[slotBase + 7], big)
+            session.descent = FITDecoder.number(m, refs[slotBase + 8], big)
+            session.averageHeartRate = FITDecoder.number(m, refs[slotBase + 9], big)
+            session.maximumHeartRate = FITDecoder.number(m, refs[slotBase + 10], big)
+            session.moving = FITDecoder.number(m, refs[slotBase + 11], big) / 1000
+            session.lapCount = FITDecoder.number(m, refs[slotBase + 12], big)
             sessions.append(session)
         case 101:
             let start = FITDecoder.number(m, refs[slotBase + 1], big) + FITProfile.epochOffset
@@ -448,9 +480,14 @@ struct FITDecoder {
             let elapsed = FITDecoder.number(m, refs[slotBase + 3], big) / 1000
             let timer = FITDecoder.number(m, refs[slotBase + 4], big) / 1000
             let distance = FITDecoder.number(m, refs[slotBase + 5], big) / 100
+            let average = FITDecoder.number(m, refs[slotBase + 9], big), maximum = FITDecoder.number(m, refs[slotBase + 10], big)
+            let trigger = FITDecoder.number(m, refs[slotBase + 12], big), intensity = FITDecoder.number(m, refs[slotBase + 13], big)
             laps.append(Lap(
                 start: start.isFinite ? start : nil, elapsedSeconds: elapsed.isFinite ? elapsed : nil,
-                timerSeconds: timer.isFinite ? timer : nil, distanceMeters: distance.isFinite ? distance : nil))
+                timerSeconds: timer.isFinite ? timer : nil, distanceMeters: distance.isFinite ? distance : nil,
+                averageHeartRate: average.isFinite ? average : nil, maximumHeartRate: maximum.isFinite ? maximum : nil,
+                trigger: UInt8(exactly: trigger).map { Lap.fitTriggers[$0] ?? String($0) },
+                intensity: UInt8(exactly: intensity).map { Lap.fitIntensities[$0] ?? String($0) }))
         case 21:
             let event = FITDecoder.number(m, refs[slotBase + 1], big)
             let type = FITDecoder.number(m, refs[slotBase + 2], big)
@@ -545,15 +582,24 @@ struct FITDecoder {
         t.sport = sport.map(FITProfile.sportName)
         t.name = sportMessageName
         t.utcOffsetSeconds = utcOffsetSeconds
+        let finite = { (value: Double) -> Double? in value.isFinite ? value : nil }
         if let session {
-            t.deviceDistanceMeters = session.distance.isFinite ? session.distance : nil
-            t.deviceElapsedSeconds = session.elapsed.isFinite ? session.elapsed : nil
-            t.deviceTimerSeconds = session.timer.isFinite ? session.timer : nil
+            t.deviceDistanceMeters = finite(session.distance)
+            t.deviceElapsedSeconds = finite(session.elapsed)
+            t.deviceTimerSeconds = finite(session.timer)
+            t.deviceAscentMeters = finite(session.ascent)
+            t.deviceDescentMeters = finite(session.descent)
+            t.deviceMovingSeconds = finite(session.moving)
+            t.deviceAverageHeartRate = finite(session.averageHeartRate)
+            t.deviceMaximumHeartRate = finite(session.maximumHeartRate)
         }
         t.laps = laps.filter { lap in
             guard let start = lap.start else { return from == -Double.infinity }
             return start >= from && start < to
         }
+        // The session's own count when it has one, else the lap messages it holds (a file without a
+        // session says nothing of its laps but them).
+        t.deviceLapCount = session.flatMap { Int(exactly: $0.lapCount) } ?? (t.laps.isEmpty ? nil : t.laps.count)
         t.pauses = pauses.filter { $0.from >= from && $0.from < to }
         t.settlePositions()
         if let session, session.poolLength > 0, !t.hasPositions || t.isEmpty {

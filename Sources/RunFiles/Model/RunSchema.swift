@@ -37,7 +37,8 @@ public enum RunSchema {
                  encode: { try $1.encode($0.elapsedSeconds, forKey: $2) }, value: { .float($0.elapsedSeconds) }),
         RunField(.timerSeconds, .float, unit: "s", optional: true, doc: "elapsed less gaps between segments and the device's pauses",
                  encode: { try $1.encode($0.timerSeconds, forKey: $2) }, value: { .float($0.timerSeconds) }),
-        RunField(.movingSeconds, .float, unit: "s", optional: true, doc: "time spent moving",
+        RunField(.movingSeconds, .float, unit: "s", optional: true,
+                 doc: "time spent moving: steps at 0.5 m/s or faster, and slower steps up a climb steep enough to make up for it (\"How the figures are defined\")",
                  encode: { try $1.encode($0.movingSeconds, forKey: $2) }, value: { .float($0.movingSeconds) }),
         RunField(.speedMetersPerSecond, .float, unit: "m/s", optional: true, doc: "distance / elapsed",
                  encode: { try $1.encode($0.speedMetersPerSecond, forKey: $2) }, value: { .float($0.speedMetersPerSecond) }),
@@ -55,6 +56,24 @@ public enum RunSchema {
         RunField(.deviceElapsedSeconds, .float, unit: "s", optional: true,
                  doc: "the elapsed total the device itself counted (FIT session `total_elapsed_time`); `elapsed_s` is ours",
                  encode: { try $1.encode($0.deviceElapsedSeconds, forKey: $2) }, value: { .float($0.deviceElapsedSeconds) }),
+        RunField(.deviceAscentMeters, .float, unit: "m", optional: true,
+                 doc: "the climb the device itself counted (FIT session `total_ascent`: a barometric watch's own figure); `elevation.gain_m` is ours",
+                 encode: { try $1.encode($0.deviceAscentMeters, forKey: $2) }, value: { .float($0.deviceAscentMeters) }),
+        RunField(.deviceDescentMeters, .float, unit: "m", optional: true,
+                 doc: "the descent the device itself counted (FIT session `total_descent`); `elevation.loss_m` is ours",
+                 encode: { try $1.encode($0.deviceDescentMeters, forKey: $2) }, value: { .float($0.deviceDescentMeters) }),
+        RunField(.deviceMovingSeconds, .float, unit: "s", optional: true,
+                 doc: "the moving time the device itself counted (FIT session `total_moving_time`, newer devices); `moving_s` is ours",
+                 encode: { try $1.encode($0.deviceMovingSeconds, forKey: $2) }, value: { .float($0.deviceMovingSeconds) }),
+        RunField(.deviceAverageHeartRate, .float, unit: "bpm", optional: true,
+                 doc: "the heart-rate average the device itself computed (FIT session `avg_heart_rate`; TCX: the laps' averages weighted by their time); `heart_rate.avg` is ours",
+                 encode: { try $1.encode($0.deviceAverageHeartRate, forKey: $2) }, value: { .float($0.deviceAverageHeartRate) }),
+        RunField(.deviceMaximumHeartRate, .float, unit: "bpm", optional: true,
+                 doc: "the heart-rate maximum the device itself recorded (FIT session `max_heart_rate`; TCX: the laps' largest); `heart_rate.max` is the records' largest",
+                 encode: { try $1.encode($0.deviceMaximumHeartRate, forKey: $2) }, value: { .float($0.deviceMaximumHeartRate) }),
+        RunField(.deviceLaps, .integer, optional: true,
+                 doc: "how many laps the device recorded (FIT session `num_laps`, else its lap messages; TCX `Lap`s); nil when the file records none",
+                 encode: { try $1.encode($0.deviceLaps, forKey: $2) }, value: { .integer($0.deviceLaps) }),
         RunField(.checkpoints, .array, element: .checkpoint,
                  doc: "where the route passed catalogue distances: `{ badge, name, distance_m, lat, lon, elapsed_s }` (`lat`, `lon`, `elapsed_s` may be nil)",
                  encode: { try $1.encode($0.checkpoints, forKey: $2) }, value: { .records(.checkpoints($0.checkpoints)) }),
@@ -70,11 +89,15 @@ public enum RunSchema {
         RunField(luaOnly: "fastest", .table, element: .effort,
                  doc: "the efforts keyed by name: `run.fastest[\"5km\"]`. Names: \(Effort.standardDistances.map { "`\($0.name)`" }.joined(separator: ", ")). A known name the run has no effort for is `nil`.",
                  value: { .keyed(.efforts($0.efforts)) }),
+        RunField(.laps, .array, element: .lap,
+                 doc: "the device's laps in the file's order (empty without any: GPX, JSON): `{ index, start_elapsed_s, distance_m, elapsed_s, timer_s, pace_s_per_km, avg_heart_rate_bpm, max_heart_rate_bpm, trigger, intensity }`, every field but `index` possibly nil; `trigger` is `manual`, `time`, `distance`, `position`, `session_end`, `fitness_equipment` or `heart_rate`, `intensity` `active`, `rest`, `warmup`, `cooldown`, `recovery`, `interval` or `other`; `pace_s_per_km` is timer (else elapsed) over distance",
+                 encode: { try $1.encode($0.laps, forKey: $2) }, value: { .records(.laps($0.laps)) }),
         RunField(.elevation, .table, optional: true, element: .elevation, doc: "`{ gain_m, loss_m, min_m, max_m }`",
                  encode: { try $1.encode($0.elevation, forKey: $2) }, value: { .record($0.elevation.map { .elevation($0) }) }),
-        RunField(.heartRate, .table, optional: true, element: .sensor, doc: "`{ avg, max }` in bpm; the average weighted by time",
+        RunField(.heartRate, .table, optional: true, element: .sensor,
+                 doc: "`{ avg, max, avg_weighting }` in bpm from the records; `avg_weighting` says which average `avg` is: `\"time\"` (each reading weighted by the time it covers) or `\"sample\"` (the plain mean, for readings without times)",
                  encode: { try $1.encode($0.heartRate, forKey: $2) }, value: { .record($0.heartRate.map { .sensor($0) }) }),
-        RunField(.cadence, .table, optional: true, element: .sensor, doc: "`{ avg, max }` as recorded; the average weighted by time",
+        RunField(.cadence, .table, optional: true, element: .sensor, doc: "`{ avg, max, avg_weighting }` as recorded; `avg_weighting` as for `heart_rate`",
                  encode: { try $1.encode($0.cadence, forKey: $2) }, value: { .record($0.cadence.map { .sensor($0) }) }),
         RunField(.dropped, .array, element: .dropped, doc: "points left out and why: `{ reason, count }` (`count` an integer); a device clock that jumped is `{ reason = \"clock_jump\", count = <jumps> }`",
                  encode: { try $1.encode($0.dropped, forKey: $2) }, value: { .records(.dropped($0.dropped)) }),
@@ -196,7 +219,15 @@ public struct RecordSchema: Sendable {
         (Elevation.CodingKeys.gainMeters, .float), (Elevation.CodingKeys.lossMeters, .float),
         (Elevation.CodingKeys.minMeters, .float), (Elevation.CodingKeys.maxMeters, .float),
     ])
-    public static let sensor = RecordSchema("sensor", [(SensorStats.CodingKeys.average, .float), (SensorStats.CodingKeys.maximum, .float)])
+    public static let sensor = RecordSchema("sensor", [
+        (SensorStats.CodingKeys.average, .float), (SensorStats.CodingKeys.maximum, .float), (SensorStats.CodingKeys.weighting, .string),
+    ])
+    public static let lap = RecordSchema("lap", [
+        (RunLap.CodingKeys.index, .integer), (RunLap.CodingKeys.startElapsedSeconds, .float), (RunLap.CodingKeys.distanceMeters, .float),
+        (RunLap.CodingKeys.elapsedSeconds, .float), (RunLap.CodingKeys.timerSeconds, .float),
+        (RunLap.CodingKeys.paceSecondsPerKilometre, .float), (RunLap.CodingKeys.averageHeartRate, .float),
+        (RunLap.CodingKeys.maximumHeartRate, .float), (RunLap.CodingKeys.trigger, .string), (RunLap.CodingKeys.intensity, .string),
+    ])
     public static let dropped = RecordSchema("dropped entry", [(Dropped.CodingKeys.reason, .string), (Dropped.CodingKeys.count, .integer)])
 }
 
@@ -206,6 +237,7 @@ public enum RecordList {
     case checkpoints([Checkpoint])
     case splits([Split])
     case efforts([Effort])
+    case laps([RunLap])
     case dropped([Dropped])
     case elevation(Elevation)
     case sensor(SensorStats)
@@ -215,6 +247,7 @@ public enum RecordList {
         case .checkpoints: return .checkpoint
         case .splits: return .split
         case .efforts: return .effort
+        case .laps: return .lap
         case .dropped: return .dropped
         case .elevation: return .elevation
         case .sensor: return .sensor
@@ -226,6 +259,7 @@ public enum RecordList {
         case .checkpoints(let records): return records.count
         case .splits(let records): return records.count
         case .efforts(let records): return records.count
+        case .laps(let records): return records.count
         case .dropped(let records): return records.count
         case .elevation, .sensor: return 1
         }
@@ -240,6 +274,7 @@ public enum RecordList {
         case .checkpoints(let records): Self.write(records, base, stride, kind, stringID)
         case .splits(let records): Self.write(records, base, stride, kind, stringID)
         case .efforts(let records): Self.write(records, base, stride, kind, stringID)
+        case .laps(let records): Self.write(records, base, stride, kind, stringID)
         case .dropped(let records): Self.write(records, base, stride, kind, stringID)
         case .elevation(let record): Self.write(CollectionOfOne(record), base, stride, kind, stringID)
         case .sensor(let record): Self.write(CollectionOfOne(record), base, stride, kind, stringID)
@@ -252,6 +287,7 @@ public enum RecordList {
         case .checkpoints(let records): return records[record].recordValue(field: field)
         case .splits(let records): return records[record].recordValue(field: field)
         case .efforts(let records): return records[record].recordValue(field: field)
+        case .laps(let records): return records[record].recordValue(field: field)
         case .dropped(let records): return records[record].recordValue(field: field)
         case .elevation(let record): return record.recordValue(field: field)
         case .sensor(let record): return record.recordValue(field: field)
@@ -356,9 +392,35 @@ extension Elevation: SchemaRecord {
 
 extension SensorStats: SchemaRecord {
     public static var schema: RecordSchema { .sensor }
-    public static var fieldCount: Int { 2 }
+    public static var fieldCount: Int { 3 }
     public func recordValue(field: Int) -> RecordValue {
-        field == 0 ? .float(average) : field == 1 ? .float(maximum) : .none
+        switch field {
+        case 0: return .float(average)
+        case 1: return .float(maximum)
+        case 2: return .string(weighting.rawValue)
+        default: return .none
+        }
+    }
+}
+
+extension RunLap: SchemaRecord {
+    public static var schema: RecordSchema { .lap }
+    public static var fieldCount: Int { 10 }
+    public func recordValue(field: Int) -> RecordValue {
+        func float(_ value: Double?) -> RecordValue { value.map { .float($0) } ?? .none }
+        switch field {
+        case 0: return .integer(index)
+        case 1: return float(startElapsedSeconds)
+        case 2: return float(distanceMeters)
+        case 3: return float(elapsedSeconds)
+        case 4: return float(timerSeconds)
+        case 5: return float(paceSecondsPerKilometre)
+        case 6: return float(averageHeartRate)
+        case 7: return float(maximumHeartRate)
+        case 8: return trigger.map { .string($0) } ?? .none
+        case 9: return intensity.map { .string($0) } ?? .none
+        default: return .none
+        }
     }
 }
 

@@ -33,7 +33,8 @@ public struct RunSummary: Codable, Sendable, Equatable {
     public var elapsedSeconds: Double?
     /// Elapsed time less the gaps between segments and the device's timer pauses.
     public var timerSeconds: Double?
-    /// Time spent moving faster than `RunAnalyzer.movingSpeedThreshold`.
+    /// Time spent moving: steps at `RunAnalyzer.movingSpeedThreshold` or faster, and slower steps up a
+    /// climb that makes up for it (`RunAnalyzer.times`).
     public var movingSeconds: Double?
     /// distance / elapsed.
     public var speedMetersPerSecond: Double?
@@ -48,10 +49,24 @@ public struct RunSummary: Codable, Sendable, Equatable {
     public var deviceTimerSeconds: Double? = nil
     /// The elapsed total the device itself counted (FIT session `total_elapsed_time`).
     public var deviceElapsedSeconds: Double? = nil
+    /// The climb and descent the device itself counted (FIT session `total_ascent`, `total_descent`:
+    /// a barometric watch's own figure), beside the `elevation` we compute.
+    public var deviceAscentMeters: Double? = nil
+    public var deviceDescentMeters: Double? = nil
+    /// The moving time the device itself counted (FIT session `total_moving_time`), beside `movingSeconds`.
+    public var deviceMovingSeconds: Double? = nil
+    /// The device's own heart-rate average and maximum (FIT session; TCX laps), beside `heartRate`.
+    public var deviceAverageHeartRate: Double? = nil
+    public var deviceMaximumHeartRate: Double? = nil
+    /// How many laps the device recorded (FIT session `num_laps` or its lap messages, TCX `Lap`s).
+    public var deviceLaps: Int? = nil
     public var checkpoints: [Checkpoint]
     public var splitsKilometre: [Split]
     public var splitsMile: [Split]
     public var efforts: [Effort]
+    /// The device's laps (`RunLap`); empty for a file that records none (GPX, a JSON summary). A
+    /// summary saved before laps existed reads as having none.
+    @EmptyIfAbsent public var laps: [RunLap] = []
     public var elevation: Elevation?
     public var heartRate: SensorStats?
     public var cadence: SensorStats?
@@ -120,10 +135,16 @@ public struct RunSummary: Codable, Sendable, Equatable {
         case deviceDistanceMeters = "device_distance_m"
         case deviceTimerSeconds = "device_timer_s"
         case deviceElapsedSeconds = "device_elapsed_s"
+        case deviceAscentMeters = "device_ascent_m"
+        case deviceDescentMeters = "device_descent_m"
+        case deviceMovingSeconds = "device_moving_s"
+        case deviceAverageHeartRate = "device_avg_heart_rate_bpm"
+        case deviceMaximumHeartRate = "device_max_heart_rate_bpm"
+        case deviceLaps = "device_laps"
         case checkpoints
         case splitsKilometre = "splits_km"
         case splitsMile = "splits_mile"
-        case efforts, elevation
+        case efforts, laps, elevation
         case heartRate = "heart_rate"
         case cadence, dropped
         case route
@@ -249,12 +270,146 @@ public struct Elevation: Codable, Sendable, Equatable {
 
 /// Average and maximum of a sensor channel (heart rate in bpm, cadence as recorded).
 public struct SensorStats: Codable, Sendable, Equatable {
+    /// How `average` weighs the readings: each by the time around it, or each the same.
+    public enum Weighting: String, Codable, Sendable {
+        /// Each reading weighs the time it stands for (`RunAnalyzer.sensorStats`): what a device does.
+        case time
+        /// Each reading weighs the same, the plain mean of the samples (readings without times).
+        case sample
+    }
+
     public var average: Double
     public var maximum: Double
-    public init(average: Double, maximum: Double) { self.average = average; self.maximum = maximum }
+    /// Which average `average` is (`avg_weighting`: `time` or `sample`).
+    public var weighting: Weighting
+
+    public init(average: Double, maximum: Double, weighting: Weighting = .time) {
+        self.average = average; self.maximum = maximum; self.weighting = weighting
+    }
+
     enum CodingKeys: String, CodingKey {
         case average = "avg"
         case maximum = "max"
+        case weighting = "avg_weighting"
+    }
+
+    /// A summary saved before the weighting was written (a saved state's runs) averaged by time.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        average = try c.decode(Double.self, forKey: .average)
+        maximum = try c.decode(Double.self, forKey: .maximum)
+        weighting = try c.decodeIfPresent(Weighting.self, forKey: .weighting) ?? .time
+    }
+}
+
+/// One lap as the device recorded it, placed in the run: what a rule reads in `run.laps`.
+public struct RunLap: Codable, Sendable, Equatable {
+    /// 1-based, in the file's order.
+    public var index: Int
+    /// Seconds from the run's start to the lap's start; nil when the file gives no lap start.
+    @NullEncoded public var startElapsedSeconds: Double?
+    /// The lap's distance as the device measured it.
+    @NullEncoded public var distanceMeters: Double?
+    /// The lap's elapsed time, and its timer time (less the device's pauses within it).
+    @NullEncoded public var elapsedSeconds: Double?
+    @NullEncoded public var timerSeconds: Double?
+    /// Timer time (elapsed when the lap has no timer time) over distance; nil without a distance.
+    @NullEncoded public var paceSecondsPerKilometre: Double?
+    /// The device's heart-rate average and maximum over the lap, in bpm.
+    @NullEncoded public var averageHeartRate: Double?
+    @NullEncoded public var maximumHeartRate: Double?
+    /// What ended the lap: `manual`, `time`, `distance`, `position`, `session_end`,
+    /// `fitness_equipment`, `heart_rate` (see `Lap.trigger`).
+    @NullEncoded public var trigger: String?
+    /// `active`, `rest`, `warmup`, `cooldown`, `recovery`, `interval`, `other` (see `Lap.intensity`).
+    @NullEncoded public var intensity: String?
+
+    public init(index: Int, startElapsedSeconds: Double? = nil, distanceMeters: Double? = nil, elapsedSeconds: Double? = nil,
+                timerSeconds: Double? = nil, averageHeartRate: Double? = nil, maximumHeartRate: Double? = nil,
+                trigger: String? = nil, intensity: String? = nil) {
+        self.index = index; self.startElapsedSeconds = startElapsedSeconds; self.distanceMeters = distanceMeters
+        self.elapsedSeconds = elapsedSeconds; self.timerSeconds = timerSeconds
+        self.averageHeartRate = averageHeartRate; self.maximumHeartRate = maximumHeartRate
+        self.trigger = trigger; self.intensity = intensity
+        self.paceSecondsPerKilometre = RunLap.pace(distanceMeters: distanceMeters, seconds: timerSeconds ?? elapsedSeconds)
+    }
+
+    /// The lap `lap` of a run that started at `runStart` (epoch seconds).
+    public init(index: Int, lap: Lap, runStart: Double?) {
+        self.init(index: index, startElapsedSeconds: zip2(lap.start, runStart).map { $0 - $1 }, distanceMeters: lap.distanceMeters,
+                  elapsedSeconds: lap.elapsedSeconds, timerSeconds: lap.timerSeconds, averageHeartRate: lap.averageHeartRate,
+                  maximumHeartRate: lap.maximumHeartRate, trigger: lap.trigger, intensity: lap.intensity)
+    }
+
+    /// A lap written without its `index` (a pack test's `t.run{ laps = {...} }`) reads as index 0, for the
+    /// caller to number.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        index = try c.decodeIfPresent(Int.self, forKey: .index) ?? 0
+        _startElapsedSeconds = try c.decode(NullEncoded<Double>.self, forKey: .startElapsedSeconds)
+        _distanceMeters = try c.decode(NullEncoded<Double>.self, forKey: .distanceMeters)
+        _elapsedSeconds = try c.decode(NullEncoded<Double>.self, forKey: .elapsedSeconds)
+        _timerSeconds = try c.decode(NullEncoded<Double>.self, forKey: .timerSeconds)
+        _paceSecondsPerKilometre = try c.decode(NullEncoded<Double>.self, forKey: .paceSecondsPerKilometre)
+        _averageHeartRate = try c.decode(NullEncoded<Double>.self, forKey: .averageHeartRate)
+        _maximumHeartRate = try c.decode(NullEncoded<Double>.self, forKey: .maximumHeartRate)
+        _trigger = try c.decode(NullEncoded<String>.self, forKey: .trigger)
+        _intensity = try c.decode(NullEncoded<String>.self, forKey: .intensity)
+    }
+
+    static func pace(distanceMeters: Double?, seconds: Double?) -> Double? {
+        guard let distanceMeters, distanceMeters > 0, let seconds, seconds >= 0 else { return nil }
+        let pace = seconds / (distanceMeters / 1000)
+        return pace.isFinite ? pace : nil
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case index
+        case startElapsedSeconds = "start_elapsed_s"
+        case distanceMeters = "distance_m"
+        case elapsedSeconds = "elapsed_s"
+        case timerSeconds = "timer_s"
+        case paceSecondsPerKilometre = "pace_s_per_km"
+        case averageHeartRate = "avg_heart_rate_bpm"
+        case maximumHeartRate = "max_heart_rate_bpm"
+        case trigger, intensity
+    }
+}
+
+/// Both values, or nil.
+private func zip2<A, B>(_ a: A?, _ b: B?) -> (A, B)? {
+    guard let a, let b else { return nil }
+    return (a, b)
+}
+
+/// An array that reads as empty when its key is missing (JSON written before the field existed, such as
+/// a saved state's runs); encoded as the array itself.
+@propertyWrapper
+public struct EmptyIfAbsent<Element> {
+    public var wrappedValue: [Element]
+    public init(wrappedValue: [Element]) { self.wrappedValue = wrappedValue }
+}
+
+extension EmptyIfAbsent: Encodable where Element: Encodable {
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(wrappedValue)
+    }
+}
+
+extension EmptyIfAbsent: Decodable where Element: Decodable {
+    public init(from decoder: Decoder) throws {
+        wrappedValue = try decoder.singleValueContainer().decode([Element].self)
+    }
+}
+
+extension EmptyIfAbsent: Equatable where Element: Equatable {}
+extension EmptyIfAbsent: Sendable where Element: Sendable {}
+
+extension KeyedDecodingContainer {
+    /// A missing key (or `null`) reads as an empty array.
+    public func decode<Element: Decodable>(_ type: EmptyIfAbsent<Element>.Type, forKey key: Key) throws -> EmptyIfAbsent<Element> {
+        EmptyIfAbsent(wrappedValue: try decodeIfPresent([Element].self, forKey: key) ?? [])
     }
 }
 

@@ -36,7 +36,19 @@ public struct Track: Sendable {
     public var deviceDistanceMeters: Double?
     public var deviceElapsedSeconds: Double?
     public var deviceTimerSeconds: Double?
-    /// Laps as the device recorded them.
+    /// The device's own climb and descent in metres (FIT session `total_ascent`, `total_descent`).
+    public var deviceAscentMeters: Double?
+    public var deviceDescentMeters: Double?
+    /// The device's own moving time (FIT session `total_moving_time`, newer devices only).
+    public var deviceMovingSeconds: Double?
+    /// The device's own heart-rate average and maximum in bpm (FIT session `avg_heart_rate`,
+    /// `max_heart_rate`; TCX: the laps' averages weighted by their `TotalTimeSeconds`, the largest maximum).
+    public var deviceAverageHeartRate: Double?
+    public var deviceMaximumHeartRate: Double?
+    /// How many laps the device says the activity has (FIT session `num_laps`, else its lap messages;
+    /// TCX: its `Lap` elements).
+    public var deviceLapCount: Int?
+    /// Laps as the device recorded them, in the file's order.
     public var laps: [Lap] = []
     /// Timer pauses the device recorded (FIT timer stop → start), as start/end epoch seconds.
     public var pauses: [Pause] = []
@@ -137,16 +149,47 @@ public struct Track: Sendable {
     }
 }
 
-/// A lap as the device recorded it.
+/// A lap as the device recorded it (FIT `lap` message, TCX `Lap`); nil where the file says nothing.
 public struct Lap: Sendable, Codable, Equatable {
+    /// Epoch seconds of the lap's start.
     public var start: Double?
     public var elapsedSeconds: Double?
     public var timerSeconds: Double?
     public var distanceMeters: Double?
-    public init(start: Double? = nil, elapsedSeconds: Double? = nil, timerSeconds: Double? = nil, distanceMeters: Double? = nil) {
+    /// The lap's heart-rate average and maximum as the device computed them, in bpm.
+    public var averageHeartRate: Double?
+    public var maximumHeartRate: Double?
+    /// What ended the lap, as `Lap.triggers` words: `manual`, `time`, `distance`, `position`,
+    /// `session_end`, `fitness_equipment`, `heart_rate` (or the file's own word lower-cased).
+    public var trigger: String?
+    /// What the lap was for (`Lap.intensities`): `active`, `rest`, `warmup`, `cooldown`, `recovery`,
+    /// `interval`, `other`.
+    public var intensity: String?
+
+    public init(start: Double? = nil, elapsedSeconds: Double? = nil, timerSeconds: Double? = nil, distanceMeters: Double? = nil,
+                averageHeartRate: Double? = nil, maximumHeartRate: Double? = nil, trigger: String? = nil, intensity: String? = nil) {
         self.start = start; self.elapsedSeconds = elapsedSeconds
         self.timerSeconds = timerSeconds; self.distanceMeters = distanceMeters
+        self.averageHeartRate = averageHeartRate; self.maximumHeartRate = maximumHeartRate
+        self.trigger = trigger; self.intensity = intensity
     }
+
+    /// The FIT profile's `lap_trigger` values as words: the four position triggers (a lap at a
+    /// position, a waypoint, a marked place) are all `position`, as TCX's `Location` is.
+    public static let fitTriggers: [UInt8: String] = [
+        0: "manual", 1: "time", 2: "distance", 3: "position", 4: "position", 5: "position", 6: "position",
+        7: "session_end", 8: "fitness_equipment",
+    ]
+    /// TCX's `TriggerMethod` values as the same words.
+    public static let tcxTriggers: [String: String] = [
+        "Manual": "manual", "Distance": "distance", "Location": "position", "Time": "time", "HeartRate": "heart_rate",
+    ]
+    /// The FIT profile's `intensity` values as words.
+    public static let fitIntensities: [UInt8: String] = [
+        0: "active", 1: "rest", 2: "warmup", 3: "cooldown", 4: "recovery", 5: "interval", 6: "other",
+    ]
+    /// TCX's `Intensity` values as the same words.
+    public static let tcxIntensities: [String: String] = ["Active": "active", "Resting": "rest"]
 }
 
 /// A timer pause the device recorded: stopped at `from`, running again at `to` (epoch seconds).

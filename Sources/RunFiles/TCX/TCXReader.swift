@@ -3,7 +3,9 @@ import Foundation
 /// Reads Garmin Training Center (TCX) activity files with a byte-level scanner (no XMLParser).
 ///
 /// - `Activities/Activity` → one `Track` each; its `Sport` attribute → `track.sport`, its `Id` → `track.name`.
-/// - `Lap` → `track.laps` (`StartTime`, `TotalTimeSeconds` → timer seconds, `DistanceMeters`).
+/// - `Lap` → `track.laps` (`StartTime`, `TotalTimeSeconds` → timer seconds, `DistanceMeters`,
+///   `AverageHeartRateBpm`, `MaximumHeartRateBpm`, `TriggerMethod`, `Intensity`); the laps' heart rates
+///   and number are the device's totals (`TCXParser.deviceTotals`).
 /// - Each `Track` element inside a lap is a segment: devices start a new one after a pause.
 /// - `Trackpoint`: `Time`, `Position/LatitudeDegrees|LongitudeDegrees`, `AltitudeMeters`,
 ///   `DistanceMeters` (→ device distances), `HeartRateBpm/Value`, `Cadence`, or `RunCadence` from
@@ -14,7 +16,9 @@ import Foundation
 /// - Device distance: the last trackpoint odometer (`DistanceMeters`), else (no odometer, or one
 ///   that restarts during the activity) the sum of the laps' `DistanceMeters`. The odometer covers every recorded point; lap totals can leave part of the
 ///   recording out (Movescount files have laps summing to 1,999 m under a 2,919 m odometer whose
-///   value the GPS track confirms). Device timer = sum of the laps' `TotalTimeSeconds`.
+///   value the GPS track confirms). Device timer = sum of the laps' `TotalTimeSeconds`. A device
+///   distance written as a single-precision float's full expansion (`14004.849609375`) is read as the
+///   decimal the device meant (`14004.85`, `DeviceNumber.intended`).
 /// - Element names are matched by local name (`ns3:TPX`, `TPX` alike); a UTF-8 BOM and white space
 ///   before `<?xml` are tolerated; comments, CDATA and processing instructions are skipped.
 public enum TCXReader {
@@ -44,6 +48,7 @@ public enum TCXReader {
 enum TCXTag {
     case trainingCenterDatabase, activity, lap, track, trackpoint, time, position, latitude, longitude
     case altitude, distance, heartRate, value, cadence, runCadence, totalTime, id, other
+    case averageHeartRate, maximumHeartRate, triggerMethod, intensity
 
     static func classify(_ p: UnsafePointer<UInt8>, _ n: Int) -> TCXTag {
         @inline(__always) func eq(_ s: StaticString) -> Bool {
@@ -56,6 +61,9 @@ enum TCXTag {
         case 5: return eq("Track") ? .track : eq("Value") ? .value : .other
         case 7: return eq("Cadence") ? .cadence : .other
         case 8: return eq("Activity") ? .activity : eq("Position") ? .position : .other
+        case 9: return eq("Intensity") ? .intensity : .other
+        case 13: return eq("TriggerMethod") ? .triggerMethod : .other
+        case 19: return eq("AverageHeartRateBpm") ? .averageHeartRate : eq("MaximumHeartRateBpm") ? .maximumHeartRate : .other
         case 10: return eq("Trackpoint") ? .trackpoint : eq("RunCadence") ? .runCadence : .other
         case 12: return eq("HeartRateBpm") ? .heartRate : .other
         case 14: return eq("DistanceMeters") ? .distance : eq("AltitudeMeters") ? .altitude : .other
@@ -241,6 +249,23 @@ struct TCXScanner {
 
 /// Turns scanner tokens into tracks.
 struct TCXParser {
+    /// The activity's heart-rate totals and lap count from its laps: the average of the laps'
+    /// averages weighted by their `TotalTimeSeconds` (the time each average covers), the largest
+    /// maximum, the number of laps. Each nil when no lap has what it needs.
+    static func deviceTotals(of track: inout Track) {
+        var weighted = 0.0, seconds = 0.0
+        var maximum: Double?
+        for lap in track.laps {
+            if let average = lap.averageHeartRate, let timer = lap.timerSeconds, timer > 0 {
+                weighted += average * timer; seconds += timer
+            }
+            if let top = lap.maximumHeartRate { maximum = max(maximum ?? top, top) }
+        }
+        track.deviceAverageHeartRate = seconds > 0 ? weighted / seconds : nil
+        track.deviceMaximumHeartRate = maximum
+        track.deviceLapCount = track.laps.isEmpty ? nil : track.laps.count
+    }
+
     var scanner: TCXScanner
     var tracks: [Track] = []
     var emptyActivities = 0
@@ -272,6 +297,29 @@ struct TCXParser {
                 throw s.malformed(start, "<\(what)> holds \(ShownValue.quoted(text)), not a number")
             }
             return v
+        }
+
+        /// The number in the `<Value>` of the element just opened (a lap's `AverageHeartRateBpm`), read up
+        /// to and including the element's end tag; nil when it has none.
+        func lapValue(_ s: inout TCXScanner, _ what: String) throws -> Double? {
+            var value: Double?
+            var nested = 0
+            while true {
+                switch try s.next() {
+                case .eof:
+                    throw s.malformed(s.count, "the file ends inside <\(what)> (truncated file)")
+                case .start(let ns, let nn, _, _, let selfClosing):
+                    if selfClosing { continue }
+                    nested += 1
+                    if nested == 1, TCXTag.classify(s.p + ns, nn) == .value {
+                        let v = try numberText(&s, "\(what)/Value")
+                        if v.isFinite { value = v }
+                    }
+                case .end:
+                    if nested == 0 { return value }
+                    nested -= 1
+                }
+            }
         }
 
         loop: while true {
@@ -352,7 +400,20 @@ struct TCXParser {
                     if v.isFinite { lap.timerSeconds = v }
                 case .distance where lapDepth > 0 && depth == lapDepth + 1:
                     let v = try numberText(&scanner, "DistanceMeters")
-                    if v.isFinite { lap.distanceMeters = v }
+                    if v.isFinite { lap.distanceMeters = DeviceNumber.intended(v) }
+                case .averageHeartRate where lapDepth > 0 && depth == lapDepth + 1:
+                    // Read to its end here, so that the loop keeps no state for it (it runs for every tag).
+                    lap.averageHeartRate = try lapValue(&scanner, "AverageHeartRateBpm")
+                    depth -= 1
+                case .maximumHeartRate where lapDepth > 0 && depth == lapDepth + 1:
+                    lap.maximumHeartRate = try lapValue(&scanner, "MaximumHeartRateBpm")
+                    depth -= 1
+                case .triggerMethod where lapDepth > 0 && depth == lapDepth + 1:
+                    let word = scanner.decodedText()
+                    if !word.isEmpty { lap.trigger = Lap.tcxTriggers[word] ?? word.lowercased() }
+                case .intensity where lapDepth > 0 && depth == lapDepth + 1:
+                    let word = scanner.decodedText()
+                    if !word.isEmpty { lap.intensity = Lap.tcxIntensities[word] ?? word.lowercased() }
                 case .track where activityDepth > 0:
                     current.startSegment()
                 case .trackpoint where activityDepth > 0:
@@ -391,8 +452,10 @@ struct TCXParser {
                     }
                     // The odometer, unless it restarts (per-lap odometers) and the laps have totals.
                     let lapSum = lapDistances.isEmpty ? nil : lapDistances.reduce(0, +)
-                    current.deviceDistanceMeters = lastOdometer.isFinite && !(odometerReset && lapSum != nil) ? lastOdometer : lapSum
+                    current.deviceDistanceMeters = lastOdometer.isFinite && !(odometerReset && lapSum != nil)
+                        ? DeviceNumber.intended(lastOdometer) : lapSum
                     current.deviceTimerSeconds = lapTimers.isEmpty ? nil : lapTimers.reduce(0, +)
+                    TCXParser.deviceTotals(of: &current)
                     current.settlePositions()
                     tracks.append(current)
                 }
