@@ -34,6 +34,23 @@ final class LayeringTests: XCTestCase {
             }
             if imports { importers.append(file) }
         }
-        XCTAssertEqual(importers, ["BadgeRules/Lua/LuaState.swift"], "only the Lua state wrapper may import CLua or CLuaShims")
+        XCTAssertEqual(importers.sorted(), ["BadgeRules/Lua/LuaState.swift"], "only the Lua state wrapper may import CLua or CLuaShims")
+    }
+
+    /// The rules host by job: one host-function dispatch (`HostFunctions`) serves evaluations, pack
+    /// files and test files; reading a pack's `pack.lua` (`PackReader`) builds no evaluation `Session`.
+    func testOneHostFunctionDispatch() throws {
+        let sources = Self.root.appendingPathComponent("Sources/BadgeRules")
+        let files = try XCTUnwrap(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
+        var dispatchers: [String] = []
+        var hostSetters: [String] = []
+        for file in files {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            if text.contains("HostFunction(rawValue:") { dispatchers.append(file) }
+            if text.contains(".setHost(") { hostSetters.append(file) }
+            if file.hasPrefix("Packs/") { XCTAssertFalse(text.contains("Session("), "\(file) builds a Session") }
+        }
+        XCTAssertEqual(dispatchers.sorted(), ["Evaluation/HostFunctions.swift"])
+        XCTAssertEqual(hostSetters.sorted(), ["Evaluation/HostFunctions.swift"])
     }
 }
