@@ -183,7 +183,7 @@ public enum HTMLReport {
     /// The efforts of `run` on each segment it passed (a segment measure with efforts).
     static func efforts(of run: RunSummary, on segments: [ReportSegment]) -> [(segment: ReportSegment, efforts: [[String: MeasureScalar]])] {
         segments.compactMap { segment in
-            guard case .list(let list)? = run.measures[segment.measureKey]?["efforts"], !list.isEmpty else { return nil }
+            guard case .list(let list)? = run.measures[segment.measureKey]?[.efforts], !list.isEmpty else { return nil }
             let efforts = list.compactMap { item -> [String: MeasureScalar]? in if case .record(let fields) = item { return fields }; return nil }
             return efforts.isEmpty ? nil : (segment, efforts)
         }
@@ -191,7 +191,7 @@ public enum HTMLReport {
 
     /// The tiles of `run` (keys, `x * 2^24 + y`) under the tiles measure, if any.
     static func tileKeys(of run: RunSummary, _ tiles: ReportTiles?) -> [Int]? {
-        guard let tiles, case .list(let list)? = run.measures[tiles.measureKey]?["tiles"] else { return nil }
+        guard let tiles, case .list(let list)? = run.measures[tiles.measureKey]?[.tiles] else { return nil }
         return list.compactMap { if case .integer(let key) = $0 { return key }; return nil }
     }
 
@@ -229,8 +229,8 @@ public enum HTMLReport {
         for (segment, efforts) in passed {
             out += "<ul class=\"efforts\" data-segment=\"\(ReportFormat.escape(segment.name))\">"
             for (index, effort) in efforts.enumerated() {
-                let elapsed = effort["elapsed_s"]?.number, pace = effort["pace_s_per_km"]?.number
-                let start = effort["start_elapsed_s"]?.number, end = effort["end_elapsed_s"]?.number
+                let elapsed = effort[.elapsedSeconds]?.number, pace = effort[.paceSecondsPerKilometre]?.number
+                let start = effort[.startElapsedSeconds]?.number, end = effort[.endElapsedSeconds]?.number
                 out += "<li class=\"effort\" data-elapsed=\"\(elapsed.map { ReportFormat.fixed($0, 1) } ?? "")\">"
                 out += "\(ReportFormat.escape(segment.name)) · effort \(index + 1): \(ReportFormat.duration(elapsed))"
                 if let pace { out += " (\(ReportFormat.pace(pace)))" }

@@ -81,24 +81,25 @@ struct ExplainCommand: ParsableCommand {
         guard let value else { return ["    measure \(name): nil"] }
         switch kind {
         case MeasureKind.segment.name:
-            guard case .list(let efforts)? = value["efforts"] else { break }
-            let best = value["best"]?.number.map { Int($0) }
-            var lines = ["    measure \(name): segment of \(Format.distance(value["length_m"]?.number)), \(efforts.count) effort\(efforts.count == 1 ? "" : "s") on \(run)"]
+            guard case .list(let efforts)? = value[.efforts] else { break }
+            let best = value[.best]?.number.map { Int($0) }
+            var lines = ["    measure \(name): segment of \(Format.distance(value[.lengthMeters]?.number)), \(efforts.count) effort\(efforts.count == 1 ? "" : "s") on \(run)"]
             for (index, effort) in efforts.enumerated() {
                 guard case .record(let f) = effort else { continue }
-                func gate(_ side: String) -> String {
-                    let lat = f["\(side)_lat"]?.number ?? .nan, lon = f["\(side)_lon"]?.number ?? .nan
-                    let at = f["\(side)_elapsed_s"]?.number.map { " at " + Format.duration($0) } ?? ""
-                    return String(format: "%.5f, %.5f", lat, lon) + at
+                func gate(_ lat: MeasureField, _ lon: MeasureField, _ elapsed: MeasureField) -> String {
+                    let at = f[elapsed]?.number.map { " at " + Format.duration($0) } ?? ""
+                    return String(format: "%.5f, %.5f", f[lat]?.number ?? .nan, f[lon]?.number ?? .nan) + at
                 }
-                let pace = f["pace_s_per_km"]?.number.map { " (\(Format.pace($0))/km)" } ?? ""
-                lines.append("      effort \(index + 1): \(Format.duration(f["elapsed_s"]?.number))\(pace), start gate \(gate("start")), end gate \(gate("end"))"
+                let pace = f[.paceSecondsPerKilometre]?.number.map { " (\(Format.pace($0))/km)" } ?? ""
+                lines.append("      effort \(index + 1): \(Format.duration(f[.elapsedSeconds]?.number))\(pace), "
+                             + "start gate \(gate(.startLatitude, .startLongitude, .startElapsedSeconds)), "
+                             + "end gate \(gate(.endLatitude, .endLongitude, .endElapsedSeconds))"
                              + (best == index + 1 ? "  best" : ""))
             }
             return lines
         case MeasureKind.tiles.name:
-            let zoom = value["zoom"]?.number.map { String(Int($0)) } ?? "?"
-            return ["    measure \(name): \(value["count"]?.text ?? "0") tiles at zoom \(zoom)"]
+            let zoom = value[.zoom]?.number.map { String(Int($0)) } ?? "?"
+            return ["    measure \(name): \(value[.count]?.text ?? "0") tiles at zoom \(zoom)"]
         default:
             break
         }
