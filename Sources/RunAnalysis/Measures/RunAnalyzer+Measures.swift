@@ -1,3 +1,6 @@
+// The measure computation: each kind declared in RunFiles/Measures (`MeasureKind`) computed from a
+// run's track and profile. Place, segment and tiles are in `RunAnalyzer+Geography.swift`, the sun's
+// positions in `Sun.swift`.
 import RunFiles
 
 /// The order of a run's measure pass, made once per analyzer: the segment measures (those with a path)

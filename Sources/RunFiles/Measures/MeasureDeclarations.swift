@@ -1,3 +1,6 @@
+// The measure declarations (the model): what a pack may declare (`MeasureDefinition`, `MeasureKind`),
+// the fields of the values (`MeasureField`) and the values themselves (`MeasureValue`). They are computed
+// in RunAnalysis/Measures (`RunAnalyzer+Measures.swift`, `RunAnalyzer+Geography.swift`).
 import Foundation
 
 /// A figure a rule pack asks the core for (`measures = { best3k = { kind = "effort", distance_m = 3000 } }`
