@@ -59,7 +59,8 @@ struct CacheOptions<Location: CacheLocation>: ParsableArguments {
 /// (`--rules`, `--badges`, `--tz`, `--sport`, `--keep-duplicates`, `--as-of`, the limits) turned
 /// into a `RunPipeline`, the theme, and how failures are shown. Every command that reads runs
 /// (evaluate, explain, report, whatif, diff, add, worker) goes through it; reading, selecting and
-/// evaluating are `RunPipeline`'s.
+/// evaluating are `RunPipeline`'s; BadgeKit's `BadgeEngine` is the library's face of the same
+/// `RunPipeline`, and `RuleEngine` (BadgeRules) the rules host underneath both.
 struct EvaluationPipeline {
     /// How a command shows a catalogue or folder that cannot be read.
     enum Failures {

@@ -4,6 +4,11 @@ import RunFiles
 /// Evaluates rule packs over runs. Each `evaluate` makes one Lua state, loads every pack into its own
 /// environment, hands the rules read-only run tables in start order and closes the state again.
 /// One pack's or rule's failure (at load or call time) is reported and the others go on.
+///
+/// The rules host's entry, and only that: it takes the runs it is given. Runs reach it through
+/// `RunPipeline` (BadgePipeline: read, localise, select, hand on), which the command line (its
+/// `EvaluationPipeline` turns options into a `RunPipeline`) and the library (`BadgeKit.BadgeEngine`)
+/// both call.
 public struct RuleEngine: Sendable {
     /// Sandbox limits. Every one but `callSeconds` is a deterministic budget: the same packs on the
     /// same runs stop at the same point with the same message on every run.
