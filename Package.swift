@@ -51,12 +51,14 @@ let package = Package(
         ),
         // The pipeline of a run, one module per stage (pure Swift, none knows anything of Lua):
         // RunFiles reads a file into a Track (or a JSON summary): the run model (RunSummary, Track,
-        // Sport, Timestamps, Geodesy, units), one folder per format (GPX, TCX, FIT, JSON) and the
+        // Sport, Timestamps, Geodesy, units), the measure declarations (Measures/: kinds, fields with
+        // units and docs, values), one folder per format (GPX, TCX, FIT, JSON) and the
         // shared byte scanning, number parsing, chunked reading, gzip and content hash. Links
         // neither GRDB nor anything of the rules, so fuzz targets and libraries can build on it alone.
         .target(name: "RunFiles", dependencies: ["CZlib"]),
         // RunAnalysis turns a Track into a RunSummary: cleaning (the Profile), splits, efforts,
-        // checkpoints, elevation, sensors, the drawn route; RunLoader ties a reader to the analyzer.
+        // checkpoints, elevation, sensors, the drawn route, the measures (Measures/: their computation);
+        // RunLoader ties a reader to the analyzer.
         .target(name: "RunAnalysis", dependencies: ["RunFiles"]),
         // RunLibrary: a folder of runs (or given files): discovery, parallel reading, the summary cache
         // (the only module that links GRDB), Strava exports, duplicates and the sport and plausibility
@@ -68,7 +70,9 @@ let package = Package(
         // RunFixtures: synthetic runs for tests, benchmarks and `badgectl generate`: the run
         // generator, GPX, TCX and FIT writers, and the one random source (SplitMix64).
         .target(name: "RunFixtures", dependencies: ["RunFiles", "CZlib"]),
-        // Lua sandbox, rule packs, catalogue, evaluator. Only LuaState.swift imports the C modules.
+        // The rules host, one type per job: the Lua state (LuaState.swift, the only importer of the C
+        // modules), pack reading, rule loading, the rule runner, the one host-function dispatch, fold
+        // state, `badgectl test`; RuleEngine is its entry.
         // The preludes are real .lua files, embedded at build time (PackageResources.<name>_lua).
         .target(
             name: "BadgeRules",
