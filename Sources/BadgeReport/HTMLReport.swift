@@ -57,6 +57,11 @@ public enum HTMLReport {
         let earned = input.badges.filter { $0.earned != nil }.count
         out += "<header>\n<h1>\(ReportFormat.escape(input.title))</h1>\n"
         out += "<p class=\"generated\">Generated \(ReportFormat.timestamp(epochSeconds: input.generatedAt.timeIntervalSince1970))</p>\n"
+        // The history's span, apart from when the page was made: the first and the last run's local dates.
+        let dates = input.runs.compactMap { $0.localDate ?? $0.start.map { String($0.prefix(10)) } }.sorted()
+        if let first = dates.first, let last = dates.last {
+            out += "<p class=\"span\">Runs from \(ReportFormat.escape(first)) to \(ReportFormat.escape(last))</p>\n"
+        }
         out += "<dl class=\"totals\">"
         out += item("Runs", String(input.runs.count))
         out += item("Distance", ReportFormat.kilometres(totalMeters, decimals: 1))
@@ -78,6 +83,7 @@ public enum HTMLReport {
 
     static func badgeWall(_ input: ReportInput, images: inout ImageLoader, into out: inout String) throws {
         out += "<section class=\"badge-wall\" id=\"badges\">\n<h2>Badges</h2>\n<div class=\"wall\">\n"
+        let labels = Medallion.labels(input.badges.map { ($0.id, $0.name, $0.distanceMeters) })
         for badge in input.badges {
             // A badge with declared tiers (bronze, silver, gold) is earned with its first tier.
             let first = badge.earned ?? badge.declaredTiers.lazy.compactMap(\.award).first
@@ -89,7 +95,7 @@ public enum HTMLReport {
             if let name = badge.image, let uri = try images.dataURI(for: name) {
                 out += "<img src=\"\(uri)\" alt=\"\(ReportFormat.escape(badge.name))\">"
             } else {
-                out += Medallion.svg(id: badge.id, name: badge.name, distanceMeters: badge.distanceMeters, tier: tier)
+                out += Medallion.svg(id: badge.id, name: badge.name, distanceMeters: badge.distanceMeters, tier: tier, label: labels[badge.id])
             }
             out += "</div>"
             out += "<h3>\(ReportFormat.escape(badge.name))</h3>"
@@ -286,7 +292,7 @@ public enum HTMLReport {
         body{margin:0 auto;max-width:1240px;padding:24px}
         header{background:#111827;color:#f9fafb;border-radius:16px;padding:20px 28px;margin-bottom:24px}
         header h1{margin:0 0 4px;font-size:28px}
-        .generated{margin:0;color:#9ca3af;font-size:13px}
+        .generated,.span{margin:0;color:#9ca3af;font-size:13px}
         dl{margin:0}dt{font-size:12px;text-transform:uppercase;letter-spacing:.05em;color:#6b7280}dd{margin:0;font-weight:600}
         .totals{display:flex;gap:32px;margin-top:14px}.totals dt{color:#9ca3af}.totals dd{font-size:22px}
         .next{margin:14px 0 0;color:#d1d5db}.next strong{color:#fff}

@@ -20,6 +20,12 @@ struct AddCommand: ParsableCommand {
 
             Without --rules, the packs the state was made with are loaded from the folders it recorded; \
             without --tz, runs are read in the state's zone.
+
+            Examples:
+              badgectl evaluate ~/runs --state ~/.local/state/badgectl --tz Europe/Paris
+              badgectl add --state ~/.local/state/badgectl ~/runs/2026-11-24-tempo.fit
+
+            \(ExitStatus.help)
             """
     )
 
@@ -145,7 +151,7 @@ struct AddReport: Encodable {
     func json() throws -> String { try JSONOutput.encode(self) }
 
     func table() -> String {
-        var out = ["\(runs.count) runs added, \(runCount) in the history; \(added.count) new awards, \(withdrawn.count) withdrawn"
+        var out = ["\(Format.count(runs.count, "run")) added, \(runCount) in the history; \(Format.count(added.count, "new award")), \(withdrawn.count) withdrawn"
                    + (replayed.map { " (history replayed: \($0))" } ?? "")]
         func rows(_ awards: [Award]) -> String {
             var table = TextTable("BADGE", "TIER", "DATE", "RUN", "PACK", "DETAIL")

@@ -18,6 +18,11 @@ struct WorkerCommand: ParsableCommand {
             Output is flushed after each athlete. Exit status 2 when any line or rule failed, 1 when \
             --max-errors stopped the worker. Give --root DIR so that lines can name only files inside DIR. \
             The line format is in docs/worker.md.
+
+            Examples:
+              badgectl worker --root /data < runs.jsonl > awards.jsonl
+
+            \(ExitStatus.help)
             """
     )
 

@@ -15,6 +15,9 @@ struct RunOptions: ParsableArguments {
         discussion: "Defaults to the machine's zone. A JSON summary whose start has no zone is read as a time of day in this zone.", valueName: "zone"))
     var tz: String?
 
+    /// An unknown zone is refused before the command runs, under the command's usage.
+    func validate() throws { _ = try zone() }
+
     func zone() throws -> TimeZone {
         guard let tz else { return .current }
         guard let zone = ZoneNames.zone(named: tz) else {

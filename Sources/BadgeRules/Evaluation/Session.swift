@@ -311,7 +311,7 @@ final class Session {
         for (index, pack) in packs.enumerated() {
             for measure in pack.measures {
                 guard case .failure(let problem) = measure.definition.resolved(athlete: athlete) else { continue }
-                addNote(pack: pack.name, rule: nil) { "measure '\(measure.name)' is nil in every run: \(problem.reason)" }
+                addNote(pack: pack.name, rule: nil) { RuleNote.unavailableMeasure(measure.name, reason: problem.reason) }
             }
             _ = index
         }
