@@ -35,16 +35,12 @@ struct AddCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Run files to add (.gpx, .tcx, .fit, their .gz forms, .json summaries).", valueName: "file"))
     var files: [String]
 
-    @OptionGroup var options: PipelineOptions
+    @OptionGroup var options: StreamOptions
 
     @Option(name: .long, help: "Output format: table (for people) or json (new and withdrawn awards, statuses, next).")
     var format: OutputFormat = .table
 
     @OptionGroup var cacheOptions: CacheOptions<SummaryCache>
-
-    func validate() throws {
-        if options.asOf.asOf != nil { throw ValidationError("add takes no --as-of: it adds runs to the whole saved history") }
-    }
 
     func run() throws {
         let store = StateStore(directory: state)

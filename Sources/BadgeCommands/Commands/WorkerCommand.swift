@@ -26,7 +26,9 @@ struct WorkerCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup var options: PipelineOptions
+    @OptionGroup var options: StreamOptions
+
+    @OptionGroup var asOf: AsOfOptions
 
     @Option(name: .long, help: ArgumentHelp(
         "Stop after this many errors (bad lines, failed rules): the error past it ends the worker with status 1.",
@@ -51,7 +53,7 @@ struct WorkerCommand: ParsableCommand {
     }
 
     func run() throws {
-        let pipeline = try EvaluationPipeline(options, failures: .printAndExit)
+        let pipeline = try EvaluationPipeline(options, failures: .printAndExit, asOf: try asOf.date())
         var runs = pipeline.runs
         runs.cache = cacheOptions.open()
         let setup = Worker.Setup(pipeline: runs, sport: options.selection.sport, maximumErrors: maxErrors,
