@@ -115,7 +115,8 @@ public enum HTMLReport {
                     if let date = best.date { out += " (\(ReportFormat.escape(date)))" }
                     out += "</p>"
                 }
-                let distance = badge.distanceMeters.map { " " + ReportFormat.shortDistance($0) } ?? ""
+                // A tier needs a run strictly longer than the badge's distance, as everywhere badgectl says it.
+                let distance = badge.distanceMeters.map { " more than " + ReportFormat.shortDistance($0) } ?? ""
                 if badge.silver == nil, let pace = badge.silverPaceSecondsPerKilometre {
                     out += "<p class=\"pace-needed\" data-needed=\"silver\">Silver: run\(distance) at \(ReportFormat.pace(pace)) or faster</p>"
                 }

@@ -117,17 +117,17 @@ struct EvaluateCommand: ParsableCommand {
                           row.goldPaceSecondsPerKilometre.map(Format.tierPaceText) ?? (row.gold != nil ? "earned" : "—"))
             }
             out.append("")
-            out.append("A run longer than the badge's distance at these paces earns the next tier:")
+            out += Format.paragraph("A run longer than the badge's distance at these paces earns the next tier:")
             out.append(paces.render())
         }
         out.append("")
         if let next = report.next {
-            out.append("Next: \(next.name) — \(Format.distance(next.remainingMeters)) to go (a run must exceed \(next.name)'s distance).")
+            out += Format.paragraph("Next: \(next.name) — \(Format.distance(next.remainingMeters)) to go (a run must exceed \(next.name)'s distance).")
         } else if report.everyDistanceBadgeEarned {
             out.append("Next: every distance badge is earned.")
         }
         for other in report.nextByPack where other.badge != report.next?.badge {
-            out.append("Also next (\(other.pack)): \(other.name) — \(Format.distance(other.remainingMeters)) to go.")
+            out += Format.paragraph("Also next (\(other.pack)): \(other.name) — \(Format.distance(other.remainingMeters)) to go.")
         }
         if !report.notes.isEmpty {
             out.append("")
@@ -150,7 +150,7 @@ struct EvaluateCommand: ParsableCommand {
         if !report.ignored.isEmpty {
             out.append("")
             let reasons = report.ignoredReasons ?? [:]
-            out.append("Ignored (not run files): " + report.ignored.map { path in reasons[path].map { "\(ShownName.of(path)) (\($0))" } ?? ShownName.of(path) }.joined(separator: ", "))
+            out += Format.paragraph("Ignored (not run files): " + report.ignored.map { path in reasons[path].map { "\(ShownName.of(path)) (\($0))" } ?? ShownName.of(path) }.joined(separator: ", "))
         }
         if !report.errors.isEmpty || !report.ruleErrors.isEmpty {
             out.append("")
