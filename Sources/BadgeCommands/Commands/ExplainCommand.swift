@@ -44,7 +44,14 @@ struct ExplainCommand: ParsableCommand {
 
     func run() throws {
         if wide { Terminal.unlimited = true }
-        let (text, explanation) = try output()
+        let text: String, explanation: BadgeExplanation
+        do {
+            (text, explanation) = try output()
+        } catch let error as CommandError {
+            // An unknown badge is a usage error (64, under explain's usage), with the closest badge suggested.
+            if case .unknownBadge = error { throw error.usage }
+            throw error
+        }
         print(text)
         for failure in explanation.ruleErrors { Console.error(CommandError.ruleFailed + "\(failure)") }
         for error in explanation.fileErrors { Console.error(CommandError.skipped + error) }
@@ -55,9 +62,7 @@ struct ExplainCommand: ParsableCommand {
     func output() throws -> (String, BadgeExplanation) {
         let pipeline = try EvaluationPipeline(options, failures: .rethrow)
         let known = pipeline.theme.apply(Self.knownBadges(catalogue: pipeline.catalogue, packs: pipeline.engine.packs))
-        // An unknown badge is a usage error (64), with the closest badge suggested.
-        let target: CatalogueBadge
-        do { target = try Self.find(badge, in: known) } catch let error as CommandError { throw error.usage }
+        let target = try Self.find(badge, in: known)
         let outcome = try pipeline.run(directory: directory, cache: cacheOptions.open())
         let explanation = BadgeExplanation(badge: target, theme: pipeline.theme.name, evaluation: outcome.evaluation,
                                            runs: outcome.folder.runs, fileErrors: outcome.folder.errors.map { "\($0.message)" })

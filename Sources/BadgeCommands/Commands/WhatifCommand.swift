@@ -36,7 +36,7 @@ struct WhatifCommand: ParsableCommand {
 
     // Unconditional: `--distance -5km` is a value to refuse with the limits, not a missing one.
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
-        "The run's distance: 12km, 10k, 10 km, 800m, 5mi, half, marathon (a bare number is km), from 100 m to 250 km.", valueName: "distance"))
+        "The run's distance, from 100 m to 250 km: 12km, 10k, 10 km, 800m, 5mi, half, marathon (a bare number is km).", valueName: "distance"))
     var distance: String
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(

@@ -36,8 +36,8 @@ enum Format {
     /// `5.21 km`, `850 m`.
     static func distance(_ meters: Double?) -> String {
         guard let m = meters, m.isFinite else { return "—" }
-        if m < 1000 { return "\(Int(m.rounded())) m" }
-        return String(format: "%.2f km", m / 1000)
+        if m < 1000 && m.rounded() < 1000 { return "\(Int(m.rounded())) m" }
+        return ReportFormat.kilometres(m)
     }
 
     /// The date part of an ISO timestamp.
