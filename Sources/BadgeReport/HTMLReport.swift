@@ -273,7 +273,7 @@ public enum HTMLReport {
         let xs = visited.map { $0 / factor }, ys = visited.map { $0 % factor }
         let minX = xs.min() ?? 0, maxX = xs.max() ?? 0, minY = ys.min() ?? 0, maxY = ys.max() ?? 0
         let cell = 20, w = (maxX - minX + 1) * cell, h = (maxY - minY + 1) * cell
-        out += "<p>\(visited.count) tiles at zoom \(tiles.zoom) (\(ReportFormat.escape(tiles.name))); the newest run's new tiles are darker.</p>"
+        out += "<p>\(visited.count) tile\(visited.count == 1 ? "" : "s") at zoom \(tiles.zoom) (\(ReportFormat.escape(tiles.name))); the newest run's new tiles are darker.</p>"
         out += "<svg class=\"tiles\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(w) \(h)\" data-tiles=\"\(visited.count)\" role=\"img\" aria-label=\"Visited tiles\">"
         for key in visited.sorted() {
             let x = (key / factor - minX) * cell, y = (key % factor - minY) * cell

@@ -215,6 +215,14 @@ final class VoiceTests: XCTestCase {
         let over = try CLI.run(["whatif", empty.path, "--distance", "10.01km", "--time", "50:03", "--tz", "UTC", "--no-cache"])
         XCTAssertFalse(over.stdout.contains("Not earned: Ten K"), over.stdout)
         XCTAssertTrue(over.stdout.contains("Ten K "), over.stdout)
+        // After a history that holds Ten K, a run of exactly 10 km misses its tiers by the same rule.
+        let held = try CLI.run(["whatif", "runs/", "--distance", "10km", "--time", "40:00", "--tz", "UTC", "--no-cache"])
+        XCTAssertEqual(held.status, 0, held.stderr)
+        XCTAssertTrue(held.stdout.contains("Not earned: Ten K: a badge needs a run strictly longer than its distance (10.00 km): 10.01 km counts for its tiers."),
+                      held.stdout)
+        let summary = try CLI.run(["summarize", "runs/2026-08-01-first-run.gpx", "--no-cache", "--tz", "UTC"])
+        XCTAssertTrue(summary.stdout.contains("  passed     Lace Up at the start ("), summary.stdout)
+        XCTAssertFalse(summary.stdout.contains("(0 m) after 0:00"), summary.stdout)
     }
 
     // MARK: - The report

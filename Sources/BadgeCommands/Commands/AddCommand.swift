@@ -68,7 +68,7 @@ struct AddCommand: ParsableCommand {
         let selection = runs.select(read.runs)
         let update = try EvaluationPipeline.guarding(.printAndExit) { try runs.incremental(store).add(selection.selected) }
         if let reason = update.replayed {
-            Console.error(CommandError.prefix + "replayed the whole history (\(update.runCount) runs): \(reason)")
+            Console.error(CommandError.prefix + "replayed the whole history (\(Format.count(update.runCount, "run"))): \(reason)")
         }
         let added = AddReport(update: update, pipeline: pipeline, zone: zone, selected: selection.selected, excluded: selection.excluded,
                               duplicates: selection.duplicates, errors: read.errors)

@@ -137,7 +137,7 @@ struct SummarizeCommand: ParsableCommand {
     static func describe(_ run: RunSummary) -> String {
         var lines: [String] = []
         lines.append("\(ShownName.of(run.id))\(run.name.map { " — \($0)" } ?? "")")
-        lines.append("  start      \(run.start ?? "—")  (local date \(run.localDate ?? "—"))   sport \(run.sport)   \(run.format), \(run.points) points")
+        lines.append("  start      \(run.start ?? "—")  (local date \(run.localDate ?? "—"))   sport \(run.sport)   \(run.format), \(Format.count(run.points, "point"))")
         lines.append("  distance   \(Format.distance(run.distanceMeters))\(run.deviceDistanceMeters.map { "  (device: \(Format.distance($0)))" } ?? "")")
         lines.append("  elapsed    \(Format.duration(run.elapsedSeconds))   timer \(Format.duration(run.timerSeconds))   moving \(Format.duration(run.movingSeconds))")
         if run.deviceElapsedSeconds != nil || run.deviceTimerSeconds != nil {
@@ -161,7 +161,13 @@ struct SummarizeCommand: ParsableCommand {
         }
         for c in run.checkpoints {
             let pos = (c.latitude != nil && c.longitude != nil) ? String(format: " at %.5f, %.5f", c.latitude ?? 0, c.longitude ?? 0) : ""
-            lines.append("  passed     \(c.name) (\(Format.distance(c.distanceMeters))) after \(Format.duration(c.elapsedSeconds))\(pos)")
+            // A start badge (distance 0) is passed where the run starts: no "0 m after 0:00".
+            if c.distanceMeters <= 0 {
+                let place = (c.latitude != nil && c.longitude != nil) ? String(format: " (%.5f, %.5f)", c.latitude ?? 0, c.longitude ?? 0) : ""
+                lines.append("  passed     \(c.name) at the start\(place)")
+            } else {
+                lines.append("  passed     \(c.name) (\(Format.distance(c.distanceMeters))) after \(Format.duration(c.elapsedSeconds))\(pos)")
+            }
         }
         for lap in run.laps { lines.append("  lap \(lap.index)".padding(toLength: 13, withPad: " ", startingAt: 0) + describe(lap)) }
         for d in run.dropped { lines.append("  dropped    \(d.count) × \(d.reason)") }

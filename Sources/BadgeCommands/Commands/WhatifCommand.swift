@@ -148,7 +148,8 @@ struct WhatifCommand: ParsableCommand {
             errors: outcome.folder.errors, ruleErrors: result.after.failures)
         let names = pipeline.themedCatalogue.badges + pipeline.themedPackBadges
         report.strictlyLonger = WhatifCommand.missedByStrictness(askedMeters: meters, badges: pipeline.themedCatalogue.badges,
-                                                                 held: Set((result.before.awards + result.awards).map(\.badge)))
+                                                                 held: Set(result.before.awards.map(\.badge)),
+                                                                 awardedToRun: Set(result.awards.map(\.badge)))
         switch format {
         case .json: print(try JSONOutput.encode(report))
         case .table: print(WhatifCommand.table(report, names: names))
@@ -158,14 +159,17 @@ struct WhatifCommand: ParsableCommand {
         if !report.errors.isEmpty || !report.ruleErrors.isEmpty { throw ExitCode(ExitStatus.partial.rawValue) }
     }
 
-    /// The distance badges not held that a run of `askedMeters` misses because it is not strictly
-    /// longer than their distance (asked at the distance, within whatif's 0.1%): what to say about each.
-    static func missedByStrictness(askedMeters: Double, badges: [CatalogueBadge], held: Set<String>) -> [String] {
+    /// The distance badges a run of `askedMeters` misses because it is not strictly longer than their
+    /// distance (asked at the distance, within whatif's 0.1%): what to say about each. `held`: badges
+    /// the history or the run already has (then the run misses its tiers: silver, gold, best).
+    static func missedByStrictness(askedMeters: Double, badges: [CatalogueBadge], held: Set<String>,
+                                   awardedToRun: Set<String> = []) -> [String] {
         badges.compactMap { badge in
-            guard let distance = badge.distanceMeters, distance > 0, !held.contains(badge.id),
+            guard let distance = badge.distanceMeters, distance > 0, !awardedToRun.contains(badge.id),
                   askedMeters <= distance, askedMeters >= distance * 0.999 else { return nil }
+            let over = Format.distance(BadgeExplanation.qualifyingDistance(distance))
             return "\(badge.name): a badge needs a run strictly longer than its distance (\(Format.distance(distance))): "
-                + "\(Format.distance(BadgeExplanation.qualifyingDistance(distance))) earns it."
+                + (held.contains(badge.id) ? "\(over) counts for its tiers." : "\(over) earns it.")
         }
     }
 
