@@ -116,6 +116,8 @@ struct AddReport: Encodable {
     var notes: [RuleNote]
     /// The local date of each run added (the table's DATE; others are dated in the state's zone).
     var localDates: [String: String] = [:]
+    /// Badge names by id, as the catalogue and packs give them (the table's BADGE; not in the JSON).
+    var names: [String: String] = [:]
 
     enum CodingKeys: String, CodingKey {
         case header, runs, replayed
@@ -142,6 +144,9 @@ struct AddReport: Encodable {
         ruleErrors = update.evaluation.failures
         notes = update.evaluation.notes
         for run in selected { localDates[run.id] = run.localDate }
+        for badge in pipeline.catalogue.badges + pipeline.engine.packs.flatMap(\.badges) where names[badge.id] == nil {
+            names[badge.id] = badge.name
+        }
     }
 
     func json() throws -> String { try JSONOutput.encode(self) }
@@ -151,19 +156,20 @@ struct AddReport: Encodable {
                    + (replayed.map { " (history replayed: \($0))" } ?? "")]
         func rows(_ awards: [Award]) -> String {
             var table = TextTable("BADGE", "TIER", "DATE", "RUN", "PACK", "DETAIL")
+            table.droppable = ["PACK", "RUN"]
             let zone = ZoneNames.zone(named: header.zone) ?? TimeZone(secondsFromGMT: 0) ?? .current
             for award in awards {
                 let date = localDates[award.run] ?? Format.localDate(award.at, run: nil, zone: zone)
-                table.add(award.badge, award.tier, date, award.run, award.pack, award.detail)
+                table.add(names[award.badge] ?? award.badge, award.tier, date, award.run, award.pack, award.detail.isEmpty ? "—" : award.detail)
             }
             return table.render()
         }
         if !added.isEmpty { out += ["", "New:", rows(added)] }
         if !withdrawn.isEmpty { out += ["", "Withdrawn (moved to a later run or no longer earned):", rows(withdrawn)] }
         if let next {
-            out += ["", "Next: \(next.badge) — \(Format.distance(next.remainingMeters)) to go."]
+            out += [""] + Format.paragraph("Next: \(names[next.badge] ?? next.badge) — \(Format.distance(next.remainingMeters)) to go.")
         }
-        for note in notes { out.append("note (\(note.pack)\(note.rule.map { "/" + $0 } ?? "")): \(note.message)") }
+        for note in notes { out += Format.paragraph("note (\(note.pack)\(note.rule.map { "/" + $0 } ?? "")): \(note.message)") }
         if !excluded.isEmpty {
             out += ["", "Not counted:"] + excluded.map { "  \(ShownName.of($0.id)): \($0.reason)" }
         }

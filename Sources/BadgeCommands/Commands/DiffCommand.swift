@@ -131,6 +131,7 @@ struct DiffCommand: ParsableCommand {
             return out.joined(separator: "\n")
         }
         var table = TextTable("BADGE", "TIER", "CHANGE", "CURRENT", "CANDIDATE")
+        table.droppable = ["TIER"]
         for badge in report.badges {
             let shown = "\(name(badge.badge)) (+\(badge.counts.gained) -\(badge.counts.lost) ~\(badge.counts.moved))"
             func place(_ run: String, _ at: String?) -> String {
