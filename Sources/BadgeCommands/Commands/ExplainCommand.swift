@@ -108,7 +108,7 @@ struct ExplainCommand: ParsableCommand {
                     let at = f["\(side)_elapsed_s"]?.number.map { " at " + Format.duration($0) } ?? ""
                     return String(format: "%.5f, %.5f", lat, lon) + at
                 }
-                let pace = f["pace_s_per_km"]?.number.map { " (\(Format.pace($0))/km)" } ?? ""
+                let pace = f["pace_s_per_km"]?.number.map { " (\(Format.paceText($0)))" } ?? ""
                 lines.append("      effort \(index + 1): \(Format.duration(f["elapsed_s"]?.number))\(pace), start gate \(gate("start")), end gate \(gate("end"))"
                              + (best == index + 1 ? "  best" : ""))
             }
@@ -136,7 +136,7 @@ struct ExplainCommand: ParsableCommand {
             table.droppable = ["RULE", "RUN", "TIME"]
             for award in e.awards {
                 table.add(award.tier, award.localDate ?? Format.date(award.at), award.run, Format.distance(award.distanceMeters),
-                          Format.duration(award.elapsedSeconds), Format.pace(award.paceSecondsPerKilometre).appending(award.paceSecondsPerKilometre == nil ? "" : "/km"),
+                          Format.duration(award.elapsedSeconds), Format.paceText(award.paceSecondsPerKilometre),
                           "\(award.pack)/\(award.rule)", award.detail.isEmpty ? "—" : award.detail)
             }
             out.append(table.render())
@@ -160,7 +160,7 @@ struct ExplainCommand: ParsableCommand {
             }
             if let remaining = e.remainingMeters { out.append("  \(Format.distance(remaining)) to go.") }
             for target in e.targets {
-                var pace = target.paceSecondsPerKilometre.map { " at \(Format.pace($0))/km or faster" } ?? ""
+                var pace = target.paceSecondsPerKilometre.map { " at \(Format.paceText($0)) or faster" } ?? ""
                 if let elapsed = target.elapsedSeconds { pace = " in \(Format.duration(elapsed)) or less" }
                 out.append("  \(targetLabel(target.tier)): a run of \(Format.distance(target.distanceMeters)) or more\(pace)")
             }

@@ -145,7 +145,7 @@ struct SummarizeCommand: ParsableCommand {
             lines.append("  device     elapsed \(Format.duration(run.deviceElapsedSeconds))   timer \(Format.duration(run.deviceTimerSeconds))")
         }
         if let totals = deviceTotals(run) { lines.append("  device     " + totals) }
-        lines.append("  pace       \(Format.pace(run.paceSecondsPerKilometre))/km   \(Format.pace(run.paceSecondsPerMile))/mi   moving \(Format.pace(run.movingPaceSecondsPerKilometre))/km")
+        lines.append("  pace       \(Format.paceText(run.paceSecondsPerKilometre))   \(Format.pace(run.paceSecondsPerMile))/mi   moving \(Format.paceText(run.movingPaceSecondsPerKilometre))")
         if let e = run.elevation {
             lines.append("  elevation  +\(Int(e.gainMeters.rounded())) m / -\(Int(e.lossMeters.rounded())) m   (\(Int(e.minMeters.rounded()))–\(Int(e.maxMeters.rounded())) m)")
         }
@@ -178,7 +178,7 @@ struct SummarizeCommand: ParsableCommand {
     /// split said as what it is (its distance and pace), never a bare pace that reads as a kilometre.
     static func splits(_ splits: [Split]) -> String {
         let whole = splits.filter { !$0.partial }.map { Format.pace($0.paceSecondsPerKilometre) }.joined(separator: " ")
-        let last = splits.filter(\.partial).map { "last \(Format.distance($0.distanceMeters)) at \(Format.pace($0.paceSecondsPerKilometre))/km" }
+        let last = splits.filter(\.partial).map { "last \(Format.distance($0.distanceMeters)) at \(Format.paceText($0.paceSecondsPerKilometre))" }
         return ([whole].filter { !$0.isEmpty } + last).joined(separator: ", ")
     }
 
@@ -204,7 +204,7 @@ struct SummarizeCommand: ParsableCommand {
     static func describe(_ lap: RunLap) -> String {
         var text = lap.distanceMeters.map { Format.distance($0) } ?? "—"
         text += " in \(Format.duration(lap.timerSeconds ?? lap.elapsedSeconds))"
-        if let pace = lap.paceSecondsPerKilometre { text += " (\(Format.pace(pace))/km)" }
+        if let pace = lap.paceSecondsPerKilometre { text += " (\(Format.paceText(pace)))" }
         if let average = lap.averageHeartRate {
             text += "  avg \(Int(average.rounded()))" + (lap.maximumHeartRate.map { " max \(Int($0.rounded()))" } ?? "") + " bpm"
         }

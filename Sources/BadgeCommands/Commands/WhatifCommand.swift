@@ -127,7 +127,7 @@ struct WhatifCommand: ParsableCommand {
         guard paceAsked >= WhatifCommand.fastestPace(meters: meters), paceAsked <= WhatIf.slowestPace else {
             throw CommandError.outOfRange(flag: time == nil ? "--pace" : "--time", value: time ?? pace ?? "",
                                           limits: WhatifCommand.limits(meters: meters) + "; this is "
-                                            + (seconds > 0 ? "\(Format.pace(paceAsked))/km over \(Format.distance(meters))" : "no time at all")).usage
+                                            + (seconds > 0 ? "\(Format.paceText(paceAsked)) over \(Format.distance(meters))" : "no time at all")).usage
         }
         let climb = try elevation.map { try Quantity.meters($0, flag: "--elevation", bareUnit: 1) }
         let pipeline = try EvaluationPipeline(options, failures: .printAndExit)
@@ -181,10 +181,10 @@ struct WhatifCommand: ParsableCommand {
 
     /// What whatif makes, for messages; with the fastest pace over `meters` when given.
     static func limits(meters: Double?) -> String {
-        let fastest = meters.map { "the world record over \(Format.distance($0)) (\(Format.pace(fastestPace(meters: $0)))/km; "
+        let fastest = meters.map { "the world record over \(Format.distance($0)) (\(Format.paceText(fastestPace(meters: $0))); "
             + "evaluate leaves a faster run out as implausible)" } ?? "the world record over the distance"
         return "whatif makes runs from 100 m to 250 km at a pace no faster than \(fastest) and no slower than "
-            + "\(Format.pace(WhatIf.slowestPace))/km"
+            + "\(Format.paceText(WhatIf.slowestPace))"
     }
 
     /// `--date` in `zone` (09:00 when no time is given), else a day after the last run, else now.
@@ -221,7 +221,7 @@ struct WhatifCommand: ParsableCommand {
     static func table(_ report: Report, names: [CatalogueBadge]) -> String {
         func name(_ id: String) -> String { names.first { $0.id == id }?.name ?? id }
         let run = report.run
-        var out = ["What if: \(Format.distance(run.distanceMeters)) in \(Format.duration(run.elapsedSeconds)) (\(Format.pace(run.paceSecondsPerKilometre))/km)"
+        var out = ["What if: \(Format.distance(run.distanceMeters)) in \(Format.duration(run.elapsedSeconds)) (\(Format.paceText(run.paceSecondsPerKilometre)))"
             + (run.localStart.map { " starting \($0.prefix(16).replacingOccurrences(of: "T", with: " "))" } ?? "")
             + (run.elevationGainMeters.map { String(format: ", %.0f m of climb", $0) } ?? "")]
         out.append("")

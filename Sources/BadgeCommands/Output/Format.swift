@@ -19,12 +19,18 @@ enum Format {
     static func tierPace(_ target: Double) -> Double { (target - 1.1).rounded(.up) }
 
     /// `11:04/km or faster`: what earns a tier whose rule wants a pace below `target`.
-    static func tierPaceText(_ target: Double) -> String { "\(pace(tierPace(target)))/km or faster" }
+    static func tierPaceText(_ target: Double) -> String { "\(paceText(tierPace(target))) or faster" }
 
     /// `4:58` (minutes:seconds per km), `—` for nil.
     static func pace(_ secondsPerKilometre: Double?) -> String {
         guard let s = secondsPerKilometre, s.isFinite, s > 0 else { return "—" }
         return ReportFormat.clock(Int(s.rounded()), hours: false)
+    }
+
+    /// `4:58/km`, `—` for nil: a pace with its unit, as every output writes it (`ReportFormat.pace`).
+    static func paceText(_ secondsPerKilometre: Double?) -> String {
+        guard let s = secondsPerKilometre, s.isFinite, s > 0 else { return "—" }
+        return pace(s) + "/km"
     }
 
     /// `1:02:03` or `25:41`.
@@ -118,11 +124,24 @@ struct TextTable {
         return lines.map { $0.hasSuffix(" ") ? String($0.reversed().drop { $0 == " " }.reversed()) : $0 }.joined(separator: "\n")
     }
 
-    /// `text` in lines of at most `width` characters, broken at spaces (a word longer than a line is cut).
+    /// Units a number keeps on its line: `10.00 km` never breaks between the two.
+    static let units: Set<String> = ["km", "m", "mi", "s", "min", "h", "bpm", "tiles", "runs"]
+
+    /// `text` in lines of at most `width` characters, broken at spaces, never between a number and its
+    /// unit (a word longer than a line is cut).
     static func wrap(_ text: String, width: Int) -> [String] {
         guard width > 0, text.count > width else { return [text] }
-        var lines: [String] = [], current = ""
+        var words: [String] = []
         for word in text.split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
+            let bare = String(word.prefix { $0.isLetter })
+            if let last = words.last, last.last?.isNumber == true, units.contains(bare), word.count <= bare.count + 1 {
+                words[words.count - 1] = last + " " + word
+            } else {
+                words.append(word)
+            }
+        }
+        var lines: [String] = [], current = ""
+        for word in words {
             var word = word
             if current.isEmpty || current.count + 1 + word.count > width {
                 if !current.isEmpty { lines.append(current); current = "" }
