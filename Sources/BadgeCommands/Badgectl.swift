@@ -81,16 +81,28 @@ public struct Badgectl: ParsableCommand {
         return (find(Badgectl.self, []) ?? ["badgectl"]).joined(separator: " ")
     }
 
-    /// When the first argument is no subcommand and no option but close to one (`evalute`): the error
-    /// with "did you mean 'evaluate'?" and badgectl's usage; nil otherwise.
+    /// When an argument where a subcommand is expected names none but is close to one (`evalute`,
+    /// `new pak`): the error with "did you mean" and the commands there; nil otherwise.
     static func misspeltSubcommand(_ arguments: [String]) -> String? {
-        guard let first = arguments.first, !first.hasPrefix("-") else { return nil }
-        let names = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
-        guard !names.contains(first) else { return nil }
-        let guess = Suggestion.closest(to: first, in: names)
-        return "Error: unknown command '\(first)'" + (guess.map { "; did you mean '\($0)'?" } ?? "")
-            + "\nCommands: \(names.filter { $0 != "help" }.joined(separator: ", "))"
-            + "\n  See 'badgectl --help' for more information."
+        var node: ParsableCommand.Type = Badgectl.self
+        var path = ["badgectl"]
+        for argument in arguments {
+            let subcommands = node.configuration.subcommands
+            guard !subcommands.isEmpty, !argument.hasPrefix("-") else { return nil }
+            if let next = subcommands.first(where: { $0.configuration.commandName == argument }) {
+                node = next
+                path.append(argument)
+                continue
+            }
+            let names = subcommands.compactMap { $0.configuration.commandName }
+            if node == Badgectl.self && argument == "help" { return nil }
+            let guess = Suggestion.closest(to: argument, in: names)
+            let shown = path.count == 1 ? "'\(argument)'" : "'\(argument)' for '\(path.joined(separator: " "))'"
+            return "Error: unknown command \(shown)" + (guess.map { "; did you mean '\($0)'?" } ?? "")
+                + "\nCommands: \(names.joined(separator: ", "))"
+                + "\n  See '\(path.joined(separator: " ")) --help' for more information."
+        }
+        return nil
     }
 }
 

@@ -62,7 +62,7 @@ final class SnapshotTests: XCTestCase {
     /// Argument errors, as printed: under the command's own usage, with a suggestion.
     func testUsageErrors() throws {
         var text = ""
-        for arguments in [["evalute", "."], ["whatif", "runs/", "--distance", "10km"], ["explain", "Ten L", "runs/", "--no-cache"],
+        for arguments in [["evalute", "."], ["new", "pak", "mine"], ["whatif", "runs/", "--distance", "10km"], ["explain", "Ten L", "runs/", "--no-cache"],
                           ["evaluate", "runs/", "--tz", "Europe/Pari"]] {
             let output = try CLI.run(arguments, environment: ["COLUMNS": "100"])
             text += "$ badgectl \(arguments.joined(separator: " "))\n\(output.stderr)exit \(output.status)\n\n"
