@@ -118,7 +118,7 @@ let package = Package(
         .testTarget(
             name: "BadgeCommandsTests",
             dependencies: ["BadgeCommands", "badgectl", "RunAnalysis", "RunLibrary", "RunFixtures", .product(name: "GRDB", package: "GRDB.swift")],
-            exclude: ["Golden"]
+            exclude: ["Golden", "Snapshots"]
         ),
     ]
 )

@@ -142,7 +142,7 @@ final class RuleLoader {
         for pack in packs {
             for measure in pack.measures {
                 guard case .failure(let problem) = measure.definition.resolved(athlete: athlete) else { continue }
-                notes.add(pack: pack.name, rule: nil) { "measure '\(measure.name)' is nil in every run: \(problem.reason)" }
+                notes.add(pack: pack.name, rule: nil) { RuleNote.unavailableMeasure(measure.name, reason: problem.reason) }
             }
         }
         runs.buildProxies()

@@ -66,7 +66,7 @@ public struct MeasureDefinition: Sendable, Hashable, Codable {
     public func resolved(athlete: Athlete?) -> Result<MeasureDefinition, MeasureUnavailable> {
         guard kind == MeasureKind.timeIn.name, let zone = number("zone") else { return .success(self) }
         guard let athlete else {
-            return .failure(MeasureUnavailable(reason: "zone \(Int(zone)) needs the runner's heart-rate zones: give an athlete profile with --athlete FILE"))
+            return .failure(MeasureUnavailable(reason: "zone \(Int(zone)) needs your heart-rate zones: give your profile with --athlete FILE (max_hr and resting_hr, or zones)"))
         }
         guard let bounds = athlete.zone(Int(zone)) else {
             return .failure(MeasureUnavailable(reason: "the athlete profile \(athlete.source) gives no heart-rate zone \(Int(zone)) (it has \(athlete.zoneCount))"))
