@@ -349,6 +349,7 @@ public struct RunFolder: Sendable {
         run.localDate = Timestamps.date(epoch, offsetSeconds: offset)
         run.localStart = Timestamps.localTime(epoch, offsetSeconds: offset)
         run.localOffsetSeconds = offset
+        run.zoneSource = run.utcOffsetSeconds == nil ? "tz" : "file"
         if !run.measures.isEmpty { RunAnalyzer.localiseMeasures(&run) }
         return run
     }

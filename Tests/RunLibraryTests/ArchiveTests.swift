@@ -163,6 +163,7 @@ final class ArchiveTests: XCTestCase {
         XCTAssertEqual(runs[0].localStart, "2025-09-16T17:14:50", file: file, line: line)
         XCTAssertEqual(runs[0].utcOffsetSeconds, 7200, file: file, line: line)
         XCTAssertEqual(runs[1].utcOffsetSeconds, 3600, file: file, line: line)
+        XCTAssertEqual(runs.map(\.zoneSource), ["file", "file", "file"], file: file, line: line)
         XCTAssertEqual(runs[1].localStart, "2025-09-17T16:14:50", file: file, line: line)
         // Heart rate from the records inside the run's time.
         XCTAssertNotNil(runs[0].heartRate, file: file, line: line)
