@@ -212,7 +212,7 @@ final class ArchiveTests: XCTestCase {
         let cut = try RunFolder.read(write(xml, "cut/export.xml"), zone: utc, serial: true)
         XCTAssertTrue(cut.errors.first?.message.contains("ends inside") ?? false, "\(cut.errors)")
         let notHealth = try RunFolder.read(write(Array("<gpx></gpx>".utf8), "other/export.xml"), zone: utc, serial: true)
-        XCTAssertTrue(notHealth.errors.first?.message.contains("not a Apple Health export file: no <HealthData> element") ?? false,
+        XCTAssertTrue(notHealth.errors.first?.message.contains("export.xml: not an Apple Health export: no <HealthData> element") ?? false,
                       "\(notHealth.errors)")
     }
 

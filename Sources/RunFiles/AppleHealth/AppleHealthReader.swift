@@ -42,6 +42,9 @@ public enum AppleHealthReader {
         public var line: Int
     }
 
+    /// Why a file named `export.xml` is not read as an Apple Health export.
+    static let notExport = "not an Apple Health export: no <HealthData> element"
+
     /// Fills a buffer with the next bytes of the export; 0 at the end.
     public typealias Fill = (UnsafeMutablePointer<UInt8>, Int) throws -> Int
 
@@ -57,7 +60,7 @@ public enum AppleHealthReader {
         var scanner = Scanner(source: source, pass: .workouts)
         try scanner.run(open())
         guard scanner.sawRoot else {
-            throw ActivityError.notFormat(path: source, format: "Apple Health export", reason: "no <HealthData> element")
+            throw ActivityError.malformed(path: source, line: nil, offset: nil, reason: notExport)
         }
         var workouts = scanner.workouts
         guard !workouts.isEmpty else { return [] }
