@@ -83,7 +83,7 @@ public enum AppleHealthReader {
     /// only). Heart rate from its records; the device's totals and the file's UTC offset.
     public static func track(_ workout: Workout, routes: [Track], source: String) -> Track {
         var track = Track(source: source)
-        track.format = .gpx
+        track.format = .appleHealth
         track.sport = workout.activityType
         track.utcOffsetSeconds = zoneOffset(workout)
         let routes = routes.filter { !$0.isEmpty }.sorted { ($0.times.first ?? 0) < ($1.times.first ?? 0) }

@@ -30,7 +30,7 @@ public enum RunSchema {
                  encode: { try $1.encode($0.name, forKey: $2) }, value: { .string($0.name) }),
         RunField(.sport, .string, doc: "`running`, `cycling`, `walking`, `hiking`, `swimming`, or the file's word lower-cased",
                  encode: { try $1.encode($0.sport, forKey: $2) }, value: { .string($0.sport) }),
-        RunField(.format, .string, doc: "`gpx`, `tcx`, `fit`, `json`",
+        RunField(.format, .string, doc: "`gpx`, `tcx`, `fit`, `json`, `sml`, `suunto_json`, `polar_json`, `apple_health`",
                  encode: { try $1.encode($0.format, forKey: $2) }, value: { .string($0.format) }),
         RunField(.points, .integer, doc: "usable points read (0 for a JSON summary)",
                  encode: { try $1.encode($0.points, forKey: $2) }, value: { .integer($0.points) }),
