@@ -11,7 +11,8 @@
 set -eu
 bin=$1; work=$2; runs=$3
 root=$(cd "$(dirname "$0")/../.." && pwd)
-export_xml="$work/export-1g.xml"
+export_xml="$work/health-1g/export.xml"
+mkdir -p "$work/health-1g"
 [ -f "$export_xml" ] || python3 "$root/scripts/bench/gen_health_export.py" "$export_xml" 1000 2000
 fits="$work/fit-runs-1000"
 [ -d "$fits" ] || "$bin/BadgeBench" gen-fit-runs 1000 30 "$fits" > /dev/null

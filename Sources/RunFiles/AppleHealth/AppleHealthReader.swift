@@ -245,9 +245,24 @@ public enum AppleHealthReader {
             switch pass {
             case .heartRate:
                 guard p[from] == 0x52, Self.named("Record", p, from: from, to: to) else { return }
-                let attributes = Self.attributes(p, from: from + 6, to: to, only: ["type", "startDate", "value"])
-                guard attributes["type"] == "HKQuantityTypeIdentifierHeartRate", let date = attributes["startDate"],
-                      let time = parseDate(date)?.epoch, let value = attributes["value"].flatMap(Double.init), value.isFinite else { return }
+                let time: Double, value: Double
+                if Self.startsWith(p, from + 7, to, Self.typeAttribute) {
+                    // The export writes `type` first: a record of another type is passed over on its first bytes.
+                    guard Self.startsWith(p, from + 7 + Self.typeAttribute.count, to, Self.heartRateType),
+                          let date = Self.valueRange(Self.startDateAttribute, p, from: from, to: to),
+                          let number = Self.valueRange(Self.valueAttribute, p, from: from, to: to),
+                          let parsed = parseDate(p + date.lowerBound, count: date.count)?.epoch,
+                          let bpm = XMLBytes.parseDouble(p + number.lowerBound, count: number.count) else { return }
+                    time = parsed
+                    value = bpm
+                } else {
+                    let attributes = Self.attributes(p, from: from + 6, to: to, only: ["type", "startDate", "value"])
+                    guard attributes["type"] == "HKQuantityTypeIdentifierHeartRate", let date = attributes["startDate"],
+                          let parsed = parseDate(date)?.epoch, let bpm = attributes["value"].flatMap(Double.init) else { return }
+                    time = parsed
+                    value = bpm
+                }
+                guard value.isFinite else { return }
                 // The last workout starting at or before `time`, if `time` is inside it (workouts do not overlap).
                 var low = 0, high = intervals.count
                 while low < high {
@@ -310,12 +325,53 @@ public enum AppleHealthReader {
         /// `2025-09-16 16:14:50 +0100` (the export's form) or ISO 8601.
         mutating func parseDate(_ text: String) -> (epoch: Double, offsetSeconds: Int?)? {
             var bytes = Array(text.utf8)
-            // The export writes "+0100" after a space: the parser reads "+01:00" or "+0100" after the time.
-            if bytes.count >= 25, bytes[19] == 0x20, bytes[20] == 0x2B || bytes[20] == 0x2D { bytes.remove(at: 19) }
-            return bytes.withUnsafeBufferPointer { buffer in
+            return bytes.withUnsafeMutableBufferPointer { buffer in
                 guard let base = buffer.baseAddress else { return nil }
-                return Timestamps.parse(base, count: buffer.count, cache: &dayCache)
+                return parseDate(UnsafePointer(base), count: buffer.count)
             }
+        }
+
+        /// The same over bytes (the export writes "+0100" after a space; the parser reads it right after the time).
+        mutating func parseDate(_ p: UnsafePointer<UInt8>, count: Int) -> (epoch: Double, offsetSeconds: Int?)? {
+            guard count >= 25, count <= 40, p[19] == 0x20, p[20] == 0x2B || p[20] == 0x2D else {
+                return Timestamps.parse(p, count: count, cache: &dayCache)
+            }
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { buffer in
+                guard let base = buffer.baseAddress else { return nil }
+                base.update(from: p, count: 19)
+                (base + 19).update(from: p + 20, count: count - 20)
+                return Timestamps.parse(UnsafePointer(base), count: count - 1, cache: &dayCache)
+            }
+        }
+
+        static let typeAttribute = Array("type=\"".utf8)
+        static let heartRateType = Array("HKQuantityTypeIdentifierHeartRate\"".utf8)
+        static let startDateAttribute = Array(" startDate=\"".utf8)
+        static let valueAttribute = Array(" value=\"".utf8)
+
+        /// `p[at..<to]` starts with `bytes`.
+        static func startsWith(_ p: UnsafePointer<UInt8>, _ at: Int, _ to: Int, _ bytes: [UInt8]) -> Bool {
+            guard to - at >= bytes.count else { return false }
+            return bytes.withUnsafeBufferPointer { b in b.baseAddress.map { XMLBytes.equal(p + at, $0, bytes.count) } ?? false }
+        }
+
+        /// The value of the attribute whose ` name="` is `marker`, in `p[from..<to]` (the first occurrence).
+        static func valueRange(_ marker: [UInt8], _ p: UnsafePointer<UInt8>, from: Int, to: Int) -> Range<Int>? {
+            guard let head = marker.first else { return nil }
+            var at = from
+            var start = -1
+            marker.withUnsafeBufferPointer { m in
+                guard let base = m.baseAddress else { return }
+                while at + m.count <= to, let hit = memchr(p + at, Int32(head), to - at - m.count + 1) {
+                    let index = UnsafePointer<UInt8>(hit.assumingMemoryBound(to: UInt8.self)) - p
+                    if XMLBytes.equal(p + index, base, m.count) { start = index + m.count; return }
+                    at = index + 1
+                }
+            }
+            guard start >= 0 else { return nil }
+            guard let close = memchr(p + start, 0x22, to - start) else { return nil }
+            let end = UnsafePointer<UInt8>(close.assumingMemoryBound(to: UInt8.self)) - p
+            return start..<end
         }
 
         private mutating func startWorkout(_ a: [String: String], offset: Int) throws {
