@@ -197,7 +197,8 @@ public enum RunArchive {
             for path in workout.routeFiles {
                 guard let file = try route(path) else {
                     throw ActivityError.malformed(
-                        path: source, line: workout.line, offset: nil, reason: "the workout's route file \(path) is not in the export")
+                        path: source, line: try? AppleHealthReader.line(at: workout.offset, open: open), offset: workout.offset,
+                        reason: "the workout's route file \(path) is not in the export")
                 }
                 routes.append(try GPXReader.read(bytes: file.bytes, source: file.source))
             }

@@ -38,8 +38,8 @@ public enum AppleHealthReader {
         /// Heart-rate records inside the workout (epoch seconds, bpm), in time order.
         public var heartRateTimes: [Double] = []
         public var heartRates: [Double] = []
-        /// The line of its `<Workout` tag, for messages.
-        public var line: Int
+        /// The byte offset of its `<Workout` tag, for messages (`line(at:open:)` gives its line).
+        public var offset: Int
     }
 
     /// Why a file named `export.xml` is not read as an Apple Health export.
@@ -57,6 +57,31 @@ public enum AppleHealthReader {
     /// Every workout of the export, in the file's order, with its heart-rate records. `open` gives a
     /// fresh stream of the export's bytes (called twice); `source` names it in messages.
     public static func workouts(source: String, open: () throws -> Fill) throws -> [Workout] {
+        do {
+            return try scanBoth(source: source, open: open)
+        } catch ActivityError.malformed(let path, nil, let offset?, let reason) {
+            // Lines are counted only for a message: a pass that counted them all would cost a third of the time.
+            throw ActivityError.malformed(path: path, line: try? line(at: offset, open: open), offset: offset, reason: reason)
+        }
+    }
+
+    /// The 1-based line of byte `offset` of the stream `open` gives (read again up to it).
+    public static func line(at offset: Int, open: () throws -> Fill) throws -> Int {
+        let fill = try open()
+        let size = 1 << 16
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
+        defer { buffer.deallocate() }
+        var line = 1, position = 0
+        while position < offset {
+            let n = try fill(buffer, min(size, offset - position))
+            if n == 0 { break }
+            line += XMLBytes.countNewlines(buffer, count: n)
+            position += n
+        }
+        return line
+    }
+
+    private static func scanBoth(source: String, open: () throws -> Fill) throws -> [Workout] {
         var scanner = Scanner(source: source, pass: .workouts)
         try scanner.run(open())
         guard scanner.sawRoot else {
@@ -184,7 +209,6 @@ public enum AppleHealthReader {
         private var current: Workout?
         private var depth = 0
         private var inRoute = false
-        private var line = 1
         private var dayCache = Timestamps.DayCache()
 
         init(source: String, pass: Pass) {
@@ -199,8 +223,8 @@ public enum AppleHealthReader {
                 consumed = try scan(window.bytes, count: window.count, final: window.isFinal, offset: window.offset)
                 if window.isFinal { break }
             }
-            if pass == .workouts, current != nil {
-                throw ActivityError.malformed(path: source, line: current?.line, offset: nil, reason: "the export ends inside a <Workout> (truncated?)")
+            if pass == .workouts, let open = current {
+                throw ActivityError.malformed(path: source, line: nil, offset: open.offset, reason: "the export ends inside this <Workout> (truncated?)")
             }
         }
 
@@ -208,27 +232,34 @@ public enum AppleHealthReader {
         private mutating func scan(_ p: UnsafePointer<UInt8>, count n: Int, final: Bool, offset: Int) throws -> Int {
             var i = 0
             while i < n {
-                guard let found = memchr(p + i, 0x3C, n - i) else { countLines(p, from: i, to: n); return n }
+                guard let found = memchr(p + i, 0x3C, n - i) else { return n }
                 let lt = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - p
-                if pass == .workouts { countLines(p, from: i, to: lt) }
-                i = lt
+                // Most tags cannot matter to this pass: passed over on their first letter, their end
+                // never looked for (outside a workout the first pass needs `Workout` and `HealthData`;
+                // the second, `Record`).
+                if lt + 1 < n {
+                    let first = p[lt + 1]
+                    let wanted: Bool
+                    switch pass {
+                    case .heartRate: wanted = first == 0x52
+                    case .workouts: wanted = current != nil || first == 0x57 || (!sawRoot && (first == 0x48 || first == 0x21 || first == 0x3F))
+                    }
+                    if !wanted {
+                        i = lt + 1
+                        continue
+                    }
+                }
                 // The tag's end: the next '>' (attribute values never hold a raw '<' or, as the
                 // export writes them, '>').
                 guard let closing = memchr(p + lt, 0x3E, n - lt) else {
-                    if final { throw ActivityError.malformed(path: source, line: line, offset: offset + lt, reason: "the export ends inside a tag") }
+                    if final { throw ActivityError.malformed(path: source, line: nil, offset: offset + lt, reason: "the export ends inside a tag") }
                     return lt
                 }
                 let gt = UnsafePointer<UInt8>(closing.assumingMemoryBound(to: UInt8.self)) - p
                 try tag(p, from: lt + 1, to: gt, offset: offset + lt)
-                if pass == .workouts { countLines(p, from: lt, to: gt + 1) }
                 i = gt + 1
             }
             return n
-        }
-
-        private mutating func countLines(_ p: UnsafePointer<UInt8>, from: Int, to: Int) {
-            guard pass == .workouts, to > from else { return }
-            line += XMLBytes.countNewlines(p + from, count: to - from)
         }
 
         /// The name at `p[from...]` is `name` followed by a space, `/` or the end.
@@ -375,7 +406,7 @@ public enum AppleHealthReader {
         }
 
         private mutating func startWorkout(_ a: [String: String], offset: Int) throws {
-            func fail(_ reason: String) -> ActivityError { .malformed(path: source, line: line, offset: offset, reason: reason) }
+            func fail(_ reason: String) -> ActivityError { .malformed(path: source, line: nil, offset: offset, reason: reason) }
             guard let startText = a["startDate"], let start = parseDate(startText) else {
                 throw fail("a <Workout> without a readable startDate (\(a["startDate"].map { "'\($0)'" } ?? "none"))")
             }
@@ -383,7 +414,7 @@ public enum AppleHealthReader {
                 throw fail("a <Workout> without a readable endDate after its start (\(a["endDate"].map { "'\($0)'" } ?? "none"))")
             }
             var workout = Workout(activityType: a["workoutActivityType"] ?? "", start: start.epoch, end: end.epoch,
-                                  offsetSeconds: start.offsetSeconds, line: line)
+                                  offsetSeconds: start.offsetSeconds, offset: offset)
             if let value = a["duration"].flatMap(Double.init), let unit = Self.seconds(per: a["durationUnit"] ?? "min"), value >= 0 {
                 workout.durationSeconds = value * unit
             }
