@@ -11,6 +11,7 @@
 set -eu
 bin=$1; work=$2; runs=$3
 root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
 export_xml="$work/health-1g/export.xml"
 mkdir -p "$work/health-1g"
 [ -f "$export_xml" ] || python3 "$root/scripts/bench/gen_health_export.py" "$export_xml" 1000 2000
