@@ -54,6 +54,22 @@ public enum RunArchive {
         return folder
     }
 
+    /// Every run in a zip held in memory (an upload), `id` naming it, as `read(zip:)` reads a file.
+    public static func read(zipBytes bytes: [UInt8], id: String, analyzer: RunAnalyzer, zone: TimeZone, serial: Bool = false,
+                            budget: MemoryBudget = .shared) -> RunFolder {
+        var folder = RunFolder()
+        do {
+            let archive = try ZipArchive(bytes: bytes, source: id)
+            read(archive, id: id, depth: 1, analyzer: analyzer, serial: serial, budget: budget, into: &folder)
+        } catch let error as ActivityError {
+            folder.errors.append(RunFileError(path: id, message: error.renamed(id).description))
+        } catch {
+            folder.errors.append(RunFileError(path: id, message: "\(id): \(error)"))
+        }
+        folder.runs = folder.runs.map { RunFolder.localise($0, zone: zone) }
+        return folder
+    }
+
     /// One task of a zip: a run file, or an Apple Health export, read in the budget.
     private enum Task: Sendable {
         case run(ZipArchive.Entry, RunFormat)
