@@ -78,8 +78,11 @@ final class ArchiveTests: XCTestCase {
             ZipWriter.Entry("crc.gpx", gpx, wrongCRC: true),
             ZipWriter.Entry("bomb.gpx", gpx, declaredSize: 100),
             ZipWriter.Entry("huge.fit", [1, 2, 3], deflated: false, declaredSize: Int(UInt32.max - 1)),
+            ZipWriter.Entry("liar.gpx", gpx, declaredSize: 500_000_000),
         ]).finish()
-        let read = try RunFolder.read(write(zip, "bad.zip"), zone: utc, serial: true)
+        // 500 MB declared over a few kilobytes: found out before the 500 MB are held (a 64 MiB budget suffices).
+        let budget = MemoryBudget(totalBytes: 64 << 20)
+        let read = RunArchive.read(zip: write(zip, "bad.zip"), id: "bad.zip", analyzer: RunAnalyzer(), zone: utc, serial: true, budget: budget)
         XCTAssertEqual(read.runs.map(\.id), ["bad.zip/ok.gpx"])
         let messages = read.errors.map(\.message).joined(separator: "\n")
         XCTAssertTrue(messages.contains("bad.zip: ../evil.gpx: not read: a '..' in the name, outside the archive"), messages)
@@ -88,7 +91,9 @@ final class ArchiveTests: XCTestCase {
         XCTAssertTrue(messages.contains("bad.zip: crc.gpx: damaged zip entry: its CRC-32"), messages)
         XCTAssertTrue(messages.contains("bad.zip: bomb.gpx: damaged zip entry: it inflates past the 100 bytes it declares"), messages)
         XCTAssertTrue(messages.contains("bad.zip: huge.fit: cannot read: declares 4294967294 bytes inflated"), messages)
-        XCTAssertEqual(read.errors.count, 6)
+        XCTAssertTrue(messages.contains("bad.zip: liar.gpx: damaged zip entry: \(gpx.count) bytes inflated, 500000000 declared"), messages)
+        XCTAssertEqual(read.errors.count, 7)
+        XCTAssertEqual(budget.usage.reservedBytes, 0)
     }
 
     func testDamagedArchiveIsOneNamedError() throws {
