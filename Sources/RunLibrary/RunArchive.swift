@@ -109,6 +109,7 @@ public enum RunArchive {
         }
         let tasks = found
         let outcomes = RunFolder.Outcomes(count: tasks.count)
+        let sink = ErrorSink()
         let work: @Sendable (Int) -> Void = { index in
             let (task, taskID, shown) = tasks[index]
             do {
@@ -119,7 +120,7 @@ public enum RunArchive {
                         return try RunLoader.load(bytes: bytes, format: format, source: shown, id: taskID, analyzer: analyzer, zoneOffsetSeconds: nil)
                     case .health(let entry):
                         let base = exportFolder(of: entry.name)
-                        return try readHealth(
+                        let (runs, problems) = try readHealth(
                             source: shown, id: taskID, analyzer: analyzer,
                             open: {
                                 let stream = try archive.stream(entry, name: shown, maximumBytes: Int.max)
@@ -130,6 +131,8 @@ public enum RunArchive {
                                 guard ZipArchive.unsafeNameReason(name) == nil, let routeEntry = byName[name] else { return nil }
                                 return (try archive.contents(routeEntry, name: "\(id): \(name)"), "\(id): \(name)")
                             })
+                        sink.add(problems)
+                        return runs
                     }
                 }
                 outcomes.set(index, .runs(runs, nil))
@@ -152,6 +155,7 @@ public enum RunArchive {
             case nil: folder.errors.append(RunFileError(path: tasks[index].id, message: "\(tasks[index].shown): not read"))
             }
         }
+        folder.errors += sink.errors
         folder.runs.append(contentsOf: annotateStrava(runs, archive: archive, id: id, byName: byName, errors: &folder.errors))
         for (entry, entryID, shown) in nested {
             guard depth < maximumDepth else {
@@ -202,28 +206,35 @@ public enum RunArchive {
     /// The workouts of an Apple Health export as runs (`id#1`, `id#2` in the file's order), each with
     /// its sport, the device's totals, its route (route files joined in time order) and heart rate.
     /// `open` gives a fresh stream of `export.xml`; `route` the bytes of a route file by the path the
-    /// export wrote (nil when missing). A route that is missing or unreadable leaves its workout with
-    /// what else it has (the error is thrown only when nothing of the export could be read).
+    /// export wrote (nil when missing). A route file that is missing or unreadable is an error of its
+    /// own, and its workout is read with what else it has (its other route files, else its totals):
+    /// one bad file never costs the others. Throws only when the export itself cannot be read.
     static func readHealth(source: String, id: String, analyzer: RunAnalyzer, open: () throws -> AppleHealthReader.Fill,
-                           route: (String) throws -> (bytes: [UInt8], source: String)?) throws -> [RunSummary] {
+                           route: (String) throws -> (bytes: [UInt8], source: String)?) throws -> (runs: [RunSummary], errors: [RunFileError]) {
         let workouts = try AppleHealthReader.workouts(source: source, open: open)
         var runs: [RunSummary] = []
+        var errors: [RunFileError] = []
         for (index, workout) in workouts.enumerated() {
+            let runID = workouts.count == 1 ? id : "\(id)#\(index + 1)"
             var routes: [Track] = []
             for path in workout.routeFiles {
-                guard let file = try route(path) else {
-                    throw ActivityError.malformed(
-                        path: source, line: try? AppleHealthReader.line(at: workout.offset, open: open), offset: workout.offset,
-                        reason: "the workout's route file \(path) is not in the export")
+                do {
+                    guard let file = try route(path) else {
+                        throw ActivityError.malformed(
+                            path: source, line: try? AppleHealthReader.line(at: workout.offset, open: open), offset: workout.offset,
+                            reason: "the workout's route file \(path) is not in the export; the workout (\(runID)) is read without it")
+                    }
+                    routes.append(try GPXReader.read(bytes: file.bytes, source: file.source))
+                } catch let error as ActivityError {
+                    errors.append(RunFileError(path: runID, message: error.description))
                 }
-                routes.append(try GPXReader.read(bytes: file.bytes, source: file.source))
             }
             let track = AppleHealthReader.track(workout, routes: routes, source: source)
             // The points' analysis, held as a run file's is.
             try MemoryBudget.current?.hold(track.count * (analyzer.includeRoutes ? 88 : 40) + track.memoryBytes * 2, as: .analysis)
-            runs.append(analyzer.summarize(track, id: workouts.count == 1 ? id : "\(id)#\(index + 1)", zoneOffsetSeconds: nil))
+            runs.append(analyzer.summarize(track, id: runID, zoneOffsetSeconds: nil))
         }
-        return runs
+        return (runs, errors)
     }
 
     /// The Apple Health export `export.xml` at `path` in a folder (`id` its path relative to the
@@ -233,7 +244,7 @@ public enum RunArchive {
         var folder = RunFolder()
         let base = (path as NSString).deletingLastPathComponent
         do {
-            folder.runs = try budget.reading(id) {
+            let (runs, problems) = try budget.reading(id) {
                 try readHealth(
                     source: id, id: id, analyzer: analyzer,
                     open: {
@@ -256,12 +267,31 @@ public enum RunArchive {
                         let shown = (((id as NSString).deletingLastPathComponent) as NSString).appendingPathComponent(relative)
                         return (try FileBytes.read(path: real), shown)
                     })
-            }.map { RunFolder.localise($0, zone: zone) }
+            }
+            folder.runs = runs.map { RunFolder.localise($0, zone: zone) }
+            folder.errors += problems
         } catch let error as ActivityError {
             folder.errors.append(RunFileError(path: id, message: error.renamed(id).description))
         } catch {
             folder.errors.append(RunFileError(path: id, message: "\(id): \(error)"))
         }
         return folder
+    }
+}
+
+/// Errors gathered from the threads reading a zip's entries (a route file of an Apple Health
+/// export that is missing: its workout is read all the same).
+final class ErrorSink: @unchecked Sendable {
+    private var gathered: [RunFileError] = []
+    private let lock = NSLock()
+
+    func add(_ errors: [RunFileError]) {
+        guard !errors.isEmpty else { return }
+        lock.lock(); gathered += errors; lock.unlock()
+    }
+
+    var errors: [RunFileError] {
+        lock.lock(); defer { lock.unlock() }
+        return gathered
     }
 }

@@ -209,9 +209,14 @@ final class ArchiveTests: XCTestCase {
         var (xml, _) = healthExport()
         let bad = write(xml, "lonely/export.xml")
         let read = try RunFolder.read(bad, zone: utc, serial: true)
-        XCTAssertEqual(read.runs.count, 0)
-        XCTAssertTrue(read.errors.first?.message.contains("export.xml") ?? false)
-        XCTAssertTrue(read.errors.first?.message.contains("the workout's route file /workout-routes/route_b.gpx is not in the export") ?? false,
+        // The routes are missing: each is an error naming the export, its line and the workout, and
+        // every workout is read all the same (the run and the walk with their totals only).
+        XCTAssertEqual(read.runs.map(\.id), ["export.xml#1", "export.xml#2", "export.xml#3"])
+        XCTAssertEqual(read.runs.map(\.deviceDistanceMeters), [7050, 4900, 5500])
+        XCTAssertEqual(read.errors.count, 3, "\(read.errors)")
+        XCTAssertTrue(read.errors.first?.message.contains("export.xml:") ?? false, "\(read.errors)")
+        XCTAssertTrue(read.errors.first?.message.contains(
+            "the workout's route file /workout-routes/route_b.gpx is not in the export; the workout (export.xml#1) is read without it") ?? false,
                       "\(read.errors)")
         xml.removeLast(30)
         let cut = try RunFolder.read(write(xml, "cut/export.xml"), zone: utc, serial: true)
