@@ -1,0 +1,51 @@
+import Foundation
+
+extension MeasureKind {
+    /// `{ kind = "age_grade" }`: the run's age-graded percentage and its best efforts', from the road-running
+    /// age standards (`RunAnalysis.AgeGradeTables`) and the athlete profile's `birth_date` and `sex`.
+    public static let ageGrade = MeasureKind(
+        name: "age_grade",
+        parameters: [
+            ParameterSpec(name: "table", type: .word(ageGradeTables), doc: "the tables' edition: \"2025\" (default) or \"2020\""),
+            ParameterSpec(name: "birth_date", type: .text, doc: "set by badgectl: the athlete profile's birth_date"),
+            ParameterSpec(name: "sex", type: .word(["male", "female"]), doc: "set by badgectl: the athlete profile's sex"),
+        ],
+        fields: ["percent", "age", "age_standard_s", "distance_m", "elapsed_s", "best_percent", "best_distance_m", "best_elapsed_s", "efforts"],
+        doc: "the age-graded percentage of the run and of its best efforts at the tables' distances",
+        check: { _ in nil })
+
+    /// The editions of the age-grading tables shipped (`table = "2025"`, the default).
+    public static let ageGradeTables = ["2025", "2020"]
+}
+
+extension MeasureDefinition {
+    /// An `age_grade` measure with the athlete's birth date and sex as parameters (so that the cache keeps
+    /// one value per profile), or why it cannot be computed.
+    func resolvedAgeGrade(athlete: Athlete?) -> Result<MeasureDefinition, MeasureUnavailable> {
+        guard let athlete else {
+            return .failure(MeasureUnavailable(reason: "an age grade needs the runner's birth_date and sex: give an athlete profile with --athlete FILE"))
+        }
+        guard let birth = athlete.birthDate else {
+            return .failure(MeasureUnavailable(reason: "the athlete profile \(athlete.source) gives no birth_date (an age grade needs the runner's age)"))
+        }
+        guard let sex = Athlete.tableSex(athlete.sex) else {
+            let given = athlete.sex.map { "sex \"\($0)\"" } ?? "no sex"
+            return .failure(MeasureUnavailable(reason: "the athlete profile \(athlete.source) gives \(given): the age-grading tables are for \"male\" and \"female\""))
+        }
+        var parameters = self.parameters
+        parameters["birth_date"] = .text(birth)
+        parameters["sex"] = .text(sex)
+        return .success(MeasureDefinition(kind: kind, parameters: parameters))
+    }
+}
+
+extension Athlete {
+    /// `male` or `female` for a profile's `sex` (`m`, `f`, `man`, `woman` too, in any case), nil otherwise.
+    public static func tableSex(_ sex: String?) -> String? {
+        switch sex?.lowercased() {
+        case "male", "m", "man": return "male"
+        case "female", "f", "woman": return "female"
+        default: return nil
+        }
+    }
+}
