@@ -66,7 +66,7 @@ final class EvaluateEndToEndTests: XCTestCase {
         XCTAssertEqual(before["zone"] as? String, "Europe/Paris")
         XCTAssertEqual(before["badgectl"] as? String, "0.1.0")
         let packs = try XCTUnwrap(before["packs"] as? [[String: String]])
-        XCTAssertEqual(packs.map { $0["name"] }, ["checkpoints", "explorer", "habits", "lifetime", "places", "segments"])
+        XCTAssertEqual(packs.map { $0["name"] }, ["agegrade", "checkpoints", "explorer", "habits", "lifetime", "places", "segments"])
         XCTAssertEqual(packs.map { $0["version"] }, ["1.0.0", "1.0.0", "1.0.0", "1.0.0", "1.0.0", "1.0.0"])
         for pack in packs {
             XCTAssertTrue(pack["fingerprint"]?.range(of: "^sha256:[0-9a-f]{64}$", options: .regularExpression) != nil, "\(pack)")
