@@ -1,6 +1,6 @@
 -- Hand-computed age grades from the 2025 road tables (docs/rules.md, "Age grade"). Tests have no athlete
 -- profile, so the measure is set as the core computes it (the core's own figures are checked in
--- Tests/RunAnalysisTests/AgeGradeTests.swift and, end to end with --athlete, in AgeGradeEndToEndTests).
+-- Tests/RunAnalysisTests/AgeGradeTests.swift and, end to end with --athlete, in Tests/BadgeCommandsTests/FairMeasuresEndToEndTests.swift).
 --   man of 54, 10 km in 42:25 (2545 s): 1584 / 0.8586 = 1844.86 s, 1844.86 / 2545 = 72.49%  -> regional
 --   man of 54, 10 km in 38:00 (2280 s): 1844.86 / 2280 = 80.91%                          -> national
 --   woman of 40, 5 km in 25:00 (1500 s): 834 / 0.9499 = 877.99 s, 877.99 / 1500 = 58.53% -> nothing

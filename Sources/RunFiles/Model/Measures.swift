@@ -326,7 +326,7 @@ public struct MeasureKind: Sendable {
         doc: "sunrise and sunset at the start point on the run's local date",
         check: { _ in nil })
 
-    public static let all: [MeasureKind] = [effort, timeIn, stops, sun, place, segment, tiles, ageGrade]
+    public static let all: [MeasureKind] = [effort, timeIn, stops, sun, place, segment, tiles, ageGrade, gradeAdjusted]
 
     /// Why a measure of `kind` is nil in a run (for `summarize` and `explain`).
     public static func nilReason(_ kind: String) -> String {
@@ -338,6 +338,7 @@ public struct MeasureKind: Sendable {
         case place.name: return "the run has no positions"
         case segment.name: return "the run has no positions or never came within the segment's bounding box (widened by tolerance_m)"
         case tiles.name: return "the run has no positions"
+        case gradeAdjusted.name: return "the run has no times or fewer than two elevations"
         case ageGrade.name: return "the run has no times or start date, is shorter than the tables' shortest distance (1 mile), or the runner's age on the day is outside 5 to 100"
         default: return "not computed for this run"
         }

@@ -80,3 +80,37 @@ final class AgeGradeEndToEndTests: XCTestCase {
         XCTAssertEqual(awards.map { "\($0["badge"] ?? "") \($0["detail"] ?? "")" }, ["masters-75 76.9% at 54"])
     }
 }
+
+/// The guide's "Grade-adjusted example", as written: its test passes under `badgectl test`, and a generated
+/// 6 km run up a steady 5% slope at 5:50/km earns the badge with the guide's hand-computed pace.
+final class GradeAdjustedEndToEndTests: XCTestCase {
+    func testTheGuidesGradeAdjustedExampleRunsAsWritten() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.path + "/hills", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: folder.path + "/runs", withIntermediateDirectories: true)
+        for name in ["pack", "flat25", "hills_test"] {
+            let block = try AgeGradeEndToEndTests.guideBlock("-- rules/hills/\(name).lua")
+            try Data(block.utf8).write(to: URL(fileURLWithPath: folder.path + "/hills/\(name).lua"))
+        }
+        let tested = try CLI.run(["test", folder.path + "/hills"])
+        XCTAssertEqual(tested.status, 0, tested.stdout + tested.stderr)
+        XCTAssertTrue(tested.stdout.contains("1 passed, 0 failed"), tested.stdout)
+        var generator = RunGenerator(seed: 9, distanceMeters: 6000, paceSecondsPerKilometre: 350)
+        generator.gradient = 0.05
+        generator.hillAmplitudeMeters = 0
+        generator.altitudeNoiseMeters = 0
+        generator.gpsNoiseMeters = 0
+        generator.paceVariation = 0
+        try generator.writeGPX(to: folder.path + "/runs/climb.gpx")
+        var flat = generator
+        flat.gradient = 0
+        flat.startEpochSeconds += 86_400
+        try flat.writeGPX(to: folder.path + "/runs/flat.gpx")
+        let result = try CLI.run(["evaluate", folder.path + "/runs", "--rules", folder.path + "/hills", "--format", "json", "--no-cache", "--tz", "UTC"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let awards = try XCTUnwrap(object["awards"] as? [[String: Any]])
+        // The flat one: 5 km in 29:10, no badge.
+        XCTAssertEqual(awards.map { "\($0["run"] ?? "") \($0["detail"] ?? "")" }, ["climb.gpx 4:29 per flat km"])
+    }
+}

@@ -49,3 +49,26 @@ extension Athlete {
         }
     }
 }
+
+extension MeasureKind {
+    /// `{ kind = "grade_adjusted", smoothing_m = 50, distance_m = 1000 }`: the pace on flat ground that costs
+    /// the same energy (Minetti et al. 2002), for the whole run and, with `distance_m`, its fastest stretch.
+    public static let gradeAdjusted = MeasureKind(
+        name: "grade_adjusted",
+        parameters: [
+            ParameterSpec(name: "smoothing_m", type: .number(minimum: 1, integer: false),
+                          doc: "the distance each gradient is taken over, centred on the step, metres (default 50)"),
+            ParameterSpec(name: "distance_m", type: .number(minimum: 1, integer: false),
+                          doc: "also the fastest stretch of this flat-equivalent distance"),
+            ParameterSpec(name: "max_stop_s", type: .number(minimum: 1, integer: false),
+                          doc: "the longest stop that stretch may span (default 120)"),
+        ],
+        fields: ["pace_s_per_km", "elapsed_s", "distance_m", "equivalent_distance_m",
+                 "effort_elapsed_s", "effort_pace_s_per_km", "effort_distance_m", "effort_start_elapsed_s"],
+        doc: "grade-adjusted pace: the flat pace of the same energy cost, from the elevation profile",
+        check: { d in
+            if let smoothing = d.number("smoothing_m"), smoothing > 1000 { return "smoothing_m must be at most 1000 (metres)" }
+            if d.number("max_stop_s") != nil, d.number("distance_m") == nil { return "max_stop_s applies to the stretch of distance_m: give distance_m too" }
+            return nil
+        })
+}
