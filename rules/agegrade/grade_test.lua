@@ -3,6 +3,7 @@
 -- Tests/RunAnalysisTests/AgeGradeTests.swift and, end to end with --athlete, in Tests/BadgeCommandsTests/FairMeasuresEndToEndTests.swift).
 --   man of 54, 10 km in 42:25 (2545 s): 1584 / 0.8586 = 1844.86 s, 1844.86 / 2545 = 72.49%  -> regional
 --   man of 54, 10 km in 38:00 (2280 s): 1844.86 / 2280 = 80.91%                          -> national
+--   man of 54, 10 km in 34:00 (2040 s): 1844.86 / 2040 = 90.43%                          -> world class
 --   woman of 40, 5 km in 25:00 (1500 s): 834 / 0.9499 = 877.99 s, 877.99 / 1500 = 58.53% -> nothing
 
 local function graded(t, id, date, percent, m, s, age)
@@ -27,6 +28,10 @@ test("tiers at 60, 70, 80 and 90%: each earned once, by the first run at or abov
   t.expect_eq(#result.awards, 3)
   local status = t.explain(result, "age-grade")
   t.expect_eq(status.hint, "best age grade so far 80.9%; 90% for world-class")
+  runs[#runs + 1] = graded(t, "m54d", "2025-03-29", 1844.86 / 2040 * 100, 10000, 2040, 54)
+  result = t.evaluate(runs, { rule = "grade" })
+  t.expect_award(result, { badge = "age-grade", tier = "world-class", run = runs[5], detail = "90.4% age grade: 10.00 km in 34:00 at 54" })
+  t.expect_eq(#result.awards, 4)
 end)
 
 test("without a profile the measure is nil: no award, and the hint says what to give", function(t)
