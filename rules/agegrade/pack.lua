@@ -5,6 +5,8 @@
 return {
   name = "agegrade",
   version = "1.0.0",
+  -- Which runs count (docs/rules.md, "Eligibility"): the tables are for road running, not treadmills.
+  eligibility = { indoor = false },
   description = "Age-graded tiers: 60% (local class), 70% (regional), 80% (national), 90% (world class).",
   measures = {
     grade = { kind = "age_grade" },

@@ -5,6 +5,8 @@
 return {
   name = "lifetime",
   version = "1.0.0",
+  -- Which runs count (docs/rules.md, "Eligibility"): every run, entered by hand or indoors too.
+  eligibility = {},
   description = "Lifetime distance, ISO-week and month distance, daily and weekly streaks, Everest of climb, run counts, Eddington number.",
   badges = {
     { id = "lifetime-100k", name = "Century", tiers = { "earned" }, image = "lifetime-100k.png",

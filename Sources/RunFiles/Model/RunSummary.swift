@@ -60,6 +60,12 @@ public struct RunSummary: Codable, Sendable, Equatable {
     public var deviceMaximumHeartRate: Double? = nil
     /// How many laps the device recorded (FIT session `num_laps` or its lap messages, TCX `Lap`s).
     public var deviceLaps: Int? = nil
+    /// Whether the run has positions (`gps`), was indoors by the file's word (`indoor`, nil when it
+    /// says nothing), was entered by hand (`manual`: a JSON summary saying so) and the device's name.
+    public var gps: Bool? = nil
+    public var indoor: Bool? = nil
+    public var manual: Bool? = nil
+    public var device: String? = nil
     public var checkpoints: [Checkpoint]
     public var splitsKilometre: [Split]
     public var splitsMile: [Split]
@@ -141,6 +147,7 @@ public struct RunSummary: Codable, Sendable, Equatable {
         case deviceAverageHeartRate = "device_avg_heart_rate_bpm"
         case deviceMaximumHeartRate = "device_max_heart_rate_bpm"
         case deviceLaps = "device_laps"
+        case gps, indoor, manual, device
         case checkpoints
         case splitsKilometre = "splits_km"
         case splitsMile = "splits_mile"
