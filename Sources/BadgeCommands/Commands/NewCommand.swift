@@ -1,4 +1,5 @@
 import ArgumentParser
+import BadgeRules
 import Foundation
 
 /// `badgectl new pack NAME` / `badgectl new rule NAME --pack PACK`: scaffolding that passes its own tests.
@@ -51,6 +52,11 @@ struct NewPackCommand: ParsableCommand {
         try writeNew(RuleScaffold.packLua(name: name, badge: badge), to: folder + "/pack.lua")
         try writeNew(RuleScaffold.ruleLua(rule: "first-10k", badge: badge), to: folder + "/first-10k.lua")
         try writeNew(RuleScaffold.testLua(rule: "first-10k", badge: badge), to: folder + "/first-10k_test.lua")
+        // Editor support: the language server reads the definitions beside the packs, luacheck the globals.
+        try writeNew(LuaDefinitions.luarc(), to: folder + "/.luarc.json")
+        try writeNew(LuaDefinitions.luacheckrc(), to: folder + "/.luacheckrc")
+        let definitions = RuleScaffold.trimmed(dir) + "/" + LuaDefinitions.fileName
+        if !FileManager.default.fileExists(atPath: definitions) { try writeNew(LuaDefinitions.definitions(), to: definitions) }
         print("next: edit the rule, then run `badgectl test \(folder)`")
     }
 }
