@@ -55,8 +55,11 @@ struct NewPackCommand: ParsableCommand {
         // Editor support: the language server reads the definitions beside the packs, luacheck the globals.
         try writeNew(LuaDefinitions.luarc(), to: folder + "/.luarc.json")
         try writeNew(LuaDefinitions.luacheckrc(), to: folder + "/.luacheckrc")
-        let definitions = RuleScaffold.trimmed(dir) + "/" + LuaDefinitions.fileName
-        if !FileManager.default.fileExists(atPath: definitions) { try writeNew(LuaDefinitions.definitions(), to: definitions) }
+        // Beside the packs, when the folder has none yet (`badgectl editor` writes them again after an upgrade).
+        let beside = [(LuaDefinitions.fileName, LuaDefinitions.definitions()), (".luacheckrc", LuaDefinitions.luacheckrc())]
+        for (file, text) in beside where !FileManager.default.fileExists(atPath: RuleScaffold.trimmed(dir) + "/" + file) {
+            try writeNew(text, to: RuleScaffold.trimmed(dir) + "/" + file)
+        }
         print("next: edit the rule, then run `badgectl test \(folder)`")
     }
 }
