@@ -62,9 +62,10 @@ public struct RunSummary: Codable, Sendable, Equatable {
     public var deviceLaps: Int? = nil
     /// Whether the run has positions (`gps`), was indoors by the file's word (`indoor`, nil when it
     /// says nothing), was entered by hand (`manual`: a JSON summary saying so) and the device's name.
-    public var gps: Bool? = nil
+    /// (`gps` and `manual` start false: what a summary made in code says unless it is told otherwise.)
+    public var gps: Bool? = false
     public var indoor: Bool? = nil
-    public var manual: Bool? = nil
+    public var manual: Bool? = false
     public var device: String? = nil
     public var checkpoints: [Checkpoint]
     public var splitsKilometre: [Split]
