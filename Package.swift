@@ -51,13 +51,15 @@ let package = Package(
         ),
         // The pipeline of a run, one module per stage (pure Swift, none knows anything of Lua):
         // RunFiles reads a file into a Track (or a JSON summary): the run model (RunSummary, Track,
-        // Sport, Timestamps, Geodesy, units), one folder per format (GPX, TCX, FIT, JSON) and the
+        // Sport, Timestamps, Geodesy, units), the measure declarations (Measures/: kinds, fields with
+        // units and docs, values), one folder per format (GPX, TCX, FIT, JSON) and the
         // shared byte scanning, number parsing, chunked reading, gzip and content hash. Links
         // neither GRDB nor anything of the rules, so fuzz targets and libraries can build on it alone.
         .target(name: "RunFiles", dependencies: ["CZlib"]),
         // RunAnalysis turns a Track into a RunSummary: cleaning (the Profile), splits, efforts,
-        // checkpoints, elevation, sensors, the drawn route; RunLoader ties a reader to the analyzer.
-        // The age-grading tables (AgeGrade/*.csv, CC0) are embedded as published, parsed once when used.
+        // checkpoints, elevation, sensors, the drawn route, the measures (Measures/: their computation);
+        // RunLoader ties a reader to the analyzer. The age-grading tables (AgeGrade/*.csv, CC0) are
+        // embedded as published, parsed once when used.
         .target(
             name: "RunAnalysis",
             dependencies: ["RunFiles"],
@@ -77,7 +79,9 @@ let package = Package(
         // RunFixtures: synthetic runs for tests, benchmarks and `badgectl generate`: the run
         // generator, GPX, TCX and FIT writers, and the one random source (SplitMix64).
         .target(name: "RunFixtures", dependencies: ["RunFiles", "CZlib"]),
-        // Lua sandbox, rule packs, catalogue, evaluator. Only LuaState.swift imports the C modules.
+        // The rules host, one type per job: the Lua state (LuaState.swift, the only importer of the C
+        // modules), pack reading, rule loading, the rule runner, the one host-function dispatch, fold
+        // state, `badgectl test`; RuleEngine is its entry.
         // The preludes are real .lua files, embedded at build time (PackageResources.<name>_lua).
         .target(
             name: "BadgeRules",
@@ -123,7 +127,7 @@ let package = Package(
         .testTarget(
             name: "BadgeCommandsTests",
             dependencies: ["BadgeCommands", "badgectl", "RunAnalysis", "RunLibrary", "RunFixtures", .product(name: "GRDB", package: "GRDB.swift")],
-            exclude: ["Golden"]
+            exclude: ["Golden", "Snapshots"]
         ),
     ]
 )

@@ -56,15 +56,16 @@ public enum Entrances {
     // MARK: - Run files
 
     /// A run file named `name` (its suffix chooses the reader, as in a folder) holding `bytes`, read
-    /// the way `summarize FILE` and `evaluate` read it: `RunFolder.read` on the path, which calls
-    /// `RunFolder.readOne` and `RunLoader.load` (the format dispatch, gzip streaming for `.gpx.gz`,
-    /// the memory budget). Driven by FuzzGPX, FuzzTCX, FuzzFIT, FuzzJSON and FuzzGzip.
+    /// the way `summarize FILE` and `evaluate` read it: through the one pipeline (`RunPipeline.read`,
+    /// its analyzer, `RunFolder.readOne` and `RunLoader.load`: the format dispatch, gzip streaming for
+    /// `.gpx.gz`, the memory budget). Driven by FuzzGPX, FuzzTCX, FuzzFIT, FuzzJSON and FuzzGzip.
     public static func runFile(_ bytes: [UInt8], named name: String) -> Outcome {
         let folder = freshFolder("run")
         let path = (folder as NSString).appendingPathComponent(name)
         write(bytes, to: path)
         do {
-            let read = try RunFolder.read(path, analyzer: RunAnalyzer(), zone: TimeZone(identifier: "UTC") ?? .current, serial: true)
+            let engine = RuleEngine(packDirectories: [], catalogue: Catalogue(badges: []), limits: fuzzLimits)
+            let read = try RunPipeline(engine: engine, zone: TimeZone(identifier: "UTC") ?? .current).read(folder: path)
             return Outcome(count: read.runs.count, errors: read.errors.map(\.message))
         } catch {
             return Outcome(count: 0, errors: ["\(error)"])

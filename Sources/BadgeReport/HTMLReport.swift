@@ -57,6 +57,11 @@ public enum HTMLReport {
         let earned = input.badges.filter { $0.earned != nil }.count
         out += "<header>\n<h1>\(ReportFormat.escape(input.title))</h1>\n"
         out += "<p class=\"generated\">Generated \(ReportFormat.timestamp(epochSeconds: input.generatedAt.timeIntervalSince1970))</p>\n"
+        // The history's span, apart from when the page was made: the first and the last run's local dates.
+        let dates = input.runs.compactMap { $0.localDate ?? $0.start.map { String($0.prefix(10)) } }.sorted()
+        if let first = dates.first, let last = dates.last {
+            out += "<p class=\"span\">Runs from \(ReportFormat.escape(first)) to \(ReportFormat.escape(last))</p>\n"
+        }
         out += "<dl class=\"totals\">"
         out += item("Runs", String(input.runs.count))
         out += item("Distance", ReportFormat.kilometres(totalMeters, decimals: 1))
@@ -78,6 +83,7 @@ public enum HTMLReport {
 
     static func badgeWall(_ input: ReportInput, images: inout ImageLoader, into out: inout String) throws {
         out += "<section class=\"badge-wall\" id=\"badges\">\n<h2>Badges</h2>\n<div class=\"wall\">\n"
+        let labels = Medallion.labels(input.badges.map { ($0.id, $0.name, $0.distanceMeters) })
         for badge in input.badges {
             // A badge with declared tiers (bronze, silver, gold) is earned with its first tier.
             let first = badge.earned ?? badge.declaredTiers.lazy.compactMap(\.award).first
@@ -89,7 +95,7 @@ public enum HTMLReport {
             if let name = badge.image, let uri = try images.dataURI(for: name) {
                 out += "<img src=\"\(uri)\" alt=\"\(ReportFormat.escape(badge.name))\">"
             } else {
-                out += Medallion.svg(id: badge.id, name: badge.name, distanceMeters: badge.distanceMeters, tier: tier)
+                out += Medallion.svg(id: badge.id, name: badge.name, distanceMeters: badge.distanceMeters, tier: tier, label: labels[badge.id])
             }
             out += "</div>"
             out += "<h3>\(ReportFormat.escape(badge.name))</h3>"
@@ -109,7 +115,8 @@ public enum HTMLReport {
                     if let date = best.date { out += " (\(ReportFormat.escape(date)))" }
                     out += "</p>"
                 }
-                let distance = badge.distanceMeters.map { " " + ReportFormat.shortDistance($0) } ?? ""
+                // A tier needs a run strictly longer than the badge's distance, as everywhere badgectl says it.
+                let distance = badge.distanceMeters.map { " more than " + ReportFormat.shortDistance($0) } ?? ""
                 if badge.silver == nil, let pace = badge.silverPaceSecondsPerKilometre {
                     out += "<p class=\"pace-needed\" data-needed=\"silver\">Silver: run\(distance) at \(ReportFormat.pace(pace)) or faster</p>"
                 }
@@ -183,7 +190,7 @@ public enum HTMLReport {
     /// The efforts of `run` on each segment it passed (a segment measure with efforts).
     static func efforts(of run: RunSummary, on segments: [ReportSegment]) -> [(segment: ReportSegment, efforts: [[String: MeasureScalar]])] {
         segments.compactMap { segment in
-            guard case .list(let list)? = run.measures[segment.measureKey]?["efforts"], !list.isEmpty else { return nil }
+            guard case .list(let list)? = run.measures[segment.measureKey]?[.efforts], !list.isEmpty else { return nil }
             let efforts = list.compactMap { item -> [String: MeasureScalar]? in if case .record(let fields) = item { return fields }; return nil }
             return efforts.isEmpty ? nil : (segment, efforts)
         }
@@ -191,7 +198,7 @@ public enum HTMLReport {
 
     /// The tiles of `run` (keys, `x * 2^24 + y`) under the tiles measure, if any.
     static func tileKeys(of run: RunSummary, _ tiles: ReportTiles?) -> [Int]? {
-        guard let tiles, case .list(let list)? = run.measures[tiles.measureKey]?["tiles"] else { return nil }
+        guard let tiles, case .list(let list)? = run.measures[tiles.measureKey]?[.tiles] else { return nil }
         return list.compactMap { if case .integer(let key) = $0 { return key }; return nil }
     }
 
@@ -229,8 +236,8 @@ public enum HTMLReport {
         for (segment, efforts) in passed {
             out += "<ul class=\"efforts\" data-segment=\"\(ReportFormat.escape(segment.name))\">"
             for (index, effort) in efforts.enumerated() {
-                let elapsed = effort["elapsed_s"]?.number, pace = effort["pace_s_per_km"]?.number
-                let start = effort["start_elapsed_s"]?.number, end = effort["end_elapsed_s"]?.number
+                let elapsed = effort[.elapsedSeconds]?.number, pace = effort[.paceSecondsPerKilometre]?.number
+                let start = effort[.startElapsedSeconds]?.number, end = effort[.endElapsedSeconds]?.number
                 out += "<li class=\"effort\" data-elapsed=\"\(elapsed.map { ReportFormat.fixed($0, 1) } ?? "")\">"
                 out += "\(ReportFormat.escape(segment.name)) · effort \(index + 1): \(ReportFormat.duration(elapsed))"
                 if let pace { out += " (\(ReportFormat.pace(pace)))" }
@@ -266,7 +273,7 @@ public enum HTMLReport {
         let xs = visited.map { $0 / factor }, ys = visited.map { $0 % factor }
         let minX = xs.min() ?? 0, maxX = xs.max() ?? 0, minY = ys.min() ?? 0, maxY = ys.max() ?? 0
         let cell = 20, w = (maxX - minX + 1) * cell, h = (maxY - minY + 1) * cell
-        out += "<p>\(visited.count) tiles at zoom \(tiles.zoom) (\(ReportFormat.escape(tiles.name))); the newest run's new tiles are darker.</p>"
+        out += "<p>\(visited.count) tile\(visited.count == 1 ? "" : "s") at zoom \(tiles.zoom) (\(ReportFormat.escape(tiles.name))); the newest run's new tiles are darker.</p>"
         out += "<svg class=\"tiles\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(w) \(h)\" data-tiles=\"\(visited.count)\" role=\"img\" aria-label=\"Visited tiles\">"
         for key in visited.sorted() {
             let x = (key / factor - minX) * cell, y = (key % factor - minY) * cell
@@ -286,7 +293,7 @@ public enum HTMLReport {
         body{margin:0 auto;max-width:1240px;padding:24px}
         header{background:#111827;color:#f9fafb;border-radius:16px;padding:20px 28px;margin-bottom:24px}
         header h1{margin:0 0 4px;font-size:28px}
-        .generated{margin:0;color:#9ca3af;font-size:13px}
+        .generated,.span{margin:0;color:#9ca3af;font-size:13px}
         dl{margin:0}dt{font-size:12px;text-transform:uppercase;letter-spacing:.05em;color:#6b7280}dd{margin:0;font-weight:600}
         .totals{display:flex;gap:32px;margin-top:14px}.totals dt{color:#9ca3af}.totals dd{font-size:22px}
         .next{margin:14px 0 0;color:#d1d5db}.next strong{color:#fff}

@@ -28,19 +28,57 @@ enum Medallion {
     /// Hue in blues, purples and pinks (190°–339°), away from the route's red/yellow/green.
     static func hue(id: String) -> Int { 190 + Int(hash(id) % 150) }
 
+    /// A badge's own label: its distance (`10 km`), else its name's initials, a number in the name
+    /// kept whole (`Explorer 100` → `E100`, `Explorer 1000` → `E1K`, `Square 5x5` → `S5X5`).
     static func label(name: String, distanceMeters: Double?) -> String {
         if let d = distanceMeters, d.isFinite, d > 0 { return ReportFormat.shortDistance(d) }
         var initials = ""
         for word in name.split(whereSeparator: { $0 == " " || $0 == "-" }) {
-            if let c = word.first, c.isLetter || c.isNumber { initials.append(c) }
-            if initials.count == 3 { break }
+            guard let c = word.first, c.isLetter || c.isNumber else { continue }
+            if c.isNumber {
+                let digits = word.filter { $0 != "," }
+                if let n = Int(digits), n >= 1000, n % 1000 == 0 { initials += "\(n / 1000)K" } else { initials += digits }
+            } else {
+                initials.append(c)
+            }
+            if initials.count >= 3 { break }
         }
         return initials.isEmpty ? "★" : initials.uppercased()
     }
 
-    static func svg(id: String, name: String, distanceMeters: Double?, tier: Tier) -> String {
+    /// Each badge's label, distinct within `badges` (id, name, distance), in order: a badge whose label
+    /// another already has gets its name's first letters (`Metronome` → `MET`), then a number (`E1K2`).
+    /// Two medallions on one wall never read the same.
+    static func labels(_ badges: [(id: String, name: String, distanceMeters: Double?)]) -> [String: String] {
+        var result: [String: String] = [:], used = Set<String>()
+        let firstLabels = badges.map { label(name: $0.name, distanceMeters: $0.distanceMeters) }
+        var counts: [String: Int] = [:]
+        for l in firstLabels { counts[l, default: 0] += 1 }
+        for (badge, first) in zip(badges, firstLabels) where result[badge.id] == nil {
+            var candidates = [first]
+            if counts[first, default: 0] > 1 || used.contains(first) {
+                let letters = badge.name.uppercased().filter { $0.isLetter || $0.isNumber }
+                candidates = [first] + [3, 4, 5].map { String(letters.prefix($0)) }.filter { !$0.isEmpty }
+                if let distance = badge.distanceMeters, distance > 0 {
+                    candidates.insert(label(name: badge.name, distanceMeters: nil), at: 1)
+                }
+            }
+            var chosen = candidates.first { !used.contains($0) && (counts[$0, default: 0] <= 1 || $0 != first) }
+            if chosen == nil {
+                var n = 2
+                while used.contains("\(first)\(n)") { n += 1 }
+                chosen = "\(first)\(n)"
+            }
+            let label = chosen ?? first
+            used.insert(label)
+            result[badge.id] = label
+        }
+        return result
+    }
+
+    static func svg(id: String, name: String, distanceMeters: Double?, tier: Tier, label shown: String? = nil) -> String {
         let hue = hue(id: id)
-        let label = ReportFormat.escape(label(name: name, distanceMeters: distanceMeters))
+        let label = ReportFormat.escape(shown ?? label(name: name, distanceMeters: distanceMeters))
         let parts = label.split(separator: " ")
         var text: String
         if parts.count == 2 {

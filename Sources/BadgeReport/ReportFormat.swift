@@ -57,10 +57,10 @@ public enum ReportFormat {
         return clock(Int(seconds.rounded()))
     }
 
-    /// `5:01 /km` from seconds per kilometre.
+    /// `5:01/km` from seconds per kilometre (as the command line writes a pace).
     public static func pace(_ secondsPerKilometre: Double?) -> String {
         guard let p = secondsPerKilometre, p.isFinite, p > 0, p < 360_000 else { return dash }
-        return clock(Int(p.rounded())) + " /km"
+        return clock(Int(p.rounded()), hours: false) + "/km"  // minutes past 59 as they are: 75:00/km
     }
 
     /// Whole seconds as a clock: `h:mm:ss` from an hour on, else `m:ss`; with `hours: false` always

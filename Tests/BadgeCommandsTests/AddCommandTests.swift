@@ -40,7 +40,7 @@ final class AddCommandTests: XCTestCase {
         let again = try CLI.run(["add", "--state", state, late.path, "--rules", "rules", "--badges", "badges.json"])
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertTrue(again.stderr.contains("badgectl: replayed the whole history (17 runs): run '2026-11-01-long.json' is already saved"), again.stderr)
-        XCTAssertTrue(again.stdout.hasPrefix("1 runs added, 17 in the history; 0 new awards, 0 withdrawn"), again.stdout)
+        XCTAssertTrue(again.stdout.hasPrefix("1 run added, 17 in the history; 0 new awards, 0 withdrawn"), again.stdout)
 
         // Other packs than the state's (here: only checkpoints, as a forgotten --rules finds another
         // ./rules) would withdraw the missing packs' awards: refused, naming them and their folders.

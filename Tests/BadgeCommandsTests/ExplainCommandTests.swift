@@ -51,8 +51,8 @@ final class ExplainCommandTests: XCTestCase {
         // silver needs 5% more speed than the earning run: 2100 / (6 × 1.05) = 333.3 s/km
         // named as the whole second below (333.3 -> 5:33; gold 2100 / 6.6 = 318.2 -> 5:18): running it earns the tier
         XCTAssertTrue(text.contains("checkpoints/distance: run more than 5.00 km at 5:33/km or faster for silver"), text)
-        XCTAssertTrue(text.contains("silver: a run of 5.01 km at 5:33/km or faster"), text)
-        XCTAssertTrue(text.contains("gold: a run of 5.01 km at 5:18/km or faster"), text)
+        XCTAssertTrue(text.contains("for silver: a run of 5.01 km or more at 5:33/km or faster"), text)
+        XCTAssertTrue(text.contains("for gold: a run of 5.01 km or more at 5:18/km or faster"), text)
         XCTAssertEqual(explanation.targets, [
             BadgeExplanation.Target(tier: "silver", distanceMeters: 5010, paceSecondsPerKilometre: 333),
             BadgeExplanation.Target(tier: "gold", distanceMeters: 5010, paceSecondsPerKilometre: 318),

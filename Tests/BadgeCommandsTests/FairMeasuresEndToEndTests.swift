@@ -42,7 +42,7 @@ final class AgeGradeEndToEndTests: XCTestCase {
         // Without a profile nothing is earned and the note says why.
         let without = try CLI.run(["evaluate", folder.path + "/runs", "--rules", "rules/agegrade", "--no-cache", "--tz", "UTC"])
         XCTAssertEqual(without.status, 0, without.stderr)
-        XCTAssertTrue(without.stdout.contains("measure 'grade' is nil in every run: an age grade needs the runner's birth_date and sex"), without.stdout)
+        XCTAssertTrue(without.stdout.contains("an age grade needs the runner's birth_date and sex: give an athlete profile with --athlete FILE"), without.stdout)
     }
 
     /// The guide's ```lua block starting with `head`.

@@ -46,7 +46,7 @@ final class GeographyEndToEndTests: XCTestCase {
         // The segment over the route of each of the four runs that passed it, and their eleven efforts.
         XCTAssertEqual(html.components(separatedBy: "<g class=\"segment\" data-segment=\"places.park\">").count - 1, 4)
         XCTAssertEqual(html.components(separatedBy: "<li class=\"effort\"").count - 1, 11)
-        XCTAssertTrue(html.contains("places.park · effort 1: 5:35 (6:16 /km) · gates at 4:11 and 9:46"), "the first effort")
+        XCTAssertTrue(html.contains("places.park · effort 1: 5:35 (6:16/km) · gates at 4:11 and 9:46"), "the first effort")
         let tiles = try XCTUnwrap(html.range(of: #"<svg class="tiles"[^>]*data-tiles="(\d+)""#, options: .regularExpression))
         let count = Int(html[tiles].split(separator: "\"").last ?? "") ?? 0
         XCTAssertEqual(html.components(separatedBy: "<rect class=\"tile").count - 1, count)

@@ -11,7 +11,7 @@ final class MeasuresEndToEndTests: XCTestCase {
         XCTAssertEqual(lines.count, 10, output.stdout)
         XCTAssertTrue(lines.contains { $0.hasPrefix("  measure    habits.best_hour  elapsed_s = 3600.0, distance_m = 9946.1") }, output.stdout)
         XCTAssertTrue(lines.contains("  measure    habits.sun  nil (the run has no position or no start time)"), output.stdout)
-        XCTAssertTrue(lines.contains { $0.hasPrefix("  measure    habits.zone2  nil (zone 2 needs the runner's heart-rate zones") }, output.stdout)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("  measure    habits.zone2  nil (zone 2 needs your heart-rate zones") }, output.stdout)
 
         let json = try CLI.run(["summarize", "runs/2026-08-20-first-10k.fit", "--rules", "rules/habits", "--tz", "UTC", "--format", "json"])
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
@@ -69,7 +69,7 @@ final class MeasuresEndToEndTests: XCTestCase {
         XCTAssertTrue(earned.stdout.contains("Earned: 1 award."), earned.stdout)
         XCTAssertTrue(earned.stdout.contains("    measure zone2: seconds = 4338.071, longest_s = 337.0, share = 0.721"), earned.stdout)
         let without = try CLI.run(["explain", "zone-two-hour", "runs/", "--rules", "rules/habits", "--no-cache"])
-        XCTAssertTrue(without.stdout.contains("Note: habits: measure 'zone2' is nil in every run: zone 2 needs the runner's heart-rate zones: give an athlete profile with --athlete FILE"), without.stdout)
+        XCTAssertTrue(without.stdout.contains("Note: habits: zone 2 needs your heart-rate zones: give your profile with --athlete FILE (max_hr and resting_hr, or zones); until then, measure 'zone2' has no value and its badges cannot be earned"), without.stdout)
         let bad = try CLI.run(["evaluate", "runs/", "--no-cache", "--athlete", folder.path + "/bad.json"])
         XCTAssertEqual(bad.status, 64)
         XCTAssertTrue(bad.stderr.contains("--athlete: \(folder.path)/bad.json: field 'resting_hr': must be below max_hr (185)"), bad.stderr)

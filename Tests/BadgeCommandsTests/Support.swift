@@ -1,4 +1,5 @@
 import Foundation
+import RunFixtures
 import XCTest
 
 /// Runs the built `badgectl` (the test target depends on it) and captures what it printed.
@@ -14,18 +15,18 @@ struct CLI {
     /// The repository (for `rules/` and the golden fixtures).
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static var binary: URL {
-        #if os(macOS)
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            return bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("badgectl")
-        }
-        #endif
-        return Bundle.main.bundleURL.appendingPathComponent("badgectl")
-    }
+    static var binary: URL { BuiltProducts.executable() }
 
     /// `stdin`: bytes the command reads on its standard input (nil: none given).
-    static func run(_ arguments: [String], in directory: URL = repository, stdin: String? = nil) throws -> Output {
+    /// `environment`: variables set for the command over the test's own, without `COLUMNS` unless
+    /// given (tables fit `COLUMNS`: a test's output must not depend on the terminal it ran in).
+    static func run(_ arguments: [String], in directory: URL = repository, stdin: String? = nil,
+                    environment: [String: String] = [:]) throws -> Output {
         let process = Process()
+        var variables = ProcessInfo.processInfo.environment
+        variables["COLUMNS"] = nil
+        for (name, value) in environment { variables[name] = value }
+        process.environment = variables
         var inURL: URL?
         if let stdin {
             let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("badgectl-stdin-\(UUID().uuidString)")

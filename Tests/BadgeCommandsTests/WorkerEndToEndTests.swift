@@ -189,7 +189,7 @@ final class WorkerEndToEndTests: XCTestCase {
         XCTAssertEqual(strict.status, ExitStatus.failure.rawValue)
         let output = try lines(strict.stdout)
         XCTAssertEqual(output.filter { $0["type"] as? String == "status" }.compactMap { $0["athlete"] as? String }, ["ana"])
-        XCTAssertTrue((output.last?["message"] as? String)?.contains("more than 1 errors (--max-errors)") == true, strict.stdout)
+        XCTAssertTrue((output.last?["message"] as? String)?.contains("more than 1 error (--max-errors)") == true, strict.stdout)
         XCTAssertEqual(output.last?["line"] as? Int, 4)
     }
 

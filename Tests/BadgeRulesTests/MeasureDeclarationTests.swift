@@ -133,7 +133,7 @@ final class MeasureDeclarationTests: XCTestCase {
         var evaluation = engine.evaluate(runs: [run])
         XCTAssertEqual(evaluation.awards.count, 0)
         XCTAssertEqual(evaluation.notes.map(\.message), [
-            "measure 'z2' is nil in every run: zone 2 needs the runner's heart-rate zones: give an athlete profile with --athlete FILE",
+            "zone 2 needs your heart-rate zones: give your profile with --athlete FILE (max_hr and resting_hr, or zones); until then, measure 'z2' has no value and its badges cannot be earned",
             "nil\tnil\tnil",
         ])
         engine.athlete = try Athlete.parse(Data(#"{"max_hr": 200, "resting_hr": 50}"#.utf8), source: "me.json")

@@ -18,14 +18,7 @@ final class EntryPointsTests: XCTestCase {
     static let badges = repository.appendingPathComponent("badges.json").path
     static let zone = "America/New_York"
 
-    static var binary: URL {
-        #if os(macOS)
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            return bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("badgectl")
-        }
-        #endif
-        return Bundle.main.bundleURL.appendingPathComponent("badgectl")
-    }
+    static var binary: URL { BuiltProducts.executable() }
 
     /// The seeds run on every `swift test` (each history takes a few seconds);
     /// `BADGECTL_ENTRY_SEEDS=4...40` (or `7,9`) runs others, to search or to reproduce one.

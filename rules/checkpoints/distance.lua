@@ -83,7 +83,8 @@ return {
           award {
             badge = badge.id, tier = "earned", run = run,
             detail = ("%s at %s/km%s"):format(km(run.distance_m), pace(1000 / speed),
-              at and (", passed %s at %s"):format(km(badge.distance_m), clock(at)) or ""),
+              -- A start badge (distance 0) is passed at the start: nothing to say.
+              (at and badge.distance_m > 0) and (", passed %s at %s"):format(km(badge.distance_m), clock(at)) or ""),
             evidence = { distance_m = run.distance_m, elapsed_s = run.elapsed_s, badge_distance_m = badge.distance_m,
                          checkpoint = badge.id, checkpoint_elapsed_s = at },
           }

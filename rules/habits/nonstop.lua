@@ -9,7 +9,8 @@ return {
   earned = function(run)
     local stops = run.measures.stops
     if run.sport == "running" and run.distance_m >= 10000 and stops ~= nil and stops.count == 0 then
-      return { evidence = { distance_m = run.distance_m, stops = stops.count, min_stop_s = 10 } }
+      return { detail = ("%s without a stop of 10 s or longer"):format(badgectl.format_distance(run.distance_m)),
+               evidence = { distance_m = run.distance_m, stops = stops.count, min_stop_s = 10 } }
     end
     return false
   end,

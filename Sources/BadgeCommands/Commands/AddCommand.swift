@@ -20,6 +20,12 @@ struct AddCommand: ParsableCommand {
 
             Without --rules, the packs the state was made with are loaded from the folders it recorded; \
             without --tz, runs are read in the state's zone.
+
+            Examples:
+              badgectl evaluate ~/runs --state ~/.local/state/badgectl --tz Europe/Paris
+              badgectl add --state ~/.local/state/badgectl ~/runs/2026-11-24-tempo.fit
+
+            \(ExitStatus.help)
             """
     )
 
@@ -29,16 +35,12 @@ struct AddCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Run files to add (.gpx, .tcx, .fit, their .gz forms, .json summaries).", valueName: "file"))
     var files: [String]
 
-    @OptionGroup var options: PipelineOptions
+    @OptionGroup var options: StreamOptions
 
     @Option(name: .long, help: "Output format: table (for people) or json (new and withdrawn awards, statuses, next).")
     var format: OutputFormat = .table
 
     @OptionGroup var cacheOptions: CacheOptions<SummaryCache>
-
-    func validate() throws {
-        if options.asOf.asOf != nil { throw ValidationError("add takes no --as-of: it adds runs to the whole saved history") }
-    }
 
     func run() throws {
         let store = StateStore(directory: state)
@@ -66,7 +68,7 @@ struct AddCommand: ParsableCommand {
         let selection = runs.select(read.runs)
         let update = try EvaluationPipeline.guarding(.printAndExit) { try runs.incremental(store).add(selection.selected) }
         if let reason = update.replayed {
-            Console.error(CommandError.prefix + "replayed the whole history (\(update.runCount) runs): \(reason)")
+            Console.error(CommandError.prefix + "replayed the whole history (\(Format.count(update.runCount, "run"))): \(reason)")
         }
         let added = AddReport(update: update, pipeline: pipeline, zone: zone, selected: selection.selected, excluded: selection.excluded,
                               duplicates: selection.duplicates, errors: read.errors)
@@ -114,6 +116,8 @@ struct AddReport: Encodable {
     var notes: [RuleNote]
     /// The local date of each run added (the table's DATE; others are dated in the state's zone).
     var localDates: [String: String] = [:]
+    /// Badge names by id, as the catalogue and packs give them (the table's BADGE; not in the JSON).
+    var names: [String: String] = [:]
 
     enum CodingKeys: String, CodingKey {
         case header, runs, replayed
@@ -140,28 +144,32 @@ struct AddReport: Encodable {
         ruleErrors = update.evaluation.failures
         notes = update.evaluation.notes
         for run in selected { localDates[run.id] = run.localDate }
+        for badge in pipeline.catalogue.badges + pipeline.engine.packs.flatMap(\.badges) where names[badge.id] == nil {
+            names[badge.id] = badge.name
+        }
     }
 
     func json() throws -> String { try JSONOutput.encode(self) }
 
     func table() -> String {
-        var out = ["\(runs.count) runs added, \(runCount) in the history; \(added.count) new awards, \(withdrawn.count) withdrawn"
+        var out = ["\(Format.count(runs.count, "run")) added, \(runCount) in the history; \(Format.count(added.count, "new award")), \(withdrawn.count) withdrawn"
                    + (replayed.map { " (history replayed: \($0))" } ?? "")]
         func rows(_ awards: [Award]) -> String {
             var table = TextTable("BADGE", "TIER", "DATE", "RUN", "PACK", "DETAIL")
+            table.droppable = ["PACK", "RUN"]
             let zone = ZoneNames.zone(named: header.zone) ?? TimeZone(secondsFromGMT: 0) ?? .current
             for award in awards {
                 let date = localDates[award.run] ?? Format.localDate(award.at, run: nil, zone: zone)
-                table.add(award.badge, award.tier, date, award.run, award.pack, award.detail)
+                table.add(names[award.badge] ?? award.badge, award.tier, date, award.run, award.pack, award.detail.isEmpty ? "—" : award.detail)
             }
             return table.render()
         }
         if !added.isEmpty { out += ["", "New:", rows(added)] }
         if !withdrawn.isEmpty { out += ["", "Withdrawn (moved to a later run or no longer earned):", rows(withdrawn)] }
         if let next {
-            out += ["", "Next: \(next.badge) — \(Format.distance(next.remainingMeters)) to go."]
+            out += [""] + Format.paragraph("Next: \(names[next.badge] ?? next.badge) — \(Format.distance(next.remainingMeters)) to go.")
         }
-        for note in notes { out.append("note (\(note.pack)\(note.rule.map { "/" + $0 } ?? "")): \(note.message)") }
+        for note in notes { out += Format.paragraph("note (\(note.pack)\(note.rule.map { "/" + $0 } ?? "")): \(note.message)") }
         if !excluded.isEmpty {
             out += ["", "Not counted:"] + excluded.map { "  \(ShownName.of($0.id)): \($0.reason)" }
         }

@@ -158,7 +158,7 @@ extension DiffCommand {
         case .json: print(try JSONOutput.encode(report))
         case .table:
             let names = current.themedCatalogue.badges + current.themedPackBadges + candidate.themedPackBadges
-            var out = ["\(athletes.count) athletes, \(changes.count) with changes: \(total.gained) gained, \(total.lost) lost, \(total.moved) moved, \(total.unchanged) unchanged"]
+            var out = ["\(Format.count(athletes.count, "athlete")), \(changes.count) with changes: \(total.gained) gained, \(total.lost) lost, \(total.moved) moved, \(total.unchanged) unchanged"]
             for athlete in changes {
                 out.append("")
                 out.append("\(athlete.athlete):")

@@ -22,6 +22,12 @@ struct DiffCommand: ParsableCommand {
             else \(ExitStatus.partial.rawValue) when a file or a rule was skipped (on either side), \
             else 0: a pack repository's CI can require the difference to be acknowledged, and tell a \
             broken candidate from a changed one.
+
+            Examples:
+              badgectl diff ~/runs --rules rules --against ../next/rules
+              badgectl diff --worker-input runs.jsonl --rules rules --against ../next/rules --format json
+
+            \(ExitStatus.help)
             """
     )
 
@@ -109,7 +115,7 @@ struct DiffCommand: ParsableCommand {
         let broken = sides.filter { !$0.2.isEmpty }
         guard !broken.isEmpty else { return }
         for (side, flag, problems) in broken {
-            Console.error(CommandError.prefix + "the \(side) packs (\(flag)) do not load: \(problems.count) problem\(problems.count == 1 ? "" : "s") "
+            Console.error(CommandError.prefix + "the \(side) packs (\(flag)) do not load: \(Format.count(problems.count, "problem")) "
                           + "(first: \(problems[0])); exit status \(ExitStatus.packsDoNotLoad.rawValue)")
         }
         throw ExitCode(ExitStatus.packsDoNotLoad.rawValue)
@@ -125,6 +131,7 @@ struct DiffCommand: ParsableCommand {
             return out.joined(separator: "\n")
         }
         var table = TextTable("BADGE", "TIER", "CHANGE", "CURRENT", "CANDIDATE")
+        table.droppable = ["TIER"]
         for badge in report.badges {
             let shown = "\(name(badge.badge)) (+\(badge.counts.gained) -\(badge.counts.lost) ~\(badge.counts.moved))"
             func place(_ run: String, _ at: String?) -> String {

@@ -14,6 +14,12 @@ struct EvaluateCommand: ParsableCommand {
             Reads every run file under DIR (.gpx, .tcx, .fit, their .gz forms, and .json run summaries; \
             other files are listed as ignored), orders the runs by start time and runs every rule pack. \
             A bad file or a failing rule is reported and skipped; everything else is still evaluated.
+
+            Examples:
+              badgectl evaluate ~/runs --tz Europe/Paris
+              badgectl evaluate runs/ --format json > awards.json
+
+            \(ExitStatus.help)
             """
     )
 
@@ -29,6 +35,9 @@ struct EvaluateCommand: ParsableCommand {
 
     @OptionGroup var cacheOptions: CacheOptions<SummaryCache>
 
+    @Flag(name: .long, help: "Show every column of the table, however wide (by default it fits the terminal or $COLUMNS).")
+    var wide = false
+
     @Flag(name: .long, help: "Print each rule's cost (calls, time) and the reading time on stderr.")
     var profile = false
 
@@ -43,6 +52,7 @@ struct EvaluateCommand: ParsableCommand {
     }
 
     func run() throws {
+        if wide { Terminal.unlimited = true }
         let pipeline = try EvaluationPipeline(options, failures: .printAndExit)
         let evaluator = state.map { folder in
             { (runs: [RunSummary]) throws -> Evaluation in
@@ -88,13 +98,14 @@ struct EvaluateCommand: ParsableCommand {
         let runsById = Dictionary(report.runs.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let zone = report.header.flatMap { ZoneNames.zone(named: $0.zone) } ?? TimeZone(secondsFromGMT: 0) ?? .current
         var table = TextTable("BADGE", "TIER", "DATE", "RUN", "DISTANCE", "PACE", "PACK", "DETAIL")
+        table.droppable = ["PACK", "RUN", "PACE", "DISTANCE"]
         for award in report.awards {
             let run = runsById[award.run]
             let name = report.badges.first { $0.id == award.badge }?.name ?? award.badge
             table.add(name, award.tier, Format.localDate(award.at, run: run, zone: zone), award.run, Format.distance(run?.distanceMeters),
-                      Format.pace(run?.paceSecondsPerKilometre), award.pack, award.detail)
+                      Format.pace(run?.paceSecondsPerKilometre), award.pack, award.detail.isEmpty ? "—" : award.detail)
         }
-        out.append("\(report.runs.count) runs, \(report.awards.count) awards")
+        out.append("\(Format.count(report.runs.count, "run")), \(Format.count(report.awards.count, "award"))")
         out.append("")
         out.append(report.awards.isEmpty ? "No badges earned yet." : table.render())
         let chase = report.badges.filter { $0.earned != nil && ($0.silverPaceSecondsPerKilometre != nil || $0.goldPaceSecondsPerKilometre != nil) }
@@ -102,25 +113,27 @@ struct EvaluateCommand: ParsableCommand {
             var paces = TextTable("BADGE", "SILVER PACE", "GOLD PACE")
             for row in chase {
                 // No pace: the tier is held ("earned"), or the badge has no such tier (a status that names none).
-                paces.add(row.name, row.silverPaceSecondsPerKilometre.map { "< \(Format.pace($0))/km" } ?? (row.silver != nil ? "earned" : "—"),
-                          row.goldPaceSecondsPerKilometre.map { "< \(Format.pace($0))/km" } ?? (row.gold != nil ? "earned" : "—"))
+                paces.add(row.name, row.silverPaceSecondsPerKilometre.map(Format.tierPaceText) ?? (row.silver != nil ? "earned" : "—"),
+                          row.goldPaceSecondsPerKilometre.map(Format.tierPaceText) ?? (row.gold != nil ? "earned" : "—"))
             }
             out.append("")
-            out.append("Faster than these paces over the badge's distance earns the next tier:")
+            out += Format.paragraph("A run longer than the badge's distance at these paces earns the next tier:")
             out.append(paces.render())
         }
         out.append("")
         if let next = report.next {
-            out.append("Next: \(next.name) — \(Format.distance(next.remainingMeters)) to go (a run must exceed \(next.name)'s distance).")
+            out += Format.paragraph("Next: \(next.name) — \(Format.distance(next.remainingMeters)) to go (a run must exceed \(next.name)'s distance).")
         } else if report.everyDistanceBadgeEarned {
             out.append("Next: every distance badge is earned.")
         }
         for other in report.nextByPack where other.badge != report.next?.badge {
-            out.append("Also next (\(other.pack)): \(other.name) — \(Format.distance(other.remainingMeters)) to go.")
+            out += Format.paragraph("Also next (\(other.pack)): \(other.name) — \(Format.distance(other.remainingMeters)) to go.")
         }
         if !report.notes.isEmpty {
             out.append("")
-            for note in report.notes { out.append("note (\(note.pack)\(note.rule.map { "/" + $0 } ?? "")): \(note.message)") }
+            for note in report.notes {
+                out += Format.paragraph("note (\(note.pack)\(note.rule.map { "/" + $0 } ?? "")): \(note.message)")
+            }
         }
         if !report.excluded.isEmpty {
             out.append("")
@@ -137,11 +150,11 @@ struct EvaluateCommand: ParsableCommand {
         if !report.ignored.isEmpty {
             out.append("")
             let reasons = report.ignoredReasons ?? [:]
-            out.append("Ignored (not run files): " + report.ignored.map { path in reasons[path].map { "\(ShownName.of(path)) (\($0))" } ?? ShownName.of(path) }.joined(separator: ", "))
+            out += Format.paragraph("Ignored (not run files): " + report.ignored.map { path in reasons[path].map { "\(ShownName.of(path)) (\($0))" } ?? ShownName.of(path) }.joined(separator: ", "))
         }
         if !report.errors.isEmpty || !report.ruleErrors.isEmpty {
             out.append("")
-            out.append("Skipped: \(report.errors.count) files, \(report.ruleErrors.count) rules (see stderr).")
+            out.append("Skipped: \(Format.count(report.errors.count, "file")), \(Format.count(report.ruleErrors.count, "rule")) (see stderr).")
         }
         return out.joined(separator: "\n")
     }

@@ -17,6 +17,12 @@ struct ExplainCommand: ParsableCommand {
             Every run under DIR is evaluated as `badgectl evaluate` does; the answer lists each award of \
             the badge (tier, run, rule, the rule's detail and the run's distance, time and pace) and what \
             each rule says is still to do (its hint and progress).
+
+            Examples:
+              badgectl explain \"Ten K\" ~/runs
+              badgectl explain week-100k ~/runs --as-of 2026-09-30
+
+            \(ExitStatus.help)
             """
     )
 
@@ -33,8 +39,19 @@ struct ExplainCommand: ParsableCommand {
 
     @OptionGroup var cacheOptions: CacheOptions<SummaryCache>
 
+    @Flag(name: .long, help: "Show every column of the table, however wide (by default it fits the terminal or $COLUMNS).")
+    var wide = false
+
     func run() throws {
-        let (text, explanation) = try output()
+        if wide { Terminal.unlimited = true }
+        let text: String, explanation: BadgeExplanation
+        do {
+            (text, explanation) = try output()
+        } catch let error as CommandError {
+            // An unknown badge is a usage error (64, under explain's usage), with the closest badge suggested.
+            if case .unknownBadge = error { throw error.usage }
+            throw error
+        }
         print(text)
         for failure in explanation.ruleErrors { Console.error(CommandError.ruleFailed + "\(failure)") }
         for error in explanation.fileErrors { Console.error(CommandError.skipped + error) }
@@ -81,24 +98,25 @@ struct ExplainCommand: ParsableCommand {
         guard let value else { return ["    measure \(name): nil"] }
         switch kind {
         case MeasureKind.segment.name:
-            guard case .list(let efforts)? = value["efforts"] else { break }
-            let best = value["best"]?.number.map { Int($0) }
-            var lines = ["    measure \(name): segment of \(Format.distance(value["length_m"]?.number)), \(efforts.count) effort\(efforts.count == 1 ? "" : "s") on \(run)"]
+            guard case .list(let efforts)? = value[.efforts] else { break }
+            let best = value[.best]?.number.map { Int($0) }
+            var lines = ["    measure \(name): segment of \(Format.distance(value[.lengthMeters]?.number)), \(Format.count(efforts.count, "effort")) on \(run)"]
             for (index, effort) in efforts.enumerated() {
                 guard case .record(let f) = effort else { continue }
-                func gate(_ side: String) -> String {
-                    let lat = f["\(side)_lat"]?.number ?? .nan, lon = f["\(side)_lon"]?.number ?? .nan
-                    let at = f["\(side)_elapsed_s"]?.number.map { " at " + Format.duration($0) } ?? ""
-                    return String(format: "%.5f, %.5f", lat, lon) + at
+                func gate(_ lat: MeasureField, _ lon: MeasureField, _ elapsed: MeasureField) -> String {
+                    let at = f[elapsed]?.number.map { " at " + Format.duration($0) } ?? ""
+                    return String(format: "%.5f, %.5f", f[lat]?.number ?? .nan, f[lon]?.number ?? .nan) + at
                 }
-                let pace = f["pace_s_per_km"]?.number.map { " (\(Format.pace($0))/km)" } ?? ""
-                lines.append("      effort \(index + 1): \(Format.duration(f["elapsed_s"]?.number))\(pace), start gate \(gate("start")), end gate \(gate("end"))"
+                let pace = f[.paceSecondsPerKilometre]?.number.map { " (\(Format.paceText($0)))" } ?? ""
+                lines.append("      effort \(index + 1): \(Format.duration(f[.elapsedSeconds]?.number))\(pace), "
+                             + "start gate \(gate(.startLatitude, .startLongitude, .startElapsedSeconds)), "
+                             + "end gate \(gate(.endLatitude, .endLongitude, .endElapsedSeconds))"
                              + (best == index + 1 ? "  best" : ""))
             }
             return lines
         case MeasureKind.tiles.name:
-            let zoom = value["zoom"]?.number.map { String(Int($0)) } ?? "?"
-            return ["    measure \(name): \(value["count"]?.text ?? "0") tiles at zoom \(zoom)"]
+            let zoom = value[.zoom]?.number.map { String(Int($0)) } ?? "?"
+            return ["    measure \(name): \(value[.count]?.text ?? "0") tiles at zoom \(zoom)"]
         default:
             break
         }
@@ -114,12 +132,13 @@ struct ExplainCommand: ParsableCommand {
         if e.awards.isEmpty {
             out.append("Not earned yet.")
         } else {
-            out.append("Earned: \(e.awards.count) award\(e.awards.count == 1 ? "" : "s").")
+            out.append("Earned: \(Format.count(e.awards.count, "award")).")
             var table = TextTable("TIER", "DATE", "RUN", "DISTANCE", "TIME", "PACE", "RULE", "DETAIL")
+            table.droppable = ["RULE", "RUN", "TIME"]
             for award in e.awards {
                 table.add(award.tier, award.localDate ?? Format.date(award.at), award.run, Format.distance(award.distanceMeters),
-                          Format.duration(award.elapsedSeconds), Format.pace(award.paceSecondsPerKilometre).appending(award.paceSecondsPerKilometre == nil ? "" : "/km"),
-                          "\(award.pack)/\(award.rule)", award.detail)
+                          Format.duration(award.elapsedSeconds), Format.paceText(award.paceSecondsPerKilometre),
+                          "\(award.pack)/\(award.rule)", award.detail.isEmpty ? "—" : award.detail)
             }
             out.append(table.render())
             // The measures behind each award, as the rule read them, and the evidence it gave.
@@ -147,17 +166,21 @@ struct ExplainCommand: ParsableCommand {
             }
             if let remaining = e.remainingMeters { out.append("  \(Format.distance(remaining)) to go.") }
             for target in e.targets {
-                var pace = target.paceSecondsPerKilometre.map { " at \(Format.pace($0))/km or faster" } ?? ""
+                var pace = target.paceSecondsPerKilometre.map { " at \(Format.paceText($0)) or faster" } ?? ""
                 if let elapsed = target.elapsedSeconds { pace = " in \(Format.duration(elapsed)) or less" }
-                out.append("  \(target.tier): a run of \(Format.distance(target.distanceMeters))\(pace)")
+                out.append("  \(targetLabel(target.tier)): a run of \(Format.distance(target.distanceMeters)) or more\(pace)")
             }
         }
         if !e.ruleErrors.isEmpty {
             out.append("")
-            out.append("\(e.ruleErrors.count) rule\(e.ruleErrors.count == 1 ? "" : "s") failed (see stderr): the answer may be incomplete.")
+            out.append("\(Format.count(e.ruleErrors.count, "rule")) failed (see stderr): the answer may be incomplete.")
         }
         return out.joined(separator: "\n")
     }
+
+    /// What a target line says it is for: `to earn it` (never the bare tier `earned`, which would read
+    /// as already earned), `for silver`.
+    static func targetLabel(_ tier: String) -> String { tier == "earned" ? "to earn it" : "for \(tier)" }
 
     /// `38.2 of 100 km (38%)`; times (`s`) as clock times.
     static func describe(_ progress: BadgeRules.Progress) -> String {
@@ -255,7 +278,7 @@ public struct BadgeExplanation: Encodable, Sendable {
 
     /// The whole second below a pace a run must beat (`a < target`), at least 0.1 s below it (a what-if
     /// run is 0.01% slower than asked, `WhatIf.slowdown`; nobody paces to a tenth of a second).
-    static func qualifyingPace(_ target: Double) -> Double { (target - 1.1).rounded(.up) }
+    static func qualifyingPace(_ target: Double) -> Double { Format.tierPace(target) }
     /// The next 10 m strictly above a distance a run must exceed (`a > target`), and at least the
     /// shortest run `whatif` makes (100 m: the lace-up badge's distance is 0).
     static func qualifyingDistance(_ target: Double) -> Double {
@@ -285,7 +308,7 @@ public struct BadgeExplanation: Encodable, Sendable {
         self.fileErrors = fileErrors
         let packs = Set(awards.map(\.pack) + statuses.map(\.pack))
         // Only where the badge is not earned: then a measure that is nil everywhere may be why.
-        let notes = evaluation.notes.filter { $0.rule == nil && packs.contains($0.pack) && $0.message.hasPrefix("measure '") }
+        let notes = evaluation.notes.filter { $0.rule == nil && packs.contains($0.pack) && RuleNote.isUnavailableMeasure($0.message) }
         measureNotes = awards.isEmpty ? notes.map { "\($0.pack): \($0.message)" } : []
         exclusions = evaluation.exclusions.filter { packs.contains($0.pack) }
         for status in statuses {

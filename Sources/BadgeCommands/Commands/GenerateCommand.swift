@@ -9,9 +9,15 @@ struct GenerateCommand: ParsableCommand {
         commandName: "generate",
         abstract: "Write realistic, deterministic run files: the sample runs, or many runs for benchmarks.",
         discussion: """
-            With --sample (the default) writes the repository's runs/ story: sixteen runs over three months (four of them laps of a park loop) \
+            Without --count, writes the repository's runs/ story: sixteen runs over three months (four of them laps of a park loop) \
             in GPX, gzip'd GPX, FIT and a treadmill JSON summary. With --count N writes N GPX runs of about \
             --minutes minutes each, sampled every second. The same options always give the same bytes.
+
+            Examples:
+              badgectl generate runs/
+              badgectl generate /tmp/many --count 2000 --minutes 60 --seed 7
+
+            \(ExitStatus.help)
             """
     )
 

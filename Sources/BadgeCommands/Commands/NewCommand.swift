@@ -7,6 +7,13 @@ struct NewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "new",
         abstract: "Create a rule pack or a rule, with a passing test beside it.",
+        discussion: """
+            Examples:
+              badgectl new pack mine
+              badgectl new rule hills --pack rules/mine
+
+            \(ExitStatus.help)
+            """,
         subcommands: [NewPackCommand.self, NewRuleCommand.self]
     )
 }
@@ -32,7 +39,15 @@ struct NewPackCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pack",
         abstract: "Create rules/NAME/: pack.lua (declaring one badge), a first rule and its test.",
-        discussion: "Run `badgectl test DIR/NAME` afterwards: the new pack's test passes."
+        discussion: """
+            Run `badgectl test DIR/NAME` afterwards: the new pack's test passes.
+
+            Examples:
+              badgectl new pack mine
+              badgectl new pack mine --dir ~/packs
+
+            \(ExitStatus.help)
+            """
     )
 
     @Argument(help: ArgumentHelp("The pack's name (its folder name).", valueName: "name"))
@@ -72,6 +87,12 @@ struct NewRuleCommand: ParsableCommand {
             The rule awards the badge `<pack>-<name>` for a run longer than 10 km. The command declares \
             that badge in pack.lua's `badges` (it edits pack.lua); when pack.lua has no `badges = {` \
             line to add it to, it prints the entry to add by hand.
+
+            Examples:
+              badgectl new rule hills --pack mine
+              badgectl new rule hills --pack ~/packs/mine
+
+            \(ExitStatus.help)
             """
     )
 

@@ -16,6 +16,12 @@ struct ReportCommand: ParsableCommand {
             are embedded. Routes are simplified (Douglas–Peucker) and coloured from red (slow) through \
             yellow to green (fast) on each run's 5th–95th percentile speeds; a marker shows where each \
             badge distance was reached.
+
+            Examples:
+              badgectl report ~/runs -o report.html
+              badgectl report ~/runs -o report.html --images badges/ --theme moon
+
+            \(ExitStatus.help)
             """
     )
 
@@ -46,7 +52,7 @@ struct ReportCommand: ParsableCommand {
         ReportCommand.addGeography(to: &input, packs: pipeline.engine.packs)
         do {
             let bytes = try HTMLReport.write(input, to: output)
-            print("wrote \(output) (\(report.runs.count) runs, \(report.awards.count) awards, \(bytes) bytes)")
+            print("wrote \(output) (\(Format.count(report.runs.count, "run")), \(Format.count(report.awards.count, "award")), \(Format.count(bytes, "byte")))")
         } catch {
             Console.error(CommandError.prefix + "\(error)")
             throw ExitCode(ExitStatus.failure.rawValue)
@@ -72,8 +78,17 @@ struct ReportCommand: ParsableCommand {
         }
     }
 
-    /// Turns the evaluation into the report's input. `generatedAt` is the newest run's start, so the
-    /// same runs always give the same bytes.
+    /// When the page is made: now, or `SOURCE_DATE_EPOCH` (seconds since 1970) when set, the
+    /// reproducible-builds convention, so that tests and anyone who wants the same runs to give the
+    /// same bytes can fix the clock.
+    static func now(environment: [String: String] = ProcessInfo.processInfo.environment) -> Date {
+        if let text = environment["SOURCE_DATE_EPOCH"], let seconds = Double(text), seconds.isFinite, seconds >= 0 {
+            return Date(timeIntervalSince1970: seconds)
+        }
+        return Date()
+    }
+
+    /// Turns the evaluation into the report's input, generated `now()`.
     static func input(_ report: EvaluationReport, catalogue: Catalogue, packBadges: [CatalogueBadge],
                       title: String, imagesDirectory: String?) -> ReportInput {
         let runs = Dictionary(report.runs.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
@@ -120,9 +135,8 @@ struct ReportCommand: ParsableCommand {
             }
             return badge
         }
-        let newest = report.runs.compactMap(\.startEpochSeconds).max() ?? 0
         return ReportInput(
-            title: title, generatedAt: Date(timeIntervalSince1970: newest), badges: badges, runs: report.runs,
+            title: title, generatedAt: ReportCommand.now(), badges: badges, runs: report.runs,
             next: report.next.map { BadgeReport.NextBadge(name: $0.name, remainingMeters: $0.remainingMeters) },
             imagesDirectory: imagesDirectory)
     }

@@ -11,14 +11,25 @@ struct SummarizeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "summarize",
         abstract: "Print the summary of run files: distance, times, pace, splits, fastest efforts, elevation, checkpoints.",
-        discussion: "The JSON is always {\"runs\": [...]} with the same run objects as `evaluate`."
+        discussion: """
+            The JSON is always {"runs": [...]} with the same run objects as `evaluate`.
+
+            Examples:
+              badgectl summarize runs/2026-08-20-first-10k.fit
+              badgectl summarize ~/runs --rules rules/habits --athlete me.json
+
+            \(ExitStatus.help)
+            """
     )
 
     @Argument(help: ArgumentHelp("Run files (or folders).", valueName: "file"))
     var files: [String]
 
-    @Option(name: .long, help: ArgumentHelp("Badge catalogue whose distances are located on the route as checkpoints.", valueName: "file"))
-    var badges: String = "badges.json"
+    @Option(name: .long, help: ArgumentHelp(
+        "Badge catalogue whose distances are located on the route as checkpoints.",
+        discussion: "Defaults to ./badges.json, else the installed <binary>/../share/badgectl/badges.json (as every command looks it up).",
+        valueName: "file"))
+    var badges: String?
 
     @OptionGroup var runOptions: RunOptions
 
@@ -43,12 +54,12 @@ struct SummarizeCommand: ParsableCommand {
     func run() throws {
         let zone = try runOptions.zone()
         var catalogue = Catalogue(badges: [])
-        if FileManager.default.fileExists(atPath: badges) {
-            do {
-                catalogue = try Catalogue.load(path: badges)
-            } catch {
-                Console.error(CommandError.prefix + "\(error) (checkpoints left out)")
-            }
+        do {
+            // The README's lookup order, as every command: --badges, ./badges.json, the installed one.
+            let path = try Installation.locate("badges.json", given: badges, flag: "--badges FILE", directory: false)
+            catalogue = try Catalogue.load(path: path)
+        } catch {
+            Console.error(CommandError.prefix + "\(error) (checkpoints left out)")
         }
         // Each pack loaded once here for its own message; the pipeline's engine loads them for their measures.
         for directory in rules {
@@ -126,7 +137,7 @@ struct SummarizeCommand: ParsableCommand {
     static func describe(_ run: RunSummary) -> String {
         var lines: [String] = []
         lines.append("\(ShownName.of(run.id))\(run.name.map { " — \($0)" } ?? "")")
-        lines.append("  start      \(run.start ?? "—")  (local date \(run.localDate ?? "—"))   sport \(run.sport)   \(run.format), \(run.points) points")
+        lines.append("  start      \(run.start ?? "—")  (local date \(run.localDate ?? "—"))   sport \(run.sport)   \(run.format), \(Format.count(run.points, "point"))")
         lines.append("  distance   \(Format.distance(run.distanceMeters))\(run.deviceDistanceMeters.map { "  (device: \(Format.distance($0)))" } ?? "")")
         lines.append("  elapsed    \(Format.duration(run.elapsedSeconds))   timer \(Format.duration(run.timerSeconds))   moving \(Format.duration(run.movingSeconds))")
         if run.deviceElapsedSeconds != nil || run.deviceTimerSeconds != nil {
@@ -134,7 +145,7 @@ struct SummarizeCommand: ParsableCommand {
             lines.append("  device     elapsed \(Format.duration(run.deviceElapsedSeconds))   timer \(Format.duration(run.deviceTimerSeconds))")
         }
         if let totals = deviceTotals(run) { lines.append("  device     " + totals) }
-        lines.append("  pace       \(Format.pace(run.paceSecondsPerKilometre))/km   \(Format.pace(run.paceSecondsPerMile))/mi   moving \(Format.pace(run.movingPaceSecondsPerKilometre))/km")
+        lines.append("  pace       \(Format.paceText(run.paceSecondsPerKilometre))   \(Format.pace(run.paceSecondsPerMile))/mi   moving \(Format.paceText(run.movingPaceSecondsPerKilometre))")
         if let e = run.elevation {
             lines.append("  elevation  +\(Int(e.gainMeters.rounded())) m / -\(Int(e.lossMeters.rounded())) m   (\(Int(e.minMeters.rounded()))–\(Int(e.maxMeters.rounded())) m)")
         }
@@ -143,18 +154,32 @@ struct SummarizeCommand: ParsableCommand {
         }
         if let cad = run.cadence { lines.append("  cadence    avg \(Int(cad.average.rounded()))  max \(Int(cad.maximum.rounded()))") }
         if !run.splitsKilometre.isEmpty {
-            lines.append("  splits/km  " + run.splitsKilometre.map { ($0.partial ? "(\(Format.distance($0.distanceMeters))) " : "") + Format.pace($0.paceSecondsPerKilometre) }.joined(separator: " "))
+            lines.append("  splits/km  " + splits(run.splitsKilometre))
         }
         if !run.efforts.isEmpty {
             lines.append("  fastest    " + run.efforts.map { "\($0.name) \(Format.duration($0.elapsedSeconds))" }.joined(separator: "  "))
         }
         for c in run.checkpoints {
             let pos = (c.latitude != nil && c.longitude != nil) ? String(format: " at %.5f, %.5f", c.latitude ?? 0, c.longitude ?? 0) : ""
-            lines.append("  passed     \(c.name) (\(Format.distance(c.distanceMeters))) after \(Format.duration(c.elapsedSeconds))\(pos)")
+            // A start badge (distance 0) is passed where the run starts: no "0 m after 0:00".
+            if c.distanceMeters <= 0 {
+                let place = (c.latitude != nil && c.longitude != nil) ? String(format: " (%.5f, %.5f)", c.latitude ?? 0, c.longitude ?? 0) : ""
+                lines.append("  passed     \(c.name) at the start\(place)")
+            } else {
+                lines.append("  passed     \(c.name) (\(Format.distance(c.distanceMeters))) after \(Format.duration(c.elapsedSeconds))\(pos)")
+            }
         }
         for lap in run.laps { lines.append("  lap \(lap.index)".padding(toLength: 13, withPad: " ", startingAt: 0) + describe(lap)) }
         for d in run.dropped { lines.append("  dropped    \(d.count) × \(d.reason)") }
         return lines.joined(separator: "\n")
+    }
+
+    /// `6:46 6:08 7:21 8:46, last 669 m at 6:15/km`: the whole kilometres' paces, then the short last
+    /// split said as what it is (its distance and pace), never a bare pace that reads as a kilometre.
+    static func splits(_ splits: [Split]) -> String {
+        let whole = splits.filter { !$0.partial }.map { Format.pace($0.paceSecondsPerKilometre) }.joined(separator: " ")
+        let last = splits.filter(\.partial).map { "last \(Format.distance($0.distanceMeters)) at \(Format.paceText($0.paceSecondsPerKilometre))" }
+        return ([whole].filter { !$0.isEmpty } + last).joined(separator: ", ")
     }
 
     /// The device's own climb, moving time, heart rate and lap count, or nil when the file records none.
@@ -171,7 +196,7 @@ struct SummarizeCommand: ParsableCommand {
             let maximum = run.deviceMaximumHeartRate.map { String(Int($0.rounded())) } ?? "—"
             parts.append("heart rate avg \(average)  max \(maximum) bpm")
         }
-        if let laps = run.deviceLaps { parts.append("\(laps) lap\(laps == 1 ? "" : "s")") }
+        if let laps = run.deviceLaps { parts.append(Format.count(laps, "lap")) }
         return parts.isEmpty ? nil : parts.joined(separator: "   ")
     }
 
@@ -179,7 +204,7 @@ struct SummarizeCommand: ParsableCommand {
     static func describe(_ lap: RunLap) -> String {
         var text = lap.distanceMeters.map { Format.distance($0) } ?? "—"
         text += " in \(Format.duration(lap.timerSeconds ?? lap.elapsedSeconds))"
-        if let pace = lap.paceSecondsPerKilometre { text += " (\(Format.pace(pace))/km)" }
+        if let pace = lap.paceSecondsPerKilometre { text += " (\(Format.paceText(pace)))" }
         if let average = lap.averageHeartRate {
             text += "  avg \(Int(average.rounded()))" + (lap.maximumHeartRate.map { " max \(Int($0.rounded()))" } ?? "") + " bpm"
         }

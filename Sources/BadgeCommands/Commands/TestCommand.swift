@@ -22,9 +22,15 @@ struct TestCommand: ParsableCommand {
             pack is below N percent: covered (badge, tier) pairs plus rules run, over the declared pairs \
             plus the rules.
 
-            Exit status: 0 when every test passed; \(ExitStatus.testsFailed.rawValue) when a test failed, \
-            a test file, pack or catalogue did not load, or coverage is below --threshold; \
-            \(ExitStatus.failure.rawValue) for unusable arguments (no such folder).
+            For `test`: 0 when every test passed; 3 when a test failed, a test file, pack or catalogue \
+            did not load, or coverage is below --threshold; 1 when there is nothing to test (no such \
+            folder, no rules found); 64 for a usage error.
+
+            Examples:
+              badgectl test
+              badgectl test rules/mine --run silver --coverage
+
+            \(ExitStatus.help)
             """
     )
 
@@ -56,13 +62,18 @@ struct TestCommand: ParsableCommand {
 
     func run() throws {
         var options = RuleOptions()
-        options.rules = paths
-        for path in paths.isEmpty ? ["rules"] : paths {
+        // No PATH: the packs as every command finds them (./rules, else the installed ones).
+        do {
+            options.rules = paths.isEmpty
+                ? [try Installation.locate("rules", given: nil, flag: "a PATH argument (badgectl test PATH)", directory: true)] : paths
+        } catch {
+            Console.error(CommandError.prefix + "\(error)")
+            throw ExitCode(ExitStatus.failure.rawValue)
+        }
+        for path in options.rules {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-                let error = paths.isEmpty ? CommandError.cannotFind(what: "rule packs", looked: ["./rules"], flag: "a PATH argument (badgectl test PATH)")
-                    : CommandError.noSuchFolder(path: path)
-                Console.error(CommandError.prefix + error.description)
+                Console.error(CommandError.prefix + CommandError.noSuchFolder(path: path).description)
                 throw ExitCode(ExitStatus.failure.rawValue)
             }
         }
@@ -120,7 +131,7 @@ struct TestCommand: ParsableCommand {
             }
             if coverage, let c = report.coverage {
                 let tests = report.results.filter { $0.name != "(load)" }.count
-                out.append("coverage \(report.pack): \(tests) test\(tests == 1 ? "" : "s"), "
+                out.append("coverage \(report.pack): \(Format.count(tests, "test")), "
                            + String(format: "%.1f%% (%d of %d badge/tier pairs and rules)", c.percent, c.covered, c.total))
                 out.append(c.notAwarded.isEmpty ? "  every badge and tier awarded by some test"
                            : "  not awarded by any test: " + c.notAwarded.joined(separator: ", "))

@@ -10,6 +10,7 @@ struct WhatifCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "whatif",
         abstract: "What a run, run next, would earn: the awards with their tiers and details, and what it changes in next.",
+        usage: "badgectl whatif <dir> --distance <distance> (--time <time> | --pace <pace>) [<options>]",
         discussion: """
             Imagines an even-paced run of --distance in --time (or at --pace), generated like a real \
             run (splits, efforts, checkpoints, measures), adds it to the history of DIR and evaluates \
@@ -19,6 +20,12 @@ struct WhatifCommand: ParsableCommand {
             The run made has the distance and time asked within 0.1%. It is from 100 m to 250 km, at \
             a pace no faster than the world record over the distance (evaluate leaves a faster run \
             out as implausible) and no slower than 30:00/km; anything else is refused with these limits.
+
+            Examples:
+              badgectl whatif ~/runs --distance 10k --time 50:00
+              badgectl whatif ~/runs --distance half --pace 5:30 --date 2026-12-06
+
+            \(ExitStatus.help)
             """
     )
 
@@ -29,7 +36,7 @@ struct WhatifCommand: ParsableCommand {
 
     // Unconditional: `--distance -5km` is a value to refuse with the limits, not a missing one.
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
-        "The run's distance: 12km, 800m, 10mi (a bare number is km), from 100 m to 250 km.", valueName: "distance"))
+        "The run's distance, from 100 m to 250 km: 12km, 10k, 10 km, 800m, 5mi, half, marathon (a bare number is km).", valueName: "distance"))
     var distance: String?
 
     @Option(name: .long, help: ArgumentHelp(
@@ -59,6 +66,9 @@ struct WhatifCommand: ParsableCommand {
     var format: OutputFormat = .table
 
     @OptionGroup var cacheOptions: CacheOptions<SummaryCache>
+
+    @Flag(name: .long, help: "Show every column of the table, however wide (by default it fits the terminal or $COLUMNS).")
+    var wide = false
 
     /// What `whatif --format json` prints.
     struct Report: Encodable {
@@ -92,6 +102,9 @@ struct WhatifCommand: ParsableCommand {
         var nextAfter: [NextBadge]
         var errors: [RunFileError]
         var ruleErrors: [RuleFailure]
+        /// Distance badges the run misses only because it is not longer than their distance (for the
+        /// table; not in the JSON).
+        var strictlyLonger: [String] = []
         enum CodingKeys: String, CodingKey {
             case header, run, awards, changes, errors
             case nextBefore = "next_before"
@@ -100,9 +113,13 @@ struct WhatifCommand: ParsableCommand {
         }
     }
 
+    func validate() throws {
+        if (time == nil) == (pace == nil) { throw CommandError.timeOrPace(both: time != nil).usage }
+    }
+
     func run() throws {
+        if wide { Terminal.unlimited = true }
         guard (distance == nil) != (segment == nil) else { throw CommandError.distanceOrSegment(both: distance != nil).usage }
-        if time != nil, pace != nil { throw CommandError.timeOrPace(both: true).usage }
         let pipeline = try EvaluationPipeline(options, failures: .printAndExit)
         // Along a segment: the run is the route's length, at the pace asked over the segment.
         let route = try segment.map { reference in
@@ -133,7 +150,7 @@ struct WhatifCommand: ParsableCommand {
         guard paceAsked >= WhatifCommand.fastestPace(meters: meters), paceAsked <= WhatIf.slowestPace else {
             throw CommandError.outOfRange(flag: time == nil ? "--pace" : "--time", value: time ?? pace ?? "",
                                           limits: WhatifCommand.limits(meters: meters) + "; this is "
-                                            + (seconds > 0 ? "\(Format.pace(paceAsked))/km over \(Format.distance(meters))" : "no time at all")).usage
+                                            + (seconds > 0 ? "\(Format.paceText(paceAsked)) over \(Format.distance(meters))" : "no time at all")).usage
         }
         let climb = try elevation.map { try Quantity.meters($0, flag: "--elevation", bareUnit: 1) }
         let outcome = try pipeline.run(directory: directory, cache: cacheOptions.open())
@@ -144,7 +161,7 @@ struct WhatifCommand: ParsableCommand {
         let result = try EvaluationPipeline.guarding(.printAndExit) {
             try pipeline.runs.whatIf(imagined, selected: outcome.selected)
         }
-        let report = Report(
+        var report = Report(
             header: pipeline.header,
             run: Report.Imagined(id: result.run.id, distanceMeters: result.run.distanceMeters, elapsedSeconds: result.run.elapsedSeconds ?? seconds,
                                  paceSecondsPerKilometre: seconds / (meters / 1000), start: result.run.start, localStart: result.run.localStart,
@@ -152,6 +169,9 @@ struct WhatifCommand: ParsableCommand {
             awards: result.awards, changes: result.changes, nextBefore: result.before.nexts, nextAfter: result.after.nexts,
             errors: outcome.folder.errors, ruleErrors: result.after.failures)
         let names = pipeline.themedCatalogue.badges + pipeline.themedPackBadges
+        report.strictlyLonger = WhatifCommand.missedByStrictness(askedMeters: meters, badges: pipeline.themedCatalogue.badges,
+                                                                 held: Set(result.before.awards.map(\.badge)),
+                                                                 awardedToRun: Set(result.awards.map(\.badge)))
         switch format {
         case .json: print(try JSONOutput.encode(report))
         case .table: print(WhatifCommand.table(report, names: names))
@@ -159,6 +179,20 @@ struct WhatifCommand: ParsableCommand {
         for error in report.errors { Console.error(CommandError.skipped + error.message) }
         for failure in report.ruleErrors { Console.error(CommandError.ruleFailed + "\(failure)") }
         if !report.errors.isEmpty || !report.ruleErrors.isEmpty { throw ExitCode(ExitStatus.partial.rawValue) }
+    }
+
+    /// The distance badges a run of `askedMeters` misses because it is not strictly longer than their
+    /// distance (asked at the distance, within whatif's 0.1%): what to say about each. `held`: badges
+    /// the history or the run already has (then the run misses its tiers: silver, gold, best).
+    static func missedByStrictness(askedMeters: Double, badges: [CatalogueBadge], held: Set<String>,
+                                   awardedToRun: Set<String> = []) -> [String] {
+        badges.compactMap { badge in
+            guard let distance = badge.distanceMeters, distance > 0, !awardedToRun.contains(badge.id),
+                  askedMeters <= distance, askedMeters >= distance * 0.999 else { return nil }
+            let over = Format.distance(BadgeExplanation.qualifyingDistance(distance))
+            return "\(badge.name): a badge needs a run strictly longer than its distance (\(Format.distance(distance))): "
+                + (held.contains(badge.id) ? "\(over) counts for its tiers." : "\(over) earns it.")
+        }
     }
 
     /// The fastest pace (s/km) whatif makes over `meters`: the world record's (`RunSelection`), at most
@@ -169,10 +203,10 @@ struct WhatifCommand: ParsableCommand {
 
     /// What whatif makes, for messages; with the fastest pace over `meters` when given.
     static func limits(meters: Double?) -> String {
-        let fastest = meters.map { "the world record over \(Format.distance($0)) (\(Format.pace(fastestPace(meters: $0)))/km; "
+        let fastest = meters.map { "the world record over \(Format.distance($0)) (\(Format.paceText(fastestPace(meters: $0))); "
             + "evaluate leaves a faster run out as implausible)" } ?? "the world record over the distance"
         return "whatif makes runs from 100 m to 250 km at a pace no faster than \(fastest) and no slower than "
-            + "\(Format.pace(WhatIf.slowestPace))/km"
+            + "\(Format.paceText(WhatIf.slowestPace))"
     }
 
     /// `--date` in `zone` (09:00 when no time is given), else a day after the last run, else now.
@@ -209,7 +243,7 @@ struct WhatifCommand: ParsableCommand {
     static func table(_ report: Report, names: [CatalogueBadge]) -> String {
         func name(_ id: String) -> String { names.first { $0.id == id }?.name ?? id }
         let run = report.run
-        var out = ["What if: \(Format.distance(run.distanceMeters)) in \(Format.duration(run.elapsedSeconds)) (\(Format.pace(run.paceSecondsPerKilometre))/km)"
+        var out = ["What if: \(Format.distance(run.distanceMeters)) in \(Format.duration(run.elapsedSeconds)) (\(Format.paceText(run.paceSecondsPerKilometre)))"
             + (run.localStart.map { " starting \($0.prefix(16).replacingOccurrences(of: "T", with: " "))" } ?? "")
             + (run.elevationGainMeters.map { String(format: ", %.0f m of climb", $0) } ?? "")
             + (run.segment.map { " along segment \($0)" } ?? "")]
@@ -218,10 +252,11 @@ struct WhatifCommand: ParsableCommand {
             out.append("It would earn no award.")
         } else {
             var table = TextTable("BADGE", "TIER", "PACK", "DETAIL", "EVIDENCE")
+            table.droppable = ["PACK", "EVIDENCE"]
             for award in report.awards {
-                table.add(name(award.badge), award.tier, award.pack, award.detail, award.evidence?.text ?? "")
+                table.add(name(award.badge), award.tier, award.pack, award.detail.isEmpty ? "—" : award.detail, award.evidence?.text ?? "—")
             }
-            out.append("It would earn \(report.awards.count) award\(report.awards.count == 1 ? "" : "s"):")
+            out.append("It would earn \(Format.count(report.awards.count, "award")):")
             out.append(table.render())
         }
         var others: [String] = []
@@ -258,29 +293,40 @@ struct WhatifCommand: ParsableCommand {
         out.append("")
         out.append(nexts.isEmpty ? "Next: unchanged." : "Next, after it:")
         out += nexts
+        if !report.strictlyLonger.isEmpty {
+            out.append("")
+            out += report.strictlyLonger.map { "Not earned: " + $0 }
+        }
         return out.joined(separator: "\n")
     }
 }
 
 /// Quantities typed on the command line: distances (`12km`) and clock times (`1:00:00`).
 enum Quantity {
-    /// Meters from `12km`, `12.5 km`, `800m`, `10mi`; a bare number is in `bareUnit` meters (km by default).
+    /// Meters from `12km`, `12.5 km`, `10k`, `800m`, `10mi`, `half`, `marathon`: the one parser of a
+    /// distance typed on the command line (whatif's --distance and --elevation); a bare number is in `bareUnit` meters (km by default).
     /// `signed`: a negative distance is returned (for the caller to refuse with its limits), else refused.
     static func meters(_ text: String, flag: String, bareUnit: Double = 1000, signed: Bool = false) throws -> Double {
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
-        let units: [(String, Double)] = [("km", 1000), ("mi", 1609.344), ("m", 1)]
+        if let named = namedDistances[trimmed] { return named }
+        let units: [(String, Double)] = [("km", 1000), ("k", 1000), ("mi", 1609.344), ("m", 1)]
         var number = trimmed, factor = bareUnit
         for (suffix, value) in units where trimmed.hasSuffix(suffix) {
             number = String(trimmed.dropLast(suffix.count)).trimmingCharacters(in: .whitespaces)
             factor = value
             break
         }
-        let expected = "a distance such as 12km, 800m or 10mi (up to 1000 km)"
+        let expected = "a distance such as 12km, 10k, 800m, 5mi, half or marathon (up to 1000 km)"
         guard let value = Double(number), value.isFinite else { throw CommandError.badQuantity(flag: flag, value: text, expected: expected).usage }
         if signed { return value * factor }
         guard value >= 0, value * factor <= 1_000_000 else { throw CommandError.badQuantity(flag: flag, value: text, expected: expected).usage }
         return value * factor
     }
+
+    /// Race distances by name: World Athletics' half marathon and marathon.
+    static let namedDistances: [String: Double] = [
+        "half": 21_097.5, "half marathon": 21_097.5, "half-marathon": 21_097.5, "marathon": 42_195,
+    ]
 
     /// Seconds from `h:mm:ss`, `mm:ss` or a number of seconds.
     static func seconds(_ text: String, flag: String) throws -> Double {

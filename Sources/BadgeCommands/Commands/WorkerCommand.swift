@@ -18,10 +18,17 @@ struct WorkerCommand: ParsableCommand {
             Output is flushed after each athlete. Exit status 2 when any line or rule failed, 1 when \
             --max-errors stopped the worker. Give --root DIR so that lines can name only files inside DIR. \
             The line format is in docs/worker.md.
+
+            Examples:
+              badgectl worker --root /data < runs.jsonl > awards.jsonl
+
+            \(ExitStatus.help)
             """
     )
 
-    @OptionGroup var options: PipelineOptions
+    @OptionGroup var options: StreamOptions
+
+    @OptionGroup var asOf: AsOfOptions
 
     @Option(name: .long, help: ArgumentHelp(
         "Stop after this many errors (bad lines, failed rules): the error past it ends the worker with status 1.",
@@ -46,7 +53,7 @@ struct WorkerCommand: ParsableCommand {
     }
 
     func run() throws {
-        let pipeline = try EvaluationPipeline(options, failures: .printAndExit)
+        let pipeline = try EvaluationPipeline(options, failures: .printAndExit, asOf: try asOf.date())
         var runs = pipeline.runs
         runs.cache = cacheOptions.open()
         let setup = Worker.Setup(pipeline: runs, sport: options.selection.sport, maximumErrors: maxErrors,

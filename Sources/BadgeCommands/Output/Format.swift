@@ -2,12 +2,35 @@ import BadgeReport
 import Foundation
 import RunFiles
 
-/// Human formatting for tables.
+/// Human formatting: the one voice of every output a person reads (evaluate's and every other
+/// table, explain, summarize, whatif, add, diff, test, and the report's figures through
+/// `ReportFormat`, which this calls). Paces `m:ss`, times `h:mm:ss` or `m:ss`, distances `850 m` or
+/// `5.21 km`, dates `YYYY-MM-DD`, counts with the right plural.
 enum Format {
+    /// `1 run`, `25 awards`: `count` and the noun, plural unless the count is 1.
+    static func count(_ count: Int, _ singular: String, plural: String? = nil) -> String {
+        "\(count) " + (count == 1 ? singular : plural ?? singular + "s")
+    }
+
+    /// The pace a runner must hold for a tier whose rule compares strictly (`pace < target`): the whole
+    /// second at least 0.1 s below `target` (a what-if run is 0.01% slower than asked; nobody paces
+    /// to a tenth of a second), so that "11:04/km or faster" is exactly true. The one rounding rule
+    /// of a tier's pace in every output (evaluate, explain, the report, the rules' hints).
+    static func tierPace(_ target: Double) -> Double { (target - 1.1).rounded(.up) }
+
+    /// `11:04/km or faster`: what earns a tier whose rule wants a pace below `target`.
+    static func tierPaceText(_ target: Double) -> String { "\(paceText(tierPace(target))) or faster" }
+
     /// `4:58` (minutes:seconds per km), `—` for nil.
     static func pace(_ secondsPerKilometre: Double?) -> String {
         guard let s = secondsPerKilometre, s.isFinite, s > 0 else { return "—" }
         return ReportFormat.clock(Int(s.rounded()), hours: false)
+    }
+
+    /// `4:58/km`, `—` for nil: a pace with its unit, as every output writes it (`ReportFormat.pace`).
+    static func paceText(_ secondsPerKilometre: Double?) -> String {
+        guard let s = secondsPerKilometre, s.isFinite, s > 0 else { return "—" }
+        return pace(s) + "/km"
     }
 
     /// `1:02:03` or `25:41`.
@@ -19,14 +42,22 @@ enum Format {
     /// `5.21 km`, `850 m`.
     static func distance(_ meters: Double?) -> String {
         guard let m = meters, m.isFinite else { return "—" }
-        if m < 1000 { return "\(Int(m.rounded())) m" }
-        return String(format: "%.2f km", m / 1000)
+        if m < 1000 && m.rounded() < 1000 { return "\(Int(m.rounded())) m" }
+        return ReportFormat.kilometres(m)
     }
 
     /// The date part of an ISO timestamp.
     static func date(_ iso: String?) -> String {
         guard let iso else { return "—" }
         return String(iso.prefix(10))
+    }
+
+    /// A line of prose fitted to `width` (the terminal's): broken at spaces, continuation lines indented.
+    static func paragraph(_ text: String, width: Int? = Terminal.width, indent: Int = 2) -> [String] {
+        guard let width, text.count > width else { return [text] }
+        let lines = TextTable.wrap(text, width: width - indent)
+        return [lines[0]] + TextTable.wrap(lines.dropFirst().joined(separator: " "), width: width - indent)
+            .filter { !$0.isEmpty }.map { String(repeating: " ", count: indent) + $0 }
     }
 
     /// The local date of an award (or a run) at `at` (UTC, `YYYY-MM-DDThh:mm:ssZ`): the run's own
@@ -40,32 +71,104 @@ enum Format {
     }
 }
 
-/// A plain text table with aligned columns.
+/// A plain text table with aligned columns, fitted to a width: past it, the columns named in
+/// `droppable` go first (in that order), then the last column wraps onto continuation lines under
+/// itself (at spaces where it can). `render()` fits the terminal (`Terminal.width`); `--wide` passes nil.
 struct TextTable {
     var headers: [String]
     var rows: [[String]] = []
+    /// Headers of columns that may be left out to fit, the first to go first.
+    var droppable: [String] = []
 
     init(_ headers: String...) { self.headers = headers }
 
     /// A row; control characters in a cell (a newline in a file name) are escaped so a row stays one line.
     mutating func add(_ cells: String...) { rows.append(cells.map(ShownName.of)) }
 
-    func render() -> String {
-        var widths = headers.map(\.count)
-        for row in rows {
-            for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) }
+    /// Narrowest the wrapped last column gets before more columns are dropped.
+    static let minimumLastColumn = 24
+
+    /// The table in at most `width` columns (nil: as wide as its cells).
+    func render(width: Int? = Terminal.width) -> String {
+        var keep = Array(headers.indices)
+        func widths(_ columns: [Int]) -> [Int] {
+            columns.map { i in rows.reduce(headers[i].count) { max($0, i < $1.count ? $1[i].count : 0) } }
         }
-        func line(_ cells: [String]) -> String {
-            var out = ""
-            for (i, cell) in cells.enumerated() {
-                let isLast = i == cells.count - 1
-                out += isLast ? cell : cell + String(repeating: " ", count: widths[i] - cell.count + 2)
+        func fixedWidth(_ columns: [Int]) -> Int { widths(columns).dropLast().reduce(0) { $0 + $1 + 2 } }
+        if let width {
+            var toDrop = droppable.compactMap { headers.firstIndex(of: $0) }
+            while widths(keep).reduce(0, +) + 2 * (keep.count - 1) > width,
+                  width - fixedWidth(keep) < Self.minimumLastColumn, !toDrop.isEmpty {
+                let column = toDrop.removeFirst()
+                keep.removeAll { $0 == column }
             }
-            return out
         }
-        var lines = [line(headers), line(widths.map { String(repeating: "-", count: $0) })]
-        lines += rows.map(line)
-        return lines.joined(separator: "\n")
+        var columnWidths = widths(keep)
+        var lastWidth = columnWidths.last ?? 0
+        if let width, !keep.isEmpty {
+            lastWidth = max(Self.minimumLastColumn, min(lastWidth, width - fixedWidth(keep)))
+            columnWidths[columnWidths.count - 1] = min(columnWidths[columnWidths.count - 1], lastWidth)
+        }
+        let indent = fixedWidth(keep)
+        func line(_ cells: [String]) -> [String] {
+            var out = ""
+            for (k, cell) in cells.enumerated() where k < cells.count - 1 {
+                out += cell + String(repeating: " ", count: max(0, columnWidths[k] - cell.count) + 2)
+            }
+            let pieces = Self.wrap(cells.last ?? "", width: lastWidth)
+            return [out + (pieces.first ?? "")] + pieces.dropFirst().map { String(repeating: " ", count: indent) + $0 }
+        }
+        func pick(_ row: [String]) -> [String] { keep.map { $0 < row.count ? row[$0] : "" } }
+        var lines = line(pick(headers)) + line(columnWidths.map { String(repeating: "-", count: $0) })
+        for row in rows { lines += line(pick(row)) }
+        return lines.map { $0.hasSuffix(" ") ? String($0.reversed().drop { $0 == " " }.reversed()) : $0 }.joined(separator: "\n")
+    }
+
+    /// Units a number keeps on its line: `10.00 km` never breaks between the two.
+    static let units: Set<String> = ["km", "m", "mi", "s", "min", "h", "bpm", "tiles", "runs"]
+
+    /// `text` in lines of at most `width` characters, broken at spaces, never between a number and its
+    /// unit (a word longer than a line is cut).
+    static func wrap(_ text: String, width: Int) -> [String] {
+        guard width > 0, text.count > width else { return [text] }
+        var words: [String] = []
+        for word in text.split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
+            let bare = String(word.prefix { $0.isLetter })
+            if let last = words.last, last.last?.isNumber == true, units.contains(bare), word.count <= bare.count + 1 {
+                words[words.count - 1] = last + " " + word
+            } else {
+                words.append(word)
+            }
+        }
+        var lines: [String] = [], current = ""
+        for word in words {
+            var word = word
+            if current.isEmpty || current.count + 1 + word.count > width {
+                if !current.isEmpty { lines.append(current); current = "" }
+                while word.count > width { lines.append(String(word.prefix(width))); word = String(word.dropFirst(width)) }
+                current = word
+            } else {
+                current += " " + word
+            }
+        }
+        if !current.isEmpty || lines.isEmpty { lines.append(current) }
+        return lines
+    }
+}
+
+/// The width tables fit: `COLUMNS` when set (a number of at least 40), else the terminal's when
+/// standard output is one; nil (no limit) when output goes to a file or a pipe, so that scripts
+/// reading the table get whole lines. `--wide` sets `unlimited`.
+enum Terminal {
+    nonisolated(unsafe) static var unlimited = false
+
+    static var width: Int? {
+        if unlimited { return nil }
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap({ Int($0) }), columns >= 40 { return columns }
+        guard isatty(1) != 0 else { return nil }
+        var size = winsize()
+        guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col >= 40 else { return nil }
+        return Int(size.ws_col)
     }
 }
 

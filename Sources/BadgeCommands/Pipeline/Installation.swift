@@ -26,11 +26,24 @@ enum Installation {
         if let share {
             let installed = (share as NSString).appendingPathComponent(name)
             if exists(installed) {
-                Console.error("badgectl: using \(installed) (no ./\(name) here; \(flag) to choose)")
+                noticeOnce("badgectl: using \(installed) (no ./\(name) here; \(flag) to choose)")
                 return installed
             }
             looked.append(installed)
         }
         throw CommandError.cannotFind(what: directory ? "rule packs" : "badge catalogue", looked: looked, flag: flag)
+    }
+
+    /// The notices already printed: a command that looks the catalogue up twice (to check, then to
+    /// load) says where it found it once.
+    nonisolated(unsafe) private static var noticed: Set<String> = []
+    private static let lock = NSLock()
+
+    /// Prints `notice` on stderr unless this process already did.
+    static func noticeOnce(_ notice: String) {
+        lock.lock()
+        let fresh = noticed.insert(notice).inserted
+        lock.unlock()
+        if fresh { Console.error(notice) }
     }
 }

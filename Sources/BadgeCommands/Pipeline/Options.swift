@@ -15,6 +15,9 @@ struct RunOptions: ParsableArguments {
         discussion: "Defaults to the machine's zone. A JSON summary whose start has no zone is read as a time of day in this zone.", valueName: "zone"))
     var tz: String?
 
+    /// An unknown zone is refused before the command runs, under the command's usage.
+    func validate() throws { _ = try zone() }
+
     func zone() throws -> TimeZone {
         guard let tz else { return .current }
         guard let zone = ZoneNames.zone(named: tz) else {
@@ -22,6 +25,14 @@ struct RunOptions: ParsableArguments {
         }
         return zone
     }
+}
+
+/// `--theme NAME`: the commands that show badges by name (evaluate, explain, report, whatif, diff).
+struct ThemeOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "Show badges with a theme's names, information and images (a pack's `themes` in pack.lua).",
+        discussion: "Awards do not change; an unknown name lists the themes the packs offer.", valueName: "name"))
+    var theme: String?
 }
 
 /// Options shared by every command that runs rules.
@@ -40,11 +51,6 @@ struct RuleOptions: ParsableArguments {
     func cataloguePath() throws -> String {
         try Installation.locate("badges.json", given: badges, flag: "--badges FILE", directory: false)
     }
-
-    @Option(name: .long, help: ArgumentHelp(
-        "Show badges with a theme's names, information and images (a pack's `themes` in pack.lua).",
-        discussion: "Awards do not change; an unknown name lists the themes the packs offer.", valueName: "name"))
-    var theme: String?
 
     @Option(name: .long, help: ArgumentHelp(
         "The runner's profile (JSON: max_hr, resting_hr or zones, birth_date, sex).",
@@ -72,7 +78,10 @@ struct SelectionOptions: ParsableArguments {
         discussion: "Runs of other sports are read and listed as excluded; they do not change the exit status. A run faster than the world record for its distance is excluded as implausible.",
         valueName: "sports"))
     var sport: String = "running"
+}
 
+/// `--keep-duplicates`: the commands that read a folder (evaluate, explain, report, whatif, diff).
+struct DuplicateOptions: ParsableArguments {
     @Flag(name: .customLong("keep-duplicates"), help: ArgumentHelp(
         "Count every file, even several exports of one activity.",
         discussion: "By default runs whose starts and ends are each within 60 s and whose distances are within 5% are one activity: the richest file (FIT, then TCX, GPX, JSON) is kept and the others are listed as duplicates."))
@@ -149,8 +158,22 @@ struct AsOfOptions: ParsableArguments {
 /// local time zone, the sports that count, the rules' limits and `--as-of`.
 struct PipelineOptions: ParsableArguments {
     @OptionGroup var rules: RuleOptions
+    @OptionGroup var theme: ThemeOptions
     @OptionGroup var limits: LimitOptions
     @OptionGroup var runs: RunOptions
     @OptionGroup var selection: SelectionOptions
+    @OptionGroup var duplicates: DuplicateOptions
     @OptionGroup var asOf: AsOfOptions
+}
+
+/// What `worker` and `add` take: the rules, their limits, the zone, the sports and duplicates. No
+/// `--theme`: neither shows a badge by a theme's name (the worker writes ids; add names awards as
+/// the catalogue does). `--as-of` only on the worker (add adds to the whole saved history):
+/// options only where they act.
+struct StreamOptions: ParsableArguments {
+    @OptionGroup var rules: RuleOptions
+    @OptionGroup var limits: LimitOptions
+    @OptionGroup var runs: RunOptions
+    @OptionGroup var selection: SelectionOptions
+    @OptionGroup var duplicates: DuplicateOptions
 }

@@ -59,7 +59,8 @@ struct CacheOptions<Location: CacheLocation>: ParsableArguments {
 /// (`--rules`, `--badges`, `--tz`, `--sport`, `--keep-duplicates`, `--as-of`, the limits) turned
 /// into a `RunPipeline`, the theme, and how failures are shown. Every command that reads runs
 /// (evaluate, explain, report, whatif, diff, add, worker) goes through it; reading, selecting and
-/// evaluating are `RunPipeline`'s.
+/// evaluating are `RunPipeline`'s; BadgeKit's `BadgeEngine` is the library's face of the same
+/// `RunPipeline`, and `RuleEngine` (BadgeRules) the rules host underneath both.
 struct EvaluationPipeline {
     /// How a command shows a catalogue or folder that cannot be read.
     enum Failures {
@@ -107,16 +108,32 @@ struct EvaluationPipeline {
     /// The pipeline of `options` with other packs (`badgectl diff`'s `--against`, `add`'s saved packs),
     /// and in another zone when `zone` is given (`add` in its state's zone).
     init(_ options: PipelineOptions, failures: Failures, packDirectories packs: [String], zone: TimeZone? = nil) throws {
-        let zone = try zone ?? options.runs.zone()
-        let selection = RunPipeline.Selection(sport: options.selection.sport, removesDuplicates: !options.selection.keepDuplicates,
+        let selection = RunPipeline.Selection(sport: options.selection.sport, removesDuplicates: !options.duplicates.keepDuplicates,
                                               asOf: try options.asOf.date())
+        try self.init(rules: options.rules, limits: options.limits, zone: try zone ?? options.runs.zone(), selection: selection,
+                      theme: options.theme.theme, failures: failures, packDirectories: packs)
+    }
+
+    /// The pipeline of `worker` and `add` (`StreamOptions`: no theme, as-of or duplicates flag), with
+    /// `packs` (default: `--rules`, else found as every command finds them) and in `zone` (default `--tz`).
+    init(_ options: StreamOptions, failures: Failures, packDirectories packs: [String]? = nil, zone: TimeZone? = nil,
+         asOf: String? = nil) throws {
+        let zone = try zone ?? options.runs.zone()
+        _ = try Self.guarding(failures) { try options.rules.cataloguePath() }
+        let packs = try packs ?? Self.guarding(failures) { try options.rules.packDirectories() }
+        try self.init(rules: options.rules, limits: options.limits, zone: zone, selection: RunPipeline.Selection(sport: options.selection.sport, removesDuplicates: !options.duplicates.keepDuplicates, asOf: asOf),
+                      theme: nil, failures: failures, packDirectories: packs)
+    }
+
+    /// Loads the catalogue (`rules`' lookup), the packs, the athlete and the theme.
+    init(rules: RuleOptions, limits: LimitOptions, zone: TimeZone, selection: RunPipeline.Selection, theme: String?,
+         failures: Failures, packDirectories packs: [String]) throws {
         self.failures = failures
-        let rules = options.rules
         let catalogue = try Self.guarding(failures) { try Catalogue.load(path: try rules.cataloguePath()) }
-        var engine = RuleEngine(packDirectories: packs, catalogue: catalogue, limits: options.limits.limits)
+        var engine = RuleEngine(packDirectories: packs, catalogue: catalogue, limits: limits.limits)
         engine.athlete = try rules.athleteProfile()
         runs = RunPipeline(engine: engine, zone: zone, selection: selection)
-        theme = try Theme.resolve(rules.theme, packs: engine.packs)
+        self.theme = try Theme.resolve(theme, packs: engine.packs)
     }
 
     /// The catalogue with the theme's names.

@@ -80,7 +80,7 @@ final class Worker {
             "run starts at \(start), before the run of line \(line): an athlete's runs must be in start order"
         }
         static func duplicateID(_ id: String, _ line: Int) -> String { "run id \(ShownValue.quoted(id)) already given on line \(line)" }
-        static func stopped(_ limit: Int) -> String { "more than \(limit) errors (--max-errors): stopped here" }
+        static func stopped(_ limit: Int) -> String { "more than \(limit) error\(limit == 1 ? "" : "s") (--max-errors): stopped here" }
         /// Said alike whether or not anything exists outside: nothing outside was looked at.
         static func outsideRoot(_ path: String, link: String?) -> String {
             "\"path\" \(ShownValue.quoted(path)) leads outside --root"

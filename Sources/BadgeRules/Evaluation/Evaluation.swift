@@ -208,6 +208,16 @@ public struct RuleNote: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey { case pack, rule, message }
 
+    /// The note of a declared measure that has no value in any run of this evaluation (a zone measure
+    /// without an athlete profile), in a runner's words: what to do first, then what it costs.
+    public static func unavailableMeasure(_ name: String, reason: String) -> String {
+        "\(reason); until then, measure '\(name)' has no value and its badges cannot be earned"
+    }
+
+    /// Whether `message` is such a note.
+    public static func isUnavailableMeasure(_ message: String) -> Bool {
+        message.contains("; until then, measure '") && message.hasSuffix("' has no value and its badges cannot be earned")
+    }
 }
 
 /// Everything one evaluation produced.

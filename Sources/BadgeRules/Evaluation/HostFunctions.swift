@@ -1,159 +1,113 @@
 import Foundation
 import RunFiles
 
-/// The host functions rules call (award, ctx.note, print, require, a run's lazy fields), reached
-/// through the C trampoline: each returns its result count, or -1 after pushing a message (C raises it).
-extension Session {
+/// The C trampoline's way back into Swift: finds the host from the context pointer and dispatches.
+/// Returns the number of results, or -1 after pushing an error message (C raises it, never Swift).
+private func hostEntry(_ state: OpaquePointer?, _ context: UnsafeMutableRawPointer?, _ fn: Int32, _ token: Int64) -> Int32 {
+    guard let context else { return 0 }
+    let host = Unmanaged<HostFunctions>.fromOpaque(context).takeUnretainedValue()
+    return host.dispatch(fn: fn, token: Int(token))
+}
+
+/// The host functions Lua code calls (`award`, `ctx.note`, `print`, `require`, a run's lazy fields
+/// and measures, the test API `t.*`), reached through the C trampoline: the one dispatch for
+/// evaluations, pack files and test files. Each part answers what it owns: the sandbox `require`,
+/// the run table a run's fields, the rule runner `award` and `ctx.note`, a test session `t.*`; a
+/// function whose part is absent here is refused. Each returns its result count, or -1 after
+/// pushing a message (C raises it).
+///
+/// Lives as long as its Lua state is used: whoever makes it keeps it (the trampoline holds it unretained).
+final class HostFunctions {
+    /// Bytes of a rule's text the host keeps (a note, a detail, a hint); longer text is cut (`LuaState.string(at:limit:)`).
+    static let textLimit = 4096
+
+    let lua: LuaState
+    let sandbox: PackSandbox?
+    let runs: RunTable?
+    /// Notes of an evaluation (`print`, `ctx.note`); nil where nobody reads them (a pack file).
+    let notes: NoteLog?
+    /// The rules being loaded and run (`award`, `ctx.note`, a rule's `print`).
+    var loader: RuleLoader?
+    var runner: RuleRunner?
+    /// A test file's session (`t.run`, `t.evaluate`, ...); it owns this host.
+    weak var tests: TestSession?
+
+    init(lua: LuaState, sandbox: PackSandbox?, runs: RunTable? = nil, notes: NoteLog? = nil) {
+        self.lua = lua
+        self.sandbox = sandbox
+        self.runs = runs
+        self.notes = notes
+        lua.setHost(hostEntry, context: Unmanaged.passUnretained(self).toOpaque())
+    }
+
     // MARK: - Host functions (called from the C trampoline; must never raise)
 
-    func host(fn: Int32, token: Int) -> Int32 {
+    func dispatch(fn: Int32, token: Int) -> Int32 {
         lua.ensureStack()
         switch HostFunction(rawValue: fn) {
         case .lazyField:
-            guard let key = lua.string(at: 2) else { lua.pushNil(); return 1 }
-            guard token >= 1, token <= runs.count else { lua.pushNil(); return 1 }
-            if key == "measures" { lua.pushMeasures(run: token); return 1 }
-            runs.withUnsafeBufferPointer { marshaller.pushLazyField(of: $0[token - 1], run: token, key: key) }
-            return 1
-        case .award: return hostAward(token: token)
-        case .note: return hostNote(token: token)
-        case .print: return hostPrint(pack: token)
-        case .require: return hostRequire(pack: token)
-        case .measure: return hostMeasure(run: token)
-        case .measureWrite: return raise("run.measures is read-only (copy what you need into your own table)")
+            guard let runs else { lua.pushNil(); return 1 }
+            return runs.lazyField(run: token)
+        case .measure:
+            guard let runs else { lua.pushNil(); return 1 }
+            return runs.measure(run: token, pack: sandbox?.current?.pack, rule: sandbox?.current?.rule,
+                                packNames: sandbox?.packNames ?? tests.map { [$0.pack.name] } ?? [])
+        case .measureWrite: return lua.raise("run.measures is read-only (copy what you need into your own table)")
         case .measureField: return lua.measureField(kindIndex: token, location: lua.whereString(level: 1))
-        case .testRun, .testEvaluate, .testFail, .testWhere, .testPrint, .testRequire, nil:
-            lua.push("badgectl: unknown host function \(fn)")
-            return -1
+        case .award:
+            guard let runner else { return unknown(fn) }
+            return runner.award(token: token)
+        case .note:
+            guard let runner else { return 0 }
+            return runner.note(token: token)
+        case .print: return print(pack: token)
+        case .require:
+            guard let sandbox else { return unknown(fn) }
+            return sandbox.require(pack: token)
+        case .testRun:
+            guard let tests else { return unknown(fn) }
+            return tests.hostRun()
+        case .testEvaluate:
+            guard let tests else { return unknown(fn) }
+            return tests.hostEvaluate()
+        case .testFail:
+            guard let tests else { return unknown(fn) }
+            return tests.hostFail()
+        case .testWhere:
+            guard tests != nil else { return unknown(fn) }
+            let level = Int32(lua.number(at: 1) ?? 1)
+            lua.push(lua.whereString(level: level))
+            return 1
+        case .testPrint:
+            guard let tests else { return unknown(fn) }
+            return tests.hostPrint()
+        case .testRequire:
+            guard tests != nil else { return unknown(fn) }
+            return lua.raise("require: test files cannot require modules; the rules they test are loaded by t.evaluate", level: 1)
+        case nil:
+            return unknown(fn)
         }
     }
 
-    /// `run.measures.<name>` for the pack of the rule reading it.
-    func hostMeasure(run token: Int) -> Int32 {
-        guard let name = lua.string(at: 2), lua.type(at: 2) == .string else {
-            return raise("run.measures: measure names are strings, got \(lua.typeName(at: 2))")
-        }
-        guard let pack = current?.pack, pack < packNames.count else {
-            return raise("run.measures: read outside a rule of a pack")
-        }
-        guard measureTable.names[pack].contains(name) else {
-            return raise(LuaState.unknownMeasure(name, pack: packNames[pack], known: measureTable.names[pack]))
-        }
-        guard token >= 1, token <= runs.count else { lua.pushNil(); return 1 }
-        if let rule = current?.rule { measureReads[MeasureRead(rule: rule, run: token), default: []].insert(name) }
-        let value = measureTable.value(pack: pack, name: name, in: runs[token - 1])
-        if value == nil, nilMeasureReads.count < 8 { nilMeasureReads.append((token, pack, name)) }
-        lua.push(measure: value, kind: measureTable.kind(pack: pack, name: name))
-        return 1
-    }
-
-    func raise(_ message: String, level: Int32 = 1) -> Int32 {
-        lua.push(lua.whereString(level: level) + message)
+    private func unknown(_ fn: Int32) -> Int32 {
+        lua.push("badgectl: unknown host function \(fn)")
         return -1
     }
 
-    func hostAward(token: Int) -> Int32 {
-        guard token >= 0, token < rules.count, let current, current.rule == token else {
-            return raise("award: called outside the calls of the rule it was given to")
-        }
-        let rule = rules[token]
-        guard lua.type(at: 1) == .table else {
-            return raise("award: expected a table { badge = ..., tier = ..., run = ..., detail = ... }, got \(lua.typeName(at: 1))")
-        }
-        do {
-            var badge = rule.badge
-            if let given = try tableString(1, "badge", "award") { badge = given }
-            guard let badge else { return raise("award: missing field 'badge' (and the rule has no default 'badge')") }
-            guard knownBadges.contains(badge) else {
-                let hint = Suggestion.closest(to: badge, in: knownBadges.sorted()).map { "; did you mean '\($0)'?" }
-                    ?? " (not in the catalogue nor in any pack's badges or themes)"
-                return raise("award: unknown badge '\(badge)'\(hint)")
-            }
-            let tier = try tableString(1, "tier", "award") ?? "earned"
-            guard !tier.isEmpty, tier.utf8.count <= 40 else { return raise("award: field 'tier' must be a short non-empty string") }
-            if let problem = undeclaredTier(badge: badge, tier: tier) { return raise("award: " + problem) }
-            let detail = try tableString(1, "detail", "award", limit: Session.textLimit) ?? ""
-            let progress = try tableProgress(1, "award")
-            let evidence = try tableEvidence(1, "award")
-            let runType = lua.getField(1, "run")
-            var runIndex = 0
-            var problem: String? = nil
-            switch runType {
-            case .nil:
-                problem = "award: missing field 'run' (the run that earned it: a run table or a run id)"
-            case .string:
-                let id = lua.string(at: -1) ?? ""
-                if let found = runIndexByID[id] { runIndex = found } else { problem = "award: unknown run '\(id)'" }
-            case .userdata, .lightUserdata:
-                let found = lua.runIndex(at: -1)
-                if found >= 1, found <= runs.count { runIndex = found } else {
-                    problem = "award: field 'run' must be a run or a run id, got \(lua.typeName(at: -1))"
-                }
-            default:
-                problem = "award: field 'run' must be a run or a run id (a string), got \(lua.typeName(at: -1))"
-            }
-            lua.pop()
-            if let problem { return raise(problem) }
-            if pending.count >= awardLimit {
-                return raise("award: more than \(awardLimit) awards from one rule (\(runs.count) runs); is a loop awarding too often?")
-            }
-            record(rule: rule, badge: badge, tier: tier, runIndex: runIndex, detail: detail, progress: progress, evidence: evidence)
-            return 0
-        } catch RulesError.field(let message) {
-            return raise(message)
-        } catch {
-            return raise("award: \(error)")
-        }
-    }
-
-    /// Keeps a note unless its rule already wrote `noteLimit` of them (one line then says so).
-    /// `message` is made only for a note that is kept.
-    func addNote(pack: String, rule: String?, message: () -> String) {
-        let key = pack + "\u{0}" + (rule ?? "")
-        let count = (noteCounts[key] ?? 0) + 1
-        noteCounts[key] = count
-        if count <= Session.noteLimit {
-            evaluation.notes.append(RuleNote(pack: pack, rule: rule, message: message()))
-        } else if count == Session.noteLimit + 1 {
-            evaluation.notes.append(RuleNote(pack: pack, rule: rule, message: "further notes left out (more than \(Session.noteLimit))"))
-        }
-    }
-
-    /// Text of the value at `index` for notes: strings and numbers as Lua prints them, others by type.
-    func noteText(at index: Int32) -> String {
-        switch lua.type(at: index) {
-        case .string: return lua.string(at: index, limit: Session.textLimit) ?? ""
-        case .number:
-            return lua.numberText(at: index)
-        case .boolean: return lua.boolean(at: index) ? "true" : "false"
-        case .nil: return "nil"
-        default: return lua.typeName(at: index)
-        }
-    }
-
-    func hostNote(token: Int) -> Int32 {
-        guard token >= 0, token < rules.count else { return 0 }
-        var index: Int32 = 1
-        if lua.typeName(at: 1) == "ctx" && lua.top >= 2 { index = 2 }  // ctx:note(text)
-        let type = lua.type(at: index)
-        guard type == .string || type == .number else {
-            return raise("ctx.note: expected a string, got \(lua.typeName(at: index))")
-        }
-        let rule = rules[token]
-        addNote(pack: packNames[rule.pack], rule: rule.id) { noteText(at: index) }
-        return 0
-    }
-
-    func hostPrint(pack: Int) -> Int32 {
-        guard pack >= 0, pack < packNames.count else { return 0 }
+    /// A pack's `print`: a note of the pack (and of the rule running, if any). Ignored where no
+    /// notes are kept (a pack file read on its own).
+    func print(pack: Int) -> Int32 {
+        guard let notes, let sandbox, pack >= 0, pack < sandbox.packNames.count else { return 0 }
         let count = lua.top
         var ruleID: String? = nil
-        if let current, current.pack == pack, let index = current.rule { ruleID = rules[index].id }
-        addNote(pack: packNames[pack], rule: ruleID) {
+        if let current = sandbox.current, current.pack == pack, let index = current.rule, let loader, index < loader.rules.count {
+            ruleID = loader.rules[index].id
+        }
+        notes.add(pack: sandbox.packNames[pack], rule: ruleID) {
             var parts: [String] = []
             var bytes = 0
-            for i in 1...max(count, 1) where count > 0 && bytes <= Session.textLimit {
-                parts.append(noteText(at: i))
+            for i in 1...max(count, 1) where count > 0 && bytes <= HostFunctions.textLimit {
+                parts.append(lua.noteText(at: i))
                 bytes += parts[parts.count - 1].utf8.count
             }
             if parts.count < Int(count) { parts.append("… (\(Int(count) - parts.count) more values)") }
@@ -162,42 +116,47 @@ extension Session {
         return 0
     }
 
-    func hostRequire(pack: Int) -> Int32 {
-        guard pack >= 0, pack < folders.count, pack < envRefs.count else { return raise("require: no pack", level: 2) }
-        guard let name = lua.string(at: 1) else { return raise("require: expected a module name (a string)", level: 2) }
-        let segments = name.split(separator: ".", omittingEmptySubsequences: false)
-        let valid = !segments.isEmpty && segments.allSatisfy { segment in
-            !segment.isEmpty && segment.unicodeScalars.allSatisfy { ($0 >= "a" && $0 <= "z") || ($0 >= "A" && $0 <= "Z") || ($0 >= "0" && $0 <= "9") || $0 == "_" || $0 == "-" }
+}
+
+/// An evaluation's notes, in order, with the per-rule cap: past `limit` notes of one rule (key
+/// pack and rule) they are counted, one line says so, the rest are dropped.
+final class NoteLog {
+    static let limit = 1000
+    private(set) var notes: [RuleNote] = []
+    private var counts: [String: Int] = [:]
+
+    /// Keeps a note unless its rule already wrote `limit` of them. `message` is made only for a note that is kept.
+    func add(pack: String, rule: String?, message: () -> String) {
+        let key = pack + "\u{0}" + (rule ?? "")
+        let count = (counts[key] ?? 0) + 1
+        counts[key] = count
+        if count <= NoteLog.limit {
+            notes.append(RuleNote(pack: pack, rule: rule, message: message()))
+        } else if count == NoteLog.limit + 1 {
+            notes.append(RuleNote(pack: pack, rule: rule, message: "further notes left out (more than \(NoteLog.limit))"))
         }
-        let folder = folders[pack]
-        guard valid else {
-            return raise("require: '\(name)' is not a module name of this pack (letters, digits, '_', '-', dots for subfolders)", level: 2)
+    }
+
+    /// Keeps a note outside the cap (the loader's notes about a rule file).
+    func append(_ note: RuleNote) { notes.append(note) }
+}
+
+extension LuaState {
+    /// Text of the value at `index` for notes: strings and numbers as Lua prints them, others by type.
+    func noteText(at index: Int32) -> String {
+        switch type(at: index) {
+        case .string: return string(at: index, limit: HostFunctions.textLimit) ?? ""
+        case .number: return numberText(at: index)
+        case .boolean: return boolean(at: index) ? "true" : "false"
+        case .nil: return "nil"
+        default: return typeName(at: index)
         }
-        // Tests are left out of the pack's fingerprint (editing one must not replay a saved state),
-        // so what decides awards cannot be read from them.
-        if segments.first == "tests" || segments.last?.hasSuffix("_test") == true {
-            return raise("require: '\(name)' is a test file: rules cannot require tests (tests/ and *_test.lua do not count in the pack's fingerprint)", level: 2)
-        }
-        let path = folder + "/" + segments.joined(separator: "/") + ".lua"
-        let real: String
-        switch PackFiles.resolve(path, folder: folder) {
-        case .success(let resolved): real = resolved
-        case .failure(let refusal): return raise("require: '\(name)': \(refusal)", level: 2)
-        }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: real, isDirectory: &isDirectory), !isDirectory.boolValue,
-              let bytes = Session.read(real) else {
-            return raise("require: no module '\(name)' in pack '\(packNames[pack])' (no file \(path)); rules can require only their own pack's files, system modules (os, io, ...) are not available", level: 2)
-        }
-        if let message = lua.load(bytes, chunkName: "@" + path) {
-            if splitLocation(message) != nil {
-                lua.push(message)  // a syntax error: it names the module's file and line
-                return -1
-            }
-            let reason = message.contains("binary chunk") ? "precompiled (binary) chunks are refused, files load as text only" : message
-            return raise("require: cannot load \(path): \(reason)", level: 2)
-        }
-        lua.setEnvironment(ofFunctionAt: -1, envRef: envRefs[pack])
-        return 1
+    }
+
+    /// Pushes `message` after the location of the Lua code `level` calls up and returns -1: a host
+    /// function's error, which the C trampoline raises.
+    func raise(_ message: String, level: Int32 = 1) -> Int32 {
+        push(whereString(level: level) + message)
+        return -1
     }
 }

@@ -1,19 +1,19 @@
 import RunFiles
 
-extension Session {
+extension RuleRunner {
     /// `failure` with the measures its call read as nil, when it failed on a nil value ("attempt to
     /// index a nil value (local 'band')"): which run, which measure and why it is nil ("the run has no
     /// heart rate"), the measure the message names first.
     func explainingNilMeasures(_ failure: RuleFailure) -> RuleFailure {
-        guard !nilMeasureReads.isEmpty, failure.message.contains("nil") else { return failure }
+        guard !runs.nilMeasureReads.isEmpty, failure.message.contains("nil") else { return failure }
         let isNamed = { (read: (run: Int, pack: Int, name: String)) in failure.message.contains("'\(read.name)'") }
-        let named = nilMeasureReads.filter(isNamed) + nilMeasureReads.filter { !isNamed($0) }
+        let named = runs.nilMeasureReads.filter(isNamed) + runs.nilMeasureReads.filter { !isNamed($0) }
         var seen = Set<String>()
         var parts: [String] = []
         for read in named where read.run >= 1 && read.run <= runs.count {
-            let run = runs[read.run - 1].id
+            let run = runs.runs[read.run - 1].id
             guard seen.insert("\(read.run)\u{0}\(read.name)").inserted else { continue }
-            parts.append("measure '\(read.name)' is nil in run '\(run)' (\(measureTable.nilReason(pack: read.pack, name: read.name)))")
+            parts.append("measure '\(read.name)' is nil in run '\(run)' (\(runs.measureTable.nilReason(pack: read.pack, name: read.name)))")
         }
         guard !parts.isEmpty else { return failure }
         var explained = failure

@@ -4,6 +4,11 @@ import RunFiles
 /// Evaluates rule packs over runs. Each `evaluate` makes one Lua state, loads every pack into its own
 /// environment, hands the rules read-only run tables in start order and closes the state again.
 /// One pack's or rule's failure (at load or call time) is reported and the others go on.
+///
+/// The rules host's entry, and only that: it takes the runs it is given. Runs reach it through
+/// `RunPipeline` (BadgePipeline: read, localise, select, hand on), which the command line (its
+/// `EvaluationPipeline` turns options into a `RunPipeline`) and the library (`BadgeKit.BadgeEngine`)
+/// both call.
 public struct RuleEngine: Sendable {
     /// Sandbox limits. Every one but `callSeconds` is a deterministic budget: the same packs on the
     /// same runs stop at the same point with the same message on every run.
@@ -93,8 +98,8 @@ public struct RuleEngine: Sendable {
     public func loadProblems() -> [RuleFailure] {
         do {
             let session = try Session(packs: packs, catalogue: catalogue, limits: limits, runs: [], athlete: athlete)
-            session.loadRules()
-            return loadFailures + session.evaluation.failures
+            session.loader.load()
+            return loadFailures + session.loader.failures
         } catch {
             return loadFailures + packs.map { RuleFailure(pack: $0.name, rule: nil, file: $0.directory, line: nil, message: "\(error)") }
         }
@@ -132,9 +137,9 @@ public struct RuleEngine: Sendable {
     public func evaluateKeepingState(runs: [RunSummary]) -> (evaluation: Evaluation, rules: [RuleState]) {
         var rules: [RuleState] = []
         let evaluation = evaluate(runs: runs, profiling: false) { session in
-            session.saving = true
+            session.runner.saving = true
         } after: { session in
-            rules = session.rules.indices.compactMap { session.ruleStates[$0] }
+            rules = session.loader.rules.indices.compactMap { session.runner.ruleStates[$0] }
         }.evaluation
         return (evaluation, rules)
     }
@@ -150,11 +155,11 @@ public struct RuleEngine: Sendable {
         var rules: [RuleState] = []
         let fresh = RuleEngine.ordered(newRuns)
         let evaluation = evaluate(runs: old + fresh, profiling: false, ordered: true) { session in
-            session.resumed = Dictionary(saved.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
-            session.firstRun = old.count + 1
-            session.historyCount = historyCount + fresh.count
+            session.runner.resumed = Dictionary(saved.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
+            session.runner.firstRun = old.count + 1
+            session.runner.historyCount = historyCount + fresh.count
         } after: { session in
-            rules = session.rules.indices.compactMap { session.ruleStates[$0] }
+            rules = session.loader.rules.indices.compactMap { session.runner.ruleStates[$0] }
         }.evaluation
         return (evaluation, rules)
     }
@@ -166,14 +171,14 @@ public struct RuleEngine: Sendable {
         var costs: [RuleCost] = []
         do {
             let session = try Session(packs: packs, catalogue: catalogue, limits: limits, runs: sorted, athlete: athlete)
-            session.profiling = profiling
+            session.runner.profiling = profiling
             before(session)
             evaluation = session.evaluate()
             after(session)
             if profiling {
-                for (index, rule) in session.rules.enumerated() {
-                    costs.append(RuleCost(pack: session.packNames[rule.pack], rule: rule.id, calls: session.ruleCalls[index] ?? 0,
-                                          seconds: Double(session.ruleNanoseconds[index] ?? 0) / 1e9))
+                for (index, rule) in session.loader.rules.enumerated() {
+                    costs.append(RuleCost(pack: session.sandbox.packNames[rule.pack], rule: rule.id, calls: session.runner.ruleCalls[index] ?? 0,
+                                          seconds: Double(session.runner.ruleNanoseconds[index] ?? 0) / 1e9))
                 }
             }
         } catch {

@@ -1,12 +1,91 @@
 import Foundation
 import RunFiles
 
-/// Running the loaded rules over the runs: predicates and folds, their results read back raw.
-extension Session {
+/// Running the loaded rules over the runs: predicates and folds, their results read back raw, the
+/// awards they make (`award`, kept under the duplicate policy) and what each rule leaves for the
+/// next evaluation (with `FoldStates`). Collects the evaluation.
+final class RuleRunner {
+    struct Pending {
+        var runIndex: Int
+        var award: Award
+        /// Made in `finish` (such awards can move when a run is added).
+        var finish = false
+    }
+
+    /// What the rule being run carries between runs and evaluations (see `RuleState`).
+    struct RuleCapture {
+        var state: StateValue?
+        var unsaved: String?
+        var earned = false
+        var stopped = false
+        var progress: Progress?
+    }
+
+    let lua: LuaState
+    let sandbox: PackSandbox
+    let runs: RunTable
+    let loader: RuleLoader
+    let notes: NoteLog
+    let states: FoldStates
+
+    private var pending: [Pending] = []
+    private var pendingKeys: Set<String> = []
+    private var pendingTiers: Set<String> = []
+    private var pendingStatuses: [BadgeStatus] = []
+    private var pendingNext: NextBadge?
+    private var keyedAwards: [(run: Int, pack: Int, rule: Int, sequence: Int, award: Award)] = []
+    private var ruleCapture = RuleCapture()
+    /// Set while a fold's `finish` runs: its awards are marked.
+    private var inFinish = false
+    private(set) var evaluation = Evaluation()
+
+    /// `--profile`: when set, each rule's calls and time (nanoseconds), by index into `loader.rules`.
+    var profiling = false
+    private(set) var ruleCalls: [Int: Int] = [:]
+    private(set) var ruleNanoseconds: [Int: UInt64] = [:]
+
+    // Incremental evaluation (`RuleEngine.resume`, `evaluate --state`).
+    /// Each rule's saved state, by `RuleState.key`, when this evaluation goes on from a saved one.
+    var resumed: [String: RuleState]?
+    /// The first run (1-based) rules are handed: runs before it are saved runs, there only for the
+    /// states and awards that name them.
+    var firstRun = 1
+    /// Runs of the whole history (saved ones included), for the award limit.
+    var historyCount = 0
+    /// Whether to copy each rule's state out (plain data) for saving.
+    var saving = false
+    /// What each rule leaves for the next evaluation, by index into `loader.rules` (when `saving` or `resumed`).
+    private(set) var ruleStates: [Int: RuleState] = [:]
+
+    init(loader: RuleLoader, states: FoldStates) {
+        self.lua = loader.lua
+        self.sandbox = loader.sandbox
+        self.runs = loader.runs
+        self.notes = loader.notes
+        self.loader = loader
+        self.states = states
+    }
+
+    /// Runs every loaded rule (after `loader.load()`) and returns the evaluation: the loader's
+    /// failures first, then the rules', the awards in run, pack, rule order.
+    func run() -> Evaluation {
+        evaluation.runOrder = runs.runs.map(\.id)
+        evaluation.failures = loader.failures + evaluation.failures
+        for ruleIndex in loader.rules.indices {
+            runRule(ruleIndex)
+        }
+        keyedAwards.sort { a, b in
+            (a.run, a.pack, a.rule, a.sequence) < (b.run, b.pack, b.rule, b.sequence)
+        }
+        evaluation.awards = keyedAwards.map(\.award)
+        evaluation.notes = notes.notes
+        return evaluation
+    }
+
     // MARK: - Running a rule
 
     func runRule(_ index: Int) {
-        let rule = rules[index]
+        let rule = loader.rules[index]
         pending = []
         pendingKeys = []
         pendingTiers = []
@@ -14,7 +93,7 @@ extension Session {
         pendingNext = nil
         ruleCapture = RuleCapture()
         let tracking = saving || resumed != nil
-        let saved = resumed?[RuleState.key(pack: packNames[rule.pack], rule: rule.id)]
+        let saved = resumed?[RuleState.key(pack: sandbox.packNames[rule.pack], rule: rule.id)]
         if let saved {
             if let failure = saved.failure {
                 // It failed on a saved run: a full evaluation fails it again, with no awards.
@@ -31,11 +110,11 @@ extension Session {
             ruleCapture.progress = saved.progress
             ruleCapture.state = saved.state
         }
-        current = Current(pack: rule.pack, rule: index)
-        defer { current = nil }
+        sandbox.current = PackSandbox.Current(pack: rule.pack, rule: index)
+        defer { sandbox.current = nil }
         let base = lua.top
         defer { lua.setTop(base) }
-        let outside = tracking ? outsideValues(of: rule) : [:]
+        let outside = tracking ? states.outsideValues(of: rule) : [:]
         let failed: RuleFailure?
         let started = profiling ? DispatchTime.now().uptimeNanoseconds : 0
         switch rule.shape {
@@ -46,7 +125,7 @@ extension Session {
         if let failed {
             evaluation.failures.append(failed)
             if tracking {
-                ruleStates[index] = RuleState(pack: packNames[rule.pack], rule: rule.id, fold: rule.shape == .fold, failure: failed)
+                ruleStates[index] = RuleState(pack: sandbox.packNames[rule.pack], rule: rule.id, fold: rule.shape == .fold, failure: failed)
             }
             return
         }
@@ -54,11 +133,11 @@ extension Session {
             keyedAwards.append((item.runIndex, rule.pack, index, sequence, item.award))
         }
         if tracking {
-            var state = RuleState(pack: packNames[rule.pack], rule: rule.id, fold: rule.shape == .fold)
+            var state = RuleState(pack: sandbox.packNames[rule.pack], rule: rule.id, fold: rule.shape == .fold)
             state.state = ruleCapture.state
-            state.unsaved = ruleCapture.unsaved ?? changedOutside(of: rule, before: outside)
+            state.unsaved = ruleCapture.unsaved ?? states.changedOutside(of: rule, before: outside)
             if let problem = state.unsaved {
-                addNote(pack: packNames[rule.pack], rule: rule.id) { "state not saved (an addition replays the history): \(problem)" }
+                notes.add(pack: sandbox.packNames[rule.pack], rule: rule.id) { "state not saved (an addition replays the history): \(problem)" }
             }
             state.earned = ruleCapture.earned
             state.stopped = ruleCapture.stopped
@@ -74,7 +153,7 @@ extension Session {
     /// The lines between `first` and `last` of `file` that hold a `return` (as a word, outside a
     /// `--` comment): where a function's result came from.
     static func returnLines(in file: String, from first: Int, to last: Int) -> [Int] {
-        guard first > 0, last >= first, let bytes = read(file) else { return [] }
+        guard first > 0, last >= first, let bytes = PackSandbox.read(file) else { return [] }
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         var found: [Int] = []
         for number in first...min(last, lines.count) {
@@ -86,33 +165,27 @@ extension Session {
         return found
     }
 
-    func fallback(_ rule: Rule, _ function: String) -> (file: String, line: Int?) {
+    func fallback(_ rule: RuleLoader.Rule, _ function: String) -> (file: String, line: Int?) {
         if let definition = rule.definitions[function] { return (definition.file, definition.line) }
         return (rule.file, nil)
     }
 
     /// Calls `rule.function(args...)`; `pushArgs` pushes the arguments and returns their count.
     /// `ref`: the function's registry ref when the caller looked it up once for many calls.
-    func invoke(_ rule: Rule, _ function: String, ref: Int32? = nil, results: Int32, _ pushArgs: () -> Int32) -> RuleFailure? {
+    func invoke(_ rule: RuleLoader.Rule, _ function: String, ref: Int32? = nil, results: Int32, _ pushArgs: () -> Int32) -> RuleFailure? {
         guard let ref = ref ?? rule.functions[function] else { return nil }
-        if profiling, let index = current?.rule { ruleCalls[index, default: 0] += 1 }
+        if profiling, let index = sandbox.current?.rule { ruleCalls[index, default: 0] += 1 }
         lua.ensureStack()
-        if !nilMeasureReads.isEmpty { nilMeasureReads.removeAll(keepingCapacity: true) }
+        if !runs.nilMeasureReads.isEmpty { runs.nilMeasureReads.removeAll(keepingCapacity: true) }
         lua.push(ref: ref)
         let nargs = pushArgs()
         if let error = lua.call(nargs: nargs, nresults: results) {
-            return explainingNilMeasures(failure(pack: rule.pack, rule: rule.id, error: error, fallback: fallback(rule, function)))
+            return explainingNilMeasures(loader.failure(pack: rule.pack, rule: rule.id, error: error, fallback: fallback(rule, function)))
         }
         return nil
     }
 
-    func pushRunProxy(_ index: Int) {
-        lua.push(ref: runsRef)
-        lua.getIndex(-1, index)
-        lua.remove(at: -2)
-    }
-
-    func runPredicate(_ rule: Rule) -> RuleFailure? {
+    func runPredicate(_ rule: RuleLoader.Rule) -> RuleFailure? {
         var earnedOnce = ruleCapture.earned
         defer { ruleCapture.earned = earnedOnce }
         let earned = rule.functions["earned"]
@@ -121,7 +194,7 @@ extension Session {
         let excluded = excludedRuns(pack: rule.pack)
         for index in Swift.stride(from: firstRun, through: runs.count, by: 1) where !ruleCapture.stopped && !excluded[index - 1] {
             if let failed = invoke(rule, "earned", ref: earned, results: 1, {
-                pushRunProxy(index)
+                runs.pushProxy(index)
                 lua.push(ref: ctxRef)
                 return 2
             }) { return failed }
@@ -133,7 +206,7 @@ extension Session {
             var progress: Progress? = nil
             var evidence: Evidence? = nil
             func fail(_ message: String) -> RuleFailure {
-                RuleFailure(pack: packNames[rule.pack], rule: rule.id, file: definition.file, line: definition.line, message: message)
+                RuleFailure(pack: sandbox.packNames[rule.pack], rule: rule.id, file: definition.file, line: definition.line, message: message)
             }
             switch type {
             case .nil: continue
@@ -143,10 +216,10 @@ extension Session {
                 let table = lua.top
                 do {
                     if let text = try tableString(table, "tier", "earned") { tier = text }
-                    if let text = try tableString(table, "detail", "earned", limit: Session.textLimit) { detail = text }
+                    if let text = try tableString(table, "detail", "earned", limit: HostFunctions.textLimit) { detail = text }
                     if let text = try tableString(table, "badge", "earned") {
-                        guard knownBadges.contains(text) else {
-                            let hint = Suggestion.closest(to: text, in: knownBadges.sorted()).map { "; did you mean '\($0)'?" }
+                        guard loader.knownBadges.contains(text) else {
+                            let hint = Suggestion.closest(to: text, in: loader.knownBadges.sorted()).map { "; did you mean '\($0)'?" }
                                 ?? " (not in the catalogue nor in any pack's badges or themes)"
                             return fail("earned: unknown badge '\(text)'\(hint)")
                         }
@@ -163,19 +236,19 @@ extension Session {
             default:
                 let message = "earned must return true, false/nil or a table { detail = ..., tier = ... }, got \(lua.typeName(at: -1))"
                 // Point at the `return` when the function has one; else at the function, naming its returns.
-                let returns = rule.definitions["earned"].map { Session.returnLines(in: rule.file, from: $0.line, to: $0.lastLine) } ?? []
+                let returns = rule.definitions["earned"].map { RuleRunner.returnLines(in: rule.file, from: $0.line, to: $0.lastLine) } ?? []
                 if returns.count == 1 {
-                    return RuleFailure(pack: packNames[rule.pack], rule: rule.id, file: rule.file, line: returns[0], message: message)
+                    return RuleFailure(pack: sandbox.packNames[rule.pack], rule: rule.id, file: rule.file, line: returns[0], message: message)
                 }
                 return fail(returns.isEmpty ? message : message + " (from one of its returns, lines \(returns.map(String.init).joined(separator: ", ")))")
             }
-            if let problem = undeclaredTier(badge: badge, tier: tier) { return fail("earned: " + problem) }
+            if let problem = loader.undeclaredTier(badge: badge, tier: tier) { return fail("earned: " + problem) }
             earnedOnce = true
             record(rule: rule, badge: badge, tier: tier, runIndex: index, detail: detail, progress: progress, evidence: evidence)
             // A badge with declared tiers keeps its predicate called until every tier is held (a tier
             // already held is ignored by `record`); any other stops at its first award.
             if !rule.repeatable {
-                guard let declared = declaredTiers[badge] else { ruleCapture.stopped = true; break }
+                guard let declared = loader.declaredTiers[badge] else { ruleCapture.stopped = true; break }
                 if declared.allSatisfy({ pendingTiers.contains("\(badge)\u{0}\($0)") }) { ruleCapture.stopped = true; break }
             }
         }
@@ -185,7 +258,7 @@ extension Session {
             let progressRef = rule.functions["progress"]
             for index in Swift.stride(from: firstRun, through: runs.count, by: 1) where !excluded[index - 1] {
                 if let failed = invoke(rule, "progress", ref: progressRef, results: 1, {
-                    pushRunProxy(index)
+                    runs.pushProxy(index)
                     lua.push(ref: rule.ctxRef)
                     return 2
                 }) { return failed }
@@ -200,7 +273,7 @@ extension Session {
                     value = parsed
                 } catch RulesError.field(let message) {
                     let definition = fallback(rule, "progress")
-                    return RuleFailure(pack: packNames[rule.pack], rule: rule.id, file: definition.file, line: definition.line,
+                    return RuleFailure(pack: sandbox.packNames[rule.pack], rule: rule.id, file: definition.file, line: definition.line,
                                        message: message.replacingOccurrences(of: "progress: field 'progress'", with: "progress: the result")
                                            .replacingOccurrences(of: "progress: progress: ", with: "progress: "))
                 } catch { continue }
@@ -208,18 +281,18 @@ extension Session {
                 if best == nil || ratio(value) > ratio(best ?? value) { best = value }
             }
             if let best {
-                pendingStatuses.append(BadgeStatus(pack: packNames[rule.pack], rule: rule.id, badge: badge, progress: best, hint: rule.title))
+                pendingStatuses.append(BadgeStatus(pack: sandbox.packNames[rule.pack], rule: rule.id, badge: badge, progress: best, hint: rule.title))
             }
         }
         return nil
     }
 
-    func runFold(_ rule: Rule) -> RuleFailure? {
+    func runFold(_ rule: RuleLoader.Rule) -> RuleFailure? {
         if let saved = ruleCapture.state {
             do {
-                try push(saved)
+                try states.push(saved)
             } catch {
-                return RuleFailure(pack: packNames[rule.pack], rule: rule.id, file: rule.file, line: nil,
+                return RuleFailure(pack: sandbox.packNames[rule.pack], rule: rule.id, file: rule.file, line: nil,
                                    message: "cannot restore the saved state: \(error)")
             }
         } else if rule.functions["init"] != nil {
@@ -238,7 +311,7 @@ extension Session {
         for index in Swift.stride(from: firstRun, through: runs.count, by: 1) where !excluded[index - 1] {
             if let failed = invoke(rule, "on_run", ref: onRun, results: 1, {
                 lua.push(ref: stateRef)
-                pushRunProxy(index)
+                runs.pushProxy(index)
                 lua.push(ref: awardRef)
                 lua.push(ref: ctxRef)
                 return 4
@@ -255,7 +328,7 @@ extension Session {
             // copy `finish` never touched (an addition runs `finish` again on it).
             lua.push(ref: stateRef)
             do {
-                ruleCapture.state = try plainValue(at: -1)
+                ruleCapture.state = try states.plainValue(at: -1)
             } catch {
                 ruleCapture.state = nil
                 ruleCapture.unsaved = "\(error)"
@@ -281,7 +354,7 @@ extension Session {
                 try readStatus(rule: rule, at: lua.top)
             } catch RulesError.field(let message) {
                 let definition = fallback(rule, "status")
-                return RuleFailure(pack: packNames[rule.pack], rule: rule.id, file: definition.file, line: definition.line, message: message)
+                return RuleFailure(pack: sandbox.packNames[rule.pack], rule: rule.id, file: definition.file, line: definition.line, message: message)
             } catch {
                 return nil
             }
@@ -289,7 +362,7 @@ extension Session {
         return nil
     }
 
-    func readStatus(rule: Rule, at index: Int32) throws {
+    func readStatus(rule: RuleLoader.Rule, at index: Int32) throws {
         let type = lua.type(at: index)
         if type == .nil { return }
         guard type == .table else { throw RulesError.field("status must return a table { badges = { ... }, next = { ... } } or nil, got \(lua.typeName(at: index))") }
@@ -304,12 +377,12 @@ extension Session {
                 let label = "status: badges[\(i)]"
                 guard lua.type(at: entry) == .table else { throw RulesError.field("\(label) must be a table { badge = ..., progress = ... }, got \(lua.typeName(at: entry))") }
                 guard let badge = try tableString(entry, "badge", label) else { throw RulesError.field("\(label): missing required field 'badge'") }
-                guard knownBadges.contains(badge) else { throw RulesError.field("\(label): unknown badge '\(badge)' (not in the catalogue nor in any pack's badges or themes)") }
+                guard loader.knownBadges.contains(badge) else { throw RulesError.field("\(label): unknown badge '\(badge)' (not in the catalogue nor in any pack's badges or themes)") }
                 let silver = try tableNumber(entry, "silver_pace_s_per_km", label)
                 let gold = try tableNumber(entry, "gold_pace_s_per_km", label)
                 let progress = try tableProgress(entry, label)
-                let hint = try tableString(entry, "hint", label, limit: Session.textLimit)
-                var status = BadgeStatus(pack: packNames[rule.pack], rule: rule.id, badge: badge,
+                let hint = try tableString(entry, "hint", label, limit: HostFunctions.textLimit)
+                var status = BadgeStatus(pack: sandbox.packNames[rule.pack], rule: rule.id, badge: badge,
                                          silverPaceSecondsPerKilometre: silver, goldPaceSecondsPerKilometre: gold,
                                          progress: progress, hint: hint)
                 status.target = try tableTarget(entry, label)
@@ -324,9 +397,9 @@ extension Session {
         guard nextType == .table else { throw RulesError.field("status: field 'next' must be a table { badge = ..., remaining_m = ... }, got \(lua.typeName(at: -1))") }
         let next = lua.top
         guard let badge = try tableString(next, "badge", "status: next") else { throw RulesError.field("status: next: missing required field 'badge'") }
-        guard knownBadges.contains(badge) else { throw RulesError.field("status: next: unknown badge '\(badge)'") }
+        guard loader.knownBadges.contains(badge) else { throw RulesError.field("status: next: unknown badge '\(badge)'") }
         guard let remaining = try tableNumber(next, "remaining_m", "status: next") else { throw RulesError.field("status: next: missing required field 'remaining_m'") }
-        pendingNext = NextBadge(pack: packNames[rule.pack], rule: rule.id, badge: badge, remainingMeters: remaining)
+        pendingNext = NextBadge(pack: sandbox.packNames[rule.pack], rule: rule.id, badge: badge, remainingMeters: remaining)
     }
 
     // MARK: - Raw readers of rule-made tables
@@ -383,27 +456,98 @@ extension Session {
     var awardLimit: Int { max(1000, 20 * max(runs.count, historyCount)) }
 
     /// Keeps an award for the rule being run, applying the duplicate policy.
-    func record(rule: Rule, badge: String, tier: String, runIndex: Int, detail: String, progress: Progress?, evidence: Evidence? = nil) {
-        let run = runs[runIndex - 1]
+    func record(rule: RuleLoader.Rule, badge: String, tier: String, runIndex: Int, detail: String, progress: Progress?, evidence: Evidence? = nil) {
+        let run = runs.runs[runIndex - 1]
         let key = "\(badge)\u{0}\(tier)\u{0}\(run.id)"
         if pendingKeys.contains(key) { return }
         let tierKey = "\(badge)\u{0}\(tier)"
         if !rule.repeatable && pendingTiers.contains(tierKey) { return }
         pendingKeys.insert(key)
         pendingTiers.insert(tierKey)
-        var award = Award(badge: badge, pack: packNames[rule.pack], rule: rule.id, tier: tier, run: run.id, at: run.start,
+        var award = Award(badge: badge, pack: sandbox.packNames[rule.pack], rule: rule.id, tier: tier, run: run.id, at: run.start,
                           detail: detail, progress: progress, evidence: evidence)
-        if rule.pack < packs.count {
-            award.packVersion = packs[rule.pack].version
-            award.packFingerprint = packs[rule.pack].fingerprint.isEmpty ? nil : packs[rule.pack].fingerprint
+        if rule.pack < loader.packs.count {
+            award.packVersion = loader.packs[rule.pack].version
+            award.packFingerprint = loader.packs[rule.pack].fingerprint.isEmpty ? nil : loader.packs[rule.pack].fingerprint
         }
-        if let ruleIndex = current?.rule, let names = measureReads[MeasureRead(rule: ruleIndex, run: runIndex)] {
-            let declared = packs[rule.pack].measures
+        if let ruleIndex = sandbox.current?.rule, let names = runs.measureReads[RunTable.MeasureRead(rule: ruleIndex, run: runIndex)] {
+            let declared = loader.packs[rule.pack].measures
             award.measures = names.sorted().map { name in
                 AwardMeasure(name: name, kind: declared.first { $0.name == name }?.definition.kind ?? "",
-                             value: measureTable.value(pack: rule.pack, name: name, in: run))
+                             value: runs.measureTable.value(pack: rule.pack, name: name, in: run))
             }
         }
         pending.append(Pending(runIndex: runIndex, award: award, finish: inFinish))
+    }
+
+    // MARK: - Host functions of rules
+
+    /// The host function `award` of rule `token`.
+    func award(token: Int) -> Int32 {
+        guard token >= 0, token < loader.rules.count, let current = sandbox.current, current.rule == token else {
+            return lua.raise("award: called outside the calls of the rule it was given to")
+        }
+        let rule = loader.rules[token]
+        guard lua.type(at: 1) == .table else {
+            return lua.raise("award: expected a table { badge = ..., tier = ..., run = ..., detail = ... }, got \(lua.typeName(at: 1))")
+        }
+        do {
+            var badge = rule.badge
+            if let given = try tableString(1, "badge", "award") { badge = given }
+            guard let badge else { return lua.raise("award: missing field 'badge' (and the rule has no default 'badge')") }
+            guard loader.knownBadges.contains(badge) else {
+                let hint = Suggestion.closest(to: badge, in: loader.knownBadges.sorted()).map { "; did you mean '\($0)'?" }
+                    ?? " (not in the catalogue nor in any pack's badges or themes)"
+                return lua.raise("award: unknown badge '\(badge)'\(hint)")
+            }
+            let tier = try tableString(1, "tier", "award") ?? "earned"
+            guard !tier.isEmpty, tier.utf8.count <= 40 else { return lua.raise("award: field 'tier' must be a short non-empty string") }
+            if let problem = loader.undeclaredTier(badge: badge, tier: tier) { return lua.raise("award: " + problem) }
+            let detail = try tableString(1, "detail", "award", limit: HostFunctions.textLimit) ?? ""
+            let progress = try tableProgress(1, "award")
+            let evidence = try tableEvidence(1, "award")
+            let runType = lua.getField(1, "run")
+            var runIndex = 0
+            var problem: String? = nil
+            switch runType {
+            case .nil:
+                problem = "award: missing field 'run' (the run that earned it: a run table or a run id)"
+            case .string:
+                let id = lua.string(at: -1) ?? ""
+                if let found = runs.indexByID[id] { runIndex = found } else { problem = "award: unknown run '\(id)'" }
+            case .userdata, .lightUserdata:
+                let found = lua.runIndex(at: -1)
+                if found >= 1, found <= runs.count { runIndex = found } else {
+                    problem = "award: field 'run' must be a run or a run id, got \(lua.typeName(at: -1))"
+                }
+            default:
+                problem = "award: field 'run' must be a run or a run id (a string), got \(lua.typeName(at: -1))"
+            }
+            lua.pop()
+            if let problem { return lua.raise(problem) }
+            if pending.count >= awardLimit {
+                return lua.raise("award: more than \(awardLimit) awards from one rule (\(runs.count) runs); is a loop awarding too often?")
+            }
+            record(rule: rule, badge: badge, tier: tier, runIndex: runIndex, detail: detail, progress: progress, evidence: evidence)
+            return 0
+        } catch RulesError.field(let message) {
+            return lua.raise(message)
+        } catch {
+            return lua.raise("award: \(error)")
+        }
+    }
+
+    /// The host function `ctx.note` of rule `token`.
+    func note(token: Int) -> Int32 {
+        guard token >= 0, token < loader.rules.count else { return 0 }
+        var index: Int32 = 1
+        if lua.typeName(at: 1) == "ctx" && lua.top >= 2 { index = 2 }  // ctx:note(text)
+        let type = lua.type(at: index)
+        guard type == .string || type == .number else {
+            return lua.raise("ctx.note: expected a string, got \(lua.typeName(at: index))")
+        }
+        let rule = loader.rules[token]
+        notes.add(pack: sandbox.packNames[rule.pack], rule: rule.id) { lua.noteText(at: index) }
+        return 0
     }
 }

@@ -484,8 +484,8 @@ final class LuaState {
 }
 
 /// Ids of the host functions the C trampoline dispatches to (`bclua_push_host_function`).
-/// One table for the evaluation host (`Session`) and the test host (`TestSession`): a run's lazy
-/// fields (0) are built by the same marshalling code in both.
+/// One table, dispatched in one place (`HostFunctions.dispatch`) for evaluations, pack files and test
+/// files: a run's lazy fields (0) and measures are answered by the same `RunTable` in all of them.
 enum HostFunction: Int32 {
     /// A run's field built on first read (token: the run's index).
     case lazyField = 0

@@ -131,7 +131,8 @@ end
 
 function helpers.format_distance(meters)
   check_number(meters, "format_distance", "meters")
-  if meters >= 1000 or meters <= -1000 then return format("%.2f km", meters / 1000) end
+  -- As the command line writes it (Format.distance): 999.6 m rounds to 1000, so it is "1.00 km".
+  if meters >= 999.5 or meters <= -999.5 then return format("%.2f km", meters / 1000) end
   return format("%d m", floor(meters + 0.5))
 end
 

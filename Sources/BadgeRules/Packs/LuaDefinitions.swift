@@ -170,7 +170,7 @@ public enum LuaDefinitions {
                          "finish": "fun(state: table, award: badgectl.Award, ctx: badgectl.Ctx)",
                          "status": "fun(state: table, ctx: badgectl.Ctx): table|nil",
                          "repeatable": "boolean"]
-        for field in Session.ruleFields { out.append("---@field \(field) \(ruleTypes[field] ?? "string")") }
+        for field in RuleLoader.ruleFields { out.append("---@field \(field) \(ruleTypes[field] ?? "string")") }
         out.append("")
         out.append("--- Safe helpers (docs/rules.md, \"badgectl helpers\").")
         out.append("---@class badgectl.Helpers")

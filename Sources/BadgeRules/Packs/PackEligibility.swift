@@ -148,9 +148,10 @@ extension PackManifest {
     }
 }
 
-extension Session {
+extension RuleRunner {
     /// For the pack at `pack`, whether each run (0-based, in evaluation order) is left out by its eligibility.
     func excludedRuns(pack: Int) -> [Bool] {
+        let packs = loader.packs, runs = self.runs.runs
         guard pack >= 0, pack < packs.count, let eligibility = packs[pack].eligibility else { return Array(repeating: false, count: runs.count) }
         return runs.map { eligibility.exclusion(of: $0) != nil }
     }

@@ -1,8 +1,153 @@
 import Foundation
 import RunFiles
 
-/// Loading rule files: each runs in its pack's environment and returns a rule table, checked here.
-extension Session {
+/// Loading rule files: each runs in its pack's environment and returns a rule table, checked here
+/// and kept as a `Rule` (its functions as registry refs, its `ctx` and `award` made once). What
+/// does not load is a failure (`failures`), with the file and line of the real error.
+final class RuleLoader {
+    enum Shape { case predicate, fold }
+
+    struct Rule {
+        var pack: Int
+        var id: String
+        var file: String
+        var title: String?
+        var badge: String?
+        var repeatable: Bool
+        var shape: Shape
+        var ctxRef: Int32 = LuaState.noRef
+        var awardRef: Int32 = LuaState.noRef
+        var functions: [String: Int32] = [:]
+        var definitions: [String: (file: String, line: Int, lastLine: Int)] = [:]
+    }
+
+    let lua: LuaState
+    let sandbox: PackSandbox
+    let runs: RunTable
+    let notes: NoteLog
+    let packs: [RulePack]
+    let catalogue: Catalogue
+    /// The runner's profile (`ctx.athlete`), when one was given.
+    let athlete: Athlete?
+    /// Badges an award may name: the catalogue's and every pack's.
+    let knownBadges: Set<String>
+    /// The tiers a pack's badge may be awarded with, for badges whose pack.lua entry gives `tiers`.
+    let declaredTiers: [String: [String]]
+    /// `ctx.catalogue`: the one proxy every rule's ctx holds (by its value id).
+    private var catalogueRef: Int32 = LuaState.noRef
+    /// `ctx.athlete`: the profile's read-only proxy, when there is a profile.
+    private var athleteRef: Int32 = LuaState.noRef
+    /// The rules loaded, in pack then file order (index = token of `award` and `ctx.note`).
+    private(set) var rules: [Rule] = []
+    /// What did not load: packs whose environment cannot be made, rule files that fail.
+    private(set) var failures: [RuleFailure] = []
+
+    init(sandbox: PackSandbox, runs: RunTable, notes: NoteLog, packs: [RulePack], catalogue: Catalogue, athlete: Athlete?) {
+        self.lua = sandbox.lua
+        self.sandbox = sandbox
+        self.runs = runs
+        self.notes = notes
+        self.packs = packs
+        self.catalogue = catalogue
+        self.athlete = athlete
+        var known = Set(catalogue.badges.map(\.id))
+        for pack in packs { known.formUnion(pack.allBadges.map(\.id)) }
+        knownBadges = known
+        var tiers: [String: [String]] = [:]
+        for pack in packs {
+            for badge in pack.badges {
+                guard let declared = badge.tiers else { continue }
+                tiers[badge.id, default: []].append(contentsOf: declared.filter { !(tiers[badge.id] ?? []).contains($0) })
+            }
+        }
+        declaredTiers = tiers
+    }
+
+    /// Makes every pack's environment and loads its rule files (into `rules`; a file that does not
+    /// load is a failure in `failures`, with the file and line of the real error).
+    func load() {
+        lua.ensureStack()
+        buildShared()
+        for (index, pack) in packs.enumerated() {
+            do {
+                try sandbox.addPack(name: pack.name, folder: pack.directory)
+            } catch {
+                failures.append(RuleFailure(pack: pack.name, rule: nil, file: pack.directory, line: nil, message: "\(error)"))
+                continue
+            }
+            var ids: [String: String] = [:]
+            for file in pack.ruleFiles {
+                loadRule(file: file, pack: index, ids: &ids)
+            }
+            if let error = sandbox.freeze(pack: index) {
+                failures.append(RuleFailure(pack: pack.name, rule: nil, file: pack.directory, line: nil, message: "cannot freeze the pack's globals: \(error.message)"))
+            }
+        }
+    }
+
+    /// Why awarding `tier` of `badge` is wrong: a pack declares the badge's `tiers` and `tier` is not
+    /// among them. nil when the tier is fine (or the badge declares no tiers: a catalogue badge, or a
+    /// pack badge without `tiers`, which packs written before `tiers` existed rely on).
+    func undeclaredTier(badge: String, tier: String) -> String? {
+        guard let declared = declaredTiers[badge], !declared.contains(tier) else { return nil }
+        return "badge '\(badge)' has no tier '\(tier)' (declared: \(declared.joined(separator: ", ")))"
+    }
+
+
+    /// The catalogue array for `ctx.catalogue` and the run proxies, built once for every rule.
+    private func buildShared() {
+        let entries = catalogue.badges.sorted { a, b in
+            switch (a.distanceMeters, b.distanceMeters) {
+            case let (x?, y?) where x != y: return x < y
+            case (.some, nil): return true
+            case (nil, .some): return false
+            default: return Array(a.id.utf8).lexicographicallyPrecedes(Array(b.id.utf8))
+            }
+        }
+        // Table proxies (LuaKinds.catalogueBadge, .catalogue): the array iterator of pairs(ctx.catalogue)
+        // walks any proxy as the table it holds (SandboxProbeTests holds that behaviour).
+        lua.newTable(array: Int32(entries.count))
+        for (i, badge) in entries.enumerated() {
+            lua.newTable(record: 5)
+            lua.push(badge.id); lua.setField(-2, "id")
+            lua.push(badge.name); lua.setField(-2, "name")
+            lua.push(badge.information); lua.setField(-2, "information")
+            if let image = badge.image { lua.push(image); lua.setField(-2, "image") }
+            if let distance = badge.distanceMeters { lua.push(distance); lua.setField(-2, "distance_m") }
+            lua.makeProxy(kind: LuaKinds.catalogueBadge)
+            lua.setIndex(-2, i + 1)
+        }
+        lua.makeProxy(kind: LuaKinds.catalogue)
+        catalogueRef = lua.ref()
+
+        if let athlete {
+            lua.newTable(record: 5)
+            if let value = athlete.maxHeartRate { lua.push(value); lua.setField(-2, "max_hr") }
+            if let value = athlete.restingHeartRate { lua.push(value); lua.setField(-2, "resting_hr") }
+            if let value = athlete.birthDate { lua.push(value); lua.setField(-2, "birth_date") }
+            if let value = athlete.sex { lua.push(value); lua.setField(-2, "sex") }
+            lua.newTable(array: Int32(athlete.zones.count))
+            for (i, zone) in athlete.zones.enumerated() {
+                lua.newTable(record: 2)
+                lua.push(zone.lower); lua.setField(-2, "min")
+                if let upper = zone.upper { lua.push(upper); lua.setField(-2, "max") }
+                lua.makeProxy(kind: LuaKinds.athleteZone)
+                lua.setIndex(-2, i + 1)
+            }
+            lua.makeProxy(kind: LuaKinds.athleteZones)
+            lua.setField(-2, "zones")
+            lua.makeProxy(kind: LuaKinds.athlete)
+            athleteRef = lua.ref()
+        }
+        for pack in packs {
+            for measure in pack.measures {
+                guard case .failure(let problem) = measure.definition.resolved(athlete: athlete) else { continue }
+                notes.add(pack: pack.name, rule: nil) { RuleNote.unavailableMeasure(measure.name, reason: problem.reason) }
+            }
+        }
+        runs.buildProxies()
+    }
+
     static let ruleFields = ["id", "title", "description", "badge", "repeatable", "earned", "progress",
                              "init", "on_run", "finish", "status"]
 
@@ -19,7 +164,7 @@ extension Session {
         if let location = splitLocation(error.message) {
             file = resolve(location.file, fallback: fallback.file); line = location.line; message = location.rest
         }
-        return RuleFailure(pack: packNames[pack], rule: rule, file: file, line: line, message: message, traceback: error.traceback)
+        return RuleFailure(pack: sandbox.packNames[pack], rule: rule, file: file, line: line, message: message, traceback: error.traceback)
     }
 
     /// Lua shortens long chunk names to `...tail`; map them back to the file they came from.
@@ -32,7 +177,7 @@ extension Session {
             let packFile = pack.directory + "/pack.lua"
             if packFile.hasSuffix(tail) { return packFile }
         }
-        for folder in folders {
+        for folder in sandbox.folders {
             if let entries = FileManager.default.enumerator(atPath: folder) {
                 for case let entry as String in entries where (folder + "/" + entry).hasSuffix(tail) { return folder + "/" + entry }
             }
@@ -45,7 +190,7 @@ extension Session {
     /// The 1-based line of `file` where `key = "value"` is written (the first line holding both the key
     /// and the quoted value), for messages about a field's value; nil when no line has both.
     static func line(of key: String, value: String, in file: String) -> Int? {
-        guard let bytes = read(file) else { return nil }
+        guard let bytes = PackSandbox.read(file) else { return nil }
         let text = String(decoding: bytes, as: UTF8.self)
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
         where line.contains(key) && (line.contains("\"\(value)\"") || line.contains("'\(value)'")) {
@@ -57,7 +202,7 @@ extension Session {
     /// The 1-based line of `file` where the field `key` is assigned (`key =`, not `key ==`), for
     /// messages about a misspelt rule-table field; nil when no line assigns it.
     static func line(ofField key: String, in file: String) -> Int? {
-        guard let bytes = read(file) else { return nil }
+        guard let bytes = PackSandbox.read(file) else { return nil }
         let text = String(decoding: bytes, as: UTF8.self)
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             var rest = line[...]
@@ -76,22 +221,22 @@ extension Session {
         let base = lua.top
         defer { lua.setTop(base) }
         let fallbackName = stem(file)
-        let (error, loadMessage) = runFile(file, pack: pack)
+        let (error, loadMessage) = sandbox.runFile(file, pack: pack)
         if let loadMessage {
             let location = splitLocation(loadMessage)
             let binary = loadMessage.contains("attempt to load a binary chunk")
-            evaluation.failures.append(RuleFailure(pack: packNames[pack], rule: fallbackName,
+            failures.append(RuleFailure(pack: sandbox.packNames[pack], rule: fallbackName,
                                                    file: location.map { resolve($0.file, fallback: file) } ?? file,
                                                    line: location?.line ?? (binary ? 1 : nil),
                                                    message: binary ? "precompiled (binary) chunks are refused: rule files are loaded as text only" : (location?.rest ?? loadMessage)))
             return
         }
         if let error {
-            evaluation.failures.append(failure(pack: pack, rule: fallbackName, error: error, fallback: (file, nil)))
+            failures.append(failure(pack: pack, rule: fallbackName, error: error, fallback: (file, nil)))
             return
         }
         func fail(_ rule: String, _ message: String, line: Int? = nil) {
-            evaluation.failures.append(RuleFailure(pack: packNames[pack], rule: rule, file: file, line: line, message: message))
+            failures.append(RuleFailure(pack: sandbox.packNames[pack], rule: rule, file: file, line: line, message: message))
         }
         guard lua.type(at: -1) == .table else {
             fail(fallbackName, "a rule file must return a rule table { id = ..., earned = function ... } or { id = ..., init = ..., on_run = ... }, got \(lua.typeName(at: -1))")
@@ -118,7 +263,7 @@ extension Session {
         if let badge = strings["badge"], !knownBadges.contains(badge) {
             let hint = Suggestion.closest(to: badge, in: knownBadges.sorted()).map { "; did you mean '\($0)'?" }
                 ?? " (not in the catalogue nor in any pack's badges or themes)"
-            fail(id, "field 'badge': unknown badge '\(badge)'\(hint)", line: Session.line(of: "badge", value: badge, in: file))
+            fail(id, "field 'badge': unknown badge '\(badge)'\(hint)", line: RuleLoader.line(of: "badge", value: badge, in: file))
             return
         }
         var repeatable = false
@@ -144,9 +289,9 @@ extension Session {
         lua.pushNil()
         while lua.next(table) {
             lua.pop()
-            if let key = lua.string(at: -1), !Session.ruleFields.contains(key) {
-                let meant = Session.ruleFields.first { $0.hasPrefix(key) || key.hasPrefix($0) }
-                    ?? Suggestion.closest(to: key, in: Session.ruleFields)
+            if let key = lua.string(at: -1), !RuleLoader.ruleFields.contains(key) {
+                let meant = RuleLoader.ruleFields.first { $0.hasPrefix(key) || key.hasPrefix($0) }
+                    ?? Suggestion.closest(to: key, in: RuleLoader.ruleFields)
                 misspelt.append((key, meant))
             }
         }
@@ -183,7 +328,7 @@ extension Session {
         // Unknown fields: a note, not a failure (a typo like 'earn' would otherwise pass silently).
         for (key, meant) in misspelt {
             let hint = meant.map { "; did you mean '\($0)'?" } ?? ""
-            evaluation.notes.append(RuleNote(pack: packNames[pack], rule: id, message: "\(file): unknown field '\(key)' in the rule table is ignored\(hint)"))
+            notes.append(RuleNote(pack: sandbox.packNames[pack], rule: id, message: "\(file): unknown field '\(key)' in the rule table is ignored\(hint)"))
         }
         ids[id] = file
         var rule = Rule(pack: pack, id: id, file: file, title: strings["title"], badge: strings["badge"],
@@ -194,11 +339,11 @@ extension Session {
         if let ctx = lua.newRecords(kind: LuaKinds.ctx, fields: 5),
            let packInfo = lua.newRecords(kind: LuaKinds.packInfo, fields: 2),
            let ruleInfo = lua.newRecords(kind: LuaKinds.ruleInfo, fields: 3) {
-            LuaState.setSlot(packInfo, 0, id: marshaller.recordString(packs[pack].name))
-            LuaState.setSlot(packInfo, 1, id: marshaller.recordString(packs[pack].version))
-            LuaState.setSlot(ruleInfo, 0, id: marshaller.recordString(id))
-            if let title = rule.title { LuaState.setSlot(ruleInfo, 1, id: marshaller.recordString(title)) }
-            if let badge = rule.badge { LuaState.setSlot(ruleInfo, 2, id: marshaller.recordString(badge)) }
+            LuaState.setSlot(packInfo, 0, id: runs.marshaller.recordString(packs[pack].name))
+            LuaState.setSlot(packInfo, 1, id: runs.marshaller.recordString(packs[pack].version))
+            LuaState.setSlot(ruleInfo, 0, id: runs.marshaller.recordString(id))
+            if let title = rule.title { LuaState.setSlot(ruleInfo, 1, id: runs.marshaller.recordString(title)) }
+            if let badge = rule.badge { LuaState.setSlot(ruleInfo, 2, id: runs.marshaller.recordString(badge)) }
             lua.push(ref: catalogueRef)
             LuaState.setSlot(ctx, 0, id: lua.addRecordValue())
             LuaState.setSlot(ctx, 1, record: UnsafeRawPointer(packInfo))

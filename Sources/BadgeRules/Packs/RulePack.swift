@@ -51,8 +51,7 @@ public struct RulePack: Sendable, Equatable {
         guard FileManager.default.fileExists(atPath: packFile) else {
             throw RulesError.pack(file: packFile, line: nil, reason: "missing: every pack folder needs a pack.lua returning { name = ..., version = ... }")
         }
-        let session = try Session(packs: [], catalogue: Catalogue(badges: []), limits: limits, runs: [])
-        var pack = try session.readPackFile(packFile: packFile, folderName: (folder as NSString).lastPathComponent)
+        var pack = try PackReader.read(packFile: packFile, folderName: (folder as NSString).lastPathComponent, limits: limits)
         pack.directory = folder
         let entries: [String]
         do {

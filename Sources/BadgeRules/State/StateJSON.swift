@@ -11,8 +11,8 @@ enum StateJSON {
     /// - Throws: `ActivityError.malformed` naming `source` and the byte.
     static func ruleStates(in data: Data, source: String) throws -> [StateValue?] {
         try data.withUnsafeBytes { raw in
-            // A state's tables nest up to `Session.stateDepthLimit` deep, each up to four JSON levels.
-            try JSONReader.read(raw.bindMemory(to: UInt8.self), source: source, maximumDepth: 4 * Session.stateDepthLimit + 8) { reader in
+            // A state's tables nest up to `FoldStates.stateDepthLimit` deep, each up to four JSON levels.
+            try JSONReader.read(raw.bindMemory(to: UInt8.self), source: source, maximumDepth: 4 * FoldStates.stateDepthLimit + 8) { reader in
                 var states: [StateValue?] = []
                 try reader.object(depth: 0) { key, reader in
                     guard key == "rules" else { _ = try reader.value(depth: 1); return }
@@ -53,7 +53,7 @@ enum StateJSON {
                     try reader.object(depth: depth + 1) { key, reader in
                         entries.append(StateEntry(key: .string(key), value: try value(&reader, depth: depth + 2)))
                     }
-                    entries.sort { Session.keyPrecedes($0.key, $1.key) }
+                    entries.sort { FoldStates.keyPrecedes($0.key, $1.key) }
                     result = .table(entries)
                 case "table":
                     var entries: [StateEntry] = []

@@ -123,17 +123,21 @@ public struct StateStore: Sendable {
     /// history's are a few megabytes).
     static let maximumFileBytes = 256 << 20
 
-    /// A state file's bytes (a regular file within `maximumFileBytes`), nil when it cannot be read.
-    static func contents(_ path: String) -> Data? {
-        (try? FileBytes.read(path: path, maximumBytes: maximumFileBytes)).map { Data($0) }
+    /// A state file's bytes (a regular file within `maximumFileBytes`). Throws `RulesError.state`
+    /// naming the file: "cannot read it", why (the reader's reason: missing, too large, not a regular
+    /// file, a read error), then `advice`.
+    static func contents(_ path: String, advice: String) throws -> Data {
+        do {
+            return Data(try FileBytes.read(path: path, maximumBytes: maximumFileBytes))
+        } catch let error as ActivityError {
+            throw RulesError.state(path: path, reason: "cannot read it: \(error.reason)\(advice)")
+        }
     }
 
     /// Reads `state.json`. Throws `RulesError.state` naming the file.
     public func loadState() throws -> SavedState {
         try StateStore.requireRegularFile(statePath)
-        guard let data = StateStore.contents(statePath) else {
-            throw RulesError.state(path: statePath, reason: "cannot read it (no saved state here: `badgectl evaluate DIR --state \(directory)` makes one)")
-        }
+        let data = try StateStore.contents(statePath, advice: " (no saved state here? `badgectl evaluate DIR --state \(directory)` makes one)")
         // The rules' states first, through the one JSON parser: a repeated key or invalid UTF-8 anywhere
         // in the file is refused here, at its byte, as in every JSON badgectl reads.
         let states: [StateValue?]
@@ -182,9 +186,7 @@ public struct StateStore: Sendable {
     /// Reads `runs.index` up to `state.indexBytes`.
     public func loadIndex(_ state: SavedState) throws -> [IndexEntry] {
         try StateStore.requireRegularFile(indexPath)
-        guard let data = StateStore.contents(indexPath) else {
-            throw RulesError.state(path: indexPath, reason: "cannot read it (or it is over \(StateStore.maximumFileBytes >> 20) MiB)")
-        }
+        let data = try StateStore.contents(indexPath, advice: " (at most \(StateStore.maximumFileBytes >> 20) MiB)")
         guard data.count >= state.indexBytes else {
             throw RulesError.state(path: indexPath, reason: "\(data.count) bytes, the state says \(state.indexBytes): damaged (evaluate with --state again)")
         }

@@ -155,8 +155,8 @@ public struct PackTester: Sendable {
         let failures: [RuleFailure]
         do {
             let session = try Session(packs: [pack], catalogue: catalogue, limits: limits, runs: [])
-            session.loadRules()
-            failures = session.evaluation.failures
+            session.loader.load()
+            failures = session.loader.failures
         } catch {
             failures = [RuleFailure(pack: pack.name, rule: nil, file: pack.directory, line: nil, message: "\(error)")]
         }

@@ -1,4 +1,3 @@
-import CLua
 import Foundation
 import RunAnalysis
 import RunFiles
@@ -425,7 +424,7 @@ enum RunSpec {
             case .boolean: return .boolean(lua.boolean(at: at))
             case .string: return .string(lua.string(at: at) ?? "")
             case .number:
-                if lua_isinteger(lua.state, at) != 0 { return .integer(Int(lua_tointegerx(lua.state, at, nil))) }
+                if let integer = lua.integer(at: at) { return .integer(Int(integer)) }
                 return .float(lua.number(at: at) ?? 0)
             case .table: return try nested(lua: lua, at: at, label: label, depth: depth + 1)
             default: throw RulesError.field("\(label) must be a number, a string, a boolean or a table, got \(lua.typeName(at: at))")

@@ -1,32 +1,22 @@
 import Foundation
 import RunFiles
 
-/// The C trampoline's way back into a test session (same contract as `Session`'s: Swift returns,
-/// C raises).
-private func testHostEntry(_ state: OpaquePointer?, _ context: UnsafeMutableRawPointer?, _ fn: Int32, _ token: Int64) -> Int32 {
-    guard let context else { return 0 }
-    let session = Unmanaged<TestSession>.fromOpaque(context).takeUnretainedValue()
-    return session.host(fn: fn, token: Int(token))
-}
-
 /// One test file of one pack: its own sandboxed Lua state (the rules' allow list plus the test
 /// API of `Lua/test_prelude.lua`), the runs its tests made and what they found. `t.evaluate` builds a
 /// fresh `Session` over the pack and the runs for every call.
 final class TestSession {
     let lua: LuaState
-    var state: OpaquePointer { lua.state }
+    /// The host functions of this state (`t.*` come back to this session through them).
+    private(set) var host: HostFunctions!
     let pack: RulePack
     let file: String
     let limits: RuleEngine.Limits
     let defaultCatalogue: Catalogue
     var envRef: Int32 = LuaState.noRef
     var controllerRef: Int32 = LuaState.noRef
-    /// `t.run` hands out real run proxies, made as the evaluation makes them.
-    lazy var marshaller = RunMarshaller(lua: lua)
-
-    /// Runs made by `t.run` in the current test, by id (in creation order).
-    var runs: [RunSummary] = []
-    var runIndexByID: [String: Int] = [:]
+    /// Runs made by `t.run` in the current test (in creation order): `t.run` hands out real run
+    /// proxies, made as the evaluation makes them, with the pack's measures.
+    let runs: RunTable
     /// Failures the current test recorded.
     var failures: [TestFailure] = []
     var output: [String] = []
@@ -44,7 +34,9 @@ final class TestSession {
         self.file = file
         self.limits = limits
         self.defaultCatalogue = catalogue
-        lua.setHost(testHostEntry, context: Unmanaged.passUnretained(self).toOpaque())
+        runs = TestSession.runTable(lua: lua, pack: pack)
+        host = HostFunctions(lua: lua, sandbox: nil, runs: runs)
+        host.tests = self
         lua.ensureStack()
         try Prelude.rules.run(in: lua, label: "prelude")
         // make_env(pack_name, print, loader)
@@ -60,6 +52,11 @@ final class TestSession {
         controllerRef = lua.ref()
     }
 
+    /// An empty table of runs for a test, reading the pack's measures.
+    static func runTable(lua: LuaState, pack: RulePack) -> RunTable {
+        RunTable(lua: lua, runs: [], measureTable: PackMeasureTable(packs: [pack], athlete: nil), defaultPack: 0)
+    }
+
     // MARK: - Driving the tests
 
     /// Runs the file's top level (which declares the tests). The error names file:line when Lua gave one.
@@ -69,7 +66,7 @@ final class TestSession {
         case .success(let real): path = real
         case .failure(let refusal): return TestFailure(file: file, line: nil, message: refusal.description)
         }
-        guard let bytes = Session.read(path) else {
+        guard let bytes = PackSandbox.read(path) else {
             return TestFailure(file: file, line: nil, message: "cannot read the test file")
         }
         if let message = lua.load(bytes, chunkName: "@" + file) {
@@ -113,8 +110,7 @@ final class TestSession {
 
     /// Runs test `index` (0-based) under the budget; returns its failures (an error adds one).
     func runTest(_ index: Int) -> (failures: [TestFailure], output: [String]) {
-        runs = []
-        runIndexByID = [:]
+        runs.removeAll()
         failures = []
         output = []
         lua.ensureStack()
@@ -143,62 +139,26 @@ final class TestSession {
         return (failures, output)
     }
 
-    // MARK: - Host functions (called from the C trampoline; must never raise)
+    // MARK: - Host functions of tests (dispatched by `HostFunctions`)
 
-    func host(fn: Int32, token: Int) -> Int32 {
-        lua.ensureStack()
-        switch HostFunction(rawValue: fn) {
-        case .lazyField:
-            // A field of a run made by t.run, built on first read as in an evaluation.
-            guard let key = lua.string(at: 2), token >= 1, token <= runs.count else { lua.pushNil(); return 1 }
-            if key == "measures" { lua.pushMeasures(run: token); return 1 }
-            runs.withUnsafeBufferPointer { marshaller.pushLazyField(of: $0[token - 1], run: token, key: key) }
-            return 1
-        case .testRun: return hostRun()
-        case .testEvaluate: return hostEvaluate()
-        case .testFail: return hostFail()
-        case .testWhere:
-            let level = Int32(lua.number(at: 1) ?? 1)
-            lua.push(lua.whereString(level: level))
-            return 1
-        case .testPrint:
-            let count = lua.top
-            var parts: [String] = []
-            for i in 1...max(count, 1) where count > 0 {
-                switch lua.type(at: i) {
-                case .boolean: parts.append(lua.boolean(at: i) ? "true" : "false")
-                case .nil: parts.append("nil")
-                default:
-                    if let text = lua.string(at: i) { parts.append(text) } else if let n = lua.number(at: i) { parts.append(NumberText.number(n)) } else { parts.append(lua.typeName(at: i)) }
-                }
+    /// A test file's `print`: a line of the test's output.
+    func hostPrint() -> Int32 {
+        let count = lua.top
+        var parts: [String] = []
+        for i in 1...max(count, 1) where count > 0 {
+            switch lua.type(at: i) {
+            case .boolean: parts.append(lua.boolean(at: i) ? "true" : "false")
+            case .nil: parts.append("nil")
+            default:
+                if let text = lua.string(at: i) { parts.append(text) } else if let n = lua.number(at: i) { parts.append(NumberText.number(n)) } else { parts.append(lua.typeName(at: i)) }
             }
-            output.append(parts.joined(separator: "\t"))
-            return 0
-        case .testRequire:
-            return raise("require: test files cannot require modules; the rules they test are loaded by t.evaluate", level: 1)
-        case .measure:
-            // A test reading run.measures of a run it made: the pack's names, as its rules see them.
-            guard let name = lua.string(at: 2) else { return raise("run.measures: measure names are strings", level: 1) }
-            guard pack.measures.contains(where: { $0.name == name }) else {
-                return raise(LuaState.unknownMeasure(name, pack: pack.name, known: pack.measures.map(\.name)), level: 1)
-            }
-            guard token >= 1, token <= runs.count else { lua.pushNil(); return 1 }
-            let table = PackMeasureTable(packs: [pack], athlete: nil)
-            lua.push(measure: table.value(pack: 0, name: name, in: runs[token - 1]), kind: table.kind(pack: 0, name: name))
-            return 1
-        case .measureWrite:
-            return raise("run.measures is read-only", level: 1)
-        case .measureField:
-            return lua.measureField(kindIndex: token, location: lua.whereString(level: 1))
-        case .award, .note, .print, .require, nil:
-            lua.push("badgectl: unknown host function \(fn)")
-            return -1
         }
+        output.append(parts.joined(separator: "\t"))
+        return 0
     }
 
     func raise(_ message: String, level: Int32) -> Int32 {
-        lua.push(lua.whereString(level: level) + message)
-        return -1
+        lua.raise(message, level: level)
     }
 
     func hostFail() -> Int32 {
@@ -224,11 +184,9 @@ final class TestSession {
         } catch {
             return raise("t.run: \(error)", level: 2)
         }
-        if runIndexByID[run.id] != nil { return raise("t.run: a run with id '\(run.id)' already exists in this test", level: 2) }
-        runIndexByID[run.id] = runs.count
-        runs.append(run)
-        // The real run proxy (strict fields, "did you mean", read-only); `index` is its creation order.
-        marshaller.pushRun(run, index: runs.count)
+        if runs.indexByID[run.id] != nil { return raise("t.run: a run with id '\(run.id)' already exists in this test", level: 2) }
+        // The real run proxy (strict fields, "did you mean", read-only); its index is its creation order.
+        runs.pushNewProxy(runs.append(run))
         return 1
     }
 
@@ -242,10 +200,10 @@ final class TestSession {
             lua.getIndex(1, i + 1)
             let id = lua.string(at: -1)
             lua.pop()
-            guard let id, let index = runIndexByID[id] else {
+            guard let id, let index = runs.indexByID[id] else {
                 return raise("t.evaluate: no run '\(id ?? "?")' made by t.run in this test", level: 2)
             }
-            selected.append(runs[index])
+            selected.append(runs.runs[index - 1])
         }
         var ruleFilter: String? = nil
         if lua.type(at: 2) != .nil {
@@ -264,11 +222,11 @@ final class TestSession {
         }
         let sorted = RuleEngine.ordered(selected)
         var evaluation: Evaluation
-        var sessionRules: [Session.Rule] = []
+        var sessionRules: [RuleLoader.Rule] = []
         do {
             let session = try Session(packs: [pack], catalogue: catalogue, limits: limits, runs: sorted)
             evaluation = session.evaluate()
-            sessionRules = session.rules
+            sessionRules = session.loader.rules
         } catch {
             evaluation = Evaluation(runOrder: sorted.map(\.id))
             evaluation.failures.append(RuleFailure(pack: pack.name, rule: nil, file: pack.directory, line: nil, message: "\(error)"))

@@ -210,7 +210,8 @@ public struct Split: Codable, Sendable, Equatable {
     public init(index: Int, distanceMeters: Double, elapsedSeconds: Double, cumulativeSeconds: Double, partial: Bool) {
         self.index = index; self.distanceMeters = distanceMeters; self.elapsedSeconds = elapsedSeconds
         self.cumulativeSeconds = cumulativeSeconds; self.partial = partial
-        self.paceSecondsPerKilometre = distanceMeters > 0 ? elapsedSeconds / (distanceMeters / 1000) : 0
+        // The one pace formula (a lap's); a split has a pace field always, 0 when it has none.
+        self.paceSecondsPerKilometre = RunLap.pace(distanceMeters: distanceMeters, seconds: elapsedSeconds) ?? 0
     }
 
     enum CodingKeys: String, CodingKey {
@@ -244,7 +245,8 @@ public struct Effort: Codable, Sendable, Equatable {
     public init(name: String, distanceMeters: Double, elapsedSeconds: Double, startDistanceMeters: Double, startElapsedSeconds: Double) {
         self.name = name; self.distanceMeters = distanceMeters; self.elapsedSeconds = elapsedSeconds
         self.startDistanceMeters = startDistanceMeters; self.startElapsedSeconds = startElapsedSeconds
-        self.paceSecondsPerKilometre = distanceMeters > 0 ? elapsedSeconds / (distanceMeters / 1000) : 0
+        // The one pace formula (a lap's); a split has a pace field always, 0 when it has none.
+        self.paceSecondsPerKilometre = RunLap.pace(distanceMeters: distanceMeters, seconds: elapsedSeconds) ?? 0
     }
 
     enum CodingKeys: String, CodingKey {

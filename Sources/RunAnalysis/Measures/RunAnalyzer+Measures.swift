@@ -1,3 +1,6 @@
+// The measure computation: each kind declared in RunFiles/Measures (`MeasureKind`) computed from a
+// run's track and profile. Place, segment and tiles are in `RunAnalyzer+Geography.swift`, the sun's
+// positions in `Sun.swift`.
 import RunFiles
 
 /// The order of a run's measure pass, made once per analyzer: the segment measures (those with a path)
@@ -86,10 +89,10 @@ extension RunAnalyzer {
     }
 
     static func effortValue(_ effort: Effort) -> MeasureValue {
-        MeasureValue([
-            "elapsed_s": .float(effort.elapsedSeconds), "distance_m": .float(effort.distanceMeters),
-            "pace_s_per_km": .float(effort.paceSecondsPerKilometre),
-            "start_elapsed_s": .float(effort.startElapsedSeconds), "start_distance_m": .float(effort.startDistanceMeters),
+        MeasureValue(fields: [
+            .elapsedSeconds: .float(effort.elapsedSeconds), .distanceMeters: .float(effort.distanceMeters),
+            .paceSecondsPerKilometre: .float(effort.paceSecondsPerKilometre),
+            .startElapsedSeconds: .float(effort.startElapsedSeconds), .startDistanceMeters: .float(effort.startDistanceMeters),
         ])
     }
 
@@ -155,7 +158,7 @@ extension RunAnalyzer {
             let length = series.elapsed[stop.end] - series.elapsed[stop.start]
             longest = max(longest, length); total += length
         }
-        return MeasureValue(["count": .integer(found.count), "longest_s": .float(longest), "total_s": .float(total)])
+        return MeasureValue(fields: [.count: .integer(found.count), .longestSeconds: .float(longest), .totalSeconds: .float(total)])
     }
 
     // MARK: Time in a range
@@ -239,7 +242,7 @@ extension RunAnalyzer {
         }
         guard any, recorded > 0 else { return nil }
         longest = max(longest, run)
-        return MeasureValue(["seconds": .float(seconds), "longest_s": .float(longest), "share": .float(seconds / recorded)])
+        return MeasureValue(fields: [.seconds: .float(seconds), .longestSeconds: .float(longest), .share: .float(seconds / recorded)])
     }
 
     // MARK: Sun
@@ -267,28 +270,28 @@ extension RunAnalyzer {
         let offset = offsetSeconds ?? Int((longitude * 240).rounded())
         let date = localDate ?? Timestamps.date(start, offsetSeconds: offset)
         let parts = date.split(separator: "-").compactMap { Int($0) }
-        var value = MeasureValue([
-            "lat": .float(latitude), "lon": .float(longitude), "start_epoch_s": .float(start), "end_epoch_s": .float(end),
-            "date": .string(date), "offset_s": .integer(offset),
+        var value = MeasureValue(fields: [
+            .latitude: .float(latitude), .longitude: .float(longitude), .startEpochSeconds: .float(start), .endEpochSeconds: .float(end),
+            .date: .string(date), .offsetSeconds: .integer(offset),
         ])
         guard parts.count == 3 else { return value }
         switch Sun.day(year: parts[0], month: parts[1], day: parts[2], latitude: latitude, longitude: longitude) {
         case .events(let sunrise, let sunset):
-            value["sunrise"] = .string(Timestamps.localTime(sunrise, offsetSeconds: offset))
-            value["sunset"] = .string(Timestamps.localTime(sunset, offsetSeconds: offset))
-            value["sunrise_epoch_s"] = .float(sunrise)
-            value["sunset_epoch_s"] = .float(sunset)
-            value["daylight"] = .boolean(start >= sunrise && end <= sunset)
-            value["spans_sunrise"] = .boolean(start <= sunrise && end >= sunrise)
-            value["spans_sunset"] = .boolean(start <= sunset && end >= sunset)
+            value[.sunrise] = .string(Timestamps.localTime(sunrise, offsetSeconds: offset))
+            value[.sunset] = .string(Timestamps.localTime(sunset, offsetSeconds: offset))
+            value[.sunriseEpochSeconds] = .float(sunrise)
+            value[.sunsetEpochSeconds] = .float(sunset)
+            value[.daylight] = .boolean(start >= sunrise && end <= sunset)
+            value[.spansSunrise] = .boolean(start <= sunrise && end >= sunrise)
+            value[.spansSunset] = .boolean(start <= sunset && end >= sunset)
         case .polarDay:
-            value["polar"] = .string("day")
-            value["daylight"] = .boolean(true)
-            value["spans_sunrise"] = .boolean(false); value["spans_sunset"] = .boolean(false)
+            value[.polar] = .string("day")
+            value[.daylight] = .boolean(true)
+            value[.spansSunrise] = .boolean(false); value[.spansSunset] = .boolean(false)
         case .polarNight:
-            value["polar"] = .string("night")
-            value["daylight"] = .boolean(false)
-            value["spans_sunrise"] = .boolean(false); value["spans_sunset"] = .boolean(false)
+            value[.polar] = .string("night")
+            value[.daylight] = .boolean(false)
+            value[.spansSunrise] = .boolean(false); value[.spansSunset] = .boolean(false)
         }
         return value
     }
@@ -300,10 +303,10 @@ extension RunAnalyzer {
     /// measure made for that date and offset already (the usual case: the zone of the last read) is kept.
     public static func localiseMeasures(_ run: inout RunSummary) {
         for (key, value) in run.measures where key.hasPrefix(sunKeyPrefix) {
-            if case .string(run.localDate ?? "")? = value["date"], let offset = run.localOffsetSeconds,
-               value["offset_s"]?.number == Double(offset) { continue }
-            guard let latitude = value["lat"]?.number, let longitude = value["lon"]?.number,
-                  let start = value["start_epoch_s"]?.number, let end = value["end_epoch_s"]?.number else { continue }
+            if case .string(run.localDate ?? "")? = value[.date], let offset = run.localOffsetSeconds,
+               value[.offsetSeconds]?.number == Double(offset) { continue }
+            guard let latitude = value[.latitude]?.number, let longitude = value[.longitude]?.number,
+                  let start = value[.startEpochSeconds]?.number, let end = value[.endEpochSeconds]?.number else { continue }
             run.measures[key] = sunValue(latitude: latitude, longitude: longitude, start: start, end: end,
                                          localDate: run.localDate, offsetSeconds: run.localOffsetSeconds)
         }

@@ -116,10 +116,10 @@ extension RunAnalyzer {
             if inside, (point.0 * point.0 + point.1 * point.1).squareRoot() > release { inside = false }
             previous = point
         }
-        var value = MeasureValue(["passed": .boolean(visits > 0), "visits": .integer(visits), "closest_m": .float(closest)])
+        var value = MeasureValue(fields: [.passed: .boolean(visits > 0), .visits: .integer(visits), .closestMeters: .float(closest)])
         if visits > 0, first.isFinite, last.isFinite {
-            value["first_elapsed_s"] = .float(first)
-            value["last_elapsed_s"] = .float(last)
+            value[.firstElapsedSeconds] = .float(first)
+            value[.lastElapsedSeconds] = .float(last)
         }
         return value
     }
@@ -167,7 +167,7 @@ extension RunAnalyzer {
         }
         guard !seen.isEmpty else { return nil }
         let keys = seen.sorted()
-        return MeasureValue(["zoom": .integer(zoom), "count": .integer(keys.count), "tiles": .list(keys.map { .integer($0) })])
+        return MeasureValue(fields: [.zoom: .integer(zoom), .count: .integer(keys.count), .tiles: .list(keys.map { .integer($0) })])
     }
 
     // MARK: Segments
@@ -181,28 +181,28 @@ extension RunAnalyzer {
         guard let path = definition.path, positions.count > 1, positions.touches(path.box) else { return nil }
         let tolerance = path.tolerance
         let efforts = segmentEfforts(path: path, tolerance: tolerance, positions: positions)
-        var value = MeasureValue(["count": .integer(efforts.count), "length_m": .float(path.length)])
+        var value = MeasureValue(fields: [.count: .integer(efforts.count), .lengthMeters: .float(path.length)])
         var records: [MeasureScalar] = []
         var best: (index: Int, elapsed: Double)?
         for (index, effort) in efforts.enumerated() {
-            var fields: [String: MeasureScalar] = [
-                "distance_m": .float(path.length),
-                "start_lat": .float(effort.startLatitude), "start_lon": .float(effort.startLongitude),
-                "end_lat": .float(effort.endLatitude), "end_lon": .float(effort.endLongitude),
+            var fields: [MeasureField: MeasureScalar] = [
+                .distanceMeters: .float(path.length),
+                .startLatitude: .float(effort.startLatitude), .startLongitude: .float(effort.startLongitude),
+                .endLatitude: .float(effort.endLatitude), .endLongitude: .float(effort.endLongitude),
             ]
             if let start = effort.startElapsedSeconds, let end = effort.endElapsedSeconds, let elapsed = effort.elapsedSeconds {
-                fields["start_elapsed_s"] = .float(start)
-                fields["end_elapsed_s"] = .float(end)
-                fields["elapsed_s"] = .float(elapsed)
-                fields["pace_s_per_km"] = .float(elapsed / path.length * 1000)
+                fields[.startElapsedSeconds] = .float(start)
+                fields[.endElapsedSeconds] = .float(end)
+                fields[.elapsedSeconds] = .float(elapsed)
+                fields[.paceSecondsPerKilometre] = .float(elapsed / path.length * 1000)
                 if elapsed < (best?.elapsed ?? .infinity) { best = (index, elapsed) }
             }
-            records.append(.record(fields))
+            records.append(.record(fields: fields))
         }
-        value["efforts"] = .list(records)
+        value[.efforts] = .list(records)
         if let best {
-            value["best"] = .integer(best.index + 1)
-            value["best_elapsed_s"] = .float(best.elapsed)
+            value[.best] = .integer(best.index + 1)
+            value[.bestElapsedSeconds] = .float(best.elapsed)
         }
         return value
     }

@@ -1,3 +1,6 @@
+// The measure declarations (the model): what a pack may declare (`MeasureDefinition`, `MeasureKind`),
+// the fields of the values (`MeasureField`) and the values themselves (`MeasureValue`). They are computed
+// in RunAnalysis/Measures (`RunAnalyzer+Measures.swift`, `RunAnalyzer+Geography.swift`).
 import Foundation
 
 /// A figure a rule pack asks the core for (`measures = { best3k = { kind = "effort", distance_m = 3000 } }`
@@ -64,7 +67,7 @@ public struct MeasureDefinition: Sendable, Hashable, Codable {
         if kind == MeasureKind.ageGrade.name { return resolvedAgeGrade(athlete: athlete) }
         guard kind == MeasureKind.timeIn.name, let zone = number("zone") else { return .success(self) }
         guard let athlete else {
-            return .failure(MeasureUnavailable(reason: "zone \(Int(zone)) needs the runner's heart-rate zones: give an athlete profile with --athlete FILE"))
+            return .failure(MeasureUnavailable(reason: "zone \(Int(zone)) needs your heart-rate zones: give your profile with --athlete FILE (max_hr and resting_hr, or zones)"))
         }
         guard let bounds = athlete.zone(Int(zone)) else {
             return .failure(MeasureUnavailable(reason: "the athlete profile \(athlete.source) gives no heart-rate zone \(Int(zone)) (it has \(athlete.zoneCount))"))
@@ -265,11 +268,19 @@ public struct MeasureKind: Sendable {
 
     public var name: String
     public var parameters: [ParameterSpec]
-    /// The fields of its value, in the order tools print them.
+    /// The fields of its value, in the order tools print them: name, unit, doc (`MeasureField`).
+    public var valueFields: [MeasureField]
+    /// Their names.
     public var fields: [String]
     public var doc: String
     /// Cross-parameter checks (exactly one of two, a range the right way round): the problem, or nil.
     public var check: @Sendable (MeasureDefinition) -> String?
+
+    public init(name: String, parameters: [ParameterSpec], fields: [MeasureField], doc: String,
+                check: @escaping @Sendable (MeasureDefinition) -> String?) {
+        self.name = name; self.parameters = parameters; self.valueFields = fields
+        self.fields = fields.map(\.name); self.doc = doc; self.check = check
+    }
 
     public static let channels = ["heart_rate", "cadence", "speed", "grade", "elevation"]
 
@@ -280,7 +291,7 @@ public struct MeasureKind: Sendable {
             ParameterSpec(name: "duration_s", type: .number(minimum: 1, integer: false), doc: "the longest distance in this time"),
             ParameterSpec(name: "max_stop_s", type: .number(minimum: 1, integer: false), doc: "the longest stop an effort may span (default 120)"),
         ],
-        fields: ["elapsed_s", "distance_m", "pace_s_per_km", "start_elapsed_s", "start_distance_m"],
+        fields: [.elapsedSeconds, .distanceMeters, .paceSecondsPerKilometre, .startElapsedSeconds, .startDistanceMeters],
         doc: "the fastest stretch of a distance, or the longest distance in a time",
         check: { d in
             switch (d.number("distance_m"), d.number("duration_s")) {
@@ -298,7 +309,7 @@ public struct MeasureKind: Sendable {
             ParameterSpec(name: "max", type: .number(minimum: -.infinity, integer: false), doc: "upper bound, included"),
             ParameterSpec(name: "zone", type: .number(minimum: 1, integer: true), doc: "the runner's heart-rate zone (--athlete)"),
         ],
-        fields: ["seconds", "longest_s", "share"],
+        fields: [.seconds, .longestSeconds, .share],
         doc: "time spent with a channel in a range",
         check: { d in
             guard d.text("channel") != nil else { return "missing required parameter 'channel' (one of \(channels.joined(separator: ", ")))" }
@@ -316,13 +327,14 @@ public struct MeasureKind: Sendable {
     public static let stops = MeasureKind(
         name: "stops",
         parameters: [ParameterSpec(name: "min_s", type: .number(minimum: 1, integer: false), doc: "the shortest stop counted")],
-        fields: ["count", "longest_s", "total_s"],
+        fields: [.count, .longestSeconds, .totalSeconds],
         doc: "stops of at least min_s",
         check: { d in d.number("min_s") == nil ? "missing required parameter 'min_s' (seconds)" : nil })
 
     public static let sun = MeasureKind(
         name: "sun", parameters: [],
-        fields: ["sunrise", "sunset", "sunrise_epoch_s", "sunset_epoch_s", "polar", "daylight", "spans_sunrise", "spans_sunset", "lat", "lon", "start_epoch_s", "end_epoch_s", "date", "offset_s"],
+        fields: [.sunrise, .sunset, .sunriseEpochSeconds, .sunsetEpochSeconds, .polar, .daylight, .spansSunrise, .spansSunset,
+                 .latitude, .longitude, .startEpochSeconds, .endEpochSeconds, .date, .offsetSeconds],
         doc: "sunrise and sunset at the start point on the run's local date",
         check: { _ in nil })
 

@@ -10,7 +10,7 @@ extension MeasureKind {
             ParameterSpec(name: "lon", type: .number(minimum: -180, integer: false), doc: "the place's longitude, degrees"),
             ParameterSpec(name: "radius_m", type: .number(minimum: 1, integer: false), doc: "how near counts as passing, metres"),
         ],
-        fields: ["passed", "visits", "first_elapsed_s", "last_elapsed_s", "closest_m"],
+        fields: [.passed, .visits, .firstElapsedSeconds, .lastElapsedSeconds, .closestMeters],
         doc: "whether and when the run passed within radius_m of a point",
         check: { d in
             guard let lat = d.number("lat"), let lon = d.number("lon"), d.number("radius_m") != nil else {
@@ -31,7 +31,7 @@ extension MeasureKind {
             ParameterSpec(name: "tolerance_m", type: .number(minimum: 1, integer: false), doc: "how far from the path a pass may stray, metres (default 25)"),
             ParameterSpec(name: "sha256", type: .text, doc: "set by badgectl: the segment file's SHA-256"),
         ],
-        fields: ["count", "best", "best_elapsed_s", "length_m", "efforts"],
+        fields: [.count, .best, .bestElapsedSeconds, .lengthMeters, .efforts],
         doc: "every pass over a segment the pack ships: through both gates, on the path",
         check: { d in
             guard let file = d.text("file") else { return "missing required parameter 'file' (segments/<name>.gpx in the pack)" }
@@ -44,7 +44,7 @@ extension MeasureKind {
     public static let tiles = MeasureKind(
         name: "tiles",
         parameters: [ParameterSpec(name: "zoom", type: .number(minimum: 1, integer: true), doc: "the tiles' zoom level, 1 to 20 (14: about 2.4 km at the equator)")],
-        fields: ["zoom", "count", "tiles"],
+        fields: [.zoom, .count, .tiles],
         doc: "the Web Mercator tiles (x, y at zoom) the route passes through",
         check: { d in
             guard let zoom = d.number("zoom") else { return "missing required parameter 'zoom' (14 is the explorers' usual)" }

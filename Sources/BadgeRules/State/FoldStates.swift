@@ -1,7 +1,19 @@
 import RunFiles
 
-/// Copying a fold's state out of Lua as plain data, and back in.
-extension Session {
+/// Copying a fold's state out of Lua as plain data, and back in (runs as the evaluation's run
+/// proxies), and finding state a rule keeps outside it. Stateless beyond the Lua state, the runs
+/// and the packs' environments it reads.
+final class FoldStates {
+    let lua: LuaState
+    let runs: RunTable
+    let sandbox: PackSandbox
+
+    init(runs: RunTable, sandbox: PackSandbox) {
+        self.lua = sandbox.lua
+        self.runs = runs
+        self.sandbox = sandbox
+    }
+
     /// At most this many values in one rule's saved state, and this deep (a guard for the host's memory).
     static let stateValueLimit = 1_000_000
     static let stateDepthLimit = 64
@@ -16,7 +28,7 @@ extension Session {
 
     private func plainValue(at index: Int32, path: String, depth: Int, seen: inout Set<UnsafeRawPointer>, count: inout Int) throws -> StateValue {
         count += 1
-        guard count <= Session.stateValueLimit else { throw RulesError.field("\(path): more than \(Session.stateValueLimit) values") }
+        guard count <= FoldStates.stateValueLimit else { throw RulesError.field("\(path): more than \(FoldStates.stateValueLimit) values") }
         switch lua.type(at: index) {
         case .nil, .none: return .null
         case .boolean: return .boolean(lua.boolean(at: index))
@@ -28,14 +40,14 @@ extension Session {
             return .string(text)
         case .userdata:
             let run = lua.runIndex(at: index)
-            if run >= 1, run <= runs.count { return .run(runs[run - 1].id) }
+            if run >= 1, run <= runs.count { return .run(runs.runs[run - 1].id) }
             throw RulesError.field("\(path): a \(lua.typeName(at: index)) (a host value; keep a run, or plain numbers and strings)")
         case .lightUserdata:
             throw RulesError.field("\(path): a \(lua.typeName(at: index)) (a record of a run; keep the run, or the numbers you need)")
         case .function, .thread:
             throw RulesError.field("\(path): a \(lua.typeName(at: index)) (not plain data)")
         case .table:
-            guard depth < Session.stateDepthLimit else { throw RulesError.field("\(path): tables nested more than \(Session.stateDepthLimit) deep") }
+            guard depth < FoldStates.stateDepthLimit else { throw RulesError.field("\(path): tables nested more than \(FoldStates.stateDepthLimit) deep") }
             if lua.hasMetatable(at: index) { throw RulesError.field("\(path): a table with a metatable (not plain data)") }
             if let identity = lua.identity(at: index) {
                 guard seen.insert(identity).inserted else { throw RulesError.field("\(path): a table reached twice (shared or cyclic; save it once)") }
@@ -50,7 +62,7 @@ extension Session {
                 case .string:
                     guard let text = lua.utf8String(at: -2) else { lua.pop(2); throw RulesError.field("\(path): a key that is not UTF-8 text") }
                     key = .string(text)
-                    keyPath = Session.isName(text) ? "\(path).\(text)" : "\(path)[\"\(text)\"]"
+                    keyPath = FoldStates.isName(text) ? "\(path).\(text)" : "\(path)[\"\(text)\"]"
                 case .number:
                     if let integer = lua.integer(at: -2) { key = .integer(integer); keyPath = "\(path)[\(integer)]" } else {
                         let number = lua.number(at: -2) ?? .nan
@@ -73,7 +85,7 @@ extension Session {
                 entries.append(StateEntry(key: key, value: value))
                 lua.pop()
             }
-            entries.sort { Session.keyPrecedes($0.key, $1.key) }
+            entries.sort { FoldStates.keyPrecedes($0.key, $1.key) }
             var isArray = true
             for (position, entry) in entries.enumerated() {
                 guard case .integer(let key) = entry.key, key == position + 1 else { isArray = false; break }
@@ -116,7 +128,7 @@ extension Session {
     /// Pushes `value` as a Lua value (runs as the evaluation's run proxies). Throws when a run it
     /// names is not among the runs of this evaluation (a damaged state).
     func push(_ value: StateValue, depth: Int = 0) throws {
-        guard depth < Session.stateDepthLimit else { throw RulesError.field("tables nested more than \(Session.stateDepthLimit) deep") }
+        guard depth < FoldStates.stateDepthLimit else { throw RulesError.field("tables nested more than \(FoldStates.stateDepthLimit) deep") }
         lua.ensureStack()
         switch value {
         case .null: lua.pushNil()
@@ -125,8 +137,8 @@ extension Session {
         case .float(let number): lua.push(number)
         case .string(let text): lua.push(text)
         case .run(let id):
-            guard let index = runIndexByID[id] else { throw RulesError.field("the state names run '\(id)', which is not among the saved runs") }
-            pushRunProxy(index)
+            guard let index = runs.indexByID[id] else { throw RulesError.field("the state names run '\(id)', which is not among the saved runs") }
+            runs.pushProxy(index)
         case .array(let values):
             lua.newTable(array: Int32(min(values.count, 1 << 20)))
             for (i, element) in values.enumerated() {
@@ -148,11 +160,11 @@ extension Session {
 }
 
 /// Finding state kept outside what `init`/`on_run` return, which a saved state would lose.
-extension Session {
+extension FoldStates {
     /// The plain values a rule can reach outside its state, by a name for messages: the upvalues
     /// (file-level locals) of its functions and of the functions those hold, and its pack's
     /// globals. Values that are not plain data (functions, the libraries) are left out.
-    func outsideValues(of rule: Rule) -> [String: StateValue] {
+    func outsideValues(of rule: RuleLoader.Rule) -> [String: StateValue] {
         var values: [String: StateValue] = [:]
         var visited = Set<UnsafeRawPointer>()
         lua.ensureStack()
@@ -178,7 +190,7 @@ extension Session {
             visit(function: lua.top, owner: name, depth: 0)
             lua.pop()
         }
-        let environment = envRefs[rule.pack]
+        let environment = sandbox.envRefs[rule.pack]
         guard environment != LuaState.noRef else { return values }
         lua.push(ref: environment)
         let table = lua.top
@@ -196,7 +208,7 @@ extension Session {
 
     /// Why a rule's saved state would be wrong: the first value outside its state that changed
     /// while it ran (`before` from `outsideValues` before it ran), or nil.
-    func changedOutside(of rule: Rule, before: [String: StateValue]) -> String? {
+    func changedOutside(of rule: RuleLoader.Rule, before: [String: StateValue]) -> String? {
         let after = outsideValues(of: rule)
         for name in Set(before.keys).union(after.keys).sorted() where before[name] != after[name] {
             return "its \(name) changed while it ran: only what init/on_run return is saved; keep it in the state"

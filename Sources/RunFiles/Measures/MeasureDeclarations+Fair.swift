@@ -10,7 +10,8 @@ extension MeasureKind {
             ParameterSpec(name: "birth_date", type: .text, doc: "set by badgectl: the athlete profile's birth_date"),
             ParameterSpec(name: "sex", type: .word(["male", "female"]), doc: "set by badgectl: the athlete profile's sex"),
         ],
-        fields: ["percent", "age", "age_standard_s", "distance_m", "elapsed_s", "best_percent", "best_distance_m", "best_elapsed_s", "efforts"],
+        fields: [.percent, .age, .ageStandardSeconds, .distanceMeters, .elapsedSeconds, .bestPercent, .bestDistanceMeters, .bestElapsedSeconds,
+                 .efforts],
         doc: "the age-graded percentage of the run and of its best efforts at the tables' distances",
         check: { _ in nil })
 
@@ -63,12 +64,33 @@ extension MeasureKind {
             ParameterSpec(name: "max_stop_s", type: .number(minimum: 1, integer: false),
                           doc: "the longest stop that stretch may span (default 120)"),
         ],
-        fields: ["pace_s_per_km", "elapsed_s", "distance_m", "equivalent_distance_m",
-                 "effort_elapsed_s", "effort_pace_s_per_km", "effort_distance_m", "effort_start_elapsed_s"],
+        fields: [.paceSecondsPerKilometre, .elapsedSeconds, .distanceMeters, .equivalentDistanceMeters,
+                 .effortElapsedSeconds, .effortPaceSecondsPerKilometre, .effortDistanceMeters, .effortStartElapsedSeconds],
         doc: "grade-adjusted pace: the flat pace of the same energy cost, from the elevation profile",
         check: { d in
             if let smoothing = d.number("smoothing_m"), smoothing > 1000 { return "smoothing_m must be at most 1000 (metres)" }
             if d.number("max_stop_s") != nil, d.number("distance_m") == nil { return "max_stop_s applies to the stretch of distance_m: give distance_m too" }
             return nil
         })
+}
+
+extension MeasureField {
+    // age_grade.
+    public static let percent = MeasureField("percent", unit: "%", doc: "the age grade: 100 × age standard ÷ time")
+    public static let age = MeasureField("age", unit: "integer", doc: "the runner's age on the run's local date")
+    public static let ageStandardSeconds = MeasureField("age_standard_s", unit: "s", doc: "the open standard ÷ the age factor, at this distance")
+    public static let bestPercent = MeasureField("best_percent", unit: "%", doc: "the best age grade of the run and its efforts")
+    public static let bestDistanceMeters = MeasureField("best_distance_m", unit: "m", doc: "the distance of the best age grade")
+    // grade_adjusted.
+    public static let equivalentDistanceMeters = MeasureField("equivalent_distance_m", unit: "m", doc: "the flat distance of the same energy cost (Minetti 2002)")
+    public static let effortElapsedSeconds = MeasureField("effort_elapsed_s", unit: "s", doc: "the fastest stretch of distance_m flat-equivalent metres")
+    public static let effortPaceSecondsPerKilometre = MeasureField("effort_pace_s_per_km", unit: "s/km", doc: "that stretch's grade-adjusted pace")
+    public static let effortDistanceMeters = MeasureField("effort_distance_m", unit: "m", doc: "the ground that stretch covered")
+    public static let effortStartElapsedSeconds = MeasureField("effort_start_elapsed_s", unit: "s", doc: "when that stretch starts, from the run's start")
+
+    /// The fields of the fair-comparison measures (age grade, grade-adjusted pace): `declared` holds them.
+    static let fair: [MeasureField] = [
+        percent, age, ageStandardSeconds, bestPercent, bestDistanceMeters, equivalentDistanceMeters,
+        effortElapsedSeconds, effortPaceSecondsPerKilometre, effortDistanceMeters, effortStartElapsedSeconds,
+    ]
 }

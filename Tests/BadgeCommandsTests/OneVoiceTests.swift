@@ -1,0 +1,68 @@
+import Foundation
+import XCTest
+
+@testable import BadgeCommands
+
+/// Issue #26: one voice. The command line's formatter (`Format`) and the rules' helpers
+/// (`badgectl.format_distance`, `format_pace`, `format_duration`, which write award details) give the
+/// same text for the same figure; the table helpers fit a width.
+final class OneVoiceTests: XCTestCase {
+    func testTheRulesHelpersWriteFiguresAsTheCommandLineDoes() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("packs/voice/pack.lua", #"return { name = "voice", version = "1", badges = { { id = "any", name = "Any" } } }"#)
+        try folder.write("packs/voice/any.lua", """
+            return { id = "any", badge = "any", repeatable = true, earned = function(run)
+              return { detail = badgectl.format_distance(run.distance_m) .. "|" .. badgectl.format_duration(run.elapsed_s)
+                .. "|" .. badgectl.format_pace(run.elapsed_s / run.distance_m * 1000) }
+            end }
+            """)
+        try folder.write("badges.json", "[]")
+        let runs: [(Double, Double)] = [(999.6, 400), (999.4, 399.6), (5210, 1805.5), (12_345.678, 4321.2), (42_195, 14_400.4), (400, 4500)]
+        for (index, run) in runs.enumerated() {
+            try folder.write("runs/r\(index).json", #"{ "start": "2024-05-0\#(index + 1)T07:00:00Z", "distance_m": \#(run.0), "duration_s": \#(run.1) }"#)
+        }
+        let output = try CLI.run(["evaluate", folder.path + "/runs", "--rules", folder.path + "/packs/voice", "--badges", folder.path + "/badges.json",
+                                  "--tz", "UTC", "--no-cache", "--format", "json", "--sport", "all"])
+        XCTAssertEqual(output.status, 0, output.stderr)
+        let awards = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])?["awards"] as? [[String: Any]])
+        XCTAssertEqual(awards.count, runs.count, output.stdout)
+        for (award, run) in zip(awards, runs) {
+            let expected = Format.distance(run.0) + "|" + Format.duration(run.1) + "|" + Format.pace(run.1 / run.0 * 1000)
+            XCTAssertEqual(award["detail"] as? String, expected, "\(run)")
+        }
+    }
+
+    func testCountsAndTierPaces() {
+        XCTAssertEqual(Format.count(1, "run"), "1 run")
+        XCTAssertEqual(Format.count(0, "award"), "0 awards")
+        XCTAssertEqual(Format.count(25, "award"), "25 awards")
+        // The rule wants a pace strictly below 664.6 s/km: 11:04 (664 s) is below it, so "or faster" is true.
+        XCTAssertEqual(Format.tierPaceText(664.6), "11:04/km or faster")
+        // Exactly 11:05: a run at 11:05 does not beat it; 11:04 does.
+        XCTAssertEqual(Format.tierPaceText(665), "11:04/km or faster")
+        // 11:05.05: 11:05 beats it by 0.05 s, less than the 0.1 s a what-if run may lose.
+        XCTAssertEqual(Format.tierPaceText(665.05), "11:04/km or faster")
+        XCTAssertEqual(Format.tierPaceText(665.2), "11:05/km or faster")
+    }
+
+    func testTablesWrapTheLastColumnAndDropColumnsToFit() {
+        var table = TextTable("BADGE", "RUN", "PACK", "DETAIL")
+        table.droppable = ["PACK", "RUN"]
+        table.add("Ten K", "2026-08-20-first-10k.fit", "checkpoints", "10.48 km at 6:02/km, passed 10.00 km at 1:00:20")
+        let wide = table.render(width: nil)
+        XCTAssertTrue(wide.contains("2026-08-20-first-10k.fit  checkpoints  10.48 km"), wide)
+        let narrow = table.render(width: 40)
+        for line in narrow.split(separator: "\n") { XCTAssertLessThanOrEqual(line.count, 40, narrow) }
+        XCTAssertFalse(narrow.contains("checkpoints"), narrow)
+        XCTAssertEqual(narrow.split(separator: "\n").map(String.init), [
+            "BADGE  DETAIL",
+            "-----  ---------------------------------",
+            "Ten K  10.48 km at 6:02/km, passed",
+            "       10.00 km at 1:00:20",
+        ])
+        XCTAssertEqual(TextTable.wrap("a bb ccc", width: 4), ["a bb", "ccc"])
+        // A number stays with its unit: "10.00 km" is never split over two lines.
+        XCTAssertEqual(TextTable.wrap("passed 10.00 km at 1:00:20", width: 14), ["passed", "10.00 km at", "1:00:20"])
+        XCTAssertEqual(TextTable.wrap("abcdefghij", width: 4), ["abcd", "efgh", "ij"])
+    }
+}
