@@ -7,7 +7,7 @@
 // libFuzzer's, linked in only by `--sanitize=fuzzer`. Build and run them with scripts/fuzz.
 import PackageDescription
 
-let targets = ["FuzzGPX", "FuzzTCX", "FuzzFIT", "FuzzJSON", "FuzzGzip", "FuzzWorker", "FuzzState", "FuzzPack"]
+let targets = ["FuzzGPX", "FuzzTCX", "FuzzFIT", "FuzzJSON", "FuzzGzip", "FuzzZip", "FuzzWorker", "FuzzState", "FuzzPack"]
 
 let package = Package(
     name: "badgectl-fuzz",

@@ -62,9 +62,10 @@
 ---@field local_date string? `YYYY-MM-DD` of the start in local time: from the file's own offset when it had one, else in the zone chosen with `--tz` (default: the machine's zone). Use it for days, weeks and streaks.
 ---@field local_start string? `YYYY-MM-DDThh:mm:ss`, the start as a clock on the wall showed it: from the file's own offset when it had one, else in the `--tz` zone (default: the machine's zone). Use it for times of day (a night owl, an early bird).
 ---@field local_offset_s integer? the UTC offset `local_start` and `local_date` were made with: `utc_offset_s` when the file wrote one, else the `--tz` zone's at the start (daylight saving included)
+---@field zone_source string? where `local_offset_s` came from: `file` (the file's own offset or zone: a GPX or TCX time's `+02:00`, FIT `local_timestamp`, Apple Health's `HKTimeZone` or dates, Polar's start time) or `tz` (the file said nothing: the `--tz` zone)
 ---@field name string? the run's name in the file
 ---@field sport string `running`, `cycling`, `walking`, `hiking`, `swimming`, or the file's word lower-cased
----@field format string `gpx`, `tcx`, `fit`, `json`
+---@field format string `gpx`, `tcx`, `fit`, `json`, `sml`, `suunto_json`, `polar_json`, `apple_health`
 ---@field points integer usable points read (0 for a JSON summary)
 ---@field distance_m number distance in metres
 ---@field elapsed_s number? last timestamp − first: pauses included

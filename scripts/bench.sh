@@ -6,6 +6,7 @@
 # benchmark, default 200), BENCH_FOLDER_MINUTES (default 60), BENCH_GPXPY_1M=1 to also time gpxpy on the
 # 1,000,000-point file (~100 s a run), BENCH_FULL=1 to add one pass over 2,000 runs of 1 hour (~3 GB),
 # BENCH_RUNS (repetitions, default 5), BENCH_OUT (default BENCHMARKS.md).
+# Then scripts/bench/archives.sh appends its section (a 1 GB Apple Health export; a zip of 1,000 FIT runs against the folder).
 # Peers: gpxpy and fitdecode (pip install gpxpy fitdecode), Foundation's XMLParser (in BadgeBench).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -90,4 +91,6 @@ if [ "${BENCH_FULL:-0}" = 1 ]; then
     } > "$work/full-size.txt"
 fi
 python3 scripts/bench/report.py "$results" "$out" "$runs" "$folder_runs" "$folder_minutes"
+echo "== archives: a 1 GB Apple Health export, 1,000 FIT runs zipped and not" >&2
+sh scripts/bench/archives.sh "$bin" "$work" "$runs" >> "$out"
 echo "wrote $out" >&2

@@ -415,6 +415,18 @@ func run() throws {
         let usage = "gen-fit RECORDS PATH"
         let bytes = FITWriter.encode(track: generator(points: Int(try arg(1, usage)) ?? 100_000).track())
         try Data(bytes).write(to: URL(fileURLWithPath: try arg(2, usage)))
+    case "gen-fit-runs":
+        // 1,000 distinct FIT runs for the zip benchmark (issue 27): seeds 1...N, a day apart.
+        let usage = "gen-fit-runs COUNT MINUTES DIR"
+        let count = Int(try arg(1, usage)) ?? 1000, minutes = Double(try arg(2, usage)) ?? 30
+        let directory = try arg(3, usage)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        for index in 1...max(1, count) {
+            var generator = RunGenerator(seed: UInt64(index), distanceMeters: minutes * 60 / 330 * 1000)
+            generator.startEpochSeconds += Double(index) * 86_400
+            let name = "run-\(String(repeating: "0", count: max(0, 5 - String(index).count)))\(index).fit"
+            try Data(FITWriter.encode(track: generator.track())).write(to: URL(fileURLWithPath: (directory as NSString).appendingPathComponent(name)))
+        }
     case "gpx":
         try benchGPX(try arg(1, "gpx FILE [RUNS]"), runs: Int(args.count > 2 ? args[2] : "") ?? 7)
     case "fit":
@@ -519,7 +531,7 @@ func run() throws {
         let runs = Int(ProcessInfo.processInfo.environment["BENCH_RUNS"] ?? "") ?? 5
         try benchFolderMeasures(try arg(1, usage), cachePath: try arg(2, usage), packs: Array(args.dropFirst(3)), runs: runs)
     default:
-        throw BenchError.usage("BadgeBench gen-gpx|gen-fit|gen-tcx|gpx|fit|tcx|folder|folder-measures|segments|rules|ours-gpx|cache-parts|rss-gpx|sun ...")
+        throw BenchError.usage("BadgeBench gen-gpx|gen-fit|gen-fit-runs|gen-tcx|gpx|fit|tcx|folder|folder-measures|segments|rules|ours-gpx|cache-parts|rss-gpx|sun ...")
     }
 }
 

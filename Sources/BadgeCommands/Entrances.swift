@@ -58,7 +58,8 @@ public enum Entrances {
     /// A run file named `name` (its suffix chooses the reader, as in a folder) holding `bytes`, read
     /// the way `summarize FILE` and `evaluate` read it: through the one pipeline (`RunPipeline.read`,
     /// its analyzer, `RunFolder.readOne` and `RunLoader.load`: the format dispatch, gzip streaming for
-    /// `.gpx.gz`, the memory budget). Driven by FuzzGPX, FuzzTCX, FuzzFIT, FuzzJSON and FuzzGzip.
+    /// `.gpx.gz`, the memory budget; a `.zip` or an `export.xml` through `RunArchive`). Driven by FuzzGPX,
+    /// FuzzTCX, FuzzFIT, FuzzJSON, FuzzGzip and FuzzZip.
     public static func runFile(_ bytes: [UInt8], named name: String) -> Outcome {
         let folder = freshFolder("run")
         let path = (folder as NSString).appendingPathComponent(name)

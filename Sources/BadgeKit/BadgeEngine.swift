@@ -74,11 +74,11 @@ public struct BadgeEngine: Sendable {
     }
 
     /// Reads a run file's bytes (an upload); `fileName` says the format by its suffix (`run.fit`,
-    /// `run.gpx.gz`). `id` defaults to the file name.
+    /// `run.gpx.gz`, `export.zip`: a zip's runs are named `export.zip/<entry>`). `id` defaults to the file name.
     /// - Throws: `BadgeKitError.run` naming the file and what is wrong.
     public func summaries(bytes: [UInt8], fileName: String, id: String? = nil) throws -> [RunSummary] {
         let id = id ?? fileName
-        guard RunFormat.of(path: fileName) != nil else {
+        guard RunFormat.of(path: fileName) != nil || RunArchive.isZip(fileName) else {
             throw BadgeKitError.run(id: id, reason: "unknown format: run files end in \(RunFormat.suffixes.map(\.suffix).joined(separator: ", "))")
         }
         do {

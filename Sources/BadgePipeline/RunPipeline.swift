@@ -119,10 +119,21 @@ public struct RunPipeline: Sendable {
     }
 
     /// A run file's bytes (an upload): `fileName` says the format by its suffix (`run.fit`,
-    /// `run.gpx.gz`); read by the readers a file goes through (`RunLoader.load(bytes:)`) and localised.
+    /// `run.gpx.gz`, `export.zip`); read by the readers a file goes through (`RunLoader.load(bytes:)`,
+    /// `RunArchive` for a zip) and localised.
     /// A file holding several runs gives ids `id#1`, `id#2`.
     /// - Throws: `ActivityError` naming `fileName` and what is wrong.
     public func summaries(bytes: [UInt8], fileName: String, id: String, zone: TimeZone? = nil) throws -> [RunSummary] {
+        if RunArchive.isZip(fileName) {
+            // A zip uploaded: read as its file is (`RunArchive`); an entry that fails fails the upload, named.
+            let read = RunArchive.read(zipBytes: bytes, id: id, analyzer: analyzer(zone: zone), zone: zone ?? self.zone)
+            if let error = read.errors.first {
+                // Its message names the archive first (`export.zip: a.gpx: …`): kept as the reason after that name.
+                let reason = error.message.hasPrefix(id + ": ") ? String(error.message.dropFirst(id.count + 2)) : error.message
+                throw ActivityError.malformed(path: id, line: nil, offset: nil, reason: reason)
+            }
+            return read.runs
+        }
         guard let kind = RunFormat.of(path: fileName) else {
             let known = RunFormat.suffixes.map(\.suffix).joined(separator: ", ")
             throw ActivityError.notFormat(path: fileName, format: "run", reason: "unknown extension; run files end in \(known)")

@@ -382,6 +382,7 @@ extension RunAnalyzer {
         if let zone = zoneOffsetSeconds, let epoch = startEpoch {
             let offset = track.utcOffsetSeconds ?? zone
             summary.localOffsetSeconds = offset
+            summary.zoneSource = track.utcOffsetSeconds == nil ? "tz" : "file"
             summary.localStart = Timestamps.localTime(epoch, offsetSeconds: offset)
         }
         let series = TimedSeries(profile)

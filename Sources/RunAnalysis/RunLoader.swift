@@ -26,7 +26,8 @@ public enum RunLoader {
         var status = stat()
         let size = stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG ? Int(status.st_size) : 0
         // GPX streams (a .gpx.gz too, inflated as it is scanned); the others are read whole.
-        let whole = kind.format == .tcx || kind.format == .fit || (kind.format == .json && hasher != nil)
+        let device = kind.format == .json ? deviceJSON(path: path) : nil
+        let whole = kind.format == .tcx || kind.format == .fit || kind.format == .sml || device != nil || (kind.format == .json && hasher != nil)
         do {
             return try budget.reading(path, initialBytes: whole ? min(size, Gzip.defaultMaximumBytes) : 0) {
                 // A second reading (alone) hashes the file again from its first byte.
@@ -74,6 +75,10 @@ public enum RunLoader {
             hasher?.update(bytes)
             return bytes
         }
+        if kind.format == .json, deviceJSON(path: path) != nil {
+            // A device's log (Suunto, Polar Flow), not a summary: read whole, as big as a run file may be.
+            return try load(bytes: try wholeFile(), format: .json, source: path, id: id, analyzer: analyzer, zoneOffsetSeconds: zoneOffsetSeconds)
+        }
         switch kind.format {
         case .gpx:
             // GPX streams from the file (a .gpx.gz is inflated as it is scanned): never held whole.
@@ -84,10 +89,31 @@ public enum RunLoader {
             // The decoder's tree: many times the file's size (a summary is a few hundred bytes).
             try MemoryBudget.current?.hold(min(size, SummaryReader.maximumBytes) * 16, as: .points)
             return [try SummaryReader.read(path: path, id: id, zoneOffsetSeconds: zoneOffsetSeconds)]
-        case .json, .tcx, .fit:
+        case .json, .tcx, .fit, .sml:
             return try load(bytes: try wholeFile(maximumBytes: kind.format == .json ? SummaryReader.maximumBytes : FileBytes.maximumBytes),
                             format: kind.format, source: path, id: id, analyzer: analyzer, zoneOffsetSeconds: zoneOffsetSeconds)
+        case .suuntoJSON, .polarJSON, .appleHealth:
+            throw notBySuffix(kind.format, source: path)
         }
+    }
+
+    /// The device format of a `.json` file by its first bytes (`DeviceJSON.kind`), nil for a run summary
+    /// or when it cannot be read (the summary reader then says why).
+    static func deviceJSON(path: String) -> RunFormat? {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        var prefix = [UInt8](repeating: 0, count: 64)
+        let count = prefix.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, 64) }
+        guard count > 0 else { return nil }
+        return DeviceJSON.kind(prefix[0..<count])
+    }
+
+    /// Formats no suffix names (they are found by content, or in an archive).
+    static func notBySuffix(_ format: RunFormat, source: String) -> ActivityError {
+        .notFormat(path: source, format: format.rawValue, reason: "read from a .json file or an archive, never by its name")
     }
 
     /// The one format dispatch over a run file's bytes: a file read whole (TCX, FIT, a JSON summary
@@ -102,10 +128,23 @@ public enum RunLoader {
         func inflated() throws -> [UInt8] { Gzip.isGzip(bytes) ? try Gzip.decompress(bytes, source: source) : bytes }
         let tracks: [Track]
         switch format {
-        case .json:
+        case .json, .suuntoJSON, .polarJSON:
+            if let device = DeviceJSON.kind(bytes[0..<min(bytes.count, 64)]) {
+                // The parsed tree (many times the text) and the points it gives.
+                try MemoryBudget.current?.hold(bytes.count * 16, as: .points)
+                tracks = try DeviceJSON.read(bytes: bytes, format: device, source: source)
+                break
+            }
+            guard format == .json else { throw ActivityError.notFormat(path: source, format: format.rawValue, reason: "no device log's first key") }
             // The decoder's tree: many times the file's size (a summary is a few hundred bytes).
             try MemoryBudget.current?.hold(min(bytes.count, SummaryReader.maximumBytes) * 16, as: .points)
             return [try SummaryReader.read(data: Data(bytes), source: source, id: id, zoneOffsetSeconds: zoneOffsetSeconds)]
+        case .sml:
+            let bytes = try inflated()
+            try MemoryBudget.current?.hold(bytes.count, as: .points)
+            tracks = [try SMLReader.read(bytes: bytes, source: source)]
+        case .appleHealth:
+            throw notBySuffix(format, source: source)
         case .gpx:
             tracks = [try GPXReader.read(bytes: try inflated(), source: source)]
         case .tcx:

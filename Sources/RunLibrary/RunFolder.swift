@@ -46,6 +46,8 @@ public struct RunFolder: Sendable {
             throw ActivityError.unreadable(path: directory, reason: "no such file or directory")
         }
         let files: [(path: String, id: String)]
+        var archives: [(path: String, id: String)] = []
+        var exports: [(path: String, id: String)] = []
         if status.st_mode & S_IFMT == S_IFDIR {
             let found = try RunLoader.discover(directory: directory)
             folder.ignored = found.ignored
@@ -53,20 +55,53 @@ public struct RunFolder: Sendable {
             folder.duplicates = found.duplicates
             folder.errors = found.errors
             files = found.runs.map { ((directory as NSString).appendingPathComponent($0), $0) }
+            archives = found.archives.map { ((directory as NSString).appendingPathComponent($0), $0) }
+            exports = found.healthExports.map { ((directory as NSString).appendingPathComponent($0), $0) }
         } else {
             guard status.st_mode & S_IFMT == S_IFREG else {
                 folder.ignored = [directory]
                 folder.ignoredReasons = [directory: RunLoader.kindReason(status.st_mode)]
                 return folder
             }
-            guard RunFormat.of(path: directory) != nil else {
-                folder.ignored = [directory]
-                return folder
+            let name = (directory as NSString).lastPathComponent
+            if RunArchive.isZip(directory) {
+                archives = [(directory, name)]
+                files = []
+            } else if RunArchive.isHealthExport(directory) {
+                exports = [(directory, name)]
+                files = []
+            } else {
+                guard RunFormat.of(path: directory) != nil else {
+                    folder.ignored = [directory]
+                    return folder
+                }
+                files = [(directory, name)]
             }
-            files = [(directory, (directory as NSString).lastPathComponent)]
         }
         folder.read(files, analyzer: analyzer, zone: zone, cache: cache, serial: serial, budget: budget, progress: progress)
+        folder.readArchives(archives, exports: exports, analyzer: analyzer, zone: zone, serial: serial, budget: budget)
         return folder
+    }
+
+    /// Reads zips and Apple Health exports (`RunArchive`) into this folder: their runs, the entries
+    /// they ignore and their errors. Not through the cache: an archive's runs are read afresh.
+    mutating func readArchives(_ archives: [(path: String, id: String)], exports: [(path: String, id: String)], analyzer: RunAnalyzer,
+                               zone: TimeZone, serial: Bool, budget: MemoryBudget) {
+        var zoned = analyzer
+        if zoned.zone == nil, !zoned.measures.isEmpty { zoned.zone = zone }
+        var parts: [RunFolder] = []
+        for export in exports {
+            parts.append(RunArchive.read(healthExport: export.path, id: export.id, analyzer: zoned, zone: zone, budget: budget))
+        }
+        for archive in archives {
+            parts.append(RunArchive.read(zip: archive.path, id: archive.id, analyzer: zoned, zone: zone, serial: serial, budget: budget))
+        }
+        for part in parts {
+            runs += part.runs
+            ignored += part.ignored
+            ignoredReasons.merge(part.ignoredReasons) { first, _ in first }
+            errors += part.errors
+        }
     }
 
     /// Reads run files given by path, each with its run id (`add`'s and the worker's files), as a
@@ -77,7 +112,12 @@ public struct RunFolder: Sendable {
         cache: RunCache? = nil, serial: Bool = false, budget: MemoryBudget = .shared
     ) -> RunFolder {
         var folder = RunFolder()
-        folder.read(files, analyzer: analyzer, zone: zone, cache: cache, serial: serial, budget: budget, progress: nil)
+        // Zips and Apple Health exports given as files are read as their folders are.
+        let archives = files.filter { RunArchive.isZip($0.path) }
+        let exports = files.filter { RunArchive.isHealthExport($0.path) }
+        let plain = files.filter { !RunArchive.isZip($0.path) && !RunArchive.isHealthExport($0.path) }
+        folder.read(plain, analyzer: analyzer, zone: zone, cache: cache, serial: serial, budget: budget, progress: nil)
+        folder.readArchives(archives, exports: exports, analyzer: analyzer, zone: zone, serial: serial, budget: budget)
         return folder
     }
 
@@ -309,6 +349,7 @@ public struct RunFolder: Sendable {
         run.localDate = Timestamps.date(epoch, offsetSeconds: offset)
         run.localStart = Timestamps.localTime(epoch, offsetSeconds: offset)
         run.localOffsetSeconds = offset
+        run.zoneSource = run.utcOffsetSeconds == nil ? "tz" : "file"
         if !run.measures.isEmpty { RunAnalyzer.localiseMeasures(&run) }
         return run
     }

@@ -20,6 +20,10 @@ extension RunLoader {
         /// bytes escaped, `r\xFF.gpx`), a folder below the root that cannot be listed. Each is an
         /// error (exit 2), never dropped silently; the rest of the folder is walked.
         public var errors: [RunFileError] = []
+        /// Zip archives (`.zip`), read as folders (`RunArchive`), and Apple Health exports
+        /// (`export.xml`), each a path relative to the folder, sorted by bytes.
+        public var archives: [String] = []
+        public var healthExports: [String] = []
     }
 
     /// Messages for the entries the walk cannot read.
@@ -172,6 +176,15 @@ extension RunLoader {
                         try walk(path, rel)
                     }
                 case S_IFREG:
+                    if RunArchive.isZip(entry.name) || RunArchive.isHealthExport(entry.name) {
+                        if let first = files[identity(target)] {
+                            found.duplicates.append(RunDuplicate(id: rel, sameAs: first, reason: .sameFile))
+                        } else {
+                            files[identity(target)] = rel
+                            if RunArchive.isZip(entry.name) { found.archives.append(rel) } else { found.healthExports.append(rel) }
+                        }
+                        continue
+                    }
                     guard RunFormat.of(path: entry.name) != nil else {
                         found.ignored.append(rel)
                         continue
@@ -192,7 +205,20 @@ extension RunLoader {
         let root = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
         try walk(root, "")
         let byBytes: (String, String) -> Bool = { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        // The route files of an Apple Health export are its workouts' routes, read with them.
+        for export in found.healthExports {
+            let routes = RunArchive.exportFolder(of: export) + "workout-routes/"
+            let owned = found.runs.filter { $0.hasPrefix(routes) }
+            guard !owned.isEmpty else { continue }
+            found.runs.removeAll { $0.hasPrefix(routes) }
+            for route in owned {
+                found.ignored.append(route)
+                found.ignoredReasons[route] = RunArchive.routeReason(export)
+            }
+        }
         found.runs.sort(by: byBytes)
+        found.archives.sort(by: byBytes)
+        found.healthExports.sort(by: byBytes)
         found.ignored.sort(by: byBytes)
         found.errors.sort { byBytes($0.path, $1.path) }
         return found

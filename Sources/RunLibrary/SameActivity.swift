@@ -13,8 +13,10 @@ import RunFiles
 /// never a duplicate: nothing says when it was. The sport is not compared (apps name it
 /// differently).
 ///
-/// Of each group the richest source is kept: FIT before TCX before GPX before JSON (a FIT file
-/// holds the device's own totals, timer events and laps; a JSON summary only totals), then the
+/// Of each group the richest source is kept: FIT, then TCX and the device logs (Suunto SML and JSON,
+/// Polar Flow: the device's totals and samples, no laps or timer events), then an Apple Health
+/// workout (the device's totals, a route, heart rate from records a few seconds apart), then GPX
+/// (a route, often re-exported by an app: Strava's), then a JSON summary (totals only); then the
 /// run with more points, then the id first in byte order. The others are listed as
 /// `.sameActivity` duplicates of it and given to no rule, so its awards go to the kept id.
 public enum Duplicates {
@@ -36,10 +38,11 @@ public enum Duplicates {
     static func richness(_ format: String) -> Int {
         switch format {
         case RunFormat.fit.rawValue: return 0
-        case RunFormat.tcx.rawValue: return 1
-        case RunFormat.gpx.rawValue: return 2
-        case RunFormat.json.rawValue: return 3
-        default: return 4
+        case RunFormat.tcx.rawValue, RunFormat.sml.rawValue, RunFormat.suuntoJSON.rawValue, RunFormat.polarJSON.rawValue: return 1
+        case RunFormat.appleHealth.rawValue: return 2
+        case RunFormat.gpx.rawValue: return 3
+        case RunFormat.json.rawValue: return 4
+        default: return 5
         }
     }
 

@@ -22,6 +22,9 @@ final class FuzzRegressionTests: XCTestCase {
         case "FuzzGzip":
             let all = ["fuzz.gpx.gz", "fuzz.tcx.gz", "fuzz.fit.gz"].map { Entrances.runFile(bytes, named: $0) }
             return Entrances.Outcome(count: all.map(\.count).reduce(0, +), errors: all.flatMap(\.errors))
+        case "FuzzZip":
+            let all = ["fuzz.zip", "export.xml"].map { Entrances.runFile(bytes, named: $0) }
+            return Entrances.Outcome(count: all.map(\.count).reduce(0, +), errors: all.flatMap(\.errors))
         case "FuzzWorker": return Entrances.workerLines(bytes, root: CLI.repository.path)
         case "FuzzState":
             let parts = Entrances.split(bytes)
@@ -41,7 +44,7 @@ final class FuzzRegressionTests: XCTestCase {
 
     func testEveryCommittedRegression() throws {
         let targets = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).sorted()
-        XCTAssertEqual(Set(targets), ["FuzzGPX", "FuzzTCX", "FuzzFIT", "FuzzJSON", "FuzzGzip", "FuzzWorker", "FuzzState", "FuzzPack"])
+        XCTAssertEqual(Set(targets), ["FuzzGPX", "FuzzTCX", "FuzzFIT", "FuzzJSON", "FuzzGzip", "FuzzZip", "FuzzWorker", "FuzzState", "FuzzPack"])
         var replayed = 0
         for target in targets {
             let dir = Self.folder.appendingPathComponent(target)

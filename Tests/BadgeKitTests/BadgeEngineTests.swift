@@ -123,6 +123,20 @@ final class BadgeEngineTests: XCTestCase {
         }
     }
 
+    func testAZipUploadIsReadAsItsFiles() throws {
+        let engine = try engine()
+        let gpx = RunGenerator(seed: 5).gpxBytes()
+        let zip = ZipWriter([ZipWriter.Entry("activities/a.gpx", gpx), ZipWriter.Entry("notes.txt", Array("hi".utf8))]).finish()
+        let fromZip = try engine.summaries(bytes: zip, fileName: "export.zip")
+        let fromFile = try engine.summaries(bytes: gpx, fileName: "a.gpx")
+        XCTAssertEqual(fromZip.map(\.id), ["export.zip/activities/a.gpx"])
+        XCTAssertEqual(fromZip.first?.distanceMeters, fromFile.first?.distanceMeters)
+        let bad = ZipWriter([ZipWriter.Entry("a.gpx", gpx, wrongCRC: true)]).finish()
+        XCTAssertThrowsError(try engine.summaries(bytes: bad, fileName: "bad.zip")) { error in
+            XCTAssertTrue("\(error)".contains("bad.zip: a.gpx: damaged zip entry"), "\(error)")
+        }
+    }
+
     func testStateTakesOneMoreRun() throws {
         let engine = try engine()
         let folder = NSTemporaryDirectory() + "badgekit-\(UUID().uuidString)"

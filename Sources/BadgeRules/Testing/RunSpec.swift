@@ -243,6 +243,7 @@ enum RunSpec {
             dropped: try records("dropped", Dropped.self))
         run.localStart = localStart
         run.localOffsetSeconds = localOffset
+        run.zoneSource = try string("zone_source") ?? (startOffset == nil ? "tz" : "file")
         run.deviceTimerSeconds = try duration("device_timer_s")
         run.deviceElapsedSeconds = try duration("device_elapsed_s")
         run.deviceMovingSeconds = try duration("device_moving_s")

@@ -74,6 +74,11 @@ final class ChunkedFileReader {
             close: { _ = close(fd) })
     }
 
+    /// Serves what `fill` gives (a zip entry's inflated bytes, any stream), in chunks of `chunkSize`.
+    convenience init(chunkSize: Int, fill: @escaping (UnsafeMutablePointer<UInt8>, Int) throws -> Int) {
+        self.init(chunkSize: chunkSize, totalBytes: nil, fill: fill, close: {})
+    }
+
     /// read(2) from `fd` into a buffer, retried on EINTR; 0 at the end of the file.
     private static func reading(_ fd: Int32, path: String, hasher: ContentHasher?) -> (UnsafeMutablePointer<UInt8>, Int) throws -> Int {
         { dest, max in

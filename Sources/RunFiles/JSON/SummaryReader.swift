@@ -193,6 +193,7 @@ public enum SummaryReader {
         summary.device = device
         if let zone = zoneOffsetSeconds {
             summary.localOffsetSeconds = offset ?? zone
+            summary.zoneSource = offset == nil ? "tz" : "file"
             summary.localStart = Timestamps.localTime(epoch, offsetSeconds: offset ?? zone)
         } else if floating {
             summary.floatingStart = true

@@ -15,6 +15,18 @@ public enum ActivityError: Error, CustomStringConvertible, Equatable, Sendable {
     /// process-wide budget allows (`MemoryBudget`): refused rather than read to exhaustion.
     case tooLarge(path: String, reason: String)
 
+    /// The same error naming `path` (an archive's entry, `export.zip: activities/1.fit`) instead.
+    package func renamed(_ path: String) -> ActivityError {
+        switch self {
+        case .unreadable(_, let reason): return .unreadable(path: path, reason: reason)
+        case .notFormat(_, let format, let reason): return .notFormat(path: path, format: format, reason: reason)
+        case .malformed(_, let line, let offset, let reason): return .malformed(path: path, line: line, offset: offset, reason: reason)
+        case .noUsablePoints(_, let reason): return .noUsablePoints(path: path, reason: reason)
+        case .badSummary(_, let field, let reason): return .badSummary(path: path, field: field, reason: reason)
+        case .tooLarge(_, let reason): return .tooLarge(path: path, reason: reason)
+        }
+    }
+
     /// The same error with its path as printed (control characters escaped, `ShownName`).
     var shown: ActivityError {
         let name = ShownName.of(path)

@@ -3,10 +3,19 @@ import Foundation
 /// The formats badgectl reads, spelled as the JSON output spells them (`RunSummary.format`).
 ///
 /// A path is classified once, by `RunFormat.of(path:)`: its suffix names the format and whether
-/// the file is gzip-compressed. To add a reader: add a case, its suffixes in `suffixes`, and a
+/// the file is gzip-compressed. A `.json` file is a run summary unless its first key says it is a
+/// device's log (`DeviceJSON.kind`: Suunto, Polar Flow). To add a reader: add a case, its suffixes in `suffixes`, and a
 /// case in `RunLoader.load`.
 public enum RunFormat: String, Sendable, Equatable, CaseIterable {
     case gpx, tcx, fit, json
+    /// Suunto's SML (the XML of Ambit watches, `.sml`).
+    case sml
+    /// A Suunto device log as JSON (Suunto 9 and the Suunto app: `{"DeviceLog": …}`), in a `.json` file.
+    case suuntoJSON = "suunto_json"
+    /// A Polar Flow training session (`{"exportVersion": …, "exercises": […]}`), in a `.json` file.
+    case polarJSON = "polar_json"
+    /// A workout of an Apple Health export (`export.xml`, read by `RunArchive`, never by suffix).
+    case appleHealth = "apple_health"
 
     /// A run file's format and whether it is gzip-compressed (`.gpx.gz`).
     public struct Kind: Sendable, Equatable {
@@ -20,6 +29,7 @@ public enum RunFormat: String, Sendable, Equatable, CaseIterable {
         (".tcx", Kind(format: .tcx, gzipped: false)), (".tcx.gz", Kind(format: .tcx, gzipped: true)),
         (".fit", Kind(format: .fit, gzipped: false)), (".fit.gz", Kind(format: .fit, gzipped: true)),
         (".json", Kind(format: .json, gzipped: false)),
+        (".sml", Kind(format: .sml, gzipped: false)), (".sml.gz", Kind(format: .sml, gzipped: true)),
     ]
 
     /// Which reader handles a path: by the suffix of its last component, case-insensitive.
@@ -56,6 +66,7 @@ public enum RunFormat: String, Sendable, Equatable, CaseIterable {
         if text.hasPrefix("<") {
             if text.contains("<gpx") || text.contains(":gpx") { return "a GPX file" }
             if text.contains("TrainingCenterDatabase") { return "a TCX file" }
+            if text.contains("<sml") { return "a Suunto SML file" }
             return "XML"
         }
         if text.hasPrefix("{") || text.hasPrefix("[") { return "JSON" }
@@ -70,7 +81,9 @@ public enum RunFormat: String, Sendable, Equatable, CaseIterable {
         case .gpx: return "a GPX file"
         case .tcx: return "a TCX file"
         case .fit: return "a FIT file"
-        case .json: return "JSON"
+        case .json, .suuntoJSON, .polarJSON: return "JSON"
+        case .sml: return "a Suunto SML file"
+        case .appleHealth: return "XML"
         }
     }
 }

@@ -16,6 +16,10 @@ public struct RunSummary: Codable, Sendable, Equatable {
     public var localStart: String?
     /// The offset `localStart` and `localDate` were made with: the file's own, else the chosen zone's at the start.
     public var localOffsetSeconds: Int?
+    /// Where `localOffsetSeconds` came from: `file` (the file's own offset or zone: a GPX/TCX time's
+    /// `+02:00`, FIT `local_timestamp`, Apple Health's `HKTimeZone` or dates, Polar's start time) or
+    /// `tz` (the file said nothing: the `--tz` zone). nil before the run is localised.
+    public var zoneSource: String?
     /// The file gave its start as a local wall-clock time with no zone (a JSON summary's
     /// `"2026-11-22T23:30:00"`): `start` and `startEpochSeconds` then hold that wall time as if it were
     /// UTC until `localise` resolves it in the chosen zone. Kept through the cache (which is made before
@@ -129,6 +133,7 @@ public struct RunSummary: Codable, Sendable, Equatable {
         case localDate = "local_date"
         case localStart = "local_start"
         case localOffsetSeconds = "local_offset_s"
+        case zoneSource = "zone_source"
         case floatingStart = "start_floating"
         case name, sport, format, points
         case distanceMeters = "distance_m"

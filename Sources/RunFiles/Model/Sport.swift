@@ -10,6 +10,9 @@ public enum Sport {
         "17": "cycling",
     ]
 
+    /// Apple Health's workout types: `HKWorkoutActivityTypeRunning`, `HKWorkoutActivityTypeTraditionalStrengthTraining`.
+    static let applePrefix = "HKWorkoutActivityType"
+
     /// Keys are lower case with spaces and hyphens as underscores.
     static let words: [String: String] = {
         var table: [String: String] = [:]
@@ -38,8 +41,17 @@ public enum Sport {
     /// `running`, `cycling`, `walking`, `hiking`, `swimming`, or the name lower-cased with
     /// underscores (`cross_country_skiing`, `weight_training`); nil or empty → `running`.
     public static func normalise(_ raw: String?) -> String {
-        guard let raw = raw?.trimmingCharacters(in: .whitespacesAndNewlines), !raw.isEmpty else { return "running" }
+        guard var raw = raw?.trimmingCharacters(in: .whitespacesAndNewlines), !raw.isEmpty else { return "running" }
         if let code = stravaCodes[raw] { return code }
+        // Apple Health's `HKWorkoutActivityTypeRunning`: the words after the prefix, camel case split.
+        if raw.hasPrefix(applePrefix), raw.count > applePrefix.count {
+            var words = ""
+            for ch in raw.dropFirst(applePrefix.count) {
+                if ch.isUppercase, !words.isEmpty { words.append("_") }
+                words.append(ch)
+            }
+            raw = words
+        }
         let key = self.key(raw)
         return words[key] ?? key
     }

@@ -1,0 +1,297 @@
+import Foundation
+import RunAnalysis
+import RunFiles
+
+/// Archives read as folders: a `.zip` (zips inside it too) and an Apple Health export
+/// (`export.xml` beside its `workout-routes/`, in a folder or in a zip).
+///
+/// A zip's entries follow the folder rules: run files by name (`RunFormat`), zips inside it read in
+/// turn, an `export.xml` read as an Apple Health export (its route files are its workouts', not runs
+/// of their own), everything else ignored with a reason. An entry that cannot be read (an unsafe
+/// name, encrypted, another compression method, a zip bomb, damaged) is a named error
+/// (`export.zip: activities/x.fit.gz: …`); the others are read. Entries are inflated in memory
+/// (never to disk) inside the reading's memory budget, under the same caps as gzip.
+public enum RunArchive {
+    /// Zips inside zips are read this deep (an account export holds zips of run files); deeper ones are errors.
+    public static let maximumDepth = 4
+    /// Why the route files of an Apple Health export are not runs of their own.
+    static func routeReason(_ export: String) -> String { "a workout route of the Apple Health export \(export) (read with its workout)" }
+    static let nestedTooDeep = "a zip nested more than \(maximumDepth) deep; not read"
+
+    /// True for a path read as a zip archive (by its name, as run files are).
+    public static func isZip(_ path: String) -> Bool {
+        let name = (path as NSString).lastPathComponent.lowercased()
+        return name.hasSuffix(".zip") && name.count > 4
+    }
+
+    /// True for a path read as an Apple Health export (`export.xml`, by its name).
+    public static func isHealthExport(_ path: String) -> Bool {
+        (path as NSString).lastPathComponent.lowercased() == "export.xml"
+    }
+
+    /// The folder of an export file (`apple_health_export/` for `apple_health_export/export.xml`; empty at the root).
+    static func exportFolder(of name: String) -> String {
+        guard let slash = name.lastIndex(of: "/") else { return "" }
+        return String(name[...slash])
+    }
+
+    // MARK: - Zip
+
+    /// Every run in the zip at `path`, `id` naming it in run ids and messages (`export.zip`): runs
+    /// localised in `zone`, the entries ignored and the errors.
+    public static func read(zip path: String, id: String, analyzer: RunAnalyzer, zone: TimeZone, serial: Bool = false,
+                            budget: MemoryBudget = .shared) -> RunFolder {
+        var folder = RunFolder()
+        do {
+            let archive = try ZipArchive(path: path)
+            read(archive, id: id, depth: 1, analyzer: analyzer, serial: serial, budget: budget, into: &folder)
+        } catch let error as ActivityError {
+            folder.errors.append(RunFileError(path: id, message: error.renamed(id).description))
+        } catch {
+            folder.errors.append(RunFileError(path: id, message: "\(id): \(error)"))
+        }
+        folder.runs = folder.runs.map { RunFolder.localise($0, zone: zone) }
+        return folder
+    }
+
+    /// Every run in a zip held in memory (an upload), `id` naming it, as `read(zip:)` reads a file.
+    public static func read(zipBytes bytes: [UInt8], id: String, analyzer: RunAnalyzer, zone: TimeZone, serial: Bool = false,
+                            budget: MemoryBudget = .shared) -> RunFolder {
+        var folder = RunFolder()
+        do {
+            let archive = try ZipArchive(bytes: bytes, source: id)
+            read(archive, id: id, depth: 1, analyzer: analyzer, serial: serial, budget: budget, into: &folder)
+        } catch let error as ActivityError {
+            folder.errors.append(RunFileError(path: id, message: error.renamed(id).description))
+        } catch {
+            folder.errors.append(RunFileError(path: id, message: "\(id): \(error)"))
+        }
+        folder.runs = folder.runs.map { RunFolder.localise($0, zone: zone) }
+        return folder
+    }
+
+    /// One task of a zip: a run file, or an Apple Health export, read in the budget.
+    private enum Task: Sendable {
+        case run(ZipArchive.Entry, RunFormat)
+        case health(ZipArchive.Entry)
+    }
+
+    private static func read(_ archive: ZipArchive, id: String, depth: Int, analyzer: RunAnalyzer, serial: Bool, budget: MemoryBudget,
+                             into folder: inout RunFolder) {
+        let entries = archive.entries.filter { !$0.isDirectory }
+        let byName = Dictionary(archive.entries.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        // The route folders of the Apple Health exports in this zip.
+        let exports = entries.filter { isHealthExport($0.name) && ZipArchive.unsafeNameReason($0.name) == nil }
+        let routeFolders = exports.map { exportFolder(of: $0.name) + "workout-routes/" }
+        var found: [(task: Task, id: String, shown: String)] = []
+        var nested: [(ZipArchive.Entry, String, String)] = []
+        for entry in entries {
+            let entryID = "\(id)/\(entry.name)"
+            let shown = "\(id): \(entry.name)"
+            if let reason = ZipArchive.unsafeNameReason(entry.name) {
+                folder.errors.append(RunFileError(path: entryID, message: "\(shown): not read: \(reason)"))
+                continue
+            }
+            if let export = zip(exports, routeFolders).first(where: { entry.name.hasPrefix($0.1) })?.0 {
+                folder.ignored.append(entryID)
+                folder.ignoredReasons[entryID] = routeReason("\(id)/\(export.name)")
+                continue
+            }
+            if isHealthExport(entry.name) {
+                found.append((.health(entry), entryID, shown))
+            } else if isZip(entry.name) {
+                nested.append((entry, entryID, shown))
+            } else if let kind = RunFormat.of(path: entry.name) {
+                found.append((.run(entry, kind.format), entryID, shown))
+            } else {
+                folder.ignored.append(entryID)
+            }
+        }
+        let tasks = found
+        let outcomes = RunFolder.Outcomes(count: tasks.count)
+        let sink = ErrorSink()
+        let work: @Sendable (Int) -> Void = { index in
+            let (task, taskID, shown) = tasks[index]
+            do {
+                let runs: [RunSummary] = try budget.reading(shown) {
+                    switch task {
+                    case .run(let entry, let format):
+                        let bytes = try archive.contents(entry, name: shown)
+                        return try RunLoader.load(bytes: bytes, format: format, source: shown, id: taskID, analyzer: analyzer, zoneOffsetSeconds: nil)
+                    case .health(let entry):
+                        let base = exportFolder(of: entry.name)
+                        let (runs, problems) = try readHealth(
+                            source: shown, id: taskID, analyzer: analyzer,
+                            open: {
+                                let stream = try archive.stream(entry, name: shown, maximumBytes: Int.max)
+                                return { dest, count in try stream.read(into: dest, count: count) }
+                            },
+                            route: { path in
+                                let name = base + (path.hasPrefix("/") ? String(path.dropFirst()) : path)
+                                guard ZipArchive.unsafeNameReason(name) == nil, let routeEntry = byName[name] else { return nil }
+                                return (try archive.contents(routeEntry, name: "\(id): \(name)"), "\(id): \(name)")
+                            })
+                        sink.add(problems)
+                        return runs
+                    }
+                }
+                outcomes.set(index, .runs(runs, nil))
+            } catch let error as ActivityError {
+                outcomes.set(index, .failed(RunFileError(path: taskID, message: error.description)))
+            } catch {
+                outcomes.set(index, .failed(RunFileError(path: taskID, message: "\(shown): \(error)")))
+            }
+        }
+        if serial || tasks.count < 2 {
+            for index in tasks.indices { work(index) }
+        } else {
+            DispatchQueue.concurrentPerform(iterations: tasks.count, execute: work)
+        }
+        var runs: [RunSummary] = []
+        for (index, outcome) in outcomes.values.enumerated() {
+            switch outcome {
+            case .runs(let read, _, _)?: runs.append(contentsOf: read)
+            case .failed(let error)?: folder.errors.append(error)
+            case nil: folder.errors.append(RunFileError(path: tasks[index].id, message: "\(tasks[index].shown): not read"))
+            }
+        }
+        folder.errors += sink.errors
+        folder.runs.append(contentsOf: annotateStrava(runs, archive: archive, id: id, byName: byName, errors: &folder.errors))
+        for (entry, entryID, shown) in nested {
+            guard depth < maximumDepth else {
+                folder.errors.append(RunFileError(path: entryID, message: "\(shown): \(nestedTooDeep)"))
+                continue
+            }
+            do {
+                // The inner zip is held in memory while its entries are read (each in its own share of the budget).
+                let bytes = try budget.reading(shown) { try archive.contents(entry, name: shown) }
+                let inner = try ZipArchive(bytes: bytes, source: shown)
+                read(inner, id: entryID, depth: depth + 1, analyzer: analyzer, serial: serial, budget: budget, into: &folder)
+            } catch let error as ActivityError {
+                folder.errors.append(RunFileError(path: entryID, message: error.renamed(shown).description))
+            } catch {
+                folder.errors.append(RunFileError(path: entryID, message: "\(shown): \(error)"))
+            }
+        }
+    }
+
+    /// A Strava bulk export zipped: its `activities.csv` names and sports applied to the runs of its
+    /// files, as for its folder (`StravaExport.annotate`).
+    private static func annotateStrava(_ runs: [RunSummary], archive: ZipArchive, id: String, byName: [String: ZipArchive.Entry],
+                                       errors: inout [RunFileError]) -> [RunSummary] {
+        guard let csvName = byName.keys.filter({ $0 == "activities.csv" || $0.hasSuffix("/activities.csv") }).min(by: { $0.count < $1.count }),
+              let entry = byName[csvName] else { return runs }
+        let shown = "\(id): \(csvName)"
+        do {
+            let base = exportFolder(of: csvName)
+            let activities = try StravaExport.read(csv: archive.contents(entry, name: shown, maximumBytes: 256 << 20), source: shown, directory: "")
+            var byFile: [String: StravaActivity] = [:]
+            for activity in activities { if let file = activity.filename { byFile["\(id)/\(base)\(file)"] = activity } }
+            return runs.map { run in
+                let file = run.id.split(separator: "#").first.map(String.init) ?? run.id
+                guard let activity = byFile[file] else { return run }
+                var run = run
+                if !activity.name.isEmpty { run.name = activity.name }
+                run.sport = activity.sport
+                return run
+            }
+        } catch {
+            errors.append(RunFileError(path: "\(id)/\(csvName)", message: "\(error)"))
+            return runs
+        }
+    }
+
+    // MARK: - Apple Health
+
+    /// The workouts of an Apple Health export as runs (`id#1`, `id#2` in the file's order), each with
+    /// its sport, the device's totals, its route (route files joined in time order) and heart rate.
+    /// `open` gives a fresh stream of `export.xml`; `route` the bytes of a route file by the path the
+    /// export wrote (nil when missing). A route file that is missing or unreadable is an error of its
+    /// own, and its workout is read with what else it has (its other route files, else its totals):
+    /// one bad file never costs the others. Throws only when the export itself cannot be read.
+    static func readHealth(source: String, id: String, analyzer: RunAnalyzer, open: () throws -> AppleHealthReader.Fill,
+                           route: (String) throws -> (bytes: [UInt8], source: String)?) throws -> (runs: [RunSummary], errors: [RunFileError]) {
+        let workouts = try AppleHealthReader.workouts(source: source, open: open)
+        var runs: [RunSummary] = []
+        var errors: [RunFileError] = []
+        for (index, workout) in workouts.enumerated() {
+            let runID = workouts.count == 1 ? id : "\(id)#\(index + 1)"
+            var routes: [Track] = []
+            for path in workout.routeFiles {
+                do {
+                    guard let file = try route(path) else {
+                        throw ActivityError.malformed(
+                            path: source, line: try? AppleHealthReader.line(at: workout.offset, open: open), offset: workout.offset,
+                            reason: "the workout's route file \(path) is not in the export; the workout (\(runID)) is read without it")
+                    }
+                    routes.append(try GPXReader.read(bytes: file.bytes, source: file.source))
+                } catch let error as ActivityError {
+                    errors.append(RunFileError(path: runID, message: error.description))
+                }
+            }
+            let track = AppleHealthReader.track(workout, routes: routes, source: source)
+            // The points' analysis, held as a run file's is.
+            try MemoryBudget.current?.hold(track.count * (analyzer.includeRoutes ? 88 : 40) + track.memoryBytes * 2, as: .analysis)
+            runs.append(analyzer.summarize(track, id: runID, zoneOffsetSeconds: nil))
+        }
+        return (runs, errors)
+    }
+
+    /// The Apple Health export `export.xml` at `path` in a folder (`id` its path relative to the
+    /// folder read): route files resolved inside the export's folder. Runs localised in `zone`.
+    public static func read(healthExport path: String, id: String, analyzer: RunAnalyzer, zone: TimeZone,
+                            budget: MemoryBudget = .shared) -> RunFolder {
+        var folder = RunFolder()
+        let base = (path as NSString).deletingLastPathComponent
+        do {
+            let (runs, problems) = try budget.reading(id) {
+                try readHealth(
+                    source: id, id: id, analyzer: analyzer,
+                    open: {
+                        let (fd, _) = try FileBytes.openRegular(path: path, maximumBytes: Int.max)
+                        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+                        return { dest, count in
+                            while true {
+                                let n = Foundation.read(handle.fileDescriptor, dest, count)
+                                if n >= 0 { return n }
+                                if errno != EINTR { throw ActivityError.unreadable(path: id, reason: String(cString: strerror(errno))) }
+                            }
+                        }
+                    },
+                    route: { written in
+                        let relative = written.hasPrefix("/") ? String(written.dropFirst()) : written
+                        guard ZipArchive.unsafeNameReason(relative) == nil else { return nil }
+                        let routePath = (base as NSString).appendingPathComponent(relative)
+                        guard case .inside(let real) = ConfinedPath.resolve(routePath, in: base) else { return nil }
+                        guard FileManager.default.fileExists(atPath: real) else { return nil }
+                        let shown = (((id as NSString).deletingLastPathComponent) as NSString).appendingPathComponent(relative)
+                        return (try FileBytes.read(path: real), shown)
+                    })
+            }
+            folder.runs = runs.map { RunFolder.localise($0, zone: zone) }
+            folder.errors += problems
+        } catch let error as ActivityError {
+            folder.errors.append(RunFileError(path: id, message: error.renamed(id).description))
+        } catch {
+            folder.errors.append(RunFileError(path: id, message: "\(id): \(error)"))
+        }
+        return folder
+    }
+}
+
+/// Errors gathered from the threads reading a zip's entries (a route file of an Apple Health
+/// export that is missing: its workout is read all the same).
+final class ErrorSink: @unchecked Sendable {
+    private var gathered: [RunFileError] = []
+    private let lock = NSLock()
+
+    func add(_ errors: [RunFileError]) {
+        guard !errors.isEmpty else { return }
+        lock.lock(); gathered += errors; lock.unlock()
+    }
+
+    var errors: [RunFileError] {
+        lock.lock(); defer { lock.unlock() }
+        return gathered
+    }
+}
