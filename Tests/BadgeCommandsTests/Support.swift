@@ -19,12 +19,16 @@ struct CLI {
 
     /// `stdin`: bytes the command reads on its standard input (nil: none given).
     /// `environment`: variables set for the command over the test's own, without `COLUMNS` unless
-    /// given (tables fit `COLUMNS`: a test's output must not depend on the terminal it ran in).
+    /// given (tables fit `COLUMNS`: a test's output must not depend on the terminal it ran in), and
+    /// with `SOURCE_DATE_EPOCH` fixed at 2030-01-01 unless given.
     static func run(_ arguments: [String], in directory: URL = repository, stdin: String? = nil,
                     environment: [String: String] = [:]) throws -> Output {
         let process = Process()
         var variables = ProcessInfo.processInfo.environment
         variables["COLUMNS"] = nil
+        // A report says when it was made: tests that compare two pages (or run near a minute's
+        // turn) get a fixed clock unless they give their own ("" for the real one).
+        variables["SOURCE_DATE_EPOCH"] = "1893456000"
         for (name, value) in environment { variables[name] = value }
         process.environment = variables
         var inURL: URL?
