@@ -58,8 +58,17 @@ let package = Package(
         .target(name: "RunFiles", dependencies: ["CZlib"]),
         // RunAnalysis turns a Track into a RunSummary: cleaning (the Profile), splits, efforts,
         // checkpoints, elevation, sensors, the drawn route, the measures (Measures/: their computation);
-        // RunLoader ties a reader to the analyzer.
-        .target(name: "RunAnalysis", dependencies: ["RunFiles"]),
+        // RunLoader ties a reader to the analyzer. The age-grading tables (AgeGrade/*.csv, CC0) are
+        // embedded as published, parsed once when used.
+        .target(
+            name: "RunAnalysis",
+            dependencies: ["RunFiles"],
+            exclude: ["AgeGrade/LICENSE.md"],
+            resources: [
+                .embedInCode("AgeGrade/MaleRoadStd2025.csv"), .embedInCode("AgeGrade/FemaleRoadStd2025.csv"),
+                .embedInCode("AgeGrade/MaleRoadStd2020.csv"), .embedInCode("AgeGrade/FemaleRoadStd2020.csv"),
+            ]
+        ),
         // RunLibrary: a folder of runs (or given files): discovery, parallel reading, the summary cache
         // (the only module that links GRDB), Strava exports, duplicates and the sport and plausibility
         // rules (RunSelection, applied by BadgePipeline's RunPipeline.select).

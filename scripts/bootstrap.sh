@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what badgectl needs to build when it is missing: Lua 5.4 headers and library
 # (Debian's liblua5.4-dev), pkg-config, zlib, and SQLite's headers and library (libsqlite3-dev: GRDB, which
-# the run-summary cache uses, links the system libsqlite3). Runs apt-get only when something is missing.
+# the run-summary cache uses, links the system libsqlite3); and luacheck (lua-check) for scripts/test.
+# Runs apt-get only when something is missing.
 set -euo pipefail
 
 need=()
@@ -10,6 +11,8 @@ if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists lua5.4; then
 if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists zlib; then need+=(zlib1g-dev); fi
 # libsqlite3-dev ships sqlite3.pc, so pkg-config tells whether its header and libsqlite3.so are there.
 if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists sqlite3; then need+=(libsqlite3-dev); fi
+# luacheck (Debian's lua-check): scripts/test lints every shipped pack with rules/.luacheckrc.
+command -v luacheck >/dev/null 2>&1 || need+=(lua-check)
 
 if [ ${#need[@]} -gt 0 ]; then
   echo "bootstrap: installing ${need[*]}" >&2

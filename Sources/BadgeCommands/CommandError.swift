@@ -38,6 +38,8 @@ public enum CommandError: Error, Equatable, CustomStringConvertible {
     case outOfRange(flag: String, value: String, limits: String)
     /// `whatif` without a speed, or with both `--time` and `--pace` (`both`).
     case timeOrPace(both: Bool)
+    /// `whatif` with both `--distance` and `--segment` (`both`), or with neither.
+    case distanceOrSegment(both: Bool)
 
     public var description: String {
         switch self {
@@ -75,6 +77,9 @@ public enum CommandError: Error, Equatable, CustomStringConvertible {
         case .timeOrPace(let both):
             return both ? "give the run's --time (h:mm:ss) or its --pace (m:ss per km), not both"
                 : "give the run's --time (h:mm:ss) or its --pace (m:ss per km): how fast the run would be"
+        case .distanceOrSegment(let both):
+            return both ? "give the run's --distance or a --segment PACK/NAME to run along (its length is the segment's), not both"
+                : "give the run's --distance (12km) or a --segment PACK/NAME to run along"
         }
     }
 

@@ -279,6 +279,7 @@ void bclua_push_run(lua_State *state, int kind, const bclua_value *values, int c
         case BCLUA_VALUE_INTEGER: lua_pushinteger(state, (lua_Integer)value->integer); break;
         case BCLUA_VALUE_STRING: lua_pushlstring(state, value->text, value->length); break;
         case BCLUA_VALUE_RECORD: lua_pushlightuserdata(state, (void *)value->record); break;
+        case BCLUA_VALUE_BOOLEAN: lua_pushboolean(state, value->integer != 0); break;
         default: lua_pushnil(state);
         }
         lua_rawset(state, data);

@@ -374,6 +374,10 @@ extension RunAnalyzer {
         summary.deviceAverageHeartRate = track.deviceAverageHeartRate
         summary.deviceMaximumHeartRate = track.deviceMaximumHeartRate
         summary.deviceLaps = track.deviceLapCount
+        summary.gps = track.hasPositions
+        summary.indoor = track.indoor ?? (Sport.isIndoorWord(track.sport) ? true : nil)
+        summary.manual = false
+        summary.device = track.device
         summary.laps = track.laps.enumerated().map { RunLap(index: $0.offset + 1, lap: $0.element, runStart: startEpoch) }
         if let zone = zoneOffsetSeconds, let epoch = startEpoch {
             let offset = track.utcOffsetSeconds ?? zone

@@ -297,6 +297,8 @@ extension FITWriter {
             guard let value else { continue }
             sessionFields.append(Field(number, type)); sessionValues.append(scaled(value, scale, 0))
         }
+        // An indoor track (`Track.indoor`) is a treadmill run: sub_sport 1.
+        if track.indoor == true { sessionFields.append(Field(6, B.enumeration)); sessionValues.append(.integer(1)) }
         w.define(local: 4, global: FITProfile.Message.session, fields: sessionFields)
         w.write(local: 4, sessionValues)
         w.define(local: 5, global: FITProfile.Message.activity, fields: [

@@ -46,10 +46,10 @@ final class AddCommandTests: XCTestCase {
         // ./rules) would withdraw the missing packs' awards: refused, naming them and their folders.
         let fewer = try CLI.run(["add", "--state", state, late.path, "--rules", "rules/checkpoints", "--badges", "badges.json"])
         XCTAssertEqual(fewer.status, 1, fewer.stderr)
-        XCTAssertTrue(fewer.stderr.contains("made with packs 'explorer' (from "), fewer.stderr)
+        XCTAssertTrue(fewer.stderr.contains("made with packs 'agegrade' (from "), fewer.stderr)
         // The state records where each pack came from as an absolute path (`add` without --rules loads them from there).
         let rules = CLI.repository.appendingPathComponent("rules").path
-        XCTAssertTrue(fewer.stderr.contains("which these rules do not have (they have checkpoints): give the same packs (--rules \(rules)/checkpoints --rules \(rules)/explorer "), fewer.stderr)
+        XCTAssertTrue(fewer.stderr.contains("which these rules do not have (they have checkpoints): give the same packs (--rules \(rules)/agegrade --rules \(rules)/checkpoints --rules \(rules)/explorer "), fewer.stderr)
         XCTAssertTrue(fewer.stdout.isEmpty, fewer.stdout)
 
         // Another zone is refused; a bad file is skipped with its name (exit 2); no state is an error (exit 1).

@@ -18,9 +18,9 @@ final class RulePacksTests: XCTestCase {
         XCTAssertTrue(output.stdout.contains("every rule ran"), output.stdout)
     }
 
-    /// segments and lifetime declare their badges' tiers in pack.lua; their tests award every one.
+    /// segments, lifetime and agegrade declare their badges' tiers in pack.lua; their tests award every one.
     func testSegmentsAndLifetimePacksCoverEveryDeclaredTierAndRule() throws {
-        for pack in ["rules/segments", "rules/lifetime"] {
+        for pack in ["rules/segments", "rules/lifetime", "rules/agegrade"] {
             let output = try CLI.run(["test", pack, "--coverage"])
             XCTAssertEqual(output.status, 0, pack + ": " + output.stdout)
             XCTAssertTrue(output.stdout.contains("every badge and tier awarded by some test"), pack + ": " + output.stdout)

@@ -35,7 +35,7 @@ final class MeasureDeclarationTests: XCTestCase {
     func testDeclarationsAreCheckedWithTheLineAndASuggestion() throws {
         var (line, reason) = try loadError("    best3k = { kind = \"efort\", distance_m = 3000 },")
         XCTAssertEqual(line, 5)
-        XCTAssertEqual(reason, "measure 'best3k': unknown kind 'efort' (known: effort, time_in, stops, sun, place, segment, tiles); did you mean 'effort'?")
+        XCTAssertEqual(reason, "measure 'best3k': unknown kind 'efort' (known: effort, time_in, stops, sun, place, segment, tiles, age_grade, grade_adjusted); did you mean 'effort'?")
         (line, reason) = try loadError("    ok = { kind = \"sun\" },\n    best3k = { kind = \"effort\", distanse_m = 3000 },")
         XCTAssertEqual(line, 6)
         XCTAssertEqual(reason, "measure 'best3k': unknown parameter 'distanse_m' for kind 'effort' (known: distance_m, duration_s, max_stop_s); did you mean 'distance_m'?")

@@ -6,6 +6,8 @@
 return {
   name = "checkpoints",
   version = "1.0.0",
+  -- Which runs count (docs/rules.md, "Eligibility"): recorded ones, not entered by hand.
+  eligibility = { manual = false },
   description = "Distance badges from the catalogue (badges.json) with MoonRunner's silver (5% faster) "
     .. "and gold (10% faster) tiers, the best run for each badge and the next badge to aim for.",
   themes = {

@@ -4,6 +4,8 @@
 return {
   name = "explorer",
   version = "1.0.0",
+  -- Which runs count (docs/rules.md, "Eligibility"): outdoors with GPS.
+  eligibility = { gps = true, indoor = false },
   description = "Map tiles run through at zoom 14: 100, 500 and 1,000 tiles, ten new tiles in one run, a 5x5 and a 10x10 square.",
   measures = {
     tiles = { kind = "tiles", zoom = 14 },

@@ -5,6 +5,8 @@
 return {
   name = "habits",
   version = "1.0.0",
+  -- Which runs count (docs/rules.md, "Eligibility"): recorded ones, not entered by hand.
+  eligibility = { manual = false },
   description = "Times of day, sunrise and dawn runs, an hour in zone 2, a 10 km without stopping, best 3 km and best hour.",
   measures = {
     sun = { kind = "sun" },

@@ -1,10 +1,13 @@
--- Lifetime and calendar badges: total distance, big weeks and months, daily streaks, total climb
--- and number of runs. Only runs with sport "running" count. Days, weeks and months are LOCAL
+-- Lifetime and calendar badges: total distance, big weeks and months, daily streaks, total climb,
+-- number of runs, a weekly streak with grace weeks and the Eddington number. Only runs with sport
+-- "running" count. Days, weeks and months are LOCAL
 -- (run.local_date): a run at 23:50 local belongs to that local day even when it is the next day in UTC.
 return {
   name = "lifetime",
   version = "1.0.0",
-  description = "Lifetime distance, ISO-week and month distance, daily streaks, Everest of climb, run counts.",
+  -- Which runs count (docs/rules.md, "Eligibility"): every run, entered by hand or indoors too.
+  eligibility = {},
+  description = "Lifetime distance, ISO-week and month distance, daily and weekly streaks, Everest of climb, run counts, Eddington number.",
   badges = {
     { id = "lifetime-100k", name = "Century", tiers = { "earned" }, image = "lifetime-100k.png",
       information = "100 km run in total, every run counted." },
@@ -27,5 +30,15 @@ return {
     { id = "runs-10", name = "Ten Runs", tiers = { "earned" }, image = "runs-10.png", information = "10 runs recorded." },
     { id = "runs-50", name = "Fifty Runs", tiers = { "earned" }, image = "runs-50.png", information = "50 runs recorded." },
     { id = "runs-100", name = "Hundred Runs", tiers = { "earned" }, image = "runs-100.png", information = "100 runs recorded." },
+    { id = "week-streak-12", name = "Twelve Weeks Running", tiers = { "earned" },
+      information = "A run in 12 ISO weeks in a row (local dates); one missed week is forgiven for every 6 weeks run. Earned again by every new streak." },
+    { id = "eddington-10", name = "Eddington Number 10", tiers = { "earned" },
+      information = "Eddington number 10: on 10 different days you ran at least 10 km (a day's runs add up)." },
+    { id = "eddington-25", name = "Eddington Number 25", tiers = { "earned" },
+      information = "Eddington number 25: 25 days of at least 25 km each." },
+    { id = "eddington-50", name = "Eddington Number 50", tiers = { "earned" },
+      information = "Eddington number 50: 50 days of at least 50 km each." },
+    { id = "eddington-100", name = "Eddington Number 100", tiers = { "earned" },
+      information = "Eddington number 100: 100 days of at least 100 km each." },
   },
 }

@@ -4,6 +4,8 @@
 return {
   name = "places",
   version = "1.0.0",
+  -- Which runs count (docs/rules.md, "Eligibility"): outdoors with GPS.
+  eligibility = { gps = true, indoor = false },
   description = "A park segment's personal record (silver and gold against your first effort), ten efforts within 90 days, and a landmark.",
   measures = {
     park = { kind = "segment", file = "segments/park-loop.gpx", tolerance_m = 25 },

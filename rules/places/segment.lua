@@ -37,7 +37,8 @@ return {
           state.first = effort.elapsed_s
           state.best = effort.elapsed_s
           award { badge = "park-corner-record", run = run,
-                  detail = ("effort %d: %s (%s/km), the first"):format(number, badgectl.format_duration(effort.elapsed_s), badgectl.format_pace(effort.pace_s_per_km)),
+                  detail = ("effort %d: %s (%s/km), the first"):format(number, badgectl.format_duration(effort.elapsed_s),
+                    badgectl.format_pace(effort.pace_s_per_km)),
                   evidence = evidence(run, effort, number) }
         else
           state.best = math.min(state.best, effort.elapsed_s)

@@ -4,6 +4,8 @@
 return {
   name = "segments",
   version = "1.0.0",
+  -- Which runs count (docs/rules.md, "Eligibility"): recorded ones (efforts need the points).
+  eligibility = { manual = false },
   description = "Fastest efforts inside any run: pace tiers, personal records, steady pacing, negative splits.",
   badges = {
     { id = "pace-1k", name = "Quick Kilometre", tiers = { "bronze", "silver", "gold" }, image = "pace-1k.png",

@@ -151,6 +151,11 @@ struct ExplainCommand: ParsableCommand {
             }
         }
         for note in e.measureNotes { out.append("Note: \(note)") }
+        if !e.exclusions.isEmpty {
+            out.append("")
+            out.append("Runs the pack does not count (its eligibility in pack.lua):")
+            for exclusion in e.exclusions { out.append("  \(exclusion.run) (\(exclusion.pack)): excluded: \(exclusion.reason)") }
+        }
         if !e.statuses.isEmpty || e.remainingMeters != nil {
             out.append("")
             out.append(e.awards.isEmpty ? "What would earn it:" : "What next:")
@@ -246,6 +251,8 @@ public struct BadgeExplanation: Encodable, Sendable {
     public var fileErrors: [String]
     /// Why measures of the badge's packs are nil in every run (no athlete profile for a zone).
     public var measureNotes: [String] = []
+    /// The runs the badge's packs leave out by their `eligibility` (`pack.lua`), with why.
+    public var exclusions: [Exclusion] = []
     /// Runs that would earn a tier still to earn, for a badge with a distance: the distance (the
     /// next 10 m above the badge's, as comparisons are strict) and, for silver and gold, the pace (the
     /// whole second below the rule's pace). Each is rounded to the qualifying side, so
@@ -303,6 +310,7 @@ public struct BadgeExplanation: Encodable, Sendable {
         // Only where the badge is not earned: then a measure that is nil everywhere may be why.
         let notes = evaluation.notes.filter { $0.rule == nil && packs.contains($0.pack) && RuleNote.isUnavailableMeasure($0.message) }
         measureNotes = awards.isEmpty ? notes.map { "\($0.pack): \($0.message)" } : []
+        exclusions = evaluation.exclusions.filter { packs.contains($0.pack) }
         for status in statuses {
             guard let target = status.target else { continue }
             targets.append(Target(tier: target.tier, distanceMeters: target.distanceMeters,
@@ -329,6 +337,7 @@ public struct BadgeExplanation: Encodable, Sendable {
         case ruleErrors = "rule_errors"
         case fileErrors = "file_errors"
         case measureNotes = "measure_notes"
+        case exclusions
         case targets
     }
 }

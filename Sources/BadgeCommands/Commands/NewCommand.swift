@@ -1,4 +1,5 @@
 import ArgumentParser
+import BadgeRules
 import Foundation
 
 /// `badgectl new pack NAME` / `badgectl new rule NAME --pack PACK`: scaffolding that passes its own tests.
@@ -66,6 +67,14 @@ struct NewPackCommand: ParsableCommand {
         try writeNew(RuleScaffold.packLua(name: name, badge: badge), to: folder + "/pack.lua")
         try writeNew(RuleScaffold.ruleLua(rule: "first-10k", badge: badge), to: folder + "/first-10k.lua")
         try writeNew(RuleScaffold.testLua(rule: "first-10k", badge: badge), to: folder + "/first-10k_test.lua")
+        // Editor support: the language server reads the definitions beside the packs, luacheck the globals.
+        try writeNew(LuaDefinitions.luarc(), to: folder + "/.luarc.json")
+        try writeNew(LuaDefinitions.luacheckrc(), to: folder + "/.luacheckrc")
+        // Beside the packs, when the folder has none yet (`badgectl editor` writes them again after an upgrade).
+        let beside = [(LuaDefinitions.fileName, LuaDefinitions.definitions()), (".luacheckrc", LuaDefinitions.luacheckrc())]
+        for (file, text) in beside where !FileManager.default.fileExists(atPath: RuleScaffold.trimmed(dir) + "/" + file) {
+            try writeNew(text, to: RuleScaffold.trimmed(dir) + "/" + file)
+        }
         print("next: edit the rule, then run `badgectl test \(folder)`")
     }
 }

@@ -37,7 +37,13 @@ struct WhatifCommand: ParsableCommand {
     // Unconditional: `--distance -5km` is a value to refuse with the limits, not a missing one.
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
         "The run's distance, from 100 m to 250 km: 12km, 10k, 10 km, 800m, 5mi, half, marathon (a bare number is km).", valueName: "distance"))
-    var distance: String
+    var distance: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Or run along a segment a pack ships: PACK/NAME (places/park), its own path.",
+        discussion: "The run starts a little before the start gate and ends a little past the end gate (twice the segment's "
+            + "tolerance each); --time is the time over the segment itself, --pace its even pace.", valueName: "pack/name"))
+    var segment: String?
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
         "The run's time: h:mm:ss or mm:ss.",
@@ -74,8 +80,10 @@ struct WhatifCommand: ParsableCommand {
             @NullEncoded var start: String?
             @NullEncoded var localStart: String?
             @NullEncoded var elevationGainMeters: Double?
+            /// The segment run along (`--segment PACK/NAME`), nil for an invented path.
+            @NullEncoded var segment: String?
             enum CodingKeys: String, CodingKey {
-                case id, start
+                case id, start, segment
                 case distanceMeters = "distance_m"
                 case elapsedSeconds = "elapsed_s"
                 case paceSecondsPerKilometre = "pace_s_per_km"
@@ -111,16 +119,31 @@ struct WhatifCommand: ParsableCommand {
 
     func run() throws {
         if wide { Terminal.unlimited = true }
-        let meters = try Quantity.meters(distance, flag: "--distance", signed: true)
-        guard WhatIf.distanceRange.contains(meters) else {
-            throw CommandError.outOfRange(flag: "--distance", value: distance, limits: WhatifCommand.limits(meters: nil)).usage
+        guard (distance == nil) != (segment == nil) else { throw CommandError.distanceOrSegment(both: distance != nil).usage }
+        let pipeline = try EvaluationPipeline(options, failures: .printAndExit)
+        // Along a segment: the run is the route's length, at the pace asked over the segment.
+        let route = try segment.map { reference in
+            try EvaluationPipeline.guarding(.printAndExit) { try WhatIf.route(segment: reference, packs: pipeline.engine.packs) }
         }
-        let seconds: Double
+        var meters: Double
+        if let route {
+            meters = route.routeMeters
+        } else {
+            let distance = distance ?? ""
+            meters = try Quantity.meters(distance, flag: "--distance", signed: true)
+            guard WhatIf.distanceRange.contains(meters) else {
+                throw CommandError.outOfRange(flag: "--distance", value: distance, limits: WhatifCommand.limits(meters: nil)).usage
+            }
+        }
+        let paced = route?.segmentMeters ?? meters
+        var seconds: Double
         switch (time, pace) {
         case let (time?, nil): seconds = try Quantity.seconds(time, flag: "--time")
-        case let (nil, pace?): seconds = try Quantity.seconds(pace, flag: "--pace") * meters / 1000
+        case let (nil, pace?): seconds = try Quantity.seconds(pace, flag: "--pace") * paced / 1000
         default: throw CommandError.timeOrPace(both: time != nil).usage
         }
+        // The segment's time stretched over the whole route at the same pace.
+        if route != nil, paced > 0 { seconds *= meters / paced }
         // Faster than the world record, evaluate leaves the run out as implausible: a what-if of one would
         // promise awards no run earns. Slower than 30:00/km is standing about, not a pace.
         let paceAsked = seconds / (meters / 1000)
@@ -130,12 +153,11 @@ struct WhatifCommand: ParsableCommand {
                                             + (seconds > 0 ? "\(Format.paceText(paceAsked)) over \(Format.distance(meters))" : "no time at all")).usage
         }
         let climb = try elevation.map { try Quantity.meters($0, flag: "--elevation", bareUnit: 1) }
-        let pipeline = try EvaluationPipeline(options, failures: .printAndExit)
         let outcome = try pipeline.run(directory: directory, cache: cacheOptions.open())
         let start = try startEpoch(history: outcome.selected, zone: pipeline.zone)
         let imagined = WhatIf.Run(distanceMeters: meters, elapsedSeconds: seconds, startEpochSeconds: start,
                                   utcOffsetSeconds: pipeline.zone.secondsFromGMT(for: Date(timeIntervalSince1970: start)),
-                                  elevationGainMeters: climb)
+                                  elevationGainMeters: climb, route: route?.waypoints)
         let result = try EvaluationPipeline.guarding(.printAndExit) {
             try pipeline.runs.whatIf(imagined, selected: outcome.selected)
         }
@@ -143,7 +165,7 @@ struct WhatifCommand: ParsableCommand {
             header: pipeline.header,
             run: Report.Imagined(id: result.run.id, distanceMeters: result.run.distanceMeters, elapsedSeconds: result.run.elapsedSeconds ?? seconds,
                                  paceSecondsPerKilometre: seconds / (meters / 1000), start: result.run.start, localStart: result.run.localStart,
-                                 elevationGainMeters: climb),
+                                 elevationGainMeters: climb, segment: segment),
             awards: result.awards, changes: result.changes, nextBefore: result.before.nexts, nextAfter: result.after.nexts,
             errors: outcome.folder.errors, ruleErrors: result.after.failures)
         let names = pipeline.themedCatalogue.badges + pipeline.themedPackBadges
@@ -223,7 +245,8 @@ struct WhatifCommand: ParsableCommand {
         let run = report.run
         var out = ["What if: \(Format.distance(run.distanceMeters)) in \(Format.duration(run.elapsedSeconds)) (\(Format.paceText(run.paceSecondsPerKilometre)))"
             + (run.localStart.map { " starting \($0.prefix(16).replacingOccurrences(of: "T", with: " "))" } ?? "")
-            + (run.elevationGainMeters.map { String(format: ", %.0f m of climb", $0) } ?? "")]
+            + (run.elevationGainMeters.map { String(format: ", %.0f m of climb", $0) } ?? "")
+            + (run.segment.map { " along segment \($0)" } ?? "")]
         out.append("")
         if report.awards.isEmpty {
             out.append("It would earn no award.")

@@ -233,6 +233,9 @@ public struct Evaluation: Codable, Sendable, Equatable {
     public var notes: [RuleNote]
     /// The runs in the order rules saw them (ids).
     public var runOrder: [String]
+    /// The runs packs' eligibility left out (`pack.lua`'s `eligibility`), with why; not in the JSON
+    /// when there are none.
+    public var exclusions: [Exclusion] = []
 
     public init(awards: [Award] = [], statuses: [BadgeStatus] = [], nexts: [NextBadge] = [],
                 failures: [RuleFailure] = [], notes: [RuleNote] = [], runOrder: [String] = []) {
@@ -251,7 +254,7 @@ public struct Evaluation: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case awards, statuses, next, nexts, failures, notes
+        case awards, statuses, next, nexts, failures, notes, exclusions
         case runOrder = "run_order"
     }
 
@@ -263,6 +266,7 @@ public struct Evaluation: Codable, Sendable, Equatable {
         failures = try c.decodeIfPresent([RuleFailure].self, forKey: .failures) ?? []
         notes = try c.decodeIfPresent([RuleNote].self, forKey: .notes) ?? []
         runOrder = try c.decodeIfPresent([String].self, forKey: .runOrder) ?? []
+        exclusions = try c.decodeIfPresent([Exclusion].self, forKey: .exclusions) ?? []
     }
 
     /// Encodes every field plus `next` (the nearest of `nexts`, or null).
@@ -275,5 +279,6 @@ public struct Evaluation: Codable, Sendable, Equatable {
         try c.encode(failures, forKey: .failures)
         try c.encode(notes, forKey: .notes)
         try c.encode(runOrder, forKey: .runOrder)
+        if !exclusions.isEmpty { try c.encode(exclusions, forKey: .exclusions) }
     }
 }

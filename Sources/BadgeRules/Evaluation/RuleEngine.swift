@@ -188,6 +188,7 @@ public struct RuleEngine: Sendable {
             }
         }
         evaluation.failures.insert(contentsOf: loadFailures, at: 0)
+        evaluation.exclusions = RuleEngine.exclusions(packs: packs, runs: sorted)
         return (evaluation, costs)
     }
 }

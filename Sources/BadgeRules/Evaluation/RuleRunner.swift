@@ -191,7 +191,8 @@ final class RuleRunner {
         let earned = rule.functions["earned"]
         let definition = fallback(rule, "earned")
         let ctxRef = rule.ctxRef
-        for index in Swift.stride(from: firstRun, through: runs.count, by: 1) where !ruleCapture.stopped {
+        let excluded = excludedRuns(pack: rule.pack)
+        for index in Swift.stride(from: firstRun, through: runs.count, by: 1) where !ruleCapture.stopped && !excluded[index - 1] {
             if let failed = invoke(rule, "earned", ref: earned, results: 1, {
                 runs.pushProxy(index)
                 lua.push(ref: ctxRef)
@@ -255,7 +256,7 @@ final class RuleRunner {
             var best: Progress? = ruleCapture.progress
             defer { ruleCapture.progress = best }
             let progressRef = rule.functions["progress"]
-            for index in Swift.stride(from: firstRun, through: runs.count, by: 1) {
+            for index in Swift.stride(from: firstRun, through: runs.count, by: 1) where !excluded[index - 1] {
                 if let failed = invoke(rule, "progress", ref: progressRef, results: 1, {
                     runs.pushProxy(index)
                     lua.push(ref: rule.ctxRef)
@@ -306,7 +307,8 @@ final class RuleRunner {
         defer { lua.unref(stateRef) }
         let onRun = rule.functions["on_run"]
         let awardRef = rule.awardRef, ctxRef = rule.ctxRef  // the closure then captures two integers, not the rule
-        for index in Swift.stride(from: firstRun, through: runs.count, by: 1) {
+        let excluded = excludedRuns(pack: rule.pack)
+        for index in Swift.stride(from: firstRun, through: runs.count, by: 1) where !excluded[index - 1] {
             if let failed = invoke(rule, "on_run", ref: onRun, results: 1, {
                 lua.push(ref: stateRef)
                 runs.pushProxy(index)

@@ -54,6 +54,8 @@ final class RunMarshaller {
                     value = LuaState.fieldValue(integer: Int64(number))
                 case .float(let number?):
                     value = LuaState.fieldValue(float: number)
+                case .boolean(let flag?):
+                    value = LuaState.fieldValue(boolean: flag)
                 case .position:
                     value = LuaState.fieldValue(integer: Int64(index))
                 case .record(let list?):

@@ -216,6 +216,7 @@ final class LuaState {
     static func fieldValue(string length: Int) -> FieldValue { var v = FieldValue(); v.type = Int32(BCLUA_VALUE_STRING); v.length = length; return v }
     static func fieldValue(integer: Int64) -> FieldValue { var v = FieldValue(); v.type = Int32(BCLUA_VALUE_INTEGER); v.integer = integer; return v }
     static func fieldValue(float: Double) -> FieldValue { var v = FieldValue(); v.type = Int32(BCLUA_VALUE_FLOAT); v.number = float; return v }
+    static func fieldValue(boolean: Bool) -> FieldValue { var v = FieldValue(); v.type = Int32(BCLUA_VALUE_BOOLEAN); v.integer = boolean ? 1 : 0; return v }
     static func fieldValue(record: UnsafeMutableRawPointer) -> FieldValue {
         var v = FieldValue(); v.type = Int32(BCLUA_VALUE_RECORD); v.record = UnsafeRawPointer(record); return v
     }

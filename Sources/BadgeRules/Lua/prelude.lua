@@ -146,6 +146,79 @@ function helpers.tile_xy(key)
   return key // 16777216, key % 16777216
 end
 
+-- Streaks (badgectl.streak_new / badgectl.streak_add): the streak is a plain table the rule keeps in its
+-- state (so it is saved with it). Periods are numbered: a day is its day number, an ISO week the number of
+-- its Monday // 7; a rolling window of n days continues while runs are at most n days apart.
+local STREAK_UNITS = { day = true, week = true, window = true }
+
+local function whole(value, name, field, minimum)
+  if value == nil then return nil end
+  if math_type(value) == "float" and value == floor(value) then value = floor(value) end
+  if math_type(value) ~= "integer" or value < minimum then
+    error(format("badgectl.%s: %s must be a whole number ≥ %d, got %s", name, field, minimum, tostring(value)), 3)
+  end
+  return value
+end
+
+function helpers.streak_new(spec)
+  spec = spec or {}
+  if type(spec) ~= "table" then error("badgectl.streak_new: expected a table { unit = \"day\" | \"week\" | \"window\", ... }", 2) end
+  local unit = spec.unit or "day"
+  if not STREAK_UNITS[unit] then
+    error(format("badgectl.streak_new: unit must be \"day\", \"week\" or \"window\", got %s", tostring(unit)), 2)
+  end
+  local window = whole(spec.window_days, "streak_new", "window_days", 1)
+  if unit == "window" and window == nil then error("badgectl.streak_new: a \"window\" streak needs window_days", 2) end
+  if unit ~= "window" and window ~= nil then error("badgectl.streak_new: window_days goes with unit = \"window\"", 2) end
+  return { unit = unit, window_days = window, grace_every = whole(spec.grace_every, "streak_new", "grace_every", 1),
+           length = 0, best = 0, forgiven = 0, earned_grace = 0, first = nil, last = nil, last_period = nil }
+end
+
+function helpers.streak_add(streak, date)
+  if type(streak) ~= "table" or not STREAK_UNITS[streak.unit] then
+    error("badgectl.streak_add: expected a streak made by badgectl.streak_new", 2)
+  end
+  local _, _, _, days = parse_date(date, "streak_add")
+  local period = days
+  if streak.unit == "week" then period = (days + 3) // 7 end   -- day 0 (1970-01-01) is a Thursday: weeks from Monday
+  local last = streak.last_period
+  if last ~= nil and period < last then
+    error(format("badgectl.streak_add: %s is before the streak's last date %s (give runs in date order)", date, streak.last), 2)
+  end
+  if last ~= nil and period == last then return streak.length, false end
+  local continues = false
+  if last ~= nil then
+    if streak.unit == "window" then
+      continues = period - last <= streak.window_days
+    else
+      local missed = period - last - 1
+      if missed == 0 then
+        continues = true
+      elseif streak.grace_every ~= nil then
+        -- One missed period forgiven for every grace_every periods run in this streak.
+        local available = streak.length // streak.grace_every - streak.earned_grace
+        if missed <= available then
+          continues = true
+          streak.earned_grace = streak.earned_grace + missed
+          streak.forgiven = streak.forgiven + missed
+        end
+      end
+    end
+  end
+  if continues then
+    if streak.unit == "window" then
+      streak.length = period - streak.first_period + 1
+    else
+      streak.length = streak.length + 1
+    end
+  else
+    streak.length, streak.first, streak.first_period, streak.forgiven, streak.earned_grace = 1, date, period, 0, 0
+  end
+  streak.last, streak.last_period = date, period
+  if streak.length > streak.best then streak.best = streak.length end
+  return streak.length, true
+end
+
 local allowed = { "assert", "error", "ipairs", "next", "pcall", "xpcall", "select", "tonumber", "tostring",
   "type", "rawequal", "rawget", "rawlen", "rawset", "getmetatable" }
 

@@ -38,6 +38,7 @@ struct PackManifest {
         }
         var pack = RulePack(name: name, version: version, description: description, directory: directory, badges: badges, themes: themes)
         pack.measures = try readMeasures(table, packFile: packFile)
+        pack.eligibility = try readEligibility(table, fail)
         return pack
     }
 

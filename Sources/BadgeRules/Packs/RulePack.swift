@@ -17,6 +17,8 @@ public struct RulePack: Sendable, Equatable {
     public var testFiles: [String]
     /// The measures `pack.lua` declares, by name (`run.measures.<name>` in this pack's rules).
     public var measures: [PackMeasure] = []
+    /// Which runs count for the pack (`eligibility` in `pack.lua`); nil: every run.
+    public var eligibility: Eligibility?
     /// The content fingerprint of the pack's files (`PackFingerprint`): `sha256:<hex>`. Empty for a
     /// pack made in memory.
     public var fingerprint: String = ""

@@ -88,6 +88,13 @@ enum RunSpec {
         }
         func number(_ key: String) throws -> Double? { try lua.numberField(table, key) }
         func string(_ key: String) throws -> String? { try lua.stringField(table, key) }
+        func flag(_ key: String) throws -> Bool? {
+            let type = lua.getField(table, key)
+            defer { lua.pop() }
+            if type == .nil { return nil }
+            guard type == .boolean else { throw RulesError.field("field '\(key)' must be true or false, got \(lua.typeName(at: -1))") }
+            return lua.boolean(at: -1)
+        }
         func duration(_ key: String) throws -> Double? {
             let type = lua.getField(table, key)
             defer { lua.pop() }
@@ -254,6 +261,11 @@ enum RunSpec {
                    elapsedSeconds: lap.elapsedSeconds, timerSeconds: lap.timerSeconds, averageHeartRate: lap.averageHeartRate,
                    maximumHeartRate: lap.maximumHeartRate, trigger: lap.trigger, intensity: lap.intensity)
         }
+        // A run described by its fields was recorded outdoors with a GPS unless the test says otherwise.
+        run.gps = try flag("gps") ?? true
+        run.indoor = try flag("indoor")
+        run.manual = try flag("manual") ?? false
+        run.device = try string("device")
         run.measures = try measures(session: session, table: table)
         return run
 

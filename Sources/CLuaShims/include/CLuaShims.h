@@ -109,11 +109,11 @@ void bclua_make_proxy(lua_State *state, int kind);
 long long bclua_run_index(lua_State *state, int index);
 
 /// One field value handed to bclua_push_run.
-enum { BCLUA_VALUE_NIL = 0, BCLUA_VALUE_FLOAT, BCLUA_VALUE_INTEGER, BCLUA_VALUE_STRING, BCLUA_VALUE_RECORD };
+enum { BCLUA_VALUE_NIL = 0, BCLUA_VALUE_FLOAT, BCLUA_VALUE_INTEGER, BCLUA_VALUE_STRING, BCLUA_VALUE_RECORD, BCLUA_VALUE_BOOLEAN };
 typedef struct {
     int type;              // BCLUA_VALUE_*
     double number;
-    long long integer;
+    long long integer;     // INTEGER; BOOLEAN: 0 or 1
     const char *text;      // STRING: `length` bytes (copied)
     size_t length;
     const void *record;    // RECORD: a light record from bclua_records

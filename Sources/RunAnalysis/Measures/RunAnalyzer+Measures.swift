@@ -76,6 +76,10 @@ extension RunAnalyzer {
                 value = place(definition, positions: positions)
             case MeasureKind.tiles.name:
                 value = tiles(zoom: Int(definition.number("zoom") ?? 14), positions: positions)
+            case MeasureKind.gradeAdjusted.name:
+                value = gradeAdjusted(definition, track: track, profile: profile)
+            case MeasureKind.ageGrade.name:
+                value = ageGrade(definition, series: series, startEpoch: startEpoch, localDate: localDate)
             default:
                 value = nil
             }

@@ -83,6 +83,17 @@ public enum FITProfile {
         53: "diving", 254: "all",
     ]
 
+    /// `sub_sport` values that say the activity was indoors: treadmill (1), indoor cycling (6), virtual
+    /// activity (58), indoor running (45).
+    public static let indoorSubSports: Set<UInt8> = [1, 6, 45, 58]
+
+    /// Makers of running devices by their `manufacturer` number (the profile's names, capitalised as the
+    /// makers write them); another number names no device.
+    public static let manufacturerNames: [UInt16: String] = [
+        1: "Garmin", 23: "Suunto", 32: "Wahoo Fitness", 123: "Polar", 255: "Development",
+        260: "Zwift", 265: "Strava", 289: "Hammerhead", 294: "Coros",
+    ]
+
     /// The word for a FIT sport number, or the number itself as text when the profile has no word for it.
     public static func sportName(_ value: UInt8) -> String {
         sportNames[value] ?? String(value)

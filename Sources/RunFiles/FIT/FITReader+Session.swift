@@ -16,6 +16,7 @@ struct FITSession {
     var maximumHeartRate = Double.nan
     var moving = Double.nan
     var lapCount = Double.nan
+    var subSport: UInt8?
 }
 
 /// One length of a pool swim (`length` message): when it started, how long it took, and whether
@@ -70,6 +71,8 @@ extension FITDecoder {
         let sport = session?.sport ?? sportMessageSport
         t.sport = sport.map(FITProfile.sportName)
         t.name = sportMessageName
+        if let sub = session?.subSport ?? sportMessageSubSport, FITProfile.indoorSubSports.contains(sub) { t.indoor = true }
+        t.device = productName ?? manufacturer.flatMap { FITProfile.manufacturerNames[$0] }
         t.utcOffsetSeconds = utcOffsetSeconds
         let finite = { (value: Double) -> Double? in value.isFinite ? value : nil }
         if let session {

@@ -79,6 +79,10 @@ struct FITDecoder {
     var stoppedAt: Double?
     var sportMessageSport: UInt8?
     var sportMessageName: String?
+    var sportMessageSubSport: UInt8?
+    /// file_id's `manufacturer` and `product_name` (the device, `Track.device`).
+    var manufacturer: UInt16?
+    var productName: String?
     var utcOffsetSeconds: Int?
     var lastRecordDistance = Double.nan
     var recordCount = 0
@@ -121,6 +125,7 @@ struct FITDecoder {
             case 17: return 10  // max_heart_rate
             case 59: return 11  // total_moving_time
             case 26: return 12  // num_laps
+            case 6: return 13  // sub_sport
             default: return -1
             }
         case 19:  // lap
@@ -153,12 +158,18 @@ struct FITDecoder {
             switch field {
             case 0: return 1  // sport
             case 3: return 2  // name
+            case 1: return 3  // sub_sport
             default: return -1
             }
         case 34:  // activity
             return field == 5 ? 1 : -1  // local_timestamp
         case 0:  // file_id
-            return field == 0 ? 1 : -1  // type
+            switch field {
+            case 0: return 1  // type
+            case 1: return 2  // manufacturer
+            case 8: return 3  // product_name
+            default: return -1
+            }
         default:
             return -1
         }
@@ -440,6 +451,7 @@ struct FITDecoder {
             session.maximumHeartRate = FITDecoder.number(m, refs[slotBase + 10], big)
             session.moving = FITDecoder.number(m, refs[slotBase + 11], big) / 1000
             session.lapCount = FITDecoder.number(m, refs[slotBase + 12], big)
+            session.subSport = UInt8(exactly: FITDecoder.number(m, refs[slotBase + 13], big))
             sessions.append(session)
         case 101:
             let start = FITDecoder.number(m, refs[slotBase + 1], big) + FITProfile.epochOffset
@@ -481,8 +493,11 @@ struct FITDecoder {
             let sport = FITDecoder.number(m, refs[slotBase + 1], big)
             if let sport = UInt8(exactly: sport) { sportMessageSport = sport }
             if let name = FITDecoder.string(m, refs[slotBase + 2]) { sportMessageName = name }
+            if let sub = UInt8(exactly: FITDecoder.number(m, refs[slotBase + 3], big)) { sportMessageSubSport = sub }
         case 0:
             let type = FITDecoder.number(m, refs[slotBase + 1], big)
+            if let maker = UInt16(exactly: FITDecoder.number(m, refs[slotBase + 2], big)) { manufacturer = maker }
+            if let name = FITDecoder.string(m, refs[slotBase + 3]), !name.isEmpty { productName = name }
             // Courses and segments carry records with positions, but they are routes, not runs.
             if type == 6 || type == 34 {
                 throw ActivityError.notFormat(

@@ -384,6 +384,14 @@ struct GPXScanner {
                 if final { throw eof(offset + i, "inside an attribute value") }
                 return -1
             }
+            if tag == .gpx, depth == 0, attributeEnd - attributeStart == 7,
+               memcmp(p + attributeStart, "creator", 7) == 0, close > j {
+                // <gpx creator="...">: the device or program that wrote the file (`Track.device`).
+                var decoded: [UInt8] = []
+                XMLBytes.appendDecoded(p, from: j, to: close, into: &decoded)
+                let text = String(decoding: decoded, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                if !text.isEmpty, text.utf8.count <= 200 { track.device = text }
+            }
             if tag == .heartRateSample {
                 let local = attributeColon >= 0 ? attributeColon + 1 : attributeStart
                 if attributeEnd - local == 4, p[local] == 0x74, p[local + 1] == 0x69, p[local + 2] == 0x6D, p[local + 3] == 0x65 {  // time

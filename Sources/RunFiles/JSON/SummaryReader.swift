@@ -15,7 +15,8 @@ import Foundation
 /// - `distance_m` (required): a number ≥ 0.
 /// - `duration_s` (required): a number > 0, the elapsed time (also used as timer time).
 /// - `moving_s` (optional): a number ≥ 0 and ≤ `duration_s`.
-/// - `name`, `sport` (optional): strings. `null` is the same as absent. Other fields are ignored.
+/// - `name`, `sport`, `device` (optional): strings; `indoor`, `manual` (optional): true or false (`manual`:
+///   entered by hand). `null` is the same as absent. Other fields are ignored.
 public enum SummaryReader {
     /// A summary is one JSON object of a few hundred bytes (six fields, no points or laps); a file
     /// over this (1 MiB: thousands of times that, room for long names and fields other programs
@@ -107,6 +108,13 @@ public enum SummaryReader {
                 throw bad(field, "must be a number, not \(other.kind)")
             }
         }
+        func flag(_ field: String) throws -> Bool? {
+            switch fields[field] {
+            case nil, .null?: return nil
+            case .bool(let v)?: return v
+            case let other?: throw bad(field, "must be true or false, not \(other.kind)")
+            }
+        }
         func string(_ field: String, required: Bool) throws -> String? {
             switch fields[field] {
             case nil, .null?:
@@ -156,6 +164,8 @@ public enum SummaryReader {
         }
         let name = try string("name", required: false)
         let sport = try string("sport", required: false)
+        let indoor = try flag("indoor"), manual = try flag("manual")
+        let device = try string("device", required: false)
 
         let offset = startText.utf8.count > 0 ? explicitOffset(parsed.offsetSeconds, startText) : nil
         // No zone designator: a wall-clock time. With a zone offset given, resolve it now; else it floats.
@@ -177,6 +187,10 @@ public enum SummaryReader {
             timerSeconds: duration,
             movingSeconds: moving
         )
+        summary.gps = false
+        summary.indoor = indoor ?? (Sport.isIndoorWord(sport) ? true : nil)
+        summary.manual = manual ?? false
+        summary.device = device
         if let zone = zoneOffsetSeconds {
             summary.localOffsetSeconds = offset ?? zone
             summary.zoneSource = offset == nil ? "tz" : "file"

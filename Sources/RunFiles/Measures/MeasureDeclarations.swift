@@ -64,6 +64,7 @@ public struct MeasureDefinition: Sendable, Hashable, Codable {
     /// The definition the analyzer computes: `zone = n` of a `time_in` turned into the athlete's bounds.
     /// Fails (with the reason `explain` shows) when the measure needs an athlete profile and there is none.
     public func resolved(athlete: Athlete?) -> Result<MeasureDefinition, MeasureUnavailable> {
+        if kind == MeasureKind.ageGrade.name { return resolvedAgeGrade(athlete: athlete) }
         guard kind == MeasureKind.timeIn.name, let zone = number("zone") else { return .success(self) }
         guard let athlete else {
             return .failure(MeasureUnavailable(reason: "zone \(Int(zone)) needs your heart-rate zones: give your profile with --athlete FILE (max_hr and resting_hr, or zones)"))
@@ -228,7 +229,7 @@ public struct MeasureValue: Sendable, Equatable, Codable {
     public static func == (a: MeasureValue, b: MeasureValue) -> Bool { a.fields == b.fields }
 
     /// The fields that hold counts (integers in Lua); every other number is a float.
-    public static let countFields: Set<String> = ["count", "offset_s", "visits", "zoom", "best"]
+    public static let countFields: Set<String> = ["count", "offset_s", "visits", "zoom", "best", "age"]
 
     public init(from decoder: Decoder) throws {
         decoded = try [String: MeasureScalar](from: decoder)
@@ -337,7 +338,7 @@ public struct MeasureKind: Sendable {
         doc: "sunrise and sunset at the start point on the run's local date",
         check: { _ in nil })
 
-    public static let all: [MeasureKind] = [effort, timeIn, stops, sun, place, segment, tiles]
+    public static let all: [MeasureKind] = [effort, timeIn, stops, sun, place, segment, tiles, ageGrade, gradeAdjusted]
 
     /// Why a measure of `kind` is nil in a run (for `summarize` and `explain`).
     public static func nilReason(_ kind: String) -> String {
@@ -349,6 +350,8 @@ public struct MeasureKind: Sendable {
         case place.name: return "the run has no positions"
         case segment.name: return "the run has no positions or never came within the segment's bounding box (widened by tolerance_m)"
         case tiles.name: return "the run has no positions"
+        case gradeAdjusted.name: return "the run has no times or fewer than two elevations"
+        case ageGrade.name: return "the run has no times or start date, is shorter than the tables' shortest distance (1 mile), or the runner's age on the day is outside 5 to 100"
         default: return "not computed for this run"
         }
     }

@@ -82,7 +82,7 @@ public struct MeasureField: Sendable, Hashable, ExpressibleByStringLiteral, Cust
         latitude, longitude, startEpochSeconds, endEpochSeconds, date, offsetSeconds,
         passed, visits, firstElapsedSeconds, lastElapsedSeconds, closestMeters,
         best, bestElapsedSeconds, lengthMeters, efforts, zoom, tiles,
-    ]
+    ] + fair
 }
 
 extension MeasureValue {

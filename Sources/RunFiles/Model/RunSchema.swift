@@ -77,6 +77,16 @@ public enum RunSchema {
         RunField(.deviceLaps, .integer, optional: true,
                  doc: "how many laps the device recorded (FIT session `num_laps`, else its lap messages; TCX `Lap`s); nil when the file records none",
                  encode: { try $1.encode($0.deviceLaps, forKey: $2) }, value: { .integer($0.deviceLaps) }),
+        RunField(.gps, .boolean, doc: "whether the run has positions (false: a treadmill or indoor file, a JSON summary)",
+                 encode: { try $1.encode($0.gps ?? false, forKey: $2) }, value: { .boolean($0.gps ?? false) }),
+        RunField(.indoor, .boolean, optional: true,
+                 doc: "true when the file says the run was indoors (FIT `sub_sport` treadmill, indoor running or virtual activity; a sport word such as `treadmill`, `indoor_running`, `virtual_run`; a JSON summary's `indoor`); nil when it says nothing",
+                 encode: { try $1.encode($0.indoor, forKey: $2) }, value: { .boolean($0.indoor) }),
+        RunField(.manual, .boolean, doc: "true for a run entered by hand (a JSON summary with `\"manual\": true`)",
+                 encode: { try $1.encode($0.manual ?? false, forKey: $2) }, value: { .boolean($0.manual ?? false) }),
+        RunField(.device, .string, optional: true,
+                 doc: "the device that recorded the run as the file names it (FIT `product_name`, else its maker; TCX `Creator/Name`; GPX `creator`; a JSON summary's `device`)",
+                 encode: { try $1.encode($0.device, forKey: $2) }, value: { .string($0.device) }),
         RunField(.checkpoints, .array, element: .checkpoint,
                  doc: "where the route passed catalogue distances: `{ badge, name, distance_m, lat, lon, elapsed_s }` (`lat`, `lon`, `elapsed_s` may be nil)",
                  encode: { try $1.encode($0.checkpoints, forKey: $2) }, value: { .records(.checkpoints($0.checkpoints)) }),
@@ -126,7 +136,7 @@ public enum RunSchema {
 /// One field of a run.
 public struct RunField: Sendable {
     /// The guide's words for the type (`float or nil`, `array`).
-    public enum Kind: String, Sendable { case string, integer, float, array, table }
+    public enum Kind: String, Sendable { case string, integer, float, boolean, array, table }
 
     /// The name in Lua and in JSON (`distance_m`).
     public let name: String
@@ -168,6 +178,7 @@ public enum RunFieldValue {
     case string(String?)
     case integer(Int?)
     case float(Double?)
+    case boolean(Bool?)
     /// One record (elevation); nil when the run has none.
     case record(RecordList?)
     /// An array of records (splits).

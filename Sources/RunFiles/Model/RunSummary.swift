@@ -64,6 +64,13 @@ public struct RunSummary: Codable, Sendable, Equatable {
     public var deviceMaximumHeartRate: Double? = nil
     /// How many laps the device recorded (FIT session `num_laps` or its lap messages, TCX `Lap`s).
     public var deviceLaps: Int? = nil
+    /// Whether the run has positions (`gps`), was indoors by the file's word (`indoor`, nil when it
+    /// says nothing), was entered by hand (`manual`: a JSON summary saying so) and the device's name.
+    /// (`gps` and `manual` start false: what a summary made in code says unless it is told otherwise.)
+    public var gps: Bool? = false
+    public var indoor: Bool? = nil
+    public var manual: Bool? = false
+    public var device: String? = nil
     public var checkpoints: [Checkpoint]
     public var splitsKilometre: [Split]
     public var splitsMile: [Split]
@@ -146,6 +153,7 @@ public struct RunSummary: Codable, Sendable, Equatable {
         case deviceAverageHeartRate = "device_avg_heart_rate_bpm"
         case deviceMaximumHeartRate = "device_max_heart_rate_bpm"
         case deviceLaps = "device_laps"
+        case gps, indoor, manual, device
         case checkpoints
         case splitsKilometre = "splits_km"
         case splitsMile = "splits_mile"

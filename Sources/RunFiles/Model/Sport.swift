@@ -52,6 +52,23 @@ public enum Sport {
             }
             raw = words
         }
+        let key = self.key(raw)
+        return words[key] ?? key
+    }
+
+    /// The sport words that say the activity was indoors (a treadmill, an indoor or virtual run or ride).
+    static let indoorWords: Set<String> = [
+        "treadmill", "treadmill_running", "indoor_running", "virtualrun", "virtual_run", "virtualride", "virtual_ride", "indoor_cycling",
+    ]
+
+    /// Whether the file's sport word says the activity was indoors (`treadmill`, `Indoor Running`, `VirtualRun`).
+    public static func isIndoorWord(_ raw: String?) -> Bool {
+        guard let raw = raw?.trimmingCharacters(in: .whitespacesAndNewlines), !raw.isEmpty else { return false }
+        return indoorWords.contains(key(raw))
+    }
+
+    /// Lower case, spaces and hyphens as single underscores, none at the ends.
+    static func key(_ raw: String) -> String {
         var key = ""
         var lastUnderscore = false
         for ch in raw.lowercased() {
@@ -64,6 +81,6 @@ public enum Sport {
             }
         }
         if key.hasSuffix("_") { key.removeLast() }
-        return words[key] ?? key
+        return key
     }
 }

@@ -63,6 +63,12 @@ public struct Track: Sendable {
     public var recordedLastTime: Double?
     /// False for indoor files that carry no positions at all.
     public var hasPositions: Bool = true
+    /// True when the file says the activity was indoors (FIT `sub_sport` treadmill, indoor running or
+    /// virtual activity; a sport word such as `treadmill` or `indoor_running`); nil when it does not say.
+    public var indoor: Bool?
+    /// The device that recorded it, as the file names it (FIT `file_id` product name or maker, TCX
+    /// `Creator/Name`, GPX `creator`); nil when it names none.
+    public var device: String?
 
     public init(source: String) {
         self.source = source

@@ -48,7 +48,7 @@ public enum TCXReader {
 enum TCXTag {
     case trainingCenterDatabase, activity, lap, track, trackpoint, time, position, latitude, longitude
     case altitude, distance, heartRate, value, cadence, runCadence, totalTime, id, other
-    case averageHeartRate, maximumHeartRate, triggerMethod, intensity
+    case averageHeartRate, maximumHeartRate, triggerMethod, intensity, creator, name
 
     static func classify(_ p: UnsafePointer<UInt8>, _ n: Int) -> TCXTag {
         @inline(__always) func eq(_ s: StaticString) -> Bool {
@@ -57,9 +57,9 @@ enum TCXTag {
         switch n {
         case 2: return eq("Id") ? .id : .other
         case 3: return eq("Lap") ? .lap : .other
-        case 4: return eq("Time") ? .time : .other
+        case 4: return eq("Time") ? .time : eq("Name") ? .name : .other
         case 5: return eq("Track") ? .track : eq("Value") ? .value : .other
-        case 7: return eq("Cadence") ? .cadence : .other
+        case 7: return eq("Cadence") ? .cadence : eq("Creator") ? .creator : .other
         case 8: return eq("Activity") ? .activity : eq("Position") ? .position : .other
         case 9: return eq("Intensity") ? .intensity : .other
         case 13: return eq("TriggerMethod") ? .triggerMethod : .other
@@ -277,7 +277,7 @@ struct TCXParser {
         var depth = 0
         var sawRoot = false
         // Context, as depths of the open element (0 = not open).
-        var activityDepth = 0, activityOffset = 0, lapDepth = 0, trackpointDepth = 0, heartRateDepth = 0
+        var activityDepth = 0, activityOffset = 0, lapDepth = 0, trackpointDepth = 0, heartRateDepth = 0, creatorDepth = 0
         var current = Track(source: source)
         var lap = Lap()
         var lapDistances: [Double] = []
@@ -384,6 +384,12 @@ struct TCXParser {
                     if let (s, n) = scanner.attribute("Sport", from: attributesStart, to: attributesEnd) {
                         current.sport = String(decoding: UnsafeBufferPointer(start: scanner.p + s, count: n), as: UTF8.self)
                     }
+                case .creator where activityDepth > 0 && depth == activityDepth + 1:
+                    creatorDepth = depth
+                case .name where creatorDepth > 0 && depth == creatorDepth + 1:
+                    // The device: `<Creator xsi:type="Device_t"><Name>Forerunner 945</Name>`.
+                    let name = scanner.decodedText()
+                    if !name.isEmpty { current.device = name }
                 case .id where activityDepth > 0 && depth == activityDepth + 1:
                     let name = scanner.decodedText()
                     if !name.isEmpty { current.name = name }
@@ -426,6 +432,7 @@ struct TCXParser {
                 let closing = depth
                 depth = max(0, depth - 1)
                 if closing == heartRateDepth { heartRateDepth = 0 }
+                if closing == creatorDepth { creatorDepth = 0 }
                 if closing == trackpointDepth {
                     trackpointDepth = 0
                     if dist.isFinite {
