@@ -1,0 +1,135 @@
+import Foundation
+import RunFiles
+import RunFixtures
+import XCTest
+
+/// `badgectl league` through the built binary on a population whose answers are known by
+/// construction (LeaguePopulation: everyone laps the park loop at an even pace, without GPS noise).
+final class LeagueEndToEndTests: XCTestCase {
+    static let day0 = Timestamps.daysFromCivil(year: 2026, month: 3, day: 1)
+
+    /// ana and cai run the same pace with the same seed (equal efforts: ana's is earlier); ben has the
+    /// most efforts in the last 90 days; eve has more, but long before; dee laps twice per run.
+    static let population = LeaguePopulation(athletes: [
+        .init(name: "ana", paceSecondsPerKilometre: 300, runs: 2, laps: 1, firstDay: day0, team: "red", sex: "F", birthDate: "1990-05-01", seed: 1),
+        .init(name: "ben", paceSecondsPerKilometre: 320, runs: 12, laps: 1, firstDay: day0, team: "red", sex: "M", birthDate: "1980-01-01", seed: 2),
+        .init(name: "cai", paceSecondsPerKilometre: 300, runs: 1, laps: 1, firstDay: day0 + 5, team: "blue", sex: "M", birthDate: "2000-02-02", seed: 1),
+        .init(name: "dee", paceSecondsPerKilometre: 340, runs: 3, laps: 2, firstDay: day0, team: "blue", sex: "F", birthDate: "1970-07-07", seed: 3),
+        .init(name: "eve", paceSecondsPerKilometre: 360, runs: 13, laps: 1, firstDay: day0 - 200, seed: 4),
+    ])
+
+    /// The segment's length (rules/places/segments/park-loop.gpx).
+    static let segmentMeters = 889.0
+
+    private func league(_ extra: [String], input: String? = nil) throws -> (CLI.Output, [[String: Any]], TemporaryFolder) {
+        let folder = try TemporaryFolder()
+        let lines = try Self.population.write(to: folder.path)
+        let result = try CLI.run(["league", "--root", folder.path, "--rules", "rules/places", "--no-cache", "--tz", "UTC"] + extra,
+                                 stdin: input ?? lines.joined(separator: "\n") + "\n")
+        let objects = extra.contains("table") ? [] : try result.stdout.split(separator: "\n").map { line -> [String: Any] in
+            try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        return (result, objects, folder)
+    }
+
+    private func select(_ lines: [[String: Any]], _ kind: String, category: String? = nil) -> [[String: Any]] {
+        lines.filter { $0["kind"] as? String == kind && $0["category"] as? String == category }
+    }
+
+    func testCrownLeaderboardLegendClubAndRarityAreTheConstructedAnswers() throws {
+        let (result, lines, _) = try league(["--min-athletes", "5", "--club", "distance=20000", "--club-days", "28", "--by", "sex"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+
+        // The leaderboard: by pace; ana and cai are equal, ana's effort earlier; eve's old efforts count.
+        let ranks = select(lines, "rank")
+        XCTAssertEqual(ranks.map { $0["athlete"] as? String }, ["ana", "cai", "ben", "dee", "eve"])
+        XCTAssertEqual(ranks.map { $0["rank"] as? Int }, [1, 2, 3, 4, 5])
+        XCTAssertEqual(ranks.first?["elapsed_s"] as? Double, ranks[1]["elapsed_s"] as? Double, "equal efforts by construction")
+        let paces: [String: Double] = ["ana": 300, "cai": 300, "ben": 320, "dee": 340, "eve": 360]
+        for line in ranks {
+            let name = try XCTUnwrap(line["athlete"] as? String)
+            let elapsed = try XCTUnwrap(line["elapsed_s"] as? Double)
+            XCTAssertEqual(elapsed, Self.segmentMeters / 1000 * (paces[name] ?? 0), accuracy: 3, name)
+            XCTAssertEqual(line["segment"] as? String, "places.park")
+            XCTAssertEqual(line["athletes"] as? Int, 5)
+        }
+        XCTAssertTrue((ranks.first?["at"] as? String ?? "").hasPrefix("2026-03-01T06:3"), "ana's first run, not her second")
+        let crowns = select(lines, "crown")
+        XCTAssertEqual(crowns.map { $0["athlete"] as? String }, ["ana"])
+
+        // Per sex: F ana, dee; M cai, ben (eve gave none).
+        XCTAssertEqual(select(lines, "rank", category: "sex:F").map { $0["athlete"] as? String }, ["ana", "dee"])
+        XCTAssertEqual(select(lines, "rank", category: "sex:M").map { $0["athlete"] as? String }, ["cai", "ben"])
+        XCTAssertEqual(select(lines, "crown", category: "sex:M").map { $0["athlete"] as? String }, ["cai"])
+
+        // Local Legend: ben's 12 efforts in the 90 days to the end of his last run (the latest); eve's 13 are 200 days old.
+        let legends = select(lines, "legend")
+        XCTAssertEqual(legends.map { $0["athlete"] as? String }, ["ben"])
+        XCTAssertEqual(legends.first?["efforts"] as? Int, 12)
+        XCTAssertTrue((legends.first?["to"] as? String ?? "").hasPrefix("2026-03-12T06:"), "the end of ben's last run")
+
+        // Clubs: red ran 14 laps (ana 2, ben 12), blue 7 (cai 1, dee 3 × 2), against 20 km.
+        let clubs = select(lines, "club")
+        XCTAssertEqual(clubs.map { $0["team"] as? String }, ["blue", "red"])
+        let blue = try XCTUnwrap(clubs.first), red = try XCTUnwrap(clubs.last)
+        XCTAssertEqual(try XCTUnwrap(blue["total"] as? Double), 7 * LeaguePopulation.lapMeters, accuracy: 7 * LeaguePopulation.lapMeters * 0.02)
+        XCTAssertEqual(try XCTUnwrap(red["total"] as? Double), 14 * LeaguePopulation.lapMeters, accuracy: 14 * LeaguePopulation.lapMeters * 0.02)
+        XCTAssertEqual(blue["achieved"] as? Bool, false)
+        XCTAssertEqual(red["achieved"] as? Bool, true)
+        XCTAssertEqual(red["members"] as? Int, 2)
+
+        // Rarity over the 5 athletes: everyone has the segment and the fountain; ben and eve ten
+        // efforts within 90 days; nobody ran 5% faster than a first effort.
+        let rarity = Dictionary(uniqueKeysWithValues: select(lines, "rarity").map {
+            (($0["badge"] as? String ?? "") + "/" + ($0["tier"] as? String ?? ""), $0["holders"] as? Int ?? -1)
+        })
+        XCTAssertEqual(rarity, ["park-corner-record/earned": 5, "park-corner-record/silver": 0, "park-corner-record/gold": 0,
+                                "park-corner-regular/earned": 2, "fountain/earned": 5])
+        XCTAssertEqual(select(lines, "rarity").first { $0["badge"] as? String == "park-corner-regular" }?["share"] as? Double, 0.4)
+
+        // Ids: one per line, all different.
+        let ids = lines.compactMap { $0["id"] as? String }
+        XCTAssertEqual(ids.count, lines.count)
+        XCTAssertEqual(Set(ids).count, ids.count)
+    }
+
+    func testOutputIsDeterministicAndRarityNeedsEnoughAthletes() throws {
+        let (first, lines, _) = try league([])
+        let (second, _, _) = try league([])
+        XCTAssertEqual(first.stdout, second.stdout)
+        XCTAssertTrue(select(lines, "rarity").isEmpty, "5 athletes are fewer than the default 10")
+        XCTAssertFalse(select(lines, "crown").isEmpty)
+    }
+
+    func testLegendWindowEndsAtAsOf() throws {
+        // As of 2026-03-04, ben and ana have run on days 1-4 and 1-2: ben 4 efforts; dee 3 runs × 2 laps = 6.
+        let (result, lines, _) = try league(["--as-of", "2026-03-04"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(select(lines, "legend").map { $0["athlete"] as? String }, ["dee"])
+        XCTAssertEqual(select(lines, "legend").first?["efforts"] as? Int, 6)
+        // cai's only run is later: not on the board.
+        XCTAssertFalse(select(lines, "rank").contains { $0["athlete"] as? String == "cai" })
+    }
+
+    func testABadLineIsSkippedByNumberAndTheRestCounts() throws {
+        let folder = try TemporaryFolder()
+        var lines = try Self.population.write(to: folder.path)
+        lines[2] = lines[2].replacingOccurrences(of: "\"team\":\"red\"", with: "\"team\":5")
+        lines.insert("{not json", at: 4)
+        let result = try CLI.run(["league", "--root", folder.path, "--rules", "rules/places", "--no-cache", "--tz", "UTC"],
+                                 stdin: lines.joined(separator: "\n") + "\n")
+        XCTAssertEqual(result.status, 2, result.stderr)
+        XCTAssertTrue(result.stderr.contains("line 3: \"team\" must be a non-empty string; skipped"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("line 5"), result.stderr)
+        XCTAssertTrue(result.stdout.contains(#""kind":"crown""#), result.stdout)
+    }
+
+    func testTableFormat() throws {
+        let (result, _, _) = try league(["--format", "table"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let rows = result.stdout.split(separator: "\n")
+        XCTAssertTrue(rows.first?.hasPrefix("KIND") ?? false, result.stdout)
+        XCTAssertTrue(rows.contains { $0.hasPrefix("crown") && $0.contains("places.park") && $0.contains("ana") && $0.contains("#1/5") }, result.stdout)
+        XCTAssertTrue(rows.contains { $0.hasPrefix("legend") && $0.contains("ben") && $0.contains("12 efforts") }, result.stdout)
+    }
+}
