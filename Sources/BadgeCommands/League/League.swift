@@ -95,6 +95,10 @@ final class League {
     /// Every badge and tier the packs declare: `pack`, `badge`, `tier`.
     let declared: [[String]]
     private(set) var athletes: [Facts] = []
+    /// The packs' `league.lua` hooks, in pack order.
+    var hooks: [LeagueHook] = []
+    /// Why a hook's call failed (file:line and the reason), in the order they happened.
+    private(set) var failures: [String] = []
     private var latestEnd: Double?
 
     init(packs: [RulePack], options: Options) {
@@ -175,15 +179,90 @@ final class League {
             out += clubs(end: end)
         }
         out += rarity()
+        for hook in hooks { out += packLines(hook) }
         return out
+    }
+
+    /// The awards of a pack's hook: its segment groups (by name), badge groups (by pack, badge,
+    /// tier), then team groups (by team, over the club period); a failed call costs only its group.
+    private func packLines(_ hook: LeagueHook) -> [LeagueLine] {
+        var out: [LeagueLine] = []
+        func run(_ group: LeagueHook.Group, keys: [String], fill: (inout LeagueLine) -> Void) {
+            do {
+                for award in try hook.call(group) {
+                    var line = LeagueLine(kind: award.kind, keys: [hook.pack.name] + keys, athlete: award.athlete)
+                    line.pack = hook.pack.name
+                    line.detail = award.detail
+                    fill(&line)
+                    out.append(line)
+                }
+            } catch {
+                failures.append("\(error)")
+            }
+        }
+        let start = asOf.map { $0 - Double(options.legendDays) * 86_400 }
+        for segment in segments {
+            let sorted = leaderboard(athletes.compactMap { facts in facts.best[segment.name].map { (facts, $0) } })
+            let entries = sorted.enumerated().map { index, entry in
+                let times = entry.0.effortTimes[segment.name] ?? []
+                let recent = start.map { from in times.filter { $0 > from && $0 <= (asOf ?? 0) }.count } ?? 0
+                return LeagueHook.SegmentEntry(athlete: entry.0.name, rank: index + 1, bestSeconds: entry.1.elapsedSeconds,
+                                               at: LeagueLine.time(entry.1.at), efforts: times.count, recentEfforts: recent)
+            }
+            run(.segment(name: segment.name, entries: entries), keys: [segment.name]) { $0.segment = segment.name }
+        }
+        let counted = athletes.filter { $0.countedRuns > 0 }
+        var holders: [[String]: [String]] = [:]
+        for key in declared { holders[key] = [] }
+        for facts in counted {
+            for key in facts.held { holders[key, default: []].append(facts.name) }
+        }
+        for key in holders.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            run(.badge(pack: key[0], badge: key[1], tier: key[2], holders: (holders[key] ?? []).sorted(), athletes: counted.count),
+                keys: key) { line in
+                line.badge = key[1]
+                line.tier = key[2]
+            }
+        }
+        if let end = asOf {
+            let from = end - Double(options.clubDays) * 86_400
+            let teams = teamTotals(from: from, to: end)
+            for team in teams.keys.sorted() {
+                guard let entry = teams[team] else { continue }
+                run(.team(name: team, members: entry.members.sorted(), distanceMeters: entry.totals[.distance] ?? 0,
+                          climbMeters: entry.totals[.climb] ?? 0, runs: Int(entry.totals[.runs] ?? 0), timeSeconds: entry.totals[.time] ?? 0,
+                          from: LeagueLine.time(from), to: LeagueLine.time(end)), keys: [team]) { $0.team = team }
+            }
+        }
+        return out
+    }
+
+    /// Each team's members and totals over the runs started in (`from`, `to`].
+    private func teamTotals(from start: Double, to end: Double) -> [String: (members: [String], totals: [ClubMeasure: Double])] {
+        var teams: [String: (members: [String], totals: [ClubMeasure: Double])] = [:]
+        for facts in athletes {
+            guard let team = facts.profile.team else { continue }
+            var entry = teams[team] ?? ([], [:])
+            entry.members.append(facts.name)
+            for run in facts.runs where run.at > start && run.at <= end {
+                for (measure, value) in run.totals { entry.totals[measure, default: 0] += value }
+            }
+            teams[team] = entry
+        }
+        return teams
+    }
+
+    /// `entries` in leaderboard order: fastest first, an equal time by the earlier effort, then by name.
+    private func leaderboard(_ entries: [(Facts, Effort)]) -> [(Facts, Effort)] {
+        entries.sorted { a, b in
+            (a.1.elapsedSeconds, a.1.at) != (b.1.elapsedSeconds, b.1.at)
+                ? (a.1.elapsedSeconds, a.1.at) < (b.1.elapsedSeconds, b.1.at) : a.0.name < b.0.name
+        }
     }
 
     /// The leaderboard of `entries`: fastest first, an equal time by the earlier effort, then by name.
     private func board(segment: String, category: String?, _ entries: [(Facts, Effort)]) -> [LeagueLine] {
-        let sorted = entries.sorted { a, b in
-            (a.1.elapsedSeconds, a.1.at) != (b.1.elapsedSeconds, b.1.at)
-                ? (a.1.elapsedSeconds, a.1.at) < (b.1.elapsedSeconds, b.1.at) : a.0.name < b.0.name
-        }
+        let sorted = leaderboard(entries)
         var out: [LeagueLine] = []
         for (index, entry) in sorted.enumerated() {
             for kind in index == 0 ? ["crown", "rank"] : ["rank"] {
@@ -230,16 +309,7 @@ final class League {
     private func clubs(end: Double) -> [LeagueLine] {
         guard !options.goals.isEmpty else { return [] }
         let start = end - Double(options.clubDays) * 86_400
-        var teams: [String: (members: Int, totals: [ClubMeasure: Double])] = [:]
-        for facts in athletes {
-            guard let team = facts.profile.team else { continue }
-            var entry = teams[team] ?? (0, [:])
-            entry.members += 1
-            for run in facts.runs where run.at > start && run.at <= end {
-                for (measure, value) in run.totals { entry.totals[measure, default: 0] += value }
-            }
-            teams[team] = entry
-        }
+        let teams = teamTotals(from: start, to: end)
         var out: [LeagueLine] = []
         for team in teams.keys.sorted() {
             guard let entry = teams[team] else { continue }
@@ -251,7 +321,7 @@ final class League {
                 line.total = total
                 line.goal = goal.goal
                 line.achieved = total >= goal.goal
-                line.members = entry.members
+                line.members = entry.members.count
                 line.from = LeagueLine.time(start)
                 line.to = LeagueLine.time(end)
                 out.append(line)
@@ -343,10 +413,12 @@ struct LeagueLine: Encodable, Equatable {
     var tier: String?
     var holders: Int?
     var share: Double?
+    /// A pack's award: what its hook said.
+    var detail: String?
 
     enum CodingKeys: String, CodingKey {
         case kind, id, athlete, segment, category, rank, athletes, at, run, efforts, from, to, team, measure, total, goal, achieved, members
-        case pack, badge, tier, holders, share
+        case pack, badge, tier, holders, share, detail
         case elapsedSeconds = "elapsed_s"
     }
 
@@ -369,6 +441,9 @@ struct LeagueLine: Encodable, Equatable {
 
     /// The key column of the table: the segment (and category), the team and measure, or the badge.
     var key: String {
+        if kind != "crown", kind != "rank", kind != "legend", kind != "club", kind != "rarity", let pack {
+            return pack + ": " + (segment ?? team ?? ((badge ?? "") + " " + (tier ?? "")))
+        }
         if let segment { return segment + (category.map { " [\($0)]" } ?? "") }
         if let team { return team + " " + (measure ?? "") }
         if let badge { return (pack.map { $0 + "/" } ?? "") + badge + " " + (tier ?? "") }
@@ -387,7 +462,7 @@ struct LeagueLine: Encodable, Equatable {
         case "rarity":
             return "\(holders ?? 0)/\(athletes ?? 0) " + String(format: "%.1f%%", (share ?? 0) * 100)
         default:
-            return ""
+            return detail ?? ""
         }
     }
 

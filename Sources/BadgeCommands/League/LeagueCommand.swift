@@ -80,10 +80,13 @@ struct LeagueCommand: ParsableCommand {
         leagueOptions.asOf = try LeagueCommand.endOfDay(options.asOf.date(), zone: runs.zone)
         let setup = Worker.Setup(pipeline: runs, sport: options.selection.sport, maximumErrors: nil,
                                  root: root.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 })
-        let (league, outcome) = LeagueCommand.collect(setup: setup, options: leagueOptions, from: 0)
+        let (league, reading) = LeagueCommand.collect(setup: setup, options: leagueOptions, from: 0)
         EvaluationPipeline.printWarnings(of: runs.cache)
         var text = ""
         let lines = league.lines()
+        for failure in league.failures { Console.error(CommandError.prefix + failure) }
+        var outcome = reading
+        if case .skipped(let count) = reading { outcome = .skipped(count + league.failures.count) }
         switch format {
         case .json:
             for line in lines { text += WorkerLines.encode(line) + "\n" }
@@ -113,6 +116,15 @@ struct LeagueCommand: ParsableCommand {
     /// facts (the library entry `badgectl league` calls; tests call it too).
     static func collect(setup: Setup, options: League.Options, from descriptor: Int32) -> (League, Outcome) {
         let league = League(packs: setup.pipeline.engine.packs, options: options)
+        var hookFailures = 0
+        for pack in setup.pipeline.engine.packs {
+            do {
+                if let hook = try LeagueHook.load(pack: pack, limits: setup.pipeline.engine.limits) { league.hooks.append(hook) }
+            } catch {
+                hookFailures += 1
+                Console.error(CommandError.prefix + "\(error)")
+            }
+        }
         let worker = Worker(setup: setup, write: { _ in }, flush: {})
         var profiles: [String: League.Profile] = [:]
         var skipped = 0
@@ -137,8 +149,8 @@ struct LeagueCommand: ParsableCommand {
         let outcome = worker.finish()
         if let readError { return (league, .readError(readError)) }
         switch outcome {
-        case .complete: return (league, .skipped(skipped))
-        case .partial(let errors), .stopped(_, let errors): return (league, .skipped(skipped + errors))
+        case .complete: return (league, .skipped(skipped + hookFailures))
+        case .partial(let errors), .stopped(_, let errors): return (league, .skipped(skipped + hookFailures + errors))
         }
     }
 
