@@ -21,10 +21,10 @@ final class LeagueEndToEndTests: XCTestCase {
     /// The segment's length (rules/places/segments/park-loop.gpx).
     static let segmentMeters = 889.0
 
-    private func league(_ extra: [String], input: String? = nil) throws -> (CLI.Output, [[String: Any]], TemporaryFolder) {
+    private func league(_ extra: [String], rules: String = "rules/places", input: String? = nil) throws -> (CLI.Output, [[String: Any]], TemporaryFolder) {
         let folder = try TemporaryFolder()
         let lines = try Self.population.write(to: folder.path)
-        let result = try CLI.run(["league", "--root", folder.path, "--rules", "rules/places", "--no-cache", "--tz", "UTC"] + extra,
+        let result = try CLI.run(["league", "--root", folder.path, "--rules", rules, "--no-cache", "--tz", "UTC"] + extra,
                                  stdin: input ?? lines.joined(separator: "\n") + "\n")
         let objects = extra.contains("table") ? [] : try result.stdout.split(separator: "\n").map { line -> [String: Any] in
             try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -131,5 +131,38 @@ final class LeagueEndToEndTests: XCTestCase {
         XCTAssertTrue(rows.first?.hasPrefix("KIND") ?? false, result.stdout)
         XCTAssertTrue(rows.contains { $0.hasPrefix("crown") && $0.contains("places.park") && $0.contains("ana") && $0.contains("#1/5") }, result.stdout)
         XCTAssertTrue(rows.contains { $0.hasPrefix("legend") && $0.contains("ben") && $0.contains("12 efforts") }, result.stdout)
+    }
+
+    /// The places pack's league.lua through `badgectl league`: its crown and legend are the built-in
+    /// answers (ana, ben); red's 14 laps (about 35 km) are short of its 100 km club goal.
+    func testThePlacesPackHookAwardsCrownAndLegend() throws {
+        let (result, lines, _) = try league([])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let pack = lines.filter { $0["pack"] as? String == "places" && $0["detail"] != nil }
+        XCTAssertEqual(pack.map { $0["kind"] as? String }, ["park-crown", "park-legend"])
+        XCTAssertEqual(pack.map { $0["athlete"] as? String }, ["ana", "ben"])
+        XCTAssertEqual(pack.map { $0["segment"] as? String }, ["places.park", "places.park"])
+        XCTAssertEqual(pack.last?["detail"] as? String, "12 efforts in 90 days")
+    }
+
+    /// A hook that loops forever is stopped by the rules' instruction budget: the failure is named,
+    /// status 2, and every other line is still written.
+    func testAHookThatRunsAwayIsStoppedByTheBudget() throws {
+        let packs = try TemporaryFolder()
+        let source = CLI.repository.appendingPathComponent("rules/places").path
+        try FileManager.default.copyItem(atPath: source, toPath: packs.path + "/places")
+        try packs.write("places/league.lua", """
+            return {
+              segment = function(group) while true do end end,
+              team = function(group) return { { kind = "team-seen", athlete = group.members[1], detail = group.team } } end,
+            }
+            """)
+        try? FileManager.default.removeItem(atPath: packs.path + "/places/league_test.lua")
+        let (result, lines, _) = try league([], rules: packs.path + "/places")
+        XCTAssertEqual(result.status, 2, result.stderr)
+        XCTAssertTrue(result.stderr.contains("league.lua segment(): "), result.stderr)
+        XCTAssertTrue(result.stderr.contains("instruction budget exhausted"), result.stderr)
+        XCTAssertEqual(select(lines, "crown").map { $0["athlete"] as? String }, ["ana"])
+        XCTAssertEqual(lines.filter { $0["kind"] as? String == "team-seen" }.map { $0["team"] as? String }, ["blue", "red"])
     }
 }
