@@ -165,4 +165,28 @@ final class LeagueEndToEndTests: XCTestCase {
         XCTAssertEqual(select(lines, "crown").map { $0["athlete"] as? String }, ["ana"])
         XCTAssertEqual(lines.filter { $0["kind"] as? String == "team-seen" }.map { $0["team"] as? String }, ["blue", "red"])
     }
+
+    /// docs/rules.md's worked example ("Badges across athletes"): its league.lua and its test, in a
+    /// pack beside the places pack's pack.lua, pass `badgectl test`.
+    func testGuideLeagueExamplePasses() throws {
+        let guide = try String(contentsOf: CLI.repository.appendingPathComponent("docs/rules.md"), encoding: .utf8)
+        let section = try XCTUnwrap(guide.range(of: "## Badges across athletes"))
+        var blocks: [String] = []
+        var rest = guide[section.upperBound...]
+        while blocks.count < 2, let open = rest.range(of: "```lua\n"), let close = rest[open.upperBound...].range(of: "```") {
+            blocks.append(String(rest[open.upperBound..<close.lowerBound]))
+            rest = rest[close.upperBound...]
+        }
+        XCTAssertEqual(blocks.count, 2)
+        let folder = try TemporaryFolder()
+        let pack = try String(contentsOf: CLI.repository.appendingPathComponent("rules/places/pack.lua"), encoding: .utf8)
+        try folder.write("rules/places/pack.lua", pack)
+        let segment = try String(contentsOf: CLI.repository.appendingPathComponent("rules/places/segments/park-loop.gpx"), encoding: .utf8)
+        try folder.write("rules/places/segments/park-loop.gpx", segment)
+        try folder.write("rules/places/league.lua", blocks[0])
+        try folder.write("rules/places/league_test.lua", blocks[1])
+        let output = try CLI.run(["test", "rules/places"], in: folder.url)
+        XCTAssertEqual(output.status, 0, output.stdout + output.stderr)
+        XCTAssertTrue(output.stdout.contains("1 passed, 0 failed"), output.stdout)
+    }
 }
