@@ -74,7 +74,11 @@ public struct LeaguePopulation: Sendable {
         generator.paceVariation = 0
         generator.gpsNoiseMeters = 0
         generator.style = .compact
-        generator.sampling = .every(1)
+        // A point every 3 s, no heart rate or cadence: about 20 KB a lap, so that 10,000 athletes fit
+        // on a disk (BENCHMARKS.md, "League"); the gates are interpolated between points.
+        generator.sampling = .every(3)
+        generator.heartRate = false
+        generator.cadence = false
         generator.name = "Park laps"
         return generator
     }
