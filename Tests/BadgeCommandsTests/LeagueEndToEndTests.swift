@@ -189,4 +189,33 @@ final class LeagueEndToEndTests: XCTestCase {
         XCTAssertEqual(output.status, 0, output.stdout + output.stderr)
         XCTAssertTrue(output.stdout.contains("1 passed, 0 failed"), output.stdout)
     }
+
+    /// The map and reduce steps apart: facts of two shards (athletes split between them), then
+    /// `--from-facts` over both, give exactly the single-process lines.
+    func testFactsOfShardsReduceToTheSameLines() throws {
+        let folder = try TemporaryFolder()
+        let lines = try Self.population.write(to: folder.path)
+        let options = ["--rules", "rules/places", "--no-cache", "--tz", "UTC", "--by", "sex", "team", "--club", "distance=20000",
+                       "--min-athletes", "5"]
+        let whole = try CLI.run(["league", "--root", folder.path] + options, stdin: lines.joined(separator: "\n") + "\n")
+        XCTAssertEqual(whole.status, 0, whole.stderr)
+        let shards = [["ana", "dee", "eve"], ["ben", "cai"]].map { names in
+            lines.filter { line in names.contains { line.contains("\"athlete\":\"\($0)\"") } }
+        }
+        var facts = ""
+        for shard in shards {
+            let map = try CLI.run(["league", "--facts", "--root", folder.path] + options, stdin: shard.joined(separator: "\n") + "\n")
+            XCTAssertEqual(map.status, 0, map.stderr)
+            facts += map.stdout
+        }
+        XCTAssertEqual(facts.split(separator: "\n").count, 5)
+        let reduce = try CLI.run(["league", "--from-facts"] + options, stdin: facts)
+        XCTAssertEqual(reduce.status, 0, reduce.stderr)
+        XCTAssertEqual(reduce.stdout, whole.stdout)
+        XCTAssertTrue(reduce.stdout.contains(#""kind":"park-legend""#))
+
+        let twice = try CLI.run(["league", "--from-facts"] + options, stdin: facts + (facts.split(separator: "\n").first.map { $0 + "\n" } ?? ""))
+        XCTAssertEqual(twice.status, 2)
+        XCTAssertTrue(twice.stderr.contains("line 6: athlete 'ana''s facts were given on line 1 already"), twice.stderr)
+    }
 }

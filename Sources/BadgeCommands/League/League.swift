@@ -84,9 +84,21 @@ final class League {
         /// Every effort's start by segment, in order.
         var effortTimes: [String: [Double]] = [:]
         /// Each run's start and its totals (the club measures), in order.
-        var runs: [(at: Double, totals: [ClubMeasure: Double])] = []
+        var runs: [RunTotals] = []
         /// Badges and tiers held: `pack`, `badge`, `tier`.
         var held: Set<[String]> = []
+        /// When the athlete's latest run ended (start plus elapsed), nil when no run had a start.
+        var latestEnd: Double?
+    }
+
+    /// A run's start and what it adds to its team's totals.
+    struct RunTotals: Codable, Equatable {
+        var at: Double
+        var distance: Double
+        var climb: Double
+        var time: Double
+
+        var totals: [ClubMeasure: Double] { [.distance: distance, .climb: climb, .runs: 1, .time: time] }
     }
 
     let options: Options
@@ -125,7 +137,8 @@ final class League {
             let end = start + (run.elapsedSeconds ?? 0)
             latestEnd = max(latestEnd ?? end, end)
             let time = run.movingSeconds ?? run.elapsedSeconds ?? 0
-            facts.runs.append((start, [.distance: run.distanceMeters, .climb: run.elevation?.gainMeters ?? 0, .runs: 1, .time: time]))
+            facts.runs.append(RunTotals(at: start, distance: run.distanceMeters, climb: run.elevation?.gainMeters ?? 0, time: time))
+            facts.latestEnd = max(facts.latestEnd ?? end, end)
             for segment in segments {
                 guard let value = run.measures[segment.key], case .list(let efforts)? = value[MeasureField.efforts] else { continue }
                 for effort in efforts {
@@ -140,6 +153,31 @@ final class League {
         }
         for award in evaluation.awards { facts.held.insert([award.pack, award.badge, award.tier]) }
         athletes.append(facts)
+    }
+
+    /// Takes an athlete's facts as `badgectl league --emit facts` wrote them (the reduce step of a
+    /// distributed job): the lines come out as if the athlete had been evaluated here.
+    func add(_ line: FactsLine) {
+        var facts = Facts(name: line.athlete, profile: Profile(sex: line.sex, birthDate: line.birthDate, team: line.team),
+                          countedRuns: line.countedRuns)
+        facts.best = line.best.mapValues { Effort(elapsedSeconds: $0.elapsedSeconds, at: $0.at, run: $0.run) }
+        facts.effortTimes = line.effortTimes
+        facts.runs = line.runs
+        facts.held = Set(line.held)
+        facts.latestEnd = line.latestEnd
+        if let end = line.latestEnd { latestEnd = max(latestEnd ?? end, end) }
+        athletes.append(facts)
+    }
+
+    /// The facts of every athlete taken so far, one line each (`--emit facts`).
+    func factLines() -> [FactsLine] {
+        athletes.map { facts in
+            FactsLine(athlete: facts.name, sex: facts.profile.sex, birthDate: facts.profile.birthDate, team: facts.profile.team,
+                      countedRuns: facts.countedRuns,
+                      best: facts.best.mapValues { FactsLine.Best(elapsedSeconds: $0.elapsedSeconds, at: $0.at, run: $0.run) },
+                      effortTimes: facts.effortTimes, runs: facts.runs,
+                      held: facts.held.sorted { $0.lexicographicallyPrecedes($1) }, latestEnd: facts.latestEnd)
+        }
     }
 
     private static func number(_ scalar: MeasureScalar?) -> Double? {
@@ -237,10 +275,11 @@ final class League {
         return out
     }
 
-    /// Each team's members and totals over the runs started in (`from`, `to`].
+    /// Each team's members and totals over the runs started in (`from`, `to`], summed athlete by
+    /// athlete in name order (the same sums whatever order the athletes came in).
     private func teamTotals(from start: Double, to end: Double) -> [String: (members: [String], totals: [ClubMeasure: Double])] {
         var teams: [String: (members: [String], totals: [ClubMeasure: Double])] = [:]
-        for facts in athletes {
+        for facts in athletes.sorted(by: { $0.name < $1.name }) {
             guard let team = facts.profile.team else { continue }
             var entry = teams[team] ?? ([], [:])
             entry.members.append(facts.name)
@@ -384,6 +423,41 @@ final class League {
         case 70...74: return "70-74"
         default: return "75+"
         }
+    }
+}
+
+/// One athlete's facts (`badgectl league --emit facts`, read back by `--from-facts`): what the stage
+/// keeps of the athlete, so that the evaluation (the map) and the stage (the reduce) can run apart.
+struct FactsLine: Codable, Equatable {
+    struct Best: Codable, Equatable {
+        var elapsedSeconds: Double
+        var at: Double
+        var run: String
+        enum CodingKeys: String, CodingKey {
+            case at, run
+            case elapsedSeconds = "elapsed_s"
+        }
+    }
+
+    var type = "facts"
+    var athlete: String
+    var sex: String?
+    var birthDate: String?
+    var team: String?
+    var countedRuns: Int
+    /// By segment (`pack.measure`).
+    var best: [String: Best]
+    var effortTimes: [String: [Double]]
+    var runs: [League.RunTotals]
+    var held: [[String]]
+    var latestEnd: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case type, athlete, sex, team, best, runs, held
+        case birthDate = "birth_date"
+        case countedRuns = "counted_runs"
+        case effortTimes = "effort_times"
+        case latestEnd = "latest_end"
     }
 }
 

@@ -45,6 +45,14 @@ struct LeagueCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The club period in days, ending at the as-of instant.", valueName: "days"))
     var clubDays = 28
 
+    @Flag(name: .long, help: ArgumentHelp(
+        "Write each athlete's facts (one JSON line each) instead of the results: the map step of a distributed job (docs/league.md, \"Map and reduce\")."))
+    var facts = false
+
+    @Flag(name: .long, help: ArgumentHelp(
+        "Read facts lines (written by --facts) on stdin instead of the worker's lines, and write the results: the reduce step."))
+    var fromFacts = false
+
     @Option(name: .long, help: ArgumentHelp(
         "Read run files only inside this folder (as `badgectl worker --root`).", valueName: "dir"))
     var root: String?
@@ -52,6 +60,7 @@ struct LeagueCommand: ParsableCommand {
     @OptionGroup var cacheOptions: CacheOptions<SummaryCache>
 
     func validate() throws {
+        if facts && fromFacts { throw ValidationError("--facts and --from-facts go to two different steps: give one") }
         if minAthletes < 1 { throw ValidationError("--min-athletes must be 1 or more") }
         if clubDays < 1 { throw ValidationError("--club-days must be 1 or more") }
         for category in by where League.Category(rawValue: category) == nil {
@@ -80,9 +89,21 @@ struct LeagueCommand: ParsableCommand {
         leagueOptions.asOf = try LeagueCommand.endOfDay(options.asOf.date(), zone: runs.zone)
         let setup = Worker.Setup(pipeline: runs, sport: options.selection.sport, maximumErrors: nil,
                                  root: root.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 })
-        let (league, reading) = LeagueCommand.collect(setup: setup, options: leagueOptions, from: 0)
+        let (league, reading) = fromFacts
+            ? LeagueCommand.collectFacts(packs: runs.engine.packs, limits: runs.engine.limits, options: leagueOptions, from: 0)
+            : LeagueCommand.collect(setup: setup, options: leagueOptions, from: 0)
         EvaluationPipeline.printWarnings(of: runs.cache)
         var text = ""
+        if facts {
+            for line in league.factLines() { text += WorkerLines.encode(line) + "\n" }
+            WorkerCommand.writeAll(Array(text.utf8), to: 1)
+            if case .skipped(let count) = reading, count > 0 { throw ExitCode(ExitStatus.partial.rawValue) }
+            if case .readError(let message) = reading {
+                Console.error(CommandError.prefix + "cannot read stdin: \(message)")
+                throw ExitCode(ExitStatus.failure.rawValue)
+            }
+            return
+        }
         let lines = league.lines()
         for failure in league.failures { Console.error(CommandError.prefix + failure) }
         var outcome = reading
@@ -155,6 +176,48 @@ struct LeagueCommand: ParsableCommand {
     }
 
     typealias Setup = Worker.Setup
+
+    /// Reads facts lines (`--facts`'s) from `descriptor` into a league over `packs` (the reduce step);
+    /// a line that is not a facts line is skipped and named.
+    static func collectFacts(packs: [RulePack], limits: RuleEngine.Limits, options: League.Options,
+                             from descriptor: Int32) -> (League, Outcome) {
+        let league = League(packs: packs, options: options)
+        var skipped = 0
+        for pack in packs {
+            do {
+                if let hook = try LeagueHook.load(pack: pack, limits: limits) { league.hooks.append(hook) }
+            } catch {
+                skipped += 1
+                Console.error(CommandError.prefix + "\(error)")
+            }
+        }
+        let decoder = JSONDecoder()
+        var seen: [String: Int] = [:]
+        let readError = LineReader(descriptor: descriptor, maximumBytes: 64 << 20).forEach { item in
+            switch item {
+            case .line(let number, let bytes):
+                guard !bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) else { return }
+                do {
+                    let facts = try decoder.decode(FactsLine.self, from: Data(buffer: bytes))
+                    if let first = seen[facts.athlete] {
+                        skipped += 1
+                        Console.error(CommandError.prefix + "line \(number): athlete \(ShownValue.quoted(facts.athlete))'s facts were given on line \(first) already (partition the worker's lines by athlete); skipped")
+                        return
+                    }
+                    seen[facts.athlete] = number
+                    league.add(facts)
+                } catch {
+                    skipped += 1
+                    Console.error(CommandError.prefix + "line \(number): not a facts line of badgectl league --facts (\(error)); skipped")
+                }
+            case .tooLong(let number):
+                skipped += 1
+                Console.error(CommandError.prefix + "line \(number): longer than 64 MiB; skipped")
+            }
+        }
+        if let readError { return (league, .readError(readError)) }
+        return (league, .skipped(skipped))
+    }
 
     /// Messages of a line's league fields.
     enum Message {
