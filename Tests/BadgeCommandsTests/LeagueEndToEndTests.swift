@@ -37,7 +37,7 @@ final class LeagueEndToEndTests: XCTestCase {
     }
 
     func testCrownLeaderboardLegendClubAndRarityAreTheConstructedAnswers() throws {
-        let (result, lines, _) = try league(["--min-athletes", "5", "--club", "distance=20000", "--club-days", "28", "--by", "sex"])
+        let (result, lines, _) = try league(["--min-athletes", "5", "--club", "distance=20000", "--club", "runs=10", "--club-days", "28", "--by", "sex", "age"])
         XCTAssertEqual(result.status, 0, result.stderr)
 
         // The leaderboard: by pace; ana and cai are equal, ana's effort earlier; eve's old efforts count.
@@ -69,8 +69,18 @@ final class LeagueEndToEndTests: XCTestCase {
         XCTAssertTrue((legends.first?["to"] as? String ?? "").hasPrefix("2026-03-12T06:"), "the end of ben's last run")
 
         // Clubs: red ran 14 laps (ana 2, ben 12), blue 7 (cai 1, dee 3 × 2), against 20 km.
-        let clubs = select(lines, "club")
-        XCTAssertEqual(clubs.map { $0["team"] as? String }, ["blue", "red"])
+        // Age groups at the end of ben's last run (2026-03-12): ana 35, ben 46, cai 26, dee 55.
+        XCTAssertEqual(lines.filter { $0["kind"] as? String == "crown" }.compactMap { $0["category"] as? String }.filter { $0.hasPrefix("age:") },
+                       ["age:25-34", "age:35-44", "age:45-54", "age:55-64"])
+        XCTAssertEqual(select(lines, "crown", category: "age:45-54").map { $0["athlete"] as? String }, ["ben"])
+
+        let allClubs = select(lines, "club")
+        XCTAssertEqual(allClubs.map { $0["team"] as? String }, ["blue", "blue", "red", "red"])
+        // Runs: blue 1 + 3, red 2 + 12, against 10.
+        let runs = allClubs.filter { $0["measure"] as? String == "runs" }
+        XCTAssertEqual(runs.map { $0["total"] as? Double }, [4, 14])
+        XCTAssertEqual(runs.map { $0["achieved"] as? Bool }, [false, true])
+        let clubs = allClubs.filter { $0["measure"] as? String == "distance" }
         let blue = try XCTUnwrap(clubs.first), red = try XCTUnwrap(clubs.last)
         XCTAssertEqual(try XCTUnwrap(blue["total"] as? Double), 7 * LeaguePopulation.lapMeters, accuracy: 7 * LeaguePopulation.lapMeters * 0.02)
         XCTAssertEqual(try XCTUnwrap(red["total"] as? Double), 14 * LeaguePopulation.lapMeters, accuracy: 14 * LeaguePopulation.lapMeters * 0.02)

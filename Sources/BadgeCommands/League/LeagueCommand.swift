@@ -201,14 +201,14 @@ struct LeagueCommand: ParsableCommand {
                     let facts = try decoder.decode(FactsLine.self, from: Data(buffer: bytes))
                     if let first = seen[facts.athlete] {
                         skipped += 1
-                        Console.error(CommandError.prefix + "line \(number): athlete \(ShownValue.quoted(facts.athlete))'s facts were given on line \(first) already (partition the worker's lines by athlete); skipped")
+                        Console.error(CommandError.prefix + "line \(number): " + Message.factsTwice(facts.athlete, first: first))
                         return
                     }
                     seen[facts.athlete] = number
                     league.add(facts)
                 } catch {
                     skipped += 1
-                    Console.error(CommandError.prefix + "line \(number): not a facts line of badgectl league --facts (\(error)); skipped")
+                    Console.error(CommandError.prefix + "line \(number): " + Message.notFacts(error))
                 }
             case .tooLong(let number):
                 skipped += 1
@@ -223,6 +223,10 @@ struct LeagueCommand: ParsableCommand {
     enum Message {
         static func mustBeString(_ field: String) -> String { "\"\(field)\" must be a non-empty string" }
         static let birthDate = "\"birth_date\" must be a date YYYY-MM-DD"
+        static func factsTwice(_ athlete: String, first: Int) -> String {
+            "athlete \(ShownValue.quoted(athlete))'s facts were given on line \(first) already (partition the worker's lines by athlete); skipped"
+        }
+        static func notFacts(_ error: Error) -> String { "not a facts line of badgectl league --facts (\(error)); skipped" }
     }
 
     /// The athlete and the league fields of a line (nil when the line names no athlete: the worker
