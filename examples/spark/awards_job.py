@@ -11,6 +11,16 @@ task) and writes the awards and the athletes' status lines as JSON (or Parquet).
         --badgectl .build/release/badgectl --rules rules --badges badges.json
 
 See README.md, "Run it on Spark", and docs/worker.md for the line format.
+
+With --league, the job computes `badgectl league`'s cross-athlete lines instead (docs/league.md,
+"Map and reduce"): every partition (an athlete's runs together, as for the worker) is piped through
+`badgectl league --facts` (the map: one facts line per athlete), then the facts are reduced through
+`badgectl league --from-facts` in one partition, written as out/league/part-00000: the lines a
+single `badgectl league` over the whole manifest writes. A manifest entry's "team", "sex" and
+"birth_date" are passed on.
+
+    spark-submit examples/spark/awards_job.py --league --league-args "--by sex team --club distance=100000" \
+        --manifest runs.jsonl --out out/ --root /data/runs --badgectl .build/release/badgectl --rules rules/places --badges badges.json
 """
 
 import argparse
@@ -55,6 +65,8 @@ def main():
     parser.add_argument("--partitions", type=int, default=0, help="partitions (default: Spark's default parallelism)")
     parser.add_argument("--format", choices=["json", "parquet"], default="json")
     parser.add_argument("--master", default=None, help="Spark master (default: spark-submit's, else local[*])")
+    parser.add_argument("--league", action="store_true", help="compute badgectl league's lines (map: --facts, reduce: --from-facts)")
+    parser.add_argument("--league-args", default="", help="options for badgectl league (both steps), e.g. \"--by sex --club distance=100000\"")
     args = parser.parse_args()
 
     builder = SparkSession.builder.appName("badgectl-awards").config("spark.ui.showConsoleProgress", "false")
@@ -85,18 +97,33 @@ def main():
             start = entry["start"]
         if "id" in entry:
             request["id"] = entry["id"]
+        for key in ("team", "sex", "birth_date"):  # badgectl league's fields (docs/league.md)
+            if key in entry:
+                request[key] = entry[key]
         # Sorted by athlete, then start, then file or id: an athlete's runs together, in start order.
         return (entry["athlete"], epoch(start), entry.get("file") or entry.get("id") or ""), json.dumps(request)
 
     started = time.time()
-    output = (
+    requests = (
         context.textFile(args.manifest)
         .filter(lambda line: line.strip())
         .map(keyed)
         .repartitionAndSortWithinPartitions(partitions, athlete_partition(partitions))
         .values()
-        .pipe(shlex.join(command), checkCode=True)
     )
+    if args.league:
+        league = [args.badgectl, "league", "--badges", args.badges, "--tz", args.tz] + shlex.split(args.league_args)
+        for rules in args.rules:
+            league += ["--rules", rules]
+        facts = requests.pipe(shlex.join(league + ["--facts"] + (["--root", args.root] if args.root else [])), checkCode=True)
+        # The reduce: every athlete's facts in one partition (the stage's state is a few numbers per
+        # athlete); its lines do not depend on the order the facts come in.
+        lines = facts.coalesce(1).pipe(shlex.join(league + ["--from-facts"]), checkCode=True)
+        lines.saveAsTextFile(args.out + "/league")
+        print(json.dumps({"league_lines": lines.count(), "seconds": round(time.time() - started, 3), "partitions": partitions}))
+        spark.stop()
+        return
+    output = requests.pipe(shlex.join(command), checkCode=True)
     # The worker's lines are parsed by Spark's JSON reader (in the JVM, with the schema given: no
     # inference pass, no Python per line); `next` is kept as its JSON text.
     lines = spark.read.schema(LINE_SCHEMA).json(output).cache()

@@ -33,9 +33,18 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: "Seed of the generator.")
     var seed: UInt64 = 1
 
+    @Option(help: ArgumentHelp(
+        "Write N athletes lapping the places pack's park loop (LeaguePopulation.standard) and their worker lines, league.jsonl, for `badgectl league --root DIR`.",
+        valueName: "athletes"))
+    var league: Int?
+
     func run() throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        if let count {
+        if let league {
+            guard league > 0 else { throw ValidationError("--league must be positive") }
+            let lines = try LeaguePopulation.standard(count: league).write(to: directory)
+            try (lines.joined(separator: "\n") + "\n").write(toFile: path("league.jsonl"), atomically: true, encoding: .utf8)
+        } else if let count {
             guard count > 0 else { throw CommandError.countNotPositive.usage }
             try writeMany(count)
         } else {

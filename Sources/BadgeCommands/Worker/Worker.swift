@@ -56,6 +56,9 @@ final class Worker {
     let setup: Setup
     let write: (String) -> Void
     let flush: () -> Void
+    /// Called with each athlete's name, the runs the rules saw and their evaluation, once its lines
+    /// are written (`badgectl league` collects its facts here; the worker itself sets none).
+    var observe: ((_ athlete: String, _ runs: [RunSummary], _ evaluation: Evaluation) -> Void)?
     private var zones: [String: TimeZone] = [:]
     private var finished: Set<Int> = []
     private var current: Athlete?
@@ -215,6 +218,7 @@ final class Worker {
         finished.insert(athlete.name.hashValue)
         let selection = setup.pipeline.select(athlete.runs)
         let evaluation = setup.pipeline.engine.evaluate(runs: selection.selected)
+        observe?(athlete.name, selection.selected, evaluation)
         var occurrences: [String: Int] = [:]
         for award in evaluation.awards {
             let key = [award.pack, award.badge, award.tier, award.run].joined(separator: "\u{0}")

@@ -213,6 +213,43 @@ local function make_t()
     return why
   end
 
+  -- t.athletes{ segment = "places.park", { athlete = "ana", best_s = 260, at = "2026-03-01T06:33:14Z",
+  -- efforts = 3, recent_efforts = 2 }, ... }: a segment group as `badgectl league` hands it to a pack's
+  -- league.lua segment(): athletes fastest first (an equal time by the earlier `at`, then by name),
+  -- each with its rank. `at` defaults to 2026-01-01T00:00:00Z, `efforts` to 1, `recent_efforts` to `efforts`.
+  function t.athletes(spec)
+    if type(spec) ~= "table" then error("t.athletes: expected a table { segment =, { athlete =, best_s = }, ... }, got " .. type(spec), 2) end
+    local list = {}
+    for i, e in ipairs(spec) do
+      if type(e) ~= "table" or type(e.athlete) ~= "string" or type(e.best_s) ~= "number" then
+        error(format("t.athletes: entry %d needs athlete (a string) and best_s (a number)", i), 2)
+      end
+      local efforts = e.efforts or 1
+      list[i] = { athlete = e.athlete, best_s = e.best_s + 0.0, at = e.at or "2026-01-01T00:00:00Z", efforts = efforts,
+                  recent_efforts = e.recent_efforts or efforts }
+    end
+    sort(list, function(a, b)
+      if a.best_s ~= b.best_s then return a.best_s < b.best_s end
+      if a.at ~= b.at then return a.at < b.at end
+      return a.athlete < b.athlete
+    end)
+    for i, e in ipairs(list) do e.rank = i end
+    return { segment = spec.segment or "", athletes = list }
+  end
+
+  -- t.team{ team = "red", members = { "ana", "ben" }, distance_m = 120000 }: a team group as
+  -- `badgectl league` hands it to league.lua's team() (members sorted; missing totals 0, the period
+  -- 2026-01-01 to 2026-01-29).
+  function t.team(spec)
+    if type(spec) ~= "table" or type(spec.team) ~= "string" then error("t.team: expected a table { team = <string>, members =, distance_m =, ... }", 2) end
+    local members = {}
+    for i, m in ipairs(spec.members or {}) do members[i] = m end
+    sort(members)
+    return { team = spec.team, members = members, distance_m = (spec.distance_m or 0) + 0.0, climb_m = (spec.climb_m or 0) + 0.0,
+             runs = spec.runs or 0, time_s = (spec.time_s or 0) + 0.0, from = spec.from or "2026-01-01T00:00:00Z",
+             to = spec.to or "2026-01-29T00:00:00Z" }
+  end
+
   function t.expect(condition, message)
     if not condition then
       h_fail(2, message or "expectation failed", "a true value", describe(condition))

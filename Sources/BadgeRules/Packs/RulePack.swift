@@ -65,7 +65,7 @@ public struct RulePack: Sendable, Equatable {
             var isDir: ObjCBool = false
             let path = folder + "/" + entry
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue else { continue }
-            if entry.hasSuffix("_test.lua") { tests.append(path) } else { rules.append(path) }
+            if entry.hasSuffix("_test.lua") { tests.append(path) } else if entry != LeagueHook.fileName { rules.append(path) }
         }
         pack.ruleFiles = rules.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
         pack.testFiles = tests.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }

@@ -57,6 +57,26 @@ final class TestSession {
         RunTable(lua: lua, runs: [], measureTable: PackMeasureTable(packs: [pack], athlete: nil), defaultPack: 0)
     }
 
+    /// `require("league")` in a test: the pack's league.lua loaded (text only, inside the pack folder)
+    /// into the test's environment, left on the stack for `require` to run; or an error raised.
+    func requireLeague() -> Int32 {
+        let file = pack.directory + "/" + LeagueHook.fileName
+        let path: String
+        switch PackFiles.resolve(file, folder: pack.directory) {
+        case .success(let real): path = real
+        case .failure(let refusal): return lua.raise("require: 'league': \(refusal)", level: 1)
+        }
+        guard FileManager.default.fileExists(atPath: path), let bytes = PackSandbox.read(path) else {
+            return lua.raise("require: no league.lua in pack '\(pack.name)'", level: 1)
+        }
+        if let message = lua.load(bytes, chunkName: "@" + file) {
+            lua.push(message)
+            return -1
+        }
+        lua.setEnvironment(ofFunctionAt: -1, envRef: envRef)
+        return 1
+    }
+
     // MARK: - Driving the tests
 
     /// Runs the file's top level (which declares the tests). The error names file:line when Lua gave one.
