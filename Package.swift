@@ -126,7 +126,7 @@ let package = Package(
         .testTarget(name: "BadgeReportTests", dependencies: ["BadgeReport", "RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures"]),
         .testTarget(
             name: "BadgeCommandsTests",
-            dependencies: ["BadgeCommands", "badgectl", "RunAnalysis", "RunLibrary", "RunFixtures", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["BadgeCommands", "badgectl", .product(name: "ArgumentParser", package: "swift-argument-parser"), "RunAnalysis", "RunLibrary", "RunFixtures", .product(name: "GRDB", package: "GRDB.swift")],
             exclude: ["Golden", "Snapshots"]
         ),
     ]

@@ -41,8 +41,8 @@ final class SnapshotTests: XCTestCase {
 
     func testHelpOfEveryCommand() throws {
         try assertSnapshot(try help([]), "help.txt")
-        for command in [["evaluate"], ["summarize"], ["explain"], ["test"], ["new"], ["new", "pack"], ["new", "rule"], ["report"],
-                        ["generate"], ["diff"], ["whatif"], ["worker"], ["add"]] {
+        XCTAssertGreaterThan(CLI.everyCommand.count, 14)
+        for command in CLI.everyCommand {
             try assertSnapshot(try help(command), "help-\(command.joined(separator: "-")).txt")
         }
     }

@@ -1,3 +1,5 @@
+import ArgumentParser
+import BadgeCommands
 import Foundation
 import RunFixtures
 import XCTest
@@ -16,6 +18,17 @@ struct CLI {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     static var binary: URL { BuiltProducts.executable() }
+
+    /// Every command and nested command of `badgectl`, as typed (["new", "pack"]), read from the
+    /// parser's own tree: a command added later is in every test that walks this list.
+    static var everyCommand: [[String]] {
+        func walk(_ command: ParsableCommand.Type, _ path: [String]) -> [[String]] {
+            let name = command.configuration.commandName ?? String(describing: command)
+            let here = path + [name]
+            return [here] + command.configuration.subcommands.flatMap { walk($0, here) }
+        }
+        return Badgectl.configuration.subcommands.flatMap { walk($0, []) }
+    }
 
     /// `stdin`: bytes the command reads on its standard input (nil: none given).
     /// `environment`: variables set for the command over the test's own, without `COLUMNS` unless

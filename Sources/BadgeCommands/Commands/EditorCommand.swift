@@ -13,6 +13,12 @@ struct EditorCommand: ParsableCommand {
             award, the badgectl helpers, the test API and the sandbox's globals): run it again after an upgrade. \
             `badgectl new pack` points the new pack's .luarc.json at DIR/badgectl.d.lua. With --check, writes \
             nothing and fails when the files there differ from what this badgectl generates.
+
+            Examples:
+              badgectl editor --dir rules
+              badgectl editor --dir rules --check
+
+            \(ExitStatus.help)
             """
     )
 

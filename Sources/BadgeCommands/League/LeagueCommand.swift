@@ -21,6 +21,12 @@ struct LeagueCommand: ParsableCommand {
             JSON line per result, each with a kind (crown, rank, legend, club, rarity) and a deterministic id. \
             A bad line is skipped and named on stderr; exit status 2 when anything was skipped. \
             The lines are described in docs/league.md.
+
+            Examples:
+              badgectl league --root /data --by sex age < runs.jsonl > league.jsonl
+              badgectl league --club distance=100000 --format table < runs.jsonl
+
+            \(ExitStatus.help)
             """
     )
 
