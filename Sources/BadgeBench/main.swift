@@ -444,7 +444,7 @@ func run() throws {
         }
         emitTimes("ours_s", times)
     case "cache-parts":
-        // Where a cold cache's extra time goes, one core: hashing every file, JSON-encoding the
+        // Where a cold cache's extra time goes, one core: hashing every file, encoding the
         // summaries, storing the rows.
         let directory = try arg(1, "cache-parts DIR CACHE")
         let cachePath = try arg(2, "cache-parts DIR CACHE")
@@ -456,7 +456,7 @@ func run() throws {
         var hashes: [UInt64] = []
         let hashing = time { for id in files { hashes.append(RunCache.hash(path: directory + "/" + id) ?? 0) } }
         var blobs: [Data] = []
-        let encoding = try time { for runs in summaries { blobs.append(try JSONEncoder().encode(runs)) } }
+        let encoding = try time { for runs in summaries { blobs.append(try BinaryCoder.encode(runs)) } }
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: cachePath + suffix) }
         var warning: String?
         guard let cache = RunCache.open(path: cachePath, warning: &warning) else { throw BenchError.failed(warning ?? "no cache") }
