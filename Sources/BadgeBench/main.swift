@@ -415,6 +415,13 @@ func run() throws {
         let usage = "gen-fit RECORDS PATH"
         let bytes = FITWriter.encode(track: generator(points: Int(try arg(1, usage)) ?? 100_000).track())
         try Data(bytes).write(to: URL(fileURLWithPath: try arg(2, usage)))
+    case "xmlscan":
+        // One bare XMLParser scan of a file, as a whole process (scripts/bench/process.sh's peer).
+        let path = try arg(1, "xmlscan FILE")
+        guard let parser = XMLParser(contentsOf: URL(fileURLWithPath: path)) else { throw BenchError.failed("XMLParser cannot open \(path)") }
+        let delegate = ScanDelegate()
+        parser.delegate = delegate
+        guard parser.parse() else { throw BenchError.failed("XMLParser failed on \(path)") }
     case "gpx":
         try benchGPX(try arg(1, "gpx FILE [RUNS]"), runs: Int(args.count > 2 ? args[2] : "") ?? 7)
     case "fit":
