@@ -17,19 +17,6 @@ static unsigned long long mix(unsigned long long x) {
     return x ^ (x >> 31);
 }
 
-static unsigned long long bytes_hash(const char *bytes, size_t length) {
-    unsigned long long h = mix(length);
-    size_t i = 0;
-    for (; i + 8 <= length; i += 8) {
-        unsigned long long word;
-        memcpy(&word, bytes + i, 8);
-        h = mix(h ^ word);
-    }
-    unsigned long long tail = 0;
-    memcpy(&tail, bytes + i, length - i);
-    return mix(h ^ tail ^ 0xA5);
-}
-
 // Visited objects: an open-addressing set of pointers.
 typedef struct { const void **slots; size_t capacity, count; } pointer_set;
 
@@ -64,7 +51,7 @@ static int is_object(int type) {
 }
 
 // The hash of one value as it is held: objects by identity (their contents are hashed once, when
-// the walk reaches them), strings by content, numbers by value and subtype.
+// the walk reaches them), strings by identity, numbers by value and subtype.
 static unsigned long long value_hash(lua_State *state, int index) {
     int type = lua_type(state, index);
     unsigned long long h = mix((unsigned long long)type * 0x100000001B3ULL);
@@ -78,11 +65,11 @@ static unsigned long long value_hash(lua_State *state, int index) {
             memcpy(&bits, &n, sizeof bits);
             return mix(h ^ 2 ^ mix(bits));
         }
-    case LUA_TSTRING: {
-        size_t length;
-        const char *bytes = lua_tolstring(state, index, &length);  // a string: converts nothing
-        return mix(h ^ bytes_hash(bytes, length));
-    }
+    case LUA_TSTRING:
+        // By identity: short strings are interned (equal text, same object), and a long string held
+        // somewhere changes object only when something stores another (a write, which must show).
+        // A string reachable from the roots is never collected, so its address stays.
+        return mix(h ^ (unsigned long long)(uintptr_t)lua_topointer(state, index));
     case LUA_TLIGHTUSERDATA:
     default: return mix(h ^ (unsigned long long)(uintptr_t)lua_topointer(state, index));
     }
