@@ -23,9 +23,8 @@ names=()
 measure() {  # name command...
     local name=$1; shift
     [[ " ${names[*]} " == *" $name "* ]] || names+=("$name")
-    local t
-    t=$( { /usr/bin/time -f "%e %U %S" "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1)
-    read -r e u s <<<"$t"
+    /usr/bin/time -o "$work/process-time.txt" -f "%e %U %S" "$@" >/dev/null 2>&1 || true
+    read -r e u s < <(tail -1 "$work/process-time.txt")
     wall[$name]+="$e "; cpu[$name]+="$(awk "BEGIN { print $u + $s }") "
 }
 for ((k = 0; k < repeat; k++)); do
