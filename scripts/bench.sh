@@ -19,9 +19,10 @@ results="$work/results.txt"
 : > "$results"
 
 cd "$root"
-swift build -c release --product BadgeBench >&2
-swift build -c release --product badgectl >&2
-bin=$(swift build -c release --show-bin-path)
+# The flags scripts/run and scripts/install build with (static Swift runtime): one shared build.
+swift build -c release --static-swift-stdlib --product BadgeBench >&2
+swift build -c release --static-swift-stdlib --product badgectl >&2
+bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
 bench="$bin/BadgeBench"
 python3 -c 'import gpxpy, fitdecode' 2>/dev/null || pip install gpxpy fitdecode >&2
 
