@@ -21,9 +21,10 @@ results="$work/results.txt"
 : > "$results"
 
 cd "$root"
-swift build -c release --product BadgeBench >&2
-swift build -c release --product badgectl >&2
-bin=$(swift build -c release --show-bin-path)
+# The flags scripts/run and scripts/install build with (static Swift runtime): one shared build.
+swift build -c release --static-swift-stdlib --product BadgeBench >&2
+swift build -c release --static-swift-stdlib --product badgectl >&2
+bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
 bench="$bin/BadgeBench"
 python3 -c 'import gpxpy, fitdecode' 2>/dev/null || pip install gpxpy fitdecode >&2
 
@@ -91,8 +92,13 @@ if [ "${BENCH_FULL:-0}" = 1 ]; then
         /usr/bin/time -f "evaluate_warm_wall_s %e\nevaluate_warm_peak_rss_kb %M" "$bin/badgectl" evaluate "$full_dir" --cache "$work/full-evaluate.sqlite" 2>&1 >/dev/null | tail -2
     } > "$work/full-size.txt"
 fi
+echo "== whole processes side by side with the peers as processes (scripts/bench/process.sh)" >&2
+# Printed next to the in-process table: start-up, reading and the warm evaluate as a user runs them,
+# each round running ours and the peers once, medians and ratios (BENCHMARKS.md, "Whole process").
+BENCH_DIR="$work" BENCH_RUNS=$((runs > 7 ? runs : 7)) EVALUATE_DIR="$runs_dir" scripts/bench/process.sh "$bin/badgectl" | tee "$work/process.txt" >&2
+ALL_PACKS=1 ATHLETES=2000 RUNS=1 BENCH_DIR="$work" BENCH_RUNS=$((runs > 7 ? runs : 7)) scripts/bench/worker.sh "$bin/badgectl" | tee "$work/worker-1run.txt" >&2
 python3 scripts/bench/report.py "$results" "$out" "$runs" "$folder_runs" "$folder_minutes"
 echo "== archives: a 1 GB Apple Health export, 1,000 FIT runs zipped and not" >&2
 sh scripts/bench/archives.sh "$bin" "$work" "$runs" >> "$out"
 { echo; echo '```'; sh scripts/bench/zip-library.sh "$bin" "$work" "$runs"; echo '```'; } >> "$out"
-echo "wrote $out" >&2
+echo "wrote $out (whole-process figures: $work/process.txt, $work/worker-1run.txt)" >&2

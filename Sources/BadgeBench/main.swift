@@ -427,6 +427,13 @@ func run() throws {
             let name = "run-\(String(repeating: "0", count: max(0, 5 - String(index).count)))\(index).fit"
             try Data(FITWriter.encode(track: generator.track())).write(to: URL(fileURLWithPath: (directory as NSString).appendingPathComponent(name)))
         }
+    case "xmlscan":
+        // One bare XMLParser scan of a file, as a whole process (scripts/bench/process.sh's peer).
+        let path = try arg(1, "xmlscan FILE")
+        guard let parser = XMLParser(contentsOf: URL(fileURLWithPath: path)) else { throw BenchError.failed("XMLParser cannot open \(path)") }
+        let delegate = ScanDelegate()
+        parser.delegate = delegate
+        guard parser.parse() else { throw BenchError.failed("XMLParser failed on \(path)") }
     case "gpx":
         try benchGPX(try arg(1, "gpx FILE [RUNS]"), runs: Int(args.count > 2 ? args[2] : "") ?? 7)
     case "fit":
@@ -456,7 +463,7 @@ func run() throws {
         }
         emitTimes("ours_s", times)
     case "cache-parts":
-        // Where a cold cache's extra time goes, one core: hashing every file, JSON-encoding the
+        // Where a cold cache's extra time goes, one core: hashing every file, encoding the
         // summaries, storing the rows.
         let directory = try arg(1, "cache-parts DIR CACHE")
         let cachePath = try arg(2, "cache-parts DIR CACHE")
@@ -468,7 +475,7 @@ func run() throws {
         var hashes: [UInt64] = []
         let hashing = time { for id in files { hashes.append(RunCache.hash(path: directory + "/" + id) ?? 0) } }
         var blobs: [Data] = []
-        let encoding = try time { for runs in summaries { blobs.append(try JSONEncoder().encode(runs)) } }
+        let encoding = try time { for runs in summaries { blobs.append(try BinaryCoder.encode(runs)) } }
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: cachePath + suffix) }
         var warning: String?
         guard let cache = RunCache.open(path: cachePath, warning: &warning) else { throw BenchError.failed(warning ?? "no cache") }

@@ -47,6 +47,14 @@ typedef struct {
     int light_field_count[BCLUA_KIND_MAX];
     int light_shape[BCLUA_KIND_MAX];        // BCLUA_SHAPE_RECORD or _RECORD_ARRAY; 0: not a light kind
     const char *light_names[BCLUA_KIND_MAX];  // anchored by the names table of the light metatable
+    // A state kept for the next evaluation (reuse.c): what the loaded state held at bclua_reuse_mark.
+    int marked;
+    struct arena_chunk *mark_chunk;  // the newest arena chunk then, and how much of it was used
+    size_t mark_chunk_used;
+    lua_Integer mark_strings;        // light records' strings then
+    lua_Integer mark_registry;       // registry slots then (refs made later are the evaluation's)
+    size_t mark_rule_bytes;          // bytes the rules' load held (counted against the cap again)
+    unsigned long long mark_fingerprint;
 } bclua_control;
 
 struct arena_chunk { struct arena_chunk *next; size_t used, size; };

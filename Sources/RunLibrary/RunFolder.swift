@@ -208,7 +208,7 @@ public struct RunFolder: Sendable {
                 row = makeRow(hash: 0)  // the hash is set once the file has been read
             } else if let hash = RunCache.hash(path: path) {
                 if let entry = cache.lookup(hash: hash, sizeBytes: stamp.sizeBytes, key: key, measures: withMeasures), let runs = decode(entry, id: id),
-                   let data = try? encoder.encode(runs) {
+                   let data = try? BinaryCoder.encode(runs) {
                     // A moved or renamed file: store it under its new path and id.
                     if case .complete(let measured) = attachMeasures(runs, analyzer: analyzer, keys: measureKeys, stored: entry.measures) {
                         return .runs(measured, makeRow(hash: hash, summaries: data))
@@ -224,7 +224,7 @@ public struct RunFolder: Sendable {
                 // Only the missing measures are stored: the others' rows stay as they are.
                 return .runs(runs, nil, measureRows(runs, missing, hash: hash, sizeBytes: sizeBytes))
             }
-            if var made = row, let data = try? encoder.encode(runs) {
+            if var made = row, let data = try? BinaryCoder.encode(runs) {
                 if let hasher {
                     made.hash = hasher.finish()
                     // The file changed while it was read: its stamp would describe other bytes.
@@ -294,7 +294,7 @@ public struct RunFolder: Sendable {
     /// Cached summaries under the current id (a file holding several runs gives `id#1`, `id#2`, ...).
     /// nil when the row cannot be decoded: the file is then read again.
     static func decode(_ entry: RunCache.Entry, id: String) -> [RunSummary]? {
-        guard var runs = try? JSONDecoder().decode([RunSummary].self, from: entry.summaries), !runs.isEmpty else { return nil }
+        guard var runs = try? BinaryCoder.decode([RunSummary].self, from: entry.summaries), !runs.isEmpty else { return nil }
         if entry.id != id {
             if runs.count == 1 {
                 runs[0].id = id
@@ -304,8 +304,6 @@ public struct RunFolder: Sendable {
         }
         return runs
     }
-
-    static var encoder: JSONEncoder { JSONEncoder() }
 
     static func absolutePath(_ path: String) -> String {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path

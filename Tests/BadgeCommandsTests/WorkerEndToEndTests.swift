@@ -83,6 +83,51 @@ final class WorkerEndToEndTests: XCTestCase {
     }
 
     /// The id is the documented hash (docs/worker.md; the Python there gives this value).
+    /// The worker keeps one loaded state for its athletes (`ReusedEvaluator`): a pack that tries to
+    /// carry something from one athlete to the next (a global, a module's table, a run kept in an
+    /// upvalue, a library table) shows each athlete what a worker given that athlete alone shows it,
+    /// next to the shipped packs.
+    func testNothingOneAthletesRulesLeaveIsSeenByTheNext() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("leaky/pack.lua", #"return { name = "leaky", version = "1.0.0", description = "tries to leak", badges = { { id = "seen", name = "Seen" } } }"#)
+        try folder.write("leaky/lib/memo.lua", "return { runs = 0 }")
+        try folder.write("leaky/leak.lua", """
+            local memo = require("lib.memo")
+            local kept
+            return { id = "leak", badge = "seen", repeatable = true,
+              earned = function(run)
+                memo.runs = memo.runs + 1
+                local before = rawget(_G, "last")
+                rawset(_G, "last", run.id)
+                local library = string.last
+                string.last = run.id
+                local previous = kept and kept.id
+                kept = run
+                return { detail = table.concat({ memo.runs, tostring(before), tostring(library), tostring(previous) }, " ") }
+              end }
+            """)
+        let rules = ["--rules", folder.path + "/leaky"] + Self.rules
+        let athletes = ["ana", "ben", "cy"]
+        var input: [String] = []
+        for (a, athlete) in athletes.enumerated() {
+            for day in 1...(a + 2) {
+                input.append(summaryLine(athlete, start: "2026-01-\(String(format: "%02d", day + a))T07:00:00Z", km: 5.5 + Double(day), minutes: 33 + Double(day)))
+            }
+        }
+        let together = try CLI.run(["worker"] + rules, stdin: input.joined(separator: "\n") + "\n")
+        XCTAssertEqual(together.status, 0, together.stderr)
+        let output = try lines(together.stdout)
+        for athlete in athletes {
+            let alone = try CLI.run(["worker"] + rules, stdin: input.filter { $0.contains(#""athlete": "\#(athlete)""#) }.joined(separator: "\n") + "\n")
+            XCTAssertEqual(alone.status, 0, alone.stderr)
+            let expected = try lines(alone.stdout).dropFirst().map { NSDictionary(dictionary: $0) }
+            let got = output.filter { $0["athlete"] as? String == athlete }.map { NSDictionary(dictionary: $0) }
+            XCTAssertEqual(got, Array(expected), athlete)
+            let details = got.filter { $0["type"] as? String == "award" && $0["pack"] as? String == "leaky" }.compactMap { $0["detail"] as? String }
+            XCTAssertEqual(details.first, "1 nil nil nil", athlete)
+        }
+    }
+
     func testAwardIDIsTheDocumentedHash() throws {
         XCTAssertEqual(AwardID.make(pack: "checkpoints", athlete: "ana", badge: "five-k", tier: "earned", run: "run.gpx"),
                        "b0e7773a8822797c05741489515cd8e2")

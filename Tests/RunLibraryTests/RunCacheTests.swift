@@ -127,7 +127,7 @@ final class RunCacheTests: XCTestCase {
         marker.distanceMeters = 12_345
         let key = RunCache.key(checkpoints: [])
         cache.store([RunCache.Row(path: "/elsewhere/old/place.gpx", sizeBytes: stamp.sizeBytes, modifiedNanoseconds: 1,
-                                  hash: hash, key: key, id: marker.id, summaries: try JSONEncoder().encode([marker]))])
+                                  hash: hash, key: key, id: marker.id, summaries: try BinaryCoder.encode([marker]))])
         let folder = try RunFolder.read(runs, cache: cache)
         let moved = try XCTUnwrap(folder.runs.first { $0.distanceMeters == 12_345 })
         XCTAssertEqual(moved.id, "run-3.gpx", "the summary takes the file's new id")
@@ -197,7 +197,7 @@ final class RunCacheTests: XCTestCase {
                 """)
             try db.execute(sql: "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?)",
                            arguments: [RunFolder.absolutePath(path), stamp.sizeBytes, stamp.modifiedNanoseconds, 0,
-                                       RunCache.key(checkpoints: []), "run-1.gpx", try JSONEncoder().encode([marker])])
+                                       RunCache.key(checkpoints: []), "run-1.gpx", try BinaryCoder.encode([marker])])
         }
         try other.close()
         let cache = try openCache()
@@ -223,6 +223,69 @@ final class RunCacheTests: XCTestCase {
         XCTAssertNil(cache.lookup(path: RunFolder.absolutePath(path), sizeBytes: stamp.sizeBytes,
                                   modifiedNanoseconds: stamp.modifiedNanoseconds, key: RunCache.key(checkpoints: [])))
         XCTAssertEqual(try RunFolder.read(runs, cache: cache).runs, try RunFolder.read(runs).runs)
+    }
+
+    /// A cache made before summaries were stored in binary (JSON rows under summary version 6) is
+    /// rebuilt silently: its rows are not read (their key is another version's), every file is read
+    /// again with no warning, and the new rows, in the binary form, serve the next read.
+    func testOldJSONCacheIsRebuiltSilently() throws {
+        let zone = TimeZone(identifier: "UTC") ?? .current
+        let uncached = try RunFolder.read(runs, zone: zone)
+        _ = try openCache()
+        let oldKey = RunCache.key(checkpoints: [], version: 6)
+        XCTAssertNotEqual(oldKey, RunCache.key(checkpoints: []))
+        let other = try DatabaseQueue(path: cachePath)
+        for index in 1...3 {
+            let path = runs + "/run-\(index).gpx"
+            let stamp = try XCTUnwrap(RunCache.stamp(path: path))
+            // What version 6 stored: the summaries as JSON, with a distance no read would give.
+            var old = try XCTUnwrap(uncached.runs.first { $0.id == "run-\(index).gpx" })
+            old.distanceMeters = 1
+            let json = try JSONEncoder().encode([old])
+            try other.write {
+                try $0.execute(sql: "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?)",
+                               arguments: [RunFolder.absolutePath(path), stamp.sizeBytes, stamp.modifiedNanoseconds,
+                                           Int64(index), oldKey, "run-\(index).gpx", json])
+            }
+        }
+        try other.close()
+        let cache = try openCache()
+        let rebuilt = try RunFolder.read(runs, zone: zone, cache: cache)
+        XCTAssertEqual(rebuilt.runs, uncached.runs)
+        XCTAssertTrue(rebuilt.errors.isEmpty)
+        XCTAssertEqual(cache.warnings, [])
+        // The new rows are binary and are what the next read gets (the files are junk now).
+        let reader = try DatabaseQueue(path: cachePath)
+        let blobs = try reader.read { try Data.fetchAll($0, sql: "SELECT summaries FROM runs WHERE key = ?", arguments: [RunCache.key(checkpoints: [])]) }
+        try reader.close()
+        XCTAssertEqual(blobs.count, 3)
+        XCTAssertTrue(blobs.allSatisfy { $0.starts(with: Array("BCS1".utf8)) })
+        for index in 1...3 { try replaceKeepingStamp(runs + "/run-\(index).gpx") }
+        XCTAssertEqual(try RunFolder.read(runs, zone: zone, cache: try openCache()).runs, uncached.runs)
+    }
+
+    /// The binary form gives back exactly what went in, nil fields, laps, routes and lists of
+    /// optionals included, and a damaged row is an error (the file is then read again), never a trap.
+    func testBinarySummariesRoundTripAndDamageIsAnError() throws {
+        let bytes = RunGenerator(seed: 9, distanceMeters: 5_200).gpxBytes()
+        try Data(bytes).write(to: URL(fileURLWithPath: runs + "/route.gpx"))
+        var summaries = try RunLoader.load(path: runs + "/route.gpx", id: "route.gpx", analyzer: RunAnalyzer(), zoneOffsetSeconds: 0)
+        summaries[0].laps = [RunLap(index: 1, startElapsedSeconds: 0, distanceMeters: 1000, elapsedSeconds: 300, trigger: "manual"),
+                             RunLap(index: 2)]
+        summaries[0].route = RouteTrace(latitudes: [51.5, 51.6], longitudes: [-0.1, -0.2], speedsMetersPerSecond: [nil, 3.5], segmentStarts: [0])
+        summaries[0].name = nil
+        summaries[0].floatingStart = true
+        let encoded = try BinaryCoder.encode(summaries)
+        XCTAssertEqual(try BinaryCoder.decode([RunSummary].self, from: encoded), summaries)
+        // The same as a JSON round trip gives (what the cache held before).
+        let viaJSON = try JSONDecoder().decode([RunSummary].self, from: try JSONEncoder().encode(summaries))
+        XCTAssertEqual(try BinaryCoder.decode([RunSummary].self, from: encoded), viaJSON)
+        for cut in [0, 3, 4, 10, encoded.count / 2, encoded.count - 1] {
+            XCTAssertThrowsError(try BinaryCoder.decode([RunSummary].self, from: encoded.prefix(cut)), "cut at \(cut)")
+        }
+        var flipped = encoded
+        flipped[9] = 0xEE
+        XCTAssertThrowsError(try BinaryCoder.decode([RunSummary].self, from: flipped))
     }
 
     func testFailedWriteWarnsAndResultsStand() throws {

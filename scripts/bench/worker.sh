@@ -3,8 +3,9 @@
 # segments and lifetime packs (BENCHMARKS.md, "Worker").
 #   scripts/bench/worker.sh [BINARY...]      (default .build/release/badgectl; several alternate run by run)
 # ATHLETES x RUNS summary lines (default 100 x 1000, scripts/bench/worker-input.py); BENCH_RUNS
-# runs each (default 5). Prints, per binary, the median CPU time (user + sys), wall time and runs
-# per second per core (runs / CPU seconds: the figure that does not depend on other load).
+# runs each (default 5). Prints, per binary, the median CPU time (user + sys), wall time, runs and
+# athletes per second per core (per CPU second: the figure that does not depend on other load).
+# ALL_PACKS=1: every pack under rules/ instead of the three.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 athletes=${ATHLETES:-100}; runs=${RUNS:-1000}; repeat=${BENCH_RUNS:-5}
@@ -13,6 +14,10 @@ input=${BENCH_DIR:-/tmp/badgectl-bench}/worker-$athletes-$runs.jsonl
 mkdir -p "$(dirname "$input")"
 [[ -s $input ]] || python3 scripts/bench/worker-input.py "$athletes" "$runs" >"$input"
 packs=(--rules rules/checkpoints --rules rules/segments --rules rules/lifetime --badges badges.json --tz UTC)
+if [[ ${ALL_PACKS:-0} == 1 ]]; then
+    packs=(--badges badges.json --tz UTC)
+    for pack in rules/*/; do packs+=(--rules "${pack%/}"); done
+fi
 declare -A cpu wall
 for ((k = 0; k < repeat; k++)); do
     for b in "${binaries[@]}"; do
@@ -24,8 +29,9 @@ for ((k = 0; k < repeat; k++)); do
 done
 median() { tr ' ' '\n' | sed '/^$/d' | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 total=$((athletes * runs))
-printf '%-40s %10s %10s %14s %14s\n' binary cpu_s wall_s runs/s/core runs/s/wall
+printf '%-40s %10s %10s %14s %14s %18s\n' binary cpu_s wall_s runs/s/core runs/s/wall athletes/s/core
 for b in "${binaries[@]}"; do
     c=$(echo "${cpu[$b]}" | median); w=$(echo "${wall[$b]}" | median)
-    printf '%-40s %10s %10s %14.0f %14.0f\n' "$b" "$c" "$w" "$(awk "BEGIN { print $total / $c }")" "$(awk "BEGIN { print $total / $w }")"
+    printf '%-40s %10s %10s %14.0f %14.0f %18.0f\n' "$b" "$c" "$w" "$(awk "BEGIN { print $total / $c }")" "$(awk "BEGIN { print $total / $w }")" \
+        "$(awk "BEGIN { print $athletes / $c }")"
 done

@@ -64,6 +64,8 @@ final class Worker {
     private var current: Athlete?
     private var errors = 0
     private var stoppedAt: Int?
+    /// The packs loaded once and reset between athletes (a state a rule wrote into is replaced).
+    private lazy var evaluator = ReusedEvaluator(engine: setup.pipeline.engine)
 
     /// `write` takes one line (without its newline); `flush` is called after each athlete.
     init(setup: Setup, write: @escaping (String) -> Void, flush: @escaping () -> Void) {
@@ -217,7 +219,7 @@ final class Worker {
         current = nil
         finished.insert(athlete.name.hashValue)
         let selection = setup.pipeline.select(athlete.runs)
-        let evaluation = setup.pipeline.engine.evaluate(runs: selection.selected)
+        let evaluation = evaluator.evaluate(runs: selection.selected)
         observe?(athlete.name, selection.selected, evaluation)
         var occurrences: [String: Int] = [:]
         for award in evaluation.awards {

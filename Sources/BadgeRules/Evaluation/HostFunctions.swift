@@ -140,6 +140,12 @@ final class NoteLog {
         }
     }
 
+    /// The notes and counts so far, to start another evaluation of a reused state from (`restore`).
+    var snapshot: (notes: [RuleNote], counts: [String: Int]) { (notes, counts) }
+    func restore(_ snapshot: (notes: [RuleNote], counts: [String: Int])) {
+        (notes, counts) = snapshot
+    }
+
     /// Keeps a note outside the cap (the loader's notes about a rule file).
     func append(_ note: RuleNote) { notes.append(note) }
 }

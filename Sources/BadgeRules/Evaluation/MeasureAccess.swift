@@ -86,6 +86,12 @@ extension LuaState {
     func push(measure value: MeasureValue?, kind: String) {
         push(measure: value)
         guard value != nil, let index = MeasureKind.all.firstIndex(where: { $0.name == kind }) else { return }
+        pushMeasureMetatable(index)
+        setMetatable(-2)
+    }
+
+    /// Pushes the metatable of measure values of kind `MeasureKind.all[index]`, made on first use.
+    func pushMeasureMetatable(_ index: Int) {
         if let ref = measureMetatables[index] {
             push(ref: ref)
         } else {
@@ -97,7 +103,15 @@ extension LuaState {
             pushCopy(of: -1)
             measureMetatables[index] = ref()
         }
-        setMetatable(-2)
+    }
+
+    /// Makes every measure kind's metatable now (a state reused between evaluations holds them
+    /// from its mark on, so no evaluation adds one).
+    func makeMeasureMetatables() {
+        for index in MeasureKind.all.indices {
+            pushMeasureMetatable(index)
+            pop()
+        }
     }
 
     /// The `__index` of a measure value of kind `MeasureKind.all[kindIndex]` (arguments: the table, the

@@ -36,6 +36,14 @@ final class RunMarshaller {
         bytes.reserveCapacity(256)
     }
 
+    /// Forgets the light records' strings and records made so far (`LuaState.reuseReset` drops
+    /// those made after the mark; the loaded rules' own hold their ids).
+    func forgetRecords() {
+        recordStrings.removeAll()
+        recordStringSlots.removeAll()
+        sharedRecords.removeAll()
+    }
+
     /// Pushes the proxy of `run`, the `index`-th run (1-based) of the evaluation.
     func pushRun(_ run: RunSummary, index: Int) {
         bytes.removeAll(keepingCapacity: true)

@@ -49,6 +49,22 @@ final class RunTable {
         nilMeasureReads.removeAll()
     }
 
+    /// Replaces the runs with another evaluation's (a reused state, `ReusedSession`): the old
+    /// proxies are released and the marshaller's records forgotten; `buildProxies` makes the new ones.
+    func replace(runs newRuns: [RunSummary]) {
+        releaseProxies()
+        removeAll()
+        marshaller.forgetRecords()
+        runs.reserveCapacity(newRuns.count)
+        for run in newRuns { _ = append(run) }
+    }
+
+    /// Releases the array of run proxies (its registry ref).
+    func releaseProxies() {
+        if proxiesRef != LuaState.noRef { lua.unref(proxiesRef) }
+        proxiesRef = LuaState.noRef
+    }
+
     /// Builds the array of run proxies every rule reads (once per evaluation).
     func buildProxies() {
         lua.newTable(array: Int32(runs.count))

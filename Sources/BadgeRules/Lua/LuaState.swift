@@ -41,6 +41,16 @@ final class LuaState {
 
     deinit { bclua_close(state) }
 
+    // MARK: - One loaded state for many evaluations (reuse.c)
+
+    /// Marks the loaded state: what is made from here on is an evaluation's. False when the
+    /// fingerprint could not be taken (the state is then not reused).
+    func reuseMark() -> Bool { bclua_reuse_mark(state) != 0 }
+    /// Before an evaluation of a reused state: the memory cap as in a fresh state.
+    func reuseBegin() { bclua_reuse_begin(state) }
+    /// After an evaluation (its refs released): true when the state is exactly as marked.
+    func reuseReset() -> Bool { bclua_reuse_reset(state) != 0 }
+
     var registry: Int32 { bclua_registryindex() }
     var top: Int32 { lua_gettop(state) }
     func setTop(_ index: Int32) { lua_settop(state, index) }

@@ -40,6 +40,19 @@ void bclua_close(lua_State *state);
 /// A full garbage collection (lua_gc is variadic, which Swift cannot call).
 void bclua_gc_collect(lua_State *state);
 
+// MARK: - One loaded state for many evaluations (reuse.c)
+
+/// Marks the loaded state (after a full collection): its arena, light strings and registry slots
+/// from here on are an evaluation's and go at bclua_reuse_reset; takes the fingerprint of everything
+/// reachable from the registry, the globals and the shared metatables. 0 when the walk failed.
+int bclua_reuse_mark(lua_State *state);
+/// Before an evaluation: rules may hold `memory_cap` beyond what the host holds now, as in a fresh state.
+void bclua_reuse_begin(lua_State *state);
+/// After an evaluation whose registry refs were all released: drops the light strings and arena
+/// records made since the mark, collects, and compares the fingerprint. 1 when the state is
+/// exactly as marked (nothing a rule did is reachable), 0 when it must be thrown away.
+int bclua_reuse_reset(lua_State *state);
+
 /// The host function table: `fn` is the id given to bclua_push_host_function (0 = lazy field),
 /// `token` its second upvalue. Returns the number of results pushed, or -1 when it pushed an
 /// error message instead: the C trampoline then raises it with lua_error (never Swift).

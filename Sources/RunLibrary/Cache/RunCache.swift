@@ -26,7 +26,9 @@ import RunAnalysis
 public final class RunCache: @unchecked Sendable {
     /// Bump whenever the summary code (readers, analyzer, RunSummary) changes what a summary holds:
     /// every cached row made under another version is then ignored and replaced.
-    public static let summaryVersion = 7
+    /// 7 was taken twice on parallel branches (Q: run.gps/indoor/manual/device as JSON; F: the binary
+    /// form): 8 is both, so no cache written by either is read as the other.
+    public static let summaryVersion = 8
     /// The table layout. A database with another layout is moved aside and rebuilt.
     static let layout = "badgectl-run-cache/1"
 

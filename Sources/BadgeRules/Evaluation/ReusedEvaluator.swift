@@ -1,0 +1,68 @@
+import Foundation
+import RunFiles
+
+/// Evaluates one pack set over many small run lists (the worker's athletes) with one loaded Lua
+/// state: the packs are compiled and their files run once, and each evaluation then only builds its
+/// runs' proxies and runs the rules. Between evaluations the state is reset to its mark (the
+/// evaluation's run proxies, light records and strings dropped, a full collection, the memory cap
+/// re-armed as in a fresh state) and its fingerprint compared with the mark's: everything Lua code
+/// could reach between evaluations (the packs' environments and libraries, their modules' tables
+/// and upvalues, the rules' functions and `ctx`, the shared metatables) hashed by identity and
+/// contents. A rule that leaves anything behind there (a global, a module's counter, a library
+/// function replaced), or any rule failure (a stop can leave a half-done change), makes the state
+/// be thrown away: the next evaluation starts from a freshly loaded one. So an evaluation sees
+/// exactly what a fresh state would show it; packs that do write shared state only lose the speed.
+///
+/// Not Sendable: one thread uses it from creation to its last `evaluate`.
+public final class ReusedEvaluator {
+    public let engine: RuleEngine
+    private var session: Session?
+    private var loadNotes: (notes: [RuleNote], counts: [String: Int]) = ([], [:])
+    /// States loaded so far (1 when every evaluation reused the first).
+    public private(set) var statesLoaded = 0
+    /// Evaluations that ran in a state an earlier evaluation had used.
+    public private(set) var reusedEvaluations = 0
+    private var used = false
+
+    public init(engine: RuleEngine) {
+        self.engine = engine
+    }
+
+    /// The loaded state, marked; nil when it cannot be made (evaluations then go through a fresh
+    /// state each, which reports why).
+    private func loaded() -> Session? {
+        if let session { return session }
+        guard let session = try? Session(packs: engine.packs, catalogue: engine.catalogue, limits: engine.limits, runs: [],
+                                         athlete: engine.athlete) else { return nil }
+        statesLoaded += 1
+        session.lua.makeMeasureMetatables()
+        session.loader.load()
+        session.runs.releaseProxies()
+        loadNotes = session.loader.notes.snapshot
+        guard session.lua.reuseMark() else { return nil }
+        self.session = session
+        used = false
+        return session
+    }
+
+    /// The same evaluation as `engine.evaluate(runs:)`.
+    public func evaluate(runs: [RunSummary]) -> Evaluation {
+        guard let session = loaded() else { return engine.evaluate(runs: runs) }
+        if used { reusedEvaluations += 1 }
+        used = true
+        let lua = session.lua
+        lua.reuseBegin()
+        session.runs.replace(runs: RuleEngine.ordered(runs))
+        session.runs.buildProxies()
+        session.loader.notes.restore(loadNotes)
+        let runner = RuleRunner(loader: session.loader, states: FoldStates(runs: session.runs, sandbox: session.sandbox))
+        session.host.runner = runner
+        var evaluation = runner.run()
+        session.host.runner = nil
+        session.runs.releaseProxies()
+        let ruleFailed = evaluation.failures.count > session.loader.failures.count
+        if ruleFailed || !lua.reuseReset() { self.session = nil }
+        evaluation.failures.insert(contentsOf: engine.loadFailures, at: 0)
+        return evaluation
+    }
+}

@@ -1,0 +1,264 @@
+// One loaded state for many evaluations (the worker's athletes): a mark after the packs are loaded,
+// a reset after each evaluation, and a fingerprint of everything Lua code could reach between
+// evaluations, compared at each reset. Whatever a rule leaves behind in state shared between
+// evaluations (a global, a module's table or upvalue, a library table, a metatable) changes the
+// fingerprint, and the host then throws the state away: the next evaluation starts from a fresh one.
+#include "internal.h"
+#include <sys/random.h>
+
+// A keyed mix (splitmix64's finaliser): the key is random per process, so rule code, which can see
+// addresses (tostring of a table), cannot aim a change at an unchanged fingerprint.
+static unsigned long long fingerprint_key;
+
+static unsigned long long mix(unsigned long long x) {
+    x += fingerprint_key + 0x9E3779B97F4A7C15ULL;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
+// Visited objects: an open-addressing set of pointers.
+typedef struct { const void **slots; size_t capacity, count; } pointer_set;
+
+static int set_insert(pointer_set *set, const void *p) {
+    if ((set->count + 1) * 2 > set->capacity) {
+        size_t capacity = set->capacity ? set->capacity * 2 : 1024;
+        const void **slots = (const void **)calloc(capacity, sizeof(void *));
+        if (slots == NULL) return -1;
+        for (size_t i = 0; i < set->capacity; i++) {
+            const void *q = set->slots[i];
+            if (q == NULL) continue;
+            size_t j = (size_t)mix((unsigned long long)(uintptr_t)q) & (capacity - 1);
+            while (slots[j] != NULL) j = (j + 1) & (capacity - 1);
+            slots[j] = q;
+        }
+        free(set->slots);
+        set->slots = slots;
+        set->capacity = capacity;
+    }
+    size_t j = (size_t)mix((unsigned long long)(uintptr_t)p) & (set->capacity - 1);
+    while (set->slots[j] != NULL) {
+        if (set->slots[j] == p) return 0;
+        j = (j + 1) & (set->capacity - 1);
+    }
+    set->slots[j] = p;
+    set->count++;
+    return 1;
+}
+
+static int is_object(int type) {
+    return type == LUA_TTABLE || type == LUA_TFUNCTION || type == LUA_TUSERDATA || type == LUA_TTHREAD;
+}
+
+// The hash of one value as it is held: objects by identity (their contents are hashed once, when
+// the walk reaches them), strings by identity, numbers by value and subtype.
+static unsigned long long value_hash(lua_State *state, int index) {
+    int type = lua_type(state, index);
+    unsigned long long h = mix((unsigned long long)type * 0x100000001B3ULL);
+    switch (type) {
+    case LUA_TBOOLEAN: return mix(h ^ (unsigned long long)lua_toboolean(state, index));
+    case LUA_TNUMBER:
+        if (lua_isinteger(state, index)) return mix(h ^ 1 ^ ((unsigned long long)lua_tointeger(state, index) << 1));
+        else {
+            lua_Number n = lua_tonumber(state, index);
+            unsigned long long bits;
+            memcpy(&bits, &n, sizeof bits);
+            return mix(h ^ 2 ^ mix(bits));
+        }
+    case LUA_TSTRING:
+        // By identity: short strings are interned (equal text, same object), and a long string held
+        // somewhere changes object only when something stores another (a write, which must show).
+        // A string reachable from the roots is never collected, so its address stays.
+        return mix(h ^ (unsigned long long)(uintptr_t)lua_topointer(state, index));
+    case LUA_TLIGHTUSERDATA:
+    default: return mix(h ^ (unsigned long long)(uintptr_t)lua_topointer(state, index));
+    }
+}
+
+typedef struct { lua_State *state; pointer_set seen; int base; int failed; unsigned long long sum; } walk;
+
+// Queues the object at `index` (absolute) when the walk has not met it.
+static void reach(walk *w, int index) {
+    int type = lua_type(w->state, index);
+    if (!is_object(type)) return;
+    int fresh = set_insert(&w->seen, lua_topointer(w->state, index));
+    if (fresh < 0) { w->failed = 1; return; }
+    if (fresh == 0) return;
+    if (!lua_checkstack(w->state, 4)) { w->failed = 1; return; }
+    lua_pushvalue(w->state, index);
+}
+
+// Hashes the object on top (and queues what it holds), popping it. Per object the hash is its
+// identity and contents; the sum over objects does not depend on the order the walk takes.
+static void visit(walk *w) {
+    lua_State *state = w->state;
+    int object = lua_gettop(state);
+    int type = lua_type(state, object);
+    unsigned long long h = value_hash(state, object);
+    if (type == LUA_TTABLE) {
+        unsigned long long entries = 0;
+        lua_pushnil(state);
+        while (!w->failed && lua_next(state, object)) {
+            // key at -2, value at -1: the sum of the entries, in whatever order lua_next gives them
+            entries += mix(value_hash(state, -2) * 31 + value_hash(state, -1));
+            int top = lua_gettop(state);
+            lua_pushvalue(state, top - 1);
+            lua_pushvalue(state, top);
+            // Queued objects sit below the key while lua_next goes on: move them under the table.
+            int before = lua_gettop(state);
+            reach(w, before - 1);
+            reach(w, before);
+            int queued = lua_gettop(state) - before;
+            lua_remove(state, before - 1);
+            lua_remove(state, before - 1);
+            for (int i = 0; i < queued; i++) lua_rotate(state, object, 1);
+            object += queued;
+            lua_pop(state, 1);  // the value; the key stays for lua_next
+        }
+        h = mix(h ^ entries);
+        if (lua_getmetatable(state, object)) {
+            h = mix(h ^ value_hash(state, -1));
+            int top = lua_gettop(state);
+            reach(w, top);
+            if (lua_gettop(state) > top) { lua_rotate(state, object, 1); object++; }
+            lua_settop(state, object);  // drops the metatable (or keeps only what was queued below)
+        }
+    } else if (type == LUA_TFUNCTION) {
+        for (int n = 1; !w->failed; n++) {
+            if (lua_getupvalue(state, object, n) == NULL) break;
+            h = mix(h ^ mix(value_hash(state, -1) + (unsigned long long)n));
+            int top = lua_gettop(state);
+            reach(w, top);
+            if (lua_gettop(state) > top) { lua_rotate(state, object, 1); object++; }
+            lua_settop(state, object);
+        }
+    } else if (type == LUA_TUSERDATA) {
+        if (lua_getmetatable(state, object)) {
+            h = mix(h ^ value_hash(state, -1));
+            int top = lua_gettop(state);
+            reach(w, top);
+            if (lua_gettop(state) > top) { lua_rotate(state, object, 1); object++; }
+            lua_settop(state, object);
+        }
+        for (int n = 1; !w->failed; n++) {
+            if (lua_getiuservalue(state, object, n) == LUA_TNONE) { lua_pop(state, 1); break; }
+            h = mix(h ^ mix(value_hash(state, -1) + (unsigned long long)n));
+            int top = lua_gettop(state);
+            reach(w, top);
+            if (lua_gettop(state) > top) { lua_rotate(state, object, 1); object++; }
+            lua_settop(state, object);
+        }
+    }
+    // Threads: by identity only (the main thread's stack is the host's).
+    w->sum += h;
+    lua_settop(state, object - 1);
+}
+
+// Everything Lua code could reach between evaluations: the registry (the globals, the packs'
+// environments and rules, ctx values, the kinds' metatables, light strings) but not the slots of
+// free registry refs (integers, the free list), the string metatable and the light userdata's.
+static int fingerprint(lua_State *state, unsigned long long *out) {
+    if (fingerprint_key == 0) {
+        if (getrandom(&fingerprint_key, sizeof fingerprint_key, 0) != sizeof fingerprint_key) {
+            fingerprint_key = (unsigned long long)(uintptr_t)&fingerprint_key ^ (unsigned long long)time(NULL);
+        }
+        fingerprint_key |= 1;
+    }
+    walk w = { state, { NULL, 0, 0 }, lua_gettop(state), 0, 0 };
+    if (!lua_checkstack(state, 64)) return 0;
+    // The registry by hand: its integer slots holding integers are the free-list, which refs
+    // made and released by an evaluation change.
+    int registry = lua_gettop(state) + 1;
+    lua_pushvalue(state, LUA_REGISTRYINDEX);
+    set_insert(&w.seen, lua_topointer(state, registry));
+    unsigned long long entries = 0;
+    lua_pushnil(state);
+    while (!w.failed && lua_next(state, registry)) {
+        if (lua_type(state, -2) == LUA_TNUMBER && lua_type(state, -1) == LUA_TNUMBER) { lua_pop(state, 1); continue; }
+        entries += mix(value_hash(state, -2) * 31 + value_hash(state, -1));
+        int top = lua_gettop(state);
+        reach(&w, top);
+        reach(&w, top - 1);
+        // Walk what was queued now, above the key, so lua_next finds the key on top again.
+        while (!w.failed && lua_gettop(state) > top) visit(&w);
+        lua_pop(state, 1);
+    }
+    lua_settop(state, registry - 1);
+    w.sum += mix(entries);
+    // The string metatable and the light userdata's live outside the registry.
+    for (int probe = 0; probe < 2 && !w.failed; probe++) {
+        if (probe == 0) lua_pushliteral(state, ""); else lua_pushlightuserdata(state, &fingerprint_key);
+        if (lua_getmetatable(state, -1)) {
+            lua_remove(state, -2);
+            int top = lua_gettop(state);
+            w.sum += mix(value_hash(state, top) ^ (unsigned long long)(probe + 7));
+            reach(&w, top);
+            lua_remove(state, top);
+        } else {
+            lua_pop(state, 1);
+        }
+    }
+    while (!w.failed && lua_gettop(state) > w.base) visit(&w);
+    lua_settop(state, w.base);
+    free(w.seen.slots);
+    if (w.failed) return 0;
+    *out = w.sum;
+    return 1;
+}
+
+int bclua_reuse_mark(lua_State *state) {
+    bclua_control *c = control(state);
+    // lauxlib makes the metatable of its growable buffers ("_UBOX*" in the registry) the first time a
+    // library function builds a long string: make it now, so no evaluation adds it.
+    if (!lua_checkstack(state, 8)) return 0;
+    luaL_Buffer buffer;
+    luaL_buffinitsize(state, &buffer, 4 * LUAL_BUFFERSIZE);
+    luaL_pushresultsize(&buffer, 0);
+    lua_pop(state, 1);
+    lua_gc(state, LUA_GCCOLLECT);
+    c->mark_chunk = c->arena;
+    c->mark_chunk_used = c->arena ? c->arena->used : 0;
+    c->mark_strings = c->string_count;
+    c->mark_registry = (lua_Integer)lua_rawlen(state, LUA_REGISTRYINDEX);
+    c->mark_rule_bytes = c->total > c->host ? c->total - c->host : 0;
+    c->marked = fingerprint(state, &c->mark_fingerprint);
+    return c->marked;
+}
+
+void bclua_reuse_begin(lua_State *state) {
+    bclua_control *c = control(state);
+    // As in a fresh state: the host's bytes are all but what the rules' load holds.
+    c->host = c->total > c->mark_rule_bytes ? c->total - c->mark_rule_bytes : 0;
+}
+
+int bclua_reuse_reset(lua_State *state) {
+    bclua_control *c = control(state);
+    if (!c->marked) return 0;
+    // Registry refs past the mark still taken: an evaluation's value the host did not release.
+    lua_Integer slots = (lua_Integer)lua_rawlen(state, LUA_REGISTRYINDEX);
+    for (lua_Integer i = c->mark_registry + 1; i <= slots; i++) {
+        int type = lua_rawgeti(state, LUA_REGISTRYINDEX, i);
+        lua_pop(state, 1);
+        if (type != LUA_TNUMBER && type != LUA_TNIL) return 0;
+    }
+    if (c->strings_ref != LUA_NOREF && c->string_count > c->mark_strings) {
+        lua_rawgeti(state, LUA_REGISTRYINDEX, c->strings_ref);
+        for (lua_Integer i = c->mark_strings + 1; i <= c->string_count; i++) {
+            lua_pushnil(state);
+            lua_rawseti(state, -2, i);
+        }
+        lua_pop(state, 1);
+        c->string_count = c->mark_strings;
+    }
+    lua_gc(state, LUA_GCCOLLECT);
+    unsigned long long now;
+    if (!fingerprint(state, &now) || now != c->mark_fingerprint) return 0;
+    // Nothing reachable holds the evaluation's records any more: their memory is reused.
+    while (c->arena != c->mark_chunk && c->arena != NULL) {
+        struct arena_chunk *next = c->arena->next;
+        free(c->arena);
+        c->arena = next;
+    }
+    if (c->arena != NULL) c->arena->used = c->mark_chunk_used;
+    return 1;
+}

@@ -1,0 +1,147 @@
+import Foundation
+import RunFiles
+import XCTest
+
+@testable import BadgeRules
+
+/// One loaded Lua state for many athletes (`ReusedEvaluator`, the worker's): every athlete's
+/// evaluation is the one a fresh state gives, whatever the previous athletes' rules left behind;
+/// packs that leave nothing behind keep the one state.
+final class ReusedEvaluatorTests: XCTestCase {
+    /// Three athletes' runs; the second's first run is the one a leak would show in.
+    static let athletes: [[RunSummary]] = [
+        [makeRun("a1", day: 0, distance: 6_000), makeRun("a2", day: 1, distance: 12_000)],
+        [makeRun("b1", day: 3, distance: 7_000), makeRun("b2", day: 5, distance: 3_000)],
+        [makeRun("c1", day: 2, distance: 5_500)],
+    ]
+
+    /// Each athlete through the reused state, compared with a fresh state's evaluation.
+    func assertSameAsFresh(_ engine: RuleEngine, athletes: [[RunSummary]] = athletes, file: StaticString = #filePath, line: UInt = #line) -> ReusedEvaluator {
+        let reused = ReusedEvaluator(engine: engine)
+        for (index, runs) in athletes.enumerated() {
+            let fresh = engine.evaluate(runs: runs)
+            let again = reused.evaluate(runs: runs)
+            XCTAssertEqual(again.awards, fresh.awards, "athlete \(index)", file: file, line: line)
+            XCTAssertEqual(again.notes, fresh.notes, "athlete \(index)", file: file, line: line)
+            XCTAssertEqual(again.failures, fresh.failures, "athlete \(index)", file: file, line: line)
+            XCTAssertEqual(again.statuses, fresh.statuses, "athlete \(index)", file: file, line: line)
+            XCTAssertEqual(again.nexts, fresh.nexts, "athlete \(index)", file: file, line: line)
+            XCTAssertEqual(again, fresh, "athlete \(index)", file: file, line: line)
+        }
+        return reused
+    }
+
+    /// Hostile rules: each tries to carry something from one athlete to the next, and awards what it
+    /// found in its detail (a fresh state finds nothing: "nil", "1", "false").
+    static let leaks: [(name: String, top: String, body: String)] = [
+        ("global-rawset", "", "local seen = rawget(_G, 'leak'); rawset(_G, 'leak', run.id); detail = tostring(seen)"),
+        ("global-existing", "", "local seen = badgectl.leak; badgectl.leak = run.id; detail = tostring(seen)"),
+        ("upvalue", "local count = 0", "count = count + 1; detail = tostring(count)"),
+        ("module-table", "local state = require('lib.state')", "state.n = state.n + 1; detail = tostring(state.n)"),
+        ("library-table", "", "local seen = string.leak; string.leak = run.id; detail = tostring(seen)"),
+        ("library-function", "", "local seen = math.abs == math.max; math.abs = math.max; detail = tostring(seen)"),
+        ("metatable", "local shared = {}", "local seen = getmetatable(shared) ~= nil; setmetatable(shared, { __index = { x = 1 } }); detail = tostring(seen)"),
+        ("metatable-content", "local shared = setmetatable({}, { __index = {} })",
+         "local seen = shared.x; getmetatable(shared).__index.x = run.id; detail = tostring(seen)"),
+        ("kept-run", "local kept", "local seen = kept and kept.id; kept = run; detail = tostring(seen)"),
+        ("kept-measure-less-record", "local kept", "local seen = kept and kept[1] and kept[1].index; kept = run.splits_km; detail = tostring(seen)"),
+        ("kept-ctx-note", "local notes = {}", "notes[#notes + 1] = ctx.rule.id; ctx.note('seen ' .. #notes); detail = tostring(#notes)"),
+        ("string-metatable", "", "local seen = tostring(getmetatable('')); pcall(setmetatable, '', {}); detail = seen"),
+        ("require-cache", "", "local seen = package; detail = tostring(seen)"),
+    ]
+
+    func hostileFixture() throws -> (PackFixture, [String]) {
+        let fixture = try PackFixture()
+        var names: [String] = []
+        for leak in Self.leaks {
+            try fixture.pack(leak.name, files: [
+                "leak.lua": """
+                    \(leak.top)
+                    return { id = "leak", badge = "5k", repeatable = true,
+                      earned = function(run, ctx)
+                        local detail
+                        \(leak.body)
+                        return { detail = detail }
+                      end }
+                    """,
+                "lib/state.lua": "return { n = 0 }",
+            ])
+            names.append(leak.name)
+        }
+        return (fixture, names)
+    }
+
+    func testEachHostilePackSeesNothingOfTheAthleteBefore() throws {
+        let (fixture, names) = try hostileFixture()
+        for name in names {
+            let engine = fixture.engine([name])
+            let reused = assertSameAsFresh(engine)
+            let evaluation = engine.evaluate(runs: Self.athletes[1])
+            XCTAssertEqual(evaluation.failures, [], name)
+            // What a fresh state shows the second athlete's first run.
+            XCTAssertEqual(evaluation.awards.first?.run, "b1", name)
+            if ["global-rawset", "global-existing", "library-table", "kept-run", "kept-measure-less-record", "metatable-content"].contains(name) {
+                XCTAssertEqual(evaluation.awards.first?.detail, "nil", name)
+            }
+            if ["upvalue", "module-table", "kept-ctx-note"].contains(name) {
+                XCTAssertEqual(evaluation.awards.first?.detail, "1", name)
+            }
+            // A pack that writes shared state has its state replaced after every athlete; one that only
+            // reads (the string metatable's protection, a missing `package`) keeps it.
+            let writes = !["string-metatable", "require-cache"].contains(name)
+            XCTAssertEqual(reused.statesLoaded, writes ? Self.athletes.count : 1, name)
+        }
+    }
+
+    func testAllHostilePacksTogether() throws {
+        let (fixture, names) = try hostileFixture()
+        let engine = fixture.engine(names)
+        let reused = assertSameAsFresh(engine, athletes: Self.athletes + Self.athletes.reversed())
+        XCTAssertEqual(reused.statesLoaded, 6)
+    }
+
+    /// Memory: garbage an athlete's rules made is not counted against the next (the cap is that of a
+    /// fresh state), and the cap still stops a rule that holds too much after reuse; instruction
+    /// budgets are per call. A pack that writes nothing shared keeps its state throughout.
+    func testBudgetsAreAFreshStatesAfterReuse() throws {
+        let fixture = try PackFixture()
+        try fixture.pack("heavy", files: [
+            "heavy.lua": """
+                return { id = "heavy", badge = "5k", repeatable = true,
+                  earned = function(run)
+                    local parts = {}
+                    local size = run.id == "big" and 80 or 5
+                    for i = 1, size do parts[i] = string.rep(run.id, 100000) .. i end
+                    local n = 0
+                    for i = 1, 200000 do n = n + i end
+                    return { detail = tostring(#parts) .. " " .. tostring(n) }
+                  end }
+                """,
+        ])
+        let engine = fixture.engine(["heavy"], limits: RuleEngine.Limits(instructionsPerCall: 2_000_000, memoryBytes: 16 << 20))
+        var athletes = Array(repeating: [makeRun("x1", day: 0, distance: 6_000), makeRun("x2", day: 1, distance: 6_000)], count: 6)
+        let reused = assertSameAsFresh(engine, athletes: athletes)
+        XCTAssertEqual(reused.statesLoaded, 1)
+        XCTAssertEqual(reused.reusedEvaluations, 5)
+        athletes.append([makeRun("big", day: 0, distance: 6_000)])
+        athletes.append([makeRun("x3", day: 0, distance: 6_000)])
+        let stopped = engine.evaluate(runs: [makeRun("big", day: 0, distance: 6_000)])
+        XCTAssertTrue(stopped.failures.first?.message.contains("memory limit exceeded") == true, "\(stopped.failures)")
+        _ = assertSameAsFresh(engine, athletes: athletes)
+    }
+
+    /// The shipped packs leave nothing shared behind: one state serves every athlete.
+    func testShippedPacksKeepOneState() throws {
+        let root = CheckpointsPackTests.repoRoot
+        let catalogue = try Catalogue.load(path: root.appendingPathComponent("badges.json").path)
+        let packs = ["checkpoints", "explorer", "habits", "lifetime", "places", "segments"].map { root.appendingPathComponent("rules/" + $0).path }
+        let engine = RuleEngine(packDirectories: packs, catalogue: catalogue)
+        XCTAssertEqual(engine.loadFailures, [])
+        let athletes = (0..<6).map { a in
+            (0..<(a + 1) * 3).map { r in makeRun("a\(a)-\(r)", day: r * 2 + a, distance: Double(3_000 + (r * 7_919 + a * 1_013) % 40_000)) }
+        }
+        let reused = assertSameAsFresh(engine, athletes: athletes)
+        XCTAssertEqual(reused.statesLoaded, 1)
+        XCTAssertEqual(reused.reusedEvaluations, athletes.count - 1)
+    }
+}

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Whole processes side by side (BENCHMARKS.md, "Whole process"): `badgectl --version`, `summarize` of
+# the 100k-point GPX and the 100k-record FIT, and a warm `evaluate` of a folder, for each binary given,
+# paired in the same run with the peers as processes: a bare XMLParser scan (BadgeBench xmlscan),
+# gpxpy and fitdecode (scripts/bench/peers.py, one parse each, Python's start-up included).
+#   scripts/bench/process.sh [BINARY...]     (default .build/release/badgectl; several alternate run by run)
+# Environment: BENCH_DIR (inputs, default /tmp/badgectl-bench; made with BadgeBench gen-gpx/gen-fit when
+# missing), BENCH_RUNS (repetitions, default 7), EVALUATE_DIR (a folder for the warm evaluate, default
+# none), PEERS=0 to leave the peers out. Each command runs once per round, binaries and peers alternating,
+# so load from elsewhere falls on all alike; prints median wall and CPU (user + sys) seconds per command
+# and, per binary, the ratios to the peers (peer time / ours: higher is better).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+work=${BENCH_DIR:-/tmp/badgectl-bench}; repeat=${BENCH_RUNS:-7}
+binaries=("$@"); [[ ${#binaries[@]} -eq 0 ]] && binaries=(.build/release/badgectl)
+bench=$(dirname "${binaries[0]}")/BadgeBench
+[[ -x $bench ]] || bench=.build/release/BadgeBench
+mkdir -p "$work"
+[[ -f $work/gpx-100k.gpx ]] || "$bench" gen-gpx 100000 "$work/gpx-100k.gpx"
+[[ -f $work/fit-100k.fit ]] || "$bench" gen-fit 100000 "$work/fit-100k.fit"
+declare -A wall cpu
+names=()
+measure() {  # name command...
+    local name=$1; shift
+    [[ " ${names[*]} " == *" $name "* ]] || names+=("$name")
+    # Wall time from the shell's microsecond clock (/usr/bin/time's %e has 10 ms steps, too coarse
+    # for a 50 ms process); CPU time from /usr/bin/time (10 ms steps: read it over many rounds).
+    local before=$EPOCHREALTIME
+    /usr/bin/time -o "$work/process-time.txt" -f "%U %S" "$@" >/dev/null 2>&1 || true
+    local after=$EPOCHREALTIME
+    read -r u s < <(tail -1 "$work/process-time.txt")
+    wall[$name]+="$(awk "BEGIN { printf \"%.4f\", $after - $before }") "; cpu[$name]+="$(awk "BEGIN { print $u + $s }") "
+}
+for ((k = 0; k < repeat; k++)); do
+    for b in "${binaries[@]}"; do
+        measure "$b --version" "$b" --version
+        measure "$b summarize gpx-100k" "$b" summarize "$work/gpx-100k.gpx"
+        measure "$b summarize fit-100k" "$b" summarize "$work/fit-100k.fit"
+        if [[ -n ${EVALUATE_DIR:-} ]]; then
+            cache=$work/process-$(echo "$b" | md5sum | cut -c1-8).sqlite
+            [[ -f $cache ]] || "$b" evaluate "$EVALUATE_DIR" --cache "$cache" >/dev/null 2>&1 || true
+            measure "$b evaluate warm" "$b" evaluate "$EVALUATE_DIR" --cache "$cache"
+        fi
+    done
+    if [[ ${PEERS:-1} == 1 ]]; then
+        measure "XMLParser scan gpx-100k" "$bench" xmlscan "$work/gpx-100k.gpx"
+        measure "gpxpy gpx-100k" python3 scripts/bench/peers.py gpxpy "$work/gpx-100k.gpx" 1
+        measure "fitdecode fit-100k" python3 scripts/bench/peers.py fitdecode "$work/fit-100k.fit" 1
+    fi
+done
+median() { tr ' ' '\n' | sed '/^$/d' | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+declare -A mw
+printf '%-60s %10s %10s\n' command wall_s cpu_s
+for n in "${names[@]}"; do
+    mw[$n]=$(echo "${wall[$n]}" | median)
+    printf '%-60s %10s %10s\n' "$n" "${mw[$n]}" "$(echo "${cpu[$n]}" | median)"
+done
+if [[ ${PEERS:-1} == 1 ]]; then
+    for b in "${binaries[@]}"; do
+        ratio() { awk "BEGIN { o = $2; printf \"%.1fx\", (o > 0 ? $1 / o : 0) }"; }
+        echo "$b: GPX 100k vs XMLParser scan $(ratio "${mw[XMLParser scan gpx-100k]}" "${mw[$b summarize gpx-100k]}"), vs gpxpy $(ratio "${mw[gpxpy gpx-100k]}" "${mw[$b summarize gpx-100k]}"); FIT 100k vs fitdecode $(ratio "${mw[fitdecode fit-100k]}" "${mw[$b summarize fit-100k]}")"
+    done
+fi
