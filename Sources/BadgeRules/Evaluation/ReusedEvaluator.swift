@@ -52,17 +52,17 @@ public final class ReusedEvaluator {
         used = true
         let lua = session.lua
         lua.reuseBegin()
-        session.runs.replace(runs: RuleEngine.ordered(runs))
+        let sorted = RuleEngine.ordered(runs)
+        session.runs.replace(runs: sorted)
         session.runs.buildProxies()
         session.loader.notes.restore(loadNotes)
         let runner = RuleRunner(loader: session.loader, states: FoldStates(runs: session.runs, sandbox: session.sandbox))
         session.host.runner = runner
-        var evaluation = runner.run()
+        let evaluation = runner.run()
         session.host.runner = nil
         session.runs.releaseProxies()
         let ruleFailed = evaluation.failures.count > session.loader.failures.count
         if ruleFailed || !lua.reuseReset() { self.session = nil }
-        evaluation.failures.insert(contentsOf: engine.loadFailures, at: 0)
-        return evaluation
+        return engine.completed(evaluation, runs: sorted)
     }
 }

@@ -187,9 +187,17 @@ public struct RuleEngine: Sendable {
                 evaluation.failures.append(RuleFailure(pack: pack.name, rule: nil, file: pack.directory, line: nil, message: "\(error)"))
             }
         }
+        return (completed(evaluation, runs: sorted), costs)
+    }
+
+    /// What every evaluation gets after its rules ran, however its state was made (fresh here, or
+    /// reused by `ReusedEvaluator`): the packs' load failures first, and the runs each pack's
+    /// eligibility left out. One place, so the two paths cannot drift apart.
+    func completed(_ evaluation: Evaluation, runs sorted: [RunSummary]) -> Evaluation {
+        var evaluation = evaluation
         evaluation.failures.insert(contentsOf: loadFailures, at: 0)
         evaluation.exclusions = RuleEngine.exclusions(packs: packs, runs: sorted)
-        return (evaluation, costs)
+        return evaluation
     }
 }
 
