@@ -26,7 +26,7 @@ import RunAnalysis
 public final class RunCache: @unchecked Sendable {
     /// Bump whenever the summary code (readers, analyzer, RunSummary) changes what a summary holds:
     /// every cached row made under another version is then ignored and replaced.
-    public static let summaryVersion = 7
+    public static let summaryVersion = 8
     /// The table layout. A database with another layout is moved aside and rebuilt.
     static let layout = "badgectl-run-cache/1"
 
