@@ -40,6 +40,30 @@ final class WhatifPlaceTests: XCTestCase {
         XCTAssertTrue(invented.stdout.contains("It would earn no award."), invented.stdout)
     }
 
+    /// Near the pole (past 85° a quarter of the distance beyond): the run turns at the place, one visit
+    /// at the half-way point (2.5 km at 5:00/km: 750 s, less the 40 m radius, 12 s: 738 s).
+    func testNearThePoleTheRunTurnsAtThePlace() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.path + "/runs", withIntermediateDirectories: true)
+        try folder.write("north/pack.lua", """
+            return { name = "north", version = "1", measures = { cairn = { kind = "place", lat = 84.99, lon = 20, radius_m = 40 } },
+              badges = { { id = "cairn", name = "Cairn" } } }
+            """)
+        try folder.write("north/cairn.lua", """
+            return { id = "cairn", badge = "cairn", earned = function(run)
+              local c = run.measures.cairn
+              return c ~= nil and c.passed and { detail = ("%d visit at %.0f s"):format(c.visits, c.first_elapsed_s) } or false end }
+            """)
+        let result = try CLI.run(["whatif", folder.path + "/runs", "--rules", folder.path + "/north", "--place", "north/cairn",
+                                  "--distance", "5k", "--pace", "5:00", "--no-cache", "--tz", "UTC", "--format", "json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let awards = try XCTUnwrap(try json(result.stdout)["awards"] as? [[String: Any]])
+        let detail = try XCTUnwrap(awards.first { $0["badge"] as? String == "cairn" }?["detail"] as? String)
+        XCTAssertTrue(detail.hasPrefix("1 visit at "), detail)
+        let seconds = try XCTUnwrap(Double(detail.dropFirst("1 visit at ".count).dropLast(2)), detail)
+        XCTAssertEqual(seconds, 738, accuracy: 738 * 0.005)  // within the route's 0.5%
+    }
+
     func testAPlaceThatIsNotThereIsRefusedWithTheClosestName() throws {
         let misspelt = try CLI.run(["whatif", "runs/", "--rules", "rules/places", "--place", "places/fountian", "--distance", "5k",
                                     "--pace", "5:00", "--no-cache"])
