@@ -85,7 +85,7 @@
 ---@field device_max_heart_rate_bpm number? the heart-rate maximum the device itself recorded (FIT session `max_heart_rate`; TCX: the laps' largest); `heart_rate.max` is the records' largest
 ---@field device_laps integer? how many laps the device recorded (FIT session `num_laps`, else its lap messages; TCX `Lap`s); nil when the file records none
 ---@field gps boolean whether the run has positions (false: a treadmill or indoor file, a JSON summary)
----@field indoor boolean? true when the file says the run was indoors (FIT `sub_sport` treadmill, indoor running or virtual activity; a sport word such as `treadmill`, `indoor_running`, `virtual_run`; a JSON summary's `indoor`); nil when it says nothing
+---@field indoor boolean? true when the file says the run was indoors (FIT `sub_sport` treadmill, indoor running or virtual activity; Apple Health's `HKIndoorWorkout` metadata, `1` true and `0` false; a sport word such as `treadmill`, `indoor_running`, `virtual_run`; a JSON summary's `indoor`); nil when it says nothing
 ---@field manual boolean true for a run entered by hand (a JSON summary with `"manual": true`)
 ---@field device string? the device that recorded the run as the file names it (FIT `product_name`, else its maker; TCX `Creator/Name`; GPX `creator`; a JSON summary's `device`)
 ---@field checkpoints badgectl.Checkpoint[] where the route passed catalogue distances: `{ badge, name, distance_m, lat, lon, elapsed_s }` (`lat`, `lon`, `elapsed_s` may be nil)

@@ -40,6 +40,8 @@ public enum CommandError: Error, Equatable, CustomStringConvertible {
     case timeOrPace(both: Bool)
     /// `whatif` with both `--distance` and `--segment` (`both`), or with neither.
     case distanceOrSegment(both: Bool)
+    /// `whatif --place` with `--segment` (`segment`), or without `--distance`.
+    case placeRoute(segment: Bool)
 
     public var description: String {
         switch self {
@@ -80,6 +82,9 @@ public enum CommandError: Error, Equatable, CustomStringConvertible {
         case .distanceOrSegment(let both):
             return both ? "give the run's --distance or a --segment PACK/NAME to run along (its length is the segment's), not both"
                 : "give the run's --distance (12km) or a --segment PACK/NAME to run along"
+        case .placeRoute(let segment):
+            return segment ? "give a --place PACK/NAME to run through or a --segment PACK/NAME to run along, not both"
+                : "give the run's --distance (12km) with --place PACK/NAME: the run goes out and back through the place"
         }
     }
 

@@ -25,7 +25,7 @@ public enum WhatIf {
         /// The run's id in the evaluation (awards name it).
         public var id: String
         /// Where the run goes (`WhatIf.route(segment:packs:)`: a segment's own path with a lead-in and a
-        /// lead-out); nil: the generator's invented path, on which measures of where are nil.
+        /// lead-out; `WhatIf.route(place:packs:distanceMeters:)`: out and back through a place); nil: the generator's invented path, on which measures of where are nil.
         public var route: [RunGenerator.Waypoint]?
 
         public init(distanceMeters: Double, elapsedSeconds: Double, startEpochSeconds: Double, utcOffsetSeconds: Int,
@@ -224,6 +224,47 @@ public enum WhatIf {
         for i in 0..<n { waypoints.append(RunGenerator.Waypoint(latitude: path.latitudes[i], longitude: path.longitudes[i])) }
         waypoints.append(beyond(n - 1, awayFrom: n - 2))
         return SegmentRoute(waypoints: waypoints, segmentMeters: path.length, routeMeters: path.length + 2 * lead)
+    }
+
+    /// The furthest from the equator a route through a place goes (degrees): past it, the run's far
+    /// end is the place itself (see `route(place:packs:distanceMeters:)`).
+    static let placeRouteLatitude = 85.0
+
+    /// The route through place `reference` (`PACK/NAME`, a place measure of a pack) for a run of
+    /// `distanceMeters` (`whatif --place PACK/NAME --distance …`): out and back along the meridian, from
+    /// a quarter of the distance on the equator's side of the place, through it, a quarter beyond and
+    /// back through it again (two visits). When the far end would pass `placeRouteLatitude`, the run
+    /// goes out from half the distance on the equator's side and turns at the place (one visit).
+    /// - Throws: `RulesError.whatIf` naming the packs, or the pack's places with the closest name, when
+    ///   none matches.
+    public static func route(place reference: String, packs: [RulePack], distanceMeters: Double) throws -> [RunGenerator.Waypoint] {
+        let parts = reference.split(separator: "/", maxSplits: 1).map(String.init)
+        let places = packs.flatMap { pack in
+            pack.measures.filter { $0.definition.kind == MeasureKind.place.name }.map { "\(pack.name)/\($0.name)" }
+        }
+        let listed = "places: " + (places.isEmpty ? "none in the packs" : places.joined(separator: ", "))
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+            throw RulesError.whatIf(reason: "--place takes PACK/NAME, a place measure of a pack (places/fountain), got '\(reference)' (\(listed))")
+        }
+        let guess = Suggestion.closest(to: reference, in: places).map { "; did you mean '\($0)'?" } ?? ""
+        guard let pack = packs.first(where: { $0.name == parts[0] }),
+              let measure = pack.measures.first(where: { $0.name == parts[1] && $0.definition.kind == MeasureKind.place.name }),
+              let lat = measure.definition.parameters["lat"]?.number, let lon = measure.definition.parameters["lon"]?.number else {
+            if let other = packs.first(where: { $0.name == parts[0] })?.measures.first(where: { $0.name == parts[1] }) {
+                throw RulesError.whatIf(reason: "measure '\(other.name)' of pack '\(parts[0])' is a \(other.definition.kind), not a place (\(listed))")
+            }
+            throw RulesError.whatIf(reason: "no place '\(reference)'\(guess) (\(listed))")
+        }
+        // Metres per degree of latitude (the mean radius: the generator lays the route out in its own
+        // plane; whatif's routes are measured within `routeTolerance`).
+        let metresPerDegree = 6_371_008.8 * Double.pi / 180
+        let toward = lat >= 0 ? 1.0 : -1.0  // away from the equator
+        let quarter = distanceMeters / 4 / metresPerDegree
+        if abs(lat + toward * quarter) <= placeRouteLatitude {
+            return [RunGenerator.Waypoint(latitude: lat - toward * quarter, longitude: lon),
+                    RunGenerator.Waypoint(latitude: lat + toward * quarter, longitude: lon)]
+        }
+        return [RunGenerator.Waypoint(latitude: lat - toward * 2 * quarter, longitude: lon), RunGenerator.Waypoint(latitude: lat, longitude: lon)]
     }
 
     /// Evaluates `history` with `engine`, then `history` plus `run`, and says what the run changes.

@@ -105,10 +105,12 @@ public enum AppleHealthFixture {
         public var kilometres: Double?
         public var zone: String?
         public var routeFiles: [String]
+        /// The `HKIndoorWorkout` metadata (`1` indoors, `0` outdoors); nil: not written.
+        public var indoor: Bool?
         public init(type: String = "HKWorkoutActivityTypeRunning", start: Double, minutes: Double, kilometres: Double?, zone: String? = nil,
-                    routeFiles: [String] = []) {
+                    routeFiles: [String] = [], indoor: Bool? = nil) {
             self.type = type; self.start = start; self.minutes = minutes; self.kilometres = kilometres; self.zone = zone
-            self.routeFiles = routeFiles
+            self.routeFiles = routeFiles; self.indoor = indoor
         }
     }
 
@@ -154,6 +156,7 @@ public enum AppleHealthFixture {
             + "device=\"&lt;&lt;HKDevice: 0x1&gt;, name:Apple Watch&gt;\" creationDate=\"\(date(end, offset: offset))\" "
             + "startDate=\"\(date(w.start, offset: offset))\" endDate=\"\(date(end, offset: offset))\">\n"
         if let zone = w.zone { text += "  <MetadataEntry key=\"HKTimeZone\" value=\"\(zone)\"/>\n" }
+        if let indoor = w.indoor { text += "  <MetadataEntry key=\"HKIndoorWorkout\" value=\"\(indoor ? 1 : 0)\"/>\n" }
         if let km = w.kilometres {
             text += "  <WorkoutActivity uuid=\"x\" startDate=\"\(date(w.start, offset: offset))\">\n"
             text += "   <WorkoutStatistics type=\"HKQuantityTypeIdentifierDistanceWalkingRunning\" sum=\"\(km / 2)\" unit=\"km\"/>\n"

@@ -21,8 +21,13 @@ struct WhatifCommand: ParsableCommand {
             a pace no faster than the world record over the distance (evaluate leaves a faster run \
             out as implausible) and no slower than 30:00/km; anything else is refused with these limits.
 
+            With --segment PACK/NAME the run goes along a segment a pack ships; with --place \
+            PACK/NAME (and --distance) it goes out and back through a place a pack declares, so that \
+            the measures of where it goes (places, segments, tiles) are computed on it.
+
             Examples:
               badgectl whatif ~/runs --distance 10k --time 50:00
+              badgectl whatif ~/runs --distance 5k --pace 5:00 --place places/fountain
               badgectl whatif ~/runs --distance half --pace 5:30 --date 2026-12-06
 
             \(ExitStatus.help)
@@ -44,6 +49,12 @@ struct WhatifCommand: ParsableCommand {
         discussion: "The run starts a little before the start gate and ends a little past the end gate (twice the segment's "
             + "tolerance each); --time is the time over the segment itself, --pace its even pace.", valueName: "pack/name"))
     var segment: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Or, with --distance, run through a place a pack declares: PACK/NAME (places/fountain).",
+        discussion: "The run goes out and back along the meridian through the place: from a quarter of the distance on "
+            + "the equator's side, through it, a quarter beyond and back through it.", valueName: "pack/name"))
+    var place: String?
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
         "The run's time: h:mm:ss or mm:ss.",
@@ -82,8 +93,10 @@ struct WhatifCommand: ParsableCommand {
             @NullEncoded var elevationGainMeters: Double?
             /// The segment run along (`--segment PACK/NAME`), nil for an invented path.
             @NullEncoded var segment: String?
+            /// The place run through (`--place PACK/NAME`), nil otherwise.
+            @NullEncoded var place: String?
             enum CodingKeys: String, CodingKey {
-                case id, start, segment
+                case id, start, segment, place
                 case distanceMeters = "distance_m"
                 case elapsedSeconds = "elapsed_s"
                 case paceSecondsPerKilometre = "pace_s_per_km"
@@ -119,6 +132,7 @@ struct WhatifCommand: ParsableCommand {
 
     func run() throws {
         if wide { Terminal.unlimited = true }
+        if place != nil, segment != nil || distance == nil { throw CommandError.placeRoute(segment: segment != nil).usage }
         guard (distance == nil) != (segment == nil) else { throw CommandError.distanceOrSegment(both: distance != nil).usage }
         let pipeline = try EvaluationPipeline(options, failures: .printAndExit)
         // Along a segment: the run is the route's length, at the pace asked over the segment.
@@ -152,12 +166,18 @@ struct WhatifCommand: ParsableCommand {
                                           limits: WhatifCommand.limits(meters: meters) + "; this is "
                                             + (seconds > 0 ? "\(Format.paceText(paceAsked)) over \(Format.distance(meters))" : "no time at all")).usage
         }
+        // Through a place: out and back through it, the distance asked.
+        let through = try place.map { reference in
+            try EvaluationPipeline.guarding(.printAndExit) {
+                try WhatIf.route(place: reference, packs: pipeline.engine.packs, distanceMeters: meters)
+            }
+        }
         let climb = try elevation.map { try Quantity.meters($0, flag: "--elevation", bareUnit: 1) }
         let outcome = try pipeline.run(directory: directory, cache: cacheOptions.open())
         let start = try startEpoch(history: outcome.selected, zone: pipeline.zone)
         let imagined = WhatIf.Run(distanceMeters: meters, elapsedSeconds: seconds, startEpochSeconds: start,
                                   utcOffsetSeconds: pipeline.zone.secondsFromGMT(for: Date(timeIntervalSince1970: start)),
-                                  elevationGainMeters: climb, route: route?.waypoints)
+                                  elevationGainMeters: climb, route: route?.waypoints ?? through)
         let result = try EvaluationPipeline.guarding(.printAndExit) {
             try pipeline.runs.whatIf(imagined, selected: outcome.selected)
         }
@@ -165,7 +185,7 @@ struct WhatifCommand: ParsableCommand {
             header: pipeline.header,
             run: Report.Imagined(id: result.run.id, distanceMeters: result.run.distanceMeters, elapsedSeconds: result.run.elapsedSeconds ?? seconds,
                                  paceSecondsPerKilometre: seconds / (meters / 1000), start: result.run.start, localStart: result.run.localStart,
-                                 elevationGainMeters: climb, segment: segment),
+                                 elevationGainMeters: climb, segment: segment, place: place),
             awards: result.awards, changes: result.changes, nextBefore: result.before.nexts, nextAfter: result.after.nexts,
             errors: outcome.folder.errors, ruleErrors: result.after.failures)
         let names = pipeline.themedCatalogue.badges + pipeline.themedPackBadges
@@ -246,7 +266,8 @@ struct WhatifCommand: ParsableCommand {
         var out = ["What if: \(Format.distance(run.distanceMeters)) in \(Format.duration(run.elapsedSeconds)) (\(Format.paceText(run.paceSecondsPerKilometre)))"
             + (run.localStart.map { " starting \($0.prefix(16).replacingOccurrences(of: "T", with: " "))" } ?? "")
             + (run.elevationGainMeters.map { String(format: ", %.0f m of climb", $0) } ?? "")
-            + (run.segment.map { " along segment \($0)" } ?? "")]
+            + (run.segment.map { " along segment \($0)" } ?? "")
+            + (run.place.map { " through place \($0)" } ?? "")]
         out.append("")
         if report.awards.isEmpty {
             out.append("It would earn no award.")

@@ -9,7 +9,7 @@ enum RunSpec {
     /// flat elevation and heart-rate figures, and `file` (a run file read by the production readers).
     static let conveniences = [
         "date", "distance_km", "duration", "elevation_gain_m", "elevation_loss_m", "heart_rate_avg", "heart_rate_max", "file",
-        "measures",
+        "measures", "athlete",
     ]
 
     /// A real run's fields that a test does not set, and why: computed from the others, or the host's.
@@ -27,11 +27,11 @@ enum RunSpec {
 
     /// The fields `t.run` applies to a run read from `file`: its id, name and sport, and the offset
     /// it is read in (`local_offset_s`, as `--tz` in a fixed offset).
-    static let withFile: Set<String> = ["file", "id", "name", "sport", "local_offset_s"]
+    static let withFile: Set<String> = ["file", "id", "name", "sport", "local_offset_s", "athlete"]
 
     /// Why `key` cannot be given with `file`.
     static func fileRefusal(_ key: String) -> String {
-        let applied = "with 'file', t.run takes only 'id', 'name', 'sport' and 'local_offset_s'"
+        let applied = "with 'file', t.run takes only 'id', 'name', 'sport', 'local_offset_s' and 'athlete'"
         switch key {
         case "utc_offset_s":
             return "field 'utc_offset_s' cannot be given with 'file': the file's own offset is read from its times (+09:00); "
@@ -116,7 +116,8 @@ enum RunSpec {
                     throw RulesError.field(fileRefusal(key))
                 }
             }
-            var run = try load(file: file, id: try string("id"), localOffset: try number("local_offset_s").map(whole), session: session)
+            var run = try load(file: file, id: try string("id"), localOffset: try number("local_offset_s").map(whole),
+                               athlete: try athlete(session: session, table: table), session: session)
             if let name = try string("name") { run.name = name }
             if let sport = try string("sport") { run.sport = sport }
             return run
@@ -267,6 +268,7 @@ enum RunSpec {
         run.manual = try flag("manual") ?? false
         run.device = try string("device")
         run.measures = try measures(session: session, table: table)
+        try grade(&run, athlete: try athlete(session: session, table: table), session: session)
         return run
 
         /// `key` as an array of split times (seconds or "mm:ss"), each a whole `unit`; the last may
@@ -454,10 +456,57 @@ enum RunSpec {
         return .record(fields)
     }
 
+    /// `athlete = { birth_date = "1970-05-01", sex = "female" }`: the runner of this run, as `--athlete`
+    /// gives it (the profile's `birth_date` and `sex`), for the pack's `age_grade` measures; nil without.
+    static func athlete(session: TestSession, table: Int32) throws -> Athlete? {
+        let lua = session.lua
+        let type = lua.getField(table, "athlete")
+        defer { lua.pop() }
+        if type == .nil { return nil }
+        let shape = "a table { birth_date = \"1970-05-01\", sex = \"female\" }"
+        guard type == .table else { throw RulesError.field("field 'athlete' must be \(shape), got \(lua.typeName(at: -1))") }
+        let at = lua.top
+        lua.pushNil()
+        while lua.next(at) {
+            let key = lua.string(at: -2) ?? ""
+            lua.pop()
+            guard key == "birth_date" || key == "sex" else {
+                lua.pop()
+                throw RulesError.field("athlete: unknown field '\(key)' (fields: birth_date, sex)")
+            }
+        }
+        let birth = try lua.stringField(at, "birth_date"), sex = try lua.stringField(at, "sex")
+        guard let birth, Athlete.isDate(birth) else {
+            throw RulesError.field("athlete: birth_date must be a date YYYY-MM-DD, got \(birth.map { "'\($0)'" } ?? "nothing")")
+        }
+        guard Athlete.tableSex(sex) != nil else {
+            throw RulesError.field("athlete: sex must be \"male\" or \"female\" (or M, F), got \(sex.map { "'\($0)'" } ?? "nothing")")
+        }
+        return Athlete(source: "t.run's athlete", birthDate: birth, sex: sex)
+    }
+
+    /// With an `athlete`, the pack's `age_grade` measures of a run described by its fields, computed by
+    /// the core on an even-paced run of its distance and elapsed time on its local date
+    /// (`RunAnalyzer.ageGrade(_:evenRunMeters:elapsedSeconds:localDate:)`). A value the test sets in
+    /// `measures` is kept.
+    static func grade(_ run: inout RunSummary, athlete: Athlete?, session: TestSession) throws {
+        guard let athlete else { return }
+        for measure in session.pack.measures where measure.definition.kind == MeasureKind.ageGrade.name {
+            guard run.measures[measure.definition.key] == nil else { continue }
+            switch measure.definition.resolved(athlete: athlete) {
+            case .failure(let problem): throw RulesError.field("athlete: \(problem.reason)")
+            case .success(let definition):
+                guard let elapsed = run.elapsedSeconds, let date = run.localDate else { continue }
+                run.measures[measure.definition.key] = RunAnalyzer.ageGrade(definition, evenRunMeters: run.distanceMeters,
+                                                                            elapsedSeconds: elapsed, localDate: date)
+            }
+        }
+    }
+
     /// `file = "tests/fixtures/x.gpx"`: pack-relative, inside the pack, read by the production readers,
     /// in `localOffset` (seconds east of UTC, as `--tz` in a fixed offset; UTC when nil) for a file
     /// whose times carry no offset: its local date and start, and the sun's day of its measures.
-    static func load(file: String, id: String?, localOffset: Int? = nil, session: TestSession) throws -> RunSummary {
+    static func load(file: String, id: String?, localOffset: Int? = nil, athlete: Athlete? = nil, session: TestSession) throws -> RunSummary {
         let parts = file.split(separator: "/")
         guard !file.hasPrefix("/"), !parts.contains("..") else {
             throw RulesError.field("file '\(file)' must be a path inside the pack (no '/' at the start, no '..')")
@@ -471,10 +520,18 @@ enum RunSpec {
         }
         let targets = session.defaultCatalogue.checkpointTargets
         do {
-            // The pack's measures are computed as an evaluation computes them (zones need --athlete: nil here).
-            let analyzer = RunAnalyzer(checkpoints: targets, measures: PackMeasureTable.definitions(of: [session.pack], athlete: nil))
+            // The pack's measures are computed as an evaluation computes them (age grades with `athlete`;
+            // zones need --athlete's heart rates: none here).
+            let analyzer = RunAnalyzer(checkpoints: targets, measures: PackMeasureTable.definitions(of: [session.pack], athlete: athlete))
             let summaries = try RunLoader.load(path: path, id: id ?? file, analyzer: analyzer, zoneOffsetSeconds: localOffset ?? 0)
-            guard let first = summaries.first else { throw RulesError.field("\(path) holds no run") }
+            guard var first = summaries.first else { throw RulesError.field("\(path) holds no run") }
+            // A test's measures are read by their declaration (the session has no profile): an age grade
+            // computed with `athlete` moves there from its resolved key.
+            for measure in session.pack.measures {
+                guard case .success(let resolved) = measure.definition.resolved(athlete: athlete),
+                      resolved.key != measure.definition.key else { continue }
+                first.measures[measure.definition.key] = first.measures.removeValue(forKey: resolved.key)
+            }
             return first
         } catch let error as RulesError {
             throw error

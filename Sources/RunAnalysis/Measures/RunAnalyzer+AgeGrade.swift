@@ -122,3 +122,24 @@ extension RunAnalyzer {
         return value
     }
 }
+
+extension RunAnalyzer {
+    /// The `age_grade` measure of an even-paced run of `distanceMeters` in `elapsedSeconds` on `localDate`
+    /// (`YYYY-MM-DD`), `definition` resolved with an athlete (`MeasureDefinition.resolved(athlete:)`):
+    /// what the analyzer computes for a recorded run, from a series of one point a second, so that
+    /// `t.run{ athlete = ..., distance_m = ..., elapsed_s = ... }` is graded by the same code. nil as
+    /// there (no athlete, an age outside the table, shorter than a mile).
+    public static func ageGrade(_ definition: MeasureDefinition, evenRunMeters distanceMeters: Double, elapsedSeconds: Double,
+                                localDate: String) -> MeasureValue? {
+        guard distanceMeters.isFinite, distanceMeters > 0, elapsedSeconds.isFinite, elapsedSeconds > 0,
+              elapsedSeconds <= 30 * 86_400 else { return nil }
+        let steps = Int(elapsedSeconds.rounded(.up))
+        var distances: [Double] = [], elapsed: [Double] = []
+        distances.reserveCapacity(steps + 1); elapsed.reserveCapacity(steps + 1)
+        for k in 0...steps {
+            let t = min(Double(k), elapsedSeconds)
+            elapsed.append(t); distances.append(distanceMeters * t / elapsedSeconds)
+        }
+        return ageGrade(definition, series: TimedSeries(distances: distances, elapsed: elapsed), startEpoch: nil, localDate: localDate)
+    }
+}

@@ -28,6 +28,9 @@ public enum AppleHealthReader {
         public var maximumHeartRate: Double?
         /// The `HKTimeZone` metadata (`Europe/Paris`).
         public var zoneName: String?
+        /// The `HKIndoorWorkout` metadata: true for `1` (a treadmill, an indoor track), false for `0`;
+        /// nil when the workout does not say.
+        public var indoor: Bool?
         /// `FileReference` paths of its routes as written (`/workout-routes/route_2025-09-16_6.15pm.gpx`).
         public var routeFiles: [String] = []
         /// Inline `Location` points (older exports): epoch seconds, degrees, metres.
@@ -111,6 +114,8 @@ public enum AppleHealthReader {
         track.format = .appleHealth
         track.sport = workout.activityType
         track.utcOffsetSeconds = zoneOffset(workout)
+        // `run.indoor`: what the watch recorded (an indoor run of a workout type); else the sport word's say.
+        if let indoor = workout.indoor { track.indoor = indoor }
         let routes = routes.filter { !$0.isEmpty }.sorted { ($0.times.first ?? 0) < ($1.times.first ?? 0) }
         func heartRate(at time: Double) -> Double {
             let times = workout.heartRateTimes
@@ -337,6 +342,7 @@ public enum AppleHealthReader {
                 } else if Self.named("MetadataEntry", p, from: from, to: to), childDepth == 0 {
                     let attributes = Self.attributes(p, from: from + 13, to: to, only: ["key", "value"])
                     if attributes["key"] == "HKTimeZone" { current?.zoneName = attributes["value"] }
+                    if attributes["key"] == "HKIndoorWorkout", let value = attributes["value"].flatMap(Double.init) { current?.indoor = value != 0 }
                 } else if Self.named("WorkoutRoute", p, from: from, to: to) {
                     inRoute = !selfClosing
                 } else if inRoute, Self.named("FileReference", p, from: from, to: to) {

@@ -80,7 +80,7 @@ public enum RunSchema {
         RunField(.gps, .boolean, doc: "whether the run has positions (false: a treadmill or indoor file, a JSON summary)",
                  encode: { try $1.encode($0.gps ?? false, forKey: $2) }, value: { .boolean($0.gps ?? false) }),
         RunField(.indoor, .boolean, optional: true,
-                 doc: "true when the file says the run was indoors (FIT `sub_sport` treadmill, indoor running or virtual activity; a sport word such as `treadmill`, `indoor_running`, `virtual_run`; a JSON summary's `indoor`); nil when it says nothing",
+                 doc: "true when the file says the run was indoors (FIT `sub_sport` treadmill, indoor running or virtual activity; Apple Health's `HKIndoorWorkout` metadata, `1` true and `0` false; a sport word such as `treadmill`, `indoor_running`, `virtual_run`; a JSON summary's `indoor`); nil when it says nothing",
                  encode: { try $1.encode($0.indoor, forKey: $2) }, value: { .boolean($0.indoor) }),
         RunField(.manual, .boolean, doc: "true for a run entered by hand (a JSON summary with `\"manual\": true`)",
                  encode: { try $1.encode($0.manual ?? false, forKey: $2) }, value: { .boolean($0.manual ?? false) }),

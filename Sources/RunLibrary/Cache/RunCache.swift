@@ -27,8 +27,8 @@ public final class RunCache: @unchecked Sendable {
     /// Bump whenever the summary code (readers, analyzer, RunSummary) changes what a summary holds:
     /// every cached row made under another version is then ignored and replaced.
     /// 7 was taken twice on parallel branches (Q: run.gps/indoor/manual/device as JSON; F: the binary
-    /// form): 8 is both, so no cache written by either is read as the other.
-    public static let summaryVersion = 8
+    /// form), and 8 twice again (main: both; Q: Apple Health's indoor flag): 9 is all of them.
+    public static let summaryVersion = 9
     /// The table layout. A database with another layout is moved aside and rebuilt.
     static let layout = "badgectl-run-cache/1"
 
