@@ -275,6 +275,8 @@ badgectl = {}
 ---@field run function
 ---@field evaluate function
 ---@field explain function
+---@field athletes function
+---@field team function
 ---@field expect function
 ---@field expect_eq function
 ---@field expect_near function
