@@ -229,3 +229,55 @@ public enum BadgeKitError: Error, CustomStringConvertible, Equatable, Sendable {
         }
     }
 }
+
+// MARK: - Across athletes
+
+/// One athlete for `BadgeEngine.league`: their name, what their worker line would say of them
+/// (sex, birth date `YYYY-MM-DD`, team) and their runs (any order).
+public struct LeagueAthlete: Sendable {
+    public var name: String
+    public var profile: League.Profile
+    public var runs: [RunSummary]
+
+    public init(name: String, profile: League.Profile = League.Profile(), runs: [RunSummary]) {
+        self.name = name; self.profile = profile; self.runs = runs
+    }
+}
+
+/// What `BadgeEngine.league` gives: the lines (`badgectl league`'s, as values) and the packs'
+/// league hooks that failed to load or failed on a group (file:line and the reason).
+public struct LeagueOutcome: Sendable {
+    public var lines: [LeagueLine]
+    public var failures: [String]
+}
+
+extension BadgeEngine {
+    /// The cross-athlete stage of `badgectl league` (docs/league.md): each athlete evaluated as the
+    /// worker evaluates them (this engine's selection, then its packs), then crowns, leaderboards,
+    /// Local Legends, club challenges, rarity and the packs' `league.lua` awards, through the same
+    /// `League` the command runs. Athletes' names must differ (a repeated one is left out and named
+    /// in `failures`).
+    public func league(_ athletes: [LeagueAthlete], options: League.Options = League.Options()) -> LeagueOutcome {
+        let league = League(packs: rules.packs, options: options)
+        var failures: [String] = []
+        for pack in rules.packs {
+            do {
+                if let hook = try LeagueHook.load(pack: pack, limits: rules.limits) { league.hooks.append(hook) }
+            } catch {
+                failures.append("\(error)")
+            }
+        }
+        var seen: Set<String> = []
+        for athlete in athletes {
+            guard seen.insert(athlete.name).inserted else {
+                failures.append("athlete \(athlete.name) given twice: left out the second time")
+                continue
+            }
+            let selection = pipeline.select(athlete.runs)
+            league.add(athlete: athlete.name, profile: athlete.profile, runs: selection.selected,
+                       evaluation: pipeline.engine.evaluate(runs: selection.selected))
+        }
+        let lines = league.lines()
+        return LeagueOutcome(lines: lines, failures: failures + league.failures)
+    }
+}

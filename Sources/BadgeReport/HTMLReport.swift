@@ -29,6 +29,7 @@ public enum HTMLReport {
         out += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src data:; style-src 'unsafe-inline'\">\n"
         out += "<title>\(title)</title>\n<style>\n\(css)</style>\n</head>\n<body>\n"
         header(input, into: &out)
+        if let league = input.league { standings(league, into: &out) }
         try badgeWall(input, images: &images, into: &out)
         runs(input, into: &out)
         tiles(input, into: &out)
@@ -128,9 +129,59 @@ public enum HTMLReport {
                 let hint = badge.hint ?? badge.distanceMeters.map { "Run more than \(ReportFormat.shortDistance($0)) to earn" }
                 if let hint { out += "<p class=\"hint\">\(ReportFormat.escape(hint))</p>" }
             }
+            if let league = input.league { out += rarity(league.rarity(of: badge.id)) }
             out += "</article>\n"
         }
         out += "</div>\n</section>\n"
+    }
+
+    // MARK: - League
+
+    /// The runner's crowns, ranks, Local Legend status and packs' league awards (`section.league`,
+    /// one `li.standing` each with `data-kind`).
+    static func standings(_ league: ReportLeague, into out: inout String) {
+        out += "<section class=\"league\" id=\"league\">\n<h2>League</h2>\n"
+        let crowns = league.standings.filter { $0.kind == "crown" }.count
+        let legends = league.standings.filter { $0.kind == "legend" }.count
+        out += "<p class=\"league-summary\">\(crowns) crown\(crowns == 1 ? "" : "s"), "
+        out += legends == 0 ? "not a Local Legend" : "Local Legend of \(legends) segment\(legends == 1 ? "" : "s")"
+        out += "</p>\n"
+        if !league.standings.isEmpty {
+            out += "<ul class=\"standings\">\n"
+            for line in league.standings {
+                let segment = ReportFormat.escape(line.segment ?? "")
+                let board = line.category.map { " (\(ReportFormat.escape($0)))" } ?? ""
+                let effort = line.elapsedSeconds.map { ", " + ReportFormat.duration($0) } ?? ""
+                let when = line.at.map { " on " + ReportFormat.escape(String($0.prefix(10))) } ?? ""
+                let text: String
+                switch line.kind {
+                case "crown":
+                    text = "Crown on <strong>\(segment)</strong>\(board): fastest of \(line.athletes ?? 0)\(effort)\(when)"
+                case "rank":
+                    text = "#\(line.rank ?? 0) of \(line.athletes ?? 0) on <strong>\(segment)</strong>\(board)\(effort)\(when)"
+                case "legend":
+                    text = "Local Legend of <strong>\(segment)</strong>: \(line.efforts ?? 0) efforts from "
+                        + ReportFormat.escape(String((line.from ?? "").prefix(10))) + " to " + ReportFormat.escape(String((line.to ?? "").prefix(10)))
+                default:
+                    text = "<strong>\(ReportFormat.escape(line.kind))</strong> (\(ReportFormat.escape(line.pack ?? ""))"
+                        + (line.segment.map { " " + ReportFormat.escape($0) } ?? "") + ")"
+                        + (line.detail.map { ": " + ReportFormat.escape($0) } ?? "")
+                }
+                out += "<li class=\"standing\" data-kind=\"\(ReportFormat.escape(line.kind))\">\(text)</li>\n"
+            }
+            out += "</ul>\n"
+        }
+        out += "</section>\n"
+    }
+
+    /// A badge's rarity, one `p.rarity` per tier with a rarity line (`data-rarity-tier`); nothing
+    /// when the league wrote none (too few athletes).
+    static func rarity(_ lines: [ReportRarity]) -> String {
+        lines.map { line in
+            let label = line.tier == "earned" ? "Held" : ReportFormat.escape(line.tier.capitalized) + ": held"
+            return "<p class=\"rarity\" data-rarity-tier=\"\(ReportFormat.escape(line.tier))\" title=\"\(line.holders) of \(line.athletes)\">"
+                + "\(label) by \(line.percent) of athletes</p>"
+        }.joined()
     }
 
     /// The awards behind a badge, folded: a click on "Why" opens each award's run, pack and version,
@@ -298,6 +349,7 @@ public enum HTMLReport {
         .totals{display:flex;gap:32px;margin-top:14px}.totals dt{color:#9ca3af}.totals dd{font-size:22px}
         .next{margin:14px 0 0;color:#d1d5db}.next strong{color:#fff}
         h2{font-size:20px;margin:0 0 12px}
+        .standings{padding-left:1.2em}.rarity{font-size:.8em;color:#666;margin:.2em 0}
         .wall{display:grid;grid-template-columns:repeat(auto-fill,minmax(168px,1fr));gap:14px;margin-bottom:28px}
         .badge{background:#fff;border-radius:14px;padding:14px;text-align:center;box-shadow:0 1px 3px rgba(0,0,0,.08)}
         .badge h3{margin:8px 0 4px;font-size:15px}

@@ -11,6 +11,13 @@ public enum ReportError: Error, CustomStringConvertible, Equatable, Sendable {
     case imageOutsideFolder(path: String, folder: String)
     /// The report file could not be written.
     case unwritable(path: String, reason: String)
+    /// The league file (`--league`) could not be read.
+    case leagueUnreadable(path: String, reason: String)
+    /// A line of the league file is not one of `badgectl league`'s JSON lines.
+    case leagueLine(path: String, line: Int, reason: String)
+
+    static let notLeagueLine = "not a JSON object with a string \"kind\" (write it with badgectl league, format json)"
+    static let rarityFields = "a rarity line needs string \"badge\" and \"tier\" and numbers \"holders\" and \"athletes\" (more than 0)"
 
     public var description: String {
         switch self {
@@ -24,6 +31,10 @@ public enum ReportError: Error, CustomStringConvertible, Equatable, Sendable {
             return "\(path): a link leading outside the images folder \(folder): refused (badge images are read only inside --images)"
         case .unwritable(let path, let reason):
             return "\(path): cannot write the report: \(reason)"
+        case .leagueUnreadable(let path, let reason):
+            return "\(path): cannot read the league lines: \(reason)"
+        case .leagueLine(let path, let line, let reason):
+            return "\(path):\(line): \(reason)"
         }
     }
 }

@@ -23,6 +23,9 @@ public struct ReportInput: Sendable {
     /// The tiles measure to draw (the visited tiles of every run, in a section of their own), if a pack
     /// declares one.
     public var tiles: ReportTiles?
+    /// What `badgectl league`'s lines say of the runner (`report --league`): a League section with
+    /// their crowns, ranks and Local Legend status, and each badge's rarity on the wall; nil: neither.
+    public var league: ReportLeague?
 
     public init(
         title: String, generatedAt: Date, badges: [ReportBadge], runs: [RunSummary],

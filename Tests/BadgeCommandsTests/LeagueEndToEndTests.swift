@@ -228,4 +228,54 @@ final class LeagueEndToEndTests: XCTestCase {
         XCTAssertEqual(twice.status, 2)
         XCTAssertTrue(twice.stderr.contains("line 6: athlete 'ana''s facts were given on line 1 already"), twice.stderr)
     }
+
+    /// `report --league --league-athlete`: the runner's crowns, ranks and legend status, and each badge's
+    /// rarity on the wall, from the league's lines over the generated population.
+    func testReportShowsTheRunnersStandingsAndEachBadgesRarity() throws {
+        let (result, _, folder) = try league(["--min-athletes", "5", "--by", "sex"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let leaguePath = folder.path + "/league.jsonl"
+        try Data(result.stdout.utf8).write(to: URL(fileURLWithPath: leaguePath))
+        func page(_ athlete: String, league: String) throws -> (CLI.Output, String) {
+            let html = folder.path + "/\(athlete).html"
+            let output = try CLI.run(["report", folder.path + "/" + athlete, "-o", html, "--rules", "rules/places", "--no-cache", "--tz", "UTC",
+                                      "--league", league, "--league-athlete", athlete])
+            return (output, (try? String(contentsOfFile: html, encoding: .utf8)) ?? "")
+        }
+        let (anaRun, ana) = try page("ana", league: leaguePath)
+        XCTAssertEqual(anaRun.status, 0, anaRun.stderr)
+        // ana: the overall crown and the sex:F crown (ranks 1 of 5 and 1 of 2), not the Local Legend (ben is).
+        XCTAssertTrue(ana.contains("<li class=\"standing\" data-kind=\"crown\">Crown on <strong>places.park</strong>: fastest of 5"), ana)
+        XCTAssertTrue(ana.contains("<li class=\"standing\" data-kind=\"crown\">Crown on <strong>places.park</strong> (sex:F): fastest of 2"))
+        XCTAssertTrue(ana.contains("#1 of 5 on <strong>places.park</strong>"))
+        XCTAssertTrue(ana.contains("2 crowns, not a Local Legend"))
+        XCTAssertFalse(ana.contains("data-kind=\"legend\""))
+        // Rarity over the 5 athletes: everyone holds the fountain, 2 of 5 park-corner-regular, nobody the record's gold.
+        XCTAssertTrue(ana.contains("<p class=\"rarity\" data-rarity-tier=\"earned\" title=\"5 of 5\">Held by 100% of athletes</p>"))
+        XCTAssertTrue(ana.contains("title=\"2 of 5\">Held by 40% of athletes</p>"))
+        XCTAssertTrue(ana.contains("data-rarity-tier=\"gold\" title=\"0 of 5\">Gold: held by 0% of athletes</p>"))
+
+        let (benRun, ben) = try page("ben", league: leaguePath)
+        XCTAssertEqual(benRun.status, 0, benRun.stderr)
+        XCTAssertTrue(ben.contains("data-kind=\"legend\">Local Legend of <strong>places.park</strong>: 12 efforts from 2025-12-12 to 2026-03-12"), ben)
+        XCTAssertTrue(ben.contains("#3 of 5 on <strong>places.park</strong>"))
+        XCTAssertTrue(ben.contains("0 crowns, Local Legend of 1 segment"))
+
+        // Fewer athletes than --min-athletes: no rarity lines, so no rarity on the wall.
+        let (few, _, _) = try league([])
+        let fewPath = folder.path + "/few.jsonl"
+        try Data(few.stdout.utf8).write(to: URL(fileURLWithPath: fewPath))
+        let (_, hidden) = try page("ana", league: fewPath)
+        XCTAssertTrue(hidden.contains("data-kind=\"crown\""))
+        XCTAssertFalse(hidden.contains("class=\"rarity\""))
+
+        // A line that is not the league's: the file and line named, the run fails.
+        try Data((result.stdout + "not json\n").utf8).write(to: URL(fileURLWithPath: fewPath))
+        let (bad, _) = try page("ana", league: fewPath)
+        XCTAssertEqual(bad.status, 1)
+        let badLine = result.stdout.split(separator: "\n").count + 1
+        XCTAssertTrue(bad.stderr.contains(fewPath + ":\(badLine): not a JSON object"), bad.stderr)
+        let alone = try CLI.run(["report", folder.path + "/ana", "-o", folder.path + "/x.html", "--league", leaguePath])
+        XCTAssertEqual(alone.status, 64, alone.stderr)
+    }
 }

@@ -20,6 +20,7 @@ struct ReportCommand: ParsableCommand {
             Examples:
               badgectl report ~/runs -o report.html
               badgectl report ~/runs -o report.html --images badges/ --theme moon
+              badgectl report ~/runs -o report.html --league league.jsonl --league-athlete ana
 
             \(ExitStatus.help)
             """
@@ -37,8 +38,22 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "The page title.")
     var title: String = "Badges"
 
+    @Option(help: ArgumentHelp(
+        "badgectl league's JSON lines: the page shows --league-athlete's crowns, ranks and Local Legend status, and each badge's rarity (docs/report.md).",
+        valueName: "file"))
+    var league: String?
+
+    @Option(name: .customLong("league-athlete"), help: ArgumentHelp(
+        "Who the runner is in the --league lines (their \"athlete\" in the worker's lines).", valueName: "name"))
+    var leagueAthlete: String?
+
     @OptionGroup var options: PipelineOptions
     @OptionGroup var cacheOptions: CacheOptions<RouteCache>
+
+    func validate() throws {
+        if league != nil && leagueAthlete == nil { throw ValidationError("--league needs --league-athlete NAME: the runner the page is about") }
+        if leagueAthlete != nil && league == nil { throw ValidationError("--league-athlete goes with --league FILE") }
+    }
 
     func run() throws {
         let pipeline = try EvaluationPipeline(options, failures: .printAndExit)
@@ -51,6 +66,7 @@ struct ReportCommand: ParsableCommand {
                                         title: title, imagesDirectory: images)
         ReportCommand.addGeography(to: &input, packs: pipeline.engine.packs)
         do {
+            if let league, let leagueAthlete { input.league = try ReportLeague.read(path: league, athlete: leagueAthlete) }
             let bytes = try HTMLReport.write(input, to: output)
             print("wrote \(output) (\(Format.count(report.runs.count, "run")), \(Format.count(report.awards.count, "award")), \(Format.count(bytes, "byte")))")
         } catch {

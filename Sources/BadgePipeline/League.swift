@@ -2,36 +2,38 @@ import BadgeRules
 import Foundation
 import RunFiles
 
-/// `badgectl league`'s cross-athlete stage (docs/league.md): the facts of each athlete the worker
+/// `badgectl league`'s cross-athlete stage (docs/league.md; BadgeKit's `BadgeEngine.league`): the facts of each athlete the worker
 /// evaluated (segment efforts, run totals, badges held, the line's sex, birth date and team), then
 /// crowns, leaderboards, Local Legends, club challenges and rarity, in a fixed order.
 ///
 /// Memory: a few numbers per athlete and segment (each athlete's best effort and effort times), not
 /// their runs.
-final class League {
+public final class League {
     /// What the stage computes beside the leaderboards.
-    struct Options {
+    public struct Options {
         /// Rarity lines only when at least this many athletes have a counted run.
-        var minimumAthletes = 10
+        public var minimumAthletes = 10
         /// Leaderboards per category too (`--by`).
-        var categories: [Category] = []
+        public var categories: [Category] = []
         /// Club goals (`--club`).
-        var goals: [ClubGoal] = []
+        public var goals: [ClubGoal] = []
         /// The club period, in days ending at the as-of instant (`--club-days`).
-        var clubDays = 28
+        public var clubDays = 28
         /// The Local Legend window in days ending at the as-of instant.
-        var legendDays = 90
+        public var legendDays = 90
         /// The end of the windows (epoch seconds; later efforts are left out); nil: the end of the latest run.
-        var asOf: Double?
+        public var asOf: Double?
+
+        public init() {}
     }
 
     /// A leaderboard category taken from the athlete's input line.
-    enum Category: String, CaseIterable {
+    public enum Category: String, CaseIterable {
         case sex, age, team
     }
 
     /// What a club totals.
-    enum ClubMeasure: String, CaseIterable {
+    public enum ClubMeasure: String, CaseIterable {
         /// Metres run.
         case distance
         /// Metres climbed (the computed elevation gain).
@@ -44,12 +46,12 @@ final class League {
 
     /// `--club MEASURE=GOAL`: a team's total of `measure` over the period against `goal` (metres,
     /// runs or seconds).
-    struct ClubGoal: Equatable {
-        var measure: ClubMeasure
-        var goal: Double
+    public struct ClubGoal: Equatable {
+        public var measure: ClubMeasure
+        public var goal: Double
 
         /// Reads `distance=100000`; nil when it is not such a pair.
-        init?(_ text: String) {
+        public init?(_ text: String) {
             let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, let measure = ClubMeasure(rawValue: parts[0]), let goal = Double(parts[1]), goal.isFinite, goal > 0
             else { return nil }
@@ -59,61 +61,65 @@ final class League {
     }
 
     /// What the input line says of the athlete (its first line that says it).
-    struct Profile: Equatable {
-        var sex: String?
+    public struct Profile: Equatable, Sendable {
+        public var sex: String?
         /// `YYYY-MM-DD`.
-        var birthDate: String?
-        var team: String?
+        public var birthDate: String?
+        public var team: String?
+
+        public init(sex: String? = nil, birthDate: String? = nil, team: String? = nil) {
+            self.sex = sex; self.birthDate = birthDate; self.team = team
+        }
     }
 
     /// One pass over a segment.
-    struct Effort {
-        var elapsedSeconds: Double
+    public struct Effort {
+        public var elapsedSeconds: Double
         /// When the pass started (epoch seconds).
-        var at: Double
-        var run: String
+        public var at: Double
+        public var run: String
     }
 
     /// What the stage keeps of one athlete.
-    struct Facts {
-        var name: String
-        var profile: Profile
-        var countedRuns = 0
+    public struct Facts {
+        public var name: String
+        public var profile: Profile
+        public var countedRuns = 0
         /// The best effort by segment (`pack.measure`): the fastest, the earlier of equal ones.
-        var best: [String: Effort] = [:]
+        public var best: [String: Effort] = [:]
         /// Every effort's start by segment, in order.
-        var effortTimes: [String: [Double]] = [:]
+        public var effortTimes: [String: [Double]] = [:]
         /// Each run's start and its totals (the club measures), in order.
-        var runs: [RunTotals] = []
+        public var runs: [RunTotals] = []
         /// Badges and tiers held: `pack`, `badge`, `tier`.
-        var held: Set<[String]> = []
+        public var held: Set<[String]> = []
         /// When the athlete's latest run ended (start plus elapsed), nil when no run had a start.
-        var latestEnd: Double?
+        public var latestEnd: Double?
     }
 
     /// A run's start and what it adds to its team's totals.
-    struct RunTotals: Codable, Equatable {
-        var at: Double
-        var distance: Double
-        var climb: Double
-        var time: Double
+    public struct RunTotals: Codable, Equatable {
+        public var at: Double
+        public var distance: Double
+        public var climb: Double
+        public var time: Double
 
-        var totals: [ClubMeasure: Double] { [.distance: distance, .climb: climb, .runs: 1, .time: time] }
+        public var totals: [ClubMeasure: Double] { [.distance: distance, .climb: climb, .runs: 1, .time: time] }
     }
 
-    let options: Options
+    public let options: Options
     /// Segment names (`pack.measure`) and the measure key runs hold them by, sorted by name.
-    let segments: [(name: String, key: String)]
+    public let segments: [(name: String, key: String)]
     /// Every badge and tier the packs declare: `pack`, `badge`, `tier`.
-    let declared: [[String]]
+    public let declared: [[String]]
     private(set) var athletes: [Facts] = []
     /// The packs' `league.lua` hooks, in pack order.
-    var hooks: [LeagueHook] = []
+    public var hooks: [LeagueHook] = []
     /// Why a hook's call failed (file:line and the reason), in the order they happened.
-    private(set) var failures: [String] = []
+    public private(set) var failures: [String] = []
     private var latestEnd: Double?
 
-    init(packs: [RulePack], options: Options) {
+    public init(packs: [RulePack], options: Options) {
         self.options = options
         var segments: [(String, String)] = []
         var declared: [[String]] = []
@@ -130,7 +136,7 @@ final class League {
     }
 
     /// Takes one evaluated athlete: the runs the rules saw and what they awarded.
-    func add(athlete: String, profile: Profile, runs: [RunSummary], evaluation: Evaluation) {
+    public func add(athlete: String, profile: Profile, runs: [RunSummary], evaluation: Evaluation) {
         var facts = Facts(name: athlete, profile: profile, countedRuns: runs.count)
         for run in runs {
             guard let start = run.startEpochSeconds else { continue }
@@ -157,7 +163,7 @@ final class League {
 
     /// Takes an athlete's facts as `badgectl league --emit facts` wrote them (the reduce step of a
     /// distributed job): the lines come out as if the athlete had been evaluated here.
-    func add(_ line: FactsLine) {
+    public func add(_ line: FactsLine) {
         var facts = Facts(name: line.athlete, profile: Profile(sex: line.sex, birthDate: line.birthDate, team: line.team),
                           countedRuns: line.countedRuns)
         facts.best = line.best.mapValues { Effort(elapsedSeconds: $0.elapsedSeconds, at: $0.at, run: $0.run) }
@@ -170,7 +176,7 @@ final class League {
     }
 
     /// The facts of every athlete taken so far, one line each (`--emit facts`).
-    func factLines() -> [FactsLine] {
+    public func factLines() -> [FactsLine] {
         athletes.map { facts in
             FactsLine(athlete: facts.name, sex: facts.profile.sex, birthDate: facts.profile.birthDate, team: facts.profile.team,
                       countedRuns: facts.countedRuns,
@@ -192,11 +198,11 @@ final class League {
 
     /// The instant the windows end at: `--as-of`'s, else the end of the latest run (its start plus
     /// its elapsed time; nil: no run had a start).
-    var asOf: Double? { options.asOf ?? latestEnd }
+    public var asOf: Double? { options.asOf ?? latestEnd }
 
     /// Every line, in order: per segment (by name) its crowns and ranks (overall, then each category
     /// in `--by` order, groups by value), then Local Legends, clubs (by team, then goal), rarity.
-    func lines() -> [LeagueLine] {
+    public func lines() -> [LeagueLine] {
         var out: [LeagueLine] = []
         for segment in segments {
             let entries = athletes.compactMap { facts in facts.best[segment.name].map { (facts, $0) } }
@@ -392,7 +398,7 @@ final class League {
     }
 
     /// The athlete's group in `category`; nil when the line did not say.
-    func value(of category: Category, _ profile: Profile) -> String? {
+    public func value(of category: Category, _ profile: Profile) -> String? {
         switch category {
         case .sex: return profile.sex
         case .team: return profile.team
@@ -404,7 +410,7 @@ final class League {
 
     /// The age group (Strava's: under 20, 20-24, 25-34, 35-44, 45-54, 55-64, 65-69, 70-74, 75+) of
     /// someone born on `birthDate` (YYYY-MM-DD) at `instant` (UTC dates).
-    static func ageGroup(birthDate: String, at instant: Double) -> String? {
+    public static func ageGroup(birthDate: String, at instant: Double) -> String? {
         let parts = birthDate.split(separator: "-").compactMap { Int($0) }
         guard parts.count == 3 else { return nil }
         var calendar = Calendar(identifier: .gregorian)
@@ -428,29 +434,29 @@ final class League {
 
 /// One athlete's facts (`badgectl league --emit facts`, read back by `--from-facts`): what the stage
 /// keeps of the athlete, so that the evaluation (the map) and the stage (the reduce) can run apart.
-struct FactsLine: Codable, Equatable {
-    struct Best: Codable, Equatable {
-        var elapsedSeconds: Double
-        var at: Double
-        var run: String
+public struct FactsLine: Codable, Equatable {
+    public struct Best: Codable, Equatable {
+        public var elapsedSeconds: Double
+        public var at: Double
+        public var run: String
         enum CodingKeys: String, CodingKey {
             case at, run
             case elapsedSeconds = "elapsed_s"
         }
     }
 
-    var type = "facts"
-    var athlete: String
-    var sex: String?
-    var birthDate: String?
-    var team: String?
-    var countedRuns: Int
+    public var type = "facts"
+    public var athlete: String
+    public var sex: String?
+    public var birthDate: String?
+    public var team: String?
+    public var countedRuns: Int
     /// By segment (`pack.measure`).
-    var best: [String: Best]
-    var effortTimes: [String: [Double]]
-    var runs: [League.RunTotals]
-    var held: [[String]]
-    var latestEnd: Double?
+    public var best: [String: Best]
+    public var effortTimes: [String: [Double]]
+    public var runs: [League.RunTotals]
+    public var held: [[String]]
+    public var latestEnd: Double?
 
     enum CodingKeys: String, CodingKey {
         case type, athlete, sex, team, best, runs, held
@@ -462,33 +468,33 @@ struct FactsLine: Codable, Equatable {
 }
 
 /// One output line of `badgectl league` (docs/league.md): a `kind`, its keys, its values and an `id`.
-struct LeagueLine: Encodable, Equatable {
-    var kind: String
-    var id: String
-    var athlete: String?
-    var segment: String?
-    var category: String?
-    var rank: Int?
-    var athletes: Int?
-    var elapsedSeconds: Double?
-    var at: String?
-    var run: String?
-    var efforts: Int?
-    var from: String?
-    var to: String?
-    var team: String?
-    var measure: String?
-    var total: Double?
-    var goal: Double?
-    var achieved: Bool?
-    var members: Int?
-    var pack: String?
-    var badge: String?
-    var tier: String?
-    var holders: Int?
-    var share: Double?
+public struct LeagueLine: Encodable, Equatable, Sendable {
+    public var kind: String
+    public var id: String
+    public var athlete: String?
+    public var segment: String?
+    public var category: String?
+    public var rank: Int?
+    public var athletes: Int?
+    public var elapsedSeconds: Double?
+    public var at: String?
+    public var run: String?
+    public var efforts: Int?
+    public var from: String?
+    public var to: String?
+    public var team: String?
+    public var measure: String?
+    public var total: Double?
+    public var goal: Double?
+    public var achieved: Bool?
+    public var members: Int?
+    public var pack: String?
+    public var badge: String?
+    public var tier: String?
+    public var holders: Int?
+    public var share: Double?
     /// A pack's award: what its hook said.
-    var detail: String?
+    public var detail: String?
 
     enum CodingKeys: String, CodingKey {
         case kind, id, athlete, segment, category, rank, athletes, at, run, efforts, from, to, team, measure, total, goal, achieved, members
@@ -498,7 +504,7 @@ struct LeagueLine: Encodable, Equatable {
 
     /// A line of `kind` whose id hashes the kind, the athlete (empty when none) and `keys` (AwardID's
     /// hash: each field followed by a 0 byte, the first 32 hex digits of SHA-256).
-    init(kind: String, keys: [String], athlete: String?) {
+    public init(kind: String, keys: [String], athlete: String?) {
         self.kind = kind
         self.athlete = athlete
         var fields = keys + ["", "", ""]
@@ -507,14 +513,14 @@ struct LeagueLine: Encodable, Equatable {
     }
 
     /// An instant as `2024-03-02T08:00:00Z` (whole seconds, UTC).
-    static func time(_ epoch: Double) -> String {
+    public static func time(_ epoch: Double) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = TimeZone(identifier: "UTC")
         return formatter.string(from: Date(timeIntervalSince1970: epoch.rounded(.down)))
     }
 
     /// The key column of the table: the segment (and category), the team and measure, or the badge.
-    var key: String {
+    public var key: String {
         if kind != "crown", kind != "rank", kind != "legend", kind != "club", kind != "rarity", let pack {
             return pack + ": " + (segment ?? team ?? ((badge ?? "") + " " + (tier ?? "")))
         }
@@ -525,7 +531,7 @@ struct LeagueLine: Encodable, Equatable {
     }
 
     /// The value column of the table.
-    var value: String {
+    public var value: String {
         switch kind {
         case "crown", "rank":
             return "#\(rank ?? 0)/\(athletes ?? 0) \(Self.clock(elapsedSeconds ?? 0)) at \(at ?? "?")"
@@ -540,13 +546,13 @@ struct LeagueLine: Encodable, Equatable {
         }
     }
 
-    static func clock(_ seconds: Double) -> String {
+    public static func clock(_ seconds: Double) -> String {
         let whole = Int(seconds.rounded())
         return whole >= 3600 ? String(format: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)
             : String(format: "%d:%02d", whole / 60, whole % 60)
     }
 
-    static func figure(_ value: Double) -> String {
+    public static func figure(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(format: "%.1f", value)
     }
 }
