@@ -6,8 +6,11 @@ import RunFiles
 /// evaluated (segment efforts, run totals, badges held, the line's sex, birth date and team), then
 /// crowns, leaderboards, Local Legends, club challenges and rarity, in a fixed order.
 ///
-/// Memory: a few numbers per athlete and segment (each athlete's best effort and effort times), not
-/// their runs.
+/// The stage is a map and a reduce (docs/league.md, "Map and reduce"): `facts` turns an evaluated
+/// athlete into facts lines, one per group it is in (a segment, a badge and tier, a team, and the
+/// global group); `Reduce` takes the lines sorted by group and computes one group at a time, so its
+/// memory is the largest group's facts, not the number of athletes (`FactsSorter` sorts in bounded
+/// memory).
 public final class League {
     /// What the stage computes beside the leaderboards.
     public struct Options {
@@ -73,28 +76,16 @@ public final class League {
     }
 
     /// One pass over a segment.
-    public struct Effort {
+    public struct Effort: Codable, Equatable {
         public var elapsedSeconds: Double
         /// When the pass started (epoch seconds).
         public var at: Double
         public var run: String
-    }
 
-    /// What the stage keeps of one athlete.
-    public struct Facts {
-        public var name: String
-        public var profile: Profile
-        public var countedRuns = 0
-        /// The best effort by segment (`pack.measure`): the fastest, the earlier of equal ones.
-        public var best: [String: Effort] = [:]
-        /// Every effort's start by segment, in order.
-        public var effortTimes: [String: [Double]] = [:]
-        /// Each run's start and its totals (the club measures), in order.
-        public var runs: [RunTotals] = []
-        /// Badges and tiers held: `pack`, `badge`, `tier`.
-        public var held: Set<[String]> = []
-        /// When the athlete's latest run ended (start plus elapsed), nil when no run had a start.
-        public var latestEnd: Double?
+        enum CodingKeys: String, CodingKey {
+            case at, run
+            case elapsedSeconds = "elapsed_s"
+        }
     }
 
     /// A run's start and what it adds to its team's totals.
@@ -112,12 +103,12 @@ public final class League {
     public let segments: [(name: String, key: String)]
     /// Every badge and tier the packs declare: `pack`, `badge`, `tier`.
     public let declared: [[String]]
-    private(set) var athletes: [Facts] = []
     /// The packs' `league.lua` hooks, in pack order.
     public var hooks: [LeagueHook] = []
-    /// Why a hook's call failed (file:line and the reason), in the order they happened.
+    /// Why a hook's call failed or a group's facts were refused, in the order they happened.
     public private(set) var failures: [String] = []
-    private var latestEnd: Double?
+    /// The facts `add` took (`lines()` sorts and reduces them): BadgeKit's in-memory path.
+    private var taken: [String] = []
 
     public init(packs: [RulePack], options: Options) {
         self.options = options
@@ -135,55 +126,71 @@ public final class League {
         self.declared = declared
     }
 
-    /// Takes one evaluated athlete: the runs the rules saw and what they awarded.
-    public func add(athlete: String, profile: Profile, runs: [RunSummary], evaluation: Evaluation) {
-        var facts = Facts(name: athlete, profile: profile, countedRuns: runs.count)
+    // MARK: - The map: facts lines, one per group an athlete is in
+
+    /// The facts of one evaluated athlete (the runs the rules saw and what they awarded): one line
+    /// per group the athlete is in (`FactsKey`): the global group, each segment it has an effort on,
+    /// each badge and tier it holds (when it has a counted run), its team.
+    public func facts(athlete: String, profile: Profile, runs: [RunSummary], evaluation: Evaluation) -> [String] {
+        var latestEnd: Double?
+        var totals: [RunTotals] = []
+        var best: [String: Effort] = [:]
+        var effortTimes: [String: [Double]] = [:]
         for run in runs {
             guard let start = run.startEpochSeconds else { continue }
             let end = start + (run.elapsedSeconds ?? 0)
             latestEnd = max(latestEnd ?? end, end)
             let time = run.movingSeconds ?? run.elapsedSeconds ?? 0
-            facts.runs.append(RunTotals(at: start, distance: run.distanceMeters, climb: run.elevation?.gainMeters ?? 0, time: time))
-            facts.latestEnd = max(facts.latestEnd ?? end, end)
+            totals.append(RunTotals(at: start, distance: run.distanceMeters, climb: run.elevation?.gainMeters ?? 0, time: time))
             for segment in segments {
                 guard let value = run.measures[segment.key], case .list(let efforts)? = value[MeasureField.efforts] else { continue }
                 for effort in efforts {
                     guard let elapsed = League.number(effort[MeasureField.elapsedSeconds]),
                           let offset = League.number(effort[MeasureField.startElapsedSeconds]) else { continue }
                     let pass = Effort(elapsedSeconds: elapsed, at: start + offset, run: run.id)
-                    facts.effortTimes[segment.name, default: []].append(pass.at)
-                    if let best = facts.best[segment.name], (best.elapsedSeconds, best.at) <= (pass.elapsedSeconds, pass.at) { continue }
-                    facts.best[segment.name] = pass
+                    effortTimes[segment.name, default: []].append(pass.at)
+                    if let current = best[segment.name], (current.elapsedSeconds, current.at) <= (pass.elapsedSeconds, pass.at) { continue }
+                    best[segment.name] = pass
                 }
             }
         }
-        for award in evaluation.awards { facts.held.insert([award.pack, award.badge, award.tier]) }
-        athletes.append(facts)
-    }
-
-    /// Takes an athlete's facts as `badgectl league --emit facts` wrote them (the reduce step of a
-    /// distributed job): the lines come out as if the athlete had been evaluated here.
-    public func add(_ line: FactsLine) {
-        var facts = Facts(name: line.athlete, profile: Profile(sex: line.sex, birthDate: line.birthDate, team: line.team),
-                          countedRuns: line.countedRuns)
-        facts.best = line.best.mapValues { Effort(elapsedSeconds: $0.elapsedSeconds, at: $0.at, run: $0.run) }
-        facts.effortTimes = line.effortTimes
-        facts.runs = line.runs
-        facts.held = Set(line.held)
-        facts.latestEnd = line.latestEnd
-        if let end = line.latestEnd { latestEnd = max(latestEnd ?? end, end) }
-        athletes.append(facts)
-    }
-
-    /// The facts of every athlete taken so far, one line each (`--emit facts`).
-    public func factLines() -> [FactsLine] {
-        athletes.map { facts in
-            FactsLine(athlete: facts.name, sex: facts.profile.sex, birthDate: facts.profile.birthDate, team: facts.profile.team,
-                      countedRuns: facts.countedRuns,
-                      best: facts.best.mapValues { FactsLine.Best(elapsedSeconds: $0.elapsedSeconds, at: $0.at, run: $0.run) },
-                      effortTimes: facts.effortTimes, runs: facts.runs,
-                      held: facts.held.sorted { $0.lexicographicallyPrecedes($1) }, latestEnd: facts.latestEnd)
+        var out = [FactsKey.global.line(FactRecord(athlete: athlete, athletes: runs.isEmpty ? 0 : 1, latestEnd: latestEnd))]
+        for segment in segments {
+            guard let effort = best[segment.name] else { continue }
+            out.append(FactsKey.segment(segment.name).line(FactRecord(
+                athlete: athlete, sex: profile.sex, birthDate: profile.birthDate, team: profile.team,
+                best: effort, effortTimes: effortTimes[segment.name] ?? [])))
         }
+        if !runs.isEmpty {
+            var held: Set<[String]> = []
+            for award in evaluation.awards { held.insert([award.pack, award.badge, award.tier]) }
+            for key in held.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+                out.append(FactsKey.badge(key).line(FactRecord(athlete: athlete)))
+            }
+        }
+        if let team = profile.team { out.append(FactsKey.team(team).line(FactRecord(athlete: athlete, runs: totals))) }
+        return out
+    }
+
+    /// One empty facts line per segment and per declared badge and tier, so that their groups exist
+    /// (a badge nobody holds still has its rarity line, a segment nobody ran still calls the hooks).
+    /// Every map writes them; the reduce takes a group's markers as one.
+    public func markers() -> [String] {
+        segments.map { FactsKey.segment($0.name).line(FactRecord()) } + declared.map { FactsKey.badge($0).line(FactRecord()) }
+    }
+
+    /// Takes one evaluated athlete (BadgeKit's path: `lines()` then sorts and reduces in memory).
+    public func add(athlete: String, profile: Profile, runs: [RunSummary], evaluation: Evaluation) {
+        taken += facts(athlete: athlete, profile: profile, runs: runs, evaluation: evaluation)
+    }
+
+    /// Every line of the athletes `add` took: their facts sorted (`FactsSorter.precedes`) and reduced.
+    public func lines() -> [LeagueLine] {
+        var out: [LeagueLine] = []
+        let reduce = Reduce(league: self) { out.append($0) }
+        for line in (markers() + taken).sorted(by: FactsSorter.precedes) { reduce.take(line) }
+        reduce.finish()
+        return out
     }
 
     private static func number(_ scalar: MeasureScalar?) -> Double? {
@@ -194,211 +201,245 @@ public final class League {
         }
     }
 
-    // MARK: - The lines
+    // MARK: - The reduce: one group at a time
 
-    /// The instant the windows end at: `--as-of`'s, else the end of the latest run (its start plus
-    /// its elapsed time; nil: no run had a start).
-    public var asOf: Double? { options.asOf ?? latestEnd }
+    /// The reduce over facts lines sorted by group key (`FactsSorter`): the global group first (its
+    /// lines summed as they come), then one group at a time, its lines held until the next key. Its
+    /// memory is the largest group's facts.
+    public final class Reduce {
+        let league: League
+        let emit: (LeagueLine) -> Void
+        private var key: String?
+        private var group: [FactRecord] = []
+        private var athletes = 0
+        private var latestEnd: Double?
+        private var lastGlobalAthlete: String?
+        private let decoder = JSONDecoder()
 
-    /// Every line, in order: per segment (by name) its crowns and ranks (overall, then each category
-    /// in `--by` order, groups by value), then Local Legends, clubs (by team, then goal), rarity.
-    public func lines() -> [LeagueLine] {
-        var out: [LeagueLine] = []
-        for segment in segments {
-            let entries = athletes.compactMap { facts in facts.best[segment.name].map { (facts, $0) } }
-            out += board(segment: segment.name, category: nil, entries)
-            for category in options.categories {
-                var groups: [String: [(Facts, Effort)]] = [:]
+        public init(league: League, emit: @escaping (LeagueLine) -> Void) {
+            self.league = league
+            self.emit = emit
+        }
+
+        /// The instant the windows end at: `--as-of`'s, else the end of the latest run (nil: no run had a start).
+        public var asOf: Double? { league.options.asOf ?? latestEnd }
+
+        /// Takes the next facts line (`KEY<tab>JSON`, lines of one key together, the global key first);
+        /// a line that is not one is refused in `failures`.
+        public func take(_ line: String) {
+            guard let tab = line.firstIndex(of: "\t") else {
+                league.failures.append(League.Message.notFacts("no tab after the group key"))
+                return
+            }
+            let lineKey = String(line[..<tab])
+            let record: FactRecord
+            do {
+                record = try decoder.decode(FactRecord.self, from: Data(line[line.index(after: tab)...].utf8))
+            } catch {
+                league.failures.append(League.Message.notFacts("\(error)"))
+                return
+            }
+            if lineKey != key {
+                flush()
+                key = lineKey
+            }
+            if lineKey == FactsKey.globalText {
+                if let athlete = record.athlete {
+                    if athlete == lastGlobalAthlete {
+                        league.failures.append(League.Message.factsTwice(athlete))
+                        return
+                    }
+                    lastGlobalAthlete = athlete
+                }
+                athletes += record.athletes ?? 0
+                if let end = record.latestEnd { latestEnd = max(latestEnd ?? end, end) }
+            } else {
+                group.append(record)
+            }
+        }
+
+        /// Ends the last group.
+        public func finish() { flush() }
+
+        private func flush() {
+            defer { group = [] }
+            guard let key, let parsed = FactsKey(key) else { return }
+            // An athlete given twice in a group (its lines split between shards): the first counts.
+            var seen: Set<String> = []
+            let records = group.filter { record in record.athlete.map { seen.insert($0).inserted } ?? false }
+            switch parsed {
+            case .global: break
+            case .segment(let name): segment(name, records)
+            case .badge(let parts): badge(parts, records)
+            case .team(let name): team(name, records)
+            }
+        }
+
+        // MARK: Segments
+
+        private func segment(_ name: String, _ records: [FactRecord]) {
+            guard league.segments.contains(where: { $0.name == name }) else { return }
+            let entries = leaderboard(records.compactMap { record in record.best.map { (record, $0) } })
+            board(segment: name, category: nil, entries)
+            for category in league.options.categories {
+                var groups: [String: [(FactRecord, Effort)]] = [:]
                 for entry in entries {
-                    guard let value = self.value(of: category, entry.0.profile) else { continue }
+                    guard let value = league.value(of: category, entry.0.profile, asOf: asOf) else { continue }
                     groups[value, default: []].append(entry)
                 }
                 for value in groups.keys.sorted() {
-                    out += board(segment: segment.name, category: category.rawValue + ":" + value, groups[value] ?? [])
+                    board(segment: name, category: category.rawValue + ":" + value, groups[value] ?? [])
                 }
             }
-        }
-        if let end = asOf {
-            for segment in segments { out += legend(segment: segment.name, end: end) }
-            out += clubs(end: end)
-        }
-        out += rarity()
-        for hook in hooks { out += packLines(hook) }
-        return out
-    }
-
-    /// The awards of a pack's hook: its segment groups (by name), badge groups (by pack, badge,
-    /// tier), then team groups (by team, over the club period); a failed call costs only its group.
-    private func packLines(_ hook: LeagueHook) -> [LeagueLine] {
-        var out: [LeagueLine] = []
-        func run(_ group: LeagueHook.Group, keys: [String], fill: (inout LeagueLine) -> Void) {
-            do {
-                for award in try hook.call(group) {
-                    var line = LeagueLine(kind: award.kind, keys: [hook.pack.name] + keys, athlete: award.athlete)
-                    line.pack = hook.pack.name
-                    line.detail = award.detail
-                    fill(&line)
-                    out.append(line)
-                }
-            } catch {
-                failures.append("\(error)")
-            }
-        }
-        let start = asOf.map { $0 - Double(options.legendDays) * 86_400 }
-        for segment in segments {
-            let sorted = leaderboard(athletes.compactMap { facts in facts.best[segment.name].map { (facts, $0) } })
-            let entries = sorted.enumerated().map { index, entry in
-                let times = entry.0.effortTimes[segment.name] ?? []
+            if let end = asOf { legend(segment: name, records, end: end) }
+            let start = asOf.map { $0 - Double(league.options.legendDays) * 86_400 }
+            let hookEntries = entries.enumerated().map { index, entry in
+                let times = entry.0.effortTimes ?? []
                 let recent = start.map { from in times.filter { $0 > from && $0 <= (asOf ?? 0) }.count } ?? 0
-                return LeagueHook.SegmentEntry(athlete: entry.0.name, rank: index + 1, bestSeconds: entry.1.elapsedSeconds,
+                return LeagueHook.SegmentEntry(athlete: entry.0.athlete ?? "", rank: index + 1, bestSeconds: entry.1.elapsedSeconds,
                                                at: LeagueLine.time(entry.1.at), efforts: times.count, recentEfforts: recent)
             }
-            run(.segment(name: segment.name, entries: entries), keys: [segment.name]) { $0.segment = segment.name }
+            for hook in league.hooks {
+                call(hook, .segment(name: name, entries: hookEntries), keys: [name]) { $0.segment = name }
+            }
         }
-        let counted = athletes.filter { $0.countedRuns > 0 }
-        var holders: [[String]: [String]] = [:]
-        for key in declared { holders[key] = [] }
-        for facts in counted {
-            for key in facts.held { holders[key, default: []].append(facts.name) }
+
+        /// `entries` in leaderboard order: fastest first, an equal time by the earlier effort, then by name.
+        private func leaderboard(_ entries: [(FactRecord, Effort)]) -> [(FactRecord, Effort)] {
+            entries.sorted { a, b in
+                (a.1.elapsedSeconds, a.1.at) != (b.1.elapsedSeconds, b.1.at)
+                    ? (a.1.elapsedSeconds, a.1.at) < (b.1.elapsedSeconds, b.1.at) : (a.0.athlete ?? "") < (b.0.athlete ?? "")
+            }
         }
-        for key in holders.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-            run(.badge(pack: key[0], badge: key[1], tier: key[2], holders: (holders[key] ?? []).sorted(), athletes: counted.count),
-                keys: key) { line in
+
+        /// The leaderboard lines of `sorted` (in leaderboard order).
+        private func board(segment: String, category: String?, _ sorted: [(FactRecord, Effort)]) {
+            for (index, entry) in sorted.enumerated() {
+                for kind in index == 0 ? ["crown", "rank"] : ["rank"] {
+                    var line = LeagueLine(kind: kind, keys: [segment, category ?? ""], athlete: entry.0.athlete)
+                    line.segment = segment
+                    line.category = category
+                    line.rank = index + 1
+                    line.athletes = sorted.count
+                    line.elapsedSeconds = entry.1.elapsedSeconds
+                    line.at = LeagueLine.time(entry.1.at)
+                    line.run = entry.1.run
+                    emit(line)
+                }
+            }
+        }
+
+        /// The Local Legend: most efforts in the window (`legendDays` ending at `end`, later efforts left
+        /// out); of equal counts, the athlete who reached the count first (its count-th effort in the
+        /// window the earliest), then by name.
+        private func legend(segment: String, _ records: [FactRecord], end: Double) {
+            let start = end - Double(league.options.legendDays) * 86_400
+            var best: (name: String, count: Int, reached: Double)?
+            for record in records {
+                guard let name = record.athlete else { continue }
+                let inWindow = (record.effortTimes ?? []).filter { $0 > start && $0 <= end }.sorted()
+                guard let reached = inWindow.last else { continue }
+                let candidate = (name, inWindow.count, reached)
+                if let current = best {
+                    if candidate.1 < current.count { continue }
+                    if candidate.1 == current.count, (candidate.2, candidate.0) >= (current.reached, current.name) { continue }
+                }
+                best = candidate
+            }
+            guard let legend = best else { return }
+            var line = LeagueLine(kind: "legend", keys: [segment], athlete: legend.name)
+            line.segment = segment
+            line.efforts = legend.count
+            line.from = LeagueLine.time(start)
+            line.to = LeagueLine.time(end)
+            emit(line)
+        }
+
+        // MARK: Badges
+
+        /// The badge's rarity (holders over athletes with a counted run; nothing below
+        /// `minimumAthletes`), then the hooks' badge calls.
+        private func badge(_ key: [String], _ records: [FactRecord]) {
+            guard key.count == 3 else { return }
+            let holders = records.compactMap(\.athlete).sorted()
+            if athletes >= league.options.minimumAthletes, athletes > 0 {
+                var line = LeagueLine(kind: "rarity", keys: key, athlete: nil)
+                line.pack = key[0]
                 line.badge = key[1]
                 line.tier = key[2]
+                line.holders = holders.count
+                line.athletes = athletes
+                line.share = Double(holders.count) / Double(athletes)
+                emit(line)
+            }
+            for hook in league.hooks {
+                call(hook, .badge(pack: key[0], badge: key[1], tier: key[2], holders: holders, athletes: athletes), keys: key) { line in
+                    line.badge = key[1]
+                    line.tier = key[2]
+                }
             }
         }
-        if let end = asOf {
-            let from = end - Double(options.clubDays) * 86_400
-            let teams = teamTotals(from: from, to: end)
-            for team in teams.keys.sorted() {
-                guard let entry = teams[team] else { continue }
-                run(.team(name: team, members: entry.members.sorted(), distanceMeters: entry.totals[.distance] ?? 0,
-                          climbMeters: entry.totals[.climb] ?? 0, runs: Int(entry.totals[.runs] ?? 0), timeSeconds: entry.totals[.time] ?? 0,
-                          from: LeagueLine.time(from), to: LeagueLine.time(end)), keys: [team]) { $0.team = team }
+
+        // MARK: Teams
+
+        /// The team's totals over the club period against each goal, then the hooks' team calls;
+        /// summed athlete by athlete in name order (the same sums whatever order the facts came in).
+        private func team(_ team: String, _ records: [FactRecord]) {
+            guard let end = asOf else { return }
+            let start = end - Double(league.options.clubDays) * 86_400
+            let members = records.sorted { ($0.athlete ?? "") < ($1.athlete ?? "") }
+            var totals: [ClubMeasure: Double] = [:]
+            for record in members {
+                for run in record.runs ?? [] where run.at > start && run.at <= end {
+                    for (measure, value) in run.totals { totals[measure, default: 0] += value }
+                }
             }
-        }
-        return out
-    }
-
-    /// Each team's members and totals over the runs started in (`from`, `to`], summed athlete by
-    /// athlete in name order (the same sums whatever order the athletes came in).
-    private func teamTotals(from start: Double, to end: Double) -> [String: (members: [String], totals: [ClubMeasure: Double])] {
-        var teams: [String: (members: [String], totals: [ClubMeasure: Double])] = [:]
-        for facts in athletes.sorted(by: { $0.name < $1.name }) {
-            guard let team = facts.profile.team else { continue }
-            var entry = teams[team] ?? ([], [:])
-            entry.members.append(facts.name)
-            for run in facts.runs where run.at > start && run.at <= end {
-                for (measure, value) in run.totals { entry.totals[measure, default: 0] += value }
-            }
-            teams[team] = entry
-        }
-        return teams
-    }
-
-    /// `entries` in leaderboard order: fastest first, an equal time by the earlier effort, then by name.
-    private func leaderboard(_ entries: [(Facts, Effort)]) -> [(Facts, Effort)] {
-        entries.sorted { a, b in
-            (a.1.elapsedSeconds, a.1.at) != (b.1.elapsedSeconds, b.1.at)
-                ? (a.1.elapsedSeconds, a.1.at) < (b.1.elapsedSeconds, b.1.at) : a.0.name < b.0.name
-        }
-    }
-
-    /// The leaderboard of `entries`: fastest first, an equal time by the earlier effort, then by name.
-    private func board(segment: String, category: String?, _ entries: [(Facts, Effort)]) -> [LeagueLine] {
-        let sorted = leaderboard(entries)
-        var out: [LeagueLine] = []
-        for (index, entry) in sorted.enumerated() {
-            for kind in index == 0 ? ["crown", "rank"] : ["rank"] {
-                var line = LeagueLine(kind: kind, keys: [segment, category ?? ""], athlete: entry.0.name)
-                line.segment = segment
-                line.category = category
-                line.rank = index + 1
-                line.athletes = sorted.count
-                line.elapsedSeconds = entry.1.elapsedSeconds
-                line.at = LeagueLine.time(entry.1.at)
-                line.run = entry.1.run
-                out.append(line)
-            }
-        }
-        return out
-    }
-
-    /// The Local Legend: most efforts in the window (`legendDays` ending at `end`, later efforts left
-    /// out); of equal counts, the athlete who reached the count first (its count-th effort in the
-    /// window the earliest), then by name.
-    private func legend(segment: String, end: Double) -> [LeagueLine] {
-        let start = end - Double(options.legendDays) * 86_400
-        var best: (name: String, count: Int, reached: Double)?
-        for facts in athletes {
-            let inWindow = (facts.effortTimes[segment] ?? []).filter { $0 > start && $0 <= end }.sorted()
-            guard let reached = inWindow.last else { continue }
-            let candidate = (facts.name, inWindow.count, reached)
-            if let current = best {
-                if candidate.1 < current.count { continue }
-                if candidate.1 == current.count, (candidate.2, candidate.0) >= (current.reached, current.name) { continue }
-            }
-            best = candidate
-        }
-        guard let legend = best else { return [] }
-        var line = LeagueLine(kind: "legend", keys: [segment], athlete: legend.name)
-        line.segment = segment
-        line.efforts = legend.count
-        line.from = LeagueLine.time(start)
-        line.to = LeagueLine.time(end)
-        return [line]
-    }
-
-    /// Each team's totals over the club period (`clubDays` ending at `end`) against each goal.
-    private func clubs(end: Double) -> [LeagueLine] {
-        guard !options.goals.isEmpty else { return [] }
-        let start = end - Double(options.clubDays) * 86_400
-        let teams = teamTotals(from: start, to: end)
-        var out: [LeagueLine] = []
-        for team in teams.keys.sorted() {
-            guard let entry = teams[team] else { continue }
-            for goal in options.goals {
-                let total = entry.totals[goal.measure] ?? 0
+            for goal in league.options.goals {
+                let total = totals[goal.measure] ?? 0
                 var line = LeagueLine(kind: "club", keys: [team, goal.measure.rawValue, goal.goal.description], athlete: nil)
                 line.team = team
                 line.measure = goal.measure.rawValue
                 line.total = total
                 line.goal = goal.goal
                 line.achieved = total >= goal.goal
-                line.members = entry.members.count
+                line.members = members.count
                 line.from = LeagueLine.time(start)
                 line.to = LeagueLine.time(end)
-                out.append(line)
+                emit(line)
+            }
+            for hook in league.hooks {
+                call(hook, .team(name: team, members: members.compactMap(\.athlete), distanceMeters: totals[.distance] ?? 0,
+                                 climbMeters: totals[.climb] ?? 0, runs: Int(totals[.runs] ?? 0), timeSeconds: totals[.time] ?? 0,
+                                 from: LeagueLine.time(start), to: LeagueLine.time(end)), keys: [team]) { $0.team = team }
             }
         }
-        return out
+
+        /// The awards of a pack's hook on one group; a failed call costs only that group.
+        private func call(_ hook: LeagueHook, _ group: LeagueHook.Group, keys: [String], fill: (inout LeagueLine) -> Void) {
+            do {
+                for award in try hook.call(group) {
+                    var line = LeagueLine(kind: award.kind, keys: [hook.pack.name] + keys, athlete: award.athlete)
+                    line.pack = hook.pack.name
+                    line.detail = award.detail
+                    fill(&line)
+                    emit(line)
+                }
+            } catch {
+                league.failures.append("\(error)")
+            }
+        }
     }
 
-    /// Each declared badge and tier (and any other awarded): holders over athletes with a counted
-    /// run; nothing when fewer than `minimumAthletes` have one.
-    private func rarity() -> [LeagueLine] {
-        let counted = athletes.filter { $0.countedRuns > 0 }
-        guard counted.count >= options.minimumAthletes, !counted.isEmpty else { return [] }
-        var holders: [[String]: Int] = [:]
-        for key in declared { holders[key] = 0 }
-        for facts in counted {
-            for key in facts.held { holders[key, default: 0] += 1 }
+    /// Messages of refused facts.
+    public enum Message {
+        static func factsTwice(_ athlete: String) -> String {
+            "athlete \(ShownValue.quoted(athlete))'s facts were given twice (partition the worker's lines by athlete); the second left out"
         }
-        return holders.keys.sorted { $0.lexicographicallyPrecedes($1) }.map { key in
-            var line = LeagueLine(kind: "rarity", keys: key, athlete: nil)
-            line.pack = key[0]
-            line.badge = key[1]
-            line.tier = key[2]
-            line.holders = holders[key] ?? 0
-            line.athletes = counted.count
-            line.share = Double(holders[key] ?? 0) / Double(counted.count)
-            return line
-        }
+        public static func notFacts(_ reason: String) -> String { "not a facts line of badgectl league --facts (\(reason)); skipped" }
     }
 
     /// The athlete's group in `category`; nil when the line did not say.
-    public func value(of category: Category, _ profile: Profile) -> String? {
+    public func value(of category: Category, _ profile: Profile, asOf: Double?) -> String? {
         switch category {
         case .sex: return profile.sex
         case .team: return profile.team
@@ -432,38 +473,191 @@ public final class League {
     }
 }
 
-/// One athlete's facts (`badgectl league --emit facts`, read back by `--from-facts`): what the stage
-/// keeps of the athlete, so that the evaluation (the map) and the stage (the reduce) can run apart.
-public struct FactsLine: Codable, Equatable {
-    public struct Best: Codable, Equatable {
-        public var elapsedSeconds: Double
-        public var at: Double
-        public var run: String
-        enum CodingKeys: String, CodingKey {
-            case at, run
-            case elapsedSeconds = "elapsed_s"
+/// The group a facts line belongs to; its text is the line's sort key (`KEY<tab>JSON`): `0` (the
+/// global group: counted athletes and the latest run's end, first in byte order), `badge PACK BADGE
+/// TIER`, `seg SEGMENT`, `team TEAM`, each part percent-encoded (`%`, space, tab and control
+/// characters), so that the key never holds a tab and its parts never a space.
+public enum FactsKey: Equatable {
+    case global
+    case segment(String)
+    case badge([String])
+    case team(String)
+
+    public static let globalText = "0"
+
+    public var text: String {
+        switch self {
+        case .global: return FactsKey.globalText
+        case .segment(let name): return "seg " + FactsKey.escape(name)
+        case .badge(let parts): return (["badge"] + parts.map(FactsKey.escape)).joined(separator: " ")
+        case .team(let name): return "team " + FactsKey.escape(name)
         }
     }
 
-    public var type = "facts"
-    public var athlete: String
+    /// Reads a key's text; nil when it is none.
+    public init?(_ text: String) {
+        if text == FactsKey.globalText { self = .global; return }
+        let parts = text.split(separator: " ", omittingEmptySubsequences: false).map { String($0).removingPercentEncoding ?? String($0) }
+        switch (parts.first, parts.count) {
+        case ("seg"?, 2): self = .segment(parts[1])
+        case ("team"?, 2): self = .team(parts[1])
+        case ("badge"?, 4): self = .badge(Array(parts[1...]))
+        default: return nil
+        }
+    }
+
+    /// The facts line of `record` in this group.
+    func line(_ record: FactRecord) -> String { text + "\t" + record.json }
+
+    static func escape(_ part: String) -> String {
+        var out = ""
+        for scalar in part.unicodeScalars {
+            if scalar == "%" || scalar == " " || scalar.value < 0x20 || scalar.value == 0x7F {
+                out += String(format: "%%%02X", scalar.value)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}
+
+/// One facts line's JSON: what the stage keeps of an athlete in one group (docs/league.md, "Map and
+/// reduce"). The global group's line: `athlete`, `athletes` (1 when the athlete has a counted run,
+/// else 0; a pre-summed line may give any count and no athlete), `latest_end`; a segment's: the
+/// athlete's profile, `best`, `effort_times`; a badge's: the holder; a team's: the member and its
+/// runs' totals. A line without `athlete` (a marker) only makes its group exist.
+public struct FactRecord: Codable, Equatable {
+    public var athlete: String?
+    public var athletes: Int?
+    public var latestEnd: Double?
     public var sex: String?
     public var birthDate: String?
     public var team: String?
-    public var countedRuns: Int
-    /// By segment (`pack.measure`).
-    public var best: [String: Best]
-    public var effortTimes: [String: [Double]]
-    public var runs: [League.RunTotals]
-    public var held: [[String]]
-    public var latestEnd: Double?
+    public var best: League.Effort?
+    public var effortTimes: [Double]?
+    public var runs: [League.RunTotals]?
+
+    public init(athlete: String? = nil, athletes: Int? = nil, latestEnd: Double? = nil, sex: String? = nil, birthDate: String? = nil,
+                team: String? = nil, best: League.Effort? = nil, effortTimes: [Double]? = nil, runs: [League.RunTotals]? = nil) {
+        self.athlete = athlete; self.athletes = athletes; self.latestEnd = latestEnd
+        self.sex = sex; self.birthDate = birthDate; self.team = team
+        self.best = best; self.effortTimes = effortTimes; self.runs = runs
+    }
 
     enum CodingKeys: String, CodingKey {
-        case type, athlete, sex, team, best, runs, held
+        case athlete, athletes, sex, team, best, runs
         case birthDate = "birth_date"
-        case countedRuns = "counted_runs"
         case effortTimes = "effort_times"
         case latestEnd = "latest_end"
+    }
+
+    var profile: League.Profile { League.Profile(sex: sex, birthDate: birthDate, team: team) }
+
+    /// One line, keys sorted.
+    var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+}
+
+/// Sorts facts lines by their bytes (as `LC_ALL=C sort` and Spark's string order do) in bounded
+/// memory: lines are held until `bufferBytes`, then sorted and written to a temporary file (a run);
+/// `finish` merges the runs (k-way) and hands the lines over in order. The temporary folder is
+/// removed when done.
+public final class FactsSorter {
+    /// Byte order of two lines.
+    public static func precedes(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
+
+    private let bufferBytes: Int
+    private var buffer: [String] = []
+    private var buffered = 0
+    private var folder: URL?
+    private var runs: [URL] = []
+
+    public init(bufferBytes: Int = 32 << 20) { self.bufferBytes = max(bufferBytes, 1) }
+
+    deinit { if let folder { try? FileManager.default.removeItem(at: folder) } }
+
+    /// How many sorted runs went to temporary files so far.
+    public var spilled: Int { runs.count }
+
+    public func add(_ line: String) throws {
+        buffer.append(line)
+        buffered += line.utf8.count + 48
+        if buffered >= bufferBytes { try spill() }
+    }
+
+    private func spill() throws {
+        guard !buffer.isEmpty else { return }
+        buffer.sort(by: FactsSorter.precedes)
+        let folder = try self.folder ?? {
+            let made = FileManager.default.temporaryDirectory.appendingPathComponent("badgectl-league-" + UUID().uuidString)
+            try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true)
+            self.folder = made
+            return made
+        }()
+        let file = folder.appendingPathComponent("run-\(runs.count)")
+        var data = Data()
+        data.reserveCapacity(buffered)
+        for line in buffer {
+            data.append(contentsOf: line.utf8)
+            data.append(0x0A)
+        }
+        try data.write(to: file)
+        runs.append(file)
+        buffer = []
+        buffered = 0
+    }
+
+    /// Hands every line over in byte order.
+    public func finish(_ body: (String) -> Void) throws {
+        if runs.isEmpty {
+            buffer.sort(by: FactsSorter.precedes)
+            for line in buffer { body(line) }
+            buffer = []
+            return
+        }
+        try spill()
+        var readers = try runs.map { try RunReader(url: $0) }
+        var heads = readers.indices.map { readers[$0].next() }
+        while true {
+            var smallest: Int?
+            for index in heads.indices {
+                guard let head = heads[index] else { continue }
+                if let current = smallest, let best = heads[current], !FactsSorter.precedes(head, best) { continue }
+                smallest = index
+            }
+            guard let index = smallest, let line = heads[index] else { break }
+            body(line)
+            heads[index] = readers[index].next()
+        }
+    }
+
+    /// Reads one run file line by line, 1 MiB at a time.
+    private struct RunReader {
+        let handle: FileHandle
+        var pending: [UInt8] = []
+        var start = 0
+        var ended = false
+
+        init(url: URL) throws { handle = try FileHandle(forReadingFrom: url) }
+
+        mutating func next() -> String? {
+            while true {
+                if let newline = pending[start...].firstIndex(of: 0x0A) {
+                    let line = String(decoding: pending[start..<newline], as: UTF8.self)
+                    start = newline + 1
+                    return line
+                }
+                if ended { return nil }
+                pending.removeSubrange(0..<start)
+                start = 0
+                let chunk = handle.readData(ofLength: 1 << 20)
+                if chunk.isEmpty { ended = true; try? handle.close() } else { pending.append(contentsOf: chunk) }
+            }
+        }
     }
 }
 

@@ -200,8 +200,10 @@ final class LeagueEndToEndTests: XCTestCase {
         XCTAssertTrue(output.stdout.contains("1 passed, 0 failed"), output.stdout)
     }
 
-    /// The map and reduce steps apart: facts of two shards (athletes split between them), then
-    /// `--from-facts` over both, give exactly the single-process lines.
+    /// The map and reduce steps apart: the facts of 1, 2 or 5 shards (athletes split between them),
+    /// in map order, shuffled or sorted, reduced in memory or through temporary files (a 1 KiB sort
+    /// buffer), give exactly the single-process lines; an athlete's facts given twice are named
+    /// and counted once.
     func testFactsOfShardsReduceToTheSameLines() throws {
         let folder = try TemporaryFolder()
         let lines = try Self.population.write(to: folder.path)
@@ -209,24 +211,50 @@ final class LeagueEndToEndTests: XCTestCase {
                        "--min-athletes", "5"]
         let whole = try CLI.run(["league", "--root", folder.path] + options, stdin: lines.joined(separator: "\n") + "\n")
         XCTAssertEqual(whole.status, 0, whole.stderr)
-        let shards = [["ana", "dee", "eve"], ["ben", "cai"]].map { names in
-            lines.filter { line in names.contains { line.contains("\"athlete\":\"\($0)\"") } }
+        func facts(_ shards: [[String]]) throws -> String {
+            var out = ""
+            for names in shards {
+                let shard = lines.filter { line in names.contains { line.contains("\"athlete\":\"\($0)\"") } }
+                let map = try CLI.run(["league", "--facts", "--root", folder.path] + options, stdin: shard.joined(separator: "\n") + "\n")
+                XCTAssertEqual(map.status, 0, map.stderr)
+                out += map.stdout
+            }
+            return out
         }
-        var facts = ""
-        for shard in shards {
-            let map = try CLI.run(["league", "--facts", "--root", folder.path] + options, stdin: shard.joined(separator: "\n") + "\n")
-            XCTAssertEqual(map.status, 0, map.stderr)
-            facts += map.stdout
+        let one = try facts([["ana", "ben", "cai", "dee", "eve"]])
+        let two = try facts([["ana", "dee", "eve"], ["ben", "cai"]])
+        let five = try facts([["eve"], ["dee"], ["cai"], ["ben"], ["ana"]])
+        // One global line per athlete, whatever the shards.
+        for text in [one, two, five] {
+            XCTAssertEqual(text.split(separator: "\n").filter { $0.hasPrefix("0\t") }.count, 5)
         }
-        XCTAssertEqual(facts.split(separator: "\n").count, 5)
-        let reduce = try CLI.run(["league", "--from-facts"] + options, stdin: facts)
-        XCTAssertEqual(reduce.status, 0, reduce.stderr)
-        XCTAssertEqual(reduce.stdout, whole.stdout)
-        XCTAssertTrue(reduce.stdout.contains(#""kind":"park-legend""#))
+        // Shuffled: every step-th line in turn (a step prime to the count), so a group's lines do not stay together.
+        let factLines = two.split(separator: "\n").map(String.init)
+        let step = [7, 11, 13].first { factLines.count % $0 != 0 } ?? 1
+        let shuffled = (0..<factLines.count).map { factLines[$0 * step % factLines.count] }.joined(separator: "\n") + "\n"
+        let sorted = factLines.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.joined(separator: "\n") + "\n"
+        XCTAssertNotEqual(shuffled, sorted)
+        for (name, input, buffer) in [("one shard", one, "32768"), ("two shards", two, "32768"), ("five shards", five, "1"),
+                                      ("shuffled", shuffled, "32768"), ("shuffled, spilled", shuffled, "1"), ("sorted", sorted, "1")] {
+            let reduce = try CLI.run(["league", "--from-facts", "--sort-buffer-kib", buffer] + options, stdin: input)
+            XCTAssertEqual(reduce.status, 0, name + ": " + reduce.stderr)
+            XCTAssertEqual(reduce.stdout, whole.stdout, name)
+        }
+        XCTAssertTrue(whole.stdout.contains(#""kind":"park-legend""#))
+        // The single-machine command itself, its sort spilled to temporary files: the same lines.
+        let spilled = try CLI.run(["league", "--root", folder.path, "--sort-buffer-kib", "1"] + options,
+                                  stdin: lines.joined(separator: "\n") + "\n")
+        XCTAssertEqual(spilled.stdout, whole.stdout)
 
-        let twice = try CLI.run(["league", "--from-facts"] + options, stdin: facts + (facts.split(separator: "\n").first.map { $0 + "\n" } ?? ""))
+        // ana's shard given twice: her facts count once, named on stderr, exit 2.
+        let twice = try CLI.run(["league", "--from-facts"] + options, stdin: two + facts([["ana"]]))
         XCTAssertEqual(twice.status, 2)
-        XCTAssertTrue(twice.stderr.contains("line 6: athlete 'ana''s facts were given on line 1 already"), twice.stderr)
+        XCTAssertTrue(twice.stderr.contains("athlete 'ana''s facts were given twice"), twice.stderr)
+        XCTAssertEqual(twice.stdout, whole.stdout)
+        let bad = try CLI.run(["league", "--from-facts"] + options, stdin: two + "{\"type\":\"facts\"}\n")
+        XCTAssertEqual(bad.status, 2)
+        XCTAssertTrue(bad.stderr.contains("line \(factLines.count + 1): not a facts line"), bad.stderr)
+        XCTAssertEqual(bad.stdout, whole.stdout)
     }
 
     /// `report --league --league-athlete`: the runner's crowns, ranks and legend status, and each badge's

@@ -60,6 +60,11 @@ struct LeagueCommand: ParsableCommand {
     var fromFacts = false
 
     @Option(name: .long, help: ArgumentHelp(
+        "Facts held in memory before a sorted run goes to a temporary file, in KiB: the stage's memory beside the largest group (docs/league.md, \"Memory\").",
+        valueName: "kib"))
+    var sortBufferKib = 32768
+
+    @Option(name: .long, help: ArgumentHelp(
         "Read run files only inside this folder (as `badgectl worker --root`).", valueName: "dir"))
     var root: String?
 
@@ -68,6 +73,7 @@ struct LeagueCommand: ParsableCommand {
     func validate() throws {
         if facts && fromFacts { throw ValidationError("--facts and --from-facts go to two different steps: give one") }
         if minAthletes < 1 { throw ValidationError("--min-athletes must be 1 or more") }
+        if sortBufferKib < 1 { throw ValidationError("--sort-buffer-kib must be 1 or more") }
         if clubDays < 1 { throw ValidationError("--club-days must be 1 or more") }
         for category in by where League.Category(rawValue: category) == nil {
             throw ValidationError("--by \(ShownName.of(category)): expected sex, age or team")
@@ -95,41 +101,73 @@ struct LeagueCommand: ParsableCommand {
         leagueOptions.asOf = try LeagueCommand.endOfDay(options.asOf.date(), zone: runs.zone)
         let setup = Worker.Setup(pipeline: runs, sport: options.selection.sport, maximumErrors: nil,
                                  root: root.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 })
-        let (league, reading) = fromFacts
-            ? LeagueCommand.collectFacts(packs: runs.engine.packs, limits: runs.engine.limits, options: leagueOptions, from: 0)
-            : LeagueCommand.collect(setup: setup, options: leagueOptions, from: 0)
-        EvaluationPipeline.printWarnings(of: runs.cache)
-        var text = ""
-        if facts {
-            for line in league.factLines() { text += WorkerLines.encode(line) + "\n" }
-            WorkerCommand.writeAll(Array(text.utf8), to: 1)
-            if case .skipped(let count) = reading, count > 0 { throw ExitCode(ExitStatus.partial.rawValue) }
-            if case .readError(let message) = reading {
-                Console.error(CommandError.prefix + "cannot read stdin: \(message)")
-                throw ExitCode(ExitStatus.failure.rawValue)
+        let league = League(packs: runs.engine.packs, options: leagueOptions)
+        var hookFailures = 0
+        if !facts {
+            for pack in runs.engine.packs {
+                do {
+                    if let hook = try LeagueHook.load(pack: pack, limits: runs.engine.limits) { league.hooks.append(hook) }
+                } catch {
+                    hookFailures += 1
+                    Console.error(CommandError.prefix + "\(error)")
+                }
             }
+        }
+        if facts {
+            // The map alone: each athlete's facts lines as it is evaluated, unsorted.
+            var pending: [UInt8] = []
+            let reading = LeagueCommand.map(setup: setup, league: league, from: 0) { line in
+                pending += Array(line.utf8) + [0x0A]
+                if pending.count >= 1 << 16 { WorkerCommand.writeAll(pending, to: 1); pending = [] }
+            }
+            WorkerCommand.writeAll(pending, to: 1)
+            EvaluationPipeline.printWarnings(of: runs.cache)
+            try LeagueCommand.exit(reading, extra: 0)
             return
         }
-        let lines = league.lines()
-        for failure in league.failures { Console.error(CommandError.prefix + failure) }
-        var outcome = reading
-        if case .skipped(let count) = reading { outcome = .skipped(count + league.failures.count) }
-        switch format {
-        case .json:
-            for line in lines { text += WorkerLines.encode(line) + "\n" }
-        case .table:
-            text = LeagueCommand.table(lines)
+        // Map (or read facts), sort in bounded memory, reduce one group at a time.
+        let sorter = FactsSorter(bufferBytes: sortBufferKib << 10)
+        var sortError: Error?
+        let add: (String) -> Void = { line in
+            guard sortError == nil else { return }
+            do { try sorter.add(line) } catch { sortError = error }
         }
-        WorkerCommand.writeAll(Array(text.utf8), to: 1)
-        switch outcome {
+        let reading = fromFacts
+            ? LeagueCommand.readFacts(from: 0, add)
+            : LeagueCommand.map(setup: setup, league: league, from: 0, add)
+        EvaluationPipeline.printWarnings(of: runs.cache)
+        var tableLines: [LeagueLine] = []
+        var pending: [UInt8] = []
+        let json = format == .json
+        let reduce = League.Reduce(league: league) { line in
+            guard json else { tableLines.append(line); return }
+            pending += Array(WorkerLines.encode(line).utf8) + [0x0A]
+            if pending.count >= 1 << 16 { WorkerCommand.writeAll(pending, to: 1); pending = [] }
+        }
+        do {
+            if let sortError { throw sortError }
+            try sorter.finish { reduce.take($0) }
+        } catch {
+            Console.error(CommandError.prefix + "cannot sort the facts in a temporary folder: \(error)")
+            throw ExitCode(ExitStatus.failure.rawValue)
+        }
+        reduce.finish()
+        WorkerCommand.writeAll(json ? pending : Array(LeagueCommand.table(tableLines).utf8), to: 1)
+        for failure in league.failures { Console.error(CommandError.prefix + failure) }
+        try LeagueCommand.exit(reading, extra: hookFailures + league.failures.count)
+    }
+
+    /// The exit for how reading went and `extra` failures (hooks, refused facts).
+    static func exit(_ reading: Outcome, extra: Int) throws {
+        switch reading {
         case .readError(let message):
             Console.error(CommandError.prefix + "cannot read stdin: \(message)")
             throw ExitCode(ExitStatus.failure.rawValue)
-        case .skipped(let count) where count > 0:
+        case .skipped(let skipped):
+            let count = skipped + extra
+            guard count > 0 else { return }
             Console.error(CommandError.prefix + "\(count) line\(count == 1 ? "" : "s") or rule\(count == 1 ? "" : "s") failed; the rest was counted")
             throw ExitCode(ExitStatus.partial.rawValue)
-        default:
-            break
         }
     }
 
@@ -139,24 +177,18 @@ struct LeagueCommand: ParsableCommand {
         case readError(String)
     }
 
-    /// Reads every line of `descriptor`, evaluates each athlete through the worker and gathers the
-    /// facts (the library entry `badgectl league` calls; tests call it too).
-    static func collect(setup: Setup, options: League.Options, from descriptor: Int32) -> (League, Outcome) {
-        let league = League(packs: setup.pipeline.engine.packs, options: options)
-        var hookFailures = 0
-        for pack in setup.pipeline.engine.packs {
-            do {
-                if let hook = try LeagueHook.load(pack: pack, limits: setup.pipeline.engine.limits) { league.hooks.append(hook) }
-            } catch {
-                hookFailures += 1
-                Console.error(CommandError.prefix + "\(error)")
-            }
-        }
+    typealias Setup = Worker.Setup
+
+    /// The map: reads every line of `descriptor`, evaluates each athlete through the worker and hands
+    /// over its facts lines (after the groups' markers) as it goes; nothing of an athlete is kept.
+    static func map(setup: Setup, league: League, from descriptor: Int32, _ write: @escaping (String) -> Void) -> Outcome {
+        for line in league.markers() { write(line) }
         let worker = Worker(setup: setup, write: { _ in }, flush: {})
         var profiles: [String: League.Profile] = [:]
         var skipped = 0
         worker.observe = { athlete, runs, evaluation in
-            league.add(athlete: athlete, profile: profiles.removeValue(forKey: athlete) ?? League.Profile(), runs: runs, evaluation: evaluation)
+            let profile = profiles.removeValue(forKey: athlete) ?? League.Profile()
+            for line in league.facts(athlete: athlete, profile: profile, runs: runs, evaluation: evaluation) { write(line) }
         }
         let limit = SummaryReader.maximumBytes + 4096
         let readError = LineReader(descriptor: descriptor, maximumBytes: limit).forEach { item in
@@ -174,65 +206,49 @@ struct LeagueCommand: ParsableCommand {
             }
         }
         let outcome = worker.finish()
-        if let readError { return (league, .readError(readError)) }
+        if let readError { return .readError(readError) }
         switch outcome {
-        case .complete: return (league, .skipped(skipped + hookFailures))
-        case .partial(let errors), .stopped(_, let errors): return (league, .skipped(skipped + hookFailures + errors))
+        case .complete: return .skipped(skipped)
+        case .partial(let errors), .stopped(_, let errors): return .skipped(skipped + errors)
         }
     }
 
-    typealias Setup = Worker.Setup
-
-    /// Reads facts lines (`--facts`'s) from `descriptor` into a league over `packs` (the reduce step);
-    /// a line that is not a facts line is skipped and named.
-    static func collectFacts(packs: [RulePack], limits: RuleEngine.Limits, options: League.Options,
-                             from descriptor: Int32) -> (League, Outcome) {
-        let league = League(packs: packs, options: options)
-        var skipped = 0
-        for pack in packs {
-            do {
-                if let hook = try LeagueHook.load(pack: pack, limits: limits) { league.hooks.append(hook) }
-            } catch {
-                skipped += 1
-                Console.error(CommandError.prefix + "\(error)")
-            }
-        }
+    /// Reads facts lines (`--facts`'s, in any order) from `descriptor` and hands over each that is
+    /// one (`KEY<tab>JSON` with a known key and a facts object); any other is skipped and named.
+    static func readFacts(from descriptor: Int32, _ add: (String) -> Void) -> Outcome {
         let decoder = JSONDecoder()
-        var seen: [String: Int] = [:]
+        var skipped = 0
         let readError = LineReader(descriptor: descriptor, maximumBytes: 64 << 20).forEach { item in
             switch item {
             case .line(let number, let bytes):
                 guard !bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) else { return }
+                var text = String(decoding: bytes, as: UTF8.self)
+                if text.hasSuffix("\r") { text.removeLast() }
+                guard let tab = text.firstIndex(of: "\t"), FactsKey(String(text[..<tab])) != nil else {
+                    skipped += 1
+                    Console.error(CommandError.prefix + "line \(number): " + League.Message.notFacts("no group key and tab before the JSON"))
+                    return
+                }
                 do {
-                    let facts = try decoder.decode(FactsLine.self, from: Data(buffer: bytes))
-                    if let first = seen[facts.athlete] {
-                        skipped += 1
-                        Console.error(CommandError.prefix + "line \(number): " + Message.factsTwice(facts.athlete, first: first))
-                        return
-                    }
-                    seen[facts.athlete] = number
-                    league.add(facts)
+                    _ = try decoder.decode(FactRecord.self, from: Data(text[text.index(after: tab)...].utf8))
+                    add(text)
                 } catch {
                     skipped += 1
-                    Console.error(CommandError.prefix + "line \(number): " + Message.notFacts(error))
+                    Console.error(CommandError.prefix + "line \(number): " + League.Message.notFacts("\(error)"))
                 }
             case .tooLong(let number):
                 skipped += 1
                 Console.error(CommandError.prefix + "line \(number): longer than 64 MiB; skipped")
             }
         }
-        if let readError { return (league, .readError(readError)) }
-        return (league, .skipped(skipped))
+        if let readError { return .readError(readError) }
+        return .skipped(skipped)
     }
 
     /// Messages of a line's league fields.
     enum Message {
         static func mustBeString(_ field: String) -> String { "\"\(field)\" must be a non-empty string" }
         static let birthDate = "\"birth_date\" must be a date YYYY-MM-DD"
-        static func factsTwice(_ athlete: String, first: Int) -> String {
-            "athlete \(ShownValue.quoted(athlete))'s facts were given on line \(first) already (partition the worker's lines by athlete); skipped"
-        }
-        static func notFacts(_ error: Error) -> String { "not a facts line of badgectl league --facts (\(error)); skipped" }
     }
 
     /// The athlete and the league fields of a line (nil when the line names no athlete: the worker
