@@ -14,8 +14,10 @@ See README.md, "Run it on Spark", and docs/worker.md for the line format.
 
 With --league, the job computes `badgectl league`'s cross-athlete lines instead (docs/league.md,
 "Map and reduce"): every partition (an athlete's runs together, as for the worker) is piped through
-`badgectl league --facts` (the map: one facts line per athlete), then the facts are reduced through
-`badgectl league --from-facts` in one partition, written as out/league/part-00000: the lines a
+`badgectl league --facts` (the map: one facts line per group an athlete is in, keyed by the group);
+the global group is summed on the driver into one line given to every reduce partition; the other
+facts are range-partitioned and sorted by group key and each partition is piped through
+`badgectl league --from-facts`, written as out/league/part-*: in partition order, the lines a
 single `badgectl league` over the whole manifest writes. A manifest entry's "team", "sex" and
 "birth_date" are passed on.
 
@@ -24,6 +26,7 @@ single `badgectl league` over the whole manifest writes. A manifest entry's "tea
 """
 
 import argparse
+import itertools
 import json
 import shlex
 import time
@@ -116,9 +119,31 @@ def main():
         for rules in args.rules:
             league += ["--rules", rules]
         facts = requests.pipe(shlex.join(league + ["--facts"] + (["--root", args.root] if args.root else [])), checkCode=True)
-        # The reduce: every athlete's facts in one partition (the stage's state is a few numbers per
-        # athlete); its lines do not depend on the order the facts come in.
-        lines = facts.coalesce(1).pipe(shlex.join(league + ["--from-facts"]), checkCode=True)
+        # Each facts line is "KEY<tab>JSON" (docs/league.md, "Map and reduce"): the global group "0"
+        # (one line per athlete: counted or not, the end of its latest run), then a line per
+        # segment, badge and tier, and team the athlete is in.
+        keyed = facts.map(lambda line: (line.split("\t", 1)[0], line)).cache()
+        # The global group, summed here (athletes with a counted run, the latest end) into one line
+        # that every reduce partition gets first: rarity's denominator and the as-of instant of the
+        # windows are the whole population's wherever a group lands.
+        totals = keyed.filter(lambda pair: pair[0] == "0").map(lambda pair: json.loads(pair[1].split("\t", 1)[1])).map(
+            lambda fact: (fact.get("athletes", 0), fact.get("latest_end"), fact.get("athlete"), 1)).cache()
+        twice = totals.map(lambda t: (t[2], 1)).reduceByKey(lambda a, b: a + b).filter(lambda pair: pair[1] > 1).keys().take(5)
+        if twice:
+            raise ValueError("athletes whose facts came from two map partitions (their lines were split): %s" % ", ".join(twice))
+        athletes = totals.map(lambda t: t[0]).sum()
+        ends = totals.map(lambda t: t[1]).filter(lambda end: end is not None)
+        total = {"athletes": int(athletes)}
+        if not ends.isEmpty():
+            total["latest_end"] = ends.max()
+        global_line = "0\t" + json.dumps(total, sort_keys=True)
+        # The reduce: the other groups range-partitioned by key (a group's lines in one partition, the
+        # partitions in key order) and sorted within each, every partition (the global line first)
+        # piped through `badgectl league --from-facts`: part files in order are the lines a single
+        # `badgectl league` writes. A reduce task holds its partition's facts in badgectl's bounded sort.
+        groups = keyed.filter(lambda pair: pair[0] != "0").sortByKey(numPartitions=partitions)
+        lines = groups.mapPartitions(lambda pairs: itertools.chain([global_line], (line for _, line in pairs))).pipe(
+            shlex.join(league + ["--from-facts"]), checkCode=True)
         lines.saveAsTextFile(args.out + "/league")
         print(json.dumps({"league_lines": lines.count(), "seconds": round(time.time() - started, 3), "partitions": partitions}))
         spark.stop()
