@@ -564,7 +564,8 @@ public struct FactRecord: Codable, Equatable {
 
 /// Sorts facts lines by their bytes (as `LC_ALL=C sort` and Spark's string order do) in bounded
 /// memory: lines are held until `bufferBytes`, then sorted and written to a temporary file (a run);
-/// `finish` merges the runs (k-way) and hands the lines over in order. The temporary folder is
+/// `finish` merges the runs (k-way, at most `fanIn` at once, 64 KiB read buffers) and hands the
+/// lines over in order. The temporary folder is
 /// removed when done.
 public final class FactsSorter {
     /// Byte order of two lines.
@@ -576,7 +577,14 @@ public final class FactsSorter {
     private var folder: URL?
     private var runs: [URL] = []
 
-    public init(bufferBytes: Int = 32 << 20) { self.bufferBytes = max(bufferBytes, 1) }
+    /// At most this many runs are merged at once (more are first merged into longer runs), so the
+    /// merge holds at most this many read buffers.
+    let fanIn: Int
+
+    public init(bufferBytes: Int = 32 << 20, fanIn: Int = 64) {
+        self.bufferBytes = max(bufferBytes, 1)
+        self.fanIn = max(fanIn, 2)
+    }
 
     deinit { if let folder { try? FileManager.default.removeItem(at: folder) } }
 
@@ -611,6 +619,7 @@ public final class FactsSorter {
         buffered = 0
     }
 
+
     /// Hands every line over in byte order.
     public func finish(_ body: (String) -> Void) throws {
         if runs.isEmpty {
@@ -620,7 +629,33 @@ public final class FactsSorter {
             return
         }
         try spill()
-        var readers = try runs.map { try RunReader(url: $0) }
+        while runs.count > fanIn, let folder {
+            let merged = folder.appendingPathComponent("run-\(UUID().uuidString)")
+            try Data().write(to: merged)
+            let handle = try FileHandle(forWritingTo: merged)
+            var data = Data()
+            try FactsSorter.merge(Array(runs.prefix(fanIn))) { line in
+                data.append(contentsOf: line.utf8)
+                data.append(0x0A)
+                if data.count >= FactsSorter.chunkBytes {
+                    handle.write(data)
+                    data.removeAll(keepingCapacity: true)
+                }
+            }
+            handle.write(data)
+            try handle.close()
+            for run in runs.prefix(fanIn) { try? FileManager.default.removeItem(at: run) }
+            runs = Array(runs.dropFirst(fanIn)) + [merged]
+        }
+        try FactsSorter.merge(runs, body)
+    }
+
+    /// The bytes a run is read (and a merged run written) by at a time.
+    static let chunkBytes = 64 << 10
+
+    /// The lines of sorted `files`, merged.
+    private static func merge(_ files: [URL], _ body: (String) -> Void) throws {
+        var readers = try files.map { try RunReader(url: $0) }
         var heads = readers.indices.map { readers[$0].next() }
         while true {
             var smallest: Int?
@@ -635,7 +670,7 @@ public final class FactsSorter {
         }
     }
 
-    /// Reads one run file line by line, 1 MiB at a time.
+    /// Reads one run file line by line, `chunkBytes` at a time.
     private struct RunReader {
         let handle: FileHandle
         var pending: [UInt8] = []
@@ -654,7 +689,7 @@ public final class FactsSorter {
                 if ended { return nil }
                 pending.removeSubrange(0..<start)
                 start = 0
-                let chunk = handle.readData(ofLength: 1 << 20)
+                let chunk = handle.readData(ofLength: FactsSorter.chunkBytes)
                 if chunk.isEmpty { ended = true; try? handle.close() } else { pending.append(contentsOf: chunk) }
             }
         }

@@ -52,11 +52,11 @@ struct LeagueCommand: ParsableCommand {
     var clubDays = 28
 
     @Flag(name: .long, help: ArgumentHelp(
-        "Write each athlete's facts (one JSON line each) instead of the results: the map step of a distributed job (docs/league.md, \"Map and reduce\")."))
+        "Write the facts (a KEY<tab>JSON line per group each athlete is in) instead of the results: the map step of a distributed job (docs/league.md, \"Map and reduce\")."))
     var facts = false
 
     @Flag(name: .long, help: ArgumentHelp(
-        "Read facts lines (written by --facts) on stdin instead of the worker's lines, and write the results: the reduce step."))
+        "Read facts lines (written by --facts, in any order) on stdin instead of the worker's lines, and write the results: the reduce step."))
     var fromFacts = false
 
     @Option(name: .long, help: ArgumentHelp(

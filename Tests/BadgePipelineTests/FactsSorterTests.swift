@@ -1,0 +1,28 @@
+import BadgePipeline
+import Foundation
+import XCTest
+
+/// `FactsSorter`, the bounded-memory sort under `badgectl league`: lines in byte order whether they
+/// stay in memory, spill to sorted runs, or need merging in more than one pass.
+final class FactsSorterTests: XCTestCase {
+    /// Lines of varied keys (non-ASCII, a key that prefixes another, a tab after the key), in a
+    /// scrambled order.
+    static let lines: [String] = (0..<2_000).map { index in
+        let key = ["seg a", "seg ab", "badge p x earned", "team é", "0", "team z"][index * 7 % 6]
+        return key + "\t{\"athlete\":\"a\((index * 7_919) % 2_003)\"}"
+    }
+
+    func testLinesComeOutInByteOrderHeldSpilledOrMergedInPasses() throws {
+        let expected = Self.lines.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        for (name, buffer, fanIn, spills, passes) in [("in memory", 32 << 20, 64, false, false), ("spilled", 4_096, 64, true, false),
+                                                      ("merged in passes", 1_024, 3, true, true)] {
+            let sorter = FactsSorter(bufferBytes: buffer, fanIn: fanIn)
+            for line in Self.lines { try sorter.add(line) }
+            XCTAssertEqual(sorter.spilled > 0, spills, name)
+            XCTAssertEqual(sorter.spilled > fanIn, passes, name)
+            var out: [String] = []
+            try sorter.finish { out.append($0) }
+            XCTAssertEqual(out, expected, name)
+        }
+    }
+}
