@@ -519,11 +519,7 @@ public struct LeagueLine: Encodable, Equatable, Sendable {
     }
 
     /// An instant as `2024-03-02T08:00:00Z` (whole seconds, UTC).
-    public static func time(_ epoch: Double) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: Date(timeIntervalSince1970: epoch.rounded(.down)))
-    }
+    public static func time(_ epoch: Double) -> String { Timestamps.iso8601(epoch) }
 
     /// The key column of the table: the segment (and category), the team and measure, or the badge.
     public var key: String {
@@ -540,7 +536,7 @@ public struct LeagueLine: Encodable, Equatable, Sendable {
     public var value: String {
         switch kind {
         case "crown", "rank":
-            return "#\(rank ?? 0)/\(athletes ?? 0) \(Self.clock(elapsedSeconds ?? 0)) at \(at ?? "?")"
+            return "#\(rank ?? 0)/\(athletes ?? 0) \(ClockText.of(elapsedSeconds ?? 0)) at \(at ?? "?")"
         case "legend":
             return "\(efforts ?? 0) efforts \(from ?? "") to \(to ?? "")"
         case "club":
@@ -550,12 +546,6 @@ public struct LeagueLine: Encodable, Equatable, Sendable {
         default:
             return detail ?? ""
         }
-    }
-
-    public static func clock(_ seconds: Double) -> String {
-        let whole = Int(seconds.rounded())
-        return whole >= 3600 ? String(format: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)
-            : String(format: "%d:%02d", whole / 60, whole % 60)
     }
 
     public static func figure(_ value: Double) -> String {

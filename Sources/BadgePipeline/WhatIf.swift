@@ -42,13 +42,13 @@ public enum WhatIf {
         /// `slowestPace`); nil when it can.
         public var outOfRange: String? {
             let limits = "a what-if run is \(WhatIf.describe(WhatIf.distanceRange)) at a pace from "
-                + "\(WhatIf.clock(WhatIf.fastestPace))/km to \(WhatIf.clock(WhatIf.slowestPace))/km"
+                + "\(ClockText.of(WhatIf.fastestPace))/km to \(ClockText.of(WhatIf.slowestPace))/km"
             guard distanceMeters.isFinite, elapsedSeconds.isFinite, WhatIf.distanceRange.contains(distanceMeters) else {
                 return "\(limits); this one is \(distanceMeters) m"
             }
             let pace = paceSecondsPerKilometre
             guard pace >= WhatIf.fastestPace, pace <= WhatIf.slowestPace else {
-                return "\(limits); this one is \(pace > 0 && pace < 1e7 ? WhatIf.clock(pace) + "/km" : "\(pace) s/km")"
+                return "\(limits); this one is \(pace > 0 && pace < 1e7 ? ClockText.of(pace) + "/km" : "\(pace) s/km")"
             }
             guard startEpochSeconds.isFinite, WhatIf.startRange.contains(startEpochSeconds) else {
                 return "a what-if run starts from 1970-01-01 to 2099-12-31; this one starts at \(startEpochSeconds) s since 1970"
@@ -73,14 +73,6 @@ public enum WhatIf {
     public static let slowestPace = 1800.0
     /// When a what-if run may start (s since 1970): 1970-01-01 to the end of 2099.
     public static let startRange: ClosedRange<Double> = 0...4_102_444_799
-
-    /// `1:30`, `30:00`, `1:02:03`.
-    static func clock(_ seconds: Double) -> String {
-        let s = Int(seconds.rounded())
-        let (h, m, r) = (s / 3600, s / 60 % 60, s % 60)
-        let mm = m < 10 && h > 0 ? "0\(m)" : "\(m)", ss = r < 10 ? "0\(r)" : "\(r)"
-        return h > 0 ? "\(h):\(mm):\(ss)" : "\(mm):\(ss)"
-    }
 
     /// `from 100 m to 250 km`.
     static func describe(_ range: ClosedRange<Double>) -> String {

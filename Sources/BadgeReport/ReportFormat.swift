@@ -64,15 +64,11 @@ public enum ReportFormat {
     }
 
     /// Whole seconds as a clock: `h:mm:ss` from an hour on, else `m:ss`; with `hours: false` always
-    /// `m:ss` (minutes past 59 as they are: a pace). The one clock formatter of badgectl's outputs.
-    public static func clock(_ whole: Int, hours: Bool = true) -> String {
-        let h = whole / 3600, sec = whole % 60
-        if hours && h > 0 { return "\(h):\(pad2(whole / 60 % 60)):\(pad2(sec))" }
-        return "\(hours ? whole / 60 % 60 : whole / 60):\(pad2(sec))"
-    }
+    /// `m:ss` (minutes past 59 as they are: a pace). Written by `ClockText`, badgectl's one clock.
+    public static func clock(_ whole: Int, hours: Bool = true) -> String { ClockText.clock(whole: whole, hours: hours) }
 
     /// Two digits at least: `07`, `42`.
-    public static func pad2(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    public static func pad2(_ value: Int) -> String { ClockText.pad2(value) }
 
     /// Pace from a speed in m/s.
     public static func pace(speed: Double) -> String {

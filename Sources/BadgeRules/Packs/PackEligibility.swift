@@ -43,7 +43,7 @@ public struct Eligibility: Sendable, Equatable {
             return "under \(Self.distance(minimum))"
         }
         if let minimum = minDurationSeconds, (run.elapsedSeconds ?? 0) < minimum {
-            return "under \(Self.clock(minimum))"
+            return "under \(ClockText.of(minimum))"
         }
         if let after {
             guard let date = run.localDate else { return "no date (counts after \(after))" }
@@ -56,10 +56,6 @@ public struct Eligibility: Sendable, Equatable {
         meters >= 1000 ? String(format: "%.2f km", meters / 1000) : String(format: "%.0f m", meters)
     }
 
-    static func clock(_ seconds: Double) -> String {
-        let s = Int(seconds.rounded())
-        return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
-    }
 }
 
 /// A run a pack's eligibility left out (`Evaluation.exclusions`).
