@@ -41,7 +41,8 @@ public struct ZipWriter: Sendable {
         func u32(_ v: Int, _ into: inout [UInt8]) { u16(v & 0xFFFF, &into); u16((v >> 16) & 0xFFFF, &into) }
         for entry in entries {
             let name = Array(entry.name.utf8)
-            let data = entry.deflated ? ZipWriter.deflateRaw(entry.bytes) : entry.bytes
+            // zlib fails only without memory; an empty entry then fails the reader loudly.
+            let data = entry.deflated ? ((try? Gzip.deflateRaw(entry.bytes)) ?? []) : entry.bytes
             var crc = Int(entry.bytes.withUnsafeBufferPointer { crc32(0, $0.baseAddress, UInt32($0.count)) })
             if entry.wrongCRC { crc ^= 0xFFFF }
             let flags = (entry.encrypted ? 1 : 0) | 0x800
@@ -63,34 +64,6 @@ public struct ZipWriter: Sendable {
         u32(0x0605_4B50, &out); u16(0, &out); u16(0, &out); u16(entries.count, &out); u16(entries.count, &out)
         u32(directory.count, &out); u32(directoryOffset, &out); u16(0, &out)
         return out
-    }
-
-    /// Raw deflate (no zlib or gzip header), as zip stores it.
-    public static func deflateRaw(_ bytes: [UInt8]) -> [UInt8] {
-        let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
-        stream.initialize(to: z_stream())
-        defer { stream.deinitialize(count: 1); stream.deallocate() }
-        guard deflateInit2_(stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY, zlibVersion(),
-                            Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return [] }
-        defer { deflateEnd(stream) }
-        var output: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        var input = bytes
-        let count = input.count
-        input.withUnsafeMutableBufferPointer { inp in
-            stream.pointee.next_in = inp.baseAddress
-            stream.pointee.avail_in = UInt32(count)
-            while true {
-                let result = buffer.withUnsafeMutableBufferPointer { out -> Int32 in
-                    stream.pointee.next_out = out.baseAddress
-                    stream.pointee.avail_out = UInt32(out.count)
-                    return deflate(stream, Z_FINISH)
-                }
-                output.append(contentsOf: buffer[0..<(buffer.count - Int(stream.pointee.avail_out))])
-                if result != Z_OK { return }
-            }
-        }
-        return output
     }
 }
 

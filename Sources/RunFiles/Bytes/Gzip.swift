@@ -208,6 +208,16 @@ final class GzipInflater {
 extension Gzip {
     /// gzip-compresses bytes (for writing `.fit.gz` / `.gpx.gz` fixtures and generated runs).
     public static func compress(_ bytes: [UInt8], level: Int32 = Z_DEFAULT_COMPRESSION) throws -> [UInt8] {
+        try deflated(bytes, level: level, windowBits: 16 + MAX_WBITS)
+    }
+
+    /// Raw deflate, no zlib or gzip header: what a zip entry holds (for zip fixtures).
+    public static func deflateRaw(_ bytes: [UInt8], level: Int32 = Z_DEFAULT_COMPRESSION) throws -> [UInt8] {
+        try deflated(bytes, level: level, windowBits: -MAX_WBITS)
+    }
+
+    /// The one deflate loop: `windowBits` 16 + 15 writes gzip's header and trailer, -15 none.
+    private static func deflated(_ bytes: [UInt8], level: Int32, windowBits: Int32) throws -> [UInt8] {
         // At an address that never moves (zlib keeps a pointer back to its stream), as in GzipInflater.
         let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         stream.initialize(to: z_stream())
@@ -216,7 +226,7 @@ extension Gzip {
             stream.deallocate()
         }
         let status = deflateInit2_(
-            stream, level, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+            stream, level, Z_DEFLATED, windowBits, 8, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
         guard status == Z_OK else {
             throw ActivityError.unreadable(path: "<gzip>", reason: "zlib could not start (deflateInit2 returned \(status))")
         }
