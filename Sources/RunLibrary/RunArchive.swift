@@ -41,26 +41,21 @@ public enum RunArchive {
     /// localised in `zone`, the entries ignored and the errors.
     public static func read(zip path: String, id: String, analyzer: RunAnalyzer, zone: TimeZone, serial: Bool = false,
                             budget: MemoryBudget = .shared) -> RunFolder {
-        var folder = RunFolder()
-        do {
-            let archive = try ZipArchive(path: path)
-            read(archive, id: id, depth: 1, analyzer: analyzer, serial: serial, budget: budget, into: &folder)
-        } catch let error as ActivityError {
-            folder.errors.append(RunFileError(path: id, message: error.renamed(id).description))
-        } catch {
-            folder.errors.append(RunFileError(path: id, message: "\(id): \(error)"))
-        }
-        folder.runs = folder.runs.map { RunFolder.localise($0, zone: zone) }
-        return folder
+        read(id: id, analyzer: analyzer, zone: zone, serial: serial, budget: budget) { try ZipArchive(path: path) }
     }
 
     /// Every run in a zip held in memory (an upload), `id` naming it, as `read(zip:)` reads a file.
     public static func read(zipBytes bytes: [UInt8], id: String, analyzer: RunAnalyzer, zone: TimeZone, serial: Bool = false,
                             budget: MemoryBudget = .shared) -> RunFolder {
+        read(id: id, analyzer: analyzer, zone: zone, serial: serial, budget: budget) { try ZipArchive(bytes: bytes, source: id) }
+    }
+
+    /// A top-level zip, however it is opened: a zip that cannot be opened is one error naming it.
+    private static func read(id: String, analyzer: RunAnalyzer, zone: TimeZone, serial: Bool, budget: MemoryBudget,
+                             open: () throws -> ZipArchive) -> RunFolder {
         var folder = RunFolder()
         do {
-            let archive = try ZipArchive(bytes: bytes, source: id)
-            read(archive, id: id, depth: 1, analyzer: analyzer, serial: serial, budget: budget, into: &folder)
+            read(try open(), id: id, depth: 1, analyzer: analyzer, serial: serial, budget: budget, into: &folder)
         } catch let error as ActivityError {
             folder.errors.append(RunFileError(path: id, message: error.renamed(id).description))
         } catch {
@@ -185,16 +180,7 @@ public enum RunArchive {
         do {
             let base = exportFolder(of: csvName)
             let activities = try StravaExport.read(csv: archive.contents(entry, name: shown, maximumBytes: 256 << 20), source: shown, directory: "")
-            var byFile: [String: StravaActivity] = [:]
-            for activity in activities { if let file = activity.filename { byFile["\(id)/\(base)\(file)"] = activity } }
-            return runs.map { run in
-                let file = run.id.split(separator: "#").first.map(String.init) ?? run.id
-                guard let activity = byFile[file] else { return run }
-                var run = run
-                if !activity.name.isEmpty { run.name = activity.name }
-                run.sport = activity.sport
-                return run
-            }
+            return StravaExport.annotate(runs, with: activities) { "\(id)/\(base)\($0)" }
         } catch {
             errors.append(RunFileError(path: "\(id)/\(csvName)", message: "\(error)"))
             return runs

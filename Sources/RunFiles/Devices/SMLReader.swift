@@ -108,6 +108,11 @@ public enum SMLReader {
             var altitude: Double?
             var distance: Double?
             var cadence: Double?
+            /// The sample's numeric elements, by name: the one table the reader fills a sample from.
+            static let numbers: [String: WritableKeyPath<Sample, Double?> & Sendable] = [
+                "Time": \.time, "Latitude": \.latitude, "Longitude": \.longitude, "HR": \.hr,
+                "Altitude": \.altitude, "Distance": \.distance, "Cadence": \.cadence,
+            ]
         }
         var current = Sample()
         var samples: [Sample] = []
@@ -119,17 +124,7 @@ public enum SMLReader {
             let parent = path.last ?? ""
             let value = Double(text)
             if parent == "Sample" {
-                switch name {
-                case "UTC": current.utc = Timestamps.parse(text)?.epoch
-                case "Time": current.time = value
-                case "Latitude": current.latitude = value
-                case "Longitude": current.longitude = value
-                case "HR": current.hr = value
-                case "Altitude": current.altitude = value
-                case "Distance": current.distance = value
-                case "Cadence": current.cadence = value
-                default: break
-                }
+                if name == "UTC" { current.utc = Timestamps.parse(text)?.epoch } else if let field = Sample.numbers[name] { current[keyPath: field] = value }
                 return
             }
             if parent == "Header" {

@@ -145,9 +145,15 @@ extension StravaExport {
     /// the CSV does not list keep what their file said.
     public static func annotate(_ runs: [RunSummary], directory: String) throws -> [RunSummary] {
         guard isExport(directory: directory) else { return runs }
+        return annotate(runs, with: try read(directory: directory)) { $0 }
+    }
+
+    /// `runs` with the name and sport of the activity whose file (`id(filename)`, the run id
+    /// without its `#n`) they were read from; the others as they are.
+    static func annotate(_ runs: [RunSummary], with activities: [StravaActivity], id: (String) -> String) -> [RunSummary] {
         var byFile: [String: StravaActivity] = [:]
-        for activity in try read(directory: directory) {
-            if let file = activity.filename { byFile[file] = activity }
+        for activity in activities {
+            if let file = activity.filename { byFile[id(file)] = activity }
         }
         return runs.map { run in
             let file = run.id.split(separator: "#").first.map(String.init) ?? run.id
