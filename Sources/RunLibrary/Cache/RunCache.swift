@@ -28,7 +28,8 @@ public final class RunCache: @unchecked Sendable {
     /// every cached row made under another version is then ignored and replaced.
     /// 7 was taken twice on parallel branches (Q: run.gps/indoor/manual/device as JSON; F: the binary
     /// form), and 8 twice again (main: both; Q: Apple Health's indoor flag): 9 is all of them.
-    public static let summaryVersion = 9
+    /// 10: summaries written by `SummaryCodec` (a field table, no `Codable`) instead of `BinaryCoder`.
+    public static let summaryVersion = 10
     /// The table layout. A database with another layout is moved aside and rebuilt.
     static let layout = "badgectl-run-cache/1"
 
