@@ -290,6 +290,23 @@ final class RunCacheTests: XCTestCase {
         XCTAssertThrowsError(try SummaryCodec.decode(flipped))
     }
 
+    /// The cache names a file by its absolute path with `.`, `..` and repeated slashes taken out, and
+    /// the folder's walk hands each file's size and time on (a warm read stats a file once): the same
+    /// stamp a stat of the file gives.
+    func testPathsAndStampsTheLookupUses() throws {
+        XCTAssertEqual(RunFolder.absolutePath("/a//b/./c/../d.gpx"), "/a/b/d.gpx")
+        XCTAssertEqual(RunFolder.absolutePath("/a/b/.hidden/x.gpx"), "/a/b/.hidden/x.gpx")
+        XCTAssertEqual(RunFolder.absolutePath("/a/b/"), "/a/b")
+        XCTAssertEqual(RunFolder.absolutePath("/"), "/")
+        XCTAssertEqual(RunFolder.absolutePath("x/y.gpx"), FileManager.default.currentDirectoryPath + "/x/y.gpx")
+        let found = try RunLoader.discover(directory: runs)
+        XCTAssertEqual(found.runs.count, 3)
+        for id in found.runs {
+            let stamp = try XCTUnwrap(RunCache.stamp(path: runs + "/" + id))
+            XCTAssertEqual(found.stamps[id], RunLoader.Stamp(sizeBytes: stamp.sizeBytes, modifiedNanoseconds: stamp.modifiedNanoseconds))
+        }
+    }
+
     func testFailedWriteWarnsAndResultsStand() throws {
         // A cache whose inserts fail (a trigger stands in for a full disk): one warning, no row
         // stored (one transaction), every run still read, and later writes are not tried.

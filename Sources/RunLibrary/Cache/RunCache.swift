@@ -439,8 +439,13 @@ public final class RunCache: @unchecked Sendable {
     public static func stamp(path: String) -> (sizeBytes: Int64, modifiedNanoseconds: Int64)? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        let nanoseconds = Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec)
-        return (Int64(info.st_size), nanoseconds)
+        return stamp(of: info)
+    }
+
+    /// Size and modification time (nanoseconds since 1970) of a status `stat` gave (the folder's walk keeps
+    /// them, so that a warm read stats each file once).
+    static func stamp(of info: stat) -> (sizeBytes: Int64, modifiedNanoseconds: Int64) {
+        (Int64(info.st_size), Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec))
     }
 
     /// A fast 64-bit hash of a file's bytes (four independent multiply-xor-rotate lanes over 8-byte

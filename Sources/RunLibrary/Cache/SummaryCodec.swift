@@ -198,7 +198,20 @@ public enum SummaryCodec {
         init<T>(_ name: String, _ path: WritableKeyPath<Root, T> & Sendable, _ value: Value<T>) {
             self.name = name
             write = { root, writer in value.write(root[keyPath: path], &writer) }
-            read = { root, reader in root[keyPath: path] = try value.read(&reader) }
+            if let offset = MemoryLayout<Root>.offset(of: path) {
+                // A stored property: the value is assigned where the key path would put it, without the
+                // key path's runtime (a third of the decoding's time went to it).
+                read = { root, reader in
+                    let decoded = try value.read(&reader)
+                    withUnsafeMutableBytes(of: &root) { bytes in
+                        guard let base = bytes.baseAddress else { return }
+                        (base + offset).assumingMemoryBound(to: T.self).pointee = decoded
+                    }
+                }
+            } else {
+                // Through a property wrapper (`NullEncoded`, `EmptyIfAbsent`): no offset to write at.
+                read = { root, reader in root[keyPath: path] = try value.read(&reader) }
+            }
         }
     }
 
@@ -212,7 +225,9 @@ public enum SummaryCodec {
         }
         func read(_ reader: inout Reader) throws -> Root {
             var root = blank
-            for field in fields { try field.read(&root, &reader) }
+            try fields.withUnsafeBufferPointer { fields in
+                for index in fields.indices { try fields[index].read(&root, &reader) }
+            }
             return root
         }
         var value: Value<Root> { Value(write: write, read: read) }
@@ -281,17 +296,20 @@ public enum SummaryCodec {
 
         func malformed(_ what: String) -> Malformed { Malformed(description: "binary summaries: \(what) at byte \(offset)") }
 
+        @inline(__always)
         mutating func u32() throws -> UInt32 {
             guard remaining >= 4 else { throw malformed("unexpected end") }
             defer { offset += 4 }
             return UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
         }
+        @inline(__always)
         mutating func u64() throws -> UInt64 {
             guard remaining >= 8 else { throw malformed("unexpected end") }
             defer { offset += 8 }
             return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
         }
         /// A boolean or presence byte: 0 or 1, anything else is malformed.
+        @inline(__always)
         mutating func flag() throws -> Bool {
             guard remaining >= 1 else { throw malformed("unexpected end") }
             let byte = bytes[offset]
