@@ -307,6 +307,29 @@ final class RunCacheTests: XCTestCase {
         }
     }
 
+    /// A new cache is made with 16 KiB pages (rows and measure sets then share pages instead of taking
+    /// one each); a cache made with the old 4 KiB pages keeps them and is read as before.
+    func testNewCachesUseLargePagesAndOldOnesStillRead() throws {
+        let uncached = try RunFolder.read(runs)
+        let cache = try openCache()
+        XCTAssertEqual(try RunFolder.read(runs, cache: cache).runs, uncached.runs)
+        let reader = try DatabaseQueue(path: cachePath)
+        XCTAssertEqual(try reader.read { try Int.fetchOne($0, sql: "PRAGMA page_size") }, RunCache.pageSize)
+        try reader.close()
+        let oldPath = folder + "/old.sqlite"
+        let old = try DatabaseQueue(path: oldPath)
+        // A file of 4 KiB pages with no table yet (what a cache made before was): open makes its tables.
+        try old.inDatabase { try $0.execute(sql: "PRAGMA page_size = 4096; PRAGMA user_version = 1") }
+        try old.close()
+        let reopened = try openCache(oldPath)
+        XCTAssertEqual(try RunFolder.read(runs, cache: reopened).runs, uncached.runs)
+        for index in 1...3 { try replaceKeepingStamp(runs + "/run-\(index).gpx") }
+        XCTAssertEqual(try RunFolder.read(runs, cache: try openCache(oldPath)).runs, uncached.runs, "served from the old cache")
+        let check = try DatabaseQueue(path: oldPath)
+        XCTAssertEqual(try check.read { try Int.fetchOne($0, sql: "PRAGMA page_size") }, 4096)
+        try check.close()
+    }
+
     func testFailedWriteWarnsAndResultsStand() throws {
         // A cache whose inserts fail (a trigger stands in for a full disk): one warning, no row
         // stored (one transaction), every run still read, and later writes are not tried.
