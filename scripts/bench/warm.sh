@@ -5,7 +5,8 @@
 # Each binary gets its own cache, made by one cold run (timed once), then BENCH_RUNS rounds (default 9)
 # run every binary once each, alternating, under /usr/bin/time: medians of CPU seconds (user + sys),
 # wall seconds and peak RSS, and each binary's ratio to the first. The outputs of the warm runs are
-# compared byte for byte with the first binary's (and, when they differ, their `--format json` awards).
+# compared byte for byte with the first binary's (and, when they differ, their `--format json` awards) and with
+# the binary before it in the list.
 # Environment: BENCH_DIR (work folder, default /tmp/badgectl-bench), WARM_DIR (the folder of runs; default
 # BENCH_DIR/runs-1000-60, made by the first binary's `generate --count 1000 --minutes 60`), WARM_TREE
 # (the folder to run in: its rules/ and badges.json are what every binary evaluates; default the
@@ -41,7 +42,8 @@ median() { tr ' ' '\n' | sed '/^$/d' | sort -g | awk '{ a[NR] = $1 } END { print
 first=${binaries[0]}
 c0=$(echo "${cpu[$first]}" | median); w0=$(echo "${wall[$first]}" | median)
 echo "warm evaluate of $(find "$runs" -type f | wc -l) files, median of $rounds alternating rounds (in $(pwd))"
-printf '%-44s %8s %8s %8s %10s %10s  %s\n' binary cpu_s wall_s rss_mb cpu_ratio wall_ratio output
+printf '%-44s %8s %8s %8s %10s %10s  %s\n' binary cpu_s wall_s rss_mb cpu_ratio wall_ratio "output vs the first; vs the one before"
+previous=$first
 for b in "${binaries[@]}"; do
     c=$(echo "${cpu[$b]}" | median); w=$(echo "${wall[$b]}" | median); m=$(echo "${rss[$b]}" | median)
     if cmp -s "$work/warm-out-$(tag "$first").txt" "$work/warm-out-$(tag "$b").txt"; then same="identical"; else
@@ -53,5 +55,7 @@ for b in "${binaries[@]}"; do
         if cmp -s "$work/warm-awards-a.json" "$work/warm-awards-b.json"; then same="differs (same awards)"; else same="differs"; fi
     fi
     printf '%-44s %8s %8s %8.1f %10s %10s  %s\n' "$b" "$c" "$w" "$(awk "BEGIN { print $m / 1024 }")" \
-        "$(awk "BEGIN { printf \"%.2f\", ($c0 > 0 ? $c / $c0 : 0) }")" "$(awk "BEGIN { printf \"%.2f\", ($w0 > 0 ? $w / $w0 : 0) }")" "$same"
+        "$(awk "BEGIN { printf \"%.2f\", ($c0 > 0 ? $c / $c0 : 0) }")" "$(awk "BEGIN { printf \"%.2f\", ($w0 > 0 ? $w / $w0 : 0) }")" \
+        "$same; $(cmp -s "$work/warm-out-$(tag "$previous").txt" "$work/warm-out-$(tag "$b").txt" && echo identical || echo differs)"
+    previous=$b
 done
