@@ -2,10 +2,10 @@ import Foundation
 import RunFiles
 
 /// The cache's binary form of a file's summaries, written and read by hand from one table of fields
-/// (`runFields`, and one table per record type): each entry names a stored property, its key path and
-/// how its value is written, and the same entry reads it back. Nothing goes through `Codable`: a warm read
-/// of 1,000 runs spent a quarter of its time in the keyed containers of `RunSummary.init(from:)` over
-/// the generic binary form this replaces.
+/// (`runFields`, and one table per record type): each entry names a stored property, its key path (and,
+/// behind a property wrapper, its setter) and how its value is written, and the same entry reads it back.
+/// Nothing goes through `Codable`: a warm read of 1,000 runs spent a quarter of its time in the keyed
+/// containers of `RunSummary.init(from:)` over the generic binary form this replaces.
 ///
 /// A property the tables leave out is not cached, so a test (`SummaryCodecTests`) holds the tables to
 /// the types through `Mirror`: every stored property of `RunSummary` and of each record type is in its
@@ -105,7 +105,7 @@ public enum SummaryCodec {
         Field("splitsKilometre", \.splitsKilometre, array(split.value)),
         Field("splitsMile", \.splitsMile, array(split.value)),
         Field("efforts", \.efforts, array(effort.value)),
-        Field("laps", \.laps, array(lap.value)),
+        Field("laps", \.laps, array(lap.value), set: { $0.laps = $1 }),
         Field("elevation", \.elevation, optional(elevation.value)),
         Field("heartRate", \.heartRate, optional(sensor.value)),
         Field("cadence", \.cadence, optional(sensor.value)),
@@ -119,9 +119,9 @@ public enum SummaryCodec {
         Field("badge", \.badge, string),
         Field("name", \.name, string),
         Field("distanceMeters", \.distanceMeters, float),
-        Field("latitude", \.latitude, optional(float)),
-        Field("longitude", \.longitude, optional(float)),
-        Field("elapsedSeconds", \.elapsedSeconds, optional(float)),
+        Field("latitude", \.latitude, optional(float), set: { $0.latitude = $1 }),
+        Field("longitude", \.longitude, optional(float), set: { $0.longitude = $1 }),
+        Field("elapsedSeconds", \.elapsedSeconds, optional(float), set: { $0.elapsedSeconds = $1 }),
     ])
 
     static let split = Record(blank: Split(index: 0, distanceMeters: 0, elapsedSeconds: 0, cumulativeSeconds: 0, partial: false), fields: [
@@ -144,15 +144,15 @@ public enum SummaryCodec {
 
     static let lap = Record(blank: RunLap(index: 0), fields: [
         Field("index", \.index, integer),
-        Field("startElapsedSeconds", \.startElapsedSeconds, optional(float)),
-        Field("distanceMeters", \.distanceMeters, optional(float)),
-        Field("elapsedSeconds", \.elapsedSeconds, optional(float)),
-        Field("timerSeconds", \.timerSeconds, optional(float)),
-        Field("paceSecondsPerKilometre", \.paceSecondsPerKilometre, optional(float)),
-        Field("averageHeartRate", \.averageHeartRate, optional(float)),
-        Field("maximumHeartRate", \.maximumHeartRate, optional(float)),
-        Field("trigger", \.trigger, optional(string)),
-        Field("intensity", \.intensity, optional(string)),
+        Field("startElapsedSeconds", \.startElapsedSeconds, optional(float), set: { $0.startElapsedSeconds = $1 }),
+        Field("distanceMeters", \.distanceMeters, optional(float), set: { $0.distanceMeters = $1 }),
+        Field("elapsedSeconds", \.elapsedSeconds, optional(float), set: { $0.elapsedSeconds = $1 }),
+        Field("timerSeconds", \.timerSeconds, optional(float), set: { $0.timerSeconds = $1 }),
+        Field("paceSecondsPerKilometre", \.paceSecondsPerKilometre, optional(float), set: { $0.paceSecondsPerKilometre = $1 }),
+        Field("averageHeartRate", \.averageHeartRate, optional(float), set: { $0.averageHeartRate = $1 }),
+        Field("maximumHeartRate", \.maximumHeartRate, optional(float), set: { $0.maximumHeartRate = $1 }),
+        Field("trigger", \.trigger, optional(string), set: { $0.trigger = $1 }),
+        Field("intensity", \.intensity, optional(string), set: { $0.intensity = $1 }),
     ])
 
     static let elevation = Record(blank: Elevation(gainMeters: 0, lossMeters: 0, minMeters: 0, maxMeters: 0), fields: [
@@ -209,9 +209,18 @@ public enum SummaryCodec {
                     }
                 }
             } else {
-                // Through a property wrapper (`NullEncoded`, `EmptyIfAbsent`): no offset to write at.
+                // A computed property: no offset to write at.
                 read = { root, reader in root[keyPath: path] = try value.read(&reader) }
             }
+        }
+
+        /// A property behind a property wrapper (`NullEncoded`, `EmptyIfAbsent`), `set` assigning it: its key
+        /// path goes through the wrapper's getter and setter with a write-back buffer allocated for every
+        /// write, where the setter is a plain call. (The field-by-field test reads each back by its name.)
+        init<T>(_ name: String, _ path: KeyPath<Root, T> & Sendable, _ value: Value<T>, set: @escaping @Sendable (inout Root, T) -> Void) {
+            self.name = name
+            write = { root, writer in value.write(root[keyPath: path], &writer) }
+            read = { root, reader in set(&root, try value.read(&reader)) }
         }
     }
 
