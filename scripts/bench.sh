@@ -97,8 +97,11 @@ echo "== whole processes side by side with the peers as processes (scripts/bench
 # each round running ours and the peers once, medians and ratios (BENCHMARKS.md, "Whole process").
 BENCH_DIR="$work" BENCH_RUNS=$((runs > 7 ? runs : 7)) EVALUATE_DIR="$runs_dir" scripts/bench/process.sh "$bin/badgectl" | tee "$work/process.txt" >&2
 ALL_PACKS=1 ATHLETES=2000 RUNS=1 BENCH_DIR="$work" BENCH_RUNS=$((runs > 7 ? runs : 7)) scripts/bench/worker.sh "$bin/badgectl" | tee "$work/worker-1run.txt" >&2
+# A warm evaluate of 1,000 one-hour runs as a process (CPU, wall, peak RSS); give scripts/bench/warm.sh
+# an earlier build as its first binary to get the before/after ratios of BENCHMARKS.md (issue F item 2).
+BENCH_DIR="$work" BENCH_RUNS=$((runs > 9 ? runs : 9)) scripts/bench/warm.sh "$bin/badgectl" | tee "$work/warm.txt" >&2
 python3 scripts/bench/report.py "$results" "$out" "$runs" "$folder_runs" "$folder_minutes"
 echo "== archives: a 1 GB Apple Health export, 1,000 FIT runs zipped and not" >&2
 sh scripts/bench/archives.sh "$bin" "$work" "$runs" >> "$out"
 { echo; echo '```'; sh scripts/bench/zip-library.sh "$bin" "$work" "$runs"; echo '```'; } >> "$out"
-echo "wrote $out (whole-process figures: $work/process.txt, $work/worker-1run.txt)" >&2
+echo "wrote $out (whole-process figures: $work/process.txt, $work/worker-1run.txt, $work/warm.txt)" >&2

@@ -475,7 +475,7 @@ func run() throws {
         var hashes: [UInt64] = []
         let hashing = time { for id in files { hashes.append(RunCache.hash(path: directory + "/" + id) ?? 0) } }
         var blobs: [Data] = []
-        let encoding = try time { for runs in summaries { blobs.append(try BinaryCoder.encode(runs)) } }
+        let encoding = time { for runs in summaries { blobs.append(SummaryCodec.encode(runs)) } }
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: cachePath + suffix) }
         var warning: String?
         guard let cache = RunCache.open(path: cachePath, warning: &warning) else { throw BenchError.failed(warning ?? "no cache") }

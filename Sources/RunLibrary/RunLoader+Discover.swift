@@ -9,6 +9,9 @@ extension RunLoader {
     public struct Discovery: Sendable, Equatable {
         /// Paths relative to the folder, sorted by bytes, each a distinct file.
         public var runs: [String] = []
+        /// Each run file's size and modification time (nanoseconds) as the walk found them, links followed,
+        /// by its path in `runs`: what a cache lookup needs (`RunCache.stamp`), so a warm read stats a file once.
+        public var stamps: [String: Stamp] = [:]
         /// Paths relative to the folder, sorted by bytes.
         public var ignored: [String] = []
         /// Why an entry of `ignored` was left out, for those that are not plain non-run files:
@@ -24,6 +27,12 @@ extension RunLoader {
         /// (`export.xml`), each a path relative to the folder, sorted by bytes.
         public var archives: [String] = []
         public var healthExports: [String] = []
+    }
+
+    /// A file's size and modification time, as `RunCache.stamp` gives them.
+    public struct Stamp: Sendable, Equatable {
+        public var sizeBytes: Int64
+        public var modifiedNanoseconds: Int64
     }
 
     /// Messages for the entries the walk cannot read.
@@ -194,6 +203,8 @@ extension RunLoader {
                     } else {
                         files[identity(target)] = rel
                         found.runs.append(rel)
+                        let stamp = RunCache.stamp(of: target)
+                        found.stamps[rel] = Stamp(sizeBytes: stamp.sizeBytes, modifiedNanoseconds: stamp.modifiedNanoseconds)
                     }
                 default:
                     found.ignored.append(rel)

@@ -127,7 +127,7 @@ final class RunCacheTests: XCTestCase {
         marker.distanceMeters = 12_345
         let key = RunCache.key(checkpoints: [])
         cache.store([RunCache.Row(path: "/elsewhere/old/place.gpx", sizeBytes: stamp.sizeBytes, modifiedNanoseconds: 1,
-                                  hash: hash, key: key, id: marker.id, summaries: try BinaryCoder.encode([marker]))])
+                                  hash: hash, key: key, id: marker.id, summaries: SummaryCodec.encode([marker]))])
         let folder = try RunFolder.read(runs, cache: cache)
         let moved = try XCTUnwrap(folder.runs.first { $0.distanceMeters == 12_345 })
         XCTAssertEqual(moved.id, "run-3.gpx", "the summary takes the file's new id")
@@ -197,7 +197,7 @@ final class RunCacheTests: XCTestCase {
                 """)
             try db.execute(sql: "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?)",
                            arguments: [RunFolder.absolutePath(path), stamp.sizeBytes, stamp.modifiedNanoseconds, 0,
-                                       RunCache.key(checkpoints: []), "run-1.gpx", try BinaryCoder.encode([marker])])
+                                       RunCache.key(checkpoints: []), "run-1.gpx", SummaryCodec.encode([marker])])
         }
         try other.close()
         let cache = try openCache()
@@ -259,13 +259,14 @@ final class RunCacheTests: XCTestCase {
         let blobs = try reader.read { try Data.fetchAll($0, sql: "SELECT summaries FROM runs WHERE key = ?", arguments: [RunCache.key(checkpoints: [])]) }
         try reader.close()
         XCTAssertEqual(blobs.count, 3)
-        XCTAssertTrue(blobs.allSatisfy { $0.starts(with: Array("BCS1".utf8)) })
+        XCTAssertTrue(blobs.allSatisfy { $0.starts(with: SummaryCodec.magic) })
         for index in 1...3 { try replaceKeepingStamp(runs + "/run-\(index).gpx") }
         XCTAssertEqual(try RunFolder.read(runs, zone: zone, cache: try openCache()).runs, uncached.runs)
     }
 
     /// The binary form gives back exactly what went in, nil fields, laps, routes and lists of
-    /// optionals included, and a damaged row is an error (the file is then read again), never a trap.
+    /// optionals included (`SummaryCodecTests` holds it to every field), and a damaged row is an error
+    /// (the file is then read again), never a trap.
     func testBinarySummariesRoundTripAndDamageIsAnError() throws {
         let bytes = RunGenerator(seed: 9, distanceMeters: 5_200).gpxBytes()
         try Data(bytes).write(to: URL(fileURLWithPath: runs + "/route.gpx"))
@@ -275,17 +276,58 @@ final class RunCacheTests: XCTestCase {
         summaries[0].route = RouteTrace(latitudes: [51.5, 51.6], longitudes: [-0.1, -0.2], speedsMetersPerSecond: [nil, 3.5], segmentStarts: [0])
         summaries[0].name = nil
         summaries[0].floatingStart = true
-        let encoded = try BinaryCoder.encode(summaries)
-        XCTAssertEqual(try BinaryCoder.decode([RunSummary].self, from: encoded), summaries)
+        let encoded = SummaryCodec.encode(summaries)
+        XCTAssertEqual(try SummaryCodec.decode(encoded), summaries)
         // The same as a JSON round trip gives (what the cache held before).
         let viaJSON = try JSONDecoder().decode([RunSummary].self, from: try JSONEncoder().encode(summaries))
-        XCTAssertEqual(try BinaryCoder.decode([RunSummary].self, from: encoded), viaJSON)
+        XCTAssertEqual(try SummaryCodec.decode(encoded), viaJSON)
         for cut in [0, 3, 4, 10, encoded.count / 2, encoded.count - 1] {
-            XCTAssertThrowsError(try BinaryCoder.decode([RunSummary].self, from: encoded.prefix(cut)), "cut at \(cut)")
+            XCTAssertThrowsError(try SummaryCodec.decode(encoded.prefix(cut)), "cut at \(cut)")
         }
+        XCTAssertThrowsError(try SummaryCodec.decode(encoded + [0]), "a byte after the last run")
         var flipped = encoded
-        flipped[9] = 0xEE
-        XCTAssertThrowsError(try BinaryCoder.decode([RunSummary].self, from: flipped))
+        flipped[0] = 0xEE
+        XCTAssertThrowsError(try SummaryCodec.decode(flipped))
+    }
+
+    /// The cache names a file by its absolute path with `.`, `..` and repeated slashes taken out, and
+    /// the folder's walk hands each file's size and time on (a warm read stats a file once): the same
+    /// stamp a stat of the file gives.
+    func testPathsAndStampsTheLookupUses() throws {
+        XCTAssertEqual(RunFolder.absolutePath("/a//b/./c/../d.gpx"), "/a/b/d.gpx")
+        XCTAssertEqual(RunFolder.absolutePath("/a/b/.hidden/x.gpx"), "/a/b/.hidden/x.gpx")
+        XCTAssertEqual(RunFolder.absolutePath("/a/b/"), "/a/b")
+        XCTAssertEqual(RunFolder.absolutePath("/"), "/")
+        XCTAssertEqual(RunFolder.absolutePath("x/y.gpx"), FileManager.default.currentDirectoryPath + "/x/y.gpx")
+        let found = try RunLoader.discover(directory: runs)
+        XCTAssertEqual(found.runs.count, 3)
+        for id in found.runs {
+            let stamp = try XCTUnwrap(RunCache.stamp(path: runs + "/" + id))
+            XCTAssertEqual(found.stamps[id], RunLoader.Stamp(sizeBytes: stamp.sizeBytes, modifiedNanoseconds: stamp.modifiedNanoseconds))
+        }
+    }
+
+    /// A new cache is made with 16 KiB pages (rows and measure sets then share pages instead of taking
+    /// one each); a cache made with the old 4 KiB pages keeps them and is read as before.
+    func testNewCachesUseLargePagesAndOldOnesStillRead() throws {
+        let uncached = try RunFolder.read(runs)
+        let cache = try openCache()
+        XCTAssertEqual(try RunFolder.read(runs, cache: cache).runs, uncached.runs)
+        let reader = try DatabaseQueue(path: cachePath)
+        XCTAssertEqual(try reader.read { try Int.fetchOne($0, sql: "PRAGMA page_size") }, RunCache.pageSize)
+        try reader.close()
+        let oldPath = folder + "/old.sqlite"
+        let old = try DatabaseQueue(path: oldPath)
+        // A file of 4 KiB pages with no table yet (what a cache made before was): open makes its tables.
+        try old.inDatabase { try $0.execute(sql: "PRAGMA page_size = 4096; PRAGMA user_version = 1") }
+        try old.close()
+        let reopened = try openCache(oldPath)
+        XCTAssertEqual(try RunFolder.read(runs, cache: reopened).runs, uncached.runs)
+        for index in 1...3 { try replaceKeepingStamp(runs + "/run-\(index).gpx") }
+        XCTAssertEqual(try RunFolder.read(runs, cache: try openCache(oldPath)).runs, uncached.runs, "served from the old cache")
+        let check = try DatabaseQueue(path: oldPath)
+        XCTAssertEqual(try check.read { try Int.fetchOne($0, sql: "PRAGMA page_size") }, 4096)
+        try check.close()
     }
 
     func testFailedWriteWarnsAndResultsStand() throws {
