@@ -113,7 +113,7 @@ public enum Entrances {
         }
         let store = StateStore(directory: folder)
         do {
-            let saved = try store.loadState()
+            let saved = try store.loadHeader()
             let engine = RuleEngine(packDirectories: [], catalogue: Catalogue(badges: []), limits: fuzzLimits)
             let update = try IncrementalEvaluator(engine: engine, store: store, zone: saved.zone).add([])
             return Outcome(count: update.runCount, errors: update.evaluation.failures.map { "\($0)" })

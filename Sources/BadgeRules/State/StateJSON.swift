@@ -29,6 +29,16 @@ enum StateJSON {
         }
     }
 
+    /// One rule's state, the JSON of one `StateValue` (a row of `state.sqlite`).
+    /// - Throws: `ActivityError.malformed` naming `source` and the byte.
+    static func state(in data: Data, source: String) throws -> StateValue {
+        try data.withUnsafeBytes { raw in
+            try JSONReader.read(raw.bindMemory(to: UInt8.self), source: source, maximumDepth: 4 * FoldStates.stateDepthLimit + 8) { reader in
+                try value(&reader, depth: 0)
+            }
+        }
+    }
+
     /// One JSON value as a state value (objects by their one tag: float, run, map, table).
     private static func value(_ reader: inout JSONReader, depth: Int) throws -> StateValue {
         guard let first = reader.peek() else { throw reader.failure("a value is missing") }
