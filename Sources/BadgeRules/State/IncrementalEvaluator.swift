@@ -124,7 +124,7 @@ public struct IncrementalEvaluator: Sendable {
         var position: [String: Int] = [:]
         for entry in namedEntries { position[entry.id] = entry.position }
         for (i, run) in fresh.enumerated() { position[run.id] = state.runCount + i }
-        var (evaluation, after) = engine.resume(from: rules, savedRuns: savedRuns, newRuns: fresh, historyCount: state.runCount)
+        var (evaluation, after) = engine.resume(from: rules, savedRuns: savedRuns, newRuns: fresh, historyCount: state.runCount, savedMaps: database)
         // What changed: the new `on_run` awards and the `finish` awards; and every award of a rule
         // that failed now. Awards of the history that stay are neither read nor written.
         var before: [RuleState] = []

@@ -8,8 +8,11 @@ import RunFiles
 ///
 /// - `header(key, value)`: `layout` (this layout's name) and `state` (the `SavedState` without its
 ///   rules, as JSON: zone, folder, packs, run count, last run, bytes of `runs.jsonl`).
-/// - `rule(idx, ...)`: one row per rule: the fold state (JSON of a `StateValue`), earned, stopped,
-///   progress, why unsaved, failure, and `next_seq` (how many `on_run` awards it has made).
+/// - `rule(idx, ...)`: one row per rule: the fold state (JSON of a `StateValue`) without its saved
+///   maps, `split` (their names), earned, stopped, progress, why unsaved, failure, and `next_seq`
+///   (how many `on_run` awards it has made).
+/// - `state_key(rule, path, key, value)`: the saved maps (`SavedMaps`), one key a row: a fold's
+///   large maps (a total per day, per week) that an addition reads and writes by key.
 /// - `award(rule, phase, seq, pos, run, badge, tier, json)`: phase 0 (`on_run`/`earned`) rows are
 ///   only ever appended; phase 1 (`finish`) rows of a rule are replaced when they change. `pos` is
 ///   the run's position in the history, for the evaluation order.
@@ -19,9 +22,9 @@ import RunFiles
 ///   and by start (the duplicate checks are queries).
 ///
 /// Not thread-safe beyond GRDB's queue; a `StateStore` opens one per call, under the folder's lock.
-final class StateDatabase {
+final class StateDatabase: SavedMapSource {
     /// The layout name kept in `header`.
-    static let layout = "badgectl-state/2"
+    static let layout = "badgectl-state/3"
 
     let path: String
     let queue: DatabaseQueue
@@ -54,7 +57,9 @@ final class StateDatabase {
                         CREATE TABLE header (key TEXT PRIMARY KEY, value TEXT NOT NULL);
                         CREATE TABLE rule (idx INTEGER PRIMARY KEY, pack TEXT NOT NULL, rule TEXT NOT NULL, fold INTEGER NOT NULL,
                             state TEXT, unsaved TEXT, earned INTEGER NOT NULL, stopped INTEGER NOT NULL, progress TEXT, failure TEXT,
-                            next_seq INTEGER NOT NULL);
+                            next_seq INTEGER NOT NULL, split TEXT);
+                        CREATE TABLE state_key (rule INTEGER NOT NULL, path TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
+                            PRIMARY KEY (rule, path, key)) WITHOUT ROWID;
                         CREATE TABLE award (rule INTEGER NOT NULL, phase INTEGER NOT NULL, seq INTEGER NOT NULL, pos INTEGER NOT NULL,
                             run TEXT NOT NULL, badge TEXT NOT NULL, tier TEXT NOT NULL, json TEXT NOT NULL, PRIMARY KEY (rule, phase, seq));
                         CREATE INDEX award_by_run ON award (run);
@@ -151,6 +156,23 @@ final class StateDatabase {
     /// Every rule's state in order, with its `finish` awards and the `on_run` awards `awards` says;
     /// `nextSequence[i]`: how many `on_run` awards rule `i` has made (the next row's `seq`).
     func rules(awards: Awards) throws -> (rules: [RuleState], nextSequence: [Int]) {
+        var (rules, next) = try readRules(awards: awards)
+        // A whole state (not for an addition): the saved maps put back.
+        if case .all = awards {
+            for (i, rule) in rules.enumerated() where !rule.split.isEmpty {
+                var maps: [String: [StateEntry]] = [:]
+                for path in rule.split { maps[path] = try savedEntries(index: i, path: path) }
+                rules[i].state = SavedMaps.merged(rule.state, maps)
+                rules[i].split = []
+            }
+        }
+        return (rules, next)
+    }
+
+    /// `RuleState.key` to the rule's row, for the saved maps.
+    private var ruleIndex: [String: Int] = [:]
+
+    private func readRules(awards: Awards) throws -> (rules: [RuleState], nextSequence: [Int]) {
         try guarded {
             try queue.read { db in
                 var rules: [RuleState] = []
@@ -169,6 +191,8 @@ final class StateDatabase {
                     rule.stopped = row["stopped"]
                     if let text: String = row["progress"] { rule.progress = try decode(Progress.self, text, "the progress of rule '\(rule.rule)'") }
                     if let text: String = row["failure"] { rule.failure = try decode(RuleFailure.self, text, "the failure of rule '\(rule.rule)'") }
+                    if let text: String = row["split"] { rule.split = try decode([String].self, text, "the saved maps of rule '\(rule.rule)'") }
+                    ruleIndex[rule.key] = index
                     rules.append(rule)
                     next.append(row["next_seq"])
                 }
@@ -197,6 +221,41 @@ final class StateDatabase {
                 }
                 return (rules, next)
             }
+        }
+    }
+
+    // MARK: - Saved maps
+
+    func savedValue(rule: String, path: String, key: StateValue) throws -> StateValue? {
+        guard let index = ruleIndex[rule] else { return nil }
+        let text = try guarded {
+            try queue.inDatabase { db in
+                try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM state_key WHERE rule = ? AND path = ? AND key = ?"),
+                                    arguments: [index, path, StateJSON.keyText(key)])
+            }
+        }
+        return try text.map { try stateValue($0, "saved map '\(path)' of rule \(index)") }
+    }
+
+    func savedEntries(rule: String, path: String) throws -> [StateEntry] {
+        guard let index = ruleIndex[rule] else { return [] }
+        return try savedEntries(index: index, path: path)
+    }
+
+    func savedEntries(index: Int, path: String) throws -> [StateEntry] {
+        let rows = try guarded {
+            try queue.inDatabase { db in
+                try Row.fetchAll(db, sql: "SELECT key, value FROM state_key WHERE rule = ? AND path = ?", arguments: [index, path])
+                    .map { ($0["key"] as String, $0["value"] as String) }
+            }
+        }
+        return try rows.map { StateEntry(key: try stateValue($0.0, "saved map '\(path)'"), value: try stateValue($0.1, "saved map '\(path)'")) }
+            .sorted { FoldStates.keyPrecedes($0.key, $1.key) }
+    }
+
+    func stateValue(_ text: String, _ what: String) throws -> StateValue {
+        do { return try StateJSON.state(in: Data(text.utf8), source: path) } catch let error as ActivityError {
+            throw RulesError.state(path: path, reason: "damaged: \(what): \(error.reason): \(StateDatabase.rebuildAdvice)")
         }
     }
 
@@ -270,7 +329,12 @@ final class StateDatabase {
                 for (i, entry) in index.enumerated() {
                     try insertRun.execute(arguments: [i, entry.id, entry.startSeconds, entry.elapsedSeconds, entry.distanceMeters, entry.offset, entry.length])
                 }
-                for (i, rule) in state.rules.enumerated() {
+                for (i, whole) in state.rules.enumerated() {
+                    var rule = whole
+                    let (kept, maps) = SavedMaps.split(rule.state) { keys in keys.filter { position[$0] != nil } }
+                    rule.state = kept
+                    rule.split = maps.keys.sorted()
+                    try insertMaps(db, rule: i, maps)
                     try writeRule(db, i, rule, nextSequence: rule.awards.count)
                     try insertAwards(db, rule: i, phase: 0, from: 0, rule.awards, position: position)
                     try insertAwards(db, rule: i, phase: 1, from: 0, rule.finishAwards, position: position)
@@ -293,8 +357,9 @@ final class StateDatabase {
                     try insertRun.execute(arguments: [firstPosition + i, entry.id, entry.startSeconds, entry.elapsedSeconds, entry.distanceMeters,
                                                       entry.offset, entry.length])
                 }
-                for (i, rule) in rules.enumerated() {
+                for (i, var rule) in rules.enumerated() {
                     let before = i < old.count ? old[i] : nil
+                    try updateMaps(db, rule: i, &rule, before: before)
                     if rule.failure != nil {
                         if before?.failure == nil {
                             try db.execute(sql: "DELETE FROM award WHERE rule = ?", arguments: [i])
@@ -320,7 +385,7 @@ final class StateDatabase {
 
     /// Whether `a` and `b` would write the same `rule` row (awards apart).
     static func sameRow(_ a: RuleState, _ b: RuleState) -> Bool {
-        a.pack == b.pack && a.rule == b.rule && a.fold == b.fold && a.state == b.state && a.unsaved == b.unsaved && a.earned == b.earned
+        a.pack == b.pack && a.rule == b.rule && a.fold == b.fold && a.state == b.state && a.split == b.split && a.unsaved == b.unsaved && a.earned == b.earned
             && a.stopped == b.stopped && a.progress == b.progress && a.failure == b.failure
     }
 
@@ -331,10 +396,67 @@ final class StateDatabase {
     }
 
     private func writeRule(_ db: Database, _ index: Int, _ rule: RuleState, nextSequence: Int) throws {
-        try db.execute(sql: "INSERT OR REPLACE INTO rule VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", arguments: [
-            index, rule.pack, rule.rule, rule.fold, try rule.state.map(StateDatabase.json), rule.unsaved, rule.earned, rule.stopped,
+        try db.execute(sql: "INSERT OR REPLACE INTO rule VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", arguments: [
+            index, rule.pack, rule.rule, rule.fold, rule.state.map(StateJSON.text), rule.unsaved, rule.earned, rule.stopped,
             try rule.progress.map(StateDatabase.json), try rule.failure.map(StateDatabase.json), nextSequence,
+            rule.split.isEmpty ? nil : try StateDatabase.json(rule.split),
         ])
+    }
+
+    private func insertMaps(_ db: Database, rule: Int, _ maps: [String: [StateEntry]]) throws {
+        guard !maps.isEmpty else { return }
+        let insert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO state_key VALUES (?, ?, ?, ?)")
+        for (path, entries) in maps.sorted(by: { $0.key < $1.key }) {
+            for entry in entries { try insert.execute(arguments: [rule, path, StateJSON.keyText(entry.key), StateJSON.text(entry.value)]) }
+        }
+    }
+
+    /// An addition's saved maps of rule `index`: the keys written (a string key that is a saved
+    /// run's id puts the whole map back into the state), the maps gone from the state deleted, and
+    /// any map of the state grown past `SavedMaps.threshold` moved to rows. Updates `rule.split`.
+    private func updateMaps(_ db: Database, rule index: Int, _ rule: inout RuleState, before: RuleState?) throws {
+        guard rule.failure == nil else {
+            if before.map({ !$0.split.isEmpty }) ?? false { try db.execute(sql: "DELETE FROM state_key WHERE rule = ?", arguments: [index]) }
+            rule.split = []
+            return
+        }
+        let delete = try db.cachedStatement(sql: "DELETE FROM state_key WHERE rule = ? AND path = ? AND key = ?")
+        let upsert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO state_key VALUES (?, ?, ?, ?)")
+        for (path, writes) in rule.splitWrites.sorted(by: { $0.key < $1.key }) where rule.split.contains(path) {
+            var keys = Set<String>()
+            for write in writes { if case .string(let key) = write.key { keys.insert(key) } }
+            if !keys.isEmpty, try !StateDatabase.savedIDs(db, keys).isEmpty {
+                var map: [StateValue: StateValue] = [:]
+                for entry in try savedEntries(index: index, path: path) { map[entry.key] = entry.value }
+                for write in writes { map[write.key] = write.value == .null ? nil : write.value }
+                rule.state = SavedMaps.merged(rule.state, [path: map.map { StateEntry(key: $0.key, value: $0.value) }])
+                rule.split.removeAll { $0 == path }
+                continue
+            }
+            for write in writes {
+                if write.value == .null {
+                    try delete.execute(arguments: [index, path, StateJSON.keyText(write.key)])
+                } else {
+                    try upsert.execute(arguments: [index, path, StateJSON.keyText(write.key), StateJSON.text(write.value)])
+                }
+            }
+        }
+        for path in before?.split ?? [] where !rule.split.contains(path) {
+            try db.execute(sql: "DELETE FROM state_key WHERE rule = ? AND path = ?", arguments: [index, path])
+        }
+        let (kept, maps) = try SavedMaps.split(rule.state) { try StateDatabase.savedIDs(db, $0) }
+        if !maps.isEmpty {
+            for path in maps.keys { try db.execute(sql: "DELETE FROM state_key WHERE rule = ? AND path = ?", arguments: [index, path]) }
+            try insertMaps(db, rule: index, maps)
+            rule.state = kept
+            rule.split = (rule.split + maps.keys).sorted()
+        }
+        rule.splitWrites = [:]
+    }
+
+    /// Which of `ids` are saved runs' ids.
+    static func savedIDs(_ db: Database, _ ids: Set<String>) throws -> Set<String> {
+        Set(try String.fetchAll(db, sql: "SELECT id FROM run WHERE id IN (SELECT value FROM json_each(?))", arguments: [try json(ids.sorted())]))
     }
 
     private func insertAwards(_ db: Database, rule: Int, phase: Int, from first: Int, _ awards: [Award], position: [String: Int]) throws {
