@@ -28,7 +28,7 @@ cpu_ms() {  # command... : CPU ms of the whole process, then peak RSS KB on the 
         /usr/bin/time -o "$work/time.txt" -f "%U %S %M" "$@" >/dev/null 2>&1 || true
         awk '{ printf "%.1f\n", ($1 + $2) * 1000 }' "$work/time.txt"
     fi
-    awk '{ print $NF }' "$work/time.txt"
+    tail -1 "$work/time.txt" | awk '{ print $NF }'
 }
 printf "%-8s %-10s %8s %8s %10s %9s %s\n" runs binary add_ms rss_mb state_mb min..max "(task-clock, median of $rounds; ratio to ${labels[0]})"
 for n in $sizes; do
