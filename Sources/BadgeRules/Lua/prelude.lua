@@ -295,7 +295,10 @@ return function(pack_name, print_function, loader)
   for _, name in ipairs(allowed) do env[name] = G[name] end
   env.pairs = sorted_pairs
   env.ipairs = fast_ipairs
-  env.next, env.rawget, env.rawset, env.rawlen = saved_next, saved_rawget, saved_rawset, saved_rawlen
+  env.next = saved_next  -- these four see through saved maps; on other tables they are Lua's
+  env.rawget = saved_rawget
+  env.rawset = saved_rawset
+  env.rawlen = saved_rawlen
   env.setmetatable = safe_setmetatable
   env.print = print_function
   env.string = copy(string_lib)

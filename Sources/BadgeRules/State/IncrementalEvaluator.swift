@@ -89,7 +89,7 @@ public struct IncrementalEvaluator: Sendable {
     /// awards), the saved runs the new ones need (by id, by start, and those the states name), and
     /// for each rule the awards its duplicate policy needs; then it writes the new rows only.
     func addLocked(_ runs: [RunSummary]) throws -> StateUpdate {
-        let database = try store.database()
+        let database = try store.database(holdingLock: true)
         let state = try database.header()
         guard ZoneNames.canonical(state.zone) == ZoneNames.canonical(zone) else {
             throw RulesError.state(path: store.statePath, reason: "made with the time zone \(state.zone), not \(zone): add with --tz \(state.zone), or evaluate with --state again")

@@ -148,15 +148,18 @@ public struct StateStore: Sendable {
         }
     }
 
-    /// The state database, after moving a format-1 folder to it. Throws `RulesError.state` naming
-    /// the file when there is no state or it cannot be read.
-    func database() throws -> StateDatabase {
+    /// The state database, after moving a format-1 folder to it (under the folder's lock, unless
+    /// the caller holds it: `holdingLock`). Throws `RulesError.state` naming the file when there is
+    /// no state or it cannot be read.
+    func database(holdingLock: Bool = false) throws -> StateDatabase {
         try StateStore.requireRegularFile(statePath)
         if !FileManager.default.fileExists(atPath: statePath) {
             guard FileManager.default.fileExists(atPath: legacyStatePath) else {
                 throw RulesError.state(path: statePath, reason: "cannot read it: no such file (no saved state here? `badgectl evaluate DIR --state \(directory)` makes one)")
             }
-            return try migrate()
+            // Another process may have moved it meanwhile: looked at again under the lock.
+            let move = { if !FileManager.default.fileExists(atPath: self.statePath) { try self.migrate() } }
+            if holdingLock { try move() } else { try locked(move) }
         }
         return try StateDatabase.open(path: statePath, create: false)
     }
@@ -164,7 +167,7 @@ public struct StateStore: Sendable {
     /// Moves a format-1 folder (`state.json`, `runs.index`) to the database: read once as before,
     /// written in one transaction to a new file renamed into place, then the old files renamed
     /// `state.json.old` and `runs.index.old`.
-    func migrate() throws -> StateDatabase {
+    func migrate() throws {
         let legacy = try loadLegacyState()
         let index = try loadIndex(legacy)
         var state = legacy
@@ -172,7 +175,6 @@ public struct StateStore: Sendable {
         state.indexBytes = 0
         try writeDatabase(state, index: index)
         for path in [legacyStatePath, indexPath] { _ = rename(path, path + ".old") }
-        return try StateDatabase.open(path: statePath, create: false)
     }
 
     /// The zone, folder and packs as `settings.json` keeps them (its counts are not kept up to date).
