@@ -70,7 +70,7 @@ let package = Package(
             ]
         ),
         // RunLibrary: a folder of runs (or given files): discovery, parallel reading, the summary cache
-        // (the only module that links GRDB), Strava exports, duplicates and the sport and plausibility
+        // (GRDB, as the rules host's saved state does), Strava exports, duplicates and the sport and plausibility
         // rules (RunSelection, applied by BadgePipeline's RunPipeline.select).
         .target(
             name: "RunLibrary",
@@ -81,11 +81,12 @@ let package = Package(
         .target(name: "RunFixtures", dependencies: ["RunFiles", "CZlib"]),
         // The rules host, one type per job: the Lua state (LuaState.swift, the only importer of the C
         // modules), pack reading, rule loading, the rule runner, the one host-function dispatch, fold
-        // state, `badgectl test`; RuleEngine is its entry.
+        // state (the state database `state.sqlite` through GRDB), `badgectl test`; RuleEngine is its entry.
         // The preludes are real .lua files, embedded at build time (PackageResources.<name>_lua).
         .target(
             name: "BadgeRules",
-            dependencies: ["RunFiles", "RunAnalysis", "CLua", "CLuaShims", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["RunFiles", "RunAnalysis", "CLua", "CLuaShims", .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "GRDB", package: "GRDB.swift")],
             resources: [.embedInCode("Lua/prelude.lua"), .embedInCode("Lua/test_prelude.lua")]
         ),
         // BadgePipeline: the one way runs reach the rules (`RunPipeline`): read from any source (a
@@ -121,7 +122,7 @@ let package = Package(
             dependencies: ["RunLibrary", "RunAnalysis", "RunFiles", "RunFixtures", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "RunFixturesTests", dependencies: ["RunFixtures", "RunAnalysis", "RunFiles"]),
-        .testTarget(name: "BadgeRulesTests", dependencies: ["BadgeRules", "RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures"]),
+        .testTarget(name: "BadgeRulesTests", dependencies: ["BadgeRules", "RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "BadgePipelineTests", dependencies: ["BadgePipeline", "BadgeRules", "RunFiles", "RunAnalysis", "RunFixtures"]),
         .testTarget(name: "BadgeReportTests", dependencies: ["BadgeReport", "RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures"]),
         .testTarget(

@@ -6,6 +6,8 @@
 # benchmark, default 200), BENCH_FOLDER_MINUTES (default 60), BENCH_GPXPY_1M=1 to also time gpxpy on the
 # 1,000,000-point file (~100 s a run), BENCH_FULL=1 to add one pass over 2,000 runs of 1 hour (~3 GB),
 # BENCH_RUNS (repetitions, default 5), BENCH_OUT (default BENCHMARKS.md).
+# BENCH_ADD_BEFORE=BINARY also times `add` of one run to 1,000, 10,000 and 100,000-run histories with that
+# binary beside this one (scripts/bench/add.sh; the 100,000-run evaluate takes minutes per binary).
 # Then scripts/bench/archives.sh appends its section (a 1 GB Apple Health export; a zip of 1,000 FIT runs against the folder),
 # and scripts/bench/zip-library.sh the zip reader against ZIPFoundation 0.9.20 (why badgectl has its own).
 # Peers: gpxpy and fitdecode (pip install gpxpy fitdecode), Foundation's XMLParser (in BadgeBench).
@@ -100,8 +102,11 @@ ALL_PACKS=1 ATHLETES=2000 RUNS=1 BENCH_DIR="$work" BENCH_RUNS=$((runs > 7 ? runs
 # A warm evaluate of 1,000 one-hour runs as a process (CPU, wall, peak RSS); give scripts/bench/warm.sh
 # an earlier build as its first binary to get the before/after ratios of BENCHMARKS.md (issue F item 2).
 BENCH_DIR="$work" BENCH_RUNS=$((runs > 9 ? runs : 9)) scripts/bench/warm.sh "$bin/badgectl" | tee "$work/warm.txt" >&2
+echo "== add of one run to a saved history of 1,000, 10,000, 100,000 runs (scripts/bench/add.sh)" >&2
+BENCH_DIR="$work" BENCH_RUNS="$runs" scripts/bench/add.sh ${BENCH_ADD_BEFORE:+before="$BENCH_ADD_BEFORE"} after="$bin/badgectl" | tee "$work/add.txt" >&2
 python3 scripts/bench/report.py "$results" "$out" "$runs" "$folder_runs" "$folder_minutes"
 echo "== archives: a 1 GB Apple Health export, 1,000 FIT runs zipped and not" >&2
 sh scripts/bench/archives.sh "$bin" "$work" "$runs" >> "$out"
 { echo; echo '```'; sh scripts/bench/zip-library.sh "$bin" "$work" "$runs"; echo '```'; } >> "$out"
-echo "wrote $out (whole-process figures: $work/process.txt, $work/worker-1run.txt, $work/warm.txt)" >&2
+{ echo; echo '```'; echo "scripts/bench/add.sh (add of one run, task-clock ms)"; cat "$work/add.txt"; echo '```'; } >> "$out"
+echo "wrote $out (whole-process figures: $work/process.txt, $work/worker-1run.txt, $work/warm.txt, $work/add.txt)" >&2

@@ -103,7 +103,8 @@ public enum Entrances {
     // MARK: - Saved state
 
     /// A state folder holding `stateJSON` as `state.json`, `index` as `runs.index` and `runs` as
-    /// `runs.jsonl` (a nil part is left out), read as `badgectl add` reads it: `StateStore.loadState`,
+    /// `runs.jsonl` (a nil part is left out), read as `badgectl add` reads it: `StateStore.loadHeader` (which
+    /// moves the format-1 folder to the state database),
     /// then `IncrementalEvaluator.add` (the index, the summaries it needs) with no new run, over no
     /// pack. Driven by FuzzState.
     public static func state(stateJSON: [UInt8]?, index: [UInt8]?, runs: [UInt8]?) -> Outcome {
@@ -113,7 +114,7 @@ public enum Entrances {
         }
         let store = StateStore(directory: folder)
         do {
-            let saved = try store.loadState()
+            let saved = try store.loadHeader()
             let engine = RuleEngine(packDirectories: [], catalogue: Catalogue(badges: []), limits: fuzzLimits)
             let update = try IncrementalEvaluator(engine: engine, store: store, zone: saved.zone).add([])
             return Outcome(count: update.runCount, errors: update.evaluation.failures.map { "\($0)" })

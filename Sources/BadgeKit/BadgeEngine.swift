@@ -133,10 +133,23 @@ public struct BadgeEngine: Sendable {
     /// Adds runs to the state saved in `directory`: only they are evaluated, unless a pack changed,
     /// a run is older than the last saved one or one is already saved (then the history is replayed:
     /// `StateUpdate.replayed` says why). The result lists the awards new and withdrawn (a `finish`
-    /// award that moved) and the whole history's awards; the state is saved again.
+    /// award that moved) and how many the history holds (`awardCount`); the whole list is
+    /// `awards(inStateIn:)`. Only what changed is read and written, so an addition costs the same
+    /// however long the history.
     /// - Throws: `BadgeKitError.state` when there is no state, it cannot be read, or it was made in another zone.
     public func add(_ runs: [RunSummary], toStateIn directory: String) throws -> StateUpdate {
         do { return try pipeline.incremental(StateStore(directory: directory)).add(pipeline.select(runs).selected) } catch {
+            throw BadgeKitError.state(reason: "\(error)")
+        }
+    }
+}
+
+extension BadgeEngine {
+    /// Every award of the history saved in `directory`, in evaluation order (what `evaluate` of its
+    /// runs gives), read from the state database.
+    /// - Throws: `BadgeKitError.state` when there is no state or it cannot be read.
+    public func awards(inStateIn directory: String) throws -> [Award] {
+        do { return try StateStore(directory: directory).awards() } catch {
             throw BadgeKitError.state(reason: "\(error)")
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import XCTest
 
 /// `evaluate --state DIR` then `badgectl add --state DIR FILE...`, the built binary end to end.
@@ -19,7 +20,7 @@ final class AddCommandTests: XCTestCase {
         let common = ["--tz", "UTC", "--no-cache", "--rules", "rules", "--badges", "badges.json"]
         let saved = try CLI.run(["evaluate", runs.path, "--state", state] + common)
         XCTAssertEqual(saved.status, 0, saved.stderr)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: state + "/state.json"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: state + "/state.sqlite"))
 
         // A faster, longer run after the last one: inside the folder, so named as evaluate names it.
         let late = runs.appendingPathComponent("2026-11-01-long.json")
@@ -29,18 +30,27 @@ final class AddCommandTests: XCTestCase {
         let report = try json(added.stdout)
         XCTAssertTrue(report["replayed"] is NSNull)
         XCTAssertEqual(report["run_count"] as? Int, 17)
+        // What this step changed, not every award of the history (that is --all-awards).
+        XCTAssertNil(report["awards"], added.stdout)
         XCTAssertEqual(report["runs"] as? [String], ["2026-11-01-long.json"])
         XCTAssertTrue(identities(report["withdrawn"]).contains("checkpoints/half-marathon/best/2026-10-18-half.gpx"), added.stdout)
         XCTAssertTrue(identities(report["added"]).contains("checkpoints/half-marathon/best/2026-11-01-long.json"), added.stdout)
 
         let full = try CLI.run(["evaluate", runs.path, "--format", "json"] + common)
-        XCTAssertEqual(identities(try json(full.stdout)["awards"]), identities(report["awards"]))
+        let everything = identities(try json(full.stdout)["awards"])
+        XCTAssertEqual(report["award_count"] as? Int, everything.count, added.stdout)
+        XCTAssertTrue(added.stdout.contains("\"award_count\""))
+
+        // --all-awards reads every award of the history from the state database: a full evaluation's.
+        let listed = try CLI.run(["add", "--state", state, "--all-awards", "--format", "json", "--rules", "rules", "--badges", "badges.json"])
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        XCTAssertEqual(identities(try json(listed.stdout)["awards"]), everything)
 
         // The same file again: the history is replayed, and says so; nothing moves.
         let again = try CLI.run(["add", "--state", state, late.path, "--rules", "rules", "--badges", "badges.json"])
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertTrue(again.stderr.contains("badgectl: replayed the whole history (17 runs): run '2026-11-01-long.json' is already saved"), again.stderr)
-        XCTAssertTrue(again.stdout.hasPrefix("1 run added, 17 in the history; 0 new awards, 0 withdrawn"), again.stdout)
+        XCTAssertTrue(again.stdout.hasPrefix("1 run added, 17 in the history; 0 new awards, 0 withdrawn, \(everything.count) awards in all"), again.stdout)
 
         // Other packs than the state's (here: only checkpoints, as a forgotten --rules finds another
         // ./rules) would withdraw the missing packs' awards: refused, naming them and their folders.
@@ -80,13 +90,18 @@ final class AddCommandTests: XCTestCase {
         XCTAssertEqual(try CLI.run(["evaluate", runs.path, "--state", original, "--tz", "UTC", "--no-cache"] + rules).status, 0)
         let late = CLI.repository.appendingPathComponent("runs/2026-10-18-half.gpx").path
         let tampers: [(String, (String) throws -> Void, String)] = [
-            ("negative size", { try Self.edit($0 + "/state.json", #""runs_bytes" *: *[0-9]+"#, #""runs_bytes": -1"#) }, "field 'runs_bytes': -1 is negative"),
-            ("huge count", { try Self.edit($0 + "/state.json", #""run_count" *: *[0-9]+"#, #""run_count": 1000000000000"#) }, "field 'run_count': 1000000000000 runs cannot fit"),
-            ("offset outside", { try Self.edit($0 + "/runs.index", #"\t[0-9]+\t[0-9]+\t"#, "\t999999999\t5\t") }, "runs.index: line 1: bytes 999999999+5 are outside"),
+            ("negative size", { try Self.sql($0, "UPDATE header SET value = json_set(value, '$.runs_bytes', -1) WHERE key = 'state'") },
+             "state.sqlite: field 'runs_bytes': -1 is negative: damaged"),
+            ("huge count", { try Self.sql($0, "UPDATE header SET value = json_set(value, '$.run_count', 1000000000000) WHERE key = 'state'") },
+             "state.sqlite: field 'run_count': 1000000000000 runs, the database holds 2: damaged"),
+            ("offset outside", { try Self.sql($0, "UPDATE run SET offset = 999999999, length = 5 WHERE pos = 0") },
+             "state.sqlite: run 0 ('2026-08-01-first-run.gpx'): bytes 999999999+5 are outside runs.jsonl's"),
+            ("not a database", { try Data(repeating: 0x5A, count: 4096).write(to: URL(fileURLWithPath: $0 + "/state.sqlite")) },
+             "state.sqlite: damaged (file is not a database)"),
             ("FIFO", { path in
                 try FileManager.default.removeItem(atPath: path + "/runs.jsonl")
                 XCTAssertEqual(mkfifo(path + "/runs.jsonl", 0o600), 0)
-            }, "runs.jsonl: not a regular file"),
+            }, "runs.jsonl: not a regular file: damaged"),
         ]
         for (name, tamper, message) in tampers {
             let state = folder.path + "/state-" + name.replacingOccurrences(of: " ", with: "-")
@@ -94,8 +109,56 @@ final class AddCommandTests: XCTestCase {
             try tamper(state)
             let added = try CLI.run(["add", "--state", state, late] + rules)
             XCTAssertEqual(added.status, 1, "\(name): \(added.stderr)")
-            XCTAssertTrue(added.stderr.contains(message) && added.stderr.contains("damaged (evaluate with --state again)"), "\(name): \(added.stderr)")
+            XCTAssertTrue(added.stderr.contains(message), "\(name): \(added.stderr)")
         }
+    }
+
+    /// A state database that cannot be read loses no run: the error names the file and says how to
+    /// make it again, and `add --rebuild` makes it from runs.jsonl (the damaged file kept aside),
+    /// giving what a full evaluation gives.
+    func testADamagedStateDatabaseIsRebuiltFromTheSavedRuns() throws {
+        let folder = try TemporaryFolder()
+        let runs = folder.url.appendingPathComponent("runs")
+        try FileManager.default.createDirectory(at: runs, withIntermediateDirectories: true)
+        let names = ["2026-08-01-first-run.gpx", "2026-08-04-canal.gpx", "2026-08-12-treadmill.json"]
+        for name in names {
+            try FileManager.default.copyItem(at: CLI.repository.appendingPathComponent("runs/" + name), to: runs.appendingPathComponent(name))
+        }
+        let state = folder.path + "/state"
+        let rules = ["--rules", "rules", "--badges", "badges.json"]
+        XCTAssertEqual(try CLI.run(["evaluate", runs.path, "--state", state, "--tz", "UTC", "--no-cache"] + rules).status, 0)
+        let savedRuns = try Data(contentsOf: URL(fileURLWithPath: state + "/runs.jsonl"))
+        // Half the file overwritten: SQLite finds it damaged.
+        let database = try Data(contentsOf: URL(fileURLWithPath: state + "/state.sqlite"))
+        try (database.prefix(100) + Data(repeating: 0xA5, count: database.count - 100)).write(to: URL(fileURLWithPath: state + "/state.sqlite"))
+        let late = runs.appendingPathComponent("2026-11-01-long.json")
+        try #"{"start":"2026-11-01T07:00:00Z","distance_m":22000,"duration_s":6000}"#.write(to: late, atomically: true, encoding: .utf8)
+        let refused = try CLI.run(["add", "--state", state, late.path] + rules)
+        XCTAssertEqual(refused.status, 1, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains(state + "/state.sqlite: "), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("the runs are kept apart in runs.jsonl: `badgectl add --state DIR --rebuild`"), refused.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: state + "/runs.jsonl")), savedRuns)
+
+        let rebuilt = try CLI.run(["add", "--state", state, late.path, "--rebuild", "--format", "json", "--all-awards"] + rules)
+        XCTAssertEqual(rebuilt.status, 0, rebuilt.stderr)
+        XCTAssertTrue(rebuilt.stderr.contains("the state was rebuilt from 3 saved runs"), rebuilt.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: state + "/state.sqlite.damaged"))
+        let full = try CLI.run(["evaluate", runs.path, "--format", "json", "--tz", "UTC", "--no-cache"] + rules)
+        XCTAssertEqual(identities(try json(rebuilt.stdout)["awards"]), identities(try json(full.stdout)["awards"]))
+        XCTAssertEqual(try json(rebuilt.stdout)["run_count"] as? Int, 4)
+        // And additions go on from it.
+        let next = runs.appendingPathComponent("2026-11-08-next.json")
+        try #"{"start":"2026-11-08T07:00:00Z","distance_m":5000,"duration_s":1500}"#.write(to: next, atomically: true, encoding: .utf8)
+        let added = try CLI.run(["add", "--state", state, next.path, "--format", "json"] + rules)
+        XCTAssertEqual(added.status, 0, added.stderr)
+        XCTAssertTrue(try json(added.stdout)["replayed"] is NSNull, added.stdout)
+    }
+
+    /// Runs `sql` on the state database of the folder `state`.
+    static func sql(_ state: String, _ sql: String) throws {
+        let queue = try DatabaseQueue(path: state + "/state.sqlite")
+        try queue.write { try $0.execute(sql: sql) }
+        try queue.close()
     }
 
     /// A pack whose rule requires a module through a linked folder (`lib -> .shared`): editing the
@@ -126,7 +189,7 @@ final class AddCommandTests: XCTestCase {
         try folder.write("packs/linked/.shared/thresh.lua", "return 1000")
         let late = runs.appendingPathComponent("2026-11-01-long.json")
         try #"{"start":"2026-11-01T07:00:00Z","distance_m":22000,"duration_s":6000}"#.write(to: late, atomically: true, encoding: .utf8)
-        let added = try CLI.run(["add", "--state", state, late.path, "--format", "json"] + rules)
+        let added = try CLI.run(["add", "--state", state, late.path, "--format", "json", "--all-awards"] + rules)
         XCTAssertEqual(added.status, 0, added.stderr)
         let report = try json(added.stdout)
         XCTAssertEqual(report["replayed"] as? String, "pack 'linked' changed", added.stdout)
@@ -163,8 +226,8 @@ final class StateMessagesEndToEndTests: XCTestCase {
         let saved = try CLI.run(["evaluate", Self.first, "--state", state, "--tz", "UTC", "--no-cache", "--format", "json"] + Self.packs)
         XCTAssertEqual(saved.status, 0, saved.stderr)
         XCTAssertEqual((try json(saved.stdout)["header"] as? [String: Any])?["zone"] as? String, "UTC")
-        let stateJSON = try json(try String(contentsOfFile: state + "/state.json", encoding: .utf8))
-        XCTAssertEqual(stateJSON["zone"] as? String, "UTC")
+        let header = try DatabaseQueue(path: state + "/state.sqlite").read { try String.fetchOne($0, sql: "SELECT value FROM header WHERE key = 'state'") }
+        XCTAssertEqual(try json(header ?? "")["zone"] as? String, "UTC")
         for name in ["Etc/UTC", "utc", "Zulu"] {
             let other = try CLI.run(["evaluate", Self.first, "--tz", name, "--no-cache", "--format", "json"] + Self.packs)
             XCTAssertEqual(other.status, 0, other.stderr)
@@ -175,8 +238,7 @@ final class StateMessagesEndToEndTests: XCTestCase {
         XCTAssertEqual(added.status, 0, added.stderr)
         XCTAssertEqual((try json(added.stdout)["header"] as? [String: Any])?["zone"] as? String, "UTC")
         // A state saved before this change says "GMT": still the same zone, without --tz and with it.
-        let text = try String(contentsOfFile: state + "/state.json", encoding: .utf8)
-        try text.replacingOccurrences(of: #""zone":"UTC""#, with: #""zone":"GMT""#).write(toFile: state + "/state.json", atomically: true, encoding: .utf8)
+        try AddCommandTests.sql(state, "UPDATE header SET value = json_set(value, '$.zone', 'GMT') WHERE key = 'state'")
         let late = folder.path + "/late.json"
         try #"{"start":"2026-11-01T07:00:00Z","distance_m":6000,"duration_s":1900}"#.write(toFile: late, atomically: true, encoding: .utf8)
         for tz in [[], ["--tz", "UTC"]] {

@@ -151,7 +151,8 @@ final class BadgeEngineTests: XCTestCase {
         let added = try engine.add([runs[2]], toStateIn: folder)
         XCTAssertNil(added.replayed)
         XCTAssertEqual(added.runCount, 3)
-        XCTAssertEqual(added.evaluation.awards.map(IncrementalEvaluator.identity), engine.evaluate(runs).awards.map(IncrementalEvaluator.identity))
+        XCTAssertEqual(try engine.awards(inStateIn: folder).map(IncrementalEvaluator.identity), engine.evaluate(runs).awards.map(IncrementalEvaluator.identity))
+        XCTAssertEqual(added.awardCount, engine.evaluate(runs).awards.count)
         XCTAssertFalse(saved.evaluation.awards.isEmpty)
         XCTAssertThrowsError(try engine.add([runs[2]], toStateIn: folder + "/none")) { error in
             XCTAssertTrue("\(error)".contains("no saved state here"), "\(error)")

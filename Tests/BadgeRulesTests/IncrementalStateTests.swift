@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import RunAnalysis
 import RunFiles
 import RunFixtures
@@ -71,7 +72,9 @@ final class IncrementalStateTests: XCTestCase {
                 let label = "trial \(trial), split \(split), after \(done) runs"
                 XCTAssertNil(update.replayed, label)
                 XCTAssertEqual(update.runCount, done, label)
-                XCTAssertEqual(plain(update.evaluation.awards), plain(full.awards), label)
+                // The whole list is read from the state database; an addition reads and writes only what changed.
+                XCTAssertEqual(plain(try evaluator.store.awards()), plain(full.awards), label)
+                XCTAssertEqual(update.awardCount, full.awards.count, label)
                 XCTAssertEqual(update.evaluation.statuses, full.statuses, label)
                 XCTAssertEqual(update.evaluation.next, full.next, label)
                 XCTAssertEqual(update.evaluation.failures, full.failures, label)
@@ -217,14 +220,16 @@ final class IncrementalStateTests: XCTestCase {
                        [.array([.integer(9_007_199_254_740_993), .float(-0.5)])])
     }
 
-    /// The saved state is read through the one JSON parser (JSONText's): a key written twice, in a
-    /// state's map or anywhere else in the file, and invalid UTF-8 are refused naming the file and the
-    /// byte (JSONDecoder and the old reader kept both keys of a map, or the last one).
+    /// A format-1 `state.json` is read through the one JSON parser (JSONText's) when it is moved to
+    /// the database: a key written twice, in a state's map or anywhere else in the file, and invalid
+    /// UTF-8 are refused naming the file and the byte (JSONDecoder and the old reader kept both keys
+    /// of a map, or the last one).
     func testStateRefusesRepeatedKeysAndInvalidUTF8SayingWhere() throws {
         let folder = temporaryFolder()
         let store = StateStore(directory: folder)
         _ = try IncrementalEvaluator(engine: try Self.shippedEngine(), store: store, zone: "UTC").start([makeRun("a", day: 0, distance: 3000)])
-        let path = store.statePath
+        try Self.downgrade(store)
+        let path = store.legacyStatePath
         let text = try String(contentsOfFile: path, encoding: .utf8)
         guard let brace = text.firstIndex(of: "{") else { return XCTFail(text) }
         let offset = text.utf8.distance(from: text.utf8.startIndex, to: brace) + 1
@@ -241,6 +246,25 @@ final class IncrementalStateTests: XCTestCase {
         XCTAssertThrowsError(try StateJSON.ruleStates(in: Data([UInt8](#"{"rules":[{"state":""#.utf8) + [0xC3, 0x28] + [UInt8](#""}]}"#.utf8)), source: "state.json")) { error in
             XCTAssertEqual("\(error)", "state.json (byte 20): a string that is not valid UTF-8")
         }
+    }
+
+    /// Turns a state folder back into format 1 (`state.json` and `runs.index`, written as badgectl
+    /// wrote them before the state database: `StateStore.encode`, one index line per run), for the
+    /// migration tests.
+    static func downgrade(_ store: StateStore) throws {
+        var state = try store.loadState()
+        var index = Data()
+        for entry in try store.database().allRuns() {
+            func number(_ value: Double?) -> String { value.map { "\($0)" } ?? "-" }
+            let fields = [number(entry.startSeconds), number(entry.elapsedSeconds), number(entry.distanceMeters),
+                          String(entry.offset), String(entry.length), StateStore.escape(entry.id)]
+            index.append(contentsOf: Array((fields.joined(separator: "\t") + "\n").utf8))
+        }
+        state.format = StateStore.legacyFormat
+        state.indexBytes = index.count
+        try index.write(to: URL(fileURLWithPath: store.indexPath))
+        try StateStore.encode(state).write(to: URL(fileURLWithPath: store.legacyStatePath))
+        try FileManager.default.removeItem(atPath: store.statePath)
     }
 
     func testConcurrentAdditionsTakeTurns() throws {
@@ -261,7 +285,7 @@ final class IncrementalStateTests: XCTestCase {
         XCTAssertEqual(failures.messages, [])
         let state = try evaluator.store.loadState()
         XCTAssertEqual(state.runCount, 10)
-        XCTAssertEqual(try evaluator.store.loadIndex(state).map(\.id), runs.map(\.id))
+        XCTAssertEqual(try evaluator.store.database().allRuns().map(\.id), runs.map(\.id))
         let final = try evaluator.add([runs[9]])  // a saved id: a replay from what was saved
         XCTAssertEqual(plain(final.evaluation.awards), plain(engine.evaluate(runs: runs).awards))
     }
@@ -294,7 +318,7 @@ final class IncrementalStateTests: XCTestCase {
         let update = try evaluator.add([makeRun("c", day: 2, distance: 3000)])
         XCTAssertEqual(update.evaluation.failures, [])
         XCTAssertEqual(update.added.map(\.detail), ["3 3.0 1.1805916207174e+21"])
-        let text = try String(contentsOfFile: evaluator.store.statePath, encoding: .utf8)
+        let text = try evaluator.store.database().queue.read { try String.fetchOne($0, sql: "SELECT state FROM rule WHERE rule = 'all'") } ?? ""
         XCTAssertTrue(text.contains(#"["float",{"float":"3.0"}]"#), text)
         XCTAssertTrue(text.contains(#"["last",{"run":"c"}]"#), text)
         XCTAssertTrue(text.contains(#"[1,"two",true,{"map":{"deep":[{"run":"a"}]}}]"#), text)

@@ -21,6 +21,12 @@ struct AddCommand: ParsableCommand {
             Without --rules, the packs the state was made with are loaded from the folders it recorded; \
             without --tz, runs are read in the state's zone.
 
+            The output names what this addition changed: the awards new and withdrawn, and how many \
+            awards the history holds. --all-awards also lists every award of the history (read from \
+            the state database). A state database that cannot be read is made again from the saved \
+            runs (runs.jsonl) and settings (settings.json) with --rebuild (the damaged file is kept \
+            as state.sqlite.damaged).
+
             Examples:
               badgectl evaluate ~/runs --state ~/.local/state/badgectl --tz Europe/Paris
               badgectl add --state ~/.local/state/badgectl ~/runs/2026-11-24-tempo.fit
@@ -33,7 +39,13 @@ struct AddCommand: ParsableCommand {
     var state: String
 
     @Argument(help: ArgumentHelp("Run files to add (.gpx, .tcx, .fit, their .gz forms, .json summaries).", valueName: "file"))
-    var files: [String]
+    var files: [String] = []
+
+    @Flag(name: .long, help: "Also list every award of the history (JSON `awards`, a table for people).")
+    var allAwards = false
+
+    @Flag(name: .long, help: "Make the state again from its saved runs (runs.jsonl), with any files given: for a damaged state database.")
+    var rebuild = false
 
     @OptionGroup var options: StreamOptions
 
@@ -42,14 +54,25 @@ struct AddCommand: ParsableCommand {
 
     @OptionGroup var cacheOptions: CacheOptions<SummaryCache>
 
+    func validate() throws {
+        if files.isEmpty && !rebuild && !allAwards { throw ValidationError("give the run files to add (or --all-awards, --rebuild)") }
+    }
+
     func run() throws {
         let store = StateStore(directory: state)
-        let saved = try EvaluationPipeline.guarding(.printAndExit) { try store.loadState() }
+        // --rebuild: the header when it can still be read, else the settings kept apart (settings.json),
+        // else --tz and --rules must say what it held.
+        let saved = rebuild ? (try? store.loadHeader()) ?? (try? store.loadSettings())
+            : try EvaluationPipeline.guarding(.printAndExit) { try store.loadHeader() }
+        if rebuild, saved == nil, options.runs.tz == nil || options.rules.rules.isEmpty {
+            throw ValidationError("the state database cannot be read: give --tz and --rules to rebuild it")
+        }
         // Without --tz the state's zone; with one, it must be the same (the evaluator says so).
-        let zone = try options.runs.tz == nil ? ZoneNames.zone(named: saved.zone) ?? options.runs.zone() : options.runs.zone()
+        let zone = try options.runs.tz == nil ? saved.flatMap { ZoneNames.zone(named: $0.zone) } ?? options.runs.zone() : options.runs.zone()
         // Without --rules, the packs the state was made with, from where they were loaded.
         let packs = try EvaluationPipeline.guarding(.printAndExit) {
-            options.rules.rules.isEmpty ? try store.packFolders(of: saved) : try options.rules.packDirectories()
+            if options.rules.rules.isEmpty, let saved { return try store.packFolders(of: saved) }
+            return try options.rules.packDirectories()
         }
         let pipeline = try EvaluationPipeline(options, failures: .printAndExit, packDirectories: packs, zone: zone)
         var runs = pipeline.runs
@@ -60,18 +83,21 @@ struct AddCommand: ParsableCommand {
                 read.errors.append(RunFileError(path: path, message: "\(ActivityError.unreadable(path: path, reason: "no such file"))"))
                 continue
             }
-            let one = runs.read(files: [(path, AddCommand.id(of: path, folder: saved.folder))])
+            let one = runs.read(files: [(path, AddCommand.id(of: path, folder: saved?.folder))])
             read.runs += one.runs
             read.errors += one.errors.map { RunFileError(path: path, message: $0.message) }
         }
         EvaluationPipeline.printWarnings(of: runs.cache)
         let selection = runs.select(read.runs)
-        let update = try EvaluationPipeline.guarding(.printAndExit) { try runs.incremental(store).add(selection.selected) }
+        let update = try EvaluationPipeline.guarding(.printAndExit) {
+            rebuild ? try runs.incremental(store).rebuild(selection.selected, folder: saved?.folder) : try runs.incremental(store).add(selection.selected)
+        }
+        let history = allAwards ? try EvaluationPipeline.guarding(.printAndExit) { try store.awards() } : nil
         if let reason = update.replayed {
             Console.error(CommandError.prefix + "replayed the whole history (\(Format.count(update.runCount, "run"))): \(reason)")
         }
         let added = AddReport(update: update, pipeline: pipeline, zone: zone, selected: selection.selected, excluded: selection.excluded,
-                              duplicates: selection.duplicates, errors: read.errors)
+                              duplicates: selection.duplicates, errors: read.errors, awards: history)
         switch format {
         case .json: print(try added.json())
         case .table: print(added.table())
@@ -106,7 +132,10 @@ struct AddReport: Encodable {
     var runCount: Int
     var added: [Award]
     var withdrawn: [Award]
-    var awards: [Award]
+    /// Awards in the history now.
+    var awardCount: Int
+    /// Every award of the history (`--all-awards`), nil otherwise (then left out of the JSON).
+    var awards: [Award]?
     var statuses: [BadgeStatus]
     @NullEncoded var next: NextBadge?
     var excluded: [ExcludedRun]
@@ -122,20 +151,23 @@ struct AddReport: Encodable {
     enum CodingKeys: String, CodingKey {
         case header, runs, replayed
         case runCount = "run_count"
-        case added, withdrawn, awards, statuses, next, excluded, duplicates, errors
+        case added, withdrawn
+        case awardCount = "award_count"
+        case awards, statuses, next, excluded, duplicates, errors
         case ruleErrors = "rule_errors"
         case notes
     }
 
     init(update: StateUpdate, pipeline: EvaluationPipeline, zone: TimeZone, selected: [RunSummary], excluded: [ExcludedRun],
-         duplicates: [RunDuplicate], errors: [RunFileError]) {
+         duplicates: [RunDuplicate], errors: [RunFileError], awards: [Award]? = nil) {
         header = EvaluationReport.Header(zone: zone, packs: pipeline.engine.packs)
         runs = RuleEngine.ordered(selected).map(\.id)
         replayed = update.replayed
         runCount = update.runCount
         added = update.added
         withdrawn = update.withdrawn
-        awards = update.evaluation.awards
+        awardCount = update.awardCount
+        self.awards = awards
         statuses = update.evaluation.statuses
         next = update.evaluation.next
         self.excluded = excluded
@@ -152,7 +184,8 @@ struct AddReport: Encodable {
     func json() throws -> String { try JSONOutput.encode(self) }
 
     func table() -> String {
-        var out = ["\(Format.count(runs.count, "run")) added, \(runCount) in the history; \(Format.count(added.count, "new award")), \(withdrawn.count) withdrawn"
+        var out = ["\(Format.count(runs.count, "run")) added, \(runCount) in the history; \(Format.count(added.count, "new award")), \(withdrawn.count) withdrawn, "
+                   + "\(Format.count(awardCount, "award")) in all"
                    + (replayed.map { " (history replayed: \($0))" } ?? "")]
         func rows(_ awards: [Award]) -> String {
             var table = TextTable("BADGE", "TIER", "DATE", "RUN", "PACK", "DETAIL")
@@ -166,6 +199,7 @@ struct AddReport: Encodable {
         }
         if !added.isEmpty { out += ["", "New:", rows(added)] }
         if !withdrawn.isEmpty { out += ["", "Withdrawn (moved to a later run or no longer earned):", rows(withdrawn)] }
+        if let awards { out += ["", "All awards of the history:", awards.isEmpty ? "  none" : rows(awards)] }
         if let next {
             out += [""] + Format.paragraph("Next: \(names[next.badge] ?? next.badge) — \(Format.distance(next.remainingMeters)) to go.")
         }

@@ -43,7 +43,7 @@ struct EvaluateCommand: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp(
         "Save each rule's state after the evaluation in this folder, for `badgectl add --state DIR FILE...`.",
-        discussion: "The folder holds state.json (the rules' states, the packs' fingerprints, the zone, the last run), runs.jsonl and runs.index (the runs' summaries): docs/json.md, \"State\". Any state already there is replaced.",
+        discussion: "The folder holds state.sqlite (the rules' states, their awards, the packs' fingerprints, the zone, the runs' index), settings.json and runs.jsonl (the runs' summaries): docs/json.md, \"State\". Any state already there is replaced.",
         valueName: "dir"))
     var state: String?
 

@@ -53,6 +53,12 @@ final class HostFunctions {
             return runs.measure(run: token, pack: sandbox?.current?.pack, rule: sandbox?.current?.rule,
                                 packNames: sandbox?.packNames ?? tests.map { [$0.pack.name] } ?? [])
         case .measureWrite: return lua.raise("run.measures is read-only (copy what you need into your own table)")
+        case .savedMapKey:
+            guard let runner else { return unknown(fn) }
+            return runner.states.loadSavedKey(handle: token)
+        case .savedMapAll:
+            guard let runner else { return unknown(fn) }
+            return runner.states.loadSavedMap(handle: token)
         case .measureField: return lua.measureField(kindIndex: token, location: lua.whereString(level: 1))
         case .award:
             guard let runner else { return unknown(fn) }

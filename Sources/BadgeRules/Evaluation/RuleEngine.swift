@@ -151,11 +151,18 @@ public struct RuleEngine: Sendable {
     /// the rules' states hold the whole history's awards (`RuleState.awards` and `finishAwards`).
     /// The rules must be those the states were saved with (same pack fingerprints).
     public func resume(from saved: [RuleState], savedRuns: [RunSummary], newRuns: [RunSummary], historyCount: Int) -> (evaluation: Evaluation, rules: [RuleState]) {
+        resume(from: saved, savedRuns: savedRuns, newRuns: newRuns, historyCount: historyCount, savedMaps: nil)
+    }
+
+    /// `resume`, the states' saved maps (`RuleState.split`) read from `savedMaps`.
+    func resume(from saved: [RuleState], savedRuns: [RunSummary], newRuns: [RunSummary], historyCount: Int,
+                savedMaps: SavedMapSource?) -> (evaluation: Evaluation, rules: [RuleState]) {
         let old = RuleEngine.ordered(savedRuns)
         var rules: [RuleState] = []
         let fresh = RuleEngine.ordered(newRuns)
         let evaluation = evaluate(runs: old + fresh, profiling: false, ordered: true) { session in
             session.runner.resumed = Dictionary(saved.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
+            session.runner.states.savedMaps = savedMaps
             session.runner.firstRun = old.count + 1
             session.runner.historyCount = historyCount + fresh.count
         } after: { session in

@@ -19,6 +19,8 @@ final class RuleRunner {
         var earned = false
         var stopped = false
         var progress: Progress?
+        var split: [String] = []
+        var splitWrites: [String: [StateEntry]] = [:]
     }
 
     let lua: LuaState
@@ -109,6 +111,7 @@ final class RuleRunner {
             ruleCapture.stopped = saved.stopped
             ruleCapture.progress = saved.progress
             ruleCapture.state = saved.state
+            ruleCapture.split = saved.split
         }
         sandbox.current = PackSandbox.Current(pack: rule.pack, rule: index)
         defer { sandbox.current = nil }
@@ -135,6 +138,8 @@ final class RuleRunner {
         if tracking {
             var state = RuleState(pack: sandbox.packNames[rule.pack], rule: rule.id, fold: rule.shape == .fold)
             state.state = ruleCapture.state
+            state.split = ruleCapture.split
+            state.splitWrites = ruleCapture.splitWrites
             state.unsaved = ruleCapture.unsaved ?? states.changedOutside(of: rule, before: outside)
             if let problem = state.unsaved {
                 notes.add(pack: sandbox.packNames[rule.pack], rule: rule.id) { "state not saved (an addition replays the history): \(problem)" }
@@ -291,6 +296,7 @@ final class RuleRunner {
         if let saved = ruleCapture.state {
             do {
                 try states.push(saved)
+                try states.attachSavedMaps(ruleCapture.split, rule: RuleState.key(pack: sandbox.packNames[rule.pack], rule: rule.id))
             } catch {
                 return RuleFailure(pack: sandbox.packNames[rule.pack], rule: rule.id, file: rule.file, line: nil,
                                    message: "cannot restore the saved state: \(error)")
@@ -328,9 +334,12 @@ final class RuleRunner {
             // copy `finish` never touched (an addition runs `finish` again on it).
             lua.push(ref: stateRef)
             do {
-                ruleCapture.state = try states.plainValue(at: -1)
+                (ruleCapture.state, ruleCapture.split, ruleCapture.splitWrites) = try states.captureState(
+                    at: -1, rule: RuleState.key(pack: sandbox.packNames[rule.pack], rule: rule.id))
             } catch {
                 ruleCapture.state = nil
+                ruleCapture.split = []
+                ruleCapture.splitWrites = [:]
                 ruleCapture.unsaved = "\(error)"
             }
             lua.pop()

@@ -110,6 +110,8 @@ final class LuaState {
     func setIndex(_ table: Int32, _ i: Int) { lua_rawseti(state, table, lua_Integer(i)) }
     /// `table[key] = value` without metamethods, key and value on top (both popped).
     func rawSet(_ table: Int32) { lua_rawset(state, table) }
+    /// Pops a key and pushes `table[key]` without metamethods.
+    func rawGet(_ table: Int32) { lua_rawget(state, table) }
     /// The raw length (`#` without `__len`) of the value at `index`.
     func rawLength(at index: Int32) -> Int { Int(lua_rawlen(state, index)) }
     /// `lua_next`: pops a key, pushes the next key and value; false (nothing pushed) at the end.
@@ -123,6 +125,12 @@ final class LuaState {
     func unref(_ ref: Int32) { luaL_unref(state, registry, ref) }
     /// Pushes a copy of the value at `index`.
     func pushCopy(of index: Int32) { lua_pushvalue(state, index) }
+    /// Pushes the global `name` and sets it to nil (a value trusted Lua hands the host).
+    func takeGlobal(_ name: String) {
+        lua_getglobal(state, name)
+        lua_pushnil(state)
+        lua_setglobal(state, name)
+    }
     func collectGarbage() { bclua_gc_collect(state) }
     /// A number as Lua prints it (`tostring`), without changing the value at `index`.
     func numberText(at index: Int32) -> String {
@@ -507,6 +515,8 @@ enum HostFunction: Int32 {
     /// A read of `run.measures.<name>` and a write to it (token: the run's index); a read of a field
     /// a measure value does not have (token: the kind's index in `MeasureKind.all`).
     case measure = 20, measureWrite, measureField
+    /// A saved map's key read, and all its keys (token: the map's handle in `FoldStates`).
+    case savedMapKey = 30, savedMapAll
 }
 
 /// Splits `rules/x/y.lua:12: boom` into file, line and the rest; nil when the text has no such prefix.

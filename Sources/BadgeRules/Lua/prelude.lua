@@ -10,6 +10,7 @@ local max_square = badgectl_max_square
 badgectl_max_square = nil
 local G = _G
 local real_setmetatable, rawget, rawset, type, error, ipairs, next = setmetatable, rawget, rawset, type, error, ipairs, next
+local rawlen = rawlen
 local tostring, tonumber, math_type, floor, huge = tostring, tonumber, math.type, math.floor, math.huge
 local format, match = string.format, string.match
 local string_lib, table_lib, math_lib, utf8_lib = string, table, math, utf8
@@ -219,6 +220,64 @@ function helpers.streak_add(streak, date)
   return streak.length, true
 end
 
+-- A saved map (`badgectl add`): a large map of a fold's saved state (a total per day, per week) kept
+-- one key a row in the state database and read by key when the rule reads it. The host makes one
+-- per map with its two loaders (one key; every key) through `badgectl_saved_map`, which it takes out
+-- of the globals. Rules see a table: reads, writes, nil deletes, pairs, next, #, ipairs, rawget,
+-- rawset and rawlen behave as on a plain table (pairs, next and # read every key first); only
+-- getmetatable differs (false). What the host saves: the keys written (`dirty`), from `cache`.
+local saved = real_setmetatable({}, { __mode = "k" })  -- proxy -> its map
+
+local function complete(m)
+  if not m.complete then
+    for k, v in next, m.load_all() do
+      if not m.dirty[k] and m.cache[k] == nil then m.cache[k] = v end
+    end
+    m.complete = true
+  end
+end
+
+badgectl_saved_map = function(load_one, load_all)
+  local m = { cache = {}, dirty = {}, missing = {}, complete = false, load_all = load_all }
+  local proxy = {}
+  real_setmetatable(proxy, {
+    __metatable = false,
+    __index = function(_, k)
+      local v = m.cache[k]
+      if v ~= nil or k == nil or m.complete or m.dirty[k] or m.missing[k] then return v end
+      v = load_one(k)
+      if v == nil then m.missing[k] = true else m.cache[k] = v end
+      return v
+    end,
+    __newindex = function(_, k, v)
+      m.cache[k] = v  -- a nil or NaN key fails here, as on a plain table
+      m.dirty[k] = true
+    end,
+    __len = function() complete(m); return #m.cache end,
+    __pairs = function() complete(m); return sorted_pairs(m.cache) end,
+  })
+  saved[proxy] = m
+  return proxy, m
+end
+
+local function saved_next(t, k)
+  local m = saved[t]
+  if m then complete(m); return next(m.cache, k) end
+  return next(t, k)
+end
+local function saved_rawget(t, k)
+  if saved[t] then return t[k] end
+  return rawget(t, k)
+end
+local function saved_rawset(t, k, v)
+  if saved[t] then t[k] = v; return t end
+  return rawset(t, k, v)
+end
+local function saved_rawlen(t)
+  if saved[t] then return #t end
+  return rawlen(t)
+end
+
 local allowed = { "assert", "error", "ipairs", "next", "pcall", "xpcall", "select", "tonumber", "tostring",
   "type", "rawequal", "rawget", "rawlen", "rawset", "getmetatable" }
 
@@ -236,6 +295,10 @@ return function(pack_name, print_function, loader)
   for _, name in ipairs(allowed) do env[name] = G[name] end
   env.pairs = sorted_pairs
   env.ipairs = fast_ipairs
+  env.next = saved_next  -- these four see through saved maps; on other tables they are Lua's
+  env.rawget = saved_rawget
+  env.rawset = saved_rawset
+  env.rawlen = saved_rawlen
   env.setmetatable = safe_setmetatable
   env.print = print_function
   env.string = copy(string_lib)

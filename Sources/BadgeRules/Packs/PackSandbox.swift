@@ -15,6 +15,8 @@ final class PackSandbox {
 
     let lua: LuaState
     private var makeEnvRef: Int32 = LuaState.noRef
+    /// The prelude's maker of saved maps (`badgectl_saved_map`): `FoldStates.attachSavedMaps`.
+    private(set) var savedMapRef: Int32 = LuaState.noRef
     /// Per pack (index = token of print/require).
     private(set) var folders: [String] = []
     private(set) var packNames: [String] = []
@@ -32,6 +34,8 @@ final class PackSandbox {
     func loadPrelude() throws {
         try Prelude.rules.run(in: lua, label: "prelude")
         makeEnvRef = lua.ref()
+        lua.takeGlobal("badgectl_saved_map")
+        savedMapRef = lua.ref()
     }
 
     /// Adds a pack and makes its environment (print and require bound to it). Throws when the

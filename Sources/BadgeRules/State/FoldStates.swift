@@ -8,6 +8,16 @@ final class FoldStates {
     let runs: RunTable
     let sandbox: PackSandbox
 
+    /// Where a resumed evaluation's saved maps are read (nil: none; `SavedMaps`).
+    var savedMaps: SavedMapSource?
+    /// The saved maps handed to rules in this evaluation, by handle.
+    var savedMapHandles: [SavedMapHandle] = []
+    /// While a rule's state is copied out for saving (`captureState`): the rule, and the saved maps
+    /// still in place with the keys written to them.
+    private var capturing: String?
+    private var capturedSplit: [String] = []
+    private var capturedWrites: [String: [StateEntry]] = [:]
+
     init(runs: RunTable, sandbox: PackSandbox) {
         self.lua = sandbox.lua
         self.runs = runs
@@ -26,7 +36,18 @@ final class FoldStates {
         return try plainValue(at: lua.absolute(index), path: "state", depth: 0, seen: &seen, count: &count)
     }
 
-    private func plainValue(at index: Int32, path: String, depth: Int, seen: inout Set<UnsafeRawPointer>, count: inout Int) throws -> StateValue {
+    /// The state of rule `rule` (its `RuleState.key`) at `index` as plain data, with its saved maps
+    /// left out where they still are (their names, and the keys written to them, apart).
+    func captureState(at index: Int32, rule: String) throws -> (state: StateValue, split: [String], writes: [String: [StateEntry]]) {
+        capturing = rule
+        capturedSplit = []
+        capturedWrites = [:]
+        defer { capturing = nil }
+        let value = try plainValue(at: index)
+        return (value, capturedSplit, capturedWrites)
+    }
+
+    func plainValue(at index: Int32, path: String, depth: Int, seen: inout Set<UnsafeRawPointer>, count: inout Int) throws -> StateValue {
         count += 1
         guard count <= FoldStates.stateValueLimit else { throw RulesError.field("\(path): more than \(FoldStates.stateValueLimit) values") }
         switch lua.type(at: index) {
@@ -48,6 +69,8 @@ final class FoldStates {
             throw RulesError.field("\(path): a \(lua.typeName(at: index)) (not plain data)")
         case .table:
             guard depth < FoldStates.stateDepthLimit else { throw RulesError.field("\(path): tables nested more than \(FoldStates.stateDepthLimit) deep") }
+            // A saved map anywhere but in its own place: what it holds, as a plain table.
+            if let handle = savedMapHandle(at: index) { return try materializedMap(handle, path: path, depth: depth, seen: &seen, count: &count) }
             if lua.hasMetatable(at: index) { throw RulesError.field("\(path): a table with a metatable (not plain data)") }
             if let identity = lua.identity(at: index) {
                 guard seen.insert(identity).inserted else { throw RulesError.field("\(path): a table reached twice (shared or cyclic; save it once)") }
@@ -74,6 +97,22 @@ final class FoldStates {
                     let name = lua.typeName(at: -2)
                     lua.pop(2)
                     throw RulesError.field("\(path): a key that is a \(name) (keys must be numbers, strings or booleans)")
+                }
+                // A saved map in its own place stays apart: only the keys written are kept.
+                if depth == 0, let rule = capturing, case .string(let name) = key, let handle = savedMapHandle(at: -1),
+                   savedMapHandles[handle].rule == rule, savedMapHandles[handle].path == name, !capturedSplit.contains(name) {
+                    let writes: [StateEntry]
+                    do { writes = try savedWrites(handle, path: keyPath, depth: depth, seen: &seen, count: &count) } catch {
+                        lua.pop(2)
+                        throw error
+                    }
+                    // (A value that is not a number or a boolean: the whole map goes back into the state.)
+                    if writes.allSatisfy({ $0.value == .null || SavedMaps.isSplittable($0) }) {
+                        capturedSplit.append(name)
+                        capturedWrites[name] = writes
+                        lua.pop()
+                        continue
+                    }
                 }
                 let value: StateValue
                 do {

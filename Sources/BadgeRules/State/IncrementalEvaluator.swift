@@ -3,7 +3,10 @@ import RunFiles
 
 /// What saving a state or adding runs to it gave.
 public struct StateUpdate: Sendable {
-    /// The whole history's awards in evaluation order; this step's statuses, nexts, notes and failures.
+    /// This step's evaluation: its statuses, nexts, notes and failures. Its awards: after `start` or
+    /// a replay, the whole history's; after an addition, only those this step's run of the rules
+    /// made (the new runs' awards and every `finish` award): the whole list is
+    /// `StateStore.awards()`, read from the state database, and its length is `awardCount`.
     public var evaluation: Evaluation
     /// Awards that were not there before this step (the new runs', and `finish` awards that moved).
     public var added: [Award]
@@ -14,6 +17,11 @@ public struct StateUpdate: Sendable {
     public var replayed: String?
     /// Runs in the history now.
     public var runCount: Int
+    /// Awards in the history now (every rule's, failed rules' left out).
+    public var awardCount: Int
+    /// Rows of the state database this step inserted, updated or deleted (for tests: an addition
+    /// touches only what changed).
+    public var rowsWritten: Int = 0
 }
 
 /// Evaluation that goes on from a saved state (`evaluate --state DIR`, `badgectl add --state DIR`):
@@ -49,7 +57,23 @@ public struct IncrementalEvaluator: Sendable {
         let ordered = RuleEngine.ordered(runs)
         let (evaluation, rules) = engine.evaluateKeepingState(runs: ordered)
         try store.save(rules: rules, runs: ordered, packs: engine.packs, zone: zone, folder: folder)
-        return StateUpdate(evaluation: evaluation, added: evaluation.awards, withdrawn: [], replayed: nil, runCount: ordered.count)
+        return StateUpdate(evaluation: evaluation, added: evaluation.awards, withdrawn: [], replayed: nil, runCount: ordered.count,
+                           awardCount: evaluation.awards.count)
+    }
+
+    /// Makes the state again from the runs saved in `runs.jsonl` and `runs` (for a state database
+    /// that cannot be read: it is kept as `state.sqlite.damaged`), evaluating them in full.
+    /// `folder`: as for `start`. A new run with a saved id replaces it.
+    public func rebuild(_ runs: [RunSummary], folder: String?) throws -> StateUpdate {
+        try store.locked {
+            let saved = try store.allSavedRuns()
+            let path = store.statePath
+            if FileManager.default.fileExists(atPath: path) { _ = rename(path, path + ".damaged") }
+            let replacing = Set(runs.map(\.id))
+            var update = try startLocked(removeDuplicates(saved.filter { !replacing.contains($0.id) } + runs), folder: folder)
+            update.replayed = "the state was rebuilt from \(saved.count) saved runs"
+            return update
+        }
     }
 
     /// Adds `runs` to the saved history: only they are handed to the rules, unless a replay is
@@ -57,12 +81,16 @@ public struct IncrementalEvaluator: Sendable {
     /// it cannot be read, or it was made in another zone.
     public func add(_ runs: [RunSummary]) throws -> StateUpdate {
         // No lock (nor folder) is made where there is no state to add to.
-        _ = try store.loadState()
+        if !store.exists { _ = try store.database() }
         return try store.locked { try addLocked(runs) }
     }
 
+    /// What an addition reads: the header, each rule's state and `finish` awards (not the history's
+    /// awards), the saved runs the new ones need (by id, by start, and those the states name), and
+    /// for each rule the awards its duplicate policy needs; then it writes the new rows only.
     func addLocked(_ runs: [RunSummary]) throws -> StateUpdate {
-        let state = try store.loadState()
+        let database = try store.database(holdingLock: true)
+        let state = try database.header()
         guard ZoneNames.canonical(state.zone) == ZoneNames.canonical(zone) else {
             throw RulesError.state(path: store.statePath, reason: "made with the time zone \(state.zone), not \(zone): add with --tz \(state.zone), or evaluate with --state again")
         }
@@ -77,35 +105,62 @@ public struct IncrementalEvaluator: Sendable {
                 + "(they have \(engine.packs.map(\.name).joined(separator: ", "))): give the same packs\(flags.isEmpty ? " with --rules" : " (" + flags + ")"), "
                 + "or evaluate with --state again to start without \(missing.count == 1 ? "it" : "them")")
         }
-        let index = try store.loadIndex(state)
         let fresh = RuleEngine.ordered(runs)
-        var position: [String: Int] = [:]
-        position.reserveCapacity(index.count + fresh.count)
-        for (i, entry) in index.enumerated() { position[entry.id] = i }
-        let before = IncrementalEvaluator.awards(of: state.rules, position: position)
-        if let reason = try replayReason(state: state, index: index, position: position, fresh: fresh) {
-            return try replay(index: index, fresh: fresh, before: before, reason: reason, folder: state.folder)
+        let (saved, _) = try database.rules(awards: .none)
+        if let reason = try replayReason(state: state, rules: saved, database: database, fresh: fresh) {
+            return try replay(database: database, fresh: fresh, reason: reason, folder: state.folder)
         }
-        for (i, run) in fresh.enumerated() { position[run.id] = index.count + i }
         // The saved runs the states name (as runs, or as ids in strings) come back as runs.
-        var named = Set<String>()
-        for rule in state.rules {
+        var candidates = Set<String>()
+        for rule in saved {
             guard let value = rule.state else { continue }
-            IncrementalEvaluator.collectIDs(value, known: position, into: &named)
+            IncrementalEvaluator.collectStrings(value, into: &candidates)
         }
-        let savedRuns = try store.summaries(index.filter { named.contains($0.id) })
-        var (evaluation, rules) = engine.resume(from: state.rules, savedRuns: savedRuns, newRuns: fresh, historyCount: state.runCount)
-        _ = try store.append(fresh, to: state, rules: rules)
-        let after = IncrementalEvaluator.awards(of: rules, position: position)
-        evaluation.awards = after
-        evaluation.runOrder = index.map(\.id) + fresh.map(\.id)
-        let (added, withdrawn) = IncrementalEvaluator.difference(before: before, after: after)
-        rules.removeAll()
-        return StateUpdate(evaluation: evaluation, added: added, withdrawn: withdrawn, replayed: nil, runCount: state.runCount + fresh.count)
+        let namedEntries = try database.runs(ids: candidates)
+        let named = Set(namedEntries.map(\.id))
+        let (rules, nextSequence) = try database.rules(awards: .seeds(runs: named))
+        let seeds = rules.map(\.awards.count)
+        let savedRuns = try store.summaries(namedEntries)
+        var position: [String: Int] = [:]
+        for entry in namedEntries { position[entry.id] = entry.position }
+        for (i, run) in fresh.enumerated() { position[run.id] = state.runCount + i }
+        var (evaluation, after) = engine.resume(from: rules, savedRuns: savedRuns, newRuns: fresh, historyCount: state.runCount, savedMaps: database)
+        // What changed: the new `on_run` awards and the `finish` awards; and every award of a rule
+        // that failed now. Awards of the history that stay are neither read nor written.
+        var before: [RuleState] = []
+        var now: [RuleState] = []
+        for (i, rule) in after.enumerated() where i < rules.count {
+            var old = rules[i]
+            old.awards = []
+            var new = rule
+            new.awards = rule.failure == nil ? Array(rule.awards.dropFirst(seeds[i])) : []
+            if rule.failure != nil, old.failure == nil { old.awards = try database.awards(ofRule: i) }
+            before.append(old)
+            now.append(new)
+        }
+        let changedBefore = IncrementalEvaluator.awards(of: before, position: position)
+        let changedAfter = IncrementalEvaluator.awards(of: now, position: position)
+        let (added, withdrawn) = IncrementalEvaluator.difference(before: changedBefore, after: changedAfter)
+        // runs.jsonl first, then the database in one transaction: until it commits, the state is the
+        // old one (the bytes appended are cut on the next addition).
+        let (runBytes, entries) = try StateStore.lines(fresh, startingAt: state.runsBytes)
+        try store.appendBytes(runBytes, to: store.runsPath, at: state.runsBytes)
+        var next = state
+        next.runCount += fresh.count
+        if let last = fresh.last { next.lastRun = RunStamp(last) }
+        next.runsBytes += runBytes.count
+        let written = database.rowsWritten
+        try database.add(next, added: entries, firstPosition: state.runCount, old: rules, rules: after, seeds: seeds, nextSequence: nextSequence,
+                         position: position)
+        let rowsWritten = database.rowsWritten - written
+        after.removeAll()
+        evaluation.runOrder = savedRuns.map(\.id) + fresh.map(\.id)
+        return StateUpdate(evaluation: evaluation, added: added, withdrawn: withdrawn, replayed: nil, runCount: next.runCount,
+                           awardCount: try database.awardCount(), rowsWritten: rowsWritten)
     }
 
     /// Why `fresh` cannot simply follow the saved history, or nil.
-    func replayReason(state: SavedState, index: [StateStore.IndexEntry], position: [String: Int], fresh: [RunSummary]) throws -> String? {
+    func replayReason(state: SavedState, rules: [RuleState], database: StateDatabase, fresh: [RunSummary]) throws -> String? {
         let stamps = engine.packs.map(PackStamp.init)
         if stamps != state.packs {
             for stamp in stamps where !state.packs.contains(stamp) {
@@ -115,10 +170,11 @@ public struct IncrementalEvaluator: Sendable {
             for old in state.packs where !stamps.contains(where: { $0.name == old.name }) { return "pack '\(old.name)' is gone" }
             return "the packs' order changed"
         }
-        if let rule = state.rules.first(where: { $0.failure == nil && ($0.unsaved != nil || ($0.fold && $0.state == nil)) }) {
+        if let rule = rules.first(where: { $0.failure == nil && ($0.unsaved != nil || ($0.fold && $0.state == nil)) }) {
             return "rule '\(rule.rule)' of pack '\(rule.pack)' has no saved state (\(rule.unsaved ?? "not saved"))"
         }
-        for run in fresh where position[run.id] != nil { return "run '\(run.id)' is already saved" }
+        let saved = Set(try database.runs(ids: Set(fresh.map(\.id))).map(\.id))
+        for run in fresh where saved.contains(run.id) { return "run '\(run.id)' is already saved" }
         if let first = fresh.first, let last = state.lastRun, IncrementalEvaluator.precedes(first, last) {
             return "run '\(first.id)' starts before the last saved run '\(last.id)'"
         }
@@ -126,15 +182,7 @@ public struct IncrementalEvaluator: Sendable {
         var near: [StateStore.IndexEntry] = []
         for run in fresh {
             guard let start = run.startEpochSeconds else { continue }
-            var i = index.count - 1
-            while i >= 0 {
-                let entry = index[i]
-                if let other = entry.startSeconds {
-                    if other < start - 120 { break }
-                    if abs(other - start) <= 120, !near.contains(entry) { near.append(entry) }
-                }
-                i -= 1
-            }
+            for entry in try database.runs(near: start, within: 120) where !near.contains(entry) { near.append(entry) }
         }
         let candidates = try store.summaries(near) + fresh
         let kept = Set(removeDuplicates(candidates).map(\.id))
@@ -146,14 +194,17 @@ public struct IncrementalEvaluator: Sendable {
     }
 
     /// Evaluates the saved runs and `fresh` in full (a new run with a saved id replaces it) and saves.
-    func replay(index: [StateStore.IndexEntry], fresh: [RunSummary], before: [Award], reason: String, folder: String?) throws -> StateUpdate {
+    func replay(database: StateDatabase, fresh: [RunSummary], reason: String, folder: String?) throws -> StateUpdate {
+        let before = try database.awards()
         let replacing = Set(fresh.map(\.id))
-        let saved = try store.summaries(index).filter { !replacing.contains($0.id) }
+        let saved = try store.summaries(try database.allRuns()).filter { !replacing.contains($0.id) }
+        try? database.queue.close()
         let runs = RuleEngine.ordered(removeDuplicates(saved + fresh))
         let (evaluation, rules) = engine.evaluateKeepingState(runs: runs)
         try store.save(rules: rules, runs: runs, packs: engine.packs, zone: zone, folder: folder)
         let (added, withdrawn) = IncrementalEvaluator.difference(before: before, after: evaluation.awards)
-        return StateUpdate(evaluation: evaluation, added: added, withdrawn: withdrawn, replayed: reason, runCount: runs.count)
+        return StateUpdate(evaluation: evaluation, added: added, withdrawn: withdrawn, replayed: reason, runCount: runs.count,
+                           awardCount: evaluation.awards.count)
     }
 
     /// Whether `run` comes before the saved `last` in start order (`RuleEngine.ordered`).
@@ -166,14 +217,13 @@ public struct IncrementalEvaluator: Sendable {
         }
     }
 
-    /// The saved runs `value` names: runs, and strings that are a saved run's id.
-    static func collectIDs(_ value: StateValue, known: [String: Int], into found: inout Set<String>) {
+    /// The runs and strings `value` holds (keys included): the saved runs it may name.
+    static func collectStrings(_ value: StateValue, into found: inout Set<String>) {
         switch value {
-        case .run(let id): found.insert(id)
-        case .string(let text): if known[text] != nil { found.insert(text) }
-        case .array(let values): for item in values { collectIDs(item, known: known, into: &found) }
+        case .run(let id), .string(let id): found.insert(id)
+        case .array(let values): for item in values { collectStrings(item, into: &found) }
         case .table(let entries):
-            for entry in entries { collectIDs(entry.key, known: known, into: &found); collectIDs(entry.value, known: known, into: &found) }
+            for entry in entries { collectStrings(entry.key, into: &found); collectStrings(entry.value, into: &found) }
         default: break
         }
     }

@@ -25,6 +25,11 @@ public struct RuleState: Codable, Equatable, Sendable {
     public var finishAwards: [Award] = []
     /// The rule failed (it then has no awards, as in a full evaluation).
     public var failure: RuleFailure?
+    /// The fields of `state` kept apart in the state database, one key a row (`SavedMaps`), when
+    /// read for an addition: not in `state`, handed to the rule as saved maps.
+    public var split: [String] = []
+    /// What an addition wrote to those fields (`.null`: deleted), by field.
+    var splitWrites: [String: [StateEntry]] = [:]
 
     /// A rule's state; the other fields start empty.
     public init(pack: String, rule: String, fold: Bool, failure: RuleFailure? = nil) {

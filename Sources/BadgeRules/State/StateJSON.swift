@@ -29,6 +29,16 @@ enum StateJSON {
         }
     }
 
+    /// One rule's state, the JSON of one `StateValue` (a row of `state.sqlite`).
+    /// - Throws: `ActivityError.malformed` naming `source` and the byte.
+    static func state(in data: Data, source: String) throws -> StateValue {
+        try data.withUnsafeBytes { raw in
+            try JSONReader.read(raw.bindMemory(to: UInt8.self), source: source, maximumDepth: 4 * FoldStates.stateDepthLimit + 8) { reader in
+                try value(&reader, depth: 0)
+            }
+        }
+    }
+
     /// One JSON value as a state value (objects by their one tag: float, run, map, table).
     private static func value(_ reader: inout JSONReader, depth: Int) throws -> StateValue {
         guard let first = reader.peek() else { throw reader.failure("a value is missing") }
@@ -84,5 +94,87 @@ enum StateJSON {
             default: throw reader.failure("expected a state value")
             }
         }
+    }
+}
+
+extension StateJSON {
+    /// The JSON of `value` as `StateValue.encode(to:)` writes it (what `state(in:)` reads), written
+    /// directly: a state's maps hold thousands of numbers, which `JSONEncoder` writes ten times slower.
+    static func text(_ value: StateValue) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        write(value, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// A saved map's key as the state database keeps it: its JSON, a float with an integer value
+    /// as that integer (Lua's own key normalisation), so that one key has one text.
+    static func keyText(_ key: StateValue) -> String {
+        if case .float(let number) = key, number.rounded(.towardZero) == number, abs(number) < 9.2e18 { return text(.integer(Int64(number))) }
+        return text(key)
+    }
+
+    private static func write(_ value: StateValue, to out: inout [UInt8]) {
+        switch value {
+        case .null: out += Array("null".utf8)
+        case .boolean(let flag): out += Array((flag ? "true" : "false").utf8)
+        case .integer(let number): out += Array(String(number).utf8)
+        case .float(let number):
+            if number.isFinite, number != number.rounded(.towardZero) {
+                out += Array("\(number)".utf8)
+            } else {
+                out += Array(#"{"float":""#.utf8)
+                out += Array((number.isNaN ? "nan" : number.isInfinite ? (number > 0 ? "inf" : "-inf") : "\(number)").utf8)
+                out += Array(#""}"#.utf8)
+            }
+        case .string(let text): writeString(text, to: &out)
+        case .run(let id):
+            out += Array(#"{"run":"#.utf8)
+            writeString(id, to: &out)
+            out.append(UInt8(ascii: "}"))
+        case .array(let values):
+            out.append(UInt8(ascii: "["))
+            for (i, item) in values.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                write(item, to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .table(let entries):
+            if entries.allSatisfy({ if case .string = $0.key { return true } else { return false } }) {
+                out += Array(#"{"map":{"#.utf8)
+                for (i, entry) in entries.enumerated() {
+                    if i > 0 { out.append(UInt8(ascii: ",")) }
+                    if case .string(let key) = entry.key { writeString(key, to: &out) }
+                    out.append(UInt8(ascii: ":"))
+                    write(entry.value, to: &out)
+                }
+                out += Array("}}".utf8)
+            } else {
+                out += Array(#"{"table":["#.utf8)
+                for (i, entry) in entries.enumerated() {
+                    if i > 0 { out.append(UInt8(ascii: ",")) }
+                    out.append(UInt8(ascii: "["))
+                    write(entry.key, to: &out)
+                    out.append(UInt8(ascii: ","))
+                    write(entry.value, to: &out)
+                    out.append(UInt8(ascii: "]"))
+                }
+                out += Array("]}".utf8)
+            }
+        }
+    }
+
+    private static func writeString(_ text: String, to out: inout [UInt8]) {
+        let hex = Array("0123456789abcdef".utf8)
+        out.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+            case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+            case 0..<0x20: out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
     }
 }

@@ -80,10 +80,13 @@ public struct SavedState: Codable, Equatable, Sendable {
     }
 }
 
-/// A state folder (`evaluate --state DIR`, `badgectl add --state DIR`): `state.json` (a `SavedState`),
+/// A state folder (`evaluate --state DIR`, `badgectl add --state DIR`): `state.sqlite` (the state
+/// database, `StateDatabase`: the header, each rule's state, the awards, the runs' index) and
 /// `runs.jsonl` (every run of the history, one summary a line, in start order: for runs the states
-/// name and for replays) and `runs.index` (one line a run: start, elapsed, distance, where its line
-/// is in `runs.jsonl`, id), so that an addition reads only the summaries it needs.
+/// name and for replays), so that an addition reads only the rows and summaries it needs.
+///
+/// Format 1 kept the state in `state.json` and the index in `runs.index`: such a folder is moved to
+/// the database the first time it is read (silently; the old files are renamed `*.old`).
 public struct StateStore: Sendable {
     /// The folder.
     public let directory: String
@@ -91,15 +94,24 @@ public struct StateStore: Sendable {
     /// A store in `directory` (made when first saved).
     public init(directory: String) { self.directory = directory }
 
-    /// Current format of `state.json`.
-    public static let format = 1
+    /// Current format of the state (the database).
+    public static let format = 2
+    /// The format of `state.json` (read once, to move it to the database).
+    public static let legacyFormat = 1
 
-    var statePath: String { (directory as NSString).appendingPathComponent("state.json") }
+    /// The state database.
+    public var statePath: String { (directory as NSString).appendingPathComponent("state.sqlite") }
+    var legacyStatePath: String { (directory as NSString).appendingPathComponent("state.json") }
     var runsPath: String { (directory as NSString).appendingPathComponent("runs.jsonl") }
+    /// The zone, folder and packs, apart from the database (written when the state is saved whole,
+    /// never by an addition), so that `add --rebuild` can make a damaged database again without them.
+    var settingsPath: String { (directory as NSString).appendingPathComponent("settings.json") }
     var indexPath: String { (directory as NSString).appendingPathComponent("runs.index") }
 
-    /// Whether the folder holds a state.
-    public var exists: Bool { FileManager.default.fileExists(atPath: statePath) }
+    /// Whether the folder holds a state (the database, or a `state.json` of format 1).
+    public var exists: Bool {
+        FileManager.default.fileExists(atPath: statePath) || FileManager.default.fileExists(atPath: legacyStatePath)
+    }
 
     /// One line of `runs.index`.
     public struct IndexEntry: Equatable, Sendable {
@@ -115,6 +127,8 @@ public struct StateStore: Sendable {
         public var offset: Int
         /// See `offset`.
         public var length: Int
+        /// The run's position in the history (0 for the first), when read from the state database.
+        public var position: Int = 0
     }
 
     // MARK: - Reading
@@ -134,8 +148,85 @@ public struct StateStore: Sendable {
         }
     }
 
-    /// Reads `state.json`. Throws `RulesError.state` naming the file.
+    /// The state database, after moving a format-1 folder to it (under the folder's lock, unless
+    /// the caller holds it: `holdingLock`). Throws `RulesError.state` naming the file when there is
+    /// no state or it cannot be read.
+    func database(holdingLock: Bool = false) throws -> StateDatabase {
+        try StateStore.requireRegularFile(statePath)
+        if !FileManager.default.fileExists(atPath: statePath) {
+            guard FileManager.default.fileExists(atPath: legacyStatePath) else {
+                throw RulesError.state(path: statePath, reason: "cannot read it: no such file (no saved state here? `badgectl evaluate DIR --state \(directory)` makes one)")
+            }
+            // Another process may have moved it meanwhile: looked at again under the lock.
+            let move = { if !FileManager.default.fileExists(atPath: self.statePath) { try self.migrate() } }
+            if holdingLock { try move() } else { try locked(move) }
+        }
+        return try StateDatabase.open(path: statePath, create: false)
+    }
+
+    /// Moves a format-1 folder (`state.json`, `runs.index`) to the database: read once as before,
+    /// written in one transaction to a new file renamed into place, then the old files renamed
+    /// `state.json.old` and `runs.index.old`.
+    func migrate() throws {
+        let legacy = try loadLegacyState()
+        let index = try loadIndex(legacy)
+        var state = legacy
+        state.format = StateStore.format
+        state.indexBytes = 0
+        try writeDatabase(state, index: index)
+        for path in [legacyStatePath, indexPath] { _ = rename(path, path + ".old") }
+    }
+
+    /// The zone, folder and packs as `settings.json` keeps them (its counts are not kept up to date).
+    public func loadSettings() throws -> SavedState {
+        let data = try StateStore.contents(settingsPath, advice: "")
+        do { return try StateStore.decoder().decode(SavedState.self, from: data) } catch {
+            throw RulesError.state(path: settingsPath, reason: "not the state's settings: \(StateStore.describe(error))")
+        }
+    }
+
+    /// Writes a new database holding `state` over `index` (a temporary file, renamed into place),
+    /// and `settings.json`.
+    func writeDatabase(_ state: SavedState, index: [IndexEntry]) throws {
+        var settings = state
+        settings.rules = []
+        try write(try StateStore.encode(settings), to: settingsPath)
+        let temporary = statePath + ".tmp"
+        let database = try StateDatabase.open(path: temporary, create: true)
+        do {
+            try database.replaceAll(state, index: index)
+            try database.queue.close()
+        } catch {
+            try? database.queue.close()
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw error
+        }
+        guard rename(temporary, statePath) == 0 else {
+            throw RulesError.state(path: statePath, reason: "cannot save the state: replacing this file failed: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// The saved state without its rules (zone, folder, packs, run count, last run).
+    public func loadHeader() throws -> SavedState {
+        try database().header()
+    }
+
+    /// The whole saved state: the header and every rule's state with all its awards.
     public func loadState() throws -> SavedState {
+        let database = try database()
+        var state = try database.header()
+        state.rules = try database.rules(awards: .all).rules
+        return state
+    }
+
+    /// Every award of the saved history, in evaluation order (what a full evaluation of its runs gives).
+    public func awards() throws -> [Award] {
+        try database().awards()
+    }
+
+    /// Reads a format-1 `state.json`. Throws `RulesError.state` naming the file.
+    func loadLegacyState() throws -> SavedState {
+        let statePath = legacyStatePath
         try StateStore.requireRegularFile(statePath)
         let data = try StateStore.contents(statePath, advice: " (no saved state here? `badgectl evaluate DIR --state \(directory)` makes one)")
         // The rules' states first, through the one JSON parser: a repeated key or invalid UTF-8 anywhere
@@ -161,8 +252,8 @@ public struct StateStore: Sendable {
             throw RulesError.state(path: statePath, reason: "byte 0: \(states.count) states for \(state.rules.count) rules")
         }
         for (index, value) in states.enumerated() { state.rules[index].state = value }
-        guard state.format == StateStore.format else {
-            throw RulesError.state(path: statePath, reason: "format \(state.format); this badgectl reads format \(StateStore.format) (evaluate with --state again)")
+        guard state.format == StateStore.legacyFormat else {
+            throw RulesError.state(path: statePath, reason: "format \(state.format); this badgectl reads format \(StateStore.legacyFormat) (evaluate with --state again)")
         }
         // Counts and sizes a tampered file could make absurd: each index line takes at least 12 bytes.
         for (field, value) in [("run_count", state.runCount), ("runs_bytes", state.runsBytes), ("index_bytes", state.indexBytes)] where value < 0 {
@@ -183,7 +274,7 @@ public struct StateStore: Sendable {
         }
     }
 
-    /// Reads `runs.index` up to `state.indexBytes`.
+    /// Reads a format-1 `runs.index` up to `state.indexBytes`.
     public func loadIndex(_ state: SavedState) throws -> [IndexEntry] {
         try StateStore.requireRegularFile(indexPath)
         let data = try StateStore.contents(indexPath, advice: " (at most \(StateStore.maximumFileBytes >> 20) MiB)")
@@ -209,7 +300,9 @@ public struct StateStore: Sendable {
                     failure = RulesError.state(path: indexPath, reason: "line \(lineNumber): bytes \(entry.offset)+\(entry.length) are outside runs.jsonl's \(state.runsBytes): damaged (evaluate with --state again)")
                     return
                 }
-                entries.append(entry)
+                var positioned = entry
+                positioned.position = entries.count
+                entries.append(positioned)
             }
         }
         if let failure { throw failure }
@@ -248,6 +341,30 @@ public struct StateStore: Sendable {
         return runs
     }
 
+    /// Every run of `runs.jsonl` (a last line cut short by a write that did not finish is left out),
+    /// for `IncrementalEvaluator.rebuild`. Throws `RulesError.state` naming the file and line.
+    func allSavedRuns() throws -> [RunSummary] {
+        try StateStore.requireRegularFile(runsPath)
+        let data = try StateStore.contents(runsPath, advice: "")
+        let decoder = StateStore.decoder()
+        var runs: [RunSummary] = []
+        var lineNumber = 0
+        var start = data.startIndex
+        while start < data.endIndex {
+            lineNumber += 1
+            guard let end = data[start...].firstIndex(of: 0x0A) else { break }  // cut short: left out
+            let line = data[start..<end]
+            start = end + 1
+            if line.isEmpty { continue }
+            do {
+                runs.append(try decoder.decode(SavedRun.self, from: line).summary)
+            } catch {
+                throw RulesError.state(path: runsPath, reason: "line \(lineNumber): \(StateStore.describe(error))")
+            }
+        }
+        return runs
+    }
+
     /// Runs `body` holding the folder's lock (`DIR/lock`, `flock`): two processes adding runs to one
     /// state take turns instead of writing over each other. The folder is made if missing.
     public func locked<T>(_ body: () throws -> T) throws -> T {
@@ -268,47 +385,29 @@ public struct StateStore: Sendable {
     /// Replaces the folder's state with `rules` over `runs` (in start order): every file written again.
     public func save(rules: [RuleState], runs: [RunSummary], packs: [RulePack], zone: String, folder: String?) throws {
         try makeFolder()
-        var runBytes = Data()
-        var indexBytes = Data()
-        try StateStore.append(runs, startingAt: 0, runBytes: &runBytes, indexBytes: &indexBytes)
+        let (runBytes, index) = try StateStore.lines(runs, startingAt: 0)
         try write(runBytes, to: runsPath)
-        try write(indexBytes, to: indexPath)
         let state = SavedState(format: StateStore.format, zone: zone, folder: folder, packs: packs.map(PackStamp.init), runCount: runs.count,
-                               lastRun: runs.last.map(RunStamp.init), runsBytes: runBytes.count, indexBytes: indexBytes.count, rules: rules)
-        try write(try StateStore.encode(state), to: statePath)
+                               lastRun: runs.last.map(RunStamp.init), runsBytes: runBytes.count, indexBytes: 0, rules: rules)
+        try writeDatabase(state, index: index)
+        // A format-1 state left here would be stale.
+        for path in [legacyStatePath, indexPath] { try? FileManager.default.removeItem(atPath: path) }
     }
 
-    /// Appends `runs` (after the history, in start order) and replaces `state.json` with `state`
-    /// moved on past them and holding `rules`. `state.json` is written last: until it is, the
-    /// state is the old one (the bytes appended are cut on the next read).
-    public func append(_ runs: [RunSummary], to state: SavedState, rules: [RuleState]) throws -> SavedState {
-        var runBytes = Data()
-        var indexBytes = Data()
-        try StateStore.append(runs, startingAt: state.runsBytes, runBytes: &runBytes, indexBytes: &indexBytes)
-        try appendBytes(runBytes, to: runsPath, at: state.runsBytes)
-        try appendBytes(indexBytes, to: indexPath, at: state.indexBytes)
-        var next = state
-        next.runCount += runs.count
-        if let last = runs.last { next.lastRun = RunStamp(last) }
-        next.runsBytes += runBytes.count
-        next.indexBytes += indexBytes.count
-        next.rules = rules
-        try write(try StateStore.encode(next), to: statePath)
-        return next
-    }
-
-    static func append(_ runs: [RunSummary], startingAt start: Int, runBytes: inout Data, indexBytes: inout Data) throws {
+    /// The lines of `runs.jsonl` for `runs` (after `start` bytes), and their index entries.
+    static func lines(_ runs: [RunSummary], startingAt start: Int) throws -> (Data, [IndexEntry]) {
         let encoder = StateStore.encoder()
+        var runBytes = Data()
+        var entries: [IndexEntry] = []
+        entries.reserveCapacity(runs.count)
         for run in runs {
             let line = try encoder.encode(SavedRun(run))
-            let offset = start + runBytes.count
+            entries.append(IndexEntry(id: run.id, startSeconds: run.startEpochSeconds, elapsedSeconds: run.elapsedSeconds,
+                                      distanceMeters: run.distanceMeters, offset: start + runBytes.count, length: line.count))
             runBytes.append(line)
             runBytes.append(0x0A)
-            func number(_ value: Double?) -> String { value.map { "\($0)" } ?? "-" }
-            let fields = [number(run.startEpochSeconds), number(run.elapsedSeconds), number(run.distanceMeters),
-                          String(offset), String(line.count), escape(run.id)]
-            indexBytes.append(contentsOf: Array((fields.joined(separator: "\t") + "\n").utf8))
         }
+        return (runBytes, entries)
     }
 
     /// The JSON of the state files: keys sorted, a non-finite number as "nan", "inf" or "-inf".

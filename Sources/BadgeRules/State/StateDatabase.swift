@@ -1,0 +1,472 @@
+import Foundation
+import GRDB
+import RunFiles
+
+/// The database of a state folder, `state.sqlite` (state format 2): what `state.json` and
+/// `runs.index` held, in rows an addition reads and writes one by one, so that adding a run costs
+/// the same at 1,000 and 100,000 saved runs.
+///
+/// - `header(key, value)`: `layout` (this layout's name) and `state` (the `SavedState` without its
+///   rules, as JSON: zone, folder, packs, run count, last run, bytes of `runs.jsonl`).
+/// - `rule(idx, ...)`: one row per rule: the fold state (JSON of a `StateValue`) without its saved
+///   maps, `split` (their names), earned, stopped, progress, why unsaved, failure, and `next_seq`
+///   (how many `on_run` awards it has made).
+/// - `state_key(rule, path, key, value)`: the saved maps (`SavedMaps`), one key a row: a fold's
+///   large maps (a total per day, per week) that an addition reads and writes by key.
+/// - `award(rule, phase, seq, pos, run, badge, tier, json)`: phase 0 (`on_run`/`earned`) rows are
+///   only ever appended; phase 1 (`finish`) rows of a rule are replaced when they change. `pos` is
+///   the run's position in the history, for the evaluation order.
+/// - `held(rule, badge, tier, seq)`: the first award of each badge and tier a rule holds (what its
+///   duplicate policy needs), so that an addition does not read every award.
+/// - `run(pos, id, start, elapsed, distance, offset, length)`: what `runs.index` held, indexed by id
+///   and by start (the duplicate checks are queries).
+///
+/// Not thread-safe beyond GRDB's queue; a `StateStore` opens one per call, under the folder's lock.
+final class StateDatabase: SavedMapSource {
+    /// The layout name kept in `header`.
+    static let layout = "badgectl-state/3"
+
+    let path: String
+    let queue: DatabaseQueue
+
+    /// Rows written by this connection (inserted, updated or deleted), for tests: an addition must
+    /// touch only what changed.
+    var rowsWritten: Int { queue.inDatabase { $0.totalChangesCount } }
+
+    private init(path: String, queue: DatabaseQueue) { self.path = path; self.queue = queue }
+
+    /// Opens the database at `path`. `create`: make it (empty tables), replacing any file there.
+    /// Throws `RulesError.state` naming the file when it is not a state database or is damaged.
+    static func open(path: String, create: Bool) throws -> StateDatabase {
+        if create {
+            for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        configuration.label = "badgectl.StateDatabase"
+        let database: StateDatabase
+        do {
+            database = StateDatabase(path: path, queue: try DatabaseQueue(path: path, configuration: configuration))
+        } catch {
+            throw damaged(path, error)
+        }
+        try database.guarded {
+            if create {
+                try database.queue.write { db in
+                    try db.execute(sql: """
+                        CREATE TABLE header (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                        CREATE TABLE rule (idx INTEGER PRIMARY KEY, pack TEXT NOT NULL, rule TEXT NOT NULL, fold INTEGER NOT NULL,
+                            state TEXT, unsaved TEXT, earned INTEGER NOT NULL, stopped INTEGER NOT NULL, progress TEXT, failure TEXT,
+                            next_seq INTEGER NOT NULL, split TEXT);
+                        CREATE TABLE state_key (rule INTEGER NOT NULL, path TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
+                            PRIMARY KEY (rule, path, key)) WITHOUT ROWID;
+                        CREATE TABLE award (rule INTEGER NOT NULL, phase INTEGER NOT NULL, seq INTEGER NOT NULL, pos INTEGER NOT NULL,
+                            run TEXT NOT NULL, badge TEXT NOT NULL, tier TEXT NOT NULL, json TEXT NOT NULL, PRIMARY KEY (rule, phase, seq));
+                        CREATE INDEX award_by_run ON award (run);
+                        CREATE TABLE held (rule INTEGER NOT NULL, badge TEXT NOT NULL, tier TEXT NOT NULL, seq INTEGER NOT NULL,
+                            PRIMARY KEY (rule, badge, tier));
+                        CREATE TABLE run (pos INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, start REAL, elapsed REAL, distance REAL NOT NULL,
+                            offset INTEGER NOT NULL, length INTEGER NOT NULL);
+                        CREATE INDEX run_by_start ON run (start);
+                        """)
+                    try db.execute(sql: "INSERT INTO header VALUES ('layout', ?)", arguments: [layout])
+                }
+            } else {
+                let layout = try database.queue.read { db -> String? in
+                    guard try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'header'") ?? 0 > 0 else { return nil }
+                    return try String.fetchOne(db, sql: "SELECT value FROM header WHERE key = 'layout'")
+                }
+                guard layout == StateDatabase.layout else {
+                    throw RulesError.state(path: path, reason: layout.map { "layout '\($0)'; this badgectl reads '\(StateDatabase.layout)' (evaluate with --state again)" }
+                                           ?? "not a badgectl state database: \(StateDatabase.rebuildAdvice)")
+                }
+            }
+        }
+        return database
+    }
+
+    /// What to do with a state database that cannot be read: the runs are safe in `runs.jsonl`.
+    static let rebuildAdvice = "the runs are kept apart in runs.jsonl: `badgectl add --state DIR --rebuild` makes the state again from them (or evaluate with --state again)"
+
+    /// A database error as `RulesError.state` naming the file.
+    static func damaged(_ path: String, _ error: Error) -> Error {
+        if error is RulesError { return error }
+        guard let error = error as? DatabaseError else { return RulesError.state(path: path, reason: "cannot read it: \(error)") }
+        switch error.resultCode {
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT, .SQLITE_FORMAT, .SQLITE_ERROR, .SQLITE_MISMATCH, .SQLITE_CONSTRAINT:
+            return RulesError.state(path: path, reason: "damaged (\(error.message ?? "\(error.resultCode)")): \(rebuildAdvice)")
+        default:
+            return RulesError.state(path: path, reason: "cannot use it: \(error.message ?? "\(error.resultCode)")")
+        }
+    }
+
+    /// Runs `body`, any database error becoming `RulesError.state` naming the file.
+    func guarded<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch { throw StateDatabase.damaged(path, error) }
+    }
+
+    // MARK: - Encoding
+
+    static func json<T: Encodable>(_ value: T) throws -> String {
+        String(decoding: try StateStore.encoder().encode(value), as: UTF8.self)
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, _ text: String, _ what: String) throws -> T {
+        do { return try StateStore.decoder().decode(type, from: Data(text.utf8)) } catch {
+            throw RulesError.state(path: path, reason: "damaged: \(what): \(StateStore.describe(error)): \(StateDatabase.rebuildAdvice)")
+        }
+    }
+
+    // MARK: - Reading
+
+    /// The header: the saved state without its rules.
+    func header() throws -> SavedState {
+        let text = try guarded { try queue.read { try String.fetchOne($0, sql: "SELECT value FROM header WHERE key = 'state'") } }
+        guard let text else { throw RulesError.state(path: path, reason: "damaged: no header: \(StateDatabase.rebuildAdvice)") }
+        let state = try decode(SavedState.self, text, "the header")
+        guard state.format == StateStore.format else {
+            throw RulesError.state(path: path, reason: "format \(state.format); this badgectl reads format \(StateStore.format) (evaluate with --state again)")
+        }
+        // Counts and sizes a tampered file could make absurd.
+        for (field, value) in [("run_count", state.runCount), ("runs_bytes", state.runsBytes)] where value < 0 {
+            throw RulesError.state(path: path, reason: "field '\(field)': \(value) is negative: damaged: \(StateDatabase.rebuildAdvice)")
+        }
+        let held = try guarded { try queue.read { try Int.fetchOne($0, sql: "SELECT coalesce(max(pos) + 1, 0) FROM run") ?? 0 } }
+        guard state.runCount == held else {
+            throw RulesError.state(path: path, reason: "field 'run_count': \(state.runCount) runs, the database holds \(held): damaged: \(StateDatabase.rebuildAdvice)")
+        }
+        runsBytes = state.runsBytes
+        return state
+    }
+
+    /// `runs.jsonl`'s bytes that belong to the state (from the header), once read.
+    private var runsBytes: Int?
+
+    /// Which awards `rules(awards:)` reads.
+    enum Awards {
+        /// None: only `finish` awards.
+        case none
+        /// What a rule's duplicate policy needs to go on: the first award of each badge and tier it
+        /// holds, and every award of the runs `runs` (the runs handed to the rules again).
+        case seeds(runs: Set<String>)
+        /// All.
+        case all
+    }
+
+    /// Every rule's state in order, with its `finish` awards and the `on_run` awards `awards` says;
+    /// `nextSequence[i]`: how many `on_run` awards rule `i` has made (the next row's `seq`).
+    func rules(awards: Awards) throws -> (rules: [RuleState], nextSequence: [Int]) {
+        var (rules, next) = try readRules(awards: awards)
+        // A whole state (not for an addition): the saved maps put back.
+        if case .all = awards {
+            for (i, rule) in rules.enumerated() where !rule.split.isEmpty {
+                var maps: [String: [StateEntry]] = [:]
+                for path in rule.split { maps[path] = try savedEntries(index: i, path: path) }
+                rules[i].state = SavedMaps.merged(rule.state, maps)
+                rules[i].split = []
+            }
+        }
+        return (rules, next)
+    }
+
+    /// `RuleState.key` to the rule's row, for the saved maps.
+    private var ruleIndex: [String: Int] = [:]
+
+    private func readRules(awards: Awards) throws -> (rules: [RuleState], nextSequence: [Int]) {
+        try guarded {
+            try queue.read { db in
+                var rules: [RuleState] = []
+                var next: [Int] = []
+                for row in try Row.fetchAll(db, sql: "SELECT * FROM rule ORDER BY idx") {
+                    let index: Int = row["idx"]
+                    guard index == rules.count else { throw RulesError.state(path: path, reason: "damaged: rule \(index) is out of order: \(StateDatabase.rebuildAdvice)") }
+                    var rule = RuleState(pack: row["pack"], rule: row["rule"], fold: row["fold"])
+                    if let text: String = row["state"] {
+                        do { rule.state = try StateJSON.state(in: Data(text.utf8), source: path) } catch let error as ActivityError {
+                            throw RulesError.state(path: path, reason: "damaged: the state of rule '\(rule.rule)': \(error.reason): \(StateDatabase.rebuildAdvice)")
+                        }
+                    }
+                    rule.unsaved = row["unsaved"]
+                    rule.earned = row["earned"]
+                    rule.stopped = row["stopped"]
+                    if let text: String = row["progress"] { rule.progress = try decode(Progress.self, text, "the progress of rule '\(rule.rule)'") }
+                    if let text: String = row["failure"] { rule.failure = try decode(RuleFailure.self, text, "the failure of rule '\(rule.rule)'") }
+                    if let text: String = row["split"] { rule.split = try decode([String].self, text, "the saved maps of rule '\(rule.rule)'") }
+                    ruleIndex[rule.key] = index
+                    rules.append(rule)
+                    next.append(row["next_seq"])
+                }
+                var seen = Set<[Int]>()
+                func add(_ sql: String, _ arguments: StatementArguments = []) throws {
+                    for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
+                        let index: Int = row["rule"], phase: Int = row["phase"], seq: Int = row["seq"]
+                        guard index >= 0, index < rules.count else { continue }
+                        guard seen.insert([index, phase, seq]).inserted else { continue }
+                        let award = try decode(Award.self, row["json"], "award \(seq) of rule '\(rules[index].rule)'")
+                        if phase == 0 { rules[index].awards.append(award) } else { rules[index].finishAwards.append(award) }
+                    }
+                }
+                switch awards {
+                case .none:
+                    try add("SELECT rule, phase, seq, json FROM award WHERE phase = 1 ORDER BY rule, seq")
+                case .all:
+                    try add("SELECT rule, phase, seq, json FROM award ORDER BY rule, phase, seq")
+                case .seeds(let runs):
+                    try add("SELECT rule, phase, seq, json FROM award WHERE phase = 1 ORDER BY rule, seq")
+                    // Seeds (their order does not matter): the first award of each held tier, through the
+                    // primary key, and the named runs' awards, through the index by run.
+                    try add("SELECT a.rule, a.phase, a.seq, a.json FROM held h JOIN award a ON a.rule = h.rule AND a.phase = 0 AND a.seq = h.seq")
+                    try add("SELECT rule, phase, seq, json FROM award WHERE run IN (SELECT value FROM json_each(?)) AND phase = 0",
+                            [try StateDatabase.json(runs.sorted())])
+                }
+                return (rules, next)
+            }
+        }
+    }
+
+    // MARK: - Saved maps
+
+    func savedValue(rule: String, path: String, key: StateValue) throws -> StateValue? {
+        guard let index = ruleIndex[rule] else { return nil }
+        let text = try guarded {
+            try queue.inDatabase { db in
+                try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM state_key WHERE rule = ? AND path = ? AND key = ?"),
+                                    arguments: [index, path, StateJSON.keyText(key)])
+            }
+        }
+        return try text.map { try stateValue($0, "saved map '\(path)' of rule \(index)") }
+    }
+
+    func savedEntries(rule: String, path: String) throws -> [StateEntry] {
+        guard let index = ruleIndex[rule] else { return [] }
+        return try savedEntries(index: index, path: path)
+    }
+
+    func savedEntries(index: Int, path: String) throws -> [StateEntry] {
+        let rows = try guarded {
+            try queue.inDatabase { db in
+                try Row.fetchAll(db, sql: "SELECT key, value FROM state_key WHERE rule = ? AND path = ?", arguments: [index, path])
+                    .map { ($0["key"] as String, $0["value"] as String) }
+            }
+        }
+        return try rows.map { StateEntry(key: try stateValue($0.0, "saved map '\(path)'"), value: try stateValue($0.1, "saved map '\(path)'")) }
+            .sorted { FoldStates.keyPrecedes($0.key, $1.key) }
+    }
+
+    func stateValue(_ text: String, _ what: String) throws -> StateValue {
+        do { return try StateJSON.state(in: Data(text.utf8), source: path) } catch let error as ActivityError {
+            throw RulesError.state(path: path, reason: "damaged: \(what): \(error.reason): \(StateDatabase.rebuildAdvice)")
+        }
+    }
+
+    /// Every award in evaluation order: by run, then rule, then `on_run`'s before `finish`'s, then the order made.
+    func awards() throws -> [Award] {
+        try guarded {
+            try queue.read { db in
+                try Row.fetchAll(db, sql: "SELECT json FROM award WHERE rule IN (SELECT idx FROM rule WHERE failure IS NULL) ORDER BY pos, rule, phase, seq")
+                    .map { try decode(Award.self, $0["json"], "an award") }
+            }
+        }
+    }
+
+    /// Every award of rule `index` (`on_run`'s, then `finish`'s), for withdrawing them when it fails.
+    func awards(ofRule index: Int) throws -> [Award] {
+        try guarded {
+            try queue.read { db in
+                try Row.fetchAll(db, sql: "SELECT json FROM award WHERE rule = ? ORDER BY phase, seq", arguments: [index])
+                    .map { try decode(Award.self, $0["json"], "an award") }
+            }
+        }
+    }
+
+    /// How many awards the history holds (failed rules' left out).
+    func awardCount() throws -> Int {
+        try guarded { try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM award WHERE rule IN (SELECT idx FROM rule WHERE failure IS NULL)") ?? 0 } }
+    }
+
+    /// Every saved run in history order.
+    func allRuns() throws -> [StateStore.IndexEntry] {
+        try runs(sql: "SELECT * FROM run ORDER BY pos")
+    }
+
+    /// The saved runs whose ids are in `ids`, in history order, with their positions.
+    func runs(ids: Set<String>) throws -> [StateStore.IndexEntry] {
+        try runs(sql: "SELECT * FROM run WHERE id IN (SELECT value FROM json_each(?)) ORDER BY pos", [try StateDatabase.json(ids.sorted())])
+    }
+
+    /// The saved runs that start within `seconds` of `start`, in history order.
+    func runs(near start: Double, within seconds: Double) throws -> [StateStore.IndexEntry] {
+        try runs(sql: "SELECT * FROM run WHERE start BETWEEN ? AND ? ORDER BY pos", [start - seconds, start + seconds])
+    }
+
+    private func runs(sql: String, _ arguments: StatementArguments = []) throws -> [StateStore.IndexEntry] {
+        try guarded {
+            try queue.read { db in
+                try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+                    let entry = StateStore.IndexEntry(id: row["id"], startSeconds: row["start"], elapsedSeconds: row["elapsed"], distanceMeters: row["distance"],
+                                                      offset: row["offset"], length: row["length"], position: row["pos"])
+                    if let limit = runsBytes, entry.offset < 0 || entry.length < 0 || entry.offset > limit || entry.length > limit - entry.offset {
+                        throw RulesError.state(path: path, reason: "run \(entry.position) ('\(entry.id)'): bytes \(entry.offset)+\(entry.length) are outside runs.jsonl's \(limit): damaged: \(StateDatabase.rebuildAdvice)")
+                    }
+                    return entry
+                }
+            }
+        }
+    }
+
+    // MARK: - Writing
+
+    /// Replaces everything with `state` (its header and rules) over the runs `index` (history order).
+    func replaceAll(_ state: SavedState, index: [StateStore.IndexEntry]) throws {
+        var position: [String: Int] = [:]
+        position.reserveCapacity(index.count)
+        for (i, entry) in index.enumerated() { position[entry.id] = i }
+        try guarded {
+            try queue.write { db in
+                for table in ["rule", "award", "held", "run"] { try db.execute(sql: "DELETE FROM \(table)") }
+                try writeHeader(db, state)
+                let insertRun = try db.makeStatement(sql: "INSERT INTO run VALUES (?, ?, ?, ?, ?, ?, ?)")
+                for (i, entry) in index.enumerated() {
+                    try insertRun.execute(arguments: [i, entry.id, entry.startSeconds, entry.elapsedSeconds, entry.distanceMeters, entry.offset, entry.length])
+                }
+                for (i, whole) in state.rules.enumerated() {
+                    var rule = whole
+                    let (kept, maps) = SavedMaps.split(rule.state) { keys in keys.filter { position[$0] != nil } }
+                    rule.state = kept
+                    rule.split = maps.keys.sorted()
+                    try insertMaps(db, rule: i, maps)
+                    try writeRule(db, i, rule, nextSequence: rule.awards.count)
+                    try insertAwards(db, rule: i, phase: 0, from: 0, rule.awards, position: position)
+                    try insertAwards(db, rule: i, phase: 1, from: 0, rule.finishAwards, position: position)
+                }
+            }
+        }
+    }
+
+    /// One addition in one transaction: the header; the new runs (`added`, positions from
+    /// `firstPosition`); for each rule, its row when it changed (`old` as read), its new `on_run`
+    /// awards (`rules[i].awards` after the first `seeds[i]`), its `finish` awards when they changed;
+    /// a rule that failed now loses its awards. `position`: the positions of the runs the new awards name.
+    func add(_ state: SavedState, added: [StateStore.IndexEntry], firstPosition: Int, old: [RuleState], rules: [RuleState],
+             seeds: [Int], nextSequence: [Int], position: [String: Int]) throws {
+        try guarded {
+            try queue.write { db in
+                try writeHeader(db, state)
+                let insertRun = try db.makeStatement(sql: "INSERT INTO run VALUES (?, ?, ?, ?, ?, ?, ?)")
+                for (i, entry) in added.enumerated() {
+                    try insertRun.execute(arguments: [firstPosition + i, entry.id, entry.startSeconds, entry.elapsedSeconds, entry.distanceMeters,
+                                                      entry.offset, entry.length])
+                }
+                for (i, var rule) in rules.enumerated() {
+                    let before = i < old.count ? old[i] : nil
+                    try updateMaps(db, rule: i, &rule, before: before)
+                    if rule.failure != nil {
+                        if before?.failure == nil {
+                            try db.execute(sql: "DELETE FROM award WHERE rule = ?", arguments: [i])
+                            try db.execute(sql: "DELETE FROM held WHERE rule = ?", arguments: [i])
+                            try writeRule(db, i, rule, nextSequence: 0)
+                        }
+                        continue
+                    }
+                    let fresh = Array(rule.awards.dropFirst(i < seeds.count ? seeds[i] : 0))
+                    let next = (i < nextSequence.count ? nextSequence[i] : 0)
+                    if before.map({ !StateDatabase.sameRow($0, rule) }) ?? true || !fresh.isEmpty {
+                        try writeRule(db, i, rule, nextSequence: next + fresh.count)
+                    }
+                    try insertAwards(db, rule: i, phase: 0, from: next, fresh, position: position)
+                    if before?.finishAwards != rule.finishAwards {
+                        try db.execute(sql: "DELETE FROM award WHERE rule = ? AND phase = 1", arguments: [i])
+                        try insertAwards(db, rule: i, phase: 1, from: 0, rule.finishAwards, position: position)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether `a` and `b` would write the same `rule` row (awards apart).
+    static func sameRow(_ a: RuleState, _ b: RuleState) -> Bool {
+        a.pack == b.pack && a.rule == b.rule && a.fold == b.fold && a.state == b.state && a.split == b.split && a.unsaved == b.unsaved && a.earned == b.earned
+            && a.stopped == b.stopped && a.progress == b.progress && a.failure == b.failure
+    }
+
+    private func writeHeader(_ db: Database, _ state: SavedState) throws {
+        var head = state
+        head.rules = []
+        try db.execute(sql: "INSERT OR REPLACE INTO header VALUES ('state', ?)", arguments: [try StateDatabase.json(head)])
+    }
+
+    private func writeRule(_ db: Database, _ index: Int, _ rule: RuleState, nextSequence: Int) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO rule VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", arguments: [
+            index, rule.pack, rule.rule, rule.fold, rule.state.map(StateJSON.text), rule.unsaved, rule.earned, rule.stopped,
+            try rule.progress.map(StateDatabase.json), try rule.failure.map(StateDatabase.json), nextSequence,
+            rule.split.isEmpty ? nil : try StateDatabase.json(rule.split),
+        ])
+    }
+
+    private func insertMaps(_ db: Database, rule: Int, _ maps: [String: [StateEntry]]) throws {
+        guard !maps.isEmpty else { return }
+        let insert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO state_key VALUES (?, ?, ?, ?)")
+        for (path, entries) in maps.sorted(by: { $0.key < $1.key }) {
+            for entry in entries { try insert.execute(arguments: [rule, path, StateJSON.keyText(entry.key), StateJSON.text(entry.value)]) }
+        }
+    }
+
+    /// An addition's saved maps of rule `index`: the keys written (a string key that is a saved
+    /// run's id puts the whole map back into the state), the maps gone from the state deleted, and
+    /// any map of the state grown past `SavedMaps.threshold` moved to rows. Updates `rule.split`.
+    private func updateMaps(_ db: Database, rule index: Int, _ rule: inout RuleState, before: RuleState?) throws {
+        guard rule.failure == nil else {
+            if before.map({ !$0.split.isEmpty }) ?? false { try db.execute(sql: "DELETE FROM state_key WHERE rule = ?", arguments: [index]) }
+            rule.split = []
+            return
+        }
+        let delete = try db.cachedStatement(sql: "DELETE FROM state_key WHERE rule = ? AND path = ? AND key = ?")
+        let upsert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO state_key VALUES (?, ?, ?, ?)")
+        for (path, writes) in rule.splitWrites.sorted(by: { $0.key < $1.key }) where rule.split.contains(path) {
+            var keys = Set<String>()
+            for write in writes { if case .string(let key) = write.key { keys.insert(key) } }
+            if !keys.isEmpty, try !StateDatabase.savedIDs(db, keys).isEmpty {
+                var map: [StateValue: StateValue] = [:]
+                for entry in try savedEntries(index: index, path: path) { map[entry.key] = entry.value }
+                for write in writes { map[write.key] = write.value == .null ? nil : write.value }
+                rule.state = SavedMaps.merged(rule.state, [path: map.map { StateEntry(key: $0.key, value: $0.value) }])
+                rule.split.removeAll { $0 == path }
+                continue
+            }
+            for write in writes {
+                if write.value == .null {
+                    try delete.execute(arguments: [index, path, StateJSON.keyText(write.key)])
+                } else {
+                    try upsert.execute(arguments: [index, path, StateJSON.keyText(write.key), StateJSON.text(write.value)])
+                }
+            }
+        }
+        for path in before?.split ?? [] where !rule.split.contains(path) {
+            try db.execute(sql: "DELETE FROM state_key WHERE rule = ? AND path = ?", arguments: [index, path])
+        }
+        let (kept, maps) = try SavedMaps.split(rule.state) { try StateDatabase.savedIDs(db, $0) }
+        if !maps.isEmpty {
+            for path in maps.keys { try db.execute(sql: "DELETE FROM state_key WHERE rule = ? AND path = ?", arguments: [index, path]) }
+            try insertMaps(db, rule: index, maps)
+            rule.state = kept
+            rule.split = (rule.split + maps.keys).sorted()
+        }
+        rule.splitWrites = [:]
+    }
+
+    /// Which of `ids` are saved runs' ids.
+    static func savedIDs(_ db: Database, _ ids: Set<String>) throws -> Set<String> {
+        Set(try String.fetchAll(db, sql: "SELECT id FROM run WHERE id IN (SELECT value FROM json_each(?))", arguments: [try json(ids.sorted())]))
+    }
+
+    private func insertAwards(_ db: Database, rule: Int, phase: Int, from first: Int, _ awards: [Award], position: [String: Int]) throws {
+        guard !awards.isEmpty else { return }
+        let insert = try db.cachedStatement(sql: "INSERT INTO award VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        let hold = try db.cachedStatement(sql: "INSERT OR IGNORE INTO held VALUES (?, ?, ?, ?)")
+        for (i, award) in awards.enumerated() {
+            try insert.execute(arguments: [rule, phase, first + i, position[award.run] ?? Int(Int32.max), award.run, award.badge, award.tier,
+                                           try StateDatabase.json(award)])
+            if phase == 0 { try hold.execute(arguments: [rule, award.badge, award.tier, first + i]) }
+        }
+    }
+}
