@@ -65,4 +65,18 @@ final class OneVoiceTests: XCTestCase {
         XCTAssertEqual(TextTable.wrap("passed 10.00 km at 1:00:20", width: 14), ["passed", "10.00 km at", "1:00:20"])
         XCTAssertEqual(TextTable.wrap("abcdefghij", width: 4), ["abcd", "efgh", "ij"])
     }
+    /// A position is written as `String(format: "%.5f, %.5f")` wrote it, byte for byte (ties, negative
+    /// zero, the poles and the antimeridian, values past the fifth decimal), without Foundation's formatter.
+    func testPositionsAreWrittenAsPrintfWritesThem() {
+        var values: [Double] = [0, -0.0, 1e-6, -1e-6, 0.000005, -0.000005, 0.0000049999, 52.370155, 52.370165,
+                                4.895205, -33.868819, 151.209295, 90, -90, 180, -180, 179.999995, 12.3456789e3]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<2_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            values.append(Double(Int64(bitPattern: state) % 18_000_000_000) / 1e8)
+        }
+        for (latitude, longitude) in zip(values, values.reversed()) {
+            XCTAssertEqual(Format.position(latitude: latitude, longitude: longitude), String(format: "%.5f, %.5f", latitude, longitude))
+        }
+    }
 }

@@ -153,6 +153,46 @@ final class RunCacheTests: XCTestCase {
         XCTAssertEqual(try RunFolder.read(runs, cache: try openCache()).runs, read.runs)
     }
 
+    /// A cache damaged inside (its runs table's pages overwritten, the header and schema sound) opens
+    /// without a warning (no integrity check reads every page on open), but the first lookup that
+    /// reads a damaged page is a miss: the run is read from its file, the cache is moved aside to
+    /// `.corrupt` with a warning, and the next open makes a new cache.
+    func testCacheDamagedInsideIsMovedAsideWhenALookupFindsIt() throws {
+        let utc = TimeZone(identifier: "UTC") ?? .current
+        let uncached = try RunFolder.read(runs, zone: utc)
+        do {
+            let cache = try openCache()
+            _ = try RunFolder.read(runs, zone: utc, cache: cache)
+            XCTAssertEqual(cache.count, 3)
+        }
+        // The cache is closed (its WAL checkpointed into the file): overwrite the pages the lookups read.
+        let database = try DatabaseQueue(path: cachePath)
+        let pageSize = try database.read { try Int.fetchOne($0, sql: "PRAGMA page_size") } ?? 4096
+        let roots = try database.read {
+            try Int.fetchAll($0, sql: "SELECT rootpage FROM sqlite_master WHERE tbl_name = 'runs' AND rootpage > 0")
+        }
+        try database.close()
+        XCTAssertFalse(roots.isEmpty)
+        let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: cachePath))
+        for root in roots {
+            try handle.seek(toOffset: UInt64((root - 1) * pageSize))
+            try handle.write(contentsOf: Data(repeating: 0xA5, count: pageSize))
+        }
+        try handle.close()
+        let cache = try openCache()
+        XCTAssertTrue(cache.warnings.isEmpty, "\(cache.warnings)")
+        let read = try RunFolder.read(runs, zone: utc, cache: cache)
+        XCTAssertEqual(read.runs, uncached.runs)
+        XCTAssertTrue(read.errors.isEmpty)
+        XCTAssertEqual(cache.warnings.count, 1, "\(cache.warnings)")
+        XCTAssertTrue(cache.warnings.first?.contains("is damaged") == true, "\(cache.warnings)")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: cachePath + ".corrupt"))
+        let fresh = try openCache()
+        XCTAssertEqual(fresh.count, 0)
+        XCTAssertEqual(try RunFolder.read(runs, zone: utc, cache: fresh).runs, uncached.runs)
+        XCTAssertEqual(fresh.count, 3)
+    }
+
     func testForeignDatabaseIsNotTouched() throws {
         // A valid SQLite file of another program: never read, written or moved aside (it was
         // renamed to .corrupt before: only what SQLite calls not a database, or damaged, is).

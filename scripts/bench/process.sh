@@ -4,9 +4,12 @@
 # paired in the same run with the peers as processes: a bare XMLParser scan (BadgeBench xmlscan),
 # gpxpy and fitdecode (scripts/bench/peers.py, one parse each, Python's start-up included).
 #   scripts/bench/process.sh [BINARY...]     (default .build/release/badgectl; several alternate run by run)
+# `summarize` runs twice per file: as a user runs it (the run cache: a hit after the first round) and
+# with --no-cache (the reader and the analyzer on every round).
 # Environment: BENCH_DIR (inputs, default /tmp/badgectl-bench; made with BadgeBench gen-gpx/gen-fit when
 # missing), BENCH_RUNS (repetitions, default 7), EVALUATE_DIR (a folder for the warm evaluate, default
-# none), PEERS=0 to leave the peers out. Each command runs once per round, binaries and peers alternating,
+# none), SUMMARIZE_CACHE (the cache the cached summarize uses, default the user's own; give a copy
+# to measure every binary on the same cache), PEERS=0 to leave the peers out. Each command runs once per round, binaries and peers alternating,
 # so load from elsewhere falls on all alike; prints median wall and CPU (user + sys) seconds per command
 # and, per binary, the ratios to the peers (peer time / ours: higher is better).
 set -euo pipefail
@@ -34,8 +37,11 @@ measure() {  # name command...
 for ((k = 0; k < repeat; k++)); do
     for b in "${binaries[@]}"; do
         measure "$b --version" "$b" --version
-        measure "$b summarize gpx-100k" "$b" summarize "$work/gpx-100k.gpx"
-        measure "$b summarize fit-100k" "$b" summarize "$work/fit-100k.fit"
+        cached=(); [[ -n ${SUMMARIZE_CACHE:-} ]] && cached=(--cache "$SUMMARIZE_CACHE")
+        measure "$b summarize gpx-100k" "$b" summarize "$work/gpx-100k.gpx" "${cached[@]}"
+        measure "$b summarize fit-100k" "$b" summarize "$work/fit-100k.fit" "${cached[@]}"
+        measure "$b summarize --no-cache gpx-100k" "$b" summarize "$work/gpx-100k.gpx" --no-cache
+        measure "$b summarize --no-cache fit-100k" "$b" summarize "$work/fit-100k.fit" --no-cache
         if [[ -n ${EVALUATE_DIR:-} ]]; then
             cache=$work/process-$(echo "$b" | md5sum | cut -c1-8).sqlite
             [[ -f $cache ]] || "$b" evaluate "$EVALUATE_DIR" --cache "$cache" >/dev/null 2>&1 || true
@@ -58,6 +64,8 @@ done
 if [[ ${PEERS:-1} == 1 ]]; then
     for b in "${binaries[@]}"; do
         ratio() { awk "BEGIN { o = $2; printf \"%.1fx\", (o > 0 ? $1 / o : 0) }"; }
-        echo "$b: GPX 100k vs XMLParser scan $(ratio "${mw[XMLParser scan gpx-100k]}" "${mw[$b summarize gpx-100k]}"), vs gpxpy $(ratio "${mw[gpxpy gpx-100k]}" "${mw[$b summarize gpx-100k]}"); FIT 100k vs fitdecode $(ratio "${mw[fitdecode fit-100k]}" "${mw[$b summarize fit-100k]}")"
+        for how in "" "--no-cache "; do
+            echo "$b ${how:-cached }: GPX 100k vs XMLParser scan $(ratio "${mw[XMLParser scan gpx-100k]}" "${mw[$b summarize ${how}gpx-100k]}"), vs gpxpy $(ratio "${mw[gpxpy gpx-100k]}" "${mw[$b summarize ${how}gpx-100k]}"); FIT 100k vs fitdecode $(ratio "${mw[fitdecode fit-100k]}" "${mw[$b summarize ${how}fit-100k]}")"
+        done
     done
 fi

@@ -160,10 +160,10 @@ struct SummarizeCommand: ParsableCommand {
             lines.append("  fastest    " + run.efforts.map { "\($0.name) \(Format.duration($0.elapsedSeconds))" }.joined(separator: "  "))
         }
         for c in run.checkpoints {
-            let pos = (c.latitude != nil && c.longitude != nil) ? String(format: " at %.5f, %.5f", c.latitude ?? 0, c.longitude ?? 0) : ""
+            let pos = (c.latitude != nil && c.longitude != nil) ? " at " + Format.position(latitude: c.latitude ?? 0, longitude: c.longitude ?? 0) : ""
             // A start badge (distance 0) is passed where the run starts: no "0 m after 0:00".
             if c.distanceMeters <= 0 {
-                let place = (c.latitude != nil && c.longitude != nil) ? String(format: " (%.5f, %.5f)", c.latitude ?? 0, c.longitude ?? 0) : ""
+                let place = (c.latitude != nil && c.longitude != nil) ? " (" + Format.position(latitude: c.latitude ?? 0, longitude: c.longitude ?? 0) + ")" : ""
                 lines.append("  passed     \(c.name) at the start\(place)")
             } else {
                 lines.append("  passed     \(c.name) (\(Format.distance(c.distanceMeters))) after \(Format.duration(c.elapsedSeconds))\(pos)")

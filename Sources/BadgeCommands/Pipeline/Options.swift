@@ -19,7 +19,7 @@ struct RunOptions: ParsableArguments {
     func validate() throws { _ = try zone() }
 
     func zone() throws -> TimeZone {
-        guard let tz else { return .current }
+        guard let tz else { return ZoneNames.machine }
         guard let zone = ZoneNames.zone(named: tz) else {
             throw CommandError.unknownTimeZone(name: tz).usage
         }

@@ -40,8 +40,22 @@ package enum FileBytes {
         let (fd, size) = try openRegular(path: path, maximumBytes: maximumBytes)
         defer { close(fd) }
         try MemoryBudget.current?.hold(size, as: .file)
-        var result: [UInt8] = []
-        result.reserveCapacity(size)
+        // Read straight into an array of the size `fstat` gave (no bounce buffer, no copy, no
+        // zero-filling); a file that grew since is read on in 64 KiB steps, one that shrank ends early.
+        var result = try [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            count = 0
+            guard let base = buffer.baseAddress else { return }
+            while count < size {
+                let n = Foundation.read(fd, base + count, size - count)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw ActivityError.unreadable(path: path, reason: "read error after \(count) bytes: \(String(cString: strerror(errno)))")
+                }
+                if n == 0 { break }
+                count += n
+            }
+        }
+        guard result.count == size else { return result }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = buffer.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
@@ -53,7 +67,7 @@ package enum FileBytes {
             guard result.count + n <= maximumBytes else {
                 throw ActivityError.tooLarge(path: path, reason: "the file grew past \(maximumBytes) bytes while read; files over that are refused")
             }
-            if result.count + n > size { try MemoryBudget.current?.hold(result.count + n, as: .file) }
+            try MemoryBudget.current?.hold(result.count + n, as: .file)
             result.append(contentsOf: buffer[0..<n])
         }
         return result

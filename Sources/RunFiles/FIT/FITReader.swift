@@ -318,8 +318,22 @@ struct FITDecoder {
             }
         }
         definitions[local] = FITDefinition(global: g, bigEndian: big, size: size)
+        if g == 20, track.latitudes.capacity == 0 { reserveRecords(bytes: end - q, messageSize: size + 1) }
         return q
     }
+
+    /// At the first record definition: reserves the track's columns for as many records as the rest
+    /// of the data could hold (every message a record of this size), so that they are not grown by
+    /// doubling (each growth a copy and fresh pages: 8% of a 100k-record `summarize`). Room reserved
+    /// but never written costs no memory; at most `reserveLimit` records are reserved ahead, beyond
+    /// that the columns grow as before.
+    mutating func reserveRecords(bytes: Int, messageSize: Int) {
+        guard bytes > 0 else { return }
+        track.reserveCapacity(min(bytes / max(messageSize, 8) + 1, FITDecoder.reserveLimit))
+    }
+
+    /// The most records reserved ahead (4 Mi: 32 MiB a column).
+    static let reserveLimit = 1 << 22
 
     func truncated(at pos: Int, what: String, end: Int) -> ActivityError {
         malformed(pos, "\(what) starting at byte \(pos) runs past the end of the data at byte \(end) (truncated or corrupt file)")

@@ -21,6 +21,31 @@ public enum ZoneNames {
         return TimeZone(identifier: name)
     }
 
+    /// The machine's zone, as `TimeZone.current` gives it, except that when the machine's zone is UTC
+    /// by one of its names (`TZ`, else the zone file `/etc/localtime` links to) it is the fixed zone
+    /// of offset 0 with no lookup: `TimeZone.current` asks ICU for the canonical identifier, half a
+    /// millisecond of every command's start-up (shown and saved as "UTC" either way, `name(of:)`).
+    public static var machine: TimeZone {
+        if let name = machineZoneName(), utc.contains(name.lowercased()), let zone = TimeZone(secondsFromGMT: 0) { return zone }
+        return .current
+    }
+
+    /// The zone's name as `TZ` or the `/etc/localtime` link gives it (`Etc/UTC` from
+    /// `/usr/share/zoneinfo/Etc/UTC`), nil when neither says (an empty `TZ`, a copied zone file).
+    static func machineZoneName(environment: [String: String] = ProcessInfo.processInfo.environment,
+                                localtime: String = "/etc/localtime") -> String? {
+        func zoneName(_ path: String) -> String {
+            if let range = path.range(of: "zoneinfo/", options: .backwards) { return String(path[range.upperBound...]) }
+            return path
+        }
+        if var value = environment["TZ"] {
+            if value.hasPrefix(":") { value.removeFirst() }
+            return value.isEmpty ? nil : zoneName(value)
+        }
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: localtime) else { return nil }
+        return zoneName(target)
+    }
+
     /// The name shown and saved for `zone`: "UTC" for UTC, else its identifier.
     public static func name(of zone: TimeZone) -> String {
         canonical(zone.identifier)

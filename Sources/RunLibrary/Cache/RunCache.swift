@@ -16,8 +16,12 @@ import RunAnalysis
 /// content hash and size. Files that fail to read are not cached: a failure is cheap to reproduce, may be
 /// transient (a file still being written, a permission) and must show again on every evaluation.
 ///
-/// A file that SQLite says is not a database, or whose integrity check fails, is moved aside to
-/// `<path>.corrupt` (never trusted, never deleted) and a new cache is made. A sound database without
+/// A file that SQLite says is not a database when it is opened is moved aside to `<path>.corrupt`
+/// (never trusted, never deleted) and a new cache is made. A database damaged inside is found where
+/// SQLite finds it, when a lookup or a write reads a damaged page (`SQLITE_CORRUPT`): that lookup is
+/// a miss (the file is read), the cache is closed and moved aside the same way, and the next run
+/// makes a new one. Opening runs no integrity check: `PRAGMA quick_check` reads every page, and on
+/// a cache of a few thousand runs (46 MB) that was 30 ms of a 38 ms `summarize`. A sound database without
 /// our layout marker (another program's, or another layout) is never touched: like a location that
 /// cannot be written, it gives `nil` from `open` and a warning, and evaluation goes on without a cache.
 ///
@@ -40,12 +44,14 @@ public final class RunCache: @unchecked Sendable {
 
     public let path: String
     private let queue: DatabaseQueue
-    /// Guards the database, `writable` and `warnings` (see `locked`).
+    /// Guards the database, `writable`, `damaged` and `warnings` (see `locked`).
     private let lock = NSLock()
     /// Set once a write failed (e.g. the disk filled): later writes are skipped.
     private var writable = true
     /// Warnings for the user (cache moved aside, a write failed).
     public private(set) var warnings: [String] = []
+    /// Set once SQLite reported the file damaged: it is closed and moved aside, and not used again.
+    private var damaged = false
 
     /// The part of the key that depends on the code and the options: summary version, checkpoints,
     /// and whether the summaries carry their drawn routes (the report's rows), so that rows with and
@@ -168,11 +174,6 @@ public final class RunCache: @unchecked Sendable {
                 try? queue.close()
                 return .foreign(what)
             }
-            let check = try queue.inDatabase { try String.fetchOne($0, sql: "PRAGMA quick_check") }
-            guard check == "ok" else {
-                try? queue.close()
-                return .notOurs("damaged: the integrity check says \(check ?? "nothing")")
-            }
             return .ready(queue)
         } catch {
             try? queue.close()
@@ -257,7 +258,7 @@ public final class RunCache: @unchecked Sendable {
     /// The stored measures of a file's content among `keys` (by key; a key without an entry is missing):
     /// each the bytes `MeasureCodec.encode` made.
     public func lookupMeasures(hash: UInt64, sizeBytes: Int64, keys: [String]) -> [String: Data] {
-        guard !keys.isEmpty, let set = locked({ try? queue.inDatabase { try Self.measureSet(db: $0, hash: hash, sizeBytes: sizeBytes) } }) else { return [:] }
+        guard !keys.isEmpty, let set = reading({ try Self.measureSet(db: $0, hash: hash, sizeBytes: sizeBytes) }) ?? nil else { return [:] }
         var found: [String: Data] = [:]
         for (key, value) in MeasureCodec.entries(ofSet: set) ?? [] where keys.contains(key) { found[key] = value }
         return found
@@ -374,12 +375,10 @@ public final class RunCache: @unchecked Sendable {
     /// True when some row has this size and key, so a file of that size could be one the cache
     /// knows under another path (and is worth hashing before it is read). On any doubt, true.
     public func hasRow(sizeBytes: Int64, key: String) -> Bool {
-        locked {
-            (try? queue.inDatabase { db -> Bool in
-                let statement = try db.cachedStatement(sql: "SELECT 1 FROM runs WHERE size = ? AND key = ? LIMIT 1")
-                return try GRDB.Row.fetchOne(statement, arguments: [sizeBytes, key]) != nil
-            }) ?? true
-        }
+        reading { db -> Bool in
+            let statement = try db.cachedStatement(sql: "SELECT 1 FROM runs WHERE size = ? AND key = ? LIMIT 1")
+            return try GRDB.Row.fetchOne(statement, arguments: [sizeBytes, key]) != nil
+        } ?? true
     }
 
     /// A row to store.
@@ -420,7 +419,7 @@ public final class RunCache: @unchecked Sendable {
     /// and stops later writes.
     private func write(_ body: (Database) throws -> Void) {
         locked {
-            guard writable else { return }
+            guard writable, !damaged else { return }
             do {
                 try queue.inDatabase { db in
                     try db.inTransaction(.immediate) {
@@ -429,6 +428,7 @@ public final class RunCache: @unchecked Sendable {
                     }
                 }
             } catch {
+                if moveAsideIfDamaged(error) { return }
                 writable = false
                 warnings.append("cannot write to the cache \(path) (\((error as? DatabaseError)?.message ?? "\(error)")); results were not cached")
             }
@@ -494,18 +494,51 @@ public final class RunCache: @unchecked Sendable {
     /// is taken, anything else (a number or NULL in a file made by hand) is a miss.
     /// A fourth column, when the statement has one, is the content's set of measures (NULL: none).
     private func entry(_ sql: String, _ arguments: StatementArguments) -> Entry? {
+        reading { db -> Entry? in
+            let statement = try db.cachedStatement(sql: sql)
+            guard let row = try GRDB.Row.fetchOne(statement, arguments: arguments) else { return nil }
+            guard let id = Self.text(row[0] as DatabaseValue), let summaries = Self.bytes(row[1] as DatabaseValue) else { return nil }
+            var hash: UInt64 = 0
+            if case .int64(let stored) = (row[2] as DatabaseValue).storage { hash = UInt64(bitPattern: stored) }
+            var entry = Entry(id: id, summaries: summaries, hash: hash)
+            if row.count > 3, let set = Self.bytes(row[3] as DatabaseValue) { entry.measures = set }
+            return entry
+        } ?? nil
+    }
+
+    /// Runs a read under the lock; nil on any error (a miss: the file is read instead), and a
+    /// damaged database (`moveAsideIfDamaged`) is not read again.
+    private func reading<T>(_ body: (Database) throws -> T) -> T? {
         locked {
-            try? queue.inDatabase { db -> Entry? in
-                let statement = try db.cachedStatement(sql: sql)
-                guard let row = try GRDB.Row.fetchOne(statement, arguments: arguments) else { return nil }
-                guard let id = Self.text(row[0] as DatabaseValue), let summaries = Self.bytes(row[1] as DatabaseValue) else { return nil }
-                var hash: UInt64 = 0
-                if case .int64(let stored) = (row[2] as DatabaseValue).storage { hash = UInt64(bitPattern: stored) }
-                var entry = Entry(id: id, summaries: summaries, hash: hash)
-                if row.count > 3, let set = Self.bytes(row[3] as DatabaseValue) { entry.measures = set }
-                return entry
+            guard !damaged else { return nil }
+            do {
+                return try queue.inDatabase(body)
+            } catch {
+                _ = moveAsideIfDamaged(error)
+                return nil
             }
         }
+    }
+
+    /// When `error` says the database is damaged (`SQLITE_CORRUPT`, `SQLITE_NOTADB`): closes it, moves
+    /// it aside to `<path>.corrupt` as `open` does (never deleted), leaves a warning, and returns true;
+    /// the rest of the run goes on without a cache and the next one makes a new cache. Called under the lock.
+    private func moveAsideIfDamaged(_ error: Error) -> Bool {
+        guard let error = error as? DatabaseError, error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB else { return false }
+        guard !damaged else { return true }
+        damaged = true
+        writable = false
+        try? queue.close()
+        let aside = path + ".corrupt"
+        try? FileManager.default.removeItem(atPath: aside)
+        do {
+            try FileManager.default.moveItem(atPath: path, toPath: aside)
+            for suffix in ["-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            warnings.append("cache \(path) is damaged (\(error.message ?? "SQLite reports it corrupt")); moved it to \(aside): the next run starts a new one")
+        } catch {
+            warnings.append("cache \(path) is damaged and cannot be moved aside (\(error.localizedDescription)); results were not cached")
+        }
+        return true
     }
 
     /// Every use of the database goes through this lock, so the queue's own `sync` is never

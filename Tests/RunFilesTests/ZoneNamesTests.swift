@@ -1,0 +1,39 @@
+import Foundation
+@testable import RunFiles
+import XCTest
+
+/// The machine's zone (`ZoneNames.machine`): UTC by any of its names is the fixed zone with no lookup,
+/// anything else is Foundation's current zone.
+final class ZoneNamesTests: XCTestCase {
+    func testTheMachineZoneNameComesFromTZThenTheLocaltimeLink() throws {
+        let folder = NSTemporaryDirectory() + "zonenames-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let link = folder + "/localtime"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/usr/share/zoneinfo/Etc/UTC")
+        XCTAssertEqual(ZoneNames.machineZoneName(environment: [:], localtime: link), "Etc/UTC")
+        XCTAssertEqual(ZoneNames.machineZoneName(environment: ["TZ": "Europe/Paris"], localtime: link), "Europe/Paris")
+        XCTAssertEqual(ZoneNames.machineZoneName(environment: ["TZ": ":UTC"], localtime: link), "UTC")
+        XCTAssertEqual(ZoneNames.machineZoneName(environment: ["TZ": "/usr/share/zoneinfo/Zulu"], localtime: link), "Zulu")
+        // An empty TZ, a copied zone file, no file: not said (Foundation's own lookup decides).
+        XCTAssertNil(ZoneNames.machineZoneName(environment: ["TZ": ""], localtime: link))
+        let copied = folder + "/copied"
+        try Data("TZif".utf8).write(to: URL(fileURLWithPath: copied))
+        XCTAssertNil(ZoneNames.machineZoneName(environment: [:], localtime: copied))
+        XCTAssertNil(ZoneNames.machineZoneName(environment: [:], localtime: folder + "/missing"))
+        let paris = folder + "/paris"
+        try FileManager.default.createSymbolicLink(atPath: paris, withDestinationPath: "../usr/share/zoneinfo/Europe/Paris")
+        XCTAssertEqual(ZoneNames.machineZoneName(environment: [:], localtime: paris), "Europe/Paris")
+    }
+
+    func testTheMachineZoneGivesTheOffsetsOfTheCurrentZone() {
+        // Whatever this machine's zone is, `machine` agrees with Foundation's current zone on every
+        // offset and on the name badgectl shows for it.
+        let machine = ZoneNames.machine, current = TimeZone.current
+        XCTAssertEqual(ZoneNames.name(of: machine), ZoneNames.name(of: current))
+        for day in stride(from: 0, to: 365 * 3, by: 7) {
+            let date = Date(timeIntervalSince1970: 1_700_000_000 + Double(day) * 86_400)
+            XCTAssertEqual(machine.secondsFromGMT(for: date), current.secondsFromGMT(for: date), "\(date)")
+        }
+    }
+}
