@@ -50,29 +50,34 @@ static int is_object(int type) {
     return type == LUA_TTABLE || type == LUA_TFUNCTION || type == LUA_TUSERDATA || type == LUA_TTHREAD;
 }
 
-// The hash of one value as it is held: objects by identity (their contents are hashed once, when
-// the walk reaches them), strings by identity, numbers by value and subtype.
+// Per type (and one more for integers, apart from floats), a keyed constant the held word of a value
+// is combined with: values of different types never hash alike by a choice of bits (rule code can
+// pick an integer equal to a table's address; it cannot know the constants).
+static unsigned long long type_keys[LUA_NUMTYPES + 1];
+
+// The hash of one value as it is held: objects by identity (their contents are hashed apart, per
+// object), strings by identity, numbers by value and subtype. One mix per value.
 static unsigned long long value_hash(lua_State *state, int index) {
     int type = lua_type(state, index);
-    unsigned long long h = mix((unsigned long long)type * 0x100000001B3ULL);
+    unsigned long long word;
     switch (type) {
-    case LUA_TBOOLEAN: return mix(h ^ (unsigned long long)lua_toboolean(state, index));
+    case LUA_TNIL: word = 0; break;
+    case LUA_TBOOLEAN: word = (unsigned long long)lua_toboolean(state, index); break;
     case LUA_TNUMBER:
-        if (lua_isinteger(state, index)) return mix(h ^ 1 ^ ((unsigned long long)lua_tointeger(state, index) << 1));
-        else {
+        if (lua_isinteger(state, index)) {
+            word = (unsigned long long)lua_tointeger(state, index);
+            type = LUA_NUMTYPES;
+        } else {
             lua_Number n = lua_tonumber(state, index);
-            unsigned long long bits;
-            memcpy(&bits, &n, sizeof bits);
-            return mix(h ^ 2 ^ mix(bits));
+            memcpy(&word, &n, sizeof word);
         }
-    case LUA_TSTRING:
-        // By identity: short strings are interned (equal text, same object), and a long string held
-        // somewhere changes object only when something stores another (a write, which must show).
-        // A string reachable from the roots is never collected, so its address stays.
-        return mix(h ^ (unsigned long long)(uintptr_t)lua_topointer(state, index));
-    case LUA_TLIGHTUSERDATA:
-    default: return mix(h ^ (unsigned long long)(uintptr_t)lua_topointer(state, index));
+        break;
+    // Strings by identity: short strings are interned (equal text, same object), and a long string
+    // held somewhere changes object only when something stores another (a write, which must show).
+    // A string reachable from the roots is never collected, so its address stays.
+    default: word = (unsigned long long)(uintptr_t)lua_topointer(state, index); break;
     }
+    return mix(type_keys[type] ^ word);
 }
 
 // The hash of one object's own contents, not of what it holds: its identity, its entries (a table),
@@ -280,6 +285,7 @@ static int take_mark(lua_State *state, bclua_control *c) {
             fingerprint_key = (unsigned long long)(uintptr_t)&fingerprint_key ^ (unsigned long long)time(NULL);
         }
         fingerprint_key |= 1;
+        for (int type = 0; type <= LUA_NUMTYPES; type++) type_keys[type] = mix(mix((unsigned long long)(type + 1) * 0x100000001B3ULL));
     }
     if (!lua_checkstack(state, 8)) return 0;
     lua_newtable(state);
@@ -319,6 +325,7 @@ int bclua_reuse_mark(lua_State *state) {
     c->mark_strings = c->string_count;
     c->mark_registry = (lua_Integer)lua_rawlen(state, LUA_REGISTRYINDEX);
     c->mark_rule_bytes = c->total > c->host ? c->total - c->host : 0;
+    c->mark_total = c->total;
     return c->marked;
 }
 
@@ -326,6 +333,12 @@ void bclua_reuse_begin(lua_State *state) {
     bclua_control *c = control(state);
     // As in a fresh state: the host's bytes are all but what the rules' load holds.
     c->host = c->total > c->mark_rule_bytes ? c->total - c->mark_rule_bytes : 0;
+}
+
+// The garbage a reused state may carry into the next evaluation: 1/64 of the cap, at most 1 MiB.
+static size_t reuse_garbage_bound(const bclua_control *c) {
+    size_t bound = c->cap / 64;
+    return bound < ((size_t)1 << 20) ? bound : ((size_t)1 << 20);
 }
 
 int bclua_reuse_reset(lua_State *state) {
@@ -347,7 +360,11 @@ int bclua_reuse_reset(lua_State *state) {
         lua_pop(state, 1);
         c->string_count = c->mark_strings;
     }
-    lua_gc(state, LUA_GCCOLLECT);
+    // A full collection only once the garbage of the evaluations since the last one passes the
+    // bound: the reachable objects are the mark's (checked below), so what the state holds beyond the
+    // mark's bytes is garbage. Until collected it counts as the host's (bclua_reuse_begin): the next
+    // rules may hold up to that much more than the cap once the collector frees it.
+    if (c->total > c->mark_total + reuse_garbage_bound(c)) lua_gc(state, LUA_GCCOLLECT);
     if (!unchanged(state, c)) return 0;
     // Nothing reachable holds the evaluation's records any more: their memory is reused.
     while (c->arena != c->mark_chunk && c->arena != NULL) {
