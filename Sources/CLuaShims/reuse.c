@@ -1,8 +1,11 @@
 // One loaded state for many evaluations (the worker's athletes): a mark after the packs are loaded,
-// a reset after each evaluation, and a fingerprint of everything Lua code could reach between
-// evaluations, compared at each reset. Whatever a rule leaves behind in state shared between
-// evaluations (a global, a module's table or upvalue, a library table, a metatable) changes the
-// fingerprint, and the host then throws the state away: the next evaluation starts from a fresh one.
+// a reset after each evaluation, and a check at each reset that everything Lua code could reach
+// between evaluations is as at the mark. The mark walks the state once and lists every reachable
+// object with a keyed hash of its own contents (entries, upvalues, user values and bytes, metatable);
+// a reset compares those hashes, and the registry's and the two outside metatables'. Whatever a rule
+// leaves behind in state shared between evaluations (a global, a module's table or upvalue, a
+// library table, a metatable, a C iterator's position) changes one of them, and the host then throws
+// the state away: the next evaluation starts from a fresh one.
 #include "internal.h"
 #include <sys/random.h>
 
@@ -107,6 +110,18 @@ static unsigned long long contents_hash(lua_State *state, int object) {
             h = mix(h ^ mix(value_hash(state, -1) + (unsigned long long)n));
             lua_pop(state, 1);
         }
+        // Its bytes too: C code keeps state there (string.gmatch's iterator keeps its position in a
+        // userdata upvalue; an iterator made at load and called by a rule moves it).
+        const unsigned char *bytes = (const unsigned char *)lua_touserdata(state, object);
+        size_t size = (size_t)lua_rawlen(state, object);
+        unsigned long long words = h;
+        for (size_t i = 0; bytes != NULL && i < size; i += 8) {
+            unsigned long long word = 0;
+            memcpy(&word, bytes + i, size - i < 8 ? size - i : 8);
+            words = (words ^ word) * 0x100000001B3ULL;
+            words ^= words >> 29;
+        }
+        h = mix(h ^ mix(words + size));
     }
     if ((type == LUA_TTABLE || type == LUA_TUSERDATA) && lua_getmetatable(state, object)) {
         h = mix(h ^ value_hash(state, -1) ^ 0x6D74ULL);

@@ -55,6 +55,8 @@ final class ReusedEvaluatorTests: XCTestCase {
         // A C iterator made at load keeps its position in an upvalue of a C closure.
         ("kept-iterator", "local step, over = pairs({ 'x', 'y', 'z', 'w', 'v', 'u', 't', 's', 'r', 'q', 'p' })",
          "local k = step(over, nil); detail = tostring(k)"),
+        // string.gmatch's iterator made at load keeps its position in a userdata (C memory).
+        ("kept-gmatch", "local step = string.gmatch('a b c d e f g h i j k l m n', '%a')", "detail = tostring(step())"),
         // The badgectl library table: a helper replaced, and a field added by rawset.
         ("badgectl-function", "", "local seen = badgectl.weekday('2026-01-05'); badgectl.weekday = function() return 99 end; detail = tostring(seen)"),
         ("badgectl-rawset", "", "local seen = rawget(badgectl, 'kept'); rawset(badgectl, 'kept', run.id); detail = tostring(seen)"),
@@ -105,6 +107,9 @@ final class ReusedEvaluatorTests: XCTestCase {
             if ["global-rawset", "global-existing", "library-table", "kept-run", "kept-measure-less-record", "metatable-content",
                 "badgectl-rawset", "string-metatable-routes", "global-through-env"].contains(name) {
                 XCTAssertEqual(evaluation.awards.first?.detail, "nil", name)
+            }
+            if evaluation.awards.first?.rule == "leak", name == "kept-gmatch" {
+                XCTAssertEqual(evaluation.awards.first?.detail, "a", name)
             }
             if ["upvalue", "module-table", "kept-ctx-note", "shared-upvalue", "late-require", "kept-iterator", "badgectl-function",
                 "write-then-restore"].contains(name) {
