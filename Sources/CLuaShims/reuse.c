@@ -83,6 +83,17 @@ static unsigned long long value_hash(lua_State *state, int index) {
     return mix(type_keys[type] ^ word);
 }
 
+// The entry on top of the stack (key at -2, value at -1).
+static inline unsigned long long entry_hash(lua_State *state) {
+    return value_hash(state, -2) * (value_hash(state, -1) | 1);
+}
+
+// Folds the value on top, held in slot `n` (an upvalue, a user value), into `h`: a bijection of `h`
+// for a given value, so that a different value in any one slot gives a different result.
+static inline unsigned long long slot_hash(unsigned long long h, lua_State *state, int n) {
+    return (h ^ value_hash(state, -1)) * 0x100000001B3ULL + (unsigned long long)n;
+}
+
 // The hash of one object's own contents, not of what it holds: its identity, its entries (a table),
 // upvalues (a function) or user values (a userdata), and its metatable, each held value by
 // `value_hash`. Threads: by identity only (the main thread's stack is the host's).
@@ -93,21 +104,22 @@ static unsigned long long contents_hash(lua_State *state, int object) {
         unsigned long long entries = 0;
         lua_pushnil(state);
         while (lua_next(state, object)) {
-            // the sum of the entries, in whatever order lua_next gives them
-            entries += mix(value_hash(state, -2) * 31 + value_hash(state, -1));
+            // the sum of the entries, in whatever order lua_next gives them: each the product of its
+            // key's and its value's keyed hashes (odd), so that no two entries can trade values unseen
+            entries += entry_hash(state);
             lua_pop(state, 1);
         }
         h = mix(h ^ entries);
     } else if (type == LUA_TFUNCTION) {
         // C closures too: one may keep its position in an upvalue (the sorted pairs iterator).
         for (int n = 1; lua_getupvalue(state, object, n) != NULL; n++) {
-            h = mix(h ^ mix(value_hash(state, -1) + (unsigned long long)n));
+            h = slot_hash(h, state, n);
             lua_pop(state, 1);
         }
     } else if (type == LUA_TUSERDATA) {
         for (int n = 1;; n++) {
             if (lua_getiuservalue(state, object, n) == LUA_TNONE) { lua_pop(state, 1); break; }
-            h = mix(h ^ mix(value_hash(state, -1) + (unsigned long long)n));
+            h = slot_hash(h, state, n);
             lua_pop(state, 1);
         }
         // Its bytes too: C code keeps state there (string.gmatch's iterator keeps its position in a
@@ -139,7 +151,7 @@ static unsigned long long registry_hash(lua_State *state) {
     lua_pushnil(state);
     while (lua_next(state, registry)) {
         if (!(lua_type(state, -2) == LUA_TNUMBER && lua_type(state, -1) == LUA_TNUMBER)) {
-            entries += mix(value_hash(state, -2) * 31 + value_hash(state, -1));
+            entries += entry_hash(state);
         }
         lua_pop(state, 1);
     }

@@ -293,7 +293,7 @@ final class WorkerLinesTests: XCTestCase {
     func testStatusLineIsJSONEncodersObject() {
         let texts = ["plain", "", "quote \" and back\\slash", "new\nline\ttab\r", "control \u{0} \u{1} \u{1F} \u{8} \u{C}",
                      "café 🏃 / slash", "\u{7F}\u{2028}\u{FEFF}", "Zürich → 東京", "e\u{301}"]
-        let numbers: [Double] = [0, -0.0, 1, -3, 42.195, 3228.209151695327, 0.1, 1e-7, 5e-324, 1.5e-300, 1e15, 1e16, 1e21,
+        let numbers: [Double] = [0, -0.0, 1, -3, 42.195, 3228.209151695327, 0.1, 1e-7, .leastNonzeroMagnitude, 1.5e-300, 1e15, 1e16, 1e21,
                                  123456789012345683968, 2.5e15, .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
                                  .infinity, -.infinity, .nan]
         let counts = [0, 1, 7, 100_000, Int.max]
