@@ -61,6 +61,11 @@ static unsigned long long type_keys[LUA_NUMTYPES + 1];
 // The hash of one value as it is held: objects by identity (their contents are hashed apart, per
 // object), strings by identity, numbers by value and subtype. One mix per value.
 static unsigned long long value_hash(lua_State *state, int index) {
+    // Objects, strings, C functions and light userdata by their address alone, without asking the
+    // type: no two such values share one while both are held (every value the mark saw is anchored
+    // by its list, so no address of it is reused), and these are most keys and values.
+    const void *address = lua_topointer(state, index);
+    if (address != NULL) return mix(type_keys[LUA_TLIGHTUSERDATA] ^ (unsigned long long)(uintptr_t)address);
     int type = lua_type(state, index);
     unsigned long long word;
     switch (type) {
