@@ -54,7 +54,12 @@ typedef struct {
     lua_Integer mark_strings;        // light records' strings then
     lua_Integer mark_registry;       // registry slots then (refs made later are the evaluation's)
     size_t mark_rule_bytes;          // bytes the rules' load held (counted against the cap again)
-    unsigned long long mark_fingerprint;
+    size_t mark_total;               // bytes the state held then (after a full collection)
+    int mark_objects_ref;            // registry ref of the list of every object reachable then
+    lua_Integer mark_object_count;
+    unsigned long long *mark_hashes; // per object of the list, the hash of its own contents then
+    unsigned long long mark_registry_hash;
+    const void *mark_string_metatable, *mark_light_metatable;
 } bclua_control;
 
 struct arena_chunk { struct arena_chunk *next; size_t used, size; };

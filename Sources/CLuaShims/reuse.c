@@ -1,8 +1,11 @@
 // One loaded state for many evaluations (the worker's athletes): a mark after the packs are loaded,
-// a reset after each evaluation, and a fingerprint of everything Lua code could reach between
-// evaluations, compared at each reset. Whatever a rule leaves behind in state shared between
-// evaluations (a global, a module's table or upvalue, a library table, a metatable) changes the
-// fingerprint, and the host then throws the state away: the next evaluation starts from a fresh one.
+// a reset after each evaluation, and a check at each reset that everything Lua code could reach
+// between evaluations is as at the mark. The mark walks the state once and lists every reachable
+// object with a keyed hash of its own contents (entries, upvalues, user values and bytes, metatable);
+// a reset compares those hashes, and the registry's and the two outside metatables'. Whatever a rule
+// leaves behind in state shared between evaluations (a global, a module's table or upvalue, a
+// library table, a metatable, a C iterator's position) changes one of them, and the host then throws
+// the state away: the next evaluation starts from a fresh one.
 #include "internal.h"
 #include <sys/random.h>
 
@@ -50,32 +53,131 @@ static int is_object(int type) {
     return type == LUA_TTABLE || type == LUA_TFUNCTION || type == LUA_TUSERDATA || type == LUA_TTHREAD;
 }
 
-// The hash of one value as it is held: objects by identity (their contents are hashed once, when
-// the walk reaches them), strings by identity, numbers by value and subtype.
+// Per type (and one more for integers, apart from floats), a keyed constant the held word of a value
+// is combined with: values of different types never hash alike by a choice of bits (rule code can
+// pick an integer equal to a table's address; it cannot know the constants).
+static unsigned long long type_keys[LUA_NUMTYPES + 1];
+
+// The hash of one value as it is held: objects by identity (their contents are hashed apart, per
+// object), strings by identity, numbers by value and subtype. One mix per value.
 static unsigned long long value_hash(lua_State *state, int index) {
+    // Objects, strings, C functions and light userdata by their address alone, without asking the
+    // type: no two such values share one while both are held (every value the mark saw is anchored
+    // by its list, so no address of it is reused), and these are most keys and values.
+    const void *address = lua_topointer(state, index);
+    if (address != NULL) return mix(type_keys[LUA_TLIGHTUSERDATA] ^ (unsigned long long)(uintptr_t)address);
     int type = lua_type(state, index);
-    unsigned long long h = mix((unsigned long long)type * 0x100000001B3ULL);
+    unsigned long long word;
     switch (type) {
-    case LUA_TBOOLEAN: return mix(h ^ (unsigned long long)lua_toboolean(state, index));
+    case LUA_TNIL: word = 0; break;
+    case LUA_TBOOLEAN: word = (unsigned long long)lua_toboolean(state, index); break;
     case LUA_TNUMBER:
-        if (lua_isinteger(state, index)) return mix(h ^ 1 ^ ((unsigned long long)lua_tointeger(state, index) << 1));
-        else {
+        if (lua_isinteger(state, index)) {
+            word = (unsigned long long)lua_tointeger(state, index);
+            type = LUA_NUMTYPES;
+        } else {
             lua_Number n = lua_tonumber(state, index);
-            unsigned long long bits;
-            memcpy(&bits, &n, sizeof bits);
-            return mix(h ^ 2 ^ mix(bits));
+            memcpy(&word, &n, sizeof word);
         }
-    case LUA_TSTRING:
-        // By identity: short strings are interned (equal text, same object), and a long string held
-        // somewhere changes object only when something stores another (a write, which must show).
-        // A string reachable from the roots is never collected, so its address stays.
-        return mix(h ^ (unsigned long long)(uintptr_t)lua_topointer(state, index));
-    case LUA_TLIGHTUSERDATA:
-    default: return mix(h ^ (unsigned long long)(uintptr_t)lua_topointer(state, index));
+        break;
+    // Strings by identity: short strings are interned (equal text, same object), and a long string
+    // held somewhere changes object only when something stores another (a write, which must show).
+    // A string reachable from the roots is never collected, so its address stays.
+    default: word = (unsigned long long)(uintptr_t)lua_topointer(state, index); break;
     }
+    return mix(type_keys[type] ^ word);
 }
 
-typedef struct { lua_State *state; pointer_set seen; int base; int failed; unsigned long long sum; } walk;
+// The entry on top of the stack (key at -2, value at -1).
+static inline unsigned long long entry_hash(lua_State *state) {
+    return value_hash(state, -2) * (value_hash(state, -1) | 1);
+}
+
+// Folds the value on top, held in slot `n` (an upvalue, a user value), into `h`: a bijection of `h`
+// for a given value, so that a different value in any one slot gives a different result.
+static inline unsigned long long slot_hash(unsigned long long h, lua_State *state, int n) {
+    return (h ^ value_hash(state, -1)) * 0x100000001B3ULL + (unsigned long long)n;
+}
+
+// The hash of one object's own contents, not of what it holds: its identity, its entries (a table),
+// upvalues (a function) or user values (a userdata), and its metatable, each held value by
+// `value_hash`. Threads: by identity only (the main thread's stack is the host's).
+static unsigned long long contents_hash(lua_State *state, int object) {
+    int type = lua_type(state, object);
+    unsigned long long h = value_hash(state, object);
+    if (type == LUA_TTABLE) {
+        unsigned long long entries = 0;
+        lua_pushnil(state);
+        while (lua_next(state, object)) {
+            // the sum of the entries, in whatever order lua_next gives them: each the product of its
+            // key's and its value's keyed hashes (odd), so that no two entries can trade values unseen
+            entries += entry_hash(state);
+            lua_pop(state, 1);
+        }
+        h = mix(h ^ entries);
+    } else if (type == LUA_TFUNCTION) {
+        // C closures too: one may keep its position in an upvalue (the sorted pairs iterator).
+        for (int n = 1; lua_getupvalue(state, object, n) != NULL; n++) {
+            h = slot_hash(h, state, n);
+            lua_pop(state, 1);
+        }
+    } else if (type == LUA_TUSERDATA) {
+        for (int n = 1;; n++) {
+            if (lua_getiuservalue(state, object, n) == LUA_TNONE) { lua_pop(state, 1); break; }
+            h = slot_hash(h, state, n);
+            lua_pop(state, 1);
+        }
+        // Its bytes too: C code keeps state there (string.gmatch's iterator keeps its position in a
+        // userdata upvalue; an iterator made at load and called by a rule moves it).
+        const unsigned char *bytes = (const unsigned char *)lua_touserdata(state, object);
+        size_t size = (size_t)lua_rawlen(state, object);
+        unsigned long long words = h;
+        for (size_t i = 0; bytes != NULL && i < size; i += 8) {
+            unsigned long long word = 0;
+            memcpy(&word, bytes + i, size - i < 8 ? size - i : 8);
+            words = (words ^ word) * 0x100000001B3ULL;
+            words ^= words >> 29;
+        }
+        h = mix(h ^ mix(words + size));
+    }
+    if ((type == LUA_TTABLE || type == LUA_TUSERDATA) && lua_getmetatable(state, object)) {
+        h = mix(h ^ value_hash(state, -1) ^ 0x6D74ULL);
+        lua_pop(state, 1);
+    }
+    return h;
+}
+
+// The registry's own entries, but not the slots of free registry refs (integers: the free list, which
+// refs made and released by an evaluation change).
+static unsigned long long registry_hash(lua_State *state) {
+    int registry = lua_gettop(state) + 1;
+    lua_pushvalue(state, LUA_REGISTRYINDEX);
+    unsigned long long entries = 0;
+    lua_pushnil(state);
+    while (lua_next(state, registry)) {
+        if (!(lua_type(state, -2) == LUA_TNUMBER && lua_type(state, -1) == LUA_TNUMBER)) {
+            entries += entry_hash(state);
+        }
+        lua_pop(state, 1);
+    }
+    lua_pop(state, 1);
+    return mix(entries ^ 0x7265ULL);
+}
+
+// The metatables outside the registry (of strings and of light userdata): by identity.
+static const void *root_metatable(lua_State *state, int probe) {
+    if (probe == 0) lua_pushliteral(state, ""); else lua_pushlightuserdata(state, &fingerprint_key);
+    const void *metatable = NULL;
+    if (lua_getmetatable(state, -1)) {
+        metatable = lua_topointer(state, -1);
+        lua_pop(state, 1);
+    }
+    lua_pop(state, 1);
+    return metatable;
+}
+
+// The walk that finds every object Lua code could reach between evaluations, once, at the mark.
+typedef struct { lua_State *state; pointer_set seen; int base; int failed; int list; lua_Integer count; } walk;
 
 // Queues the object at `index` (absolute) when the walk has not met it.
 static void reach(walk *w, int index) {
@@ -88,19 +190,25 @@ static void reach(walk *w, int index) {
     lua_pushvalue(w->state, index);
 }
 
-// Hashes the object on top (and queues what it holds), popping it. Per object the hash is its
-// identity and contents; the sum over objects does not depend on the order the walk takes.
+// Puts the object on top in the list, queues what it holds (its entries, metatable, upvalues, user
+// values), and pops it. Left out of the list, as their contents cannot change: threads (see
+// contents_hash) and C functions without upvalues.
 static void visit(walk *w) {
     lua_State *state = w->state;
     int object = lua_gettop(state);
     int type = lua_type(state, object);
-    unsigned long long h = value_hash(state, object);
+    int listed = type != LUA_TTHREAD;
+    if (type == LUA_TFUNCTION && lua_iscfunction(state, object)) {
+        listed = lua_getupvalue(state, object, 1) != NULL;
+        lua_settop(state, object);
+    }
+    if (listed) {
+        lua_pushvalue(state, object);
+        lua_rawseti(state, w->list, ++w->count);
+    }
     if (type == LUA_TTABLE) {
-        unsigned long long entries = 0;
         lua_pushnil(state);
         while (!w->failed && lua_next(state, object)) {
-            // key at -2, value at -1: the sum of the entries, in whatever order lua_next gives them
-            entries += mix(value_hash(state, -2) * 31 + value_hash(state, -1));
             int top = lua_gettop(state);
             lua_pushvalue(state, top - 1);
             lua_pushvalue(state, top);
@@ -115,67 +223,46 @@ static void visit(walk *w) {
             object += queued;
             lua_pop(state, 1);  // the value; the key stays for lua_next
         }
-        h = mix(h ^ entries);
-        if (lua_getmetatable(state, object)) {
-            h = mix(h ^ value_hash(state, -1));
-            int top = lua_gettop(state);
-            reach(w, top);
-            if (lua_gettop(state) > top) { lua_rotate(state, object, 1); object++; }
-            lua_settop(state, object);  // drops the metatable (or keeps only what was queued below)
-        }
-    } else if (type == LUA_TFUNCTION) {
+    }
+    if ((type == LUA_TTABLE || type == LUA_TUSERDATA) && !w->failed && lua_getmetatable(state, object)) {
+        int top = lua_gettop(state);
+        reach(w, top);
+        if (lua_gettop(state) > top) { lua_rotate(state, object, 1); object++; }
+        lua_settop(state, object);  // drops the metatable (or keeps only what was queued below)
+    }
+    if (type == LUA_TFUNCTION) {
         for (int n = 1; !w->failed; n++) {
             if (lua_getupvalue(state, object, n) == NULL) break;
-            h = mix(h ^ mix(value_hash(state, -1) + (unsigned long long)n));
             int top = lua_gettop(state);
             reach(w, top);
             if (lua_gettop(state) > top) { lua_rotate(state, object, 1); object++; }
             lua_settop(state, object);
         }
     } else if (type == LUA_TUSERDATA) {
-        if (lua_getmetatable(state, object)) {
-            h = mix(h ^ value_hash(state, -1));
-            int top = lua_gettop(state);
-            reach(w, top);
-            if (lua_gettop(state) > top) { lua_rotate(state, object, 1); object++; }
-            lua_settop(state, object);
-        }
         for (int n = 1; !w->failed; n++) {
             if (lua_getiuservalue(state, object, n) == LUA_TNONE) { lua_pop(state, 1); break; }
-            h = mix(h ^ mix(value_hash(state, -1) + (unsigned long long)n));
             int top = lua_gettop(state);
             reach(w, top);
             if (lua_gettop(state) > top) { lua_rotate(state, object, 1); object++; }
             lua_settop(state, object);
         }
     }
-    // Threads: by identity only (the main thread's stack is the host's).
-    w->sum += h;
     lua_settop(state, object - 1);
 }
 
-// Everything Lua code could reach between evaluations: the registry (the globals, the packs'
-// environments and rules, ctx values, the kinds' metatables, light strings) but not the slots of
-// free registry refs (integers, the free list), the string metatable and the light userdata's.
-static int fingerprint(lua_State *state, unsigned long long *out) {
-    if (fingerprint_key == 0) {
-        if (getrandom(&fingerprint_key, sizeof fingerprint_key, 0) != sizeof fingerprint_key) {
-            fingerprint_key = (unsigned long long)(uintptr_t)&fingerprint_key ^ (unsigned long long)time(NULL);
-        }
-        fingerprint_key |= 1;
-    }
-    walk w = { state, { NULL, 0, 0 }, lua_gettop(state), 0, 0 };
+// Fills the table at `list` (absolute) with every object reachable from the registry (the globals,
+// the packs' environments and rules, ctx values, the kinds' metatables, light strings) and from the
+// string metatable and the light userdata's; the registry itself and the list are left out. 0 when
+// the walk failed.
+static int discover(lua_State *state, int list, lua_Integer *count) {
     if (!lua_checkstack(state, 64)) return 0;
-    // The registry by hand: its integer slots holding integers are the free-list, which refs
-    // made and released by an evaluation change.
+    walk w = { state, { NULL, 0, 0 }, lua_gettop(state), 0, list, 0 };
     int registry = lua_gettop(state) + 1;
     lua_pushvalue(state, LUA_REGISTRYINDEX);
-    set_insert(&w.seen, lua_topointer(state, registry));
-    unsigned long long entries = 0;
+    int inserted = set_insert(&w.seen, lua_topointer(state, registry)) >= 0 && set_insert(&w.seen, lua_topointer(state, list)) >= 0;
+    if (!inserted) w.failed = 1;
     lua_pushnil(state);
     while (!w.failed && lua_next(state, registry)) {
-        if (lua_type(state, -2) == LUA_TNUMBER && lua_type(state, -1) == LUA_TNUMBER) { lua_pop(state, 1); continue; }
-        entries += mix(value_hash(state, -2) * 31 + value_hash(state, -1));
         int top = lua_gettop(state);
         reach(&w, top);
         reach(&w, top - 1);
@@ -184,14 +271,11 @@ static int fingerprint(lua_State *state, unsigned long long *out) {
         lua_pop(state, 1);
     }
     lua_settop(state, registry - 1);
-    w.sum += mix(entries);
-    // The string metatable and the light userdata's live outside the registry.
     for (int probe = 0; probe < 2 && !w.failed; probe++) {
         if (probe == 0) lua_pushliteral(state, ""); else lua_pushlightuserdata(state, &fingerprint_key);
         if (lua_getmetatable(state, -1)) {
             lua_remove(state, -2);
             int top = lua_gettop(state);
-            w.sum += mix(value_hash(state, top) ^ (unsigned long long)(probe + 7));
             reach(&w, top);
             lua_remove(state, top);
         } else {
@@ -201,8 +285,59 @@ static int fingerprint(lua_State *state, unsigned long long *out) {
     while (!w.failed && lua_gettop(state) > w.base) visit(&w);
     lua_settop(state, w.base);
     free(w.seen.slots);
-    if (w.failed) return 0;
-    *out = w.sum;
+    *count = w.count;
+    return !w.failed;
+}
+
+// Whether everything Lua code could reach is as at the mark. Per object of the mark's list only its
+// own contents are compared, nothing is walked: when no object the mark found holds anything else and
+// the roots (the registry, the two metatables outside it) are the same, nothing else is reachable, and
+// every reachable value is the one the mark saw (the induction over the reachable graph).
+static int unchanged(lua_State *state, bclua_control *c) {
+    if (root_metatable(state, 0) != c->mark_string_metatable || root_metatable(state, 1) != c->mark_light_metatable) return 0;
+    if (!lua_checkstack(state, 8) || registry_hash(state) != c->mark_registry_hash) return 0;
+    lua_rawgeti(state, LUA_REGISTRYINDEX, c->mark_objects_ref);
+    int list = lua_gettop(state);
+    int same = 1;
+    for (lua_Integer i = 1; i <= c->mark_object_count && same; i++) {
+        lua_rawgeti(state, list, i);
+        same = contents_hash(state, list + 1) == c->mark_hashes[i - 1];
+        lua_pop(state, 1);
+    }
+    lua_pop(state, 1);
+    return same;
+}
+
+// Takes the mark: the list of reachable objects (anchored by a registry ref, taken before the
+// registry's own hash so that it includes it) and the hash of each one's contents. 0 when the walk
+// failed or memory ran out.
+static int take_mark(lua_State *state, bclua_control *c) {
+    if (fingerprint_key == 0) {
+        if (getrandom(&fingerprint_key, sizeof fingerprint_key, 0) != sizeof fingerprint_key) {
+            fingerprint_key = (unsigned long long)(uintptr_t)&fingerprint_key ^ (unsigned long long)time(NULL);
+        }
+        fingerprint_key |= 1;
+        for (int type = 0; type <= LUA_NUMTYPES; type++) type_keys[type] = mix(mix((unsigned long long)(type + 1) * 0x100000001B3ULL));
+    }
+    if (!lua_checkstack(state, 8)) return 0;
+    lua_newtable(state);
+    int list = lua_gettop(state);
+    lua_Integer count = 0;
+    if (!discover(state, list, &count)) { lua_pop(state, 1); return 0; }
+    unsigned long long *hashes = (unsigned long long *)malloc((size_t)(count > 0 ? count : 1) * sizeof *hashes);
+    if (hashes == NULL) { lua_pop(state, 1); return 0; }
+    for (lua_Integer i = 1; i <= count; i++) {
+        lua_rawgeti(state, list, i);
+        hashes[i - 1] = contents_hash(state, list + 1);
+        lua_pop(state, 1);
+    }
+    free(c->mark_hashes);
+    c->mark_hashes = hashes;
+    c->mark_object_count = count;
+    c->mark_objects_ref = luaL_ref(state, LUA_REGISTRYINDEX);  // pops the list
+    c->mark_string_metatable = root_metatable(state, 0);
+    c->mark_light_metatable = root_metatable(state, 1);
+    c->mark_registry_hash = registry_hash(state);
     return 1;
 }
 
@@ -216,12 +351,13 @@ int bclua_reuse_mark(lua_State *state) {
     luaL_pushresultsize(&buffer, 0);
     lua_pop(state, 1);
     lua_gc(state, LUA_GCCOLLECT);
+    c->marked = take_mark(state, c);
     c->mark_chunk = c->arena;
     c->mark_chunk_used = c->arena ? c->arena->used : 0;
     c->mark_strings = c->string_count;
     c->mark_registry = (lua_Integer)lua_rawlen(state, LUA_REGISTRYINDEX);
     c->mark_rule_bytes = c->total > c->host ? c->total - c->host : 0;
-    c->marked = fingerprint(state, &c->mark_fingerprint);
+    c->mark_total = c->total;
     return c->marked;
 }
 
@@ -229,6 +365,12 @@ void bclua_reuse_begin(lua_State *state) {
     bclua_control *c = control(state);
     // As in a fresh state: the host's bytes are all but what the rules' load holds.
     c->host = c->total > c->mark_rule_bytes ? c->total - c->mark_rule_bytes : 0;
+}
+
+// The garbage a reused state may carry into the next evaluation: 1/64 of the cap, at most 1 MiB.
+static size_t reuse_garbage_bound(const bclua_control *c) {
+    size_t bound = c->cap / 64;
+    return bound < ((size_t)1 << 20) ? bound : ((size_t)1 << 20);
 }
 
 int bclua_reuse_reset(lua_State *state) {
@@ -250,9 +392,12 @@ int bclua_reuse_reset(lua_State *state) {
         lua_pop(state, 1);
         c->string_count = c->mark_strings;
     }
-    lua_gc(state, LUA_GCCOLLECT);
-    unsigned long long now;
-    if (!fingerprint(state, &now) || now != c->mark_fingerprint) return 0;
+    // A full collection only once the garbage of the evaluations since the last one passes the
+    // bound: the reachable objects are the mark's (checked below), so what the state holds beyond the
+    // mark's bytes is garbage. Until collected it counts as the host's (bclua_reuse_begin): the next
+    // rules may hold up to that much more than the cap once the collector frees it.
+    if (c->total > c->mark_total + reuse_garbage_bound(c)) lua_gc(state, LUA_GCCOLLECT);
+    if (!unchanged(state, c)) return 0;
     // Nothing reachable holds the evaluation's records any more: their memory is reused.
     while (c->arena != c->mark_chunk && c->arena != NULL) {
         struct arena_chunk *next = c->arena->next;

@@ -143,6 +143,7 @@ lua_State *bclua_newstate(size_t memory_cap, long long instruction_budget, size_
     if (state == NULL) { free(c); return NULL; }
     for (int i = 0; i < BCLUA_KIND_MAX; i++) c->kinds[i] = c->data_metatables[i] = c->orders[i] = LUA_NOREF;
     c->strings_ref = LUA_NOREF;
+    c->mark_objects_ref = LUA_NOREF;
     c->state = state;
     return state;
 }
@@ -157,6 +158,7 @@ void bclua_close(lua_State *state) {
         free(chunk);
         chunk = next;
     }
+    free(c->mark_hashes);
     free(c);
 }
 

@@ -85,7 +85,8 @@ final class WorkerEndToEndTests: XCTestCase {
     /// The id is the documented hash (docs/worker.md; the Python there gives this value).
     /// The worker keeps one loaded state for its athletes (`ReusedEvaluator`): a pack that tries to
     /// carry something from one athlete to the next (a global, a module's table, a run kept in an
-    /// upvalue, a library table) shows each athlete what a worker given that athlete alone shows it,
+    /// upvalue, a library table, the badgectl table, an iterator's position, the string metatable)
+    /// shows each athlete what a worker given that athlete alone shows it,
     /// next to the shipped packs.
     func testNothingOneAthletesRulesLeaveIsSeenByTheNext() throws {
         let folder = try TemporaryFolder()
@@ -94,6 +95,7 @@ final class WorkerEndToEndTests: XCTestCase {
         try folder.write("leaky/leak.lua", """
             local memo = require("lib.memo")
             local kept
+            local step, over = pairs({ "a", "b", "c", "d", "e", "f", "g", "h", "i", "j" })
             return { id = "leak", badge = "seen", repeatable = true,
               earned = function(run)
                 memo.runs = memo.runs + 1
@@ -103,7 +105,13 @@ final class WorkerEndToEndTests: XCTestCase {
                 string.last = run.id
                 local previous = kept and kept.id
                 kept = run
-                return { detail = table.concat({ memo.runs, tostring(before), tostring(library), tostring(previous) }, " ") }
+                local helper = badgectl.kept
+                badgectl.kept = run.id
+                local position = step(over, nil)
+                pcall(function() getmetatable("").__index.last = run.id end)
+                local through_strings = ("").last
+                return { detail = table.concat({ memo.runs, tostring(before), tostring(library), tostring(previous), tostring(helper),
+                                                 tostring(position), tostring(through_strings) }, " ") }
               end }
             """)
         let rules = ["--rules", folder.path + "/leaky"] + Self.rules
@@ -124,7 +132,7 @@ final class WorkerEndToEndTests: XCTestCase {
             let got = output.filter { $0["athlete"] as? String == athlete }.map { NSDictionary(dictionary: $0) }
             XCTAssertEqual(got, Array(expected), athlete)
             let details = got.filter { $0["type"] as? String == "award" && $0["pack"] as? String == "leaky" }.compactMap { $0["detail"] as? String }
-            XCTAssertEqual(details.first, "1 nil nil nil", athlete)
+            XCTAssertEqual(details.first, "1 nil nil nil nil 1 nil", athlete)
         }
     }
 
@@ -277,5 +285,36 @@ final class WorkerLinesTests: XCTestCase {
                 }
             }
         }
+    }
+
+    /// The status line written by hand (`WorkerLines.line(Status)`) is the object JSONEncoder makes,
+    /// byte for byte: empty and long progress and next lists, hints and none, every kind of string
+    /// escape, unicode, numbers from subnormal to huge, and non-finite numbers (null).
+    func testStatusLineIsJSONEncodersObject() {
+        let texts = ["plain", "", "quote \" and back\\slash", "new\nline\ttab\r", "control \u{0} \u{1} \u{1F} \u{8} \u{C}",
+                     "café 🏃 / slash", "\u{7F}\u{2028}\u{FEFF}", "Zürich → 東京", "e\u{301}"]
+        let numbers: [Double] = [0, -0.0, 1, -3, 42.195, 3228.209151695327, 0.1, 1e-7, .leastNonzeroMagnitude, 1.5e-300, 1e15, 1e16, 1e21,
+                                 123456789012345683968, 2.5e15, .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
+                                 .infinity, -.infinity, .nan]
+        let counts = [0, 1, 7, 100_000, Int.max]
+        var checked = 0
+        for (t, text) in texts.enumerated() {
+            for size in [0, 1, 3, numbers.count] {
+                let progress = (0..<size).map { i in
+                    WorkerLines.Progress(pack: i % 2 == 0 ? text : "lifetime", badge: "b\(i)" + text, current: numbers[(i + t) % numbers.count],
+                                         target: numbers[(i * 7 + t + 3) % numbers.count], unit: i % 3 == 0 ? "m" : text,
+                                         hint: (i + t) % 2 == 0 ? nil : "hint " + text)
+                }
+                let nexts = (0..<max(0, size - 1)).map { i in
+                    NextBadge(pack: text + "p", rule: "r" + text, badge: text, remainingMeters: numbers[(i * 3 + t) % numbers.count])
+                }
+                let status = WorkerLines.Status(athlete: text, runs: counts[(t + size) % counts.count], awards: counts[t % counts.count],
+                                                errors: counts[size % counts.count], excluded: size, duplicates: t,
+                                                next: nexts, progress: progress)
+                XCTAssertEqual(WorkerLines.line(status), WorkerLines.encode(status), "\(text.debugDescription) \(size)")
+                checked += 1
+            }
+        }
+        XCTAssertEqual(checked, texts.count * 4)
     }
 }

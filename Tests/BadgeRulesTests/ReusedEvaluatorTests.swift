@@ -48,7 +48,29 @@ final class ReusedEvaluatorTests: XCTestCase {
         ("kept-ctx-note", "local notes = {}", "notes[#notes + 1] = ctx.rule.id; ctx.note('seen ' .. #notes); detail = tostring(#notes)"),
         ("string-metatable", "", "local seen = tostring(getmetatable('')); pcall(setmetatable, '', {}); detail = seen"),
         ("require-cache", "", "local seen = package; detail = tostring(seen)"),
+        // A counter kept in an upvalue two closures of a module share: the module's table is unchanged.
+        ("shared-upvalue", "local counter = require('lib.counter')", "counter.bump(); detail = tostring(counter.peek())"),
+        // A module first required by a rule, not at load: require's cache (an upvalue's table) changes.
+        ("late-require", "", "local late = require('lib.late'); late.n = late.n + 1; detail = tostring(late.n)"),
+        // A C iterator made at load keeps its position in an upvalue of a C closure.
+        ("kept-iterator", "local step, over = pairs({ 'x', 'y', 'z', 'w', 'v', 'u', 't', 's', 'r', 'q', 'p' })",
+         "local k = step(over, nil); detail = tostring(k)"),
+        // string.gmatch's iterator made at load keeps its position in a userdata (C memory).
+        ("kept-gmatch", "local step = string.gmatch('a b c d e f g h i j k l m n', '%a')", "detail = tostring(step())"),
+        // The badgectl library table: a helper replaced, and a field added by rawset.
+        ("badgectl-function", "", "local seen = badgectl.weekday('2026-01-05'); badgectl.weekday = function() return 99 end; detail = tostring(seen)"),
+        ("badgectl-rawset", "", "local seen = rawget(badgectl, 'kept'); rawset(badgectl, 'kept', run.id); detail = tostring(seen)"),
+        // The string metatable, by every route a rule has: none reaches it, nothing is written.
+        ("string-metatable-routes", "",
+         "local seen = tostring(('').leak); pcall(function() getmetatable('').__index.leak = run.id end); pcall(rawset, getmetatable(''), '__index', { leak = run.id }); pcall(function() local s = ''; s.leak = run.id end); detail = seen"),
+        // A global, by rawset on _G, and through a pack's environment table kept in an upvalue.
+        ("global-through-env", "local env = _ENV", "local seen = rawget(env, 'kept'); rawset(env, 'kept', run.id); detail = tostring(seen)"),
+        // A write undone before the rule returns: the state is as marked, so it is kept.
+        ("write-then-restore", "local t = { n = 0 }", "t.n = t.n + 1; detail = tostring(t.n); t.n = t.n - 1"),
     ]
+
+    /// Packs that leave the shared state as they found it: their one state serves every athlete.
+    static let leaveNothing: Set<String> = ["string-metatable", "require-cache", "string-metatable-routes", "write-then-restore"]
 
     func hostileFixture() throws -> (PackFixture, [String]) {
         let fixture = try PackFixture()
@@ -65,6 +87,8 @@ final class ReusedEvaluatorTests: XCTestCase {
                       end }
                     """,
                 "lib/state.lua": "return { n = 0 }",
+                "lib/late.lua": "return { n = 0 }",
+                "lib/counter.lua": "local n = 0\nreturn { bump = function() n = n + 1 end, peek = function() return n end }",
             ])
             names.append(leak.name)
         }
@@ -80,15 +104,20 @@ final class ReusedEvaluatorTests: XCTestCase {
             XCTAssertEqual(evaluation.failures, [], name)
             // What a fresh state shows the second athlete's first run.
             XCTAssertEqual(evaluation.awards.first?.run, "b1", name)
-            if ["global-rawset", "global-existing", "library-table", "kept-run", "kept-measure-less-record", "metatable-content"].contains(name) {
+            if ["global-rawset", "global-existing", "library-table", "kept-run", "kept-measure-less-record", "metatable-content",
+                "badgectl-rawset", "string-metatable-routes", "global-through-env"].contains(name) {
                 XCTAssertEqual(evaluation.awards.first?.detail, "nil", name)
             }
-            if ["upvalue", "module-table", "kept-ctx-note"].contains(name) {
+            if evaluation.awards.first?.rule == "leak", name == "kept-gmatch" {
+                XCTAssertEqual(evaluation.awards.first?.detail, "a", name)
+            }
+            if ["upvalue", "module-table", "kept-ctx-note", "shared-upvalue", "late-require", "kept-iterator", "badgectl-function",
+                "write-then-restore"].contains(name) {
                 XCTAssertEqual(evaluation.awards.first?.detail, "1", name)
             }
             // A pack that writes shared state has its state replaced after every athlete; one that only
-            // reads (the string metatable's protection, a missing `package`) keeps it.
-            let writes = !["string-metatable", "require-cache"].contains(name)
+            // reads (the string metatable's protection, a missing `package`) or undoes its write keeps it.
+            let writes = !Self.leaveNothing.contains(name)
             XCTAssertEqual(reused.statesLoaded, writes ? Self.athletes.count : 1, name)
         }
     }

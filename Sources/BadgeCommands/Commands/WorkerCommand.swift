@@ -63,6 +63,9 @@ struct WorkerCommand: ParsableCommand {
         let worker = Worker(setup: setup, write: { line in
             output.append(contentsOf: line.utf8)
             output.append(0x0A)
+        }, writeBytes: { line in
+            output.append(contentsOf: line)
+            output.append(0x0A)
         }, flush: {
             WorkerCommand.writeAll(output, to: 1)
             output.removeAll(keepingCapacity: true)

@@ -55,6 +55,8 @@ final class Worker {
 
     let setup: Setup
     let write: (String) -> Void
+    /// Takes an award or status line's bytes (without the newline); nil: they go to `write` as text.
+    let writeBytes: ((UnsafeBufferPointer<UInt8>) -> Void)?
     let flush: () -> Void
     /// Called with each athlete's name, the runs the rules saw and their evaluation, once its lines
     /// are written (`badgectl league` collects its facts here; the worker itself sets none).
@@ -67,11 +69,23 @@ final class Worker {
     /// The packs loaded once and reset between athletes (a state a rule wrote into is replaced).
     private lazy var evaluator = ReusedEvaluator(engine: setup.pipeline.engine)
 
-    /// `write` takes one line (without its newline); `flush` is called after each athlete.
-    init(setup: Setup, write: @escaping (String) -> Void, flush: @escaping () -> Void) {
+    /// The award and status line being written (its storage is reused line after line).
+    private var line = WorkerLines.LineBuffer()
+
+    /// `write` takes one line (without its newline), `writeBytes` (when given) the award and status
+    /// lines as bytes instead; `flush` is called after each athlete.
+    init(setup: Setup, write: @escaping (String) -> Void, writeBytes: ((UnsafeBufferPointer<UInt8>) -> Void)? = nil,
+         flush: @escaping () -> Void) {
         self.setup = setup
         self.write = write
+        self.writeBytes = writeBytes
         self.flush = flush
+    }
+
+    /// Writes `line` (an award or status line) and empties it.
+    private func writeLine() {
+        if let writeBytes { line.bytes.withUnsafeBufferPointer(writeBytes) } else { write(line.text) }
+        line.removeAll()
     }
 
     /// Messages of the errors of lines in sequence (docs/worker.md lists them; those of one line are
@@ -228,10 +242,10 @@ final class Worker {
             occurrences[key] = occurrence
             let id = AwardID.make(pack: award.pack, athlete: athlete.name, badge: award.badge, tier: award.tier, run: award.run,
                                   occurrence: occurrence)
-            write(WorkerLines.line(WorkerLines.Award(athlete: athlete.name, badge: award.badge, tier: award.tier, run: award.run,
-                                                     at: award.at, awardID: id, pack: award.pack,
-                                                     packVersion: award.packVersion, rule: award.rule,
-                                                     detail: award.detail, evidence: award.evidence)))
+            line.append(WorkerLines.Award(athlete: athlete.name, badge: award.badge, tier: award.tier, run: award.run, at: award.at,
+                                          awardID: id, pack: award.pack, packVersion: award.packVersion, rule: award.rule,
+                                          detail: award.detail, evidence: award.evidence))
+            writeLine()
         }
         // Pack load failures were reported once, in the header's lines.
         let ruleFailures = evaluation.failures.dropFirst(setup.pipeline.engine.loadFailures.count)
@@ -242,9 +256,10 @@ final class Worker {
             status.progress.map { WorkerLines.Progress(pack: status.pack, badge: status.badge, current: $0.current, target: $0.target,
                                                        unit: $0.unit, hint: status.hint) }
         }
-        write(WorkerLines.encode(WorkerLines.Status(
+        line.append(WorkerLines.Status(
             athlete: athlete.name, runs: selection.selected.count, awards: evaluation.awards.count, errors: athlete.errors + ruleFailures.count,
-            excluded: selection.excluded.count, duplicates: selection.duplicates.count, next: evaluation.nexts, progress: progress)))
+            excluded: selection.excluded.count, duplicates: selection.duplicates.count, next: evaluation.nexts, progress: progress))
+        writeLine()
         flush()
     }
 

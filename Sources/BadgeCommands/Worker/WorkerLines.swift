@@ -82,55 +82,150 @@ enum WorkerLines {
     /// An award's line, written by hand: the same object `encode(Award)` makes (keys sorted), at a
     /// fraction of JSONEncoder's cost (a worker writes one per award; BENCHMARKS.md, "Worker").
     static func line(_ award: Award) -> String {
-        var out = #"{"at":"#
-        out.reserveCapacity(256)
-        if let at = award.at { JSONString.append(at, to: &out) } else { out += "null" }
-        for (key, value) in [("athlete", award.athlete), ("award_id", award.awardID), ("badge", award.badge), ("detail", award.detail)] {
-            out += ",\""
-            out += key
-            out += "\":"
-            JSONString.append(value, to: &out)
-        }
-        out += #","evidence":"#
-        if let evidence = award.evidence { appendEvidence(evidence, to: &out) } else { out += "null" }
-        for (key, value) in [("pack", award.pack), ("pack_version", award.packVersion), ("rule", award.rule), ("run", award.run),
-                             ("tier", award.tier), ("type", award.type)] {
-            out += ",\""
-            out += key
-            out += "\":"
-            JSONString.append(value, to: &out)
-        }
-        out += "}"
-        return out
+        var out = LineBuffer()
+        out.append(award)
+        return out.text
     }
 
-    /// Evidence as JSONEncoder writes it here: records with sorted keys, numbers in Swift's shortest
-    /// form without a trailing `.0`, non-finite numbers as null.
-    static func appendEvidence(_ evidence: Evidence, to out: inout String) {
-        switch evidence {
-        case .bool(let value): out += value ? "true" : "false"
-        case .number(let value):
-            guard value.isFinite else { out += "null"; return }
-            var text = value.description
-            if text.hasSuffix(".0") { text.removeLast(2) }
-            out += text
-        case .string(let value): JSONString.append(value, to: &out)
-        case .list(let values):
-            out += "["
-            for (index, value) in values.enumerated() {
-                if index > 0 { out += "," }
-                appendEvidence(value, to: &out)
+    /// A status line, written by hand: the same object `encode(Status)` makes (keys sorted).
+    static func line(_ status: Status) -> String {
+        var out = LineBuffer()
+        out.append(status)
+        return out.text
+    }
+
+    /// One output line's bytes, written by hand as JSONEncoder would write them here (`JSONOutput`,
+    /// compact, keys sorted, slashes unescaped, non-finite numbers as null), without its cost: the
+    /// worker writes an award line per award and a status line per athlete, with every badge's
+    /// progress (for one-run athletes JSONEncoder took a fifth of the worker's time; BENCHMARKS.md,
+    /// "Issue F (#31) item 3, second round"). The worker keeps one and reuses its storage.
+    struct LineBuffer {
+        private(set) var bytes: [UInt8] = []
+
+        init() { bytes.reserveCapacity(1024) }
+
+        var text: String { String(decoding: bytes, as: UTF8.self) }
+
+        mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
+
+        /// Text that needs no escaping (keys, punctuation).
+        mutating func raw(_ text: StaticString) {
+            text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        }
+
+        mutating func string(_ text: String) { JSONString.append(text, to: &bytes) }
+
+        mutating func string(_ text: String?) {
+            if let text { JSONString.append(text, to: &bytes) } else { raw("null") }
+        }
+
+        mutating func integer(_ value: Int) { bytes.append(contentsOf: String(value).utf8) }
+
+        /// Swift's shortest form without a trailing `.0` (as JSONEncoder writes a Double), non-finite
+        /// numbers as null.
+        mutating func number(_ value: Double) {
+            guard value.isFinite else { raw("null"); return }
+            let text = value.description
+            if text.hasSuffix(".0") { bytes.append(contentsOf: text.utf8.dropLast(2)) } else { bytes.append(contentsOf: text.utf8) }
+        }
+
+        mutating func append(_ award: Award) {
+            raw(#"{"at":"#)
+            string(award.at)
+            raw(#","athlete":"#)
+            string(award.athlete)
+            raw(#","award_id":"#)
+            string(award.awardID)
+            raw(#","badge":"#)
+            string(award.badge)
+            raw(#","detail":"#)
+            string(award.detail)
+            raw(#","evidence":"#)
+            if let evidence = award.evidence { append(evidence) } else { raw("null") }
+            raw(#","pack":"#)
+            string(award.pack)
+            raw(#","pack_version":"#)
+            string(award.packVersion)
+            raw(#","rule":"#)
+            string(award.rule)
+            raw(#","run":"#)
+            string(award.run)
+            raw(#","tier":"#)
+            string(award.tier)
+            raw(#","type":"#)
+            string(award.type)
+            raw("}")
+        }
+
+        mutating func append(_ status: Status) {
+            raw(#"{"athlete":"#)
+            string(status.athlete)
+            raw(#","awards":"#)
+            integer(status.awards)
+            raw(#","duplicates":"#)
+            integer(status.duplicates)
+            raw(#","errors":"#)
+            integer(status.errors)
+            raw(#","excluded":"#)
+            integer(status.excluded)
+            raw(#","next":["#)
+            for (index, next) in status.next.enumerated() {
+                raw(index == 0 ? #"{"badge":"# : #",{"badge":"#)
+                string(next.badge)
+                raw(#","pack":"#)
+                string(next.pack)
+                raw(#","remaining_m":"#)
+                number(next.remainingMeters)
+                raw(#","rule":"#)
+                string(next.rule)
+                raw("}")
             }
-            out += "]"
-        case .record(let fields):
-            out += "{"
-            for (index, key) in fields.keys.sorted().enumerated() {
-                if index > 0 { out += "," }
-                JSONString.append(key, to: &out)
-                out += ":"
-                if let value = fields[key] { appendEvidence(value, to: &out) }
+            raw(#"],"progress":["#)
+            for (index, progress) in status.progress.enumerated() {
+                raw(index == 0 ? #"{"badge":"# : #",{"badge":"#)
+                string(progress.badge)
+                raw(#","current":"#)
+                number(progress.current)
+                raw(#","hint":"#)
+                string(progress.hint)
+                raw(#","pack":"#)
+                string(progress.pack)
+                raw(#","target":"#)
+                number(progress.target)
+                raw(#","unit":"#)
+                string(progress.unit)
+                raw("}")
             }
-            out += "}"
+            raw(#"],"runs":"#)
+            integer(status.runs)
+            raw(#","type":"#)
+            string(status.type)
+            raw("}")
+        }
+
+        /// Evidence: records with sorted keys, numbers as `number`.
+        mutating func append(_ evidence: Evidence) {
+            switch evidence {
+            case .bool(let value): value ? raw("true") : raw("false")
+            case .number(let value): number(value)
+            case .string(let value): string(value)
+            case .list(let values):
+                raw("[")
+                for (index, value) in values.enumerated() {
+                    if index > 0 { raw(",") }
+                    append(value)
+                }
+                raw("]")
+            case .record(let fields):
+                raw("{")
+                for (index, key) in fields.keys.sorted().enumerated() {
+                    if index > 0 { raw(",") }
+                    string(key)
+                    raw(":")
+                    if let value = fields[key] { append(value) }
+                }
+                raw("}")
+            }
         }
     }
 

@@ -4,14 +4,18 @@ import RunFiles
 /// Evaluates one pack set over many small run lists (the worker's athletes) with one loaded Lua
 /// state: the packs are compiled and their files run once, and each evaluation then only builds its
 /// runs' proxies and runs the rules. Between evaluations the state is reset to its mark (the
-/// evaluation's run proxies, light records and strings dropped, a full collection, the memory cap
-/// re-armed as in a fresh state) and its fingerprint compared with the mark's: everything Lua code
-/// could reach between evaluations (the packs' environments and libraries, their modules' tables
-/// and upvalues, the rules' functions and `ctx`, the shared metatables) hashed by identity and
-/// contents. A rule that leaves anything behind there (a global, a module's counter, a library
-/// function replaced), or any rule failure (a stop can leave a half-done change), makes the state
-/// be thrown away: the next evaluation starts from a freshly loaded one. So an evaluation sees
-/// exactly what a fresh state would show it; packs that do write shared state only lose the speed.
+/// evaluation's run proxies, light records and strings dropped, the memory cap re-armed as in a
+/// fresh state) and checked against it: the mark listed every object Lua code could reach between
+/// evaluations (the packs' environments and libraries, their modules' tables and upvalues, the
+/// rules' functions and `ctx`, the shared metatables, C iterators' state) with a keyed hash of each
+/// one's own contents, and the reset compares them all (if no listed object holds anything new,
+/// nothing new is reachable). A rule that leaves anything behind there (a global, a module's
+/// counter, a library function replaced, an iterator moved), or any rule failure (a stop can leave a
+/// half-done change), makes the state be thrown away: the next evaluation starts from a freshly
+/// loaded one. So an evaluation sees exactly what a fresh state would show it; packs that do write
+/// shared state only lose the speed. Garbage of earlier evaluations is collected once it passes
+/// 1/64 of the memory cap (at most 1 MiB); until then it counts as the host's, so rules may hold up
+/// to that much more than the cap when the collector frees it during their evaluation.
 ///
 /// Not Sendable: one thread uses it from creation to its last `evaluate`.
 public final class ReusedEvaluator {

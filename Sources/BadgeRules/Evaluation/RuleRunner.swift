@@ -383,18 +383,18 @@ final class RuleRunner {
             for i in 1...max(count, 1) where count > 0 {
                 lua.getIndex(array, i)
                 let entry = lua.top
-                let label = "status: badges[\(i)]"
-                guard lua.type(at: entry) == .table else { throw RulesError.field("\(label) must be a table { badge = ..., progress = ... }, got \(lua.typeName(at: entry))") }
-                guard let badge = try tableString(entry, "badge", label) else { throw RulesError.field("\(label): missing required field 'badge'") }
-                guard loader.knownBadges.contains(badge) else { throw RulesError.field("\(label): unknown badge '\(badge)' (not in the catalogue nor in any pack's badges or themes)") }
-                let silver = try tableNumber(entry, "silver_pace_s_per_km", label)
-                let gold = try tableNumber(entry, "gold_pace_s_per_km", label)
-                let progress = try tableProgress(entry, label)
-                let hint = try tableString(entry, "hint", label, limit: HostFunctions.textLimit)
+                func label() -> String { "status: badges[\(i)]" }
+                guard lua.type(at: entry) == .table else { throw RulesError.field("\(label()) must be a table { badge = ..., progress = ... }, got \(lua.typeName(at: entry))") }
+                guard let badge = try tableString(entry, "badge", label()) else { throw RulesError.field("\(label()): missing required field 'badge'") }
+                guard loader.knownBadges.contains(badge) else { throw RulesError.field("\(label()): unknown badge '\(badge)' (not in the catalogue nor in any pack's badges or themes)") }
+                let silver = try tableNumber(entry, "silver_pace_s_per_km", label())
+                let gold = try tableNumber(entry, "gold_pace_s_per_km", label())
+                let progress = try tableProgress(entry, label())
+                let hint = try tableString(entry, "hint", label(), limit: HostFunctions.textLimit)
                 var status = BadgeStatus(pack: sandbox.packNames[rule.pack], rule: rule.id, badge: badge,
                                          silverPaceSecondsPerKilometre: silver, goldPaceSecondsPerKilometre: gold,
                                          progress: progress, hint: hint)
-                status.target = try tableTarget(entry, label)
+                status.target = try tableTarget(entry, label())
                 pendingStatuses.append(status)
                 lua.pop()
             }
@@ -414,50 +414,50 @@ final class RuleRunner {
     // MARK: - Raw readers of rule-made tables
 
     /// `LuaState.stringField` with `label: ` before its message; `limit` as there.
-    func tableString(_ table: Int32, _ key: String, _ label: String, limit: Int? = nil) throws -> String? {
-        do { return try lua.stringField(table, key, limit: limit) } catch RulesError.field(let text) { throw RulesError.field("\(label): \(text)") }
+    func tableString(_ table: Int32, _ key: String, _ label: @autoclosure () -> String, limit: Int? = nil) throws -> String? {
+        do { return try lua.stringField(table, key, limit: limit) } catch RulesError.field(let text) { throw RulesError.field("\(label()): \(text)") }
     }
 
     /// `LuaState.numberField` with `label: ` before its message.
-    func tableNumber(_ table: Int32, _ key: String, _ label: String) throws -> Double? {
-        do { return try lua.numberField(table, key) } catch RulesError.field(let text) { throw RulesError.field("\(label): \(text)") }
+    func tableNumber(_ table: Int32, _ key: String, _ label: @autoclosure () -> String) throws -> Double? {
+        do { return try lua.numberField(table, key) } catch RulesError.field(let text) { throw RulesError.field("\(label()): \(text)") }
     }
 
     /// A status entry's `target = { tier = ..., distance_m = ..., elapsed_s = ... }` (nil when absent).
-    func tableTarget(_ table: Int32, _ label: String) throws -> RunTarget? {
+    func tableTarget(_ table: Int32, _ label: @autoclosure () -> String) throws -> RunTarget? {
         let type = lua.getField(table, "target")
         defer { lua.pop() }
         if type == .nil { return nil }
-        guard type == .table else { throw RulesError.field("\(label): field 'target' must be a table { tier = ..., distance_m = ..., elapsed_s = ... }, got \(lua.typeName(at: -1))") }
+        guard type == .table else { throw RulesError.field("\(label()): field 'target' must be a table { tier = ..., distance_m = ..., elapsed_s = ... }, got \(lua.typeName(at: -1))") }
         let inner = lua.top
-        let tier = try tableString(inner, "tier", "\(label): target") ?? "earned"
-        guard let distance = try tableNumber(inner, "distance_m", "\(label): target") else {
-            throw RulesError.field("\(label): target: missing required field 'distance_m'")
+        let tier = try tableString(inner, "tier", "\(label()): target") ?? "earned"
+        guard let distance = try tableNumber(inner, "distance_m", "\(label()): target") else {
+            throw RulesError.field("\(label()): target: missing required field 'distance_m'")
         }
-        let elapsed = try tableNumber(inner, "elapsed_s", "\(label): target")
+        let elapsed = try tableNumber(inner, "elapsed_s", "\(label()): target")
         guard distance.isFinite, distance > 0, elapsed.map({ $0.isFinite && $0 > 0 }) ?? true else {
-            throw RulesError.field("\(label): target: distance_m and elapsed_s must be above 0")
+            throw RulesError.field("\(label()): target: distance_m and elapsed_s must be above 0")
         }
         return RunTarget(tier: tier, distanceMeters: distance, elapsedSeconds: elapsed)
     }
 
     /// The table's `evidence` field (nil when absent), read as plain data (`Evidence`).
-    func tableEvidence(_ table: Int32, _ label: String) throws -> Evidence? {
+    func tableEvidence(_ table: Int32, _ label: @autoclosure () -> String) throws -> Evidence? {
         let type = lua.getField(table, "evidence")
         defer { lua.pop() }
         if type == .nil { return nil }
-        do { return try lua.evidence(at: -1) } catch RulesError.field(let text) { throw RulesError.field("\(label): \(text)") }
+        do { return try lua.evidence(at: -1) } catch RulesError.field(let text) { throw RulesError.field("\(label()): \(text)") }
     }
 
-    func tableProgress(_ table: Int32, _ label: String) throws -> Progress? {
+    func tableProgress(_ table: Int32, _ label: @autoclosure () -> String) throws -> Progress? {
         let type = lua.getField(table, "progress")
         defer { lua.pop() }
         if type == .nil { return nil }
-        guard type == .table else { throw RulesError.field("\(label): field 'progress' must be a table { current = ..., target = ..., unit = ... }, got \(lua.typeName(at: -1))") }
+        guard type == .table else { throw RulesError.field("\(label()): field 'progress' must be a table { current = ..., target = ..., unit = ... }, got \(lua.typeName(at: -1))") }
         let inner = lua.top
-        guard let current = try tableNumber(inner, "current", "\(label): progress") else { throw RulesError.field("\(label): progress: missing required field 'current'") }
-        guard let target = try tableNumber(inner, "target", "\(label): progress") else { throw RulesError.field("\(label): progress: missing required field 'target'") }
-        let unit = try tableString(inner, "unit", "\(label): progress") ?? ""
+        guard let current = try tableNumber(inner, "current", "\(label()): progress") else { throw RulesError.field("\(label()): progress: missing required field 'current'") }
+        guard let target = try tableNumber(inner, "target", "\(label()): progress") else { throw RulesError.field("\(label()): progress: missing required field 'target'") }
+        let unit = try tableString(inner, "unit", "\(label()): progress") ?? ""
         return Progress(current: current, target: target, unit: unit)
     }
 

@@ -43,14 +43,16 @@ void bclua_gc_collect(lua_State *state);
 // MARK: - One loaded state for many evaluations (reuse.c)
 
 /// Marks the loaded state (after a full collection): its arena, light strings and registry slots
-/// from here on are an evaluation's and go at bclua_reuse_reset; takes the fingerprint of everything
-/// reachable from the registry, the globals and the shared metatables. 0 when the walk failed.
+/// from here on are an evaluation's and go at bclua_reuse_reset; lists every object reachable from
+/// the registry, the globals and the shared metatables, with the hash of each one's contents. 0 when
+/// the walk failed.
 int bclua_reuse_mark(lua_State *state);
 /// Before an evaluation: rules may hold `memory_cap` beyond what the host holds now, as in a fresh state.
 void bclua_reuse_begin(lua_State *state);
 /// After an evaluation whose registry refs were all released: drops the light strings and arena
-/// records made since the mark, collects, and compares the fingerprint. 1 when the state is
-/// exactly as marked (nothing a rule did is reachable), 0 when it must be thrown away.
+/// records made since the mark, collects once the garbage passes 1/64 of the cap (at most 1 MiB), and
+/// compares each listed object's contents with the mark's. 1 when the state is exactly as marked
+/// (nothing a rule did is reachable), 0 when it must be thrown away.
 int bclua_reuse_reset(lua_State *state);
 
 /// The host function table: `fn` is the id given to bclua_push_host_function (0 = lazy field),

@@ -10,6 +10,38 @@ public enum JSONString {
         return out
     }
 
+    /// Appends `text` as a JSON string, quotes included, to `out` (UTF-8 bytes): the same bytes as
+    /// `append(_:to:)` on a `String`.
+    public static func append(_ text: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var plain = true
+        for byte in text.utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            plain = false
+            break
+        }
+        if plain {
+            out.append(contentsOf: text.utf8)
+        } else {
+            for byte in text.utf8 {
+                switch byte {
+                case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+                case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+                case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+                case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+                case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+                case 0x08: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+                case 0x0C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+                case let control where control < 0x20:
+                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                    out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                            hex[Int(control >> 4)], hex[Int(control & 0xF)]])
+                default: out.append(byte)  // UTF-8 bytes as they are (a valid String's bytes)
+                }
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
     /// Appends `text` as a JSON string, quotes included, to `out`.
     public static func append(_ text: String, to out: inout String) {
         out += "\""
