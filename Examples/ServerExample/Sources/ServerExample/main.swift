@@ -65,10 +65,12 @@ do {
         }
     }
 
-    // The state gave exactly what evaluating the whole history again gives.
+    // The state holds exactly what evaluating the whole history again gives (the update itself
+    // carries only this upload's awards; the whole list is read from the state).
     let full = engine.evaluate(history + [upload])
-    let same = full.awards.map(IncrementalEvaluator.identity) == update.evaluation.awards.map(IncrementalEvaluator.identity)
-    guard update.replayed == nil, same, !update.added.isEmpty, full.failures.isEmpty else {
+    let stored = try engine.awards(inStateIn: folder)
+    let same = full.awards.map(IncrementalEvaluator.identity) == stored.map(IncrementalEvaluator.identity)
+    guard update.replayed == nil, same, update.awardCount == stored.count, !update.added.isEmpty, full.failures.isEmpty else {
         FileHandle.standardError.write(Data("ServerExample: the state and a full evaluation differ (or nothing was awarded)\n".utf8))
         exit(1)
     }
