@@ -31,7 +31,8 @@ extension RunAnalyzer {
         guard n >= 2, unitMeters > 0 else { return [] }
         let d0 = series.distances[0], t0 = series.elapsed[0]
         let total = series.distances[n - 1] - d0
-        guard total > distanceTolerance else { return [] }
+        // A distance no run has (a damaged total, millions of splits) gives none rather than trapping.
+        guard total > distanceTolerance, total.isFinite, total / unitMeters < 10_000_000 else { return [] }
         let whole = Int(((total + distanceTolerance) / unitMeters).rounded(.down))
         var result: [Split] = []
         result.reserveCapacity(whole + 1)

@@ -421,22 +421,31 @@ public enum AppleHealthReader {
             }
             var workout = Workout(activityType: a["workoutActivityType"] ?? "", start: start.epoch, end: end.epoch,
                                   offsetSeconds: start.offsetSeconds, offset: offset)
-            if let value = a["duration"].flatMap(Double.init), let unit = Self.seconds(per: a["durationUnit"] ?? "min"), value >= 0 {
-                workout.durationSeconds = value * unit
+            if let value = a["duration"].flatMap(Double.init), let unit = Self.seconds(per: a["durationUnit"] ?? "min") {
+                workout.durationSeconds = Self.plausible(value * unit, atMost: Self.maximumDurationSeconds)
             }
-            if let value = a["totalDistance"].flatMap(Double.init), let unit = Self.metres(per: a["totalDistanceUnit"] ?? "km"), value >= 0 {
-                workout.distanceMeters = value * unit
+            if let value = a["totalDistance"].flatMap(Double.init), let unit = Self.metres(per: a["totalDistanceUnit"] ?? "km") {
+                workout.distanceMeters = Self.plausible(value * unit, atMost: SummaryReader.maximumDistanceMeters)
             }
             current = workout
             depth = 0
             inRoute = false
         }
 
+        /// The longest workout duration taken from a file (30 days); a longer one is not a run's.
+        static let maximumDurationSeconds = 30 * 86_400.0
+
+        /// `value` when it is a finite figure from 0 to `atMost` (a device total a run can have); nil
+        /// otherwise, so a damaged or hostile export's total (`sum="5.7e39"`) is not taken as the run's.
+        static func plausible(_ value: Double, atMost: Double) -> Double? {
+            value.isFinite && value >= 0 && value <= atMost ? value : nil
+        }
+
         private mutating func statistics(_ a: [String: String]) {
             guard let type = a["type"] else { return }
-            if type.hasPrefix("HKQuantityTypeIdentifierDistance"), let sum = a["sum"].flatMap(Double.init), sum >= 0,
-               let unit = Self.metres(per: a["unit"] ?? "") {
-                current?.distanceMeters = sum * unit
+            if type.hasPrefix("HKQuantityTypeIdentifierDistance"), let sum = a["sum"].flatMap(Double.init),
+               let unit = Self.metres(per: a["unit"] ?? ""), let metres = Self.plausible(sum * unit, atMost: SummaryReader.maximumDistanceMeters) {
+                current?.distanceMeters = metres
             } else if type == "HKQuantityTypeIdentifierHeartRate" {
                 current?.averageHeartRate = a["average"].flatMap(Double.init)
                 current?.maximumHeartRate = a["maximum"].flatMap(Double.init)
