@@ -105,7 +105,7 @@ public enum Entrances {
     /// A state folder holding `stateJSON` as `state.json`, `index` as `runs.index` and `runs` as
     /// `runs.jsonl` (a nil part is left out), read as `badgectl add` reads it: `StateStore.loadHeader` (which
     /// moves the format-1 folder to the state database),
-    /// then `IncrementalEvaluator.add` (the index, the summaries it needs) with no new run, over no
+    /// then `IncrementalEvaluator.add` (the database rows and the summaries it needs) with no new run, over no
     /// pack. Driven by FuzzState.
     public static func state(stateJSON: [UInt8]?, index: [UInt8]?, runs: [UInt8]?) -> Outcome {
         let folder = freshFolder("state")

@@ -228,14 +228,13 @@ public struct RunFolder: Sendable {
                 return .runs(runs, nil, measureRows(runs, missing, hash: hash, sizeBytes: sizeBytes))
             }
             if var made = row {
-                let data = SummaryCodec.encode(runs)
                 if let hasher {
                     made.hash = hasher.finish()
                     // The file changed while it was read: its stamp would describe other bytes.
                     guard let after = RunCache.stamp(path: path), after.sizeBytes == made.sizeBytes,
                           after.modifiedNanoseconds == made.modifiedNanoseconds else { return .runs(runs, nil) }
                 }
-                made.summaries = data
+                made.summaries = SummaryCodec.encode(runs)
                 return .runs(runs, made, measureRows(runs, analyzer.measures, hash: made.hash, sizeBytes: made.sizeBytes))
             }
             return .runs(runs, nil)

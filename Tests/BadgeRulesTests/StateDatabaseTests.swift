@@ -162,6 +162,41 @@ final class StateDatabaseTests: XCTestCase {
         XCTAssertEqual(whole, engine.evaluateKeepingState(runs: runs).rules.first?.state)
     }
 
+    /// A table written into a saved map (not a number or a boolean) puts the whole map back into the
+    /// rule's state, once: the state stays saved (no replay on the next add) and equals a full evaluation's.
+    func testATableWrittenIntoASavedMapSavesTheMapWhole() throws {
+        let fixture = try PackFixture()
+        try fixture.pack("maps", files: ["map.lua": """
+            return { id = "map", badge = "lifetime-20k", repeatable = true,
+              init = function()
+                local m = {}
+                for i = 1, 100 do m["d" .. i] = i end
+                return { n = 0, m = m }
+              end,
+              on_run = function(state, run, award)
+                state.n = state.n + 1
+                if state.n == 4 then state.m.note = { first = state.n, tags = { "a", "b" } } end
+                local note = state.m.note
+                award { run = run, detail = string.format("%d %s", state.n, note and note.tags[2] or "-") }
+              end }
+            """])
+        let engine = fixture.engine(["maps"])
+        let runs = (0..<8).map { makeRun(String(format: "r%02d", $0), day: $0, distance: 3000) }
+        let store = StateStore(directory: temporaryFolder())
+        let evaluator = IncrementalEvaluator(engine: engine, store: store, zone: "UTC")
+        _ = try evaluator.start(Array(runs[..<2]))
+        let split = try store.database().queue.read { try String.fetchAll($0, sql: "SELECT DISTINCT path FROM state_key") }
+        XCTAssertEqual(split, ["m"], "the map is kept one key a row before the table is written")
+        for i in 2..<runs.count {
+            let update = try evaluator.add([runs[i]])
+            XCTAssertNil(update.replayed, "run \(i)")
+            XCTAssertEqual(update.evaluation.failures, [], "run \(i)")
+            XCTAssertNil(try store.loadState().rules.first?.unsaved, "run \(i)")
+        }
+        XCTAssertEqual(plain(try store.awards()), plain(engine.evaluate(runs: runs).awards))
+        XCTAssertEqual(try store.loadState().rules.first?.state, engine.evaluateKeepingState(runs: runs).rules.first?.state)
+    }
+
     /// A rule cannot reach the state database, nor the proxy's insides, through a saved map: its
     /// metatable is hidden and cannot be replaced, no debug library, and the loaders are not reachable.
     func testASavedMapIsOpaqueToAHostileRule() throws {

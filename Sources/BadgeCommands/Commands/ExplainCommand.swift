@@ -105,7 +105,7 @@ struct ExplainCommand: ParsableCommand {
                 guard case .record(let f) = effort else { continue }
                 func gate(_ lat: MeasureField, _ lon: MeasureField, _ elapsed: MeasureField) -> String {
                     let at = f[elapsed]?.number.map { " at " + Format.duration($0) } ?? ""
-                    return String(format: "%.5f, %.5f", f[lat]?.number ?? .nan, f[lon]?.number ?? .nan) + at
+                    return Format.position(latitude: f[lat]?.number ?? .nan, longitude: f[lon]?.number ?? .nan) + at
                 }
                 let pace = f[.paceSecondsPerKilometre]?.number.map { " (\(Format.paceText($0)))" } ?? ""
                 lines.append("      effort \(index + 1): \(Format.duration(f[.elapsedSeconds]?.number))\(pace), "

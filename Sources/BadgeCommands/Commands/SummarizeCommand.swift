@@ -160,13 +160,12 @@ struct SummarizeCommand: ParsableCommand {
             lines.append("  fastest    " + run.efforts.map { "\($0.name) \(Format.duration($0.elapsedSeconds))" }.joined(separator: "  "))
         }
         for c in run.checkpoints {
-            let pos = (c.latitude != nil && c.longitude != nil) ? " at " + Format.position(latitude: c.latitude ?? 0, longitude: c.longitude ?? 0) : ""
+            let position = c.latitude.flatMap { latitude in c.longitude.map { Format.position(latitude: latitude, longitude: $0) } }
             // A start badge (distance 0) is passed where the run starts: no "0 m after 0:00".
             if c.distanceMeters <= 0 {
-                let place = (c.latitude != nil && c.longitude != nil) ? " (" + Format.position(latitude: c.latitude ?? 0, longitude: c.longitude ?? 0) + ")" : ""
-                lines.append("  passed     \(c.name) at the start\(place)")
+                lines.append("  passed     \(c.name) at the start\(position.map { " (\($0))" } ?? "")")
             } else {
-                lines.append("  passed     \(c.name) (\(Format.distance(c.distanceMeters))) after \(Format.duration(c.elapsedSeconds))\(pos)")
+                lines.append("  passed     \(c.name) (\(Format.distance(c.distanceMeters))) after \(Format.duration(c.elapsedSeconds))\(position.map { " at " + $0 } ?? "")")
             }
         }
         for lap in run.laps { lines.append("  lap \(lap.index)".padding(toLength: 13, withPad: " ", startingAt: 0) + describe(lap)) }

@@ -79,15 +79,15 @@ enum WorkerLines {
         var message: String
     }
 
-    /// An award's line, written by hand: the same object `encode(Award)` makes (keys sorted), at a
-    /// fraction of JSONEncoder's cost (a worker writes one per award; BENCHMARKS.md, "Worker").
+    /// An award's line as text: what the worker's `LineBuffer` writes as bytes (the tests compare it
+    /// with `encode(Award)`, the object JSONEncoder makes with keys sorted).
     static func line(_ award: Award) -> String {
         var out = LineBuffer()
         out.append(award)
         return out.text
     }
 
-    /// A status line, written by hand: the same object `encode(Status)` makes (keys sorted).
+    /// A status line as text: what `LineBuffer` writes (the tests compare it with `encode(Status)`).
     static func line(_ status: Status) -> String {
         var out = LineBuffer()
         out.append(status)

@@ -70,7 +70,9 @@ final class FoldStates {
         case .table:
             guard depth < FoldStates.stateDepthLimit else { throw RulesError.field("\(path): tables nested more than \(FoldStates.stateDepthLimit) deep") }
             // A saved map anywhere but in its own place: what it holds, as a plain table.
-            if let handle = savedMapHandle(at: index) { return try materializedMap(handle, path: path, depth: depth, seen: &seen, count: &count) }
+            if let handle = savedMapHandle(at: index) {
+                return try materializedMap(handle, writes: savedWrites(handle, path: path, depth: depth, seen: &seen, count: &count))
+            }
             if lua.hasMetatable(at: index) { throw RulesError.field("\(path): a table with a metatable (not plain data)") }
             if let identity = lua.identity(at: index) {
                 guard seen.insert(identity).inserted else { throw RulesError.field("\(path): a table reached twice (shared or cyclic; save it once)") }
@@ -110,9 +112,17 @@ final class FoldStates {
                     if writes.allSatisfy({ $0.value == .null || SavedMaps.isSplittable($0) }) {
                         capturedSplit.append(name)
                         capturedWrites[name] = writes
-                        lua.pop()
-                        continue
+                    } else {
+                        // From the writes just read: reading them again would meet their tables twice.
+                        let whole: StateValue
+                        do { whole = try materializedMap(handle, writes: writes) } catch {
+                            lua.pop(2)
+                            throw error
+                        }
+                        entries.append(StateEntry(key: key, value: whole))
                     }
+                    lua.pop()
+                    continue
                 }
                 let value: StateValue
                 do {

@@ -150,14 +150,15 @@ extension FoldStates {
         }
     }
 
-    /// What map `handle` holds now, as plain data: the saved entries with the rule's writes over them.
-    func materializedMap(_ handle: Int, path: String, depth: Int, seen: inout Set<UnsafeRawPointer>, count: inout Int) throws -> StateValue {
+    /// What map `handle` holds now, as plain data: the saved entries with the rule's `writes`
+    /// (`savedWrites`) over them.
+    func materializedMap(_ handle: Int, writes: [StateEntry]) throws -> StateValue {
         let map = savedMapHandles[handle]
         var entries: [StateValue: StateValue] = [:]
         if let source = savedMaps {
             for entry in try source.savedEntries(rule: map.rule, path: map.path) { entries[entry.key] = entry.value }
         }
-        for write in try savedWrites(handle, path: path, depth: depth, seen: &seen, count: &count) {
+        for write in writes {
             if case .null = write.value { entries[write.key] = nil } else { entries[write.key] = write.value }
         }
         return .table(entries.map { StateEntry(key: $0.key, value: $0.value) }.sorted { FoldStates.keyPrecedes($0.key, $1.key) })

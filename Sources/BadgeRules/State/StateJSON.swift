@@ -1,11 +1,12 @@
 import Foundation
 import RunFiles
 
-/// Reads the rules' states out of `state.json` without `JSONDecoder`: a saved state is mostly
+/// Reads and writes the rules' states as JSON without `JSONDecoder`/`JSONEncoder` (the state
+/// database's rows, and `state.json` of the earlier format when it is moved): a saved state is mostly
 /// numbers in maps (a fold's totals per week), which the decoder reads through a failed guess per
 /// value (each a thrown error). This reads the JSON once, in order, through `JSONReader` (the one JSON
 /// parser: a repeated key or invalid UTF-8 anywhere in the file is refused, saying at which byte) into
-/// `StateValue`s (the same values `StateValue.init(from:)` gives), for `StateStore.loadState`.
+/// `StateValue`s (the same values `StateValue.init(from:)` gives).
 enum StateJSON {
     /// The `state` of each entry of the top-level `rules` array, in order (nil where there is none).
     /// - Throws: `ActivityError.malformed` naming `source` and the byte.
@@ -127,10 +128,10 @@ extension StateJSON {
                 out += Array((number.isNaN ? "nan" : number.isInfinite ? (number > 0 ? "inf" : "-inf") : "\(number)").utf8)
                 out += Array(#""}"#.utf8)
             }
-        case .string(let text): writeString(text, to: &out)
+        case .string(let text): JSONString.append(text, to: &out)
         case .run(let id):
             out += Array(#"{"run":"#.utf8)
-            writeString(id, to: &out)
+            JSONString.append(id, to: &out)
             out.append(UInt8(ascii: "}"))
         case .array(let values):
             out.append(UInt8(ascii: "["))
@@ -144,7 +145,7 @@ extension StateJSON {
                 out += Array(#"{"map":{"#.utf8)
                 for (i, entry) in entries.enumerated() {
                     if i > 0 { out.append(UInt8(ascii: ",")) }
-                    if case .string(let key) = entry.key { writeString(key, to: &out) }
+                    if case .string(let key) = entry.key { JSONString.append(key, to: &out) }
                     out.append(UInt8(ascii: ":"))
                     write(entry.value, to: &out)
                 }
@@ -162,19 +163,5 @@ extension StateJSON {
                 out += Array("]}".utf8)
             }
         }
-    }
-
-    private static func writeString(_ text: String, to out: inout [UInt8]) {
-        let hex = Array("0123456789abcdef".utf8)
-        out.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-            case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            case 0..<0x20: out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 15)]]
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
     }
 }

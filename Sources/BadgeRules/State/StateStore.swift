@@ -47,9 +47,10 @@ public struct RunStamp: Codable, Equatable, Sendable {
     }
 }
 
-/// The head of a state folder (`state.json`): what the saved states were made with, and the rules' states.
+/// The head of a state folder (the `header` of `state.sqlite`; `state.json` in the earlier format): what
+/// the saved states were made with, and the rules' states.
 public struct SavedState: Codable, Equatable, Sendable {
-    /// The file format (1).
+    /// The format: 2 (the state database); 1 was `state.json`.
     public var format: Int
     /// The time zone the runs were read in (`--tz`).
     public var zone: String
@@ -62,10 +63,10 @@ public struct SavedState: Codable, Equatable, Sendable {
     public var runCount: Int
     /// The last run of the history, nil when it is empty.
     public var lastRun: RunStamp?
-    /// Bytes of `runs.jsonl` and `runs.index` that belong to this state (a later write that did
-    /// not finish left more; they are cut).
+    /// Bytes of `runs.jsonl` (and, in format 1, `runs.index`) that belong to this state (a later
+    /// write that did not finish left more; they are cut).
     public var runsBytes: Int
-    /// See `runsBytes`.
+    /// See `runsBytes`: format 1's `runs.index`; 0 in format 2, whose run index is the `run` table.
     public var indexBytes: Int
     /// Every rule's state, in pack and rule order.
     public var rules: [RuleState]
@@ -113,7 +114,7 @@ public struct StateStore: Sendable {
         FileManager.default.fileExists(atPath: statePath) || FileManager.default.fileExists(atPath: legacyStatePath)
     }
 
-    /// One line of `runs.index`.
+    /// One run of the history: a line of format 1's `runs.index`, a row of the database's `run` table.
     public struct IndexEntry: Equatable, Sendable {
         /// Run id.
         public var id: String

@@ -56,19 +56,20 @@ package enum FileBytes {
             }
         }
         guard result.count == size else { return result }
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw ActivityError.unreadable(path: path, reason: "read error after \(result.count) bytes: \(String(cString: strerror(errno)))")
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1 << 16) { buffer in
+            while true {
+                let n = Foundation.read(fd, buffer.baseAddress, buffer.count)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw ActivityError.unreadable(path: path, reason: "read error after \(result.count) bytes: \(String(cString: strerror(errno)))")
+                }
+                if n == 0 { break }
+                guard result.count + n <= maximumBytes else {
+                    throw ActivityError.tooLarge(path: path, reason: "the file grew past \(maximumBytes) bytes while read; files over that are refused")
+                }
+                try MemoryBudget.current?.hold(result.count + n, as: .file)
+                result.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<n]))
             }
-            if n == 0 { break }
-            guard result.count + n <= maximumBytes else {
-                throw ActivityError.tooLarge(path: path, reason: "the file grew past \(maximumBytes) bytes while read; files over that are refused")
-            }
-            try MemoryBudget.current?.hold(result.count + n, as: .file)
-            result.append(contentsOf: buffer[0..<n])
         }
         return result
     }

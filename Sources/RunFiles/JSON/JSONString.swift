@@ -3,6 +3,8 @@
 /// escaped as `JSONEncoder` escapes them (`\n`, `\r`, `\t`, `\b`, `\f`, otherwise `\u` and four
 /// lowercase hex digits); everything else, slashes and non-ASCII included, is written as it is (UTF-8).
 public enum JSONString {
+    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+
     /// `text` as a JSON string, quotes included.
     public static func quoted(_ text: String) -> String {
         var out = ""
@@ -32,7 +34,6 @@ public enum JSONString {
                 case 0x08: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
                 case 0x0C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
                 case let control where control < 0x20:
-                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
                     out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
                                             hex[Int(control >> 4)], hex[Int(control & 0xF)]])
                 default: out.append(byte)  // UTF-8 bytes as they are (a valid String's bytes)
@@ -42,33 +43,11 @@ public enum JSONString {
         out.append(UInt8(ascii: "\""))
     }
 
-    /// Appends `text` as a JSON string, quotes included, to `out`.
+    /// Appends `text` as a JSON string, quotes included, to `out`: the bytes `append(_:to:)` writes.
     public static func append(_ text: String, to out: inout String) {
-        out += "\""
-        var plain = true
-        for byte in text.utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-            plain = false
-            break
-        }
-        if plain {
-            out += text
-        } else {
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                case "\u{8}": out += "\\b"
-                case "\u{C}": out += "\\f"
-                case let control where control.value < 0x20:
-                    let hex = String(control.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                default: out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count + 2)
+        append(text, to: &bytes)
+        out += String(decoding: bytes, as: UTF8.self)
     }
 }

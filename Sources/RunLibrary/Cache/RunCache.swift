@@ -38,8 +38,8 @@ public final class RunCache: @unchecked Sendable {
     static let layout = "badgectl-run-cache/1"
     /// The page size of a new cache. A run's row (about 2 KB) and a file's set of measures (about 1 KB)
     /// each took a 4 KiB page of their own, the sets one more for their overflow: 1,000 runs filled
-    /// 8.4 MB, which the integrity check at open and the lookups read through. At 16 KiB the same
-    /// rows take 3.7 MB, and the check and lookups about half the time. Caches made before keep theirs.
+    /// 8.4 MB, which the lookups read through. At 16 KiB the same rows take 3.7 MB, and the lookups
+    /// about half the time. Caches made before keep theirs.
     static let pageSize = 16_384
 
     public let path: String
@@ -70,7 +70,7 @@ public final class RunCache: @unchecked Sendable {
     /// Several processes may open one cache at once, a new one too: the tables are made inside one
     /// immediate transaction (so one process makes them and the others find them made), a busy
     /// database is waited for and tried again, and a file is moved aside only when SQLite says it is
-    /// not a database or the integrity check fails — never because another process was making it at
+    /// not a database or reports it damaged — never because another process was making it at
     /// that moment, and never when it is a sound database of another program (no layout marker of
     /// ours): that one is left as it is, and nil returned with a warning.
     public static func open(path: String, warning: inout String?) -> RunCache? {
@@ -98,11 +98,8 @@ public final class RunCache: @unchecked Sendable {
                     warning = "cannot create the cache \(path) (\(reason)); running without a cache"
                     return nil
                 }
-                let aside = path + ".corrupt"
-                try? FileManager.default.removeItem(atPath: aside)
                 do {
-                    try FileManager.default.moveItem(atPath: path, toPath: aside)
-                    for suffix in ["-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+                    let aside = try moveAside(path)
                     notes.append("cache \(path) was not a badgectl cache (\(reason)); moved it to \(aside) and started a new one")
                 } catch {
                     warning = "cannot use the cache \(path): it is not a badgectl cache (\(reason)) and cannot be moved aside (\(error.localizedDescription)); running without a cache"
@@ -127,7 +124,7 @@ public final class RunCache: @unchecked Sendable {
         case failed(String)
     }
 
-    /// Opens the file (making it if missing), makes the tables if there are none, and checks it.
+    /// Opens the file (making it if missing) and makes the tables if there are none.
     static func prepare(_ path: String) -> Preparation {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
@@ -373,12 +370,13 @@ public final class RunCache: @unchecked Sendable {
         """
 
     /// True when some row has this size and key, so a file of that size could be one the cache
-    /// knows under another path (and is worth hashing before it is read). On any doubt, true.
+    /// knows under another path (and is worth hashing before it is read). On any doubt, true; false
+    /// once the cache was found damaged (nothing can be found in it, so nothing is worth hashing).
     public func hasRow(sizeBytes: Int64, key: String) -> Bool {
         reading { db -> Bool in
             let statement = try db.cachedStatement(sql: "SELECT 1 FROM runs WHERE size = ? AND key = ? LIMIT 1")
             return try GRDB.Row.fetchOne(statement, arguments: [sizeBytes, key]) != nil
-        } ?? true
+        } ?? locked { !damaged }
     }
 
     /// A row to store.
@@ -529,16 +527,23 @@ public final class RunCache: @unchecked Sendable {
         damaged = true
         writable = false
         try? queue.close()
-        let aside = path + ".corrupt"
-        try? FileManager.default.removeItem(atPath: aside)
         do {
-            try FileManager.default.moveItem(atPath: path, toPath: aside)
-            for suffix in ["-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            let aside = try Self.moveAside(path)
             warnings.append("cache \(path) is damaged (\(error.message ?? "SQLite reports it corrupt")); moved it to \(aside): the next run starts a new one")
         } catch {
             warnings.append("cache \(path) is damaged and cannot be moved aside (\(error.localizedDescription)); results were not cached")
         }
         return true
+    }
+
+    /// Moves a cache that is not ours or is damaged to `<path>.corrupt` (never deleted; an earlier
+    /// `.corrupt` is replaced) with its `-wal`, `-shm` and `-journal` files removed; returns the new path.
+    private static func moveAside(_ path: String) throws -> String {
+        let aside = path + ".corrupt"
+        try? FileManager.default.removeItem(atPath: aside)
+        try FileManager.default.moveItem(atPath: path, toPath: aside)
+        for suffix in ["-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        return aside
     }
 
     /// Every use of the database goes through this lock, so the queue's own `sync` is never
