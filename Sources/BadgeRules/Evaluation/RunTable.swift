@@ -29,7 +29,16 @@ final class RunTable {
         self.marshaller = RunMarshaller(lua: lua)
         self.measureTable = measureTable
         self.defaultPack = defaultPack
-        for run in runs { _ = append(run) }
+        take(runs)
+    }
+
+    /// Holds `newRuns` (the same array, no summary copied) and indexes their ids.
+    private func take(_ newRuns: [RunSummary]) {
+        runs = newRuns
+        indexByID.reserveCapacity(newRuns.count)
+        newRuns.withUnsafeBufferPointer { runs in
+            for i in runs.indices where indexByID[runs[i].id] == nil { indexByID[runs[i].id] = i + 1 }
+        }
     }
 
     var count: Int { runs.count }
@@ -55,8 +64,7 @@ final class RunTable {
         releaseProxies()
         removeAll()
         marshaller.forgetRecords()
-        runs.reserveCapacity(newRuns.count)
-        for run in newRuns { _ = append(run) }
+        take(newRuns)
     }
 
     /// Releases the array of run proxies (its registry ref).
@@ -68,9 +76,11 @@ final class RunTable {
     /// Builds the array of run proxies every rule reads (once per evaluation).
     func buildProxies() {
         lua.newTable(array: Int32(runs.count))
-        for (i, run) in runs.enumerated() {
-            marshaller.pushRun(run, index: i + 1)
-            lua.setIndex(-2, i + 1)
+        runs.withUnsafeBufferPointer { runs in
+            for i in runs.indices {
+                marshaller.pushRun(runs[i], index: i + 1)
+                lua.setIndex(-2, i + 1)
+            }
         }
         proxiesRef = lua.ref()
     }
@@ -84,7 +94,7 @@ final class RunTable {
 
     /// Pushes a new proxy of run `index` (a test's runs, made one by one).
     func pushNewProxy(_ index: Int) {
-        marshaller.pushRun(runs[index - 1], index: index)
+        runs.withUnsafeBufferPointer { marshaller.pushRun($0[index - 1], index: index) }
     }
 
     // MARK: - Host functions of runs
@@ -107,14 +117,16 @@ final class RunTable {
         guard let pack = pack ?? defaultPack, pack < packNames.count, pack < measureTable.names.count else {
             return lua.raise("run.measures: read outside a rule of a pack")
         }
-        guard measureTable.names[pack].contains(name) else {
+        // One lookup answers whether the pack declares it, where its value is and its kind.
+        guard let entry = measureTable.entry(pack: pack, name: name) else {
             return lua.raise(LuaState.unknownMeasure(name, pack: packNames[pack], known: measureTable.names[pack]))
         }
         guard token >= 1, token <= runs.count else { lua.pushNil(); return 1 }
         if let rule { measureReads[MeasureRead(rule: rule, run: token), default: []].insert(name) }
-        let value = measureTable.value(pack: pack, name: name, in: runs[token - 1])
+        // The run's measures read in place: `runs[token - 1]` would copy the whole summary.
+        let value = runs.withUnsafeBufferPointer { entry.value(in: $0[token - 1].measures) }
         if value == nil, nilMeasureReads.count < 8 { nilMeasureReads.append((token, pack, name)) }
-        lua.push(measure: value, kind: measureTable.kind(pack: pack, name: name))
+        lua.push(measure: value, kindIndex: entry.kindIndex)
         return 1
     }
 }
