@@ -9,26 +9,28 @@ public struct PackMeasureTable: Sendable {
         /// The key of the computed definition; nil when the measure is unavailable.
         var resolvedKey: String?
         var unavailable: String?
-        /// The index of the declared kind in `MeasureKind.all` (its values' metatable), found once.
-        var kindIndex: Int?
+    }
 
-        init(declared: MeasureDefinition, resolvedKey: String? = nil, unavailable: String? = nil) {
-            self.declared = declared
-            self.resolvedKey = resolvedKey
-            self.unavailable = unavailable
-            kindIndex = MeasureKind.all.firstIndex { $0.name == declared.kind }
-        }
+    /// What a rule's read of a measure needs, found once per pack and name (`RunTable.measure`).
+    struct Read: Sendable {
+        /// The keys of the computed definition (nil when unavailable) and of the declared one.
+        var resolvedKey: String?
+        var declaredKey: String
+        /// The index of the declared kind in `MeasureKind.all` (its values' metatable).
+        var kindIndex: Int?
 
         /// The value in a run's measures: the computed one, else (a run made by `t.run`, which sets
         /// measures by their declaration) the declared one.
         func value(in measures: [String: MeasureValue]) -> MeasureValue? {
             if let key = resolvedKey, let value = measures[key] { return value }
-            return measures[declared.key]
+            return measures[declaredKey]
         }
     }
     /// Per pack (index as in the session), the measures by name, and the names in order (for "did you mean").
     private(set) var entries: [[String: Entry]] = []
     private(set) var names: [[String]] = []
+    /// Per pack, each measure's `Read`.
+    private var reads: [[String: Read]] = []
 
     public init(packs: [RulePack], athlete: Athlete?) {
         for pack in packs {
@@ -41,19 +43,23 @@ public struct PackMeasureTable: Sendable {
             }
             entries.append(table)
             names.append(pack.measures.map(\.name))
+            reads.append(table.mapValues { entry in
+                Read(resolvedKey: entry.resolvedKey, declaredKey: entry.declared.key,
+                     kindIndex: MeasureKind.all.firstIndex { $0.name == entry.declared.kind })
+            })
         }
     }
 
     /// The value of `name` in `run` for pack `pack`: the computed one, else (a run made by `t.run`, which
     /// sets measures by their declaration) the declared one.
     public func value(pack: Int, name: String, in run: RunSummary) -> MeasureValue? {
-        entry(pack: pack, name: name)?.value(in: run.measures)
+        read(pack: pack, name: name)?.value(in: run.measures)
     }
 
-    /// Measure `name` of pack `pack`, nil when the pack declares no such measure.
-    func entry(pack: Int, name: String) -> Entry? {
-        guard pack >= 0, pack < entries.count else { return nil }
-        return entries[pack][name]
+    /// How to read measure `name` of pack `pack`, nil when the pack declares no such measure.
+    func read(pack: Int, name: String) -> Read? {
+        guard pack >= 0, pack < reads.count else { return nil }
+        return reads[pack][name]
     }
 
     /// The kind of measure `name` of pack `pack` (empty when there is no such measure).

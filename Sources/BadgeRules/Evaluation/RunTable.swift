@@ -18,7 +18,8 @@ final class RunTable {
 
     /// The measures each rule read of each run (names), for the awards that follow (`Award.measures`).
     struct MeasureRead: Hashable { var rule: Int; var run: Int }
-    var measureReads: [MeasureRead: Set<String>] = [:]
+    /// Each name once, in the order first read (a rule reads a handful: a list beats hashing into a set).
+    var measureReads: [MeasureRead: [String]] = [:]
     /// The measures read as nil in the current call (run index, pack, name): a rule that then fails
     /// on a nil value is told which run and why (`RuleRunner.explainingNilMeasures`).
     var nilMeasureReads: [(run: Int, pack: Int, name: String)] = []
@@ -118,11 +119,19 @@ final class RunTable {
             return lua.raise("run.measures: read outside a rule of a pack")
         }
         // One lookup answers whether the pack declares it, where its value is and its kind.
-        guard let entry = measureTable.entry(pack: pack, name: name) else {
+        guard let entry = measureTable.read(pack: pack, name: name) else {
             return lua.raise(LuaState.unknownMeasure(name, pack: packNames[pack], known: measureTable.names[pack]))
         }
         guard token >= 1, token <= runs.count else { lua.pushNil(); return 1 }
-        if let rule { measureReads[MeasureRead(rule: rule, run: token), default: []].insert(name) }
+        if let rule {
+            if measureReads.isEmpty { measureReads.reserveCapacity(2 * runs.count) }
+            let key = MeasureRead(rule: rule, run: token)
+            if let at = measureReads.index(forKey: key) {
+                if !measureReads.values[at].contains(name) { measureReads.values[at].append(name) }
+            } else {
+                measureReads[key] = [name]
+            }
+        }
         // The run's measures read in place: `runs[token - 1]` would copy the whole summary.
         let value = runs.withUnsafeBufferPointer { entry.value(in: $0[token - 1].measures) }
         if value == nil, nilMeasureReads.count < 8 { nilMeasureReads.append((token, pack, name)) }
