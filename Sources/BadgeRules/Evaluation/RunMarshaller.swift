@@ -44,9 +44,9 @@ final class RunMarshaller {
         sharedRecords.removeAll()
     }
 
-    /// Pushes the proxy of `run`, the `index`-th run (1-based) of the evaluation. The run is
-    /// borrowed where it is (the run table's array, read in place): a copy of the whole summary is
-    /// a retain and a release of each of its strings and arrays, for every proxy and lazy field.
+    /// Pushes the proxy of `run`, the `index`-th run (1-based) of the evaluation. `borrowing`: no
+    /// copy inside (every field's accessor reads the caller's run); the callers still pay one copy
+    /// of the summary per call (BENCHMARKS.md, issue F item 2, third round).
     func pushRun(_ run: borrowing RunSummary, index: Int) {
         bytes.removeAll(keepingCapacity: true)
         offsets.removeAll(keepingCapacity: true)
