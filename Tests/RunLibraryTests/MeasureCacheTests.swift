@@ -274,6 +274,7 @@ final class MeasureCacheTests: XCTestCase {
                 var seen: [String: MeasureScalar] = [:]
                 value.forEachField { seen[String(decoding: $0, as: UTF8.self)] = $1 }
                 XCTAssertEqual(seen, value.fields)
+                XCTAssertEqual(Rebuilt.fields(of: value), value.fields, "visited as read")
                 XCTAssertEqual(value.fieldCount, value.fields.count)
                 for (name, field) in value.fields { XCTAssertEqual(value[name], field) }
             }
@@ -296,6 +297,8 @@ final class MeasureCacheTests: XCTestCase {
                 var seen: [String: MeasureScalar] = [:]
                 value.forEachField { seen[String(decoding: $0, as: UTF8.self)] = $1 }
                 XCTAssertEqual(seen, original.fields)
+                XCTAssertEqual(Rebuilt.fields(of: value), original.fields, "visited from the bytes")
+                XCTAssertEqual(Rebuilt.fields(of: original), original.fields, "visited from the fields")
                 for name in original.fields.keys { XCTAssertEqual(value[name], original[name], name) }
                 XCTAssertNil(value["no_such_field"])
                 // Changed, it holds its fields as any value does.
@@ -328,5 +331,45 @@ final class MeasureCacheTests: XCTestCase {
         let again = try RunFolder.read(runs, analyzer: analyzer, zone: utc, cache: try openCache())
         XCTAssertEqual(again.runs, fresh.runs)
         XCTAssertNotEqual(try openCache().lookupMeasures(hash: file.hash, sizeBytes: file.sizeBytes, keys: [key])[key], Data(bytes), "stored again")
+    }
+}
+
+/// Makes a value's fields again from what `MeasureValue.visit` hands over (the rules host builds
+/// Lua tables from the same calls): a visit must give exactly the fields.
+private struct Rebuilt: MeasureVisitor {
+    /// Open records (their fields, the name of the field being read) and lists.
+    private enum Open { case record([String: MeasureScalar], String?), list([MeasureScalar]) }
+    private var open: [Open] = []
+    private var result: [String: MeasureScalar]?
+
+    static func fields(of value: MeasureValue) -> [String: MeasureScalar]? {
+        var rebuilt = Rebuilt()
+        guard value.visit(&rebuilt), rebuilt.open.isEmpty else { return nil }
+        return rebuilt.result
+    }
+
+    mutating func beginRecord(count: Int) { open.append(.record([:], nil)) }
+    mutating func beginList(count: Int) { open.append(.list([])) }
+    mutating func end() {
+        switch open.removeLast() {
+        case .record(let fields, _): if open.isEmpty { result = fields } else { place(.record(fields)) }
+        case .list(let values): place(.list(values))
+        }
+    }
+    mutating func name(_ utf8: UnsafeRawBufferPointer) {
+        guard case .record(let fields, _) = open.removeLast() else { return }
+        open.append(.record(fields, String(decoding: utf8, as: UTF8.self)))
+    }
+    mutating func float(_ value: Double) { place(.float(value)) }
+    mutating func integer(_ value: Int) { place(.integer(value)) }
+    mutating func boolean(_ value: Bool) { place(.boolean(value)) }
+    mutating func string(_ utf8: UnsafeRawBufferPointer) { place(.string(String(decoding: utf8, as: UTF8.self))) }
+
+    private mutating func place(_ value: MeasureScalar) {
+        switch open.removeLast() {
+        case .record(var fields, let name?): fields[name] = value; open.append(.record(fields, nil))
+        case .record(let fields, nil): open.append(.record(fields, nil))  // a value without a name: lost, the test fails
+        case .list(var values): values.append(value); open.append(.list(values))
+        }
     }
 }

@@ -10,9 +10,27 @@ public struct PackMeasureTable: Sendable {
         var resolvedKey: String?
         var unavailable: String?
     }
+
+    /// What a rule's read of a measure needs, found once per pack and name (`RunTable.measure`).
+    struct Read: Sendable {
+        /// The keys of the computed definition (nil when unavailable) and of the declared one.
+        var resolvedKey: String?
+        var declaredKey: String
+        /// The index of the declared kind in `MeasureKind.all` (its values' metatable).
+        var kindIndex: Int?
+
+        /// The value in a run's measures: the computed one, else (a run made by `t.run`, which sets
+        /// measures by their declaration) the declared one.
+        func value(in measures: [String: MeasureValue]) -> MeasureValue? {
+            if let key = resolvedKey, let value = measures[key] { return value }
+            return measures[declaredKey]
+        }
+    }
     /// Per pack (index as in the session), the measures by name, and the names in order (for "did you mean").
     private(set) var entries: [[String: Entry]] = []
     private(set) var names: [[String]] = []
+    /// Per pack, each measure's `Read`.
+    private var reads: [[String: Read]] = []
 
     public init(packs: [RulePack], athlete: Athlete?) {
         for pack in packs {
@@ -25,15 +43,23 @@ public struct PackMeasureTable: Sendable {
             }
             entries.append(table)
             names.append(pack.measures.map(\.name))
+            reads.append(table.mapValues { entry in
+                Read(resolvedKey: entry.resolvedKey, declaredKey: entry.declared.key,
+                     kindIndex: MeasureKind.all.firstIndex { $0.name == entry.declared.kind })
+            })
         }
     }
 
     /// The value of `name` in `run` for pack `pack`: the computed one, else (a run made by `t.run`, which
     /// sets measures by their declaration) the declared one.
     public func value(pack: Int, name: String, in run: RunSummary) -> MeasureValue? {
-        guard pack >= 0, pack < entries.count, let entry = entries[pack][name] else { return nil }
-        if let key = entry.resolvedKey, let value = run.measures[key] { return value }
-        return run.measures[entry.declared.key]
+        read(pack: pack, name: name)?.value(in: run.measures)
+    }
+
+    /// How to read measure `name` of pack `pack`, nil when the pack declares no such measure.
+    func read(pack: Int, name: String) -> Read? {
+        guard pack >= 0, pack < reads.count else { return nil }
+        return reads[pack][name]
     }
 
     /// The kind of measure `name` of pack `pack` (empty when there is no such measure).
@@ -84,8 +110,13 @@ extension LuaState {
     /// does not have is an error with a suggestion (`m.pased` never reads as a silent nil); a field
     /// of the kind that this value lacks (`first_elapsed_s` of a place never passed) reads as nil.
     func push(measure value: MeasureValue?, kind: String) {
+        push(measure: value, kindIndex: MeasureKind.all.firstIndex { $0.name == kind })
+    }
+
+    /// `push(measure:kind:)` with the kind as its index in `MeasureKind.all` (nil: no metatable).
+    func push(measure value: MeasureValue?, kindIndex: Int?) {
         push(measure: value)
-        guard value != nil, let index = MeasureKind.all.firstIndex(where: { $0.name == kind }) else { return }
+        guard value != nil, let index = kindIndex else { return }
         pushMeasureMetatable(index)
         setMetatable(-2)
     }
@@ -132,6 +163,16 @@ extension LuaState {
     /// read field by field from its bytes, straight into the table.
     func push(measure value: MeasureValue?) {
         guard let value else { pushNil(); return }
+        // Straight from the cache's bytes into Lua tables: no boxed scalar, array or string per field.
+        let base = top
+        var pusher = MeasurePusher(lua: self)
+        if value.visit(&pusher), top == base + 1 { return }
+        setTop(base)  // bytes that stop short (never, as checked when read): the fields as decoded
+        pushDecoded(measure: value)
+    }
+
+    /// `push(measure:)` through the value's decoded fields.
+    private func pushDecoded(measure value: MeasureValue) {
         newTable(record: Int32(min(value.fieldCount, Int(Int32.max))))
         value.forEachField { name, field in
             push(measureField: field)
@@ -168,5 +209,46 @@ extension LuaState {
         let hint = Suggestion.closest(to: name, in: known).map { "; did you mean '\($0)'?" } ?? ""
         let list = known.isEmpty ? "it declares none: add measures = { \(name) = { kind = ... } } to its pack.lua" : "declared: \(known.joined(separator: ", "))"
         return "no measure '\(name)' in pack '\(pack)' (\(list))\(hint)"
+    }
+}
+
+/// Builds a measure's Lua table as the value is read (`MeasureValue.visit`): the tables
+/// `push(measureField:)` makes, a record's fields set as they come, a list's in order.
+struct MeasurePusher: MeasureVisitor {
+    let lua: LuaState
+    /// Per open table: the next list index, or 0 for a record (its field's name is on the stack).
+    private var open: [Int] = []
+    init(lua: LuaState) { self.lua = lua; open.reserveCapacity(4) }
+
+    mutating func beginRecord(count: Int) {
+        lua.ensureStack()
+        // The value itself is sized for all its fields; a record inside for at most 64, as before.
+        lua.newTable(record: Int32(open.isEmpty ? min(count, Int(Int32.max)) : min(count, 64)))
+        open.append(0)
+    }
+    mutating func beginList(count: Int) {
+        lua.ensureStack()
+        lua.newTable(array: Int32(min(count, Int(Int32.max))))
+        open.append(1)
+    }
+    mutating func end() {
+        open.removeLast()
+        placed()
+    }
+    mutating func name(_ utf8: UnsafeRawBufferPointer) { lua.push(bytes: utf8) }
+    mutating func float(_ value: Double) { lua.push(value); placed() }
+    mutating func integer(_ value: Int) { lua.push(integer: value); placed() }
+    mutating func boolean(_ value: Bool) { lua.push(boolean: value); placed() }
+    mutating func string(_ utf8: UnsafeRawBufferPointer) { lua.push(bytes: utf8); placed() }
+
+    /// The value on top goes into the table it belongs to: under its name, or at the list's next index.
+    private mutating func placed() {
+        guard let last = open.last else { return }
+        if last == 0 {
+            lua.rawSet(-3)
+        } else {
+            lua.setIndex(-2, last)
+            open[open.count - 1] = last + 1
+        }
     }
 }

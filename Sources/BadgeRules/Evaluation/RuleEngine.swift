@@ -108,7 +108,11 @@ public struct RuleEngine: Sendable {
     /// Runs in the order rules see them: by start (runs without a start last), ties by id. Runs
     /// already in that order come back as they are after one linear check.
     public static func ordered(_ runs: [RunSummary]) -> [RunSummary] {
-        if zip(runs, runs.dropFirst()).allSatisfy({ !precedes($1, $0) }) { return runs }
+        // By index, in place: zipping the array with itself copied every summary twice.
+        let inOrder = runs.withUnsafeBufferPointer { runs in
+            runs.indices.dropFirst().allSatisfy { !precedes(runs[$0], runs[$0 - 1]) }
+        }
+        if inOrder { return runs }
         return runs.sorted(by: precedes)
     }
 

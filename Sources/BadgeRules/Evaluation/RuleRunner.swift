@@ -37,6 +37,8 @@ final class RuleRunner {
     private var pendingNext: NextBadge?
     private var keyedAwards: [(run: Int, pack: Int, rule: Int, sequence: Int, award: Award)] = []
     private var ruleCapture = RuleCapture()
+    /// Which runs each pack's eligibility leaves out, by pack index (`excludedRuns(pack:)`).
+    var excludedByPack: [Int: [Bool]] = [:]
     /// Set while a fold's `finish` runs: its awards are marked.
     private var inFinish = false
     private(set) var evaluation = Evaluation()

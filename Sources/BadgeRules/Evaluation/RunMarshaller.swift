@@ -44,8 +44,10 @@ final class RunMarshaller {
         sharedRecords.removeAll()
     }
 
-    /// Pushes the proxy of `run`, the `index`-th run (1-based) of the evaluation.
-    func pushRun(_ run: RunSummary, index: Int) {
+    /// Pushes the proxy of `run`, the `index`-th run (1-based) of the evaluation. `borrowing`: no
+    /// copy inside (every field's accessor reads the caller's run); the callers still pay one copy
+    /// of the summary per call (BENCHMARKS.md, issue F item 2, third round).
+    func pushRun(_ run: borrowing RunSummary, index: Int) {
         bytes.removeAll(keepingCapacity: true)
         offsets.removeAll(keepingCapacity: true)
         accessors.withUnsafeBufferPointer { accessors in
@@ -90,7 +92,7 @@ final class RunMarshaller {
 
     /// Builds field `key` of `run` (the `index`-th run) the first time a rule reads it (host function 0).
     /// The run proxy keeps it, so every later read by any rule gets the same read-only object.
-    func pushLazyField(of run: RunSummary, run index: Int, key: String) {
+    func pushLazyField(of run: borrowing RunSummary, run index: Int, key: String) {
         guard let position = kinds.positionByName[key] else { lua.pushNil(); return }
         let recordKind = self.recordKind[position]
         switch accessors[position].value(run) {

@@ -18,7 +18,8 @@ final class RunTable {
 
     /// The measures each rule read of each run (names), for the awards that follow (`Award.measures`).
     struct MeasureRead: Hashable { var rule: Int; var run: Int }
-    var measureReads: [MeasureRead: Set<String>] = [:]
+    /// Each name once, in the order first read (a rule reads a handful: a list beats hashing into a set).
+    var measureReads: [MeasureRead: [String]] = [:]
     /// The measures read as nil in the current call (run index, pack, name): a rule that then fails
     /// on a nil value is told which run and why (`RuleRunner.explainingNilMeasures`).
     var nilMeasureReads: [(run: Int, pack: Int, name: String)] = []
@@ -29,7 +30,16 @@ final class RunTable {
         self.marshaller = RunMarshaller(lua: lua)
         self.measureTable = measureTable
         self.defaultPack = defaultPack
-        for run in runs { _ = append(run) }
+        take(runs)
+    }
+
+    /// Holds `newRuns` (the same array, no summary copied) and indexes their ids.
+    private func take(_ newRuns: [RunSummary]) {
+        runs = newRuns
+        indexByID.reserveCapacity(newRuns.count)
+        newRuns.withUnsafeBufferPointer { runs in
+            for i in runs.indices where indexByID[runs[i].id] == nil { indexByID[runs[i].id] = i + 1 }
+        }
     }
 
     var count: Int { runs.count }
@@ -55,8 +65,7 @@ final class RunTable {
         releaseProxies()
         removeAll()
         marshaller.forgetRecords()
-        runs.reserveCapacity(newRuns.count)
-        for run in newRuns { _ = append(run) }
+        take(newRuns)
     }
 
     /// Releases the array of run proxies (its registry ref).
@@ -68,9 +77,11 @@ final class RunTable {
     /// Builds the array of run proxies every rule reads (once per evaluation).
     func buildProxies() {
         lua.newTable(array: Int32(runs.count))
-        for (i, run) in runs.enumerated() {
-            marshaller.pushRun(run, index: i + 1)
-            lua.setIndex(-2, i + 1)
+        runs.withUnsafeBufferPointer { runs in
+            for i in runs.indices {
+                marshaller.pushRun(runs[i], index: i + 1)
+                lua.setIndex(-2, i + 1)
+            }
         }
         proxiesRef = lua.ref()
     }
@@ -84,7 +95,7 @@ final class RunTable {
 
     /// Pushes a new proxy of run `index` (a test's runs, made one by one).
     func pushNewProxy(_ index: Int) {
-        marshaller.pushRun(runs[index - 1], index: index)
+        runs.withUnsafeBufferPointer { marshaller.pushRun($0[index - 1], index: index) }
     }
 
     // MARK: - Host functions of runs
@@ -107,14 +118,24 @@ final class RunTable {
         guard let pack = pack ?? defaultPack, pack < packNames.count, pack < measureTable.names.count else {
             return lua.raise("run.measures: read outside a rule of a pack")
         }
-        guard measureTable.names[pack].contains(name) else {
+        // One lookup answers whether the pack declares it, where its value is and its kind.
+        guard let entry = measureTable.read(pack: pack, name: name) else {
             return lua.raise(LuaState.unknownMeasure(name, pack: packNames[pack], known: measureTable.names[pack]))
         }
         guard token >= 1, token <= runs.count else { lua.pushNil(); return 1 }
-        if let rule { measureReads[MeasureRead(rule: rule, run: token), default: []].insert(name) }
-        let value = measureTable.value(pack: pack, name: name, in: runs[token - 1])
+        if let rule {
+            if measureReads.isEmpty { measureReads.reserveCapacity(2 * runs.count) }
+            let key = MeasureRead(rule: rule, run: token)
+            if let at = measureReads.index(forKey: key) {
+                if !measureReads.values[at].contains(name) { measureReads.values[at].append(name) }
+            } else {
+                measureReads[key] = [name]
+            }
+        }
+        // The run's measures read in place: `runs[token - 1]` would copy the whole summary.
+        let value = runs.withUnsafeBufferPointer { entry.value(in: $0[token - 1].measures) }
         if value == nil, nilMeasureReads.count < 8 { nilMeasureReads.append((token, pack, name)) }
-        lua.push(measure: value, kind: measureTable.kind(pack: pack, name: name))
+        lua.push(measure: value, kindIndex: entry.kindIndex)
         return 1
     }
 }

@@ -69,6 +69,10 @@ final class LuaState {
             _ = lua_pushlstring(state, bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }, bytes.count)
         }
     }
+    /// Pushes UTF-8 bytes as a string (no Swift string made).
+    func push(bytes: UnsafeRawBufferPointer) {
+        _ = lua_pushlstring(state, bytes.baseAddress.map { $0.assumingMemoryBound(to: CChar.self) }, bytes.count)
+    }
     func push(_ number: Double) { lua_pushnumber(state, number) }
     func push(integer: Int) { lua_pushinteger(state, lua_Integer(integer)) }
     func pushNil() { lua_pushnil(state) }

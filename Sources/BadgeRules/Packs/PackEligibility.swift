@@ -146,10 +146,19 @@ extension PackManifest {
 
 extension RuleRunner {
     /// For the pack at `pack`, whether each run (0-based, in evaluation order) is left out by its eligibility.
+    /// Made once per pack and kept (`excludedByPack`): every rule of the pack gets the same array.
     func excludedRuns(pack: Int) -> [Bool] {
-        let packs = loader.packs, runs = self.runs.runs
-        guard pack >= 0, pack < packs.count, let eligibility = packs[pack].eligibility else { return Array(repeating: false, count: runs.count) }
-        return runs.map { eligibility.exclusion(of: $0) != nil }
+        if let made = excludedByPack[pack] { return made }
+        let packs = loader.packs
+        var excluded = Array(repeating: false, count: runs.count)
+        if pack >= 0, pack < packs.count, let eligibility = packs[pack].eligibility {
+            // Read in place: mapping the array of summaries would copy each one.
+            runs.runs.withUnsafeBufferPointer { runs in
+                for i in runs.indices where eligibility.exclusion(of: runs[i]) != nil { excluded[i] = true }
+            }
+        }
+        excludedByPack[pack] = excluded
+        return excluded
     }
 }
 

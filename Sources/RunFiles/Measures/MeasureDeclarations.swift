@@ -99,6 +99,28 @@ public indirect enum MeasureScalar: Sendable, Equatable, Codable {
     /// Named fields (one effort of a segment: its elapsed time, pace, gates): a table in Lua.
     case record([String: MeasureScalar])
 
+    /// Hands this scalar to `visitor` (`MeasureValue.visit`).
+    func visit(_ visitor: inout some MeasureVisitor) {
+        switch self {
+        case .float(let number): visitor.float(number)
+        case .integer(let number): visitor.integer(number)
+        case .boolean(let flag): visitor.boolean(flag)
+        case .string(var text): text.withUTF8 { visitor.string(UnsafeRawBufferPointer($0)) }
+        case .list(let values):
+            visitor.beginList(count: values.count)
+            for value in values { value.visit(&visitor) }
+            visitor.end()
+        case .record(let fields):
+            visitor.beginRecord(count: fields.count)
+            for (name, value) in fields {
+                var name = name
+                name.withUTF8 { visitor.name(UnsafeRawBufferPointer($0)) }
+                value.visit(&visitor)
+            }
+            visitor.end()
+        }
+    }
+
     /// A number reads back as a float: JSON does not tell 1000.0 from 1000 (`MeasureValue` makes its
     /// count fields integers again).
     public init(from decoder: Decoder) throws {
@@ -164,6 +186,27 @@ public protocol MeasureFieldReader: Sendable {
     static func forEachField(in bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer, MeasureScalar) -> Void)
     /// How many fields there are.
     static func fieldCount(in bytes: UnsafeRawBufferPointer) -> Int
+    /// Hands the whole value to `visitor` as it reads the bytes (`MeasureValue.visit`); false when
+    /// the bytes stop short (the visitor then saw part of the value).
+    static func visit(_ bytes: UnsafeRawBufferPointer, _ visitor: inout some MeasureVisitor) -> Bool
+}
+
+/// Takes a measure value apart as it is read, with no Swift value made for its fields (a list of
+/// a thousand tile names is a thousand `string` calls, not a thousand boxed scalars):
+/// `MeasureValue.visit`. The value itself comes as a record: `beginRecord`, then each field as
+/// `name` followed by its value, then `end`. A list is `beginList`, its values, `end`; a record
+/// inside, the same as the value. Names and strings are UTF-8 valid during the call only.
+public protocol MeasureVisitor {
+    mutating func beginRecord(count: Int)
+    mutating func beginList(count: Int)
+    /// The end of the innermost record or list.
+    mutating func end()
+    /// The name of the field whose value comes next.
+    mutating func name(_ utf8: UnsafeRawBufferPointer)
+    mutating func float(_ value: Double)
+    mutating func integer(_ value: Int)
+    mutating func boolean(_ value: Bool)
+    mutating func string(_ utf8: UnsafeRawBufferPointer)
 }
 
 /// A measure's value for one run: named fields in the kind's order (`MeasureKind.fields`).
@@ -225,6 +268,22 @@ public struct MeasureValue: Sendable, Equatable, Codable {
         }
         encoded.bytes.withUnsafeBytes { encoded.reader.forEachField(in: $0, body) }
     }
+    /// Hands the value to `visitor` (`MeasureVisitor`): a value from the cache straight from its
+    /// bytes; false when those stop short (the visitor then saw part of it).
+    public func visit(_ visitor: inout some MeasureVisitor) -> Bool {
+        guard let encoded else {
+            visitor.beginRecord(count: decoded.count)
+            for (name, field) in decoded {
+                var name = name
+                name.withUTF8 { visitor.name(UnsafeRawBufferPointer($0)) }
+                field.visit(&visitor)
+            }
+            visitor.end()
+            return true
+        }
+        return encoded.bytes.withUnsafeBytes { encoded.reader.visit($0, &visitor) }
+    }
+
     /// The same fields, whether held as a dictionary or as the cache's bytes.
     public static func == (a: MeasureValue, b: MeasureValue) -> Bool { a.fields == b.fields }
 

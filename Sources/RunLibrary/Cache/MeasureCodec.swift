@@ -292,6 +292,54 @@ enum MeasureCodec {
 /// A value's bytes as `MeasureCodec.encode` writes them after the presence byte: the field count, then
 /// each field's name and scalar. Read only from bytes `decodeEncoded` checked whole.
 extension MeasureCodec: MeasureFieldReader {
+    static func visit(_ bytes: UnsafeRawBufferPointer, _ visitor: inout some MeasureVisitor) -> Bool {
+        var reader = Reader(bytes: bytes)
+        return visitFields(&reader, &visitor, fieldDepth: 0)
+    }
+
+    /// A record's field count, then each name and value (the value's own layout, and a type 5
+    /// record's), the values at `fieldDepth` (as `read` reads them).
+    private static func visitFields(_ reader: inout Reader, _ visitor: inout some MeasureVisitor, fieldDepth: Int) -> Bool {
+        guard let count = reader.uint16() else { return false }
+        visitor.beginRecord(count: Int(count))
+        for _ in 0..<count {
+            guard let length = reader.byte(), let name = reader.take(Int(length)) else { return false }
+            visitor.name(name)
+            guard visitScalar(&reader, &visitor, depth: fieldDepth) else { return false }
+        }
+        visitor.end()
+        return true
+    }
+
+    /// One scalar as `read` reads it, handed to the visitor instead of made.
+    private static func visitScalar(_ reader: inout Reader, _ visitor: inout some MeasureVisitor, depth: Int) -> Bool {
+        guard let type = reader.byte() else { return false }
+        switch type {
+        case 0:
+            guard let bits = reader.uint64() else { return false }
+            visitor.float(Double(bitPattern: bits))
+        case 1:
+            guard let bits = reader.uint64() else { return false }
+            visitor.integer(Int(Int64(bitPattern: bits)))
+        case 2:
+            guard let flag = reader.byte() else { return false }
+            visitor.boolean(flag != 0)
+        case 3:
+            guard let size = reader.uint32(), let text = reader.take(Int(size)) else { return false }
+            visitor.string(text)
+        case 4:
+            guard depth < 8, let count = reader.uint32(), Int(count) <= reader.remaining else { return false }
+            visitor.beginList(count: Int(count))
+            for _ in 0..<count where !visitScalar(&reader, &visitor, depth: depth + 1) { return false }
+            visitor.end()
+        case 5:
+            guard depth < 8 else { return false }
+            return visitFields(&reader, &visitor, fieldDepth: depth + 1)
+        default: return false
+        }
+        return true
+    }
+
     static func fieldCount(in bytes: UnsafeRawBufferPointer) -> Int {
         var reader = Reader(bytes: bytes)
         return reader.uint16().map(Int.init) ?? 0
