@@ -321,7 +321,7 @@ struct FITDecoder {
             }
         }
         var standard = g == 20 && !big
-        for s in 1..<8 where standard { standard = FITDecoder.isStandardRecordField(slot: s, refs[slotBase + s]) }
+        for s in 0..<8 where standard { standard = FITDecoder.isStandardRecordField(slot: s, refs[slotBase + s]) }
         definitions[local] = FITDefinition(global: g, bigEndian: big, size: size, standardRecord: standard)
         if g == 20, track.latitudes.capacity == 0 { reserveRecords(bytes: end - q, messageSize: size + 1) }
         return q
@@ -399,15 +399,16 @@ struct FITDecoder {
         }
     }
 
-    /// Whether record slot `slot` (1...7) is absent or has its profile's base type and size: sint32
-    /// positions, uint16 altitude, uint32 enhanced altitude and distance, uint8 heart rate and cadence.
+    /// Whether record slot `slot` (0...7) is absent or has its profile's base type and size: uint32
+    /// timestamp, sint32 positions, uint16 altitude, uint32 enhanced altitude and distance, uint8 heart
+    /// rate and cadence.
     static func isStandardRecordField(slot: Int, _ ref: FITFieldRef) -> Bool {
         guard ref.offset >= 0 else { return true }
         let type = ref.baseType & 0x1F
         switch slot {
         case 1, 2: return type == 5 && ref.size == 4
         case 3: return type == 4 && ref.size == 2
-        case 4, 7: return type == 6 && ref.size == 4
+        case 0, 4, 7: return type == 6 && ref.size == 4
         case 5, 6: return type == 2 && ref.size == 1
         default: return false
         }
@@ -473,7 +474,8 @@ struct FITDecoder {
         } else {
             let ref = refs[slotBase]
             if ref.offset >= 0 {
-                let raw = FITDecoder.number(m, ref, big)
+                let raw = definition.standardRecord
+                    ? FITDecoder.standardField(m, ref, UInt32.self, invalid: 0xFFFF_FFFF) : FITDecoder.number(m, ref, big)
                 // A timestamp declared with an odd base type may hold anything: keep only a uint32's range.
                 if let seconds = UInt32(exactly: raw) {
                     lastTimestamp = seconds
