@@ -308,6 +308,73 @@ final class FITReaderTests: XCTestCase {
         XCTAssertEqual(t.laps.count, 1)
     }
 
+    /// Records whose fields all have their profile's types (little-endian) are read without the
+    /// general dispatch (`FITDefinition.standardRecord`): the same records written big-endian, or
+    /// with heart rate as a uint16 (both read by the general path), give the same track bit for bit,
+    /// with invalid values, either altitude alone or both, absent fields and compressed timestamps.
+    func testStandardRecordsReadAsTheGeneralPathReadsThem() throws {
+        typealias B = FITProfile.BaseType
+        var x: UInt64 = 0x2545_F491_4F6C_DD1D
+        func random(_ n: Int) -> Int {
+            x ^= x << 13; x ^= x >> 7; x ^= x << 17
+            return Int(x % UInt64(n))
+        }
+        // Field numbers and types of a record: timestamp, lat, long, altitude, enhanced altitude, hr, cadence, distance.
+        let standard: [(UInt8, UInt8)] = [(253, B.uint32), (0, B.sint32), (1, B.sint32), (2, B.uint16), (78, B.uint32), (3, B.uint8), (4, B.uint8), (5, B.uint32)]
+        let layouts: [[Int]] = [[0, 1, 2, 3, 4, 5, 6, 7], [0, 1, 2, 4, 5, 6, 7], [0, 1, 2, 3, 5, 7], [0, 1, 2, 3, 4]]
+        var rows: [(layout: Int, compressed: Bool, values: [FITWriter.Value])] = []
+        var time = Int64(t0)
+        for k in 0..<4_000 {
+            time += Int64(1 + random(3))
+            let compressed = k > 0 && random(4) == 0  // after a full timestamp
+            let values: [FITWriter.Value] = [
+                .integer(time),
+                .integer(Int64(random(1 << 30)) - (1 << 29)), .integer(Int64(random(1 << 30)) - (1 << 29)),
+                .integer(Int64(random(65_535))), .integer(Int64(random(100_000))),
+                .integer(Int64(random(255))), .integer(Int64(random(255))), .integer(Int64(random(5_000_000))),
+            ].enumerated().map { $0.offset > 0 && random(10) == 0 ? .invalid : $0.element }
+            rows.append((random(layouts.count), compressed, values))
+        }
+        func file(bigEndian: Bool, heartRateType: UInt8) -> [UInt8] {
+            var w = FITWriter()
+            for (local, layout) in layouts.enumerated() {
+                w.define(local: UInt8(local), global: 20, fields: layout.map { k in
+                    .init(standard[k].0, k == 5 ? heartRateType : standard[k].1)
+                }, bigEndian: bigEndian)
+            }
+            for row in rows {
+                let layout = layouts[row.layout]
+                if row.compressed, case .integer(let t) = row.values[0] {
+                    let local = UInt8(row.layout)
+                    // A compressed header carries no timestamp field: the layout's other fields only.
+                    w.define(local: local, global: 20, fields: layout.dropFirst().map { k in
+                        .init(standard[k].0, k == 5 ? heartRateType : standard[k].1)
+                    }, bigEndian: bigEndian)
+                    w.writeCompressed(local: local, timeOffset: UInt8(t & 0x1F), layout.dropFirst().map { row.values[$0] })
+                    w.define(local: local, global: 20, fields: layout.map { k in
+                        .init(standard[k].0, k == 5 ? heartRateType : standard[k].1)
+                    }, bigEndian: bigEndian)
+                } else {
+                    w.write(local: UInt8(row.layout), layout.map { row.values[$0] })
+                }
+            }
+            return w.finish()
+        }
+        func columns(_ t: Track) -> [[UInt64]] {
+            [t.latitudes, t.longitudes, t.elevations, t.times, t.heartRates, t.cadences, t.deviceDistances].map { $0.map(\.bitPattern) }
+        }
+        let fast = try XCTUnwrap(FITReader.read(bytes: file(bigEndian: false, heartRateType: B.uint8), source: "standard.fit").first)
+        XCTAssertGreaterThan(fast.count, 3_000)
+        XCTAssertGreaterThan(fast.dropped["no position"] ?? 0, 100)
+        XCTAssertTrue(fast.elevations.contains { $0.isNaN } && fast.heartRates.contains { $0.isNaN }, "invalid values among them")
+        for (name, bytes) in [("big-endian", file(bigEndian: true, heartRateType: B.uint8)), ("uint16 heart rate", file(bigEndian: false, heartRateType: B.uint16))] {
+            let general = try XCTUnwrap(FITReader.read(bytes: bytes, source: "general.fit").first)
+            XCTAssertEqual(general.count, fast.count, name)
+            XCTAssertEqual(general.dropped, fast.dropped, name)
+            XCTAssertTrue(columns(general) == columns(fast), "\(name): every column bit for bit")
+        }
+    }
+
     func testWriterBigEndianCompressedAndDeveloperFields() throws {
         typealias B = FITProfile.BaseType
         var w = FITWriter()

@@ -71,8 +71,8 @@ extension FITDecoder {
         let sport = session?.sport ?? sportMessageSport
         t.sport = sport.map(FITProfile.sportName)
         t.name = sportMessageName
-        if let sub = session?.subSport ?? sportMessageSubSport, FITProfile.indoorSubSports.contains(sub) { t.indoor = true }
-        t.device = productName ?? manufacturer.flatMap { FITProfile.manufacturerNames[$0] }
+        if let sub = session?.subSport ?? sportMessageSubSport, FITProfile.isIndoorSubSport(sub) { t.indoor = true }
+        t.device = productName ?? manufacturer.flatMap(FITProfile.manufacturerName)
         t.utcOffsetSeconds = utcOffsetSeconds
         let finite = { (value: Double) -> Double? in value.isFinite ? value : nil }
         if let session {

@@ -56,6 +56,9 @@ struct FITDefinition {
     var bigEndian = false
     /// Bytes of one data message after its header, developer fields included.
     var size = 0
+    /// A little-endian record whose fields badgectl reads all have their profile's base type and
+    /// size (or are absent): decoded by `FITDecoder.standardRecord`, without `number`'s dispatch.
+    var standardRecord = false
 }
 
 
@@ -317,7 +320,9 @@ struct FITDecoder {
                 q += 3
             }
         }
-        definitions[local] = FITDefinition(global: g, bigEndian: big, size: size)
+        var standard = g == 20 && !big
+        for s in 0..<8 where standard { standard = FITDecoder.isStandardRecordField(slot: s, refs[slotBase + s]) }
+        definitions[local] = FITDefinition(global: g, bigEndian: big, size: size, standardRecord: standard)
         if g == 20, track.latitudes.capacity == 0 { reserveRecords(bytes: end - q, messageSize: size + 1) }
         return q
     }
@@ -394,6 +399,50 @@ struct FITDecoder {
         }
     }
 
+    /// Whether record slot `slot` (0...7) is absent or has its profile's base type and size: uint32
+    /// timestamp, sint32 positions, uint16 altitude, uint32 enhanced altitude and distance, uint8 heart
+    /// rate and cadence.
+    static func isStandardRecordField(slot: Int, _ ref: FITFieldRef) -> Bool {
+        guard ref.offset >= 0 else { return true }
+        let type = ref.baseType & 0x1F
+        switch slot {
+        case 1, 2: return type == 5 && ref.size == 4
+        case 3: return type == 4 && ref.size == 2
+        case 0, 4, 7: return type == 6 && ref.size == 4
+        case 5, 6: return type == 2 && ref.size == 1
+        default: return false
+        }
+    }
+
+    /// `number` for a field of a standard record (`isStandardRecordField`), little-endian: the same
+    /// value, read without dispatching on the base type. `T` is the field's type, `invalid` its
+    /// invalid value.
+    @inline(__always)
+    static func standardField<T: FixedWidthInteger>(_ m: UnsafeRawPointer, _ ref: FITFieldRef, _: T.Type, invalid: T) -> Double {
+        guard ref.offset >= 0 else { return .nan }
+        let v = T(littleEndian: m.loadUnaligned(fromByteOffset: Int(ref.offset), as: T.self))
+        return v == invalid ? .nan : Double(v)
+    }
+
+    /// A standard record's point (see `FITDefinition.standardRecord`), as the general path reads it.
+    @inline(__always)
+    mutating func standardRecord(_ m: UnsafeRawPointer, slotBase: Int, time: Double) {
+        let semicircle = FITProfile.degreesPerSemicircle
+        let lat = FITDecoder.standardField(m, refs[slotBase + 1], Int32.self, invalid: 0x7FFF_FFFF) * semicircle
+        let lon = FITDecoder.standardField(m, refs[slotBase + 2], Int32.self, invalid: 0x7FFF_FFFF) * semicircle
+        var elevation = FITDecoder.standardField(m, refs[slotBase + 4], UInt32.self, invalid: 0xFFFF_FFFF)
+        if elevation.isNaN { elevation = FITDecoder.standardField(m, refs[slotBase + 3], UInt16.self, invalid: 0xFFFF) }
+        elevation = (elevation - 2500) / 5
+        let distance = FITDecoder.standardField(m, refs[slotBase + 7], UInt32.self, invalid: 0xFFFF_FFFF) / 100
+        if distance.isFinite { lastRecordDistance = distance }
+        track.append(
+            latitude: lat, longitude: lon, elevation: elevation, time: time,
+            heartRate: FITDecoder.standardField(m, refs[slotBase + 5], UInt8.self, invalid: 0xFF),
+            cadence: FITDecoder.standardField(m, refs[slotBase + 6], UInt8.self, invalid: 0xFF),
+            deviceDistance: distance)
+        recordCount += 1
+    }
+
     static func string(_ m: UnsafeRawPointer, _ ref: FITFieldRef) -> String? {
         guard ref.offset >= 0, ref.baseType & 0x1F == 7 else { return nil }
         let start = m + Int(ref.offset)
@@ -425,7 +474,8 @@ struct FITDecoder {
         } else {
             let ref = refs[slotBase]
             if ref.offset >= 0 {
-                let raw = FITDecoder.number(m, ref, big)
+                let raw = definition.standardRecord
+                    ? FITDecoder.standardField(m, ref, UInt32.self, invalid: 0xFFFF_FFFF) : FITDecoder.number(m, ref, big)
                 // A timestamp declared with an odd base type may hold anything: keep only a uint32's range.
                 if let seconds = UInt32(exactly: raw) {
                     lastTimestamp = seconds
@@ -434,6 +484,8 @@ struct FITDecoder {
             }
         }
         switch definition.global {
+        case 20 where definition.standardRecord:
+            standardRecord(m, slotBase: slotBase, time: time)
         case 20:
             let semicircle = FITProfile.degreesPerSemicircle
             let lat = FITDecoder.number(m, refs[slotBase + 1], big) * semicircle
