@@ -92,7 +92,7 @@ public enum Entrances {
         var lines: [String] = []
         let worker = Worker(
             setup: Worker.Setup(pipeline: RunPipeline(engine: engine, zone: utc), sport: "running", maximumErrors: nil, root: root),
-            write: { lines.append($0) }, flush: {})
+            write: { lines.append(String(decoding: $0, as: UTF8.self)) }, flush: {})
         worker.start()
         let readError = WorkerCommand.feed(worker, from: descriptor)
         _ = worker.finish()

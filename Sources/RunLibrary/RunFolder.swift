@@ -191,7 +191,7 @@ public struct RunFolder: Sendable {
         var knownHash: UInt64?
         var missing: [MeasureDefinition] = []
         var sizeBytes: Int64 = 0
-        if let cache, let stamp = walked.map({ (sizeBytes: $0.sizeBytes, modifiedNanoseconds: $0.modifiedNanoseconds) }) ?? RunCache.stamp(path: path) {
+        if let cache, let stamp = walked ?? RunCache.stamp(path: path) {
             sizeBytes = stamp.sizeBytes
             let absolute = absolutePath(path)
             func makeRow(hash: UInt64, summaries: Data = Data()) -> RunCache.Row {

@@ -203,8 +203,7 @@ extension RunLoader {
                     } else {
                         files[identity(target)] = rel
                         found.runs.append(rel)
-                        let stamp = RunCache.stamp(of: target)
-                        found.stamps[rel] = Stamp(sizeBytes: stamp.sizeBytes, modifiedNanoseconds: stamp.modifiedNanoseconds)
+                        found.stamps[rel] = RunCache.stamp(of: target)
                     }
                 default:
                     found.ignored.append(rel)

@@ -95,4 +95,36 @@ final class AuthorFindingsEndToEndTests: XCTestCase {
                       || gone.stderr.contains("made with pack 'checkpoints' (no pack.lua in \(folder.path)/packs/checkpoints any more)"), gone.stderr)
         XCTAssertTrue(gone.stderr.contains("give the packs with --rules PATH"), gone.stderr)
     }
+
+    /// `add` without `--badges` looked for ./badges.json (or the installed one), so `add --state DIR
+    /// --all-awards` run from elsewhere failed for want of a catalogue: it now reads the catalogue the
+    /// state was made with (recorded as an absolute path), and refuses, naming it, when it is gone.
+    func testAddWithoutBadgesReadsTheStatesCatalogue() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("runs"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: CLI.repository.appendingPathComponent("runs/2026-08-01-first-run.gpx"),
+                                         to: folder.url.appendingPathComponent("runs/2026-08-01-first-run.gpx"))
+        try FileManager.default.copyItem(atPath: Self.badges, toPath: folder.path + "/my-badges.json")
+        let state = folder.path + "/state"
+        let saved = try CLI.run(["evaluate", "runs", "--state", state, "--rules", CLI.repository.appendingPathComponent("rules/checkpoints").path,
+                                 "--badges", "my-badges.json", "--tz", "UTC", "--no-cache", "--format", "json"], in: folder.url)
+        XCTAssertEqual(saved.status, 0, saved.stderr)
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(saved.stdout.utf8)) as? [String: Any])
+        let evaluated = try XCTUnwrap((report["awards"] as? [Any])?.count)
+        XCTAssertGreaterThan(evaluated, 0)
+
+        // From a folder with no badges.json (nor an installed one next to the test binary's).
+        let elsewhere = try TemporaryFolder()
+        let listed = try CLI.run(["add", "--state", state, "--all-awards", "--format", "json"], in: elsewhere.url)
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(json["award_count"] as? Int, evaluated)
+        XCTAssertEqual((json["awards"] as? [Any])?.count, evaluated)
+
+        try FileManager.default.removeItem(atPath: folder.path + "/my-badges.json")
+        let gone = try CLI.run(["add", "--state", state, "--all-awards"], in: elsewhere.url)
+        XCTAssertEqual(gone.status, 1, gone.stderr)
+        XCTAssertTrue(gone.stderr.contains("made with the badge catalogue") && gone.stderr.contains("my-badges.json, which is gone"), gone.stderr)
+        XCTAssertTrue(gone.stderr.contains("--badges FILE"), gone.stderr)
+    }
 }

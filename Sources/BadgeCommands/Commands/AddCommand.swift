@@ -18,14 +18,15 @@ struct AddCommand: ParsableCommand {
             or a run already saved (the same id, or the same activity) makes badgectl evaluate the whole \
             history again from the saved summaries, and it says so on stderr. The state is then saved again.
 
-            Without --rules, the packs the state was made with are loaded from the folders it recorded; \
-            without --tz, runs are read in the state's zone.
+            Without --rules, the packs the state was made with are loaded from the folders it recorded, \
+            and without --badges its catalogue from the file it recorded; without --tz, runs are read \
+            in the state's zone.
 
             The output names what this addition changed: the awards new and withdrawn, and how many \
             awards the history holds. --all-awards also lists every award of the history (read from \
             the state database). A state database that cannot be read is made again from the saved \
-            runs (runs.jsonl) and settings (settings.json) with --rebuild (the damaged file is kept \
-            as state.sqlite.damaged).
+            runs (runs.jsonl) and settings (settings.json) with --rebuild (the database that was there, \
+            damaged or not, is kept as state.sqlite.damaged).
 
             Examples:
               badgectl evaluate ~/runs --state ~/.local/state/badgectl --tz Europe/Paris
@@ -44,7 +45,7 @@ struct AddCommand: ParsableCommand {
     @Flag(name: .long, help: "Also list every award of the history (JSON `awards`, a table for people).")
     var allAwards = false
 
-    @Flag(name: .long, help: "Make the state again from its saved runs (runs.jsonl), with any files given: for a damaged state database.")
+    @Flag(name: .long, help: "Make the state again from its saved runs (runs.jsonl), with any files given: for a damaged state database (the old one is kept as state.sqlite.damaged).")
     var rebuild = false
 
     @OptionGroup var options: StreamOptions
@@ -69,6 +70,11 @@ struct AddCommand: ParsableCommand {
         }
         // Without --tz the state's zone; with one, it must be the same (the evaluator says so).
         let zone = try options.runs.tz == nil ? saved.flatMap { ZoneNames.zone(named: $0.zone) } ?? options.runs.zone() : options.runs.zone()
+        // Without --badges, the catalogue the state was made with.
+        var options = self.options
+        if options.rules.badges == nil, let saved {
+            options.rules.badges = try EvaluationPipeline.guarding(.printAndExit) { try store.catalogueFile(of: saved) }
+        }
         // Without --rules, the packs the state was made with, from where they were loaded.
         let packs = try EvaluationPipeline.guarding(.printAndExit) {
             if options.rules.rules.isEmpty, let saved { return try store.packFolders(of: saved) }

@@ -61,9 +61,6 @@ struct WorkerCommand: ParsableCommand {
         var output: [UInt8] = []
         output.reserveCapacity(1 << 16)
         let worker = Worker(setup: setup, write: { line in
-            output.append(contentsOf: line.utf8)
-            output.append(0x0A)
-        }, writeBytes: { line in
             output.append(contentsOf: line)
             output.append(0x0A)
         }, flush: {

@@ -183,7 +183,7 @@ struct LeagueCommand: ParsableCommand {
     /// over its facts lines (after the groups' markers) as it goes; nothing of an athlete is kept.
     static func map(setup: Setup, league: League, from descriptor: Int32, _ write: @escaping (String) -> Void) -> Outcome {
         for line in league.markers() { write(line) }
-        let worker = Worker(setup: setup, write: { _ in }, writeBytes: { _ in }, flush: {})
+        let worker = Worker(setup: setup, write: { _ in }, flush: {})
         var profiles: [String: League.Profile] = [:]
         var skipped = 0
         worker.observe = { athlete, runs, evaluation in

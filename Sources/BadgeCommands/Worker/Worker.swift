@@ -54,9 +54,8 @@ final class Worker {
     }
 
     let setup: Setup
-    let write: (String) -> Void
-    /// Takes an award or status line's bytes (without the newline); nil: they go to `write` as text.
-    let writeBytes: ((UnsafeBufferPointer<UInt8>) -> Void)?
+    /// Takes one output line's bytes (without its newline).
+    let write: (UnsafeBufferPointer<UInt8>) -> Void
     let flush: () -> Void
     /// Called with each athlete's name, the runs the rules saw and their evaluation, once its lines
     /// are written (`badgectl league` collects its facts here; the worker itself sets none).
@@ -69,23 +68,26 @@ final class Worker {
     /// The packs loaded once and reset between athletes (a state a rule wrote into is replaced).
     private lazy var evaluator = ReusedEvaluator(engine: setup.pipeline.engine)
 
-    /// The award and status line being written (its storage is reused line after line).
-    private var line = WorkerLines.LineBuffer()
+    /// The award or status line being written (its storage is reused line after line).
+    private var pending = WorkerLines.LineBuffer()
 
-    /// `write` takes one line (without its newline), `writeBytes` (when given) the award and status
-    /// lines as bytes instead; `flush` is called after each athlete.
-    init(setup: Setup, write: @escaping (String) -> Void, writeBytes: ((UnsafeBufferPointer<UInt8>) -> Void)? = nil,
-         flush: @escaping () -> Void) {
+    /// `write` takes each output line's bytes (without the newline); `flush` is called after each athlete.
+    init(setup: Setup, write: @escaping (UnsafeBufferPointer<UInt8>) -> Void, flush: @escaping () -> Void) {
         self.setup = setup
         self.write = write
-        self.writeBytes = writeBytes
         self.flush = flush
     }
 
-    /// Writes `line` (an award or status line) and empties it.
-    private func writeLine() {
-        if let writeBytes { line.bytes.withUnsafeBufferPointer(writeBytes) } else { write(line.text) }
-        line.removeAll()
+    /// Writes `pending` (an award or status line) and empties it.
+    private func writePending() {
+        pending.bytes.withUnsafeBufferPointer(write)
+        pending.removeAll()
+    }
+
+    /// Writes a header or error line.
+    private func writeText(_ text: String) {
+        var text = text
+        text.withUTF8 { write($0) }
     }
 
     /// Messages of the errors of lines in sequence (docs/worker.md lists them; those of one line are
@@ -114,7 +116,7 @@ final class Worker {
     /// Writes the header (and a line per pack that did not load).
     func start() {
         let header = EvaluationReport.Header(zone: setup.pipeline.zone, packs: setup.pipeline.engine.packs)
-        write(WorkerLines.encode(WorkerLines.Header(badgectl: header.badgectl, zone: header.zone, sport: setup.sport, packs: header.packs)))
+        writeText(WorkerLines.encode(WorkerLines.Header(badgectl: header.badgectl, zone: header.zone, sport: setup.sport, packs: header.packs)))
         for failure in setup.pipeline.engine.loadFailures {
             fail(line: nil, athlete: nil, CommandError.ruleFailed + "\(failure)")
         }
@@ -242,10 +244,10 @@ final class Worker {
             occurrences[key] = occurrence
             let id = AwardID.make(pack: award.pack, athlete: athlete.name, badge: award.badge, tier: award.tier, run: award.run,
                                   occurrence: occurrence)
-            line.append(WorkerLines.Award(athlete: athlete.name, badge: award.badge, tier: award.tier, run: award.run, at: award.at,
+            pending.append(WorkerLines.Award(athlete: athlete.name, badge: award.badge, tier: award.tier, run: award.run, at: award.at,
                                           awardID: id, pack: award.pack, packVersion: award.packVersion, rule: award.rule,
                                           detail: award.detail, evidence: award.evidence))
-            writeLine()
+            writePending()
         }
         // Pack load failures were reported once, in the header's lines.
         let ruleFailures = evaluation.failures.dropFirst(setup.pipeline.engine.loadFailures.count)
@@ -256,24 +258,24 @@ final class Worker {
             status.progress.map { WorkerLines.Progress(pack: status.pack, badge: status.badge, current: $0.current, target: $0.target,
                                                        unit: $0.unit, hint: status.hint) }
         }
-        line.append(WorkerLines.Status(
+        pending.append(WorkerLines.Status(
             athlete: athlete.name, runs: selection.selected.count, awards: evaluation.awards.count, errors: athlete.errors + ruleFailures.count,
             excluded: selection.excluded.count, duplicates: selection.duplicates.count, next: evaluation.nexts, progress: progress))
-        writeLine()
+        writePending()
         flush()
     }
 
     /// Writes an error line (and the same on stderr); past `--max-errors`, stops the worker.
     private func fail(line: Int?, athlete: String?, _ message: String) {
         errors += 1
-        write(WorkerLines.encode(WorkerLines.Failure(line: line, athlete: athlete, message: message)))
+        writeText(WorkerLines.encode(WorkerLines.Failure(line: line, athlete: athlete, message: message)))
         // Messages from the line's reader start with "line N" already.
         let prefix = line.map { "line \($0)" }
         Console.error(CommandError.prefix + (prefix.map { message.hasPrefix($0 + " ") || message.hasPrefix($0 + ":") ? "" : $0 + ": " } ?? "") + message)
         if let limit = setup.maximumErrors, errors > limit, stoppedAt == nil {
             stoppedAt = line ?? 0
             let at = line ?? 0
-            write(WorkerLines.encode(WorkerLines.Failure(line: line, athlete: athlete, message: Message.stopped(limit))))
+            writeText(WorkerLines.encode(WorkerLines.Failure(line: line, athlete: athlete, message: Message.stopped(limit))))
             Console.error(CommandError.prefix + "line \(at): " + Message.stopped(limit))
         }
     }

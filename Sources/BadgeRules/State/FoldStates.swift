@@ -47,6 +47,17 @@ final class FoldStates {
         return (value, capturedSplit, capturedWrites)
     }
 
+    /// The key at stack `index` as a fold state keeps it (a string, an integer or other number, a
+    /// boolean), or nil for a key of any other type or a string that is not UTF-8 text.
+    func stateKey(at index: Int32) -> StateValue? {
+        switch lua.type(at: index) {
+        case .string: return lua.utf8String(at: index).map(StateValue.string)
+        case .number: return lua.integer(at: index).map { .integer(Int64($0)) } ?? .float(lua.number(at: index) ?? .nan)
+        case .boolean: return .boolean(lua.boolean(at: index))
+        default: return nil
+        }
+    }
+
     func plainValue(at index: Int32, path: String, depth: Int, seen: inout Set<UnsafeRawPointer>, count: inout Int) throws -> StateValue {
         count += 1
         guard count <= FoldStates.stateValueLimit else { throw RulesError.field("\(path): more than \(FoldStates.stateValueLimit) values") }
@@ -81,24 +92,19 @@ final class FoldStates {
             var entries: [StateEntry] = []
             lua.pushNil()
             while lua.next(index) {
-                let key: StateValue
-                let keyPath: String
-                switch lua.type(at: -2) {
-                case .string:
-                    guard let text = lua.utf8String(at: -2) else { lua.pop(2); throw RulesError.field("\(path): a key that is not UTF-8 text") }
-                    key = .string(text)
-                    keyPath = FoldStates.isName(text) ? "\(path).\(text)" : "\(path)[\"\(text)\"]"
-                case .number:
-                    if let integer = lua.integer(at: -2) { key = .integer(integer); keyPath = "\(path)[\(integer)]" } else {
-                        let number = lua.number(at: -2) ?? .nan
-                        key = .float(number); keyPath = "\(path)[\(number)]"
-                    }
-                case .boolean:
-                    key = .boolean(lua.boolean(at: -2)); keyPath = "\(path)[\(lua.boolean(at: -2))]"
-                default:
-                    let name = lua.typeName(at: -2)
+                guard let key = stateKey(at: -2) else {
+                    let problem = lua.type(at: -2) == .string ? "a key that is not UTF-8 text"
+                        : "a key that is a \(lua.typeName(at: -2)) (keys must be numbers, strings or booleans)"
                     lua.pop(2)
-                    throw RulesError.field("\(path): a key that is a \(name) (keys must be numbers, strings or booleans)")
+                    throw RulesError.field("\(path): \(problem)")
+                }
+                let keyPath: String
+                switch key {
+                case .string(let text): keyPath = FoldStates.isName(text) ? "\(path).\(text)" : "\(path)[\"\(text)\"]"
+                case .integer(let integer): keyPath = "\(path)[\(integer)]"
+                case .float(let number): keyPath = "\(path)[\(number)]"
+                case .boolean(let flag): keyPath = "\(path)[\(flag)]"
+                default: keyPath = path
                 }
                 // A saved map in its own place stays apart: only the keys written are kept.
                 if depth == 0, let rule = capturing, case .string(let name) = key, let handle = savedMapHandle(at: -1),

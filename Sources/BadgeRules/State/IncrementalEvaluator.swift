@@ -56,7 +56,7 @@ public struct IncrementalEvaluator: Sendable {
     func startLocked(_ runs: [RunSummary], folder: String?) throws -> StateUpdate {
         let ordered = RuleEngine.ordered(runs)
         let (evaluation, rules) = engine.evaluateKeepingState(runs: ordered)
-        try store.save(rules: rules, runs: ordered, packs: engine.packs, zone: zone, folder: folder)
+        try store.save(rules: rules, runs: ordered, packs: engine.packs, zone: zone, folder: folder, catalogue: engine.catalogue.source)
         return StateUpdate(evaluation: evaluation, added: evaluation.awards, withdrawn: [], replayed: nil, runCount: ordered.count,
                            awardCount: evaluation.awards.count)
     }
@@ -106,19 +106,21 @@ public struct IncrementalEvaluator: Sendable {
                 + "or evaluate with --state again to start without \(missing.count == 1 ? "it" : "them")")
         }
         let fresh = RuleEngine.ordered(runs)
-        let (saved, _) = try database.rules(awards: .none)
-        if let reason = try replayReason(state: state, rules: saved, database: database, fresh: fresh) {
+        let read = try database.rules(awards: .none)
+        var rules = read.rules
+        let nextSequence = read.nextSequence
+        if let reason = try replayReason(state: state, rules: rules, database: database, fresh: fresh) {
             return try replay(database: database, fresh: fresh, reason: reason, folder: state.folder)
         }
         // The saved runs the states name (as runs, or as ids in strings) come back as runs.
         var candidates = Set<String>()
-        for rule in saved {
+        for rule in rules {
             guard let value = rule.state else { continue }
             IncrementalEvaluator.collectStrings(value, into: &candidates)
         }
         let namedEntries = try database.runs(ids: candidates)
         let named = Set(namedEntries.map(\.id))
-        let (rules, nextSequence) = try database.rules(awards: .seeds(runs: named))
+        try database.addSeeds(to: &rules, runs: named)
         let seeds = rules.map(\.awards.count)
         let savedRuns = try store.summaries(namedEntries)
         var position: [String: Int] = [:]
@@ -149,6 +151,7 @@ public struct IncrementalEvaluator: Sendable {
         next.runCount += fresh.count
         if let last = fresh.last { next.lastRun = RunStamp(last) }
         next.runsBytes += runBytes.count
+        next.catalogue = StateStore.catalogueFile(engine.catalogue.source) ?? state.catalogue
         let written = database.rowsWritten
         try database.add(next, added: entries, firstPosition: state.runCount, old: rules, rules: after, seeds: seeds, nextSequence: nextSequence,
                          position: position)
@@ -201,7 +204,7 @@ public struct IncrementalEvaluator: Sendable {
         try? database.queue.close()
         let runs = RuleEngine.ordered(removeDuplicates(saved + fresh))
         let (evaluation, rules) = engine.evaluateKeepingState(runs: runs)
-        try store.save(rules: rules, runs: runs, packs: engine.packs, zone: zone, folder: folder)
+        try store.save(rules: rules, runs: runs, packs: engine.packs, zone: zone, folder: folder, catalogue: engine.catalogue.source)
         let (added, withdrawn) = IncrementalEvaluator.difference(before: before, after: evaluation.awards)
         return StateUpdate(evaluation: evaluation, added: added, withdrawn: withdrawn, replayed: reason, runCount: runs.count,
                            awardCount: evaluation.awards.count)

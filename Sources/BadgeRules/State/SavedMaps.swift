@@ -114,15 +114,7 @@ extension FoldStates {
     func loadSavedKey(handle: Int) -> Int32 {
         guard handle >= 0, handle < savedMapHandles.count, let source = savedMaps else { lua.pushNil(); return 1 }
         let map = savedMapHandles[handle]
-        let key: StateValue
-        switch lua.type(at: 1) {
-        case .string:
-            guard let text = lua.utf8String(at: 1) else { lua.pushNil(); return 1 }
-            key = .string(text)
-        case .number: key = lua.integer(at: 1).map { .integer(Int64($0)) } ?? .float(lua.number(at: 1) ?? .nan)
-        case .boolean: key = .boolean(lua.boolean(at: 1))
-        default: lua.pushNil(); return 1
-        }
+        guard let key = stateKey(at: 1) else { lua.pushNil(); return 1 }
         do {
             guard let value = try source.savedValue(rule: map.rule, path: map.path, key: key) else { lua.pushNil(); return 1 }
             try push(value)
@@ -178,17 +170,11 @@ extension FoldStates {
         lua.pushNil()
         while lua.next(dirty) {
             lua.pop()  // the flag
-            let key: StateValue
-            switch lua.type(at: -1) {
-            case .string:
-                guard let text = lua.utf8String(at: -1) else { lua.pop(); throw RulesError.field("\(path): a key that is not UTF-8 text") }
-                key = .string(text)
-            case .number: key = lua.integer(at: -1).map { .integer(Int64($0)) } ?? .float(lua.number(at: -1) ?? .nan)
-            case .boolean: key = .boolean(lua.boolean(at: -1))
-            default:
-                let name = lua.typeName(at: -1)
+            guard let key = stateKey(at: -1) else {
+                let problem = lua.type(at: -1) == .string ? "a key that is not UTF-8 text"
+                    : "a key that is a \(lua.typeName(at: -1)) (keys must be numbers, strings or booleans)"
                 lua.pop()
-                throw RulesError.field("\(path): a key that is a \(name) (keys must be numbers, strings or booleans)")
+                throw RulesError.field("\(path): \(problem)")
             }
             lua.pushCopy(of: -1)
             lua.rawGet(cache)

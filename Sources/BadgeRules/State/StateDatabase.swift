@@ -146,9 +146,6 @@ final class StateDatabase: SavedMapSource {
     enum Awards {
         /// None: only `finish` awards.
         case none
-        /// What a rule's duplicate policy needs to go on: the first award of each badge and tier it
-        /// holds, and every award of the runs `runs` (the runs handed to the rules again).
-        case seeds(runs: Set<String>)
         /// All.
         case all
     }
@@ -167,6 +164,22 @@ final class StateDatabase: SavedMapSource {
             }
         }
         return (rules, next)
+    }
+
+    /// Adds to `rules`, as `rules(awards: .none)` read them, the `on_run` awards an addition's
+    /// duplicate policies need to go on (their order does not matter): the first award of each badge
+    /// and tier a rule holds, through the primary key, and every award of the runs `runs` (the saved
+    /// runs handed to the rules again), through the index by run.
+    func addSeeds(to rules: inout [RuleState], runs: Set<String>) throws {
+        try guarded {
+            try queue.read { db in
+                var seen = Set<[Int]>()
+                try readAwards(db, into: &rules, seen: &seen,
+                               "SELECT a.rule, a.phase, a.seq, a.json FROM held h JOIN award a ON a.rule = h.rule AND a.phase = 0 AND a.seq = h.seq")
+                try readAwards(db, into: &rules, seen: &seen, "SELECT rule, phase, seq, json FROM award WHERE run IN (SELECT value FROM json_each(?)) AND phase = 0",
+                               [try StateDatabase.json(runs.sorted())])
+            }
+        }
     }
 
     /// `RuleState.key` to the rule's row, for the saved maps.
@@ -197,30 +210,26 @@ final class StateDatabase: SavedMapSource {
                     next.append(row["next_seq"])
                 }
                 var seen = Set<[Int]>()
-                func add(_ sql: String, _ arguments: StatementArguments = []) throws {
-                    for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
-                        let index: Int = row["rule"], phase: Int = row["phase"], seq: Int = row["seq"]
-                        guard index >= 0, index < rules.count else { continue }
-                        guard seen.insert([index, phase, seq]).inserted else { continue }
-                        let award = try decode(Award.self, row["json"], "award \(seq) of rule '\(rules[index].rule)'")
-                        if phase == 0 { rules[index].awards.append(award) } else { rules[index].finishAwards.append(award) }
-                    }
-                }
                 switch awards {
                 case .none:
-                    try add("SELECT rule, phase, seq, json FROM award WHERE phase = 1 ORDER BY rule, seq")
+                    try readAwards(db, into: &rules, seen: &seen, "SELECT rule, phase, seq, json FROM award WHERE phase = 1 ORDER BY rule, seq")
                 case .all:
-                    try add("SELECT rule, phase, seq, json FROM award ORDER BY rule, phase, seq")
-                case .seeds(let runs):
-                    try add("SELECT rule, phase, seq, json FROM award WHERE phase = 1 ORDER BY rule, seq")
-                    // Seeds (their order does not matter): the first award of each held tier, through the
-                    // primary key, and the named runs' awards, through the index by run.
-                    try add("SELECT a.rule, a.phase, a.seq, a.json FROM held h JOIN award a ON a.rule = h.rule AND a.phase = 0 AND a.seq = h.seq")
-                    try add("SELECT rule, phase, seq, json FROM award WHERE run IN (SELECT value FROM json_each(?)) AND phase = 0",
-                            [try StateDatabase.json(runs.sorted())])
+                    try readAwards(db, into: &rules, seen: &seen, "SELECT rule, phase, seq, json FROM award ORDER BY rule, phase, seq")
                 }
                 return (rules, next)
             }
+        }
+    }
+
+    /// Appends the awards `sql` selects (rule, phase, seq, json) to their rules, each row once (`seen`).
+    private func readAwards(_ db: Database, into rules: inout [RuleState], seen: inout Set<[Int]>, _ sql: String,
+                            _ arguments: StatementArguments = []) throws {
+        for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
+            let index: Int = row["rule"], phase: Int = row["phase"], seq: Int = row["seq"]
+            guard index >= 0, index < rules.count else { continue }
+            guard seen.insert([index, phase, seq]).inserted else { continue }
+            let award = try decode(Award.self, row["json"], "award \(seq) of rule '\(rules[index].rule)'")
+            if phase == 0 { rules[index].awards.append(award) } else { rules[index].finishAwards.append(award) }
         }
     }
 
@@ -279,9 +288,17 @@ final class StateDatabase: SavedMapSource {
         }
     }
 
-    /// How many awards the history holds (failed rules' left out).
+    /// How many awards the history holds (failed rules' left out): each rule's `next_seq` (its
+    /// `on_run` awards, numbered from 0, never deleted while it holds them) and its `finish` awards,
+    /// so that counting does not read the history's award rows.
     func awardCount() throws -> Int {
-        try guarded { try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM award WHERE rule IN (SELECT idx FROM rule WHERE failure IS NULL)") ?? 0 } }
+        try guarded {
+            try queue.read { db in
+                let made = try Int.fetchOne(db, sql: "SELECT coalesce(sum(next_seq), 0) FROM rule WHERE failure IS NULL") ?? 0
+                let finish = try Int.fetchOne(db, sql: "SELECT count(*) FROM rule r JOIN award a ON a.rule = r.idx AND a.phase = 1 WHERE r.failure IS NULL") ?? 0
+                return made + finish
+            }
+        }
     }
 
     /// Every saved run in history order.

@@ -57,6 +57,10 @@ public struct SavedState: Codable, Equatable, Sendable {
     /// The folder the history was read from (absolute), when there was one: ids of runs added from
     /// files inside it are their paths relative to it, as in the evaluation.
     public var folder: String?
+    /// The badge catalogue the states were made with (absolute), when it was read from a file: what
+    /// `badgectl add` reads when it is given no `--badges`, wherever it is run. Nil in states saved
+    /// before badgectl recorded it.
+    public var catalogue: String? = nil
     /// Every pack the states were made with, in order.
     public var packs: [PackStamp]
     /// How many runs the history holds (lines of `runs.jsonl`).
@@ -72,7 +76,7 @@ public struct SavedState: Codable, Equatable, Sendable {
     public var rules: [RuleState]
 
     enum CodingKeys: String, CodingKey {
-        case format, zone, folder, packs
+        case format, zone, folder, catalogue, packs
         case runCount = "run_count"
         case lastRun = "last_run"
         case runsBytes = "runs_bytes"
@@ -384,15 +388,25 @@ public struct StateStore: Sendable {
     // MARK: - Writing
 
     /// Replaces the folder's state with `rules` over `runs` (in start order): every file written again.
-    public func save(rules: [RuleState], runs: [RunSummary], packs: [RulePack], zone: String, folder: String?) throws {
+    /// `catalogue`: the catalogue's file (`Catalogue.source`), recorded when it is one.
+    public func save(rules: [RuleState], runs: [RunSummary], packs: [RulePack], zone: String, folder: String?, catalogue: String? = nil) throws {
         try makeFolder()
         let (runBytes, index) = try StateStore.lines(runs, startingAt: 0)
         try write(runBytes, to: runsPath)
-        let state = SavedState(format: StateStore.format, zone: zone, folder: folder, packs: packs.map(PackStamp.init), runCount: runs.count,
-                               lastRun: runs.last.map(RunStamp.init), runsBytes: runBytes.count, indexBytes: 0, rules: rules)
+        let state = SavedState(format: StateStore.format, zone: zone, folder: folder, catalogue: catalogue.flatMap(StateStore.catalogueFile),
+                               packs: packs.map(PackStamp.init), runCount: runs.count, lastRun: runs.last.map(RunStamp.init),
+                               runsBytes: runBytes.count, indexBytes: 0, rules: rules)
         try writeDatabase(state, index: index)
         // A format-1 state left here would be stale.
         for path in [legacyStatePath, indexPath] { try? FileManager.default.removeItem(atPath: path) }
+    }
+
+    /// `source` (a catalogue's) as an absolute, standardised path when it names a file, else nil.
+    static func catalogueFile(_ source: String) -> String? {
+        let full = source.hasPrefix("/") ? source : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(source)
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: full, isDirectory: &isFolder), !isFolder.boolValue else { return nil }
+        return (full as NSString).standardizingPath
     }
 
     /// The lines of `runs.jsonl` for `runs` (after `start` bytes), and their index entries.

@@ -441,7 +441,7 @@ public final class RunCache: @unchecked Sendable {
     // MARK: - File identity and hashing
 
     /// Size and modification time (nanoseconds since 1970) of a file, nil if it cannot be stat'ed.
-    public static func stamp(path: String) -> (sizeBytes: Int64, modifiedNanoseconds: Int64)? {
+    public static func stamp(path: String) -> RunLoader.Stamp? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return stamp(of: info)
@@ -449,8 +449,8 @@ public final class RunCache: @unchecked Sendable {
 
     /// Size and modification time (nanoseconds since 1970) of a status `stat` gave (the folder's walk keeps
     /// them, so that a warm read stats each file once).
-    static func stamp(of info: stat) -> (sizeBytes: Int64, modifiedNanoseconds: Int64) {
-        (Int64(info.st_size), Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec))
+    static func stamp(of info: stat) -> RunLoader.Stamp {
+        RunLoader.Stamp(sizeBytes: Int64(info.st_size), modifiedNanoseconds: Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec))
     }
 
     /// A fast 64-bit hash of a file's bytes (four independent multiply-xor-rotate lanes over 8-byte
