@@ -152,7 +152,7 @@ extension GPXScanner {
     @inline(__always)
     mutating func learnSkeleton(_ p: UnsafePointer<UInt8>, from start: Int, to end: Int, leaves: Int, nameLength: Int) {
         skeletonLeafCount = -1
-        guard leaves <= GPXScanner.skeletonLeaves else { return }
+        guard learnsSkeletons, leaves <= GPXScanner.skeletonLeaves else { return }
         var used = 0
         var from = start
         for s in 0..<leaves {
@@ -202,6 +202,7 @@ extension GPXScanner {
         let length = skeletonLength - pieceStart
         guard k + length <= n, XMLBytes.equal(p + k, skeleton + pieceStart, length) else { return -1 }
         commitFast(values)
+        skeletonPoints &+= 1
         return k + length
     }
 

@@ -120,6 +120,9 @@ struct GPXScanner {
     var skeletonLeafKinds: UnsafeMutablePointer<PointLeaf>
     var leafRanges: UnsafeMutablePointer<Int>
     var skeletonLength = 0, skeletonNameLength = 0, skeletonLeafCount = -1
+    /// False: no skeleton is kept (tests compare with `fastPoint` alone). Points read by one: `skeletonPoints`.
+    var learnsSkeletons = true
+    var skeletonPoints = 0
     static let skeletonLeaves = 16, skeletonBytes = 1024
     // Points in a row the fast path gave back: from 8 on, a file whose points have another shape
     // stops paying for the attempt, but for one point in 64 (the shape may change).
