@@ -289,21 +289,25 @@ final class ParseDoubleReferenceTests: XCTestCase {
         XCTAssertEqual(failures, 0)
     }
 
-    /// `XMLBytes.equal` (words, overlapping pairs of loads, single bytes) against Array equality
-    /// for every length up to 20 and a difference at every position.
+    /// `XMLBytes.equal` (words, overlapping pairs of loads, single bytes) and `sameMarkup` (sixteen
+    /// bytes a step) against Array equality for every length up to 70 and a difference at every position.
     func testByteEqualityAtEveryLengthAndPosition() {
-        for count in 0...20 {
+        for count in 0...70 {
             let a = (0..<count).map { UInt8(0x61 + $0) }
             a.withUnsafeBufferPointer { pa in
                 let base = pa.baseAddress ?? UnsafePointer(bitPattern: 8)!
                 XCTAssertTrue(XMLBytes.equal(base, base, count))
                 let same = a
-                same.withUnsafeBufferPointer { XCTAssertTrue(XMLBytes.equal(base, $0.baseAddress ?? base, count), "\(count)") }
+                same.withUnsafeBufferPointer {
+                    XCTAssertTrue(XMLBytes.equal(base, $0.baseAddress ?? base, count), "\(count)")
+                    XCTAssertTrue(XMLBytes.sameMarkup(base, $0.baseAddress ?? base, count), "\(count)")
+                }
                 for k in 0..<count {
                     var b = a
                     b[k] ^= 0x20
                     b.withUnsafeBufferPointer { pb in
                         XCTAssertFalse(XMLBytes.equal(base, pb.baseAddress!, count), "\(count) at \(k)")
+                        XCTAssertFalse(XMLBytes.sameMarkup(base, pb.baseAddress!, count), "\(count) at \(k)")
                     }
                 }
             }

@@ -191,7 +191,7 @@ extension GPXScanner {
         for s in 0..<leaves {
             let pieceEnd = skeletonPieceEnds[s]
             let length = pieceEnd - pieceStart
-            guard k + length < n, XMLBytes.equal(p + k, skeleton + pieceStart, length) else { return -1 }
+            guard k + length < n, XMLBytes.sameMarkup(p + k, skeleton + pieceStart, length) else { return -1 }
             let textStart = k + length
             let lt = XMLBytes.findShort(XMLBytes.lessThan, in: p, from: textStart, to: n)
             guard lt >= 0 else { return -1 }
@@ -200,7 +200,7 @@ extension GPXScanner {
             pieceStart = pieceEnd
         }
         let length = skeletonLength - pieceStart
-        guard k + length <= n, XMLBytes.equal(p + k, skeleton + pieceStart, length) else { return -1 }
+        guard k + length <= n, XMLBytes.sameMarkup(p + k, skeleton + pieceStart, length) else { return -1 }
         commitFast(values)
         skeletonPoints &+= 1
         return k + length
