@@ -1,5 +1,6 @@
 @testable import RunFiles
 import RunFixtures
+import Foundation
 import XCTest
 
 /// `XMLBytes.parseDouble` reads the usual coordinate shape eight bytes at a time; its results must
@@ -240,21 +241,73 @@ final class ParseDoubleReferenceTests: XCTestCase {
         XCTAssertEqual(failures, 0)
     }
 
-    /// `XMLBytes.equal` (words, overlapping pairs of loads, single bytes) against Array equality
-    /// for every length up to 20 and a difference at every position.
+    /// With at most 15 digits from the first nonzero one and a power of ten up to 22 away, `parseDouble` is the
+    /// correctly rounded value (one exact integer, one exact power of ten, one IEEE operation):
+    /// bit for bit `strtod`'s, on random numbers of every such shape and on edge cases.
+    func testFifteenDigitsAreCorrectlyRoundedAsStrtod() {
+        var r = SplitMix64(seed: 0x5EED_0015)
+        var failures = 0
+        var texts = ["0.1", "0.3", "1.7976931348623", "9007199254740.99", "999999999999999", "0.000000000000001",
+                     "123456789012345e-22", "1e22", "4.9e-22", "-0.0", "52.370163286104", "-4.8952115792781",
+                     "45.563327789306", "0000000000.100000000000000", "1.000000000000000e5"]
+        for _ in 0..<400_000 {
+            let significant = 1 + r.below(15)
+            var digits = (0..<significant).map { _ in Character(String(r.below(10))) }
+            if digits[0] == "0" { digits[0] = "7" }
+            let point = r.below(significant + 4)  // where the decimal point goes, maybe after trailing zeros
+            var text = r.chance(30) ? "-" : ""
+            if point == 0 {
+                text += "0." + String(repeating: "0", count: r.below(5)) + String(digits)
+            } else if point <= significant {
+                text += String(digits.prefix(point)) + (point < significant ? "." + String(digits.dropFirst(point)) : "")
+            } else {
+                // Trailing zeros are digits of the integer mantissa too: at most 15 in all.
+                text += String(digits) + String(repeating: "0", count: min(point - significant, 15 - significant))
+            }
+            if r.chance(15) { text += "e\(r.chance(50) ? "-" : "")\(r.below(8))" }
+            texts.append(text)
+        }
+        var checked = 0
+        for text in texts {
+            let bytes = Array(text.utf8)
+            // Within the fast path's reach: at most 15 significant digits and |exponent| <= 22.
+            let expected = strtod(text, nil)
+            let got = bytes.withUnsafeBufferPointer { XMLBytes.parseDouble($0.baseAddress!, count: $0.count) }
+            var exponentOK = true
+            if let e = text.firstIndex(of: "e"), let value = Int(text[text.index(after: e)...]) {
+                let fraction = text[..<e].split(separator: ".").dropFirst().first?.count ?? 0
+                exponentOK = abs(value - fraction) <= 22
+            }
+            guard exponentOK else { continue }
+            checked += 1
+            if got?.bitPattern != expected.bitPattern {
+                failures += 1
+                if failures <= 20 { XCTFail("'\(text)': \(String(describing: got)) vs strtod \(expected)") }
+            }
+        }
+        XCTAssertGreaterThan(checked, 390_000)
+        XCTAssertEqual(failures, 0)
+    }
+
+    /// `XMLBytes.equal` (words, overlapping pairs of loads, single bytes) and `sameMarkup` (sixteen
+    /// bytes a step) against Array equality for every length up to 70 and a difference at every position.
     func testByteEqualityAtEveryLengthAndPosition() {
-        for count in 0...20 {
+        for count in 0...70 {
             let a = (0..<count).map { UInt8(0x61 + $0) }
             a.withUnsafeBufferPointer { pa in
                 let base = pa.baseAddress ?? UnsafePointer(bitPattern: 8)!
                 XCTAssertTrue(XMLBytes.equal(base, base, count))
                 let same = a
-                same.withUnsafeBufferPointer { XCTAssertTrue(XMLBytes.equal(base, $0.baseAddress ?? base, count), "\(count)") }
+                same.withUnsafeBufferPointer {
+                    XCTAssertTrue(XMLBytes.equal(base, $0.baseAddress ?? base, count), "\(count)")
+                    XCTAssertTrue(XMLBytes.sameMarkup(base, $0.baseAddress ?? base, count), "\(count)")
+                }
                 for k in 0..<count {
                     var b = a
                     b[k] ^= 0x20
                     b.withUnsafeBufferPointer { pb in
                         XCTAssertFalse(XMLBytes.equal(base, pb.baseAddress!, count), "\(count) at \(k)")
+                        XCTAssertFalse(XMLBytes.sameMarkup(base, pb.baseAddress!, count), "\(count) at \(k)")
                     }
                 }
             }

@@ -111,6 +111,19 @@ struct GPXScanner {
     var shapeLengths: UnsafeMutablePointer<Int>
     var shapeTags: UnsafeMutablePointer<GPXTag>
     static let shapeSlots = 16, shapeSlot = 32
+    // The skeleton of the last point `fastPoint` read (`skeletonPoint`): its markup without the
+    // texts of its leaves, the end of the markup before each leaf's text, what each leaf gives the
+    // point, the point name's length; `skeletonLeafCount` -1 for none. `leafRanges` holds the text
+    // ranges and kinds of the leaves `fastPoint` is reading (three Ints each).
+    var skeleton: UnsafeMutablePointer<UInt8>
+    var skeletonPieceEnds: UnsafeMutablePointer<Int>
+    var skeletonLeafKinds: UnsafeMutablePointer<PointLeaf>
+    var leafRanges: UnsafeMutablePointer<Int>
+    var skeletonLength = 0, skeletonNameLength = 0, skeletonLeafCount = -1
+    /// False: no skeleton is kept (tests compare with `fastPoint` alone). Points read by one: `skeletonPoints`.
+    var learnsSkeletons = true
+    var skeletonPoints = 0
+    static let skeletonLeaves = 16, skeletonBytes = 1024
     // Points in a row the fast path gave back: from 8 on, a file whose points have another shape
     // stops paying for the attempt, but for one point in 64 (the shape may change).
     var fastMisses = 0
@@ -154,6 +167,10 @@ struct GPXScanner {
         shapeLengths.initialize(repeating: 0, count: GPXScanner.shapeSlots)
         shapeTags = .allocate(capacity: GPXScanner.shapeSlots)
         shapeTags.initialize(repeating: .other, count: GPXScanner.shapeSlots)
+        skeleton = .allocate(capacity: GPXScanner.skeletonBytes)
+        skeletonPieceEnds = .allocate(capacity: GPXScanner.skeletonLeaves)
+        skeletonLeafKinds = .allocate(capacity: GPXScanner.skeletonLeaves)
+        leafRanges = .allocate(capacity: 3 * GPXScanner.skeletonLeaves)
     }
 
     /// Reserves the track's columns for the points the rest of the input will hold, extrapolated
@@ -176,6 +193,11 @@ struct GPXScanner {
         shapeNames.deallocate()
         shapeLengths.deallocate()
         shapeTags.deallocate()
+        skeleton.deallocate()
+        skeletonPieceEnds.deallocate()
+        skeletonLeafKinds.deallocate()
+        leafRanges.deallocate()
+        skeletonLeafCount = -1
         stackCapacity = 0
         namesCapacity = 0
     }
@@ -477,7 +499,7 @@ struct GPXScanner {
         }
         // Fast path for a whole track point in its usual shape (see `fastPoint`).
         if wantsPosition, capture == .none, fastMisses < 8 || trackPoints & 63 == 0 {
-            var end = fastPoint(p, from: j, count: n, name: p + nameStart, nameLength: nameEnd - nameStart)
+            var end = quickPoint(p, from: j, count: n, name: p + nameStart, nameLength: nameEnd - nameStart)
             if end >= 0 {
                 fastMisses = 0
                 // The next sibling, when it is a point with the same name and the usual attributes,
@@ -499,7 +521,7 @@ struct GPXScanner {
                     latitude = XMLBytes.parseDouble(p + usual.latStart, count: usual.latEnd - usual.latStart) ?? .nan
                     longitude = XMLBytes.parseDouble(p + usual.lonStart, count: usual.lonEnd - usual.lonStart) ?? .nan
                     elevation = .nan; time = .nan; heartRate = .nan; cadence = .nan
-                    let next = fastPoint(p, from: usual.end, count: n, name: name, nameLength: nameLength)
+                    let next = quickPoint(p, from: usual.end, count: n, name: name, nameLength: nameLength)
                     guard next >= 0 else {
                         trackPoints -= 1
                         inPoint = false
