@@ -26,7 +26,7 @@ final class RunFormatTests: XCTestCase {
     /// `lastComponent(of:)` stands in for `NSString.lastPathComponent` (which is ten times dearer):
     /// the same text for every kind of path the walk, archives and arguments give.
     func testLastComponentIsFoundationsLastPathComponent() {
-        let paths = ["", "/", "//", "///", "a", "a/", "a//", "/a", "//a//", "a/b", "a//b", "a/b/", "/a/b/c.gpx",
+        let paths = ["", "/", "//", "///", "////", "a", "a/", "a//", "/a", "//a//", "a/b", "a//b", "a/b/", "/a/b/c.gpx",
                      "runs/2024/Run.GPX.gz", ".gpx", "dir/.hidden", "é/ü.fit", "a/b c/d e.tcx", "x/🏃‍♀️.json",
                      "apple_health_export/export.xml", "zips/a.zip/", "./a", "../b/", "a/./b", "a\\b.gpx"]
         for path in paths {
