@@ -81,3 +81,39 @@ void bclua_push_host_function(lua_State *state, int fn, long long token) {
 int bclua_load_text(lua_State *state, const char *bytes, size_t length, const char *chunkname) {
     return luaL_loadbufferx(state, bytes, length, chunkname, "t");
 }
+
+int bclua_load_own_binary(lua_State *state, const char *bytes, size_t length, const char *chunkname) {
+    return luaL_loadbufferx(state, bytes, length, chunkname, "b");
+}
+
+typedef struct {
+    char *bytes;
+    size_t length, capacity;
+} dump_buffer;
+
+static int dump_writer(lua_State *state, const void *part, size_t size, void *userdata) {
+    (void)state;
+    dump_buffer *buffer = (dump_buffer *)userdata;
+    if (buffer->length + size > buffer->capacity) {
+        size_t capacity = buffer->capacity ? buffer->capacity : 4096;
+        while (capacity < buffer->length + size) capacity *= 2;
+        char *grown = realloc(buffer->bytes, capacity);
+        if (grown == NULL) return 1;
+        buffer->bytes = grown;
+        buffer->capacity = capacity;
+    }
+    memcpy(buffer->bytes + buffer->length, part, size);
+    buffer->length += size;
+    return 0;
+}
+
+char *bclua_dump_function(lua_State *state, size_t *length) {
+    dump_buffer buffer = {NULL, 0, 0};
+    *length = 0;
+    if (!lua_isfunction(state, -1) || lua_dump(state, dump_writer, &buffer, 0) != 0 || buffer.length == 0) {
+        free(buffer.bytes);
+        return NULL;
+    }
+    *length = buffer.length;
+    return buffer.bytes;
+}

@@ -20,13 +20,13 @@ public enum RunArchive {
 
     /// True for a path read as a zip archive (by its name, as run files are).
     public static func isZip(_ path: String) -> Bool {
-        let name = (path as NSString).lastPathComponent.lowercased()
+        let name = RunFormat.lastComponent(of: path).lowercased()
         return name.hasSuffix(".zip") && name.count > 4
     }
 
     /// True for a path read as an Apple Health export (`export.xml`, by its name).
     public static func isHealthExport(_ path: String) -> Bool {
-        (path as NSString).lastPathComponent.lowercased() == "export.xml"
+        RunFormat.lastComponent(of: path).lowercased() == "export.xml"
     }
 
     /// The folder of an export file (`apple_health_export/` for `apple_health_export/export.xml`; empty at the root).

@@ -145,11 +145,15 @@ public struct RunFolder: Sendable {
             outcomes.set(index, outcome)
             if let progress { progress(counter.increment(), files.count) }
         }
-        if serial {
-            for index in files.indices { work(index) }
-        } else {
-            DispatchQueue.concurrentPerform(iterations: files.count, execute: work)
+        // The lookups share one read transaction; nothing is written until every file is read.
+        func readAll() {
+            if serial {
+                for index in files.indices { work(index) }
+            } else {
+                DispatchQueue.concurrentPerform(iterations: files.count, execute: work)
+            }
         }
+        if let cache { cache.readingTogether(readAll) } else { readAll() }
         var rows: [RunCache.Row] = []
         var measureRows: [RunCache.MeasureRow] = []
         for (index, outcome) in outcomes.values.enumerated() {

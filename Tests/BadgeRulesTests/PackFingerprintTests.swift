@@ -107,4 +107,11 @@ final class PackFingerprintTests: XCTestCase {
         try "return 2".write(toFile: fixture.root + "/shared/thresh.lua", atomically: true, encoding: .utf8)
         XCTAssertEqual(try PackFingerprint.compute(folder: folder), plain)
     }
+
+    /// The hex digits of the fingerprint, written by hand, are `%02x`'s for every byte value.
+    func testHexDigitsAreFormatsForEveryByte() {
+        let bytes = (0...255).map { UInt8($0) } + [0xAB, 0x00, 0x7F]
+        XCTAssertEqual(PackFingerprint.hex(bytes), bytes.map { String(format: "%02x", $0) }.joined())
+        XCTAssertEqual(PackFingerprint.hex([UInt8]()), "")
+    }
 }

@@ -1,4 +1,5 @@
 @testable import RunFiles
+import Foundation
 import XCTest
 
 /// One classification of a path: its format and whether it is gzip-compressed.
@@ -20,5 +21,16 @@ final class RunFormatTests: XCTestCase {
         XCTAssertEqual(RunFormat.of(path: "x.tcx"), RunFormat.Kind(format: .tcx, gzipped: false))
         XCTAssertNil(RunFormat.of(path: "notes.json.gz"), "a gzip-compressed JSON summary is not a run file")
         XCTAssertNil(RunFormat.of(path: ".gpx.gz"))
+    }
+
+    /// `lastComponent(of:)` stands in for `NSString.lastPathComponent` (which is ten times dearer):
+    /// the same text for every kind of path the walk, archives and arguments give.
+    func testLastComponentIsFoundationsLastPathComponent() {
+        let paths = ["", "/", "//", "///", "////", "a", "a/", "a//", "/a", "//a//", "a/b", "a//b", "a/b/", "/a/b/c.gpx",
+                     "runs/2024/Run.GPX.gz", ".gpx", "dir/.hidden", "é/ü.fit", "a/b c/d e.tcx", "x/🏃‍♀️.json",
+                     "apple_health_export/export.xml", "zips/a.zip/", "./a", "../b/", "a/./b", "a\\b.gpx"]
+        for path in paths {
+            XCTAssertEqual(String(RunFormat.lastComponent(of: path)), (path as NSString).lastPathComponent, "path \"\(path)\"")
+        }
     }
 }

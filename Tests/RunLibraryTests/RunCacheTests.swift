@@ -94,6 +94,45 @@ final class RunCacheTests: XCTestCase {
         XCTAssertEqual(watch.heartRate?.weighting, .time)
     }
 
+    /// Lookups inside `readingTogether` share one read transaction: they find what a lookup alone
+    /// finds, a write inside it ends the transaction and is seen, and once it returns another
+    /// connection's write is seen too (no snapshot or lock is left behind).
+    func testLookupsReadTogetherSeeWhatLookupsAloneSee() throws {
+        let cache = try openCache()
+        let other = try openCache()
+        func row(_ name: String) -> RunCache.Row {
+            RunCache.Row(path: "/x/\(name)", sizeBytes: 10, modifiedNanoseconds: 20, hash: 30, key: "k", id: name, summaries: Data(name.utf8))
+        }
+        @Sendable func find(_ cache: RunCache, _ name: String) -> String? {
+            cache.lookup(path: "/x/\(name)", sizeBytes: 10, modifiedNanoseconds: 20, key: "k").map { String(decoding: $0.summaries, as: UTF8.self) }
+        }
+        cache.store([row("a")])
+        let together: [String?] = cache.readingTogether {
+            let first = [find(cache, "a"), find(cache, "b")]
+            cache.store([row("b")])  // ends the read transaction first
+            return first + [find(cache, "b")]
+        }
+        XCTAssertEqual(together, ["a", nil, "b"])
+        // Nothing is held now: another connection writes, and both see it.
+        other.store([row("c")])
+        XCTAssertEqual(other.warnings, [])
+        XCTAssertEqual(cache.readingTogether { find(cache, "c") }, "c")
+        XCTAssertEqual(find(other, "a"), "a")
+        XCTAssertEqual(cache.count, 3)
+        // And inside, on many threads at once, as a folder's read does.
+        let names = (0..<64).map { $0 % 3 == 0 ? "a" : "missing-\($0)" }
+        let found = RunFolder.Outcomes(count: names.count)
+        cache.readingTogether {
+            DispatchQueue.concurrentPerform(iterations: names.count) { index in
+                let hit = find(cache, names[index]) == "a"
+                found.set(index, hit ? .runs([], nil) : .failed(RunFileError(path: names[index], message: "miss")))
+            }
+        }
+        for (index, outcome) in found.values.enumerated() {
+            if case .runs? = outcome { XCTAssertEqual(names[index], "a") } else { XCTAssertNotEqual(names[index], "a") }
+        }
+    }
+
     func testTouchedOrChangedFileIsReRead() throws {
         let cache = try openCache()
         let before = try RunFolder.read(runs, cache: cache)

@@ -382,6 +382,29 @@ final class LuaState {
         return message
     }
 
+    /// The function on top of the stack as a binary chunk (debug information kept), nil when it
+    /// cannot be dumped. For the host's own preludes only (`Prelude.run`).
+    func dumpFunction() -> [UInt8]? {
+        var length = 0
+        guard let bytes = bclua_dump_function(state, &length) else { return nil }
+        defer { free(bytes) }
+        return Array(UnsafeRawBufferPointer(start: bytes, count: length))
+    }
+
+    /// Loads a binary chunk `dumpFunction` made in this process from trusted host code; nil or the
+    /// message, as `load`. Never for bytes from a file or a rule: those load as text only.
+    func loadOwnBinary(_ bytes: [UInt8], chunkName: String) -> String? {
+        let status = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                bclua_load_own_binary(state, chars.baseAddress, chars.count, chunkName)
+            }
+        }
+        if status == LUA_OK { return nil }
+        let message = errorText(at: -1).map { Self.capped($0, limit: Self.errorMessageLimit) } ?? "cannot load \(chunkName)"
+        pop()
+        return message
+    }
+
     /// The most bytes of a rule's error message the host keeps (4 KiB): `error(string.rep("H", 30e6))`
     /// otherwise went whole to stderr, into the JSON and onto every worker line that names the failure.
     /// Cut here, where a Lua error becomes a Swift value, so that no writer has to remember to.

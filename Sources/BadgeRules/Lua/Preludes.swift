@@ -1,7 +1,28 @@
+import Foundation
+
 /// Trusted Lua the host runs before any pack code, kept as real `.lua` files in `Lua/` and embedded
 /// at build time (Package.swift: `resources: [.embedInCode(...)]`). Their chunk names are their
 /// paths in the repository, so errors and tracebacks give a real `file:line`.
 struct Prelude {
+    /// Each prelude's compiled function as a binary chunk, by chunk name, once the first state
+    /// compiled it (`run`). Shared by every thread's states.
+    final class Compiled: @unchecked Sendable {
+        private let lock = NSLock()
+        private var chunks: [String: [UInt8]] = [:]
+
+        func bytes(of chunkName: String) -> [UInt8]? {
+            lock.lock(); defer { lock.unlock() }
+            return chunks[chunkName]
+        }
+
+        func keep(_ bytes: [UInt8], of chunkName: String) {
+            lock.lock(); defer { lock.unlock() }
+            chunks[chunkName] = bytes
+        }
+    }
+
+    static let compiled = Compiled()
+
     let bytes: [UInt8]
     /// `@` plus the file's path in the repository.
     let chunkName: String
@@ -17,9 +38,22 @@ struct Prelude {
     /// Loads the prelude into `lua` and calls it with the `nargs` values `pushArgs` pushes; leaves
     /// its one result on the stack. `label` names it
     /// in the error (`prelude`, `test prelude`).
+    ///
+    /// The text is compiled once per process: the first state loads it as text and keeps the
+    /// compiled function as a binary chunk (`LuaState.dumpFunction`), and every later state loads
+    /// that (an evaluation makes a state for each pack's `pack.lua` and one for its rules; compiling
+    /// the 13 KB prelude cost about 2 million instructions a state, loading the chunk a tenth).
+    /// Only these bytes, made here from the host's own source, are ever loaded as binary.
     func run(in lua: LuaState, label: String, nargs: Int32 = 0, _ pushArgs: () -> Void = {}) throws {
-        if let message = lua.load(bytes, chunkName: chunkName) {
-            throw RulesError.lua(reason: "\(label): \(message)")
+        if let compiled = Prelude.compiled.bytes(of: chunkName) {
+            if let message = lua.loadOwnBinary(compiled, chunkName: chunkName) {
+                throw RulesError.lua(reason: "\(label): \(message)")
+            }
+        } else {
+            if let message = lua.load(bytes, chunkName: chunkName) {
+                throw RulesError.lua(reason: "\(label): \(message)")
+            }
+            if let compiled = lua.dumpFunction() { Prelude.compiled.keep(compiled, of: chunkName) }
         }
         pushArgs()
         if let error = lua.call(nargs: nargs, nresults: 1) { throw RulesError.lua(reason: "\(label): \(error.message)") }

@@ -85,6 +85,15 @@ void bclua_push_host_function(lua_State *state, int fn, long long token);
 /// Loads a text-only chunk (binary chunks are refused). Status as luaL_loadbufferx.
 int bclua_load_text(lua_State *state, const char *bytes, size_t length, const char *chunkname);
 
+/// Loads a binary chunk. Only for bytes `bclua_dump_function` made in this process from the host's
+/// own trusted preludes (compiled once, loaded into every state): never for anything read from a
+/// file or given by a rule (Lua does not check binary chunks; a crafted one can break the VM).
+int bclua_load_own_binary(lua_State *state, const char *bytes, size_t length, const char *chunkname);
+
+/// The function on top of the stack as a binary chunk, debug information kept (file:line in
+/// tracebacks): a malloc'd buffer the caller frees, its size in `length`; NULL when it cannot.
+char *bclua_dump_function(lua_State *state, size_t *length);
+
 /// Opens base, string, table, math, utf8 into the (host-only) globals, puts the guarded pcall and
 /// xpcall and the charged library functions in place, and registers `badgectl_sorted_pairs` there;
 /// the prelude then builds pack environments from them.
