@@ -3,7 +3,7 @@ import Foundation
 
 /// The two command lines a platform runs most often as whole processes, parsed without
 /// swift-argument-parser: `badgectl --version` and `badgectl summarize FILE... [--no-cache]
-/// [--format json|table]`.
+/// [--format json|table] [--cache PATH]`.
 ///
 /// The argument parser reflects the command tree (`Mirror` over every option of the command and of
 /// its completion-script check), and each first reflection of a type looks its protocol
@@ -11,7 +11,7 @@ import Foundation
 /// a tenth of a 100k-record `summarize --no-cache`, and most of `--version` after the process's own
 /// start. A command line of exactly these shapes is run here with the values the parser would give
 /// (test `FastPathTests` holds each accepted line to `Badgectl.parseAsRoot`); anything else (any
-/// other option or spelling, `--format=json`, `--`, a value starting with `-`, `help`, an empty
+/// other option or spelling, `--format=json`, `--`, an argument or value starting with `-`, `help`, an empty
 /// argument, an option given twice, no file) is left to the parser, so every message, usage text,
 /// completion script and exit status stays the parser's.
 enum FastPath {
@@ -37,6 +37,10 @@ enum FastPath {
                 guard !sawNoCache else { return nil }
                 sawNoCache = true
                 settings.noCache = true
+            case "--cache":
+                guard settings.cache == nil, i < arguments.count, !arguments[i].isEmpty, !arguments[i].hasPrefix("-") else { return nil }
+                settings.cache = arguments[i]
+                i += 1
             case "--format":
                 guard !sawFormat, i < arguments.count, let format = OutputFormat(rawValue: arguments[i]) else { return nil }
                 sawFormat = true

@@ -25,7 +25,8 @@ final class FastPathTests: XCTestCase {
             ["--version"], ["summarize", "a.fit"], ["summarize", "a.fit", "--no-cache"], ["summarize", "--format", "json", "a.fit", "b.gpx"],
             ["summarize", "a.fit", "--no-cache", "--format", "table"], ["summarize", "a.fit", "--no-cache", "--no-cache"],
             ["summarize", "a.fit", "--format", "json", "--format", "table"], ["summarize"], ["summarize", "--no-cache"],
-            ["summarize", "help"], ["summarize", "a.fit", "--format"], ["summarize", "a.fit", "--format", "xml"], ["--version", "summarize"],
+            ["summarize", "help"], ["summarize", "a.fit", "--format"], ["summarize", "a.fit", "--cache", "c.sqlite", "--no-cache"],
+            ["summarize", "a.fit", "--cache", "c.sqlite", "--cache", "d.sqlite"], ["summarize", "a.fit", "--cache", "help"], ["summarize", "a.fit", "--format", "xml"], ["--version", "summarize"],
         ]
         for _ in 0..<3_000 {
             var line = random(3) == 0 ? [] : ["summarize"]
@@ -53,6 +54,8 @@ final class FastPathTests: XCTestCase {
         XCTAssertLessThan(accepted, lines.count / 2, "and leaves the others to the parser")
         XCTAssertNil(FastPath.parse(["summarize", "a.fit", "--no-cache", "--no-cache"]))
         XCTAssertNil(FastPath.parse(["summarize", "--format=json", "a.fit"]))
+        XCTAssertNil(FastPath.parse(["summarize", "a.fit", "--cache", "--no-cache"]))
+        XCTAssertEqual(FastPath.parse(["summarize", "a.fit", "--cache", "c.sqlite"]), .summarize(.init(files: ["a.fit"], cache: "c.sqlite")))
         XCTAssertEqual(FastPath.parse(["summarize", "a.fit", "--format", "json", "--no-cache"]),
                        .summarize(.init(files: ["a.fit"], format: .json, noCache: true)))
     }
