@@ -183,10 +183,8 @@ extension RunAnalyzer {
     /// pass of its own would, so the result is the same as searching one distance at a time. The
     /// distances are interleaved point by point because each pointer walk is a chain of dependent
     /// loads: several independent chains keep the processor busy where one would leave it waiting.
-    /// Three shortcuts leave the result unchanged: a window whose lower bound (the time between its
-    /// recorded neighbours) is already no better than the best is not interpolated; in the first
-    /// family, a start whose bound with the end pointer not yet moved is no better is skipped without
-    /// moving it (the pointer catches up at the next start that could be better); and a pointer
+    /// Two shortcuts leave the result unchanged: a window whose lower bound (the time between its
+    /// recorded neighbours) is already no better than the best is not interpolated; and a pointer
     /// moves up to three points by one comparison each, without a branch per point.
     static func fastestEfforts(in series: TimedSeries, _ wanted: [(name: String, meters: Double)]) -> [Effort] {
         let n = series.count
@@ -220,15 +218,10 @@ extension RunAnalyzer {
                 while i < n - 1, remaining > 0 {
                     let di = d[i], ti = t[i]
                     for q in 0..<m where active[q] {
-                        // The end: the first point at or past the target, give or take the tolerance,
-                        // at or after the pointer (it only moves forward). The window ends no earlier
-                        // than t[j - 1] for the pointer as it stands, however far it has still to move
-                        // (times never decrease): when that is already no better, this start is skipped
-                        // without moving the pointer (the first check below, with the pointer moved, would skip it too).
-                        var j = max(pointer[q], i + 1)
-                        if t[j - 1] - ti >= best[q] { continue }
                         let target = di + meters[q]
                         let limit = target - tolerance
+                        // The end: the first point at or past the target, give or take the tolerance.
+                        var j = max(pointer[q], i + 1)
                         if j + 2 < n {
                             let c1 = d[j] < limit, c2 = d[j + 1] < limit, c3 = d[j + 2] < limit
                             j += (c1 ? 1 : 0) + (c2 ? 1 : 0) + (c3 ? 1 : 0)
