@@ -41,6 +41,8 @@ public struct Badgectl: ParsableCommand {
     /// a command finds while running (a `ValidationError` from `run()`: `--tz Europe/Pari`, whatif
     /// without `--time`) is printed under that command's own usage, not badgectl's, and exits 64.
     static func run(_ arguments: [String]) -> Never {
+        // `--version` and the plain `summarize FILE...`, as the parser would read them (`FastPath`).
+        if let invocation = FastPath.parse(arguments) { run(invocation) }
         var command: ParsableCommand
         do {
             command = try parseAsRoot(arguments)

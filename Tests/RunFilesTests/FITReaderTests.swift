@@ -47,6 +47,13 @@ final class FITReaderTests: XCTestCase {
         }
         let fast = bytes.withUnsafeBytes { FITProfile.crc16($0, from: 0, to: $0.count) }
         XCTAssertEqual(fast, FITProfile.crc16(bytes))
+        // Every start and length, across the sixteen-byte steps and their tails.
+        for from in [0, 1, 3, 7, 8, 15, 16, 17, 1000] {
+            for count in Array(0...70) + [255, 256, 257, 1021, 3000] {
+                let sliced = bytes.withUnsafeBytes { FITProfile.crc16($0, from: from, to: from + count) }
+                XCTAssertEqual(sliced, FITProfile.crc16(bytes[from..<(from + count)]), "\(from) + \(count)")
+            }
+        }
         let hello = Array("123456789".utf8).withUnsafeBytes { FITProfile.crc16($0, from: 0, to: $0.count) }
         XCTAssertEqual(hello, 0xBB3D)
     }
@@ -373,6 +380,46 @@ final class FITReaderTests: XCTestCase {
             XCTAssertEqual(general.dropped, fast.dropped, name)
             XCTAssertTrue(columns(general) == columns(fast), "\(name): every column bit for bit")
         }
+    }
+
+    /// Standard records are appended to the track in chunks (`FITRecordChunk`): long stretches of
+    /// them across chunk boundaries, heart rate and cadence that start hundreds of records in (and
+    /// stop again), a device distance never given, and a few records read the general way in the
+    /// middle (a big-endian local type) and a definition redefined give the same track, bit for bit,
+    /// as a file whose every record is read the general way, one `Track.append` each.
+    func testChunkedStandardRecordsFillEveryColumnAsTheGeneralPathDoes() throws {
+        typealias B = FITProfile.BaseType
+        let fields: [FITWriter.Field] = [.init(253, B.uint32), .init(0, B.sint32), .init(1, B.sint32), .init(2, B.uint16),
+                                         .init(3, B.uint8), .init(4, B.uint8), .init(5, B.uint32)]
+        func values(_ k: Int) -> [FITWriter.Value] {
+            [.integer(Int64(t0) + Int64(k)), .integer(Int64(k * 1_000 - 500_000)), .integer(Int64(700_000 - k * 37)),
+             k % 97 == 0 ? .invalid : .integer(Int64(12_500 + k % 300)),
+             k < 700 || (1_900..<2_100).contains(k) ? .invalid : .integer(Int64(120 + k % 60)),
+             k < 1_100 ? .invalid : .integer(Int64(80 + k % 10)),
+             .invalid]
+        }
+        func file(allGeneral: Bool) -> [UInt8] {
+            var w = FITWriter()
+            w.define(local: 0, global: 20, fields: fields, bigEndian: allGeneral)
+            w.define(local: 1, global: 20, fields: fields, bigEndian: true)
+            for k in 0..<3_000 {
+                if k == 1_500 { w.define(local: 0, global: 20, fields: fields, bigEndian: allGeneral) }
+                w.write(local: (900..<905).contains(k) || k == 2_047 ? 1 : 0, values(k))
+            }
+            return w.finish()
+        }
+        let chunked = try XCTUnwrap(FITReader.read(bytes: file(allGeneral: false), source: "chunked.fit").first)
+        let general = try XCTUnwrap(FITReader.read(bytes: file(allGeneral: true), source: "general.fit").first)
+        XCTAssertEqual(chunked.count, 3_000)
+        XCTAssertEqual(chunked.heartRates.count, 3_000)
+        XCTAssertTrue(chunked.heartRates[699].isNaN && chunked.heartRates[700] == Double(120 + 700 % 60) && chunked.heartRates[2_000].isNaN)
+        XCTAssertTrue(chunked.cadences[1_099].isNaN && chunked.cadences[1_100] == 80)
+        XCTAssertTrue(chunked.deviceDistances.isEmpty)
+        XCTAssertEqual(chunked.segmentStarts, general.segmentStarts)
+        func columns(_ t: Track) -> [[UInt64]] {
+            [t.latitudes, t.longitudes, t.elevations, t.times, t.heartRates, t.cadences, t.deviceDistances].map { $0.map(\.bitPattern) }
+        }
+        XCTAssertTrue(columns(chunked) == columns(general), "every column bit for bit")
     }
 
     func testWriterBigEndianCompressedAndDeveloperFields() throws {

@@ -51,68 +51,90 @@ struct SummarizeCommand: ParsableCommand {
 
     @OptionGroup var cacheOptions: CacheOptions<SummaryCache>
 
-    func run() throws {
-        let zone = try runOptions.zone()
-        var catalogue = Catalogue(badges: [])
-        do {
-            // The README's lookup order, as every command: --badges, ./badges.json, the installed one.
-            let path = try Installation.locate("badges.json", given: badges, flag: "--badges FILE", directory: false)
-            catalogue = try Catalogue.load(path: path)
-        } catch {
-            Console.error(CommandError.prefix + "\(error) (checkpoints left out)")
-        }
-        // Each pack loaded once here for its own message; the pipeline's engine loads them for their measures.
-        for directory in rules {
-            do { _ = try RulePack.load(directory: directory) } catch { throw ValidationError("--rules \(directory): \(error)") }
-        }
-        var profile: Athlete?
-        if let athlete {
-            do { profile = try Athlete.read(path: athlete) } catch { throw CommandError.badAthlete(reason: "\(error)").usage }
-        }
-        var engine = RuleEngine(packDirectories: rules, catalogue: catalogue)
-        engine.athlete = profile
-        let packs = engine.packs
-        let table = PackMeasureTable(packs: packs, athlete: profile)
-        // Read as evaluate reads them (the same analyzer, the cache), none left out: summarize shows every run.
-        let pipeline = RunPipeline(engine: engine, zone: zone, cache: cacheOptions.open())
-        var runs: [RunSummary] = []
-        var failed = false
-        for file in files {
+    /// What was asked for, as plain values (`Settings`).
+    var settings: Settings {
+        Settings(
+            files: files, badges: badges, tz: runOptions.tz, rules: rules, athlete: athlete, format: format,
+            cache: cacheOptions.cache, noCache: cacheOptions.noCache)
+    }
+
+    func run() throws { try settings.run() }
+
+    /// A `summarize` command line's values, without the argument parser's property wrappers, so that
+    /// `FastPath` can run the command it parsed itself the way `run()` runs a parsed one.
+    struct Settings: Equatable {
+        var files: [String]
+        var badges: String?
+        var tz: String?
+        var rules: [String] = []
+        var athlete: String?
+        var format: OutputFormat = .table
+        var cache: String?
+        var noCache = false
+
+        func run() throws {
+            let zone = try RunOptions.zone(named: tz)
+            var catalogue = Catalogue(badges: [])
             do {
-                let folder = try pipeline.read(folder: file)
-                runs += folder.runs
-                for error in folder.errors {
-                    Console.error(CommandError.skipped + error.message)
+                // The README's lookup order, as every command: --badges, ./badges.json, the installed one.
+                let path = try Installation.locate("badges.json", given: badges, flag: "--badges FILE", directory: false)
+                catalogue = try Catalogue.load(path: path)
+            } catch {
+                Console.error(CommandError.prefix + "\(error) (checkpoints left out)")
+            }
+            // Each pack loaded once here for its own message; the pipeline's engine loads them for their measures.
+            for directory in rules {
+                do { _ = try RulePack.load(directory: directory) } catch { throw ValidationError("--rules \(directory): \(error)") }
+            }
+            var profile: Athlete?
+            if let athlete {
+                do { profile = try Athlete.read(path: athlete) } catch { throw CommandError.badAthlete(reason: "\(error)").usage }
+            }
+            var engine = RuleEngine(packDirectories: rules, catalogue: catalogue)
+            engine.athlete = profile
+            let packs = engine.packs
+            let table = PackMeasureTable(packs: packs, athlete: profile)
+            // Read as evaluate reads them (the same analyzer, the cache), none left out: summarize shows every run.
+            let pipeline = RunPipeline(engine: engine, zone: zone, cache: CacheOptions<SummaryCache>.open(cache: cache, noCache: noCache))
+            var runs: [RunSummary] = []
+            var failed = false
+            for file in files {
+                do {
+                    let folder = try pipeline.read(folder: file)
+                    runs += folder.runs
+                    for error in folder.errors {
+                        Console.error(CommandError.skipped + error.message)
+                        failed = true
+                    }
+                    for path in folder.ignored { Console.error("ignored \(ShownName.of(path)): \(folder.ignoredReasons[path] ?? "not a run file")") }
+                } catch {
+                    Console.error(CommandError.skipped + "\(error)")
                     failed = true
                 }
-                for path in folder.ignored { Console.error("ignored \(ShownName.of(path)): \(folder.ignoredReasons[path] ?? "not a run file")") }
-            } catch {
-                Console.error(CommandError.skipped + "\(error)")
-                failed = true
             }
-        }
-        EvaluationPipeline.printWarnings(of: pipeline.cache)
-        switch format {
-        case .json:
-            var output = Output(runs: runs)
-            if !packs.isEmpty {
-                var measures: [String: [String: [String: MeasureValue?]]] = [:]
-                for run in runs {
-                    for (index, pack) in packs.enumerated() {
-                        for measure in pack.measures {
-                            measures[run.id, default: [:]][pack.name, default: [:]][measure.name] = .some(table.value(pack: index, name: measure.name, in: run))
+            EvaluationPipeline.printWarnings(of: pipeline.cache)
+            switch format {
+            case .json:
+                var output = Output(runs: runs)
+                if !packs.isEmpty {
+                    var measures: [String: [String: [String: MeasureValue?]]] = [:]
+                    for run in runs {
+                        for (index, pack) in packs.enumerated() {
+                            for measure in pack.measures {
+                                measures[run.id, default: [:]][pack.name, default: [:]][measure.name] = .some(table.value(pack: index, name: measure.name, in: run))
+                            }
                         }
                     }
+                    output.measures = measures
                 }
-                output.measures = measures
+                print(try JSONOutput.encode(output))
+            case .table:
+                print(runs.map { run in
+                    SummarizeCommand.describe(run) + SummarizeCommand.describeMeasures(run, packs: packs, table: table)
+                }.joined(separator: "\n\n"))
             }
-            print(try JSONOutput.encode(output))
-        case .table:
-            print(runs.map { run in
-                SummarizeCommand.describe(run) + SummarizeCommand.describeMeasures(run, packs: packs, table: table)
-            }.joined(separator: "\n\n"))
+            if failed { throw ExitCode(ExitStatus.partial.rawValue) }
         }
-        if failed { throw ExitCode(ExitStatus.partial.rawValue) }
     }
 
     /// One line per measure of each pack: `measure    habits.best3k  elapsed_s = 1160.2, ...` (or why it is nil).

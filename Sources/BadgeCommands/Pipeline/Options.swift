@@ -18,7 +18,10 @@ struct RunOptions: ParsableArguments {
     /// An unknown zone is refused before the command runs, under the command's usage.
     func validate() throws { _ = try zone() }
 
-    func zone() throws -> TimeZone {
+    func zone() throws -> TimeZone { try RunOptions.zone(named: tz) }
+
+    /// The zone `--tz NAME` names, the machine's without the option.
+    static func zone(named tz: String?) throws -> TimeZone {
         guard let tz else { return ZoneNames.machine }
         guard let zone = ZoneNames.zone(named: tz) else {
             throw CommandError.unknownTimeZone(name: tz).usage

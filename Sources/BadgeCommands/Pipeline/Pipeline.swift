@@ -35,7 +35,10 @@ struct CacheOptions<Location: CacheLocation>: ParsableArguments {
     var noCache = false
 
     /// The cache to use: none with `--no-cache`; a location that cannot hold one gives a warning and none.
-    func open() -> RunCache? {
+    func open() -> RunCache? { Self.open(cache: cache, noCache: noCache) }
+
+    /// `open()` for the values of `--cache` and `--no-cache`.
+    static func open(cache: String?, noCache: Bool) -> RunCache? {
         if noCache { return nil }
         let path: String
         if let cache {

@@ -62,6 +62,19 @@ struct FITDefinition {
 }
 
 
+/// Standard records decoded but not yet appended to the track: a column each of `capacity` values
+/// (latitude, longitude, elevation, time, heart rate, cadence, device distance), appended whole by
+/// `FITDecoder.flushRecords`. Seven array appends per record (each a uniqueness and a capacity
+/// check, and the optional columns' bookkeeping) were a third of decoding a record.
+final class FITRecordChunk {
+    static let capacity = 512
+    /// Column `c`'s value `k` is at `values[c * capacity + k]`.
+    let values = UnsafeMutablePointer<Double>.allocate(capacity: 7 * FITRecordChunk.capacity)
+    var count = 0
+
+    deinit { values.deallocate() }
+}
+
 struct FITDecoder {
     let source: String
     let checkCRC: Bool
@@ -89,6 +102,8 @@ struct FITDecoder {
     var utcOffsetSeconds: Int?
     var lastRecordDistance = Double.nan
     var recordCount = 0
+    /// Standard records not yet in `track` (`flushRecords`).
+    let chunk = FITRecordChunk()
 
     init(source: String, checkCRC: Bool) {
         self.source = source
@@ -264,6 +279,7 @@ struct FITDecoder {
 
     mutating func decodeMessages(_ p: UnsafeRawBufferPointer, from: Int, to end: Int) throws {
         guard let base = p.baseAddress else { return }
+        defer { flushRecords() }
         var pos = from
         while pos < end {
             let header = p[pos]
@@ -287,6 +303,7 @@ struct FITDecoder {
     }
 
     mutating func definitionMessage(_ p: UnsafeRawBufferPointer, at pos: Int, end: Int, local: Int, developer: Bool) throws -> Int {
+        flushRecords()
         guard pos + 6 <= end else { throw truncated(at: pos, what: "definition message", end: end) }
         let architecture = p[pos + 2]
         guard architecture <= 1 else {
@@ -435,12 +452,52 @@ struct FITDecoder {
         elevation = (elevation - 2500) / 5
         let distance = FITDecoder.standardField(m, refs[slotBase + 7], UInt32.self, invalid: 0xFFFF_FFFF) / 100
         if distance.isFinite { lastRecordDistance = distance }
-        track.append(
-            latitude: lat, longitude: lon, elevation: elevation, time: time,
-            heartRate: FITDecoder.standardField(m, refs[slotBase + 5], UInt8.self, invalid: 0xFF),
-            cadence: FITDecoder.standardField(m, refs[slotBase + 6], UInt8.self, invalid: 0xFF),
-            deviceDistance: distance)
+        let k = chunk.count, v = chunk.values, n = FITRecordChunk.capacity
+        v[k] = lat
+        v[n + k] = lon
+        v[2 * n + k] = elevation
+        v[3 * n + k] = time
+        v[4 * n + k] = FITDecoder.standardField(m, refs[slotBase + 5], UInt8.self, invalid: 0xFF)
+        v[5 * n + k] = FITDecoder.standardField(m, refs[slotBase + 6], UInt8.self, invalid: 0xFF)
+        v[6 * n + k] = distance
+        chunk.count = k + 1
+        if k + 1 == n { flushRecords() }
         recordCount += 1
+    }
+
+    /// Appends the chunk's records to the track, as `Track.append` would one by one: the first
+    /// segment opened, an optional column left empty until its first value and then padded with
+    /// `.nan` before it. Called before anything else touches the track (a record the general way,
+    /// a definition) and at the end of the data.
+    mutating func flushRecords() {
+        let k = chunk.count
+        guard k > 0 else { return }
+        chunk.count = 0
+        let v = chunk.values, n = FITRecordChunk.capacity
+        if track.segmentStarts.isEmpty { track.segmentStarts.append(0) }
+        let index = track.latitudes.count, capacity = track.latitudes.capacity
+        FITDecoder.put(v + 4 * n, k, in: &track.heartRates, at: index, capacity: capacity)
+        FITDecoder.put(v + 5 * n, k, in: &track.cadences, at: index, capacity: capacity)
+        FITDecoder.put(v + 6 * n, k, in: &track.deviceDistances, at: index, capacity: capacity)
+        track.latitudes.append(contentsOf: UnsafeBufferPointer(start: v, count: k))
+        track.longitudes.append(contentsOf: UnsafeBufferPointer(start: v + n, count: k))
+        track.elevations.append(contentsOf: UnsafeBufferPointer(start: v + 2 * n, count: k))
+        track.times.append(contentsOf: UnsafeBufferPointer(start: v + 3 * n, count: k))
+    }
+
+    /// `Track.put` for `count` values at once from point `index` on: nothing while the column is empty
+    /// and the values are all `.nan`; at the first value, `.nan` for every point before it.
+    static func put(_ values: UnsafePointer<Double>, _ count: Int, in column: inout [Double], at index: Int, capacity: Int) {
+        if column.isEmpty {
+            var first = 0
+            while first < count, values[first].isNaN { first += 1 }
+            guard first < count else { return }
+            column.reserveCapacity(max(capacity, index + count))
+            column.append(contentsOf: repeatElement(Double.nan, count: index + first))
+            column.append(contentsOf: UnsafeBufferPointer(start: values + first, count: count - first))
+        } else {
+            column.append(contentsOf: UnsafeBufferPointer(start: values, count: count))
+        }
     }
 
     static func string(_ m: UnsafeRawPointer, _ ref: FITFieldRef) -> String? {
@@ -487,6 +544,7 @@ struct FITDecoder {
         case 20 where definition.standardRecord:
             standardRecord(m, slotBase: slotBase, time: time)
         case 20:
+            flushRecords()
             let semicircle = FITProfile.degreesPerSemicircle
             let lat = FITDecoder.number(m, refs[slotBase + 1], big) * semicircle
             let lon = FITDecoder.number(m, refs[slotBase + 2], big) * semicircle
