@@ -30,7 +30,7 @@ enum Format {
             buffer.withUnsafeMutableBufferPointer { vsnprintf($0.baseAddress, $0.count, "%.5f, %.5f", arguments) }
         }
         guard written >= 0, written < buffer.count else { return String(format: "%.5f, %.5f", latitude, longitude) }
-        return String(cString: buffer)
+        return String(decoding: buffer.prefix(Int(written)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// `4:58` (minutes:seconds per km), `—` for nil.
