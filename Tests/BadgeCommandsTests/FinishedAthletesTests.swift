@@ -41,6 +41,18 @@ final class FinishedAthletesTests: XCTestCase {
         XCTAssertFalse(finished.contains("Zoe"))
     }
 
+    /// Names filling several 2 MiB blocks (one of them almost a block alone, one longer than a block)
+    /// while the table grows.
+    func testNamesOverManyBlocks() {
+        let finished = FinishedAthletes()
+        let names = (0..<3_000).map { String(repeating: "n", count: 1_000) + "\($0)" } + [String(repeating: "x", count: 2_000_000), String(repeating: "y", count: 3_000_000), "after"]
+        for name in names { finished.insert(name) }
+        XCTAssertEqual(finished.count, 3_003)
+        XCTAssertTrue(names.allSatisfy(finished.contains))
+        XCTAssertFalse(finished.contains(String(repeating: "n", count: 1_000) + "3000"))
+        XCTAssertFalse(finished.contains(String(repeating: "x", count: 1_999_999)))
+    }
+
     /// The worker tells athletes apart as `String` does: the same characters in other bytes are the
     /// same athlete.
     func testCanonicallyEquivalentNamesAreOneAthlete() {
