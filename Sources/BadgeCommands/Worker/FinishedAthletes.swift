@@ -15,7 +15,8 @@ import Foundation
 /// resident) and never copied; when the table grows, the old one is freed before the new one is
 /// filled (the names are hashed again from the blocks), so two tables are never alive together.
 final class FinishedAthletes {
-    /// 0: empty; otherwise the hash's top 24 bits, then 1 + the name's place (block << 21 | offset).
+    /// 0: empty; otherwise the hash's top 24 bits, then 1 + the name's place (block << 21 | offset,
+    /// in 40 bits: room for 2^19 - 1 blocks, a TiB of names).
     private var slots: [UInt64]
     private(set) var count = 0
     /// The blocks of names, each `blockSize` bytes (a longer name: one of its own, so a name's offset
