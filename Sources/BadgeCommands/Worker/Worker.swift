@@ -8,8 +8,9 @@ import RunLibrary
 /// `badgectl worker`'s stream: JSON lines in (one run each, grouped by athlete, in start order),
 /// a header, awards and one status line per athlete out (docs/worker.md).
 ///
-/// Memory: one athlete's runs at a time (and a 64-bit hash of every athlete already finished, to
-/// catch an athlete whose lines are not together). Output is flushed after each athlete.
+/// Memory: one athlete's runs at a time (and the name of every athlete already finished, packed, to
+/// catch an athlete whose lines are not together: `FinishedAthletes`). Output is flushed after each
+/// athlete.
 final class Worker {
     /// What the worker was given: the pipeline (packs, selection, the zone of lines without `tz`,
     /// the cache files are read through) and `--sport` as given (for the header).
@@ -61,7 +62,7 @@ final class Worker {
     /// are written (`badgectl league` collects its facts here; the worker itself sets none).
     var observe: ((_ athlete: String, _ runs: [RunSummary], _ evaluation: Evaluation) -> Void)?
     private var zones: [String: TimeZone] = [:]
-    private var finished: Set<Int> = []
+    private let finished = FinishedAthletes()
     private var current: Athlete?
     private var errors = 0
     private var stoppedAt: Int?
@@ -139,7 +140,7 @@ final class Worker {
             (name, line) = (athlete, result)
         }
         if current?.name != name {
-            if finished.contains(name.hashValue) {
+            if finished.contains(name) {
                 fail(line: number, athlete: name, Message.seenBefore(name))
                 return
             }
@@ -233,7 +234,7 @@ final class Worker {
     private func finishAthlete() {
         guard let athlete = current else { return }
         current = nil
-        finished.insert(athlete.name.hashValue)
+        finished.insert(athlete.name)
         let selection = setup.pipeline.select(athlete.runs)
         let evaluation = evaluator.evaluate(runs: selection.selected)
         observe?(athlete.name, selection.selected, evaluation)
