@@ -8,16 +8,19 @@
 # with --no-cache (the reader and the analyzer on every round).
 # Environment: BENCH_DIR (inputs, default /tmp/badgectl-bench; made with BadgeBench gen-gpx/gen-fit when
 # missing), BENCH_RUNS (repetitions, default 7), EVALUATE_DIR (a folder for the warm evaluate, default
-# none), SUMMARIZE_CACHE (the cache the cached summarize uses, default the user's own; give a copy
-# to measure every binary on the same cache), PEERS=0 to leave the peers out. Each command runs once per round, binaries and peers alternating,
+# none), SUMMARIZE_CACHE (the cache the cached summarize starts from, default the user's own: each
+# binary gets its own copy of it, so that binaries with different summary versions do not replace
+# each other's rows), BADGEBENCH (the BadgeBench binary, default next to the first binary, else
+# .build/release), PEERS=0 to leave the peers out. Each command runs once per round, binaries and peers alternating,
 # so load from elsewhere falls on all alike; prints median wall and CPU (user + sys) seconds per command
 # and, per binary, the ratios to the peers (peer time / ours: higher is better).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 work=${BENCH_DIR:-/tmp/badgectl-bench}; repeat=${BENCH_RUNS:-7}
 binaries=("$@"); [[ ${#binaries[@]} -eq 0 ]] && binaries=(.build/release/badgectl)
-bench=$(dirname "${binaries[0]}")/BadgeBench
+bench=${BADGEBENCH:-$(dirname "${binaries[0]}")/BadgeBench}
 [[ -x $bench ]] || bench=.build/release/BadgeBench
+[[ -x $bench ]] || { echo "scripts/bench/process.sh: no BadgeBench (the XMLParser peer) next to ${binaries[0]} nor in .build/release: give BADGEBENCH=PATH" >&2; exit 64; }
 mkdir -p "$work"
 [[ -f $work/gpx-100k.gpx ]] || "$bench" gen-gpx 100000 "$work/gpx-100k.gpx"
 [[ -f $work/fit-100k.fit ]] || "$bench" gen-fit 100000 "$work/fit-100k.fit"
@@ -37,7 +40,15 @@ measure() {  # name command...
 for ((k = 0; k < repeat; k++)); do
     for b in "${binaries[@]}"; do
         measure "$b --version" "$b" --version
-        cached=(); [[ -n ${SUMMARIZE_CACHE:-} ]] && cached=(--cache "$SUMMARIZE_CACHE")
+        cached=()
+        if [[ -n ${SUMMARIZE_CACHE:-} ]]; then
+            own=$work/process-summarize-$(echo "$b" | md5sum | cut -c1-8).sqlite
+            if ((k == 0)); then
+                rm -f "$own" "$own-wal" "$own-shm"
+                [[ -f $SUMMARIZE_CACHE ]] && cp "$SUMMARIZE_CACHE" "$own"
+            fi
+            cached=(--cache "$own")
+        fi
         measure "$b summarize gpx-100k" "$b" summarize "$work/gpx-100k.gpx" "${cached[@]}"
         measure "$b summarize fit-100k" "$b" summarize "$work/fit-100k.fit" "${cached[@]}"
         measure "$b summarize --no-cache gpx-100k" "$b" summarize "$work/gpx-100k.gpx" --no-cache
