@@ -1,4 +1,5 @@
 import Foundation
+import BadgeRules
 import XCTest
 
 /// What the author of a six-badge pack met on the command line (issue P), each fixed: dates in the
@@ -121,10 +122,36 @@ final class AuthorFindingsEndToEndTests: XCTestCase {
         XCTAssertEqual(json["award_count"] as? Int, evaluated)
         XCTAssertEqual((json["awards"] as? [Any])?.count, evaluated)
 
+        // Gone (an installed catalogue replaced by an upgrade): the one found without it, saying so;
+        // here there is none.
         try FileManager.default.removeItem(atPath: folder.path + "/my-badges.json")
         let gone = try CLI.run(["add", "--state", state, "--all-awards"], in: elsewhere.url)
         XCTAssertEqual(gone.status, 1, gone.stderr)
-        XCTAssertTrue(gone.stderr.contains("made with the badge catalogue") && gone.stderr.contains("my-badges.json, which is gone"), gone.stderr)
-        XCTAssertTrue(gone.stderr.contains("--badges FILE"), gone.stderr)
+        XCTAssertTrue(gone.stderr.contains("the badge catalogue the state was made with, ") && gone.stderr.contains("my-badges.json, is gone"), gone.stderr)
+        XCTAssertTrue(gone.stderr.contains("cannot find the badge catalogue"), gone.stderr)
+        try FileManager.default.copyItem(atPath: Self.badges, toPath: elsewhere.path + "/badges.json")
+        let found = try CLI.run(["add", "--state", state, "--all-awards", "--format", "json"], in: elsewhere.url)
+        XCTAssertEqual(found.status, 0, found.stderr)
+        XCTAssertTrue(found.stderr.contains("my-badges.json, is gone"), found.stderr)
+        XCTAssertEqual((try XCTUnwrap(JSONSerialization.jsonObject(with: Data(found.stdout.utf8)) as? [String: Any]))["award_count"] as? Int, evaluated)
+    }
+
+    /// The catalogue a state records is the file as given, made absolute, its links kept (a link
+    /// to a versioned file is recorded as the link), and a catalogue made in memory records none.
+    func testStateRecordsTheCatalogueFileAsGiven() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("v3"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.badges, toPath: folder.path + "/v3/badges.json")
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/current.json", withDestinationPath: "v3/badges.json")
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("runs"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: CLI.repository.appendingPathComponent("runs/2026-08-01-first-run.gpx"),
+                                         to: folder.url.appendingPathComponent("runs/2026-08-01-first-run.gpx"))
+        let saved = try CLI.run(["evaluate", "runs", "--state", "state", "--rules", CLI.repository.appendingPathComponent("rules/checkpoints").path,
+                                 "--badges", "runs/../current.json", "--tz", "UTC", "--no-cache"], in: folder.url)
+        XCTAssertEqual(saved.status, 0, saved.stderr)
+        let settings = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: folder.url.appendingPathComponent("state/settings.json"))) as? [String: Any])
+        let recorded = try XCTUnwrap(settings["catalogue"] as? String)
+        XCTAssertTrue(recorded.hasPrefix("/") && recorded.hasSuffix("/current.json") && !recorded.contains(".."), recorded)
+        XCTAssertNil(Catalogue(badges: []).file)
     }
 }

@@ -131,6 +131,13 @@ final class RunCacheTests: XCTestCase {
         for (index, outcome) in found.values.enumerated() {
             if case .runs? = outcome { XCTAssertEqual(names[index], "a") } else { XCTAssertNotEqual(names[index], "a") }
         }
+        // Reads alone (no write to end the transaction) leave no transaction open either.
+        XCTAssertFalse(cache.isInsideTransaction)
+        XCTAssertEqual(cache.readingTogether { () -> Bool in find(cache, "c") == "c" && cache.isInsideTransaction }, true)
+        XCTAssertFalse(cache.isInsideTransaction)
+        other.store([row("d")])
+        XCTAssertEqual(other.warnings, [])
+        XCTAssertEqual(find(cache, "d"), "d")
     }
 
     func testTouchedOrChangedFileIsReRead() throws {

@@ -70,10 +70,15 @@ struct AddCommand: ParsableCommand {
         }
         // Without --tz the state's zone; with one, it must be the same (the evaluator says so).
         let zone = try options.runs.tz == nil ? saved.flatMap { ZoneNames.zone(named: $0.zone) } ?? options.runs.zone() : options.runs.zone()
-        // Without --badges, the catalogue the state was made with.
+        // Without --badges, the catalogue the state was made with; when that file is gone (an
+        // installed one replaced by an upgrade), the one found as without a state, saying so.
         var options = self.options
-        if options.rules.badges == nil, let saved {
-            options.rules.badges = try EvaluationPipeline.guarding(.printAndExit) { try store.catalogueFile(of: saved) }
+        if options.rules.badges == nil, let recorded = saved?.catalogue {
+            if FileManager.default.fileExists(atPath: recorded) {
+                options.rules.badges = recorded
+            } else {
+                Console.error(CommandError.prefix + AddCommand.catalogueGone(recorded))
+            }
         }
         // Without --rules, the packs the state was made with, from where they were loaded.
         let packs = try EvaluationPipeline.guarding(.printAndExit) {
@@ -111,6 +116,11 @@ struct AddCommand: ParsableCommand {
         for error in read.errors { Console.error(CommandError.skipped + error.message) }
         for failure in update.evaluation.failures { Console.error(CommandError.ruleFailed + "\(failure)") }
         if !read.errors.isEmpty || !update.evaluation.failures.isEmpty { throw ExitCode(ExitStatus.partial.rawValue) }
+    }
+
+    /// The notice for a state whose recorded catalogue file is gone.
+    static func catalogueGone(_ path: String) -> String {
+        "the badge catalogue the state was made with, \(path), is gone: reading the one found without it (give one with --badges FILE)"
     }
 
     /// `path` made absolute and standardised.

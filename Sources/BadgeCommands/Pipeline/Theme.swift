@@ -59,6 +59,6 @@ public struct Theme: Sendable, Equatable {
     public func apply(_ badges: [CatalogueBadge]) -> [CatalogueBadge] { badges.map(apply) }
 
     public func apply(_ catalogue: Catalogue) -> Catalogue {
-        Catalogue(badges: apply(catalogue.badges), source: catalogue.source)
+        Catalogue(badges: apply(catalogue.badges), source: catalogue.source, file: catalogue.file)
     }
 }

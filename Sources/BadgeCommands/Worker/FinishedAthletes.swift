@@ -41,7 +41,7 @@ final class FinishedAthletes {
     }
 
     deinit {
-        for block in blocks { free(block) }
+        for block in blocks { block.deallocate() }
     }
 
     /// True when `name` (as a `String` compares) was inserted.
@@ -104,10 +104,10 @@ final class FinishedAthletes {
     private func append(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         if used + 10 + bytes.count > size {
             size = max(Self.blockSize, 10 + bytes.count)
-            // As any allocation of Swift's own that fails: the process cannot go on.
-            guard let block = malloc(size) else { fatalError("out of memory keeping the finished athletes' names") }
+            // Swift's allocator, as any array's: a failure ends the process as theirs does.
+            let block = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
             if !blocks.isEmpty { ends.append(used) }
-            blocks.append(block.assumingMemoryBound(to: UInt8.self))
+            blocks.append(block)
             used = 0
         }
         let block = blocks[blocks.count - 1]

@@ -36,11 +36,18 @@ public struct Catalogue: Sendable, Equatable {
     public var badges: [CatalogueBadge]
     /// Where it was read from, for messages.
     public var source: String
+    /// The file it was read from (`load`), absolute, symbolic links kept as given; nil when it was
+    /// made or parsed in memory. A saved state records it (`SavedState.catalogue`).
+    public var file: String?
 
-    public init(badges: [CatalogueBadge], source: String = "<memory>") {
+    public init(badges: [CatalogueBadge], source: String = "<memory>", file: String? = nil) {
         self.badges = badges
         self.source = source
+        self.file = file
     }
+
+    /// Catalogues are equal when their badges and label are (where a file was read from is not a difference).
+    public static func == (a: Catalogue, b: Catalogue) -> Bool { a.badges == b.badges && a.source == b.source }
 
     public func badge(id: String) -> CatalogueBadge? { badges.first { $0.id == id } }
 
@@ -68,7 +75,9 @@ public struct Catalogue: Sendable, Equatable {
         } catch {
             throw RulesError.catalogue(path: path, index: nil, reason: "cannot read: \(error)")
         }
-        return try parse(data, source: path)
+        var catalogue = try parse(data, source: path)
+        catalogue.file = URL(fileURLWithPath: path).standardized.path
+        return catalogue
     }
 
     /// Parses catalogue bytes (either format).

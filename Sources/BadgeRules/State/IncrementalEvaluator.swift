@@ -56,7 +56,7 @@ public struct IncrementalEvaluator: Sendable {
     func startLocked(_ runs: [RunSummary], folder: String?) throws -> StateUpdate {
         let ordered = RuleEngine.ordered(runs)
         let (evaluation, rules) = engine.evaluateKeepingState(runs: ordered)
-        try store.save(rules: rules, runs: ordered, packs: engine.packs, zone: zone, folder: folder, catalogue: engine.catalogue.source)
+        try store.save(rules: rules, runs: ordered, packs: engine.packs, zone: zone, folder: folder, catalogue: engine.catalogue.file)
         return StateUpdate(evaluation: evaluation, added: evaluation.awards, withdrawn: [], replayed: nil, runCount: ordered.count,
                            awardCount: evaluation.awards.count)
     }
@@ -151,7 +151,6 @@ public struct IncrementalEvaluator: Sendable {
         next.runCount += fresh.count
         if let last = fresh.last { next.lastRun = RunStamp(last) }
         next.runsBytes += runBytes.count
-        next.catalogue = StateStore.catalogueFile(engine.catalogue.source) ?? state.catalogue
         let written = database.rowsWritten
         try database.add(next, added: entries, firstPosition: state.runCount, old: rules, rules: after, seeds: seeds, nextSequence: nextSequence,
                          position: position)
@@ -204,7 +203,7 @@ public struct IncrementalEvaluator: Sendable {
         try? database.queue.close()
         let runs = RuleEngine.ordered(removeDuplicates(saved + fresh))
         let (evaluation, rules) = engine.evaluateKeepingState(runs: runs)
-        try store.save(rules: rules, runs: runs, packs: engine.packs, zone: zone, folder: folder, catalogue: engine.catalogue.source)
+        try store.save(rules: rules, runs: runs, packs: engine.packs, zone: zone, folder: folder, catalogue: engine.catalogue.file)
         let (added, withdrawn) = IncrementalEvaluator.difference(before: before, after: evaluation.awards)
         return StateUpdate(evaluation: evaluation, added: added, withdrawn: withdrawn, replayed: reason, runCount: runs.count,
                            awardCount: evaluation.awards.count)

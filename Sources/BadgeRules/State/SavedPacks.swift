@@ -22,16 +22,4 @@ extension StateStore {
         }
         return state.packs.compactMap(\.directory)
     }
-
-    /// The badge catalogue `state` was made with: what `badgectl add` reads when it is given no
-    /// `--badges`; nil when the state does not record one (saved before badgectl recorded it).
-    /// - Throws: `RulesError.state` when the file it records is gone, saying to give `--badges`.
-    public func catalogueFile(of state: SavedState) throws -> String? {
-        guard let path = state.catalogue else { return nil }
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw RulesError.state(path: statePath, reason: "made with the badge catalogue \(path), which is gone: "
-                + "give a catalogue with --badges FILE, or evaluate with --state again")
-        }
-        return path
-    }
 }

@@ -388,25 +388,17 @@ public struct StateStore: Sendable {
     // MARK: - Writing
 
     /// Replaces the folder's state with `rules` over `runs` (in start order): every file written again.
-    /// `catalogue`: the catalogue's file (`Catalogue.source`), recorded when it is one.
+    /// `catalogue`: the catalogue's file (`Catalogue.file`), recorded when it was read from one.
     public func save(rules: [RuleState], runs: [RunSummary], packs: [RulePack], zone: String, folder: String?, catalogue: String? = nil) throws {
         try makeFolder()
         let (runBytes, index) = try StateStore.lines(runs, startingAt: 0)
         try write(runBytes, to: runsPath)
-        let state = SavedState(format: StateStore.format, zone: zone, folder: folder, catalogue: catalogue.flatMap(StateStore.catalogueFile),
+        let state = SavedState(format: StateStore.format, zone: zone, folder: folder, catalogue: catalogue,
                                packs: packs.map(PackStamp.init), runCount: runs.count, lastRun: runs.last.map(RunStamp.init),
                                runsBytes: runBytes.count, indexBytes: 0, rules: rules)
         try writeDatabase(state, index: index)
         // A format-1 state left here would be stale.
         for path in [legacyStatePath, indexPath] { try? FileManager.default.removeItem(atPath: path) }
-    }
-
-    /// `source` (a catalogue's) as an absolute, standardised path when it names a file, else nil.
-    static func catalogueFile(_ source: String) -> String? {
-        let full = source.hasPrefix("/") ? source : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(source)
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: full, isDirectory: &isFolder), !isFolder.boolValue else { return nil }
-        return (full as NSString).standardizingPath
     }
 
     /// The lines of `runs.jsonl` for `runs` (after `start` bytes), and their index entries.

@@ -436,6 +436,12 @@ public final class RunCache: @unchecked Sendable {
         return body()
     }
 
+    /// Whether a read transaction of `readingTogether` is open on this connection (SQLite's own
+    /// answer, for tests: none may outlive the call).
+    var isInsideTransaction: Bool {
+        locked { (try? queue.inDatabase { $0.isInsideTransaction }) ?? false }
+    }
+
     /// Ends the read transaction `readingTogether` holds, if it still does. Called under the lock.
     private func endHolding() {
         guard holding else { return }
