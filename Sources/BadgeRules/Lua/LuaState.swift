@@ -370,16 +370,7 @@ final class LuaState {
 
     /// Loads text-only Lua under `chunkName` (`@rules/x/y.lua`). On failure the message is returned and the stack is unchanged.
     func load(_ bytes: [UInt8], chunkName: String) -> String? {
-        let status = bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { chars in
-                bclua_load_text(state, chars.baseAddress, chars.count, chunkName)
-            }
-        }
-        if status == LUA_OK { return nil }
-        // A syntax error quotes the token it stopped at: a whole unfinished long string, however long.
-        let message = errorText(at: -1).map { Self.capped($0, limit: Self.errorMessageLimit) } ?? "cannot load \(chunkName)"
-        pop()
-        return message
+        loadChunk(bytes, chunkName: chunkName, with: bclua_load_text)
     }
 
     /// The function on top of the stack as a binary chunk (debug information kept), nil when it
@@ -394,12 +385,19 @@ final class LuaState {
     /// Loads a binary chunk `dumpFunction` made in this process from trusted host code; nil or the
     /// message, as `load`. Never for bytes from a file or a rule: those load as text only.
     func loadOwnBinary(_ bytes: [UInt8], chunkName: String) -> String? {
+        loadChunk(bytes, chunkName: chunkName, with: bclua_load_own_binary)
+    }
+
+    /// `load` and `loadOwnBinary`: `loader` is the shim that fixes the chunk's mode.
+    private func loadChunk(_ bytes: [UInt8], chunkName: String,
+                           with loader: (OpaquePointer?, UnsafePointer<CChar>?, Int, UnsafePointer<CChar>?) -> Int32) -> String? {
         let status = bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in
-                bclua_load_own_binary(state, chars.baseAddress, chars.count, chunkName)
+                chunkName.withCString { loader(state, chars.baseAddress, chars.count, $0) }
             }
         }
         if status == LUA_OK { return nil }
+        // A syntax error quotes the token it stopped at: a whole unfinished long string, however long.
         let message = errorText(at: -1).map { Self.capped($0, limit: Self.errorMessageLimit) } ?? "cannot load \(chunkName)"
         pop()
         return message
