@@ -23,10 +23,11 @@ results="$work/results.txt"
 : > "$results"
 
 cd "$root"
-# The flags scripts/run and scripts/install build with (static Swift runtime): one shared build.
-swift build -c release --static-swift-stdlib --product BadgeBench >&2
-swift build -c release --static-swift-stdlib --product badgectl >&2
-bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
+# The flags scripts/run and scripts/install build with (scripts/release-flags.sh): one shared build.
+source scripts/release-flags.sh
+swift build "${RELEASE_FLAGS[@]}" --product BadgeBench >&2
+swift build "${RELEASE_FLAGS[@]}" --product badgectl >&2
+bin=$(swift build "${RELEASE_FLAGS[@]}" --show-bin-path)
 bench="$bin/BadgeBench"
 python3 -c 'import gpxpy, fitdecode' 2>/dev/null || pip install gpxpy fitdecode >&2
 

@@ -13,8 +13,10 @@ enum Installation {
     }
 
     /// The file or folder `name` (`badges.json`, `rules`): `given` when a flag gave one, else the first
-    /// of `./name` and `<share>/name` that exists. `flag` is named in the error.
-    static func locate(_ name: String, given: String?, flag: String, directory: Bool, share: String? = shareDirectory) throws -> String {
+    /// of `./name` and `<share>/name` that exists. `flag` is named in the error. The share folder is
+    /// worked out only when `./name` is not there (it asks Foundation's `Bundle`, which costs a
+    /// `summarize` of one file about 2% of its time).
+    static func locate(_ name: String, given: String?, flag: String, directory: Bool) throws -> String {
         if let given { return given }
         let fm = FileManager.default
         func exists(_ path: String) -> Bool {
@@ -23,7 +25,7 @@ enum Installation {
         }
         if exists(name) { return name }
         var looked = ["./" + name]
-        if let share {
+        if let share = shareDirectory {
             let installed = (share as NSString).appendingPathComponent(name)
             if exists(installed) {
                 noticeOnce("badgectl: using \(installed) (no ./\(name) here; \(flag) to choose)")

@@ -1,0 +1,11 @@
+# The one set of flags every release build of the scripts uses (scripts/run, scripts/install, scripts/bench.sh),
+# so that they share one build in .build/release. Sourced, not run.
+#
+# --static-swift-stdlib: the Swift runtime and Foundation linked in (start-up 13 -> 8.5 ms for --version, 14 fewer
+#   shared libraries to load; the binary is ~117 MB instead of 42 MB).
+# -no-pie: a position-dependent executable. Swift's metadata holds ~98,000 absolute pointers; in a position-independent
+#   executable the dynamic loader rewrites every one at each start (7.5M cycles, ~270 fresh pages). Linked at a fixed
+#   address they are written once, by the linker: --version 3.9 -> 2.9 ms of CPU (BENCHMARKS.md, issue F, fifth round).
+#   The cost: the executable's own code and data sit at the same address in every process (no ASLR for them; the shared
+#   libraries, the stack and the heap are still randomized).
+RELEASE_FLAGS=(-c release --static-swift-stdlib -Xlinker -no-pie)
