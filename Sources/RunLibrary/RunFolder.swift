@@ -312,27 +312,12 @@ public struct RunFolder: Sendable {
         return runs
     }
 
-    /// The cache's name for a file: absolute, with `.`, `..` and repeated slashes taken out by the text
-    /// alone. Links are not resolved (`NSString.standardizingPath` did, a `readlink` per component of
-    /// every file: 6% of a warm read of 1,000 files): the name only identifies a row, whose size and
-    /// modification time (`stat`, through the links) must still match the file.
+    /// The cache's name for a file: `ConfinedPath.standardizedAbsolute` (absolute, `.`, `..` and repeated
+    /// slashes taken out by the text alone; links not resolved: `NSString.standardizingPath` did, a
+    /// `readlink` per component of every file, 6% of a warm read of 1,000 files). The name only
+    /// identifies a row, whose size and modification time (`stat`, through the links) must still match.
     static func absolutePath(_ path: String) -> String {
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        // Already plain (the usual case): no copy. Bytes compared, not Foundation's `contains` (a locale-aware search).
-        var previous: UInt8 = 0
-        var plain = true
-        for byte in absolute.utf8 {
-            if previous == UInt8(ascii: "/"), byte == UInt8(ascii: "/") || byte == UInt8(ascii: ".") { plain = false; break }
-            previous = byte
-        }
-        if plain, previous != UInt8(ascii: "/") { return absolute }
-        var parts: [Substring] = []
-        for part in absolute.split(separator: "/", omittingEmptySubsequences: true) {
-            if part == "." { continue }
-            if part == ".." { _ = parts.popLast(); continue }
-            parts.append(part)
-        }
-        return "/" + parts.joined(separator: "/")
+        ConfinedPath.standardizedAbsolute(path)
     }
 
     /// One slot per file, written by the worker that read it.

@@ -53,4 +53,20 @@ final class ConfinedPathTests: XCTestCase {
         XCTAssertEqual(ConfinedPath.resolve("dangling", in: root), .outside(link: "dangling"), "refused alike whether the target exists")
         XCTAssertEqual(ConfinedPath.resolve("loop1", in: root), .tooManyLinks(link: "loop1"))
     }
+
+    func testStandardizedAbsoluteTakesOutDotsAndSlashesByTheTextAlone() {
+        let here = FileManager.default.currentDirectoryPath
+        let parent = (here as NSString).deletingLastPathComponent
+        let expected = [
+            "/a//b/./c/../d.json": "/a/b/d.json", "/a/b/.hidden/x.json": "/a/b/.hidden/x.json",
+            "badges.json": here + "/badges.json", "./badges.json": here + "/badges.json",
+            // Foundation's `URL.standardized` gives "/badges.json" here (the catalogue was recorded so).
+            "rules/../badges.json": here + "/badges.json",
+            "a/./b//c.json": here + "/a/b/c.json", "/../x.json": "/x.json", "/a/b/../../../c.json": "/c.json",
+            "..": parent, "/": "/", "a/b/": here + "/a/b", "/a/..b/c": "/a/..b/c", "/a/b..c/./d": "/a/b..c/d",
+        ]
+        for (path, absolute) in expected {
+            XCTAssertEqual(ConfinedPath.standardizedAbsolute(path), absolute, path)
+        }
+    }
 }

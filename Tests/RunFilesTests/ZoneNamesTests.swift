@@ -11,19 +11,19 @@ final class ZoneNamesTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let link = folder + "/localtime"
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/usr/share/zoneinfo/Etc/UTC")
-        XCTAssertEqual(ZoneNames.machineZoneName(environment: [:], localtime: link), "Etc/UTC")
-        XCTAssertEqual(ZoneNames.machineZoneName(environment: ["TZ": "Europe/Paris"], localtime: link), "Europe/Paris")
-        XCTAssertEqual(ZoneNames.machineZoneName(environment: ["TZ": ":UTC"], localtime: link), "UTC")
-        XCTAssertEqual(ZoneNames.machineZoneName(environment: ["TZ": "/usr/share/zoneinfo/Zulu"], localtime: link), "Zulu")
+        XCTAssertEqual(ZoneNames.machineZoneName(tz: nil, localtime: link), "Etc/UTC")
+        XCTAssertEqual(ZoneNames.machineZoneName(tz: "Europe/Paris", localtime: link), "Europe/Paris")
+        XCTAssertEqual(ZoneNames.machineZoneName(tz: ":UTC", localtime: link), "UTC")
+        XCTAssertEqual(ZoneNames.machineZoneName(tz: "/usr/share/zoneinfo/Zulu", localtime: link), "Zulu")
         // An empty TZ, a copied zone file, no file: not said (Foundation's own lookup decides).
-        XCTAssertNil(ZoneNames.machineZoneName(environment: ["TZ": ""], localtime: link))
+        XCTAssertNil(ZoneNames.machineZoneName(tz: "", localtime: link))
         let copied = folder + "/copied"
         try Data("TZif".utf8).write(to: URL(fileURLWithPath: copied))
-        XCTAssertNil(ZoneNames.machineZoneName(environment: [:], localtime: copied))
-        XCTAssertNil(ZoneNames.machineZoneName(environment: [:], localtime: folder + "/missing"))
+        XCTAssertNil(ZoneNames.machineZoneName(tz: nil, localtime: copied))
+        XCTAssertNil(ZoneNames.machineZoneName(tz: nil, localtime: folder + "/missing"))
         let paris = folder + "/paris"
         try FileManager.default.createSymbolicLink(atPath: paris, withDestinationPath: "../usr/share/zoneinfo/Europe/Paris")
-        XCTAssertEqual(ZoneNames.machineZoneName(environment: [:], localtime: paris), "Europe/Paris")
+        XCTAssertEqual(ZoneNames.machineZoneName(tz: nil, localtime: paris), "Europe/Paris")
     }
 
     func testTheMachineZoneGivesTheOffsetsOfTheCurrentZone() {

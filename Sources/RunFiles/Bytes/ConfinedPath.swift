@@ -89,6 +89,29 @@ package enum ConfinedPath {
         return .inside(spelled(resolved))
     }
 
+    /// `path` made absolute against the current directory, with `.`, `..` and repeated slashes taken out
+    /// by the text alone (links are not resolved): the run cache's name for a file, the badge
+    /// catalogue's recorded file. Foundation's `URL.standardized` gives the same, at the cost of
+    /// `URL` and `NSString` work at every command's start.
+    package static func standardizedAbsolute(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        // Already plain (the usual case): no copy. Bytes compared, not Foundation's `contains` (a locale-aware search).
+        var previous: UInt8 = 0
+        var plain = true
+        for byte in absolute.utf8 {
+            if previous == UInt8(ascii: "/"), byte == UInt8(ascii: "/") || byte == UInt8(ascii: ".") { plain = false; break }
+            previous = byte
+        }
+        if plain, previous != UInt8(ascii: "/") { return absolute }
+        var parts: [Substring] = []
+        for part in absolute.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == ".." { _ = parts.popLast(); continue }
+            parts.append(part)
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
     /// `path` made absolute against the current directory (not resolved).
     static func absolute(_ path: String) -> String {
         if path.hasPrefix("/") { return path }
