@@ -1,6 +1,7 @@
 import ArgumentParser
 import BadgeRules
 import Foundation
+import RunFiles
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -134,6 +135,8 @@ enum ProcessSetup {
         _ = mallopt(mmapThreshold, 32 << 20)
         _ = mallopt(trimThreshold, 512 << 20)
         _ = mallopt(topPad, 16 << 20)
+        // The heap keeps its room (the trim threshold): a large run may ask for huge pages there.
+        HugePages.enabled = true
         #endif
     }
 }

@@ -439,7 +439,7 @@ public final class RunCache: @unchecked Sendable {
     /// Whether a read transaction of `readingTogether` is open on this connection (SQLite's own
     /// answer, for tests: none may outlive the call).
     var isInsideTransaction: Bool {
-        locked { (try? queue.inDatabase { $0.isInsideTransaction }) ?? false }
+        locked { queue.inDatabase { $0.isInsideTransaction } }
     }
 
     /// Ends the read transaction `readingTogether` holds, if it still does. Called under the lock.

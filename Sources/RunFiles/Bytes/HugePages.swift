@@ -1,0 +1,66 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Transparent huge pages for the columns of a large run.
+///
+/// Where the system gives huge pages only to memory that asks for them
+/// (`/sys/kernel/mm/transparent_hugepage/enabled` set to `madvise`, as on Debian and this machine),
+/// every 4 KiB page of a run's columns is a page fault, zero-filled on first touch: 100,000 FIT
+/// records took 2,465 faults and 19.6 ms of CPU in `summarize`; with the heap advised, 625 faults
+/// and 16.4 ms (BENCHMARKS.md, issue F, fifth round). glibc does the same for all its memory when
+/// `GLIBC_TUNABLES=glibc.malloc.hugetlb=1` is set, but that is read before `main`, so not ours to set.
+///
+/// Only a run large enough to pay asks (`prepare(points:)`, from `Track.reserveCapacity`), once per
+/// process: a huge page is 2 MiB of memory zero-filled at its first touch, which a small run or
+/// `--version` would pay for nothing (0.5 ms and 2 MB). The heap is grown once by a block allocated
+/// and freed (the room stays: badgectl's trim threshold, `ProcessSetup.tuneAllocator`), then
+/// advised; memory is still backed only where touched. The columns, reserved right after, and what
+/// the analysis allocates next come from that room. Growth past it gets ordinary pages. With huge
+/// pages `always` or `never`, or when `madvise` fails, nothing changes but the advice.
+package enum HugePages {
+    /// On in badgectl's process (after its allocator tuning keeps the heap's room); off in a
+    /// library, whose host's allocator is its own business.
+    nonisolated(unsafe) package static var enabled = false
+
+    /// The fewest points for which a track's columns ask (50,000 points: 400 kB a column).
+    package static let minimumPoints = 50_000
+
+    /// The heap room advised (under glibc's 32 MiB, above which blocks are mmapped).
+    static let roomBytes = 30 << 20
+
+    /// Asks, once per process, when `points` is at least `minimumPoints` and the process enabled it.
+    package static func prepare(points: Int) {
+        guard enabled, points >= minimumPoints else { return }
+        asked = true
+        _ = advised
+    }
+
+    /// Whether `prepare` has asked in this process (for tests).
+    nonisolated(unsafe) package private(set) static var asked = false
+
+    /// Whether the heap's room was advised (computed once, thread-safely, at the first large run).
+    package static let advised: Bool = adviseHeap()
+
+    /// Kept in a global while allocated, so that the optimizer cannot drop the pair (an unused
+    /// malloc and free are removable).
+    nonisolated(unsafe) private static var room: UnsafeMutableRawPointer?
+
+    private static func adviseHeap() -> Bool {
+        #if canImport(Glibc)
+        let hugePage = 2 << 20
+        guard let start = sbrk(0) else { return false }
+        room = malloc(roomBytes)
+        guard room != nil else { return false }
+        free(room)
+        room = nil
+        guard let end = sbrk(0), end > start else { return false }
+        let from = (Int(bitPattern: start) + hugePage - 1) & ~(hugePage - 1)
+        let to = Int(bitPattern: end) & ~(hugePage - 1)
+        guard to > from, let base = UnsafeMutableRawPointer(bitPattern: from) else { return false }
+        return madvise(base, to - from, MADV_HUGEPAGE) == 0
+        #else
+        return false
+        #endif
+    }
+}
