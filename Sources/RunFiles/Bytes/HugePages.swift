@@ -11,11 +11,11 @@ import Glibc
 /// and 16.4 ms (BENCHMARKS.md, issue F, fifth round). glibc does the same for all its memory when
 /// `GLIBC_TUNABLES=glibc.malloc.hugetlb=1` is set, but that is read before `main`, so not ours to set.
 ///
-/// Only a run large enough to pay asks (`prepare(points:)`, from `Track.reserveCapacity`), once per
-/// process: a huge page is 2 MiB of memory zero-filled at its first touch, which a small run or
+/// Only a run large enough to pay asks (`prepare(points:)`, from `Track.reserveCapacity`, and
+/// `prepare(fileBytes:)`, from `FileBytes.read`), once per process: a huge page is 2 MiB of memory zero-filled at its first touch, which a small run or
 /// `--version` would pay for nothing (0.5 ms and 2 MB). The heap is grown once by a block allocated
 /// and freed (the room stays: badgectl's trim threshold, `ProcessSetup.tuneAllocator`), then
-/// advised; memory is still backed only where touched. The columns, reserved right after, and what
+/// advised from where that block began; memory is still backed only where touched. The columns, reserved right after, and what
 /// the analysis allocates next come from that room. Growth past it gets ordinary pages. With huge
 /// pages `always` or `never`, or when `madvise` fails, nothing changes but the advice.
 package enum HugePages {
@@ -29,11 +29,21 @@ package enum HugePages {
     /// The heap room advised (under glibc's 32 MiB, above which blocks are mmapped).
     static let roomBytes = 30 << 20
 
+    /// The fewest bytes of a file read whole (`FileBytes.read`: a FIT file) for which its buffer asks,
+    /// before it is allocated (1 MiB: some 45,000 FIT records, whose columns come next).
+    package static let minimumFileBytes = 1 << 20
+
     /// Asks, once per process, when `points` is at least `minimumPoints` and the process enabled it.
     package static func prepare(points: Int) {
         guard enabled, points >= minimumPoints else { return }
         asked = true
         _ = advised
+    }
+
+    /// Asks, as `prepare(points:)`, for a file of `fileBytes` about to be read whole.
+    package static func prepare(fileBytes: Int) {
+        guard fileBytes >= minimumFileBytes else { return }
+        prepare(points: minimumPoints)
     }
 
     /// Whether `prepare` has asked in this process (for tests).
@@ -49,13 +59,14 @@ package enum HugePages {
     private static func adviseHeap() -> Bool {
         #if canImport(Glibc)
         let hugePage = 2 << 20
-        guard let start = sbrk(0) else { return false }
+        // The block comes from the start of the heap's free top (grown as needed), which is where
+        // the next blocks come from once it is freed: advise from there to the heap's end.
         room = malloc(roomBytes)
-        guard room != nil else { return false }
-        free(room)
+        guard let block = room else { return false }
+        free(block)
         room = nil
-        guard let end = sbrk(0), end > start else { return false }
-        let from = (Int(bitPattern: start) + hugePage - 1) & ~(hugePage - 1)
+        guard let end = sbrk(0), end > block else { return false }
+        let from = (Int(bitPattern: block) + hugePage - 1) & ~(hugePage - 1)
         let to = Int(bitPattern: end) & ~(hugePage - 1)
         guard to > from, let base = UnsafeMutableRawPointer(bitPattern: from) else { return false }
         return madvise(base, to - from, MADV_HUGEPAGE) == 0
