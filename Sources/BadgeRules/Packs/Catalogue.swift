@@ -80,21 +80,6 @@ public struct Catalogue: Sendable, Equatable {
         return catalogue
     }
 
-    /// `text` without spaces (`isSpace`) at either end: what Foundation's `trimmingCharacters(in:
-    /// .whitespaces)` does, without bridging to `NSString` (its first use costs a one-file `summarize`
-    /// about 6% of its time in type lookups).
-    static func trimmingSpaces(_ text: String) -> Substring {
-        let scalars = text.unicodeScalars
-        guard let first = scalars.firstIndex(where: { !isSpace($0) }),
-              let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
-        return Substring(scalars[first...last])
-    }
-
-    /// Foundation's `CharacterSet.whitespaces`: Unicode's space separators, tab, and zero width space.
-    static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
-        scalar == "\t" || scalar == "\u{200B}" || scalar.properties.generalCategory == .spaceSeparator
-    }
-
     /// Parses catalogue bytes (either format).
     public static func parse(_ data: Data, source: String) throws -> Catalogue {
         // JSONText, the one JSON reader: a repeated key or invalid UTF-8 is refused, saying at which byte.
@@ -122,7 +107,7 @@ public struct Catalogue: Sendable, Equatable {
                 throw RulesError.catalogue(path: source, index: index, reason: "expected an object, found \(describe(entry))")
             }
             func text(_ key: String) -> String? { if case .string(let value)? = object[key] { return value }; return nil }
-            guard let name = text("name"), !trimmingSpaces(name).isEmpty else {
+            guard let name = text("name"), !Trimming.spaces(name).isEmpty else {
                 throw RulesError.catalogue(path: source, index: index, reason: "missing required field 'name' (a non-empty string)")
             }
             let information = text("information") ?? ""
@@ -130,7 +115,7 @@ public struct Catalogue: Sendable, Equatable {
             if let raw = object["distance"] ?? object["distance_m"] {
                 if case .number(let number) = raw {
                     distance = number
-                } else if case .string(let text) = raw, let value = Double(trimmingSpaces(text)) {
+                } else if case .string(let text) = raw, let value = Double(Trimming.spaces(text)) {
                     distance = value
                 } else if raw != .null {
                     throw RulesError.catalogue(path: source, index: index, reason: "field 'distance' must be a number of metres or a string holding one, found \(describe(raw))")

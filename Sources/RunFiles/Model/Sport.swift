@@ -41,7 +41,7 @@ public enum Sport {
     /// `running`, `cycling`, `walking`, `hiking`, `swimming`, or the name lower-cased with
     /// underscores (`cross_country_skiing`, `weight_training`); nil or empty → `running`.
     public static func normalise(_ raw: String?) -> String {
-        guard var raw = raw?.trimmingCharacters(in: .whitespacesAndNewlines), !raw.isEmpty else { return "running" }
+        guard var raw = raw.map(Trimming.spacesAndNewlines), !raw.isEmpty else { return "running" }
         if let code = stravaCodes[raw] { return code }
         // Apple Health's `HKWorkoutActivityTypeRunning`: the words after the prefix, camel case split.
         if raw.hasPrefix(applePrefix), raw.count > applePrefix.count {
@@ -63,7 +63,7 @@ public enum Sport {
 
     /// Whether the file's sport word says the activity was indoors (`treadmill`, `Indoor Running`, `VirtualRun`).
     public static func isIndoorWord(_ raw: String?) -> Bool {
-        guard let raw = raw?.trimmingCharacters(in: .whitespacesAndNewlines), !raw.isEmpty else { return false }
+        guard let raw = raw.map(Trimming.spacesAndNewlines), !raw.isEmpty else { return false }
         return indoorWords.contains(key(raw))
     }
 
