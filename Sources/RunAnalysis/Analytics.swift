@@ -72,18 +72,30 @@ extension RunAnalyzer {
     /// The fastest window of each distance that spans no stop longer than `maxStopSeconds`
     /// (nil: any stop): `fastestEfforts` over each stretch between such stops, the best of them
     /// kept (the earliest of equal ones). A run with no such stop is searched in one pass, as before.
+    /// The stretches' efforts are matched to `wanted` by position, not by name: the measures ask for
+    /// several distances under one name (`age_grade` names them all ""), which matched by name gave
+    /// every distance the fastest effort of any of them.
     static func bestEfforts(in series: TimedSeries, _ wanted: [(name: String, meters: Double)], maxStopSeconds: Double?) -> [Effort] {
         guard let maxStopSeconds else { return fastestEfforts(in: series, wanted) }
         let pieces = stretches(of: series, maxStopSeconds: maxStopSeconds)
         if pieces.count == 1, pieces[0] == 0..<series.count { return fastestEfforts(in: series, wanted) }
-        var best: [String: Effort] = [:]
+        // Searched under their positions as names, named as asked at the end.
+        let numbered = wanted.indices.map { (name: String($0), meters: wanted[$0].meters) }
+        var best = [Effort?](repeating: nil, count: wanted.count)
         for piece in pieces where piece.count >= 2 {
             let part = TimedSeries(distances: Array(series.distances[piece]), elapsed: Array(series.elapsed[piece]))
-            for effort in fastestEfforts(in: part, wanted) where best[effort.name].map({ effort.elapsedSeconds < $0.elapsedSeconds }) ?? true {
-                best[effort.name] = effort
+            for effort in fastestEfforts(in: part, numbered) {
+                guard let index = Int(effort.name) else { continue }
+                if best[index].map({ effort.elapsedSeconds < $0.elapsedSeconds }) ?? true { best[index] = effort }
             }
         }
-        return wanted.compactMap { best[$0.name] }
+        return wanted.indices.compactMap { index in
+            best[index].map { effort in
+                var named = effort
+                named.name = wanted[index].name
+                return named
+            }
+        }
     }
 
     /// The stretches of a timed series between its stops longer than `maxStopSeconds`.

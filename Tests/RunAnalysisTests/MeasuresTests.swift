@@ -68,6 +68,21 @@ final class MeasuresTests: XCTestCase {
                        "300 s of running around the stop: 1500 m")
     }
 
+    /// Several distances asked under one name (as `age_grade` asks its table's distances, all named
+    /// "") on a run with a long stop: each keeps its own effort. Matched by name across the
+    /// stretches, every one was the shortest distance's effort.
+    func testEffortsOfOneNameAcrossAStopKeepTheirOwnDistances() {
+        let series = TimedSeries(RunAnalyzer.profile(of: withStop))
+        let wanted: [(name: String, meters: Double)] = [("", 400), ("", 1000), ("", 1500)]
+        let efforts = RunAnalyzer.bestEfforts(in: series, wanted, maxStopSeconds: RunAnalyzer.effortMaxStopSeconds)
+        XCTAssertEqual(efforts.map(\.distanceMeters), [400, 1000, 1500])
+        XCTAssertEqual(efforts.map(\.name), ["", "", ""])
+        for effort in efforts { XCTAssertEqual(effort.elapsedSeconds, effort.distanceMeters / 5, accuracy: 1e-6) }
+        // As the standard distances (distinct names) give them.
+        let named = RunAnalyzer.bestEfforts(in: series, [("a", 400), ("b", 1000), ("c", 1500)], maxStopSeconds: RunAnalyzer.effortMaxStopSeconds)
+        XCTAssertEqual(named.map(\.elapsedSeconds), efforts.map(\.elapsedSeconds))
+    }
+
     func testStopsCountsTheLongestAndTheTotal() {
         // Stops of 30 s at 1000 m and 200 s at 2000 m; 10 m every 2 s otherwise.
         var d: [Double] = [], t: [Double] = []

@@ -252,9 +252,13 @@ public final class RunCache: @unchecked Sendable {
     }
 
     /// A measure kind's revision: bumped when what a kind computes from the same parameters changes,
-    /// so that values cached before are computed again (`time_in` 2: `max` is included).
+    /// so that values cached before are computed again (`time_in` 2: `max` is included; `age_grade`
+    /// 2: a run with a stop over two minutes had every distance's effort the shortest one's).
     static func revision(of kind: String) -> Int {
-        kind == MeasureKind.timeIn.name ? 2 : 1
+        switch kind {
+        case MeasureKind.timeIn.name, MeasureKind.ageGrade.name: return 2
+        default: return 1
+        }
     }
 
     /// The stored measures of a file's content among `keys` (by key; a key without an entry is missing):
