@@ -1,31 +1,104 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Dispatch
+import Synchronization
 
 /// Two pieces of work on one run at once: a large file's CRC beside its decoding (`FITDecoder`), a
 /// long run's efforts in two halves (`RunAnalyzer.bestEfforts`).
 ///
-/// Dispatch's `concurrentPerform` runs them: the calling thread takes one and a thread of Dispatch's
-/// pool the other, and it returns when both are done. Called from a thread that is itself one of a
-/// `concurrentPerform` over many files (a folder read on every core), Dispatch gives the nested call
-/// only the threads left (none when the files fill the cores): the two then run one after the other
-/// on the calling thread, so there is no deadlock and no more threads than cores.
+/// The calling thread runs the first piece while a helper thread is started for the second. The
+/// second piece goes to whichever comes to it first: the helper, or the calling thread once done
+/// with the first. So on a busy machine, where the helper may not get a core for a while, nothing
+/// waits for it: the calling thread does both, as it would alone, and `run` returns without the
+/// helper (which then finds nothing to do). At most one helper less than there are processors is
+/// out at a time in the process (one on a two-core machine); when none is free (another file's
+/// run holds it, as in a folder read on every core by `RunFolder`), or a thread cannot be made, the
+/// two pieces run one after the other on the calling thread. Both are done when `run` returns.
 package enum SideBySide {
-    /// Runs `first` and `second`, at once when a second thread is free, and returns when both have.
-    /// They must not touch the same mutable state; each may write what the other never reads.
+    /// Helper threads out now, and the most there may be.
+    private static let helpers = Atomic<Int>(0)
+    private static let maximumHelpers = max(0, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) - 1)
+
+    /// Runs `first` and `second`, at once when a helper thread is free and gets a core in time, and
+    /// returns when both have. They must not touch the same mutable state; each may write what the
+    /// other never reads.
     package static func run(_ first: () -> Void, _ second: () -> Void) {
-        withoutActuallyEscaping(first) { first in
-            withoutActuallyEscaping(second) { second in
-                // The closures outlive neither this call nor the wait for both: Dispatch's `@Sendable`
-                // requirement is met by that wait, which the compiler cannot see.
-                let work = Pair(first: first, second: second)
-                DispatchQueue.concurrentPerform(iterations: 2) { side in
-                    if side == 0 { work.first() } else { work.second() }
-                }
+        guard take() else {
+            first(); second()
+            return
+        }
+        withoutActuallyEscaping(second) { second in
+            let handoff = Handoff(second)
+            let retained = Unmanaged.passRetained(handoff)
+            var thread = pthread_t()
+            var attributes = pthread_attr_t()
+            pthread_attr_init(&attributes)
+            pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+            let made = pthread_create(&thread, &attributes, { raw in
+                guard let raw else { return nil }
+                let handoff = Unmanaged<Handoff>.fromOpaque(raw).takeRetainedValue()
+                handoff.runIfUnclaimed()
+                SideBySide.helpers.subtract(1, ordering: .releasing)
+                return nil
+            }, retained.toOpaque())
+            pthread_attr_destroy(&attributes)
+            if made != 0 {
+                retained.release()
+                helpers.subtract(1, ordering: .releasing)
             }
+            first()
+            handoff.finish()
         }
     }
 
-    private struct Pair: @unchecked Sendable {
-        let first: () -> Void
-        let second: () -> Void
+    private static func take() -> Bool {
+        var now = helpers.load(ordering: .relaxed)
+        while now < maximumHelpers {
+            let (exchanged, original) = helpers.compareExchange(expected: now, desired: now + 1, ordering: .acquiring)
+            if exchanged { return true }
+            now = original
+        }
+        return false
+    }
+
+    /// The second piece, for whichever thread claims it first.
+    private final class Handoff: @unchecked Sendable {
+        /// Read and cleared only by the thread that claimed it (`claimed`), before `done` is signalled.
+        private var work: (() -> Void)?
+        private let claimed = Atomic<Bool>(false)
+        private let done = DispatchSemaphore(value: 0)
+
+        init(_ work: @escaping () -> Void) { self.work = work }
+
+        /// On the helper: the work, unless the calling thread took it.
+        func runIfUnclaimed() {
+            guard claim() else { return }
+            do {
+                // Let go of the work before the signal: the caller's `withoutActuallyEscaping` checks it.
+                let work = self.work
+                self.work = nil
+                work?()
+            }
+            done.signal()
+        }
+
+        /// On the calling thread: the work unless the helper took it, then the wait for the helper
+        /// to finish it. When it returns, no reference to the work is left (it may not escape).
+        func finish() {
+            if claim() {
+                let work = self.work
+                self.work = nil
+                work?()
+            } else {
+                done.wait()
+            }
+        }
+
+        private func claim() -> Bool {
+            claimed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        }
     }
 }
