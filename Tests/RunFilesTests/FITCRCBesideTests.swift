@@ -1,3 +1,5 @@
+import Glibc
+import Synchronization
 import XCTest
 
 @testable import RunFiles
@@ -14,6 +16,15 @@ final class FITCRCBesideTests: XCTestCase {
         generator.pauseCount = 2
         return FITWriter.encode(track: generator.track())
     }()
+
+    override func setUp() {
+        // The two-thread path whatever else the machine is running.
+        SideBySide.ignoreBusyCores.store(true, ordering: .relaxed)
+    }
+
+    override func tearDown() {
+        SideBySide.ignoreBusyCores.store(false, ordering: .relaxed)
+    }
 
     enum Outcome: Equatable {
         case tracks([String])
@@ -103,5 +114,51 @@ final class FITCRCBesideTests: XCTestCase {
         _ = assertSameBothWays(Array(Self.file.dropLast(1_000)), "cut")
         _ = assertSameBothWays(Array(Self.file.dropLast(2)), "no CRC")
         _ = assertSameBothWays(Array(Self.file.dropLast(1)), "half a CRC")
+    }
+}
+
+/// The helper thread itself: a second thread really runs the second piece, both are done when
+/// `run` returns, and /proc/stat's count of runnable threads is read.
+final class SideBySideTests: XCTestCase {
+    override func setUp() { SideBySide.ignoreBusyCores.store(true, ordering: .relaxed) }
+    override func tearDown() { SideBySide.ignoreBusyCores.store(false, ordering: .relaxed) }
+
+    func testTheSecondPieceRunsOnAnotherThreadWhileTheFirstWaitsForIt() {
+        guard sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 else { return }
+        // A helper left from an earlier call (its piece taken by the caller) ends by itself.
+        for _ in 0..<2_000 where SideBySide.helpersOut > 0 { usleep(1_000) }
+        let started = Atomic<Bool>(false)
+        var secondThread = pthread_self(), waitedOut = false, secondDone = false
+        SideBySide.run({
+            // The caller takes the second piece only after the first: if the first waits for the
+            // second to start, the helper is running it.
+            var spins = 0
+            while !started.load(ordering: .acquiring), spins < 2_000 { usleep(1_000); spins += 1 }
+            waitedOut = spins == 2_000
+        }, {
+            started.store(true, ordering: .releasing)
+            secondThread = pthread_self()
+            usleep(20_000)
+            secondDone = true
+        })
+        XCTAssertFalse(waitedOut, "the helper started the second piece")
+        XCTAssertEqual(pthread_equal(secondThread, pthread_self()), 0, "on another thread")
+        XCTAssertTrue(secondDone, "done before run returned")
+    }
+
+    func testTheCallerDoesBothWhenTheHelperIsLate() {
+        // The first piece is quick; whoever runs the second, both are done, once each.
+        for _ in 0..<200 {
+            var first = 0, second = 0
+            SideBySide.run({ first += 1 }, { second += 1 })
+            XCTAssertEqual([first, second], [1, 1])
+        }
+    }
+
+    func testRunnableThreadsAreReadFromProcStat() {
+        let text = Array("cpu  1 2 3\nintr 5 procs_running 9\nctxt 7\nprocs_running 3\nprocs_blocked 0\n".utf8)
+        XCTAssertEqual(text.withUnsafeBytes { SideBySide.runnable(inProcStat: $0) }, 3, "the line's own key, not one inside another line")
+        XCTAssertNil(Array("procs_blocked 1\n".utf8).withUnsafeBytes { SideBySide.runnable(inProcStat: $0) })
+        XCTAssertNil(Array("procs_running \n".utf8).withUnsafeBytes { SideBySide.runnable(inProcStat: $0) })
     }
 }

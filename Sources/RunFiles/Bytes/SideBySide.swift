@@ -13,13 +13,16 @@ import Synchronization
 /// second piece goes to whichever comes to it first: the helper, or the calling thread once done
 /// with the first. So on a busy machine, where the helper may not get a core for a while, nothing
 /// waits for it: the calling thread does both, as it would alone, and `run` returns without the
-/// helper (which then finds nothing to do). At most one helper less than there are processors is
-/// out at a time in the process (one on a two-core machine); when none is free (another file's
-/// run holds it, as in a folder read on every core by `RunFolder`), or a thread cannot be made, the
-/// two pieces run one after the other on the calling thread. Both are done when `run` returns.
+/// helper (which then finds nothing to do). A helper is started only when a core is idle right now
+/// (`idleCore`), and at most one less than there are processors is out at a time in the process
+/// (one on a two-core machine); otherwise (the other cores busy, another file's run holding the
+/// helper, as in a folder read on every core by `RunFolder`, or no thread to be made) the two
+/// pieces run one after the other on the calling thread. Both are done when `run` returns.
 package enum SideBySide {
     /// Helper threads out now, and the most there may be.
     private static let helpers = Atomic<Int>(0)
+    /// Helper threads out now (a helper whose piece the caller took still counts until it ends).
+    package static var helpersOut: Int { helpers.load(ordering: .acquiring) }
     private static let maximumHelpers = max(0, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) - 1)
 
     /// Runs `first` and `second`, at once when a helper thread is free and gets a core in time, and
@@ -54,14 +57,69 @@ package enum SideBySide {
         }
     }
 
+    /// Tests set it to start a helper whatever the machine is doing (`idleCore`), so that the
+    /// two-thread paths are taken on a busy machine too.
+    package static let ignoreBusyCores = Atomic<Bool>(false)
+
+    /// A helper slot, when one is free and a core is idle now (`idleCore`).
     private static func take() -> Bool {
         var now = helpers.load(ordering: .relaxed)
         while now < maximumHelpers {
             let (exchanged, original) = helpers.compareExchange(expected: now, desired: now + 1, ordering: .acquiring)
-            if exchanged { return true }
+            if exchanged {
+                if ignoreBusyCores.load(ordering: .relaxed) || idleCore() { return true }
+                helpers.subtract(1, ordering: .releasing)
+                return false
+            }
             now = original
         }
         return false
+    }
+
+    /// Whether fewer threads are runnable on the machine right now (this one included) than it has
+    /// cores: the kernel's `procs_running` in /proc/stat. On a machine whose other cores are busy
+    /// (other processes building, testing), a helper would get only a share of one and the
+    /// caller would wait for it (measured: BENCHMARKS.md, issue F, fifth round). True where
+    /// /proc/stat cannot be read.
+    static func idleCore() -> Bool {
+        #if os(Linux)
+        let descriptor = open("/proc/stat", O_RDONLY)
+        guard descriptor >= 0 else { return true }
+        defer { close(descriptor) }
+        let capacity = 1 << 16
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 1)
+        defer { buffer.deallocate() }
+        guard let base = buffer.baseAddress else { return true }
+        var count = 0
+        while count < capacity {
+            let n = read(descriptor, base + count, capacity - count)
+            if n <= 0 { break }
+            count += n
+        }
+        return runnable(inProcStat: UnsafeRawBufferPointer(rebasing: buffer[0..<count])).map { $0 <= maximumHelpers } ?? true
+        #else
+        return true
+        #endif
+    }
+
+    /// The number after `procs_running ` at the start of a line of /proc/stat's text, if any.
+    static func runnable(inProcStat text: UnsafeRawBufferPointer) -> Int? {
+        let key = Array("procs_running ".utf8)
+        let count = text.count
+        var i = 0
+        while i + key.count <= count {
+            if i == 0 || text[i - 1] == UInt8(ascii: "\n") {
+                var matches = true
+                for k in 0..<key.count where text[i + k] != key[k] { matches = false; break }
+                if matches {
+                    var value = 0, j = i + key.count
+                    while j < count, text[j] >= 48, text[j] <= 57 { value = value * 10 + Int(text[j] - 48); j += 1 }
+                    return j > i + key.count ? value : nil
+                }
+            }
+            i += 1
+        }
+        return nil
     }
 
     /// The second piece, for whichever thread claims it first.
