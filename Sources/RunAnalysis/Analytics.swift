@@ -62,8 +62,8 @@ extension RunAnalyzer {
         bestEfforts(in: TimedSeries(profile), Effort.standardDistances, maxStopSeconds: maxStopSeconds)
     }
 
-    static func efforts(of series: TimedSeries, parallelFrom minimumPoints: Int = parallelMinimumPoints, alongside: (() -> Void)? = nil) -> [Effort] {
-        bestEfforts(in: series, Effort.standardDistances, maxStopSeconds: effortMaxStopSeconds, parallelFrom: minimumPoints, alongside: alongside)
+    static func efforts(of series: TimedSeries) -> [Effort] {
+        bestEfforts(in: series, Effort.standardDistances, maxStopSeconds: effortMaxStopSeconds)
     }
 
     /// Seconds: the longest stop an effort may span (see `stretches(of:maxStopSeconds:)`).
@@ -72,104 +72,18 @@ extension RunAnalyzer {
     /// The fastest window of each distance that spans no stop longer than `maxStopSeconds`
     /// (nil: any stop): `fastestEfforts` over each stretch between such stops, the best of them
     /// kept (the earliest of equal ones). A run with no such stop is searched in one pass, as before.
-    ///
-    /// A series of at least `parallelFrom` points (`parallelMinimumPoints`) is searched on two
-    /// threads: the distances are dealt into two groups of about equal work (`effortGroups`), each
-    /// group searched over every stretch on its own thread, and the results put back together in
-    /// the order a single pass gives them, so the efforts are the same to the bit. `alongside`
-    /// (other passes over the same run) runs beside the lighter group, or after the search on one
-    /// thread.
-    static func bestEfforts(
-        in series: TimedSeries, _ wanted: [(name: String, meters: Double)], maxStopSeconds: Double?,
-        parallelFrom minimumPoints: Int = parallelMinimumPoints, alongside: (() -> Void)? = nil
-    ) -> [Effort] {
-        let n = series.count
-        var pieces = [0..<n]
-        if let maxStopSeconds { pieces = stretches(of: series, maxStopSeconds: maxStopSeconds) }
-        // One stretch over the whole run: one search, its efforts as they come.
-        let whole = pieces.count == 1 && pieces[0] == 0..<n
-        pieces.removeAll { $0.count < 2 }
-        let groups = effortGroups(in: series, pieces: pieces, wanted, minimumPoints: minimumPoints, alongside: alongside != nil)
-        // found[g][p][k]: the effort of wanted[groups[g][k]] in pieces[p], if it has one.
-        func search(_ group: [Int]) -> [[Effort?]] {
-            let lengths = group.map { wanted[$0] }
-            return series.distances.withUnsafeBufferPointer { d in
-                series.elapsed.withUnsafeBufferPointer { t in
-                    pieces.map { piece in
-                        fastestEffortSlots(UnsafeBufferPointer(rebasing: d[piece]), UnsafeBufferPointer(rebasing: t[piece]), lengths)
-                    }
-                }
-            }
-        }
-        var found: [[[Effort?]]]
-        if groups.count == 2 {
-            var first: [[Effort?]] = [], second: [[Effort?]] = []
-            SideBySide.run({ first = search(groups[0]) }, { second = search(groups[1]); alongside?() })
-            found = [first, second]
-        } else {
-            found = groups.map(search)
-            alongside?()
-        }
-        // Back in the order of `wanted`, stretch by stretch.
-        var slots = [[Effort?]](repeating: [Effort?](repeating: nil, count: wanted.count), count: pieces.count)
-        for (g, group) in groups.enumerated() {
-            for p in pieces.indices {
-                for (k, w) in group.enumerated() { slots[p][w] = found[g][p][k] }
-            }
-        }
-        if whole { return slots.first?.compactMap { $0 } ?? [] }
+    static func bestEfforts(in series: TimedSeries, _ wanted: [(name: String, meters: Double)], maxStopSeconds: Double?) -> [Effort] {
+        guard let maxStopSeconds else { return fastestEfforts(in: series, wanted) }
+        let pieces = stretches(of: series, maxStopSeconds: maxStopSeconds)
+        if pieces.count == 1, pieces[0] == 0..<series.count { return fastestEfforts(in: series, wanted) }
         var best: [String: Effort] = [:]
-        for piece in slots {
-            for case let effort? in piece where best[effort.name].map({ effort.elapsedSeconds < $0.elapsedSeconds }) ?? true {
+        for piece in pieces where piece.count >= 2 {
+            let part = TimedSeries(distances: Array(series.distances[piece]), elapsed: Array(series.elapsed[piece]))
+            for effort in fastestEfforts(in: part, wanted) where best[effort.name].map({ effort.elapsedSeconds < $0.elapsedSeconds }) ?? true {
                 best[effort.name] = effort
             }
         }
         return wanted.compactMap { best[$0.name] }
-    }
-
-    /// Points from which a run's efforts are searched on two threads (`bestEfforts`): a one-hour run
-    /// recorded every second (3,600 points) stays on one, where a thread's start would cost about
-    /// what it saves. Measured in BENCHMARKS.md (issue F, fifth round).
-    public static let parallelMinimumPoints = 20_000
-
-    /// How much of the search `alongside` passes weigh, in searches of one distance over the whole
-    /// run (splits, checkpoints, elevation and sensors of a 100k-point run took about as long as
-    /// one and a half distances; BENCHMARKS.md, issue F, fifth round).
-    static let alongsideWeight = 1.5
-
-    /// The distances (indices into `wanted`) dealt into groups for `bestEfforts`: one group of all
-    /// of them below `minimumPoints` points (or with fewer than two distances to search), otherwise
-    /// two of about equal work, counting the `alongside` passes in the second. A distance costs
-    /// about the points of each stretch it fits in times the share of the stretch a window can
-    /// start in; the largest are placed first, each in the group with less work so far (ties: the
-    /// first group, the lower index first), so the grouping depends on the series alone.
-    static func effortGroups(
-        in series: TimedSeries, pieces: [Range<Int>], _ wanted: [(name: String, meters: Double)],
-        minimumPoints: Int, alongside: Bool
-    ) -> [[Int]] {
-        let all = Array(wanted.indices)
-        guard series.count >= minimumPoints, wanted.count >= 2 else { return [all] }
-        let d = series.distances
-        var cost = [Double](repeating: 0, count: wanted.count)
-        for piece in pieces {
-            let span = d[piece.upperBound - 1] - d[piece.lowerBound]
-            guard span > 0 else { continue }
-            for w in all where wanted[w].meters > 0 {
-                cost[w] += Double(piece.count) * max(0, 1 - wanted[w].meters / span)
-            }
-        }
-        let order = all.filter { cost[$0] > 0 }.sorted { cost[$0] > cost[$1] || (cost[$0] == cost[$1] && $0 < $1) }
-        guard order.count >= 2 else { return [all] }
-        var groups: [[Int]] = [[], []]
-        var load = [0.0, alongside ? alongsideWeight * Double(series.count) : 0]
-        for w in order {
-            let g = load[1] < load[0] ? 1 : 0
-            groups[g].append(w); load[g] += cost[w]
-        }
-        // The distances nobody can search still take their place (they find nothing).
-        for w in all where cost[w] <= 0 { groups[0].append(w) }
-        if groups[1].isEmpty { return [all] }
-        return groups.map { $0.sorted() }
     }
 
     /// The stretches of a timed series between its stops longer than `maxStopSeconds`.
@@ -273,132 +187,127 @@ extension RunAnalyzer {
     /// recorded neighbours) is already no better than the best is not interpolated; and a pointer
     /// moves up to three points by one comparison each, without a branch per point.
     static func fastestEfforts(in series: TimedSeries, _ wanted: [(name: String, meters: Double)]) -> [Effort] {
-        series.distances.withUnsafeBufferPointer { d in
-            series.elapsed.withUnsafeBufferPointer { t in fastestEffortSlots(d, t, wanted).compactMap { $0 } }
-        }
-    }
-
-    /// `fastestEfforts` over the series `d`, `t`: one slot per wanted distance, in order, nil where
-    /// the series is too short for it (or has no window of it).
-    static func fastestEffortSlots(_ d: UnsafeBufferPointer<Double>, _ t: UnsafeBufferPointer<Double>, _ wanted: [(name: String, meters: Double)]) -> [Effort?] {
-        let n = d.count
-        var result = [Effort?](repeating: nil, count: wanted.count)
-        guard n >= 2 else { return result }
+        let n = series.count
+        guard n >= 2 else { return [] }
         let tolerance = distanceTolerance
-        let span = d[n - 1] - d[0]
-        let slot = wanted.indices.filter { wanted[$0].meters > 0 && span + tolerance >= wanted[$0].meters }
-        let lengths = slot.map { wanted[$0] }
-        let m = lengths.count
-        guard m > 0 else { return result }
-        let meters = UnsafeMutableBufferPointer<Double>.allocate(capacity: m)
-        let best = UnsafeMutableBufferPointer<Double>.allocate(capacity: m)
-        let bestStartDistance = UnsafeMutableBufferPointer<Double>.allocate(capacity: m)
-        let bestStartTime = UnsafeMutableBufferPointer<Double>.allocate(capacity: m)
-        let pointer = UnsafeMutableBufferPointer<Int>.allocate(capacity: m)
-        let active = UnsafeMutableBufferPointer<Bool>.allocate(capacity: m)
-        defer {
-            meters.deallocate(); best.deallocate(); bestStartDistance.deallocate()
-            bestStartTime.deallocate(); pointer.deallocate(); active.deallocate()
-        }
-        for q in 0..<m {
-            meters[q] = lengths[q].meters
-            best[q] = .infinity; bestStartDistance[q] = 0; bestStartTime[q] = 0
-            pointer[q] = 1; active[q] = true
-        }
-
-        // Start at point i, end interpolated at d[i] + meters.
-        var remaining = m
-        var i = 0
-        while i < n - 1, remaining > 0 {
-            let di = d[i], ti = t[i]
-            for q in 0..<m where active[q] {
-                let target = di + meters[q]
-                let limit = target - tolerance
-                // The end: the first point at or past the target, give or take the tolerance.
-                var j = max(pointer[q], i + 1)
-                if j + 2 < n {
-                    let c1 = d[j] < limit, c2 = d[j + 1] < limit, c3 = d[j + 2] < limit
-                    j += (c1 ? 1 : 0) + (c2 ? 1 : 0) + (c3 ? 1 : 0)
-                    if c3 { while j < n, d[j] < limit { j += 1 } }
-                } else {
-                    while j < n, d[j] < limit { j += 1 }
+        return series.distances.withUnsafeBufferPointer { d -> [Effort] in
+            series.elapsed.withUnsafeBufferPointer { t -> [Effort] in
+                let span = d[n - 1] - d[0]
+                let lengths = wanted.filter { $0.meters > 0 && span + tolerance >= $0.meters }
+                let m = lengths.count
+                guard m > 0 else { return [] }
+                let meters = UnsafeMutableBufferPointer<Double>.allocate(capacity: m)
+                let best = UnsafeMutableBufferPointer<Double>.allocate(capacity: m)
+                let bestStartDistance = UnsafeMutableBufferPointer<Double>.allocate(capacity: m)
+                let bestStartTime = UnsafeMutableBufferPointer<Double>.allocate(capacity: m)
+                let pointer = UnsafeMutableBufferPointer<Int>.allocate(capacity: m)
+                let active = UnsafeMutableBufferPointer<Bool>.allocate(capacity: m)
+                defer {
+                    meters.deallocate(); best.deallocate(); bestStartDistance.deallocate()
+                    bestStartTime.deallocate(); pointer.deallocate(); active.deallocate()
                 }
-                let end: Double
-                if j == n {
-                    // Past the end; only a rounding hair short is still a window.
-                    guard target - d[n - 1] <= tolerance else {
-                        active[q] = false
-                        remaining -= 1
-                        pointer[q] = j
-                        continue
-                    }
-                    end = t[n - 1]
-                    j = n - 1
-                } else {
-                    // d[j - 1] < target <= d[j], give or take the tolerance. The window ends
-                    // no earlier than t[a] (times never decrease, the interpolation is
-                    // clamped, IEEE rounding is monotonic): if that is no better, skip.
-                    let a = j - 1
-                    if t[a] - ti >= best[q] {
-                        pointer[q] = j
-                        continue
-                    }
-                    end = t[a] + (t[j] - t[a]) * min(1, max(0, (target - d[a]) / (d[j] - d[a])))
+                for q in 0..<m {
+                    meters[q] = lengths[q].meters
+                    best[q] = .infinity; bestStartDistance[q] = 0; bestStartTime[q] = 0
+                    pointer[q] = 1; active[q] = true
                 }
-                pointer[q] = j
-                let time = end - ti
-                if time < best[q] { best[q] = time; bestStartDistance[q] = di; bestStartTime[q] = ti }
-            }
-            i += 1
-        }
 
-        // End at point k, start interpolated at d[k] - meters.
-        for q in 0..<m { pointer[q] = 0 }
-        let first = d[0]
-        for k in 1..<n {
-            let dk = d[k], tk = t[k]
-            for q in 0..<m {
-                let target = dk - meters[q]
-                if target < first - tolerance { continue }
-                var i = pointer[q]
-                let startDistance: Double, start: Double
-                if target <= first {
-                    startDistance = first
-                    // The last moment still at the first distance.
-                    while i + 1 < k, d[i + 1] <= first + tolerance { i += 1 }
-                    start = t[i]
-                } else {
-                    // The start: the last point at or before the target, give or take the tolerance.
-                    let limit = target + tolerance
-                    if i + 3 < k {
-                        let c1 = d[i + 1] <= limit, c2 = d[i + 2] <= limit, c3 = d[i + 3] <= limit
-                        i += (c1 ? 1 : 0) + (c2 ? 1 : 0) + (c3 ? 1 : 0)
-                        if c3 { while i + 1 < k, d[i + 1] <= limit { i += 1 } }
-                    } else {
-                        while i + 1 < k, d[i + 1] <= limit { i += 1 }
+                // Start at point i, end interpolated at d[i] + meters.
+                var remaining = m
+                var i = 0
+                while i < n - 1, remaining > 0 {
+                    let di = d[i], ti = t[i]
+                    for q in 0..<m where active[q] {
+                        let target = di + meters[q]
+                        let limit = target - tolerance
+                        // The end: the first point at or past the target, give or take the tolerance.
+                        var j = max(pointer[q], i + 1)
+                        if j + 2 < n {
+                            let c1 = d[j] < limit, c2 = d[j + 1] < limit, c3 = d[j + 2] < limit
+                            j += (c1 ? 1 : 0) + (c2 ? 1 : 0) + (c3 ? 1 : 0)
+                            if c3 { while j < n, d[j] < limit { j += 1 } }
+                        } else {
+                            while j < n, d[j] < limit { j += 1 }
+                        }
+                        let end: Double
+                        if j == n {
+                            // Past the end; only a rounding hair short is still a window.
+                            guard target - d[n - 1] <= tolerance else {
+                                active[q] = false
+                                remaining -= 1
+                                pointer[q] = j
+                                continue
+                            }
+                            end = t[n - 1]
+                            j = n - 1
+                        } else {
+                            // d[j - 1] < target <= d[j], give or take the tolerance. The window ends
+                            // no earlier than t[a] (times never decrease, the interpolation is
+                            // clamped, IEEE rounding is monotonic): if that is no better, skip.
+                            let a = j - 1
+                            if t[a] - ti >= best[q] {
+                                pointer[q] = j
+                                continue
+                            }
+                            end = t[a] + (t[j] - t[a]) * min(1, max(0, (target - d[a]) / (d[j] - d[a])))
+                        }
+                        pointer[q] = j
+                        let time = end - ti
+                        if time < best[q] { best[q] = time; bestStartDistance[q] = di; bestStartTime[q] = ti }
                     }
-                    // d[i] <= target < d[i + 1], give or take the tolerance (d[k] > target).
-                    // The window starts no later than t[b], give or take a rounding of the
-                    // interpolation (hence the margin, far below any time that matters).
-                    let b = i + 1
-                    if tk - t[b] > best[q] + effortPruneMargin {
+                    i += 1
+                }
+
+                // End at point k, start interpolated at d[k] - meters.
+                for q in 0..<m { pointer[q] = 0 }
+                let first = d[0]
+                for k in 1..<n {
+                    let dk = d[k], tk = t[k]
+                    for q in 0..<m {
+                        let target = dk - meters[q]
+                        if target < first - tolerance { continue }
+                        var i = pointer[q]
+                        let startDistance: Double, start: Double
+                        if target <= first {
+                            startDistance = first
+                            // The last moment still at the first distance.
+                            while i + 1 < k, d[i + 1] <= first + tolerance { i += 1 }
+                            start = t[i]
+                        } else {
+                            // The start: the last point at or before the target, give or take the tolerance.
+                            let limit = target + tolerance
+                            if i + 3 < k {
+                                let c1 = d[i + 1] <= limit, c2 = d[i + 2] <= limit, c3 = d[i + 3] <= limit
+                                i += (c1 ? 1 : 0) + (c2 ? 1 : 0) + (c3 ? 1 : 0)
+                                if c3 { while i + 1 < k, d[i + 1] <= limit { i += 1 } }
+                            } else {
+                                while i + 1 < k, d[i + 1] <= limit { i += 1 }
+                            }
+                            // d[i] <= target < d[i + 1], give or take the tolerance (d[k] > target).
+                            // The window starts no later than t[b], give or take a rounding of the
+                            // interpolation (hence the margin, far below any time that matters).
+                            let b = i + 1
+                            if tk - t[b] > best[q] + effortPruneMargin {
+                                pointer[q] = i
+                                continue
+                            }
+                            startDistance = target
+                            start = t[i] + (t[b] - t[i]) * min(1, max(0, (target - d[i]) / (d[b] - d[i])))
+                        }
                         pointer[q] = i
-                        continue
+                        let time = tk - start
+                        if time < best[q] { best[q] = time; bestStartDistance[q] = startDistance; bestStartTime[q] = start }
                     }
-                    startDistance = target
-                    start = t[i] + (t[b] - t[i]) * min(1, max(0, (target - d[i]) / (d[b] - d[i])))
                 }
-                pointer[q] = i
-                let time = tk - start
-                if time < best[q] { best[q] = time; bestStartDistance[q] = startDistance; bestStartTime[q] = start }
+                var result: [Effort] = []
+                for q in 0..<m where best[q].isFinite {
+                    result.append(Effort(
+                        name: lengths[q].name, distanceMeters: meters[q], elapsedSeconds: best[q],
+                        startDistanceMeters: bestStartDistance[q], startElapsedSeconds: bestStartTime[q]))
+                }
+                return result
             }
         }
-        for q in 0..<m where best[q].isFinite {
-            result[slot[q]] = Effort(
-                name: lengths[q].name, distanceMeters: meters[q], elapsedSeconds: best[q],
-                startDistanceMeters: bestStartDistance[q], startElapsedSeconds: bestStartTime[q])
-        }
-        return result
     }
 
     // MARK: Checkpoints

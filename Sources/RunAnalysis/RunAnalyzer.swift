@@ -63,10 +63,6 @@ public struct RunAnalyzer: Sendable {
     /// Also keep a simplified, speed-annotated route (`RunSummary.route`) for the HTML report.
     public var includeRoutes = false
 
-    /// Points from which `summarize` searches a run's efforts on two threads (`bestEfforts`); the
-    /// results are the same either way. Tests set it low to compare the two paths.
-    public var parallelMinimumPoints = RunAnalyzer.parallelMinimumPoints
-
     public init(checkpoints: [CheckpointTarget] = [], includeRoutes: Bool = false, measures: [MeasureDefinition] = []) {
         self.includeRoutes = includeRoutes
         self.measures = measures
@@ -390,26 +386,14 @@ extension RunAnalyzer {
             summary.localStart = Timestamps.localTime(epoch, offsetSeconds: offset)
         }
         let series = TimedSeries(profile)
-        // The efforts of a long run are searched on two threads; the other passes over the series
-        // (pure functions of it) run beside the lighter half (`bestEfforts`).
-        var splitsKilometre: [Split] = [], splitsMile: [Split] = [], checkpointsPassed: [Checkpoint] = []
-        var elevation: Elevation?, heartRate: SensorStats?, cadence: SensorStats?
-        let cleaned = profile
-        summary.efforts = RunAnalyzer.efforts(of: series, parallelFrom: parallelMinimumPoints) {
-            splitsKilometre = RunAnalyzer.splits(of: series, unitMeters: 1000)
-            splitsMile = RunAnalyzer.splits(of: series, unitMeters: Units.metresPerMile)
-            checkpointsPassed = checkpoints(of: track, profile: cleaned, series: series)
-            elevation = RunAnalyzer.elevation(of: track, profile: cleaned, climb: climb)
-            heartRate = RunAnalyzer.sensorStats(track.heartRates, profile: cleaned, ignoreNonPositive: true)
-            cadence = RunAnalyzer.sensorStats(track.cadences, profile: cleaned, ignoreNonPositive: false)
-        }
-        summary.splitsKilometre = splitsKilometre
-        summary.splitsMile = splitsMile
-        summary.checkpoints = checkpointsPassed
-        summary.elevation = elevation
-        summary.heartRate = heartRate
-        summary.cadence = cadence
+        summary.splitsKilometre = RunAnalyzer.splits(of: series, unitMeters: 1000)
+        summary.splitsMile = RunAnalyzer.splits(of: series, unitMeters: Units.metresPerMile)
+        summary.efforts = RunAnalyzer.efforts(of: series)
+        summary.checkpoints = checkpoints(of: track, profile: profile, series: series)
+        summary.elevation = RunAnalyzer.elevation(of: track, profile: profile, climb: climb)
         if !climb.spikes.isEmpty { profile.dropped[RunAnalyzer.elevationSpikeReason, default: 0] += climb.spikes.count }
+        summary.heartRate = RunAnalyzer.sensorStats(track.heartRates, profile: profile, ignoreNonPositive: true)
+        summary.cadence = RunAnalyzer.sensorStats(track.cadences, profile: profile, ignoreNonPositive: false)
         summary.dropped = profile.dropped.sorted { $0.key < $1.key }.map { Dropped(reason: $0.key, count: $0.value) }
         if includeRoutes { summary.route = RouteTrace.make(track: track, profile: profile) }
         if !measures.isEmpty {

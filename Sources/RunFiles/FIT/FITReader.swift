@@ -35,22 +35,10 @@ public enum FITReader {
 
     /// Decodes FIT bytes; `source` names the file in errors. One `Track` per session.
     public static func read(bytes: [UInt8], source: String, checkCRC: Bool = true) throws -> [Track] {
-        try read(bytes: bytes, source: source, checkCRC: checkCRC, crcBesideFrom: crcBesideMinimumBytes)
-    }
-
-    /// `read(bytes:source:checkCRC:)` with the size from which a file's CRC is computed on a second
-    /// thread while its messages are decoded (tests compare both paths).
-    static func read(bytes: [UInt8], source: String, checkCRC: Bool, crcBesideFrom: Int) throws -> [Track] {
-        var decoder = FITDecoder(source: source, checkCRC: checkCRC, crcBesideFrom: crcBesideFrom)
+        var decoder = FITDecoder(source: source, checkCRC: checkCRC)
         try bytes.withUnsafeBytes { try decoder.decode($0) }
         return try decoder.tracks()
     }
-
-    /// Data bytes from which a FIT file's CRC is computed on a second thread while its messages are
-    /// decoded (`FITDecoder.decodeFile`): a one-hour run (about 80 KB) keeps to one thread, where
-    /// the thread's start would cost about what the CRC does. Measured in BENCHMARKS.md (issue F,
-    /// fifth round).
-    public static let crcBesideMinimumBytes = 512 * 1024
 }
 
 /// A field's place inside a data message: byte offset (−1 when the definition lacks the field),
@@ -90,8 +78,6 @@ final class FITRecordChunk {
 struct FITDecoder {
     let source: String
     let checkCRC: Bool
-    /// Data bytes from which the file CRC is computed beside the decoding (`FITReader.crcBesideMinimumBytes`).
-    let crcBesideFrom: Int
 
     /// Slot 0 and the most fields read from one message (a session's 12).
     static let slotsPerDefinition = 16
@@ -119,10 +105,9 @@ struct FITDecoder {
     /// Standard records not yet in `track` (`flushRecords`).
     let chunk = FITRecordChunk()
 
-    init(source: String, checkCRC: Bool, crcBesideFrom: Int = FITReader.crcBesideMinimumBytes) {
+    init(source: String, checkCRC: Bool) {
         self.source = source
         self.checkCRC = checkCRC
-        self.crcBesideFrom = crcBesideFrom
         track = Track(source: source)
         track.format = .fit
     }
@@ -270,30 +255,15 @@ struct FITDecoder {
                     + "\(count - dataStart): the file was cut short (copy it from the device again) or its header is damaged")
         }
         let complete = dataEnd + 2 <= count
-        // New file: local definitions start afresh.
-        for i in 0..<definitions.count { definitions[i] = FITDefinition() }
         if complete, checkCRC {
             let stored = UInt16(p[dataEnd]) | UInt16(p[dataEnd + 1]) << 8
-            if dataSize >= crcBesideFrom {
-                // A large file's CRC is computed on a second thread while its messages are decoded.
-                // A CRC that does not match is still the error, whatever the decoding met: the
-                // decoded records are dropped with the decoder when it throws.
-                var computed: UInt16 = 0
-                var decodingError: (any Error)?
-                SideBySide.run(
-                    { computed = FITProfile.crc16(p, from: start, to: dataEnd) },
-                    { do { try decodeMessages(p, from: dataStart, to: dataEnd) } catch { decodingError = error } })
-                if stored != computed {
-                    throw malformed(dataEnd, "file CRC is 0x\(hex(stored)), the bytes give 0x\(hex(computed)) (corrupt file)")
-                }
-                if let decodingError { throw decodingError }
-                return dataEnd + 2
-            }
             let computed = FITProfile.crc16(p, from: start, to: dataEnd)
             if stored != computed {
                 throw malformed(dataEnd, "file CRC is 0x\(hex(stored)), the bytes give 0x\(hex(computed)) (corrupt file)")
             }
         }
+        // New file: local definitions start afresh.
+        for i in 0..<definitions.count { definitions[i] = FITDefinition() }
         // A cut inside a message is named by that message; a missing CRC is named here.
         try decodeMessages(p, from: dataStart, to: dataEnd)
         guard complete else {
