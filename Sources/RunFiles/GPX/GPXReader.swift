@@ -31,9 +31,31 @@ public enum GPXReader {
     /// Reads a GPX file. `chunkSize` is the read size (tests make it tiny to exercise boundaries).
     /// `hasher` (optional) is given every byte of the file, including any after the root
     /// element, which is then read to the end.
+    /// A file of at least `splitThreshold` bytes read without a `hasher` is scanned by two threads
+    /// (`GPXSplit`), with exactly the result of one.
     public static func read(path: String, chunkSize: Int = defaultChunkSize, hasher: ContentHasher? = nil) throws -> Track {
-        let reader = try ChunkedFileReader(path: path, chunkSize: chunkSize, hasher: hasher)
-        return try scanFile(reader, source: path, hashing: hasher != nil) { ChunkedFileReader.lineNumber(path: path, offset: $0) }
+        try read(path: path, chunkSize: chunkSize, hasher: hasher, split: .automatic)
+    }
+
+    /// `read(path:chunkSize:hasher:)`, with the split chosen (tests force one) and a wrong merge
+    /// injected (tests show it would be caught).
+    static func read(path: String, chunkSize: Int = defaultChunkSize, hasher: ContentHasher? = nil, split: GPXSplit,
+                     fault: GPXSplitFault = .none, statistics: GPXSplitStatistics? = nil) throws -> Track {
+        let (fd, size) = try FileBytes.openRegular(path: path)
+        var at: Int?
+        if hasher == nil {
+            switch split {
+            case .automatic: at = size >= splitThreshold ? size / 2 : nil
+            case .never: at = nil
+            case .at(let offset): at = offset > 0 && offset < size ? offset : nil
+            }
+        }
+        guard let at else {
+            let reader = ChunkedFileReader(openedDescriptor: fd, size: size, path: path, chunkSize: chunkSize, hasher: hasher)
+            return try scanFile(reader, source: path, hashing: hasher != nil) { ChunkedFileReader.lineNumber(path: path, offset: $0) }
+        }
+        defer { close(fd) }
+        return try scanSplit(fd: fd, size: size, path: path, chunkSize: chunkSize, split: at, fault: fault, statistics: statistics)
     }
 
     /// Reads a gzip-compressed GPX file, inflating it as it is scanned (its inflated bytes are never
