@@ -65,6 +65,8 @@ final class GPXSplitWorker {
     private var start: Int?
     private var cancelled = false
     private var fragment: GPXFragment?
+    /// Memory the first thread reserved for its columns, for this one to fault in (see `populate`).
+    private var offered: [UnsafeMutableRawBufferPointer] = []
     private var thread = pthread_t()
     private var running = false
     /// How far past `split` a point start is looked for.
@@ -136,6 +138,46 @@ final class GPXSplitWorker {
         condition.unlock()
     }
 
+    /// Has this thread fault in `regions` (the first thread's columns, reserved for the whole
+    /// file) while the first scans: its writes then find their pages mapped, and the merge copies
+    /// the fragment into mapped memory. MADV_POPULATE_WRITE maps pages writable without touching
+    /// their bytes, so it is harmless however the first thread is using them (or if it has freed
+    /// them for bigger columns).
+    func populate(_ regions: [UnsafeMutableRawBufferPointer]) {
+        condition.lock()
+        offered += regions
+        condition.unlock()
+    }
+
+    private func populateOffered() {
+        condition.lock()
+        let regions = offered
+        offered = []
+        condition.unlock()
+        for region in regions { GPXSplitWorker.populate(region) }
+    }
+
+    /// Faults in the whole pages of `region` (MADV_POPULATE_WRITE, Linux 5.14; elsewhere nothing).
+    static func populate(_ region: UnsafeMutableRawBufferPointer) {
+        #if os(Linux)
+        guard let base = region.baseAddress else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let start = (Int(bitPattern: base) + page - 1) / page * page
+        let end = (Int(bitPattern: base) + region.count) / page * page
+        guard end > start, let first = UnsafeMutableRawPointer(bitPattern: start) else { return }
+        _ = madvise(first, end - start, 23)  // MADV_POPULATE_WRITE
+        #endif
+    }
+
+    /// The memory `track`'s columns hold (their capacity, not only what they fill).
+    static func regions(of track: Track) -> [UnsafeMutableRawBufferPointer] {
+        [track.latitudes, track.longitudes, track.elevations, track.times, track.heartRates, track.cadences].compactMap { column in
+            column.withUnsafeBufferPointer { buffer in
+                buffer.baseAddress.map { UnsafeMutableRawBufferPointer(start: UnsafeMutableRawPointer(mutating: $0), count: column.capacity * 8) }
+            }
+        }
+    }
+
     private var isCancelled: Bool {
         condition.lock()
         defer { condition.unlock() }
@@ -179,6 +221,7 @@ final class GPXSplitWorker {
         }
         guard let found else { return publish(nil) }
         publish(found.window.offset + found.at)
+        populateOffered()
 
         // Phase 2: points of the usual shape, one after another.
         let nameLength = found.nameLength
@@ -229,7 +272,9 @@ final class GPXSplitWorker {
                 k = 0
                 if !reserved, scanner.track.count >= 16 {
                     reserved = scanner.reserveForRest(scanned: end - first, totalBytes: size - first)
+                    if reserved { GPXSplitWorker.regions(of: scanner.track).forEach(GPXSplitWorker.populate) }
                 }
+                populateOffered()
             }
         } catch {
             return
@@ -328,6 +373,7 @@ extension GPXReader {
                 }
                 if !reserved {
                     reserved = scanner.reserveForRest(scanned: window.offset + n, totalBytes: size)
+                    if reserved, launched { worker.populate(GPXSplitWorker.regions(of: scanner.track)) }
                 }
                 try budget?.hold(scanner.track.memoryBytes * 2, as: .points)
             }

@@ -26,7 +26,7 @@ import Foundation
 /// the pause.
 public enum GPXReader {
     /// Bytes read from the file at a time.
-    public static let defaultChunkSize = 1 << 20
+    public static let defaultChunkSize = 1 << 17
 
     /// Reads a GPX file. `chunkSize` is the read size (tests make it tiny to exercise boundaries).
     /// `hasher` (optional) is given every byte of the file, including any after the root
@@ -119,7 +119,7 @@ public enum GPXReader {
                 if !reserved, let total = reader.totalBytes {
                     reserved = scanner.reserveForRest(scanned: window.offset + n, totalBytes: total)
                 }
-                // Once a window (a megabyte): the points' columns hold their room in the process's
+                // Once a window (128 KiB): the points' columns hold their room in the process's
                 // budget, twice what they fill (a column that grows holds its copy too for a moment).
                 try budget?.hold(scanner.track.memoryBytes * 2, as: .points)
             }
