@@ -129,7 +129,7 @@ final class GPXSplitTests: XCTestCase {
     }
 
     /// GPXSkeletonTests' mutations: the fourth of five usual points with every byte of its body
-    /// replaced, deleted or doubled, split at the start of the third point (the mutated point inside
+    /// replaced (by three of GPXSkeletonTests' bytes, in turn), deleted or doubled, split at the start of the third point (the mutated point inside
     /// the fragment, after a skeleton was learnt), of the fourth for every other byte (the mutated
     /// point first), and at the changed byte (the fragment, if any, starts after it).
     func testMutatedPointsReadTheSameSplit() throws {
@@ -139,7 +139,10 @@ final class GPXSplitTests: XCTestCase {
         let replacements: [UInt8] = Array("< >/!?x0.9-e:\"\n\t&".utf8) + [0x00, 0xFF]
         var tally = Tally()
         for k in bodyStart..<target.count {
-            var edits: [[UInt8]] = replacements.filter { $0 != target[k] }.map { b in
+            // Three of the replacements at each byte, in turn (each read starts a thread: all of them
+            // at every byte would take minutes on a busy machine).
+            let chosen = (0..<3).map { replacements[(3 * k + $0) % replacements.count] }
+            var edits: [[UInt8]] = chosen.filter { $0 != target[k] }.map { b in
                 var t = target
                 t[k] = b
                 return t
@@ -160,7 +163,7 @@ final class GPXSplitTests: XCTestCase {
                             what: "byte \(k) of the fourth point: \(String(decoding: edited, as: UTF8.self))", tally: &tally)
             }
         }
-        XCTAssertGreaterThan(tally.reads, 12_000)
+        XCTAssertGreaterThan(tally.reads, 3_000)
         XCTAssertEqual(tally.mismatches, 0)
         XCTAssertGreaterThan(tally.taken, tally.reads / 3, "\(tally)")
     }
