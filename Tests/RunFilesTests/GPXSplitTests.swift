@@ -2,10 +2,11 @@
 @testable import RunFixtures
 import XCTest
 
-/// A file read by two threads (`GPXSplit`) must give exactly what the sequential scan gives: the same
-/// track bit for bit, or the same error word for word, wherever the split falls. Read through
-/// `GPXReader.read(path:)`, the entry the run loader calls, with the split forced.
-final class GPXSplitTests: XCTestCase {
+/// What the split-read tests share: a file read by two threads (`GPXSplit`) must give exactly what
+/// the sequential scan gives, the same track bit for bit or the same error word for word, wherever
+/// the split falls. Read through `GPXReader.read(path:)`, the entry the run loader calls, with the
+/// split forced. No tests of its own.
+class GPXSplitComparing: XCTestCase {
     var directory = ""
 
     override func setUpWithError() throws {
@@ -63,6 +64,28 @@ final class GPXSplitTests: XCTestCase {
         }
     }
 
+    /// Offsets to split at: every 1/37th of the file, and every byte around the first `points`
+    /// point starts (`<trkpt` or a prefixed one).
+    static func splits(_ bytes: [UInt8], every: Int = 37, points: Int = 40) -> [Int] {
+        var result = Set((1..<every).map { bytes.count * $0 / every })
+        let marker = Array("trkpt".utf8)
+        var found = 0
+        var k = 1
+        while k + marker.count < bytes.count, found < points {
+            if bytes[k] == marker[0], Array(bytes[k..<k + marker.count]) == marker, let lt = bytes[..<k].lastIndex(of: UInt8(ascii: "<")),
+               k - lt < 16, bytes[lt + 1] != UInt8(ascii: "/") {
+                for d in -2...2 where lt + d > 0 && lt + d < bytes.count { result.insert(lt + d) }
+                found += 1
+            }
+            k += 1
+        }
+        return result.sorted()
+    }
+
+}
+
+/// Split reads of generated runs, hand-made documents and GPXSkeletonTests' mutations.
+final class GPXSplitTests: GPXSplitComparing {
     /// Generated runs, both GPX styles, with pauses of every kind, split at 40 places each.
     func generatedRuns() -> [(String, [UInt8])] {
         var runs: [(String, [UInt8])] = []
@@ -103,16 +126,6 @@ final class GPXSplitTests: XCTestCase {
             ("a point in a comment", GPXSkeletonTests.document(Array(usual[0..<6]) + ["<!--\n" + usual[6] + "-->\n"] + Array(usual[7...]))),
             ("cut off", Array(GPXSkeletonTests.document(usual).dropLast(40))),
         ]
-    }
-
-    /// Offsets to split at: every 1/37th of the file, and every byte around each point start.
-    static func splits(_ bytes: [UInt8], every: Int = 37) -> [Int] {
-        var result = Set((1..<every).map { bytes.count * $0 / every })
-        let marker = Array("<trkpt".utf8)
-        for k in 0..<(bytes.count - marker.count) where bytes[k] == marker[0] && Array(bytes[k..<k + marker.count]) == marker {
-            for d in -2...2 where k + d > 0 && k + d < bytes.count { result.insert(k + d) }
-        }
-        return result.sorted()
     }
 
     func testSplitReadsEqualTheSequentialScan() throws {
@@ -195,5 +208,28 @@ final class GPXSplitTests: XCTestCase {
         XCTAssertEqual(split, Self.describe { try GPXReader.read(path: path, split: .never) })
         XCTAssertEqual(split, Self.describe { try GPXReader.read(path: path) })
         XCTAssertFalse(split.hasPrefix("error"))
+    }
+}
+
+/// The real GPX files of the shared data set read split at 40 places each and around their first 40
+/// track point starts: exactly the sequential scan's tracks and errors. Skipped unless `REALDATA_DIR` names the
+/// set; `scripts/check-realdata` runs it (check `gpxsplit`).
+final class GPXSplitRealDataTests: GPXSplitComparing {
+    func testRealFilesReadTheSameSplit() throws {
+        guard let dir = ProcessInfo.processInfo.environment["REALDATA_DIR"], !dir.isEmpty else {
+            throw XCTSkip("set REALDATA_DIR to the realdata folder to run this check")
+        }
+        let files = (FileManager.default.enumerator(atPath: dir)?.compactMap { $0 as? String } ?? [])
+            .filter { $0.hasSuffix(".gpx") }.sorted()
+        XCTAssertFalse(files.isEmpty, "no .gpx file under \(dir)")
+        var tally = Tally()
+        for name in files {
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: dir).appendingPathComponent(name)))
+            let before = tally
+            try compare(bytes, splits: Self.splits(bytes, every: 40), chunkSizes: [GPXReader.defaultChunkSize], what: name, tally: &tally)
+            print("| \(name) | \(bytes.count) bytes | \(tally.reads - before.reads) splits | \(tally.taken - before.taken) taken | \(tally.mismatches - before.mismatches) differ |")
+        }
+        XCTAssertEqual(tally.mismatches, 0)
+        XCTAssertGreaterThan(tally.taken, 0)
     }
 }
