@@ -193,27 +193,28 @@ final class GPXSplitTests: GPXSplitComparing {
         }
     }
 
-    /// Big files split by themselves (`GPXSplit.automatic`): a generated run above the threshold
-    /// reads as the sequential scan does, its fragment taken.
+    /// Big files split by themselves (`GPXSplit.automatic`, its threshold lowered to 1 MiB): a
+    /// marathon (about 6 MB) reads as the sequential scan does, its fragment taken; a file below the
+    /// threshold is not split.
     func testBigFilesSplitByThemselves() throws {
         var generator = RunGenerator(seed: 7, distanceMeters: 42_195)
         generator.pauseCount = 3
         let bytes = generator.gpxBytes()
-        XCTAssertGreaterThan(bytes.count, GPXReader.splitThreshold)
+        XCTAssertGreaterThan(bytes.count, 1 << 20)
         let path = directory + "/big.gpx"
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         let statistics = GPXSplitStatistics()
-        let split = Self.describe { try GPXReader.read(path: path, split: .automatic, statistics: statistics) }
+        let split = Self.describe { try GPXReader.read(path: path, split: .automaticAbove(1 << 20), statistics: statistics) }
         XCTAssertGreaterThan(statistics.fragmentPoints, 1000)
         XCTAssertEqual(split, Self.describe { try GPXReader.read(path: path, split: .never) })
         XCTAssertEqual(split, Self.describe { try GPXReader.read(path: path) })
         XCTAssertFalse(split.hasPrefix("error"))
+        let below = GPXSplitStatistics()
+        _ = try GPXReader.read(path: path, split: .automaticAbove(bytes.count + 1), statistics: below)
+        XCTAssertEqual(below.fragmentPoints, 0)
     }
 }
 
-/// The real GPX files of the shared data set read split at 40 places each and around their first 40
-/// track point starts: exactly the sequential scan's tracks and errors. Skipped unless `REALDATA_DIR` names the
-/// set; `scripts/check-realdata` runs it (check `gpxsplit`).
 final class GPXSplitRealDataTests: GPXSplitComparing {
     func testRealFilesReadTheSameSplit() throws {
         guard let dir = ProcessInfo.processInfo.environment["REALDATA_DIR"], !dir.isEmpty else {

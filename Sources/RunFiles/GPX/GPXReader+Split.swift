@@ -15,6 +15,8 @@ import Darwin
 enum GPXSplit: Equatable {
     /// Files of at least `GPXReader.splitThreshold` bytes are split in the middle.
     case automatic
+    /// Files of at least this many bytes are split in the middle (tests lower the threshold).
+    case automaticAbove(Int)
     /// Never split (the sequential scan).
     case never
     /// Split at this byte offset whatever the file's size (tests sweep it).
@@ -325,8 +327,10 @@ extension GPXScanner {
 }
 
 extension GPXReader {
-    /// Files of at least this many bytes are read by two threads (`GPXSplit.automatic`).
-    static let splitThreshold = 4 << 20
+    /// Files of at least this many bytes are read by two threads (`GPXSplit.automatic`): below it
+    /// the second thread's start, its columns' copy and its faults cost what it saves (measured on
+    /// generated runs of 4.7, 7.9 and 15.7 MB, BENCHMARKS.md "fifth round: GPX on two cores").
+    static let splitThreshold = 16 << 20
 
     /// The split read of the open regular file `fd` (`size` bytes) at `split`: see `GPXSplit`.
     static func scanSplit(fd: Int32, size: Int, path: String, chunkSize: Int, split: Int, fault: GPXSplitFault,

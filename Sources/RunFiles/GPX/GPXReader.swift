@@ -4,7 +4,8 @@ import Foundation
 ///
 /// A hand-written byte scanner, not an XML library: the file streams through a fixed buffer
 /// (`ChunkedFileReader`), tags are found with `memchr`, numbers and timestamps are parsed straight
-/// from the bytes, and no `String` is made per element. It checks what it must to catch broken
+/// from the bytes, and no `String` is made per element. A file of `splitThreshold` bytes or more
+/// (read without a hasher) is scanned by two threads, with exactly the result of one (`GPXSplit`). It checks what it must to catch broken
 /// files (every element closed by its own name, nothing cut off) but is lenient where real devices
 /// are sloppy:
 /// - a UTF-8 byte-order mark and whitespace before `<?xml` are skipped;
@@ -46,6 +47,7 @@ public enum GPXReader {
         if hasher == nil {
             switch split {
             case .automatic: at = size >= splitThreshold ? size / 2 : nil
+            case .automaticAbove(let threshold): at = size >= threshold ? size / 2 : nil
             case .never: at = nil
             case .at(let offset): at = offset > 0 && offset < size ? offset : nil
             }
