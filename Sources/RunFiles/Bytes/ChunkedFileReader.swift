@@ -31,6 +31,11 @@ final class ChunkedFileReader {
     private var done = false
     private let fill: (UnsafeMutablePointer<UInt8>, Int) throws -> Int
     private let closeFile: () -> Void
+    /// A reader made by `init(descriptor:...)` reads with pread(2) from `position`, so that two
+    /// readers can share one descriptor and `skip(to:)` can move on; -1 for the others.
+    private var descriptor: Int32 = -1
+    private var position = 0
+    private var path = ""
 
     private init(chunkSize: Int, totalBytes: Int?, fill: @escaping (UnsafeMutablePointer<UInt8>, Int) throws -> Int, close: @escaping () -> Void) {
         self.chunkSize = max(1, chunkSize)
@@ -50,6 +55,12 @@ final class ChunkedFileReader {
     /// in chunks of `chunkSize` bytes. `hasher` (optional) sees every byte of the file as it is read.
     convenience init(path: String, chunkSize: Int, hasher: ContentHasher? = nil) throws {
         let (fd, size) = try FileBytes.openRegular(path: path)
+        self.init(openedDescriptor: fd, size: size, path: path, chunkSize: chunkSize, hasher: hasher)
+    }
+
+    /// Reads `fd`, opened by `FileBytes.openRegular` (which gave `size`), with read(2) in chunks of
+    /// `chunkSize` bytes, and closes it when done. `hasher` (optional) sees every byte as it is read.
+    convenience init(openedDescriptor fd: Int32, size: Int, path: String, chunkSize: Int, hasher: ContentHasher? = nil) {
         self.init(
             chunkSize: chunkSize, totalBytes: size > 0 ? size : nil,
             fill: ChunkedFileReader.reading(fd, path: path, hasher: hasher),
@@ -77,6 +88,41 @@ final class ChunkedFileReader {
     /// Serves what `fill` gives (a zip entry's inflated bytes, any stream), in chunks of `chunkSize`.
     convenience init(chunkSize: Int, fill: @escaping (UnsafeMutablePointer<UInt8>, Int) throws -> Int) {
         self.init(chunkSize: chunkSize, totalBytes: nil, fill: fill, close: {})
+    }
+
+    /// Reads the open file `fd` (which the caller closes, after this reader is gone) with pread(2)
+    /// from byte `start` on, in chunks of `chunkSize`; `totalBytes` is the file's size. Window
+    /// offsets are file offsets. Two such readers may read one descriptor from two threads.
+    convenience init(descriptor fd: Int32, path: String, from start: Int, chunkSize: Int, totalBytes: Int) {
+        self.init(chunkSize: chunkSize, totalBytes: totalBytes > 0 ? totalBytes : nil, fill: { _, _ in 0 }, close: {})
+        descriptor = fd
+        self.path = path
+        position = start
+        offset = start
+    }
+
+    /// Drops what the buffer holds and goes on from byte `target` of the file: the next window
+    /// starts there (a reader made by `init(descriptor:...)` only; `target` at or after the last
+    /// window's start).
+    func skip(to target: Int) {
+        precondition(descriptor >= 0, "skip(to:) needs a reader made by init(descriptor:...)")
+        length = 0
+        offset = target
+        position = target
+        done = false
+    }
+
+    /// pread(2) from `position`, retried on EINTR; 0 at the end of the file.
+    private func readAtPosition(_ dest: UnsafeMutablePointer<UInt8>, _ max: Int) throws -> Int {
+        while true {
+            let r = pread(descriptor, dest, max, off_t(position))
+            if r >= 0 {
+                position += r
+                return r
+            }
+            if errno == EINTR { continue }
+            throw ActivityError.unreadable(path: path, reason: String(cString: strerror(errno)))
+        }
     }
 
     /// read(2) from `fd` into a buffer, retried on EINTR; 0 at the end of the file.
@@ -127,7 +173,8 @@ final class ChunkedFileReader {
             buffer = bigger
             capacity *= 2
         }
-        let got = try fill(buffer + length, min(chunkSize, capacity - length))
+        let room = min(chunkSize, capacity - length)
+        let got = descriptor >= 0 ? try readAtPosition(buffer + length, room) : try fill(buffer + length, room)
         length += got
         if got == 0 { done = true }
         return Window(bytes: UnsafePointer(buffer), count: length, isFinal: got == 0, offset: offset)
