@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -34,11 +35,16 @@ package enum HugePages {
     package static let minimumFileBytes = 1 << 20
 
     /// Asks, once per process, when `points` is at least `minimumPoints` and the process enabled it.
+    /// Only the process's main thread asks: glibc serves other threads from arenas of their own,
+    /// outside the heap, so a run read on one (a folder's worker, the GPX split read's second
+    /// thread) would use up the one ask for nothing.
     package static func prepare(points: Int) {
-        guard enabled, points >= minimumPoints else { return }
+        guard enabled, points >= minimumPoints, isMainThread else { return }
         asked = true
         _ = advised
     }
+
+    private static var isMainThread: Bool { Thread.isMainThread }
 
     /// Asks, as `prepare(points:)`, for a file of `fileBytes` about to be read whole.
     package static func prepare(fileBytes: Int) {

@@ -81,7 +81,7 @@ extension GPXScanner {
     }
 
     static func string(_ bytes: [UInt8]) -> String? {
-        let s = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let s = Trimming.spacesAndNewlines(String(decoding: bytes, as: UTF8.self))
         return s.isEmpty ? nil : s
     }
 

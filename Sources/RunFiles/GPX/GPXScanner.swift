@@ -411,7 +411,7 @@ struct GPXScanner {
                 // <gpx creator="...">: the device or program that wrote the file (`Track.device`).
                 var decoded: [UInt8] = []
                 XMLBytes.appendDecoded(p, from: j, to: close, into: &decoded)
-                let text = String(decoding: decoded, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                let text = Trimming.spacesAndNewlines(String(decoding: decoded, as: UTF8.self))
                 if !text.isEmpty, text.utf8.count <= 200 { track.device = text }
             }
             if tag == .heartRateSample {
