@@ -125,6 +125,9 @@ final class GPXSplitTests: GPXSplitComparing {
             ("a later track names the run", Array(("<gpx><trk><trkseg>\n" + plain.joined() + "</trkseg></trk><trk><name>later</name><type>running</type></trk></gpx>\n").utf8)),
             ("a point in a comment", GPXSkeletonTests.document(Array(usual[0..<6]) + ["<!--\n" + usual[6] + "-->\n"] + Array(usual[7...]))),
             ("cut off", Array(GPXSkeletonTests.document(usual).dropLast(40))),
+            // Every point dropped: the error counts the fragment's points too ("all 12 track points").
+            ("no point has a position", GPXSkeletonTests.document((0..<12).map { _ in "      <trkpt lat=\"x\" lon=\"4\">\n      </trkpt>\n" })),
+            ("only pause markers", GPXSkeletonTests.document((0..<12).map { marker($0 % 2 == 0 ? 100 : 200) })),
         ]
     }
 
@@ -212,6 +215,24 @@ final class GPXSplitTests: GPXSplitComparing {
         let below = GPXSplitStatistics()
         _ = try GPXReader.read(path: path, split: .automaticAbove(bytes.count + 1), statistics: below)
         XCTAssertEqual(below.fragmentPoints, 0)
+    }
+
+    /// Under a memory budget too small for the whole run, the split read fails where and as the
+    /// sequential scan does: the fragment is taken only when the merged columns fit.
+    func testATightMemoryBudgetFailsAsTheSequentialScan() throws {
+        let bytes = RunGenerator(seed: 11, distanceMeters: 42_195).gpxBytes()
+        let path = directory + "/tight.gpx"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let needs = try GPXReader.read(path: path, split: .never).memoryBytes * 2
+        let budget = MemoryBudget(totalBytes: needs * 3 / 4)
+        let sequential = Self.describe { try budget.reading(path) { try GPXReader.read(path: path, split: .never) } }
+        XCTAssertTrue(sequential.hasPrefix("error"), sequential)
+        let statistics = GPXSplitStatistics()
+        let split = Self.describe {
+            try budget.reading(path) { try GPXReader.read(path: path, split: .automaticAbove(1 << 20), statistics: statistics) }
+        }
+        XCTAssertEqual(split, sequential)
+        XCTAssertEqual(statistics.fragmentPoints, 0, "the fragment does not fit: not taken")
     }
 }
 

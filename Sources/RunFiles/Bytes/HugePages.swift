@@ -30,6 +30,13 @@ package enum HugePages {
     /// The heap room advised (under glibc's 32 MiB, above which blocks are mmapped).
     static let roomBytes = 30 << 20
 
+    /// Blocks under this size come from badgectl's heap and stay there when freed (the mmap and trim
+    /// thresholds of `ProcessSetup.tuneAllocator`); larger ones are mmapped and given back.
+    package static let heapBlockLimit = 32 << 20
+
+    /// The most the heap may have grown for the room: the room and glibc's top pad (16 MiB).
+    static let mostGrowth = roomBytes + (16 << 20)
+
     /// The fewest bytes of a file read whole (`FileBytes.read`: a FIT file) for which its buffer asks,
     /// before it is allocated (1 MiB: some 45,000 FIT records, whose columns come next).
     package static let minimumFileBytes = 1 << 20
@@ -71,7 +78,9 @@ package enum HugePages {
         guard let block = room else { return false }
         free(block)
         room = nil
-        guard let end = sbrk(0), end > block else { return false }
+        // The block must lie in the heap, just below its end (not in an mmapped region the main
+        // arena fell back to): advise only that room, never beyond.
+        guard let end = sbrk(0), end > block, end - block <= mostGrowth + hugePage else { return false }
         let from = (Int(bitPattern: block) + hugePage - 1) & ~(hugePage - 1)
         let to = Int(bitPattern: end) & ~(hugePage - 1)
         guard to > from, let base = UnsafeMutableRawPointer(bitPattern: from) else { return false }

@@ -110,6 +110,7 @@ final class GPXSplitWorker {
     /// Waits for the thread to end and gives its fragment (nil for none).
     func finish() -> GPXFragment? {
         join()
+        defer { fragment = nil }  // handed over: its columns live in the merged track only
         return fragment
     }
 
@@ -362,7 +363,10 @@ extension GPXReader {
                 used = n
                 if let s = stop, window.offset + n == s {
                     stop = nil
-                    if scanner.canTakeFragment() || fault == .anyState, let fragment = worker.finish() {
+                    if scanner.canTakeFragment() || fault == .anyState, let fragment = worker.finish(),
+                       budget.map({ (try? $0.hold((scanner.track.memoryBytes + fragment.track.memoryBytes) * 2, as: .points)) != nil }) ?? true {
+                        // Taken only when the merged columns fit the memory budget; otherwise the scan
+                        // goes on alone and stops where (and as) the sequential scan would.
                         scanner.take(fragment, fault: fault)
                         statistics?.fragmentPoints = fragment.trackPoints
                         reader.skip(to: fragment.end)
@@ -377,7 +381,11 @@ extension GPXReader {
                 }
                 if !reserved {
                     reserved = scanner.reserveForRest(scanned: window.offset + n, totalBytes: size)
-                    if reserved, launched { worker.populate(GPXSplitWorker.regions(of: scanner.track)) }
+                    // Only where a column freed for a bigger one stays in badgectl's heap (blocks under
+                    // 32 MiB, kept by its trim threshold): never populate memory given back to the system.
+                    if reserved, launched, HugePages.enabled {
+                        worker.populate(GPXSplitWorker.regions(of: scanner.track).filter { $0.count < HugePages.heapBlockLimit })
+                    }
                 }
                 try budget?.hold(scanner.track.memoryBytes * 2, as: .points)
             }
