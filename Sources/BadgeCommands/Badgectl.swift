@@ -132,9 +132,9 @@ enum ProcessSetup {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
         let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
         let trimThreshold: Int32 = -1, topPad: Int32 = -2, mmapThreshold: Int32 = -3  // M_* in <malloc.h>
-        _ = mallopt(mmapThreshold, 32 << 20)
+        _ = mallopt(mmapThreshold, Int32(HugePages.heapBlockLimit))
         _ = mallopt(trimThreshold, 512 << 20)
-        _ = mallopt(topPad, 16 << 20)
+        _ = mallopt(topPad, Int32(HugePages.heapTopPad))
         // The heap keeps its room (the trim threshold): a large run may ask for huge pages there.
         HugePages.enabled = true
         #endif

@@ -88,6 +88,24 @@ final class GPXSkeletonTests: XCTestCase {
         XCTAssertTrue(Self.scan(offsets, skeletons: true).result.contains("Optional(7200)"))
     }
 
+    /// Bytes that change a point's markup or a value when put in place of one of its bytes.
+    static let markupBytes: [UInt8] = Array("< >/!?x0.9-e:\"\n\t&".utf8) + [0x00, 0xFF]
+
+    /// `target` with its byte `k` replaced by each of `replacements` (those that differ), deleted, and doubled.
+    static func edits(of target: [UInt8], at k: Int, replacingWith replacements: [UInt8]) -> [[UInt8]] {
+        var edits: [[UInt8]] = replacements.filter { $0 != target[k] }.map { b in
+            var t = target
+            t[k] = b
+            return t
+        }
+        var deleted = target
+        deleted.remove(at: k)
+        var doubled = target
+        doubled.insert(target[k], at: k)
+        edits += [deleted, doubled]
+        return edits
+    }
+
     /// The fourth of five usual points with every byte of its body (after the start tag) replaced
     /// by bytes that change the markup or a value, deleted, or doubled: the skeleton learnt from the
     /// third must give way wherever the markup differs, and read values exactly as the fast path.
@@ -95,21 +113,10 @@ final class GPXSkeletonTests: XCTestCase {
         let points = (0..<5).map { Self.usual($0) }
         let target = Array(points[3].utf8)
         let bodyStart = target.firstIndex(of: UInt8(ascii: ">"))! + 1
-        let replacements: [UInt8] = Array("< >/!?x0.9-e:\"\n\t&".utf8) + [0x00, 0xFF]
         var failures = 0
         var variants = 0
         for k in bodyStart..<target.count {
-            var edits: [[UInt8]] = replacements.filter { $0 != target[k] }.map { b in
-                var t = target
-                t[k] = b
-                return t
-            }
-            var deleted = target
-            deleted.remove(at: k)
-            var doubled = target
-            doubled.insert(target[k], at: k)
-            edits += [deleted, doubled]
-            for edited in edits {
+            for edited in Self.edits(of: target, at: k, replacingWith: Self.markupBytes) {
                 var all = points
                 all[3] = String(decoding: edited, as: UTF8.self)
                 assertSame(Self.document(all), "byte \(k) of the fourth point: \(String(decoding: edited, as: UTF8.self))", failures: &failures)

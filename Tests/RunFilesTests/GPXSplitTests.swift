@@ -152,23 +152,13 @@ final class GPXSplitTests: GPXSplitComparing {
         let points = (0..<5).map { GPXSkeletonTests.usual($0) }
         let target = Array(points[3].utf8)
         let bodyStart = target.firstIndex(of: UInt8(ascii: ">"))! + 1
-        let replacements: [UInt8] = Array("< >/!?x0.9-e:\"\n\t&".utf8) + [0x00, 0xFF]
+        let replacements = GPXSkeletonTests.markupBytes
         var tally = Tally()
         for k in bodyStart..<target.count {
             // Three of the replacements at each byte, in turn (each read starts a thread: all of them
             // at every byte would take minutes on a busy machine).
             let chosen = (0..<3).map { replacements[(3 * k + $0) % replacements.count] }
-            var edits: [[UInt8]] = chosen.filter { $0 != target[k] }.map { b in
-                var t = target
-                t[k] = b
-                return t
-            }
-            var deleted = target
-            deleted.remove(at: k)
-            var doubled = target
-            doubled.insert(target[k], at: k)
-            edits += [deleted, doubled]
-            for edited in edits {
+            for edited in GPXSkeletonTests.edits(of: target, at: k, replacingWith: chosen) {
                 var all = points
                 all[3] = String(decoding: edited, as: UTF8.self)
                 let bytes = GPXSkeletonTests.document(all)

@@ -30,12 +30,16 @@ package enum HugePages {
     /// The heap room advised (under glibc's 32 MiB, above which blocks are mmapped).
     static let roomBytes = 30 << 20
 
-    /// Blocks under this size come from badgectl's heap and stay there when freed (the mmap and trim
-    /// thresholds of `ProcessSetup.tuneAllocator`); larger ones are mmapped and given back.
+    /// Blocks under this size come from badgectl's heap and stay there when freed (the mmap
+    /// threshold `ProcessSetup.tuneAllocator` sets, with its trim threshold); larger ones are
+    /// mmapped and given back.
     package static let heapBlockLimit = 32 << 20
 
-    /// The most the heap may have grown for the room: the room and glibc's top pad (16 MiB).
-    static let mostGrowth = roomBytes + (16 << 20)
+    /// The heap's top pad `ProcessSetup.tuneAllocator` sets: how much more than asked it grows by.
+    package static let heapTopPad = 16 << 20
+
+    /// The most the heap may have grown for the room: the room and the top pad.
+    static let mostGrowth = roomBytes + heapTopPad
 
     /// The fewest bytes of a file read whole (`FileBytes.read`: a FIT file) for which its buffer asks,
     /// before it is allocated (1 MiB: some 45,000 FIT records, whose columns come next).

@@ -83,7 +83,8 @@ public struct Track: Sendable {
     }
 
     /// Bytes the columns hold in memory (what the points filled; room reserved but never written
-    /// costs no memory), for the memory budget. A column that grows copies itself: reckon twice this
+    /// costs no memory, except what the GPX split read faults in ahead for the merge: at most the
+    /// file's own estimate of its points), for the memory budget. A column that grows copies itself: reckon twice this
     /// for the moment of a copy.
     public var memoryBytes: Int {
         (latitudes.count + longitudes.count + elevations.count + times.count + heartRates.count

@@ -53,10 +53,8 @@ public enum ZoneNames {
             let value = tz.hasPrefix(":") ? tz.dropFirst() : Substring(tz)
             return value.isEmpty ? nil : zoneName(value)
         }
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let n = readlink(localtime, &buffer, buffer.count - 1)
-        guard n > 0 else { return nil }
-        return zoneName(Substring(String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)))
+        guard let target = ConfinedPath.readLink(localtime) else { return nil }
+        return zoneName(Substring(target))
     }
 
     /// The `TZ` environment variable, nil when unset.
