@@ -11,7 +11,7 @@
 # none), SUMMARIZE_CACHE (the cache the cached summarize starts from, default the user's own: each
 # binary gets its own copy of it, so that binaries with different summary versions do not replace
 # each other's rows), BADGEBENCH (the BadgeBench binary, default next to the first binary, else
-# .build/release), PEERS=0 to leave the peers out. Each command runs once per round, binaries and peers alternating,
+# .build/release), PEERS=0 to leave the peers out, HYPERFINE=1 to check the no-cache figures with hyperfine (below). Each command runs once per round, binaries and peers alternating,
 # so load from elsewhere falls on all alike; prints median wall and CPU (user + sys) seconds per command
 # and, per binary, the ratios to the peers (peer time / ours: higher is better).
 set -euo pipefail
@@ -26,13 +26,16 @@ mkdir -p "$work"
 [[ -f $work/fit-100k.fit ]] || "$bench" gen-fit 100000 "$work/fit-100k.fit"
 declare -A wall cpu
 names=()
+# Wall and CPU of the command's own process: bash's `time` keyword reads them from wait4 with no
+# process in between (until November 2026 a /usr/bin/time wrapper ran around each command, and its
+# own exec and start-up, about 1-3 ms, were counted as the command's: a tenth of a 20 ms process).
+# Wall from the shell's microsecond clock around it; CPU (user + sys) in milliseconds.
+TIMEFORMAT='%3U %3S'
 measure() {  # name command...
     local name=$1; shift
     [[ " ${names[*]} " == *" $name "* ]] || names+=("$name")
-    # Wall time from the shell's microsecond clock (/usr/bin/time's %e has 10 ms steps, too coarse
-    # for a 50 ms process); CPU time from /usr/bin/time (10 ms steps: read it over many rounds).
     local before=$EPOCHREALTIME
-    /usr/bin/time -o "$work/process-time.txt" -f "%U %S" "$@" >/dev/null 2>&1 || true
+    { time "$@" >/dev/null 2>&1; } 2>"$work/process-time.txt" || true
     local after=$EPOCHREALTIME
     read -r u s < <(tail -1 "$work/process-time.txt")
     wall[$name]+="$(awk "BEGIN { printf \"%.4f\", $after - $before }") "; cpu[$name]+="$(awk "BEGIN { print $u + $s }") "
@@ -79,4 +82,30 @@ if [[ ${PEERS:-1} == 1 ]]; then
             echo "$b ${how:-cached }: GPX 100k vs XMLParser scan $(ratio "${mw[XMLParser scan gpx-100k]}" "${mw[$b summarize ${how}gpx-100k]}"), vs gpxpy $(ratio "${mw[gpxpy gpx-100k]}" "${mw[$b summarize ${how}gpx-100k]}"); FIT 100k vs fitdecode $(ratio "${mw[fitdecode fit-100k]}" "${mw[$b summarize ${how}fit-100k]}")"
         done
     done
+fi
+# HYPERFINE=1: the same `summarize --no-cache` commands and peers once more with `hyperfine -N` (no
+# shell, BENCH_RUNS runs each after 2 warm-ups, one command after another rather than alternating),
+# medians and ratios, as a check on the loop above.
+if [[ ${HYPERFINE:-0} == 1 ]]; then
+    command -v hyperfine >/dev/null || { echo "scripts/bench/process.sh: HYPERFINE=1 needs hyperfine (apt-get install hyperfine)" >&2; exit 64; }
+    commands=()
+    for b in "${binaries[@]}"; do commands+=("$b summarize --no-cache $work/gpx-100k.gpx" "$b summarize --no-cache $work/fit-100k.fit"); done
+    [[ ${PEERS:-1} == 1 ]] && commands+=("$bench xmlscan $work/gpx-100k.gpx" "python3 scripts/bench/peers.py gpxpy $work/gpx-100k.gpx 1" "python3 scripts/bench/peers.py fitdecode $work/fit-100k.fit 1")
+    hyperfine -N -w 2 -r "$repeat" --export-json "$work/process-hyperfine.json" "${commands[@]}" >/dev/null 2>&1
+    python3 - "$work/process-hyperfine.json" "${#binaries[@]}" <<'PY'
+import json, sys
+rows = json.load(open(sys.argv[1]))["results"]
+med = {r["command"]: r["median"] for r in rows}
+print("hyperfine -N medians (s):")
+for r in rows:
+    print(f"  {r['median']:9.4f}  {r['command']}")
+peer = {k: v for k, v in med.items() if "xmlscan" in k or "peers.py" in k}
+def find(word): return next((v for k, v in peer.items() if word in k), None)
+xml, gpxpy, fitdecode = find("xmlscan"), find("gpxpy"), find("fitdecode")
+for k, v in med.items():
+    if k.endswith(".gpx") and "summarize" in k and xml:
+        print(f"  {k.split()[0]}: GPX 100k vs XMLParser scan {xml / v:.1f}x, vs gpxpy {gpxpy / v:.1f}x")
+    if k.endswith(".fit") and "summarize" in k and fitdecode:
+        print(f"  {k.split()[0]}: FIT 100k vs fitdecode {fitdecode / v:.1f}x")
+PY
 fi
