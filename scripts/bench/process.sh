@@ -91,7 +91,7 @@ if [[ ${HYPERFINE:-0} == 1 ]]; then
     commands=()
     for b in "${binaries[@]}"; do commands+=("$b summarize --no-cache $work/gpx-100k.gpx" "$b summarize --no-cache $work/fit-100k.fit"); done
     [[ ${PEERS:-1} == 1 ]] && commands+=("$bench xmlscan $work/gpx-100k.gpx" "python3 scripts/bench/peers.py gpxpy $work/gpx-100k.gpx 1" "python3 scripts/bench/peers.py fitdecode $work/fit-100k.fit 1")
-    hyperfine -N -w 2 -r "$repeat" --export-json "$work/process-hyperfine.json" "${commands[@]}" >/dev/null 2>&1
+    hyperfine -N -i -w 2 -r "$repeat" --export-json "$work/process-hyperfine.json" "${commands[@]}" >/dev/null 2>&1
     python3 - "$work/process-hyperfine.json" "${#binaries[@]}" <<'PY'
 import json, sys
 rows = json.load(open(sys.argv[1]))["results"]
