@@ -98,7 +98,8 @@ fi
 echo "== whole processes side by side with the peers as processes (scripts/bench/process.sh)" >&2
 # Printed next to the in-process table: start-up, reading and the warm evaluate as a user runs them,
 # each round running ours and the peers once, medians and ratios (BENCHMARKS.md, "Whole process").
-# With hyperfine installed, its -N figures are printed after the loop's as a check (HYPERFINE=1).
+# With hyperfine installed, its -N figures are printed after the loop's as a check (HYPERFINE=1; about 2-3 more
+# minutes, mostly the Python peers).
 hyperfine=0; command -v hyperfine >/dev/null && hyperfine=1
 HYPERFINE=$hyperfine BENCH_DIR="$work" BENCH_RUNS=$((runs > 7 ? runs : 7)) EVALUATE_DIR="$runs_dir" scripts/bench/process.sh "$bin/badgectl" | tee "$work/process.txt" >&2
 ALL_PACKS=1 ATHLETES=2000 RUNS=1 BENCH_DIR="$work" BENCH_RUNS=$((runs > 7 ? runs : 7)) scripts/bench/worker.sh "$bin/badgectl" | tee "$work/worker-1run.txt" >&2

@@ -26,10 +26,12 @@ mkdir -p "$work"
 [[ -f $work/fit-100k.fit ]] || "$bench" gen-fit 100000 "$work/fit-100k.fit"
 declare -A wall cpu
 names=()
-# Wall and CPU of the command's own process: bash's `time` keyword reads them from wait4 with no
-# process in between (until November 2026 a /usr/bin/time wrapper ran around each command, and its
-# own exec and start-up, about 1-3 ms, were counted as the command's: a tenth of a 20 ms process).
-# Wall from the shell's microsecond clock around it; CPU (user + sys) in milliseconds.
+# Wall and CPU of the command's own process, with no process in between: CPU (user + sys, in
+# milliseconds) from bash's `time` keyword, which reads it from wait4; wall from the shell's
+# microsecond clock around it. Until November 2026 a /usr/bin/time wrapper ran around each command, and
+# its own exec and start-up (2.7-4.9 ms measured, BENCHMARKS.md "sixth round") counted as the command's.
+# The C locale: `time` prints the locale's decimal point, and awk reads a dot.
+export LC_ALL=C
 TIMEFORMAT='%3U %3S'
 measure() {  # name command...
     local name=$1; shift
@@ -88,24 +90,35 @@ fi
 # medians and ratios, as a check on the loop above.
 if [[ ${HYPERFINE:-0} == 1 ]]; then
     command -v hyperfine >/dev/null || { echo "scripts/bench/process.sh: HYPERFINE=1 needs hyperfine (apt-get install hyperfine)" >&2; exit 64; }
+    # hyperfine splits each command into words (no shell): every word quoted with %q. Ours first, two a
+    # binary (GPX, FIT), then the peers in this order; the report reads them by position.
     commands=()
-    for b in "${binaries[@]}"; do commands+=("$b summarize --no-cache $work/gpx-100k.gpx" "$b summarize --no-cache $work/fit-100k.fit"); done
-    [[ ${PEERS:-1} == 1 ]] && commands+=("$bench xmlscan $work/gpx-100k.gpx" "python3 scripts/bench/peers.py gpxpy $work/gpx-100k.gpx 1" "python3 scripts/bench/peers.py fitdecode $work/fit-100k.fit 1")
-    hyperfine -N -i -w 2 -r "$repeat" --export-json "$work/process-hyperfine.json" "${commands[@]}" >/dev/null 2>&1
-    python3 - "$work/process-hyperfine.json" "${#binaries[@]}" <<'PY'
+    for b in "${binaries[@]}"; do
+        printf -v gpx '%q summarize --no-cache %q' "$b" "$work/gpx-100k.gpx"
+        printf -v fit '%q summarize --no-cache %q' "$b" "$work/fit-100k.fit"
+        commands+=("$gpx" "$fit")
+    done
+    if [[ ${PEERS:-1} == 1 ]]; then
+        printf -v xml '%q xmlscan %q' "$bench" "$work/gpx-100k.gpx"
+        printf -v gpxpy 'python3 scripts/bench/peers.py gpxpy %q 1' "$work/gpx-100k.gpx"
+        printf -v fitdecode 'python3 scripts/bench/peers.py fitdecode %q 1' "$work/fit-100k.fit"
+        commands+=("$xml" "$gpxpy" "$fitdecode")
+    fi
+    # -i: a command that fails is still timed (as in the loop); the report names it.
+    hyperfine -N -i --style none -w 2 -r "$repeat" --export-json "$work/process-hyperfine.json" "${commands[@]}" >/dev/null
+    python3 - "$work/process-hyperfine.json" "${binaries[@]}" <<'PY'
 import json, sys
 rows = json.load(open(sys.argv[1]))["results"]
-med = {r["command"]: r["median"] for r in rows}
+binaries = sys.argv[2:]
 print("hyperfine -N medians (s):")
 for r in rows:
-    print(f"  {r['median']:9.4f}  {r['command']}")
-peer = {k: v for k, v in med.items() if "xmlscan" in k or "peers.py" in k}
-def find(word): return next((v for k, v in peer.items() if word in k), None)
-xml, gpxpy, fitdecode = find("xmlscan"), find("gpxpy"), find("fitdecode")
-for k, v in med.items():
-    if k.endswith(".gpx") and "summarize" in k and xml:
-        print(f"  {k.split()[0]}: GPX 100k vs XMLParser scan {xml / v:.1f}x, vs gpxpy {gpxpy / v:.1f}x")
-    if k.endswith(".fit") and "summarize" in k and fitdecode:
-        print(f"  {k.split()[0]}: FIT 100k vs fitdecode {fitdecode / v:.1f}x")
+    failed = sum(1 for code in r.get("exit_codes", []) if code != 0)
+    print(f"  {r['median']:9.4f}  {r['command']}" + (f"   ({failed} runs FAILED: not a valid figure)" if failed else ""))
+ours, peers = rows[:2 * len(binaries)], rows[2 * len(binaries):]
+if len(peers) == 3:
+    xml, gpxpy, fitdecode = (r["median"] for r in peers)
+    for k, b in enumerate(binaries):
+        gpx, fit = ours[2 * k]["median"], ours[2 * k + 1]["median"]
+        print(f"  {b}: GPX 100k vs XMLParser scan {xml / gpx:.1f}x, vs gpxpy {gpxpy / gpx:.1f}x; FIT 100k vs fitdecode {fitdecode / fit:.1f}x")
 PY
 fi
