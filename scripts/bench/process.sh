@@ -11,8 +11,9 @@
 # none), SUMMARIZE_CACHE (the cache the cached summarize starts from, default the user's own: each
 # binary gets its own copy of it, so that binaries with different summary versions do not replace
 # each other's rows), BADGEBENCH (the BadgeBench binary, default next to the first binary, else
-# .build/release), PEERS=0 to leave the peers out, HYPERFINE=1 to check the no-cache figures with hyperfine (below). Each command runs once per round, binaries and peers alternating,
-# so load from elsewhere falls on all alike; prints median wall and CPU (user + sys) seconds per command
+# .build/release), PEERS=0 to leave the peers out, HYPERFINE=1 to check the no-cache figures with
+# hyperfine (below). Each command runs once per round, binaries and peers alternating, so load from
+# elsewhere falls on all alike; prints median wall and CPU (user + sys) seconds per command
 # and, per binary, the ratios to the peers (peer time / ours: higher is better).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -24,6 +25,10 @@ bench=${BADGEBENCH:-$(dirname "${binaries[0]}")/BadgeBench}
 mkdir -p "$work"
 [[ -f $work/gpx-100k.gpx ]] || "$bench" gen-gpx 100000 "$work/gpx-100k.gpx"
 [[ -f $work/fit-100k.fit ]] || "$bench" gen-fit 100000 "$work/fit-100k.fit"
+# The peers' commands, once: the loop runs them, HYPERFINE=1 quotes them for hyperfine.
+xmlscan=("$bench" xmlscan "$work/gpx-100k.gpx")
+gpxpy=(python3 scripts/bench/peers.py gpxpy "$work/gpx-100k.gpx" 1)
+fitdecode=(python3 scripts/bench/peers.py fitdecode "$work/fit-100k.fit" 1)
 declare -A wall cpu
 names=()
 # Wall and CPU of the command's own process, with no process in between: CPU (user + sys, in
@@ -65,9 +70,9 @@ for ((k = 0; k < repeat; k++)); do
         fi
     done
     if [[ ${PEERS:-1} == 1 ]]; then
-        measure "XMLParser scan gpx-100k" "$bench" xmlscan "$work/gpx-100k.gpx"
-        measure "gpxpy gpx-100k" python3 scripts/bench/peers.py gpxpy "$work/gpx-100k.gpx" 1
-        measure "fitdecode fit-100k" python3 scripts/bench/peers.py fitdecode "$work/fit-100k.fit" 1
+        measure "XMLParser scan gpx-100k" "${xmlscan[@]}"
+        measure "gpxpy gpx-100k" "${gpxpy[@]}"
+        measure "fitdecode fit-100k" "${fitdecode[@]}"
     fi
 done
 median() { tr ' ' '\n' | sed '/^$/d' | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
@@ -92,17 +97,14 @@ if [[ ${HYPERFINE:-0} == 1 ]]; then
     command -v hyperfine >/dev/null || { echo "scripts/bench/process.sh: HYPERFINE=1 needs hyperfine (apt-get install hyperfine)" >&2; exit 64; }
     # hyperfine splits each command into words (no shell): every word quoted with %q. Ours first, two a
     # binary (GPX, FIT), then the peers in this order; the report reads them by position.
+    quoted() { local q; printf -v q '%q ' "$@"; commands+=("${q% }"); }
     commands=()
     for b in "${binaries[@]}"; do
-        printf -v gpx '%q summarize --no-cache %q' "$b" "$work/gpx-100k.gpx"
-        printf -v fit '%q summarize --no-cache %q' "$b" "$work/fit-100k.fit"
-        commands+=("$gpx" "$fit")
+        quoted "$b" summarize "$work/gpx-100k.gpx" --no-cache
+        quoted "$b" summarize "$work/fit-100k.fit" --no-cache
     done
     if [[ ${PEERS:-1} == 1 ]]; then
-        printf -v xml '%q xmlscan %q' "$bench" "$work/gpx-100k.gpx"
-        printf -v gpxpy 'python3 scripts/bench/peers.py gpxpy %q 1' "$work/gpx-100k.gpx"
-        printf -v fitdecode 'python3 scripts/bench/peers.py fitdecode %q 1' "$work/fit-100k.fit"
-        commands+=("$xml" "$gpxpy" "$fitdecode")
+        quoted "${xmlscan[@]}"; quoted "${gpxpy[@]}"; quoted "${fitdecode[@]}"
     fi
     # -i: a command that fails is still timed (as in the loop); the report names it.
     hyperfine -N -i --style none -w 2 -r "$repeat" --export-json "$work/process-hyperfine.json" "${commands[@]}" >/dev/null
