@@ -79,4 +79,25 @@ final class OneVoiceTests: XCTestCase {
             XCTAssertEqual(Format.position(latitude: latitude, longitude: longitude), String(format: "%.5f, %.5f", latitude, longitude))
         }
     }
+
+    /// `Format.join` and `Format.padded` (what `summarize` prints with, for start-up's sake) give what
+    /// the standard library's `joined(separator:)` and Foundation's `padding(toLength:)` give.
+    func testJoiningAndPaddingAsTheStandardLibraryDoes() {
+        var random = SystemRandomNumberGenerator()
+        let words = ["", " ", "a", "5:19", "lap 12", "héllo", "🏃", "x\ny", "  device  "]
+        for count in 0...6 {
+            for _ in 0..<40 {
+                let parts = (0..<count).map { _ in words.randomElement(using: &random)! }
+                for separator in ["", " ", "  ", ", ", "\n", "\n\n", "   "] {
+                    XCTAssertEqual(Format.join(parts, separator), parts.joined(separator: separator), "\(parts) by \(separator.debugDescription)")
+                }
+            }
+        }
+        for text in ["", "  lap 1", "  lap 12345", "  lap 1234567", "é"] {
+            XCTAssertEqual(Format.padded(text, to: 13), text.padding(toLength: 13, withPad: " ", startingAt: 0), text)
+        }
+        // Longer than the width: kept whole (padding(toLength:) would cut it).
+        XCTAssertEqual(Format.padded("  lap 12345678", to: 13), "  lap 12345678")
+    }
 }
+

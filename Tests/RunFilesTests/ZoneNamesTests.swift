@@ -36,4 +36,23 @@ final class ZoneNamesTests: XCTestCase {
             XCTAssertEqual(machine.secondsFromGMT(for: date), current.secondsFromGMT(for: date), "\(date)")
         }
     }
+
+    func testUTCByAnyOfItsNamesAndCaseIsTheFixedZoneNamedUTC() throws {
+        let names = ["utc", "etc/utc", "uct", "etc/uct", "universal", "etc/universal", "zulu", "etc/zulu",
+                     "gmt", "etc/gmt", "gmt0", "etc/gmt0", "gmt+0", "etc/gmt+0", "gmt-0", "etc/gmt-0", "greenwich", "etc/greenwich"]
+        for name in names {
+            for spelling in [name, name.uppercased(), name.prefix(1).uppercased() + name.dropFirst()] {
+                XCTAssertTrue(ZoneNames.isUTC(spelling), spelling)
+                XCTAssertEqual(ZoneNames.canonical(spelling), "UTC", spelling)
+                let zone = try XCTUnwrap(ZoneNames.zone(named: spelling), spelling)
+                XCTAssertEqual(zone.secondsFromGMT(for: Date(timeIntervalSince1970: 1_700_000_000)), 0, spelling)
+                XCTAssertEqual(ZoneNames.name(of: zone), "UTC", spelling)
+            }
+        }
+        for other in ["", "utc1", "etc/utc/", " utc", "gmt+1", "etc/gmt-2", "Europe/London", "Europe/Paris", "America/New_York"] {
+            XCTAssertFalse(ZoneNames.isUTC(other), other)
+            XCTAssertEqual(ZoneNames.canonical(other), other, other)
+        }
+        XCTAssertEqual(ZoneNames.zone(named: "Europe/Paris")?.secondsFromGMT(for: Date(timeIntervalSince1970: 1_700_000_000)), 3600)
+    }
 }

@@ -129,9 +129,9 @@ struct SummarizeCommand: ParsableCommand {
                 }
                 print(try JSONOutput.encode(output))
             case .table:
-                print(runs.map { run in
+                print(Format.join(runs.map { run in
                     SummarizeCommand.describe(run) + SummarizeCommand.describeMeasures(run, packs: packs, table: table)
-                }.joined(separator: "\n\n"))
+                }, "\n\n"))
             }
             if failed { throw ExitCode(ExitStatus.partial.rawValue) }
         }
@@ -153,7 +153,7 @@ struct SummarizeCommand: ParsableCommand {
                 lines.append("  measure    \(pack.name).\(measure.name)  \(text)")
             }
         }
-        return lines.isEmpty ? "" : "\n" + lines.joined(separator: "\n")
+        return lines.isEmpty ? "" : "\n" + Format.join(lines, "\n")
     }
 
     static func describe(_ run: RunSummary) -> String {
@@ -179,7 +179,7 @@ struct SummarizeCommand: ParsableCommand {
             lines.append("  splits/km  " + splits(run.splitsKilometre))
         }
         if !run.efforts.isEmpty {
-            lines.append("  fastest    " + run.efforts.map { "\($0.name) \(Format.duration($0.elapsedSeconds))" }.joined(separator: "  "))
+            lines.append("  fastest    " + Format.join(run.efforts.map { "\($0.name) \(Format.duration($0.elapsedSeconds))" }, "  "))
         }
         for c in run.checkpoints {
             let position = c.latitude.flatMap { latitude in c.longitude.map { Format.position(latitude: latitude, longitude: $0) } }
@@ -190,17 +190,17 @@ struct SummarizeCommand: ParsableCommand {
                 lines.append("  passed     \(c.name) (\(Format.distance(c.distanceMeters))) after \(Format.duration(c.elapsedSeconds))\(position.map { " at " + $0 } ?? "")")
             }
         }
-        for lap in run.laps { lines.append("  lap \(lap.index)".padding(toLength: 13, withPad: " ", startingAt: 0) + describe(lap)) }
+        for lap in run.laps { lines.append(Format.padded("  lap \(lap.index)", to: 13) + describe(lap)) }
         for d in run.dropped { lines.append("  dropped    \(d.count) × \(d.reason)") }
-        return lines.joined(separator: "\n")
+        return Format.join(lines, "\n")
     }
 
     /// `6:46 6:08 7:21 8:46, last 669 m at 6:15/km`: the whole kilometres' paces, then the short last
     /// split said as what it is (its distance and pace), never a bare pace that reads as a kilometre.
     static func splits(_ splits: [Split]) -> String {
-        let whole = splits.filter { !$0.partial }.map { Format.pace($0.paceSecondsPerKilometre) }.joined(separator: " ")
+        let whole = Format.join(splits.filter { !$0.partial }.map { Format.pace($0.paceSecondsPerKilometre) }, " ")
         let last = splits.filter(\.partial).map { "last \(Format.distance($0.distanceMeters)) at \(Format.paceText($0.paceSecondsPerKilometre))" }
-        return ([whole].filter { !$0.isEmpty } + last).joined(separator: ", ")
+        return Format.join([whole].filter { !$0.isEmpty } + last, ", ")
     }
 
     /// The device's own climb, moving time, heart rate and lap count, or nil when the file records none.
@@ -218,7 +218,7 @@ struct SummarizeCommand: ParsableCommand {
             parts.append("heart rate avg \(average)  max \(maximum) bpm")
         }
         if let laps = run.deviceLaps { parts.append(Format.count(laps, "lap")) }
-        return parts.isEmpty ? nil : parts.joined(separator: "   ")
+        return parts.isEmpty ? nil : Format.join(parts, "   ")
     }
 
     /// `1.00 km in 4:05 (4:05/km)  avg 160 max 168 bpm  distance, active`: what the device says of a lap.
@@ -230,7 +230,7 @@ struct SummarizeCommand: ParsableCommand {
             text += "  avg \(Int(average.rounded()))" + (lap.maximumHeartRate.map { " max \(Int($0.rounded()))" } ?? "") + " bpm"
         }
         let why = [lap.trigger, lap.intensity].compactMap { $0 }
-        if !why.isEmpty { text += "  " + why.joined(separator: ", ") }
+        if !why.isEmpty { text += "  " + Format.join(why, ", ") }
         return text
     }
 }

@@ -69,18 +69,20 @@ public enum FITProfile {
         public static let stopDisableAll: UInt8 = 9
     }
 
-    /// The profile's `sport` enum, as the words the profile uses.
-    public static let sportNames: [UInt8: String] = [
-        0: "generic", 1: "running", 2: "cycling", 3: "transition", 4: "fitness_equipment", 5: "swimming",
-        6: "basketball", 7: "soccer", 8: "tennis", 9: "american_football", 10: "training", 11: "walking",
-        12: "cross_country_skiing", 13: "alpine_skiing", 14: "snowboarding", 15: "rowing", 16: "mountaineering",
-        17: "hiking", 18: "multisport", 19: "paddling", 20: "flying", 21: "e_biking", 22: "motorcycling",
-        23: "boating", 24: "driving", 25: "golf", 26: "hang_gliding", 27: "horseback_riding", 28: "hunting",
-        29: "fishing", 30: "inline_skating", 31: "rock_climbing", 32: "sailing", 33: "ice_skating",
-        34: "sky_diving", 35: "snowshoeing", 36: "snowmobiling", 37: "stand_up_paddleboarding", 38: "surfing",
-        39: "wakeboarding", 40: "water_skiing", 41: "kayaking", 42: "rafting", 43: "windsurfing",
-        44: "kitesurfing", 45: "tactical", 46: "jumpmaster", 47: "boxing", 48: "floor_climbing",
-        53: "diving", 254: "all",
+    /// The profile's `sport` enum, as the words the profile uses: entry `k` is sport `k`'s word, ""
+    /// for a number the profile does not name (254, "all", is `sportName`'s own case).
+    /// (An array, not a `[UInt8: String]`, for the reason `isIndoorSubSport` gives.)
+    static let sportWords: [String] = [
+        "generic", "running", "cycling", "transition", "fitness_equipment", "swimming",
+        "basketball", "soccer", "tennis", "american_football", "training", "walking",
+        "cross_country_skiing", "alpine_skiing", "snowboarding", "rowing", "mountaineering",
+        "hiking", "multisport", "paddling", "flying", "e_biking", "motorcycling",
+        "boating", "driving", "golf", "hang_gliding", "horseback_riding", "hunting",
+        "fishing", "inline_skating", "rock_climbing", "sailing", "ice_skating",
+        "sky_diving", "snowshoeing", "snowmobiling", "stand_up_paddleboarding", "surfing",
+        "wakeboarding", "water_skiing", "kayaking", "rafting", "windsurfing",
+        "kitesurfing", "tactical", "jumpmaster", "boxing", "floor_climbing",
+        "", "", "", "", "diving",
     ]
 
     /// `sub_sport` values that say the activity was indoors: treadmill (1), indoor cycling (6), virtual
@@ -114,7 +116,10 @@ public enum FITProfile {
 
     /// The word for a FIT sport number, or the number itself as text when the profile has no word for it.
     public static func sportName(_ value: UInt8) -> String {
-        sportNames[value] ?? String(value)
+        if value == 254 { return "all" }
+        let k = Int(value)
+        if k < sportWords.count, !sportWords[k].isEmpty { return sportWords[k] }
+        return String(value)
     }
 
     static let crcTable: [UInt16] = [

@@ -8,16 +8,25 @@ import Foundation
 /// and `--tz Etc/UTC` refused on such a system. UTC by any of its names is the fixed zone of offset
 /// 0, shown and saved as "UTC".
 public enum ZoneNames {
-    /// Names of UTC (the tz database's aliases, compared without case).
-    static let utc: Set<String> = [
-        "utc", "etc/utc", "uct", "etc/uct", "universal", "etc/universal", "zulu", "etc/zulu",
-        "gmt", "etc/gmt", "gmt0", "etc/gmt0", "gmt+0", "etc/gmt+0", "gmt-0", "etc/gmt-0", "greenwich", "etc/greenwich",
-    ]
+    /// True for a name of UTC (the tz database's aliases, compared without case).
+    ///
+    /// A switch, not a `Set<String>`: the first hashed collection of a type makes the runtime look its
+    /// `Hashable` conformance up through every conformance record of the static binary, and this runs
+    /// at every command's start (0.3 ms of a 17 ms `summarize`).
+    static func isUTC(_ name: String) -> Bool {
+        switch name.lowercased() {
+        case "utc", "etc/utc", "uct", "etc/uct", "universal", "etc/universal", "zulu", "etc/zulu",
+             "gmt", "etc/gmt", "gmt0", "etc/gmt0", "gmt+0", "etc/gmt+0", "gmt-0", "etc/gmt-0", "greenwich", "etc/greenwich":
+            return true
+        default:
+            return false
+        }
+    }
 
     /// The zone a name means: UTC by any of its names, else Foundation's zone of that identifier
     /// (`Europe/Paris`); nil when there is none.
     public static func zone(named name: String) -> TimeZone? {
-        if utc.contains(name.lowercased()) { return TimeZone(secondsFromGMT: 0) }
+        if isUTC(name) { return TimeZone(secondsFromGMT: 0) }
         return TimeZone(identifier: name)
     }
 
@@ -26,7 +35,7 @@ public enum ZoneNames {
     /// of offset 0 with no lookup: `TimeZone.current` asks ICU for the canonical identifier, half a
     /// millisecond of every command's start-up (shown and saved as "UTC" either way, `name(of:)`).
     public static var machine: TimeZone {
-        if let name = machineZoneName(), utc.contains(name.lowercased()), let zone = TimeZone(secondsFromGMT: 0) { return zone }
+        if let name = machineZoneName(), isUTC(name), let zone = TimeZone(secondsFromGMT: 0) { return zone }
         return .current
     }
 
@@ -70,6 +79,6 @@ public enum ZoneNames {
     /// `name` as badgectl writes it: "UTC" for any name of UTC (a state saved as "GMT" before names the
     /// same zone as one saved as "UTC"), else `name` unchanged.
     public static func canonical(_ name: String) -> String {
-        utc.contains(name.lowercased()) ? "UTC" : name
+        isUTC(name) ? "UTC" : name
     }
 }
