@@ -462,6 +462,19 @@ func run() throws {
             })
         }
         emitTimes("ours_s", times)
+    case "efforts":
+        // Only the fastest-effort search of one file's run, N times (its in-process cost; the
+        // summary's other parts and the reader left out).
+        let usage = "efforts FILE [N]"
+        let path = try arg(1, usage)
+        let n = Int(args.count > 2 ? args[2] : "") ?? 20
+        let track = path.hasSuffix(".fit") ? try FITReader.read(path: path)[0] : try GPXReader.read(path: path)
+        let profile = RunAnalyzer.profile(of: track)
+        var times: [Double] = []
+        var found = 0
+        for _ in 0..<n { times.append(time { found = RunAnalyzer.efforts(of: profile).count }) }
+        emit("efforts", found)
+        emitTimes("efforts_s", times)
     case "cache-parts":
         // Where a cold cache's extra time goes, one core: hashing every file, encoding the
         // summaries, storing the rows.

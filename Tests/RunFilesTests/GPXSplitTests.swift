@@ -1,5 +1,6 @@
 @testable import RunFiles
 @testable import RunFixtures
+import CThreadShims
 import XCTest
 
 /// What the split-read tests share: a file read by two threads (`GPXSplit`) must give exactly what
@@ -199,6 +200,13 @@ final class GPXSplitTests: GPXSplitComparing {
         let statistics = GPXSplitStatistics()
         let split = Self.describe { try GPXReader.read(path: path, split: .automaticAbove(1 << 20), statistics: statistics) }
         XCTAssertGreaterThan(statistics.fragmentPoints, 1000)
+        // The second thread started on a CPU other than the reading thread's, where there is one.
+        var allowed = badge_cpus()
+        if badge_cpus_of_caller(&allowed) == 0, badge_cpus_count(&allowed) >= 2 {
+            XCTAssertGreaterThanOrEqual(statistics.avoidedCPU, 0, "the second thread is asked to start elsewhere")
+            XCTAssertGreaterThanOrEqual(statistics.startCPU, 0)
+            XCTAssertNotEqual(statistics.startCPU, statistics.avoidedCPU, "it starts on another CPU")
+        }
         XCTAssertEqual(split, Self.describe { try GPXReader.read(path: path, split: .never) })
         XCTAssertEqual(split, Self.describe { try GPXReader.read(path: path) })
         XCTAssertFalse(split.hasPrefix("error"))

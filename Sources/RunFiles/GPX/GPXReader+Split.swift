@@ -1,3 +1,4 @@
+import CThreadShims
 import Foundation
 
 #if canImport(Glibc)
@@ -32,9 +33,12 @@ enum GPXSplitFault: Equatable {
     case fragmentOffsetWins
 }
 
-/// What a split read did, for tests: how many points of the fragment were taken (0: none).
+/// What a split read did, for tests: how many points of the fragment were taken (0: none), and
+/// the CPU its second thread was asked not to start on and the one it started on (-1: not known).
 final class GPXSplitStatistics {
     var fragmentPoints = 0
+    var avoidedCPU: Int32 = -1
+    var startCPU: Int32 = -1
 }
 
 /// The track points the second thread read: from the point starting at `start` (a file offset) to
@@ -82,15 +86,39 @@ final class GPXSplitWorker {
         self.chunkSize = chunkSize
     }
 
+    /// The CPUs this process may run on, for the thread to widen its mask back to once started.
+    private var allowed = badge_cpus()
+    /// The CPU the thread was asked not to start on (the caller's), -1 when it was not placed.
+    private(set) var avoidedCPU: Int32 = -1
+    /// The CPU the thread started on, -1 when not known (tests compare it with `avoidedCPU`).
+    private(set) var startCPU: Int32 = -1
+
     /// Starts the thread; false when it could not be made (the caller reads sequentially).
+    ///
+    /// It is asked to start on a CPU other than this thread's (then may run anywhere): left to
+    /// itself, Linux often queued it behind this thread on the same CPU, with the other idle, until
+    /// the next balancing tick, about 3 ms later in half the runs of a 100k-point file (BENCHMARKS.md,
+    /// issue F, seventh round).
     func launch() -> Bool {
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        avoidedCPU = badge_cpus_of_caller(&allowed) == 0 ? badge_thread_attr_start_elsewhere(&attributes, &allowed) : -1
         let context = Unmanaged.passRetained(self).toOpaque()
-        let made = pthread_create(&thread, nil, { raw in
+        let body: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { raw in
             guard let raw else { return nil }
             let worker = Unmanaged<GPXSplitWorker>.fromOpaque(raw).takeRetainedValue()
+            worker.startCPU = badge_current_cpu()
+            if worker.avoidedCPU >= 0 { _ = badge_thread_allow(&worker.allowed) }
             worker.run()
             return nil
-        }, context)
+        }
+        var made = pthread_create(&thread, &attributes, body, context)
+        if made != 0, avoidedCPU >= 0 {
+            // Placement refused (a CPU gone since): start it anywhere, as before.
+            avoidedCPU = -1
+            made = pthread_create(&thread, nil, body, context)
+        }
         guard made == 0 else {
             Unmanaged<GPXSplitWorker>.fromOpaque(context).release()
             return false
@@ -339,7 +367,11 @@ extension GPXReader {
         let reader = ChunkedFileReader(descriptor: fd, path: path, from: 0, chunkSize: chunkSize, totalBytes: size)
         let worker = GPXSplitWorker(fd: fd, path: path, split: split, size: size, chunkSize: chunkSize)
         let launched = worker.launch()
-        defer { worker.cancelAndJoin() }
+        defer {
+            worker.cancelAndJoin()
+            statistics?.avoidedCPU = worker.avoidedCPU
+            statistics?.startCPU = worker.startCPU
+        }
         var scanner = GPXScanner(source: path)
         defer { scanner.release() }
         // The fragment's first byte, once known: the scan stops there to see whether it can take it.
