@@ -206,6 +206,7 @@ final class GPXSplitTests: GPXSplitComparing {
             XCTAssertGreaterThanOrEqual(statistics.avoidedCPU, 0, "the second thread is asked to start elsewhere")
             XCTAssertGreaterThanOrEqual(statistics.startCPU, 0)
             XCTAssertNotEqual(statistics.startCPU, statistics.avoidedCPU, "it starts on another CPU")
+            XCTAssertTrue(statistics.widened, "then it may run on every CPU the reading thread may")
         }
         XCTAssertEqual(split, Self.describe { try GPXReader.read(path: path, split: .never) })
         XCTAssertEqual(split, Self.describe { try GPXReader.read(path: path) })

@@ -21,7 +21,12 @@ final class SportTests: XCTestCase {
         for value in UInt8.min...UInt8.max {
             XCTAssertEqual(FITProfile.sportName(value), profile[value] ?? String(value), "sport \(value)")
         }
+        // The dictionary is still there for code that read it (deprecated).
+        XCTAssertEqual(Self.publishedTable, profile)
     }
+
+    @available(*, deprecated)
+    static var publishedTable: [UInt8: String] { FITProfile.sportNames }
 
     func testNamesFromEveryFormat() {
         let cases: [(String?, String)] = [

@@ -53,7 +53,7 @@ final class ThreadPlacementTests: XCTestCase {
     func testWithOneCPUAllowedNothingIsPlaced() throws {
         var allowed = badge_cpus()
         guard badge_cpus_of_caller(&allowed) == 0 else { throw XCTSkip("no CPU affinity here") }
-        // Only the caller's CPU allowed: nowhere else to start, and the attributes stay as they were.
+        // Only the caller's CPU allowed: nowhere else to start, so nothing is placed.
         let here = badge_current_cpu()
         var only = badge_cpus()
         var attributes = pthread_attr_t()

@@ -27,9 +27,10 @@ enum Format {
         return text
     }
 
-    /// `text` padded with spaces to `width` characters (unchanged when it is as long already), as
-    /// `padding(toLength: width, withPad: " ", startingAt: 0)` pads a shorter one, without bridging
-    /// to `NSString` (whose first use decodes through a generic path and a conformance look-up).
+    /// `text` padded with spaces to `width` characters, without bridging to `NSString` (whose first
+    /// use decodes through a generic path and a conformance look-up). For ASCII text shorter than
+    /// `width` it is what `padding(toLength: width, withPad: " ", startingAt: 0)` gives; it never
+    /// cuts a longer text (which `padding` would), and counts characters, not UTF-16 units.
     static func padded(_ text: String, to width: Int) -> String {
         let length = text.count
         return length >= width ? text : text + String(repeating: " ", count: width - length)

@@ -85,6 +85,17 @@ public enum FITProfile {
         "", "", "", "", "diving",
     ]
 
+    /// The profile's `sport` enum as a dictionary, for code that used it before `sportName` read an
+    /// array (made on first use only, so that `summarize` never instantiates it).
+    @available(*, deprecated, message: "use FITProfile.sportName(_:)")
+    public static var sportNames: [UInt8: String] { sportNameTable }
+
+    private static let sportNameTable: [UInt8: String] = {
+        var table: [UInt8: String] = [254: "all"]
+        for (k, word) in sportWords.enumerated() where !word.isEmpty { table[UInt8(k)] = word }
+        return table
+    }()
+
     /// `sub_sport` values that say the activity was indoors: treadmill (1), indoor cycling (6), virtual
     /// activity (58), indoor running (45).
     /// (A switch, not a `Set`, as `manufacturerName` is no dictionary: the first hashed collection of

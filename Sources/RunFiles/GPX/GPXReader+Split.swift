@@ -33,12 +33,15 @@ enum GPXSplitFault: Equatable {
     case fragmentOffsetWins
 }
 
-/// What a split read did, for tests: how many points of the fragment were taken (0: none), and
-/// the CPU its second thread was asked not to start on and the one it started on (-1: not known).
+/// What a split read did, for tests: how many points of the fragment were taken (0: none), the CPU
+/// its second thread was asked not to start on and the one it started on (-1: not known), and
+/// whether that thread then widened its mask back.
 final class GPXSplitStatistics {
     var fragmentPoints = 0
     var avoidedCPU: Int32 = -1
     var startCPU: Int32 = -1
+    /// The second thread widened its CPU mask back once started.
+    var widened = false
 }
 
 /// The track points the second thread read: from the point starting at `start` (a file offset) to
@@ -86,19 +89,22 @@ final class GPXSplitWorker {
         self.chunkSize = chunkSize
     }
 
-    /// The CPUs this process may run on, for the thread to widen its mask back to once started.
+    /// The creating thread's CPUs (what a new thread would inherit), for the thread to widen its mask
+    /// back to once started.
     private var allowed = badge_cpus()
     /// The CPU the thread was asked not to start on (the caller's), -1 when it was not placed.
     private(set) var avoidedCPU: Int32 = -1
     /// The CPU the thread started on, -1 when not known (tests compare it with `avoidedCPU`).
     private(set) var startCPU: Int32 = -1
+    /// The thread widened its mask back to `allowed` (tests check it is not left pinned).
+    private(set) var widened = false
 
     /// Starts the thread; false when it could not be made (the caller reads sequentially).
     ///
-    /// It is asked to start on a CPU other than this thread's (then may run anywhere): left to
-    /// itself, Linux often queued it behind this thread on the same CPU, with the other idle, until
-    /// the next balancing tick, about 3 ms later in half the runs of a 100k-point file (BENCHMARKS.md,
-    /// issue F, seventh round).
+    /// It is asked to start on a CPU other than this thread's (then may run on any this thread may):
+    /// left to itself, Linux queued it behind this thread on the same CPU in 3 of 4 traced runs of a
+    /// 100k-point file, and in 2 of them it first ran 3 ms later, at the next balancing tick, with the
+    /// other CPU idle (BENCHMARKS.md, issue F, seventh round).
     func launch() -> Bool {
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
@@ -109,7 +115,7 @@ final class GPXSplitWorker {
             guard let raw else { return nil }
             let worker = Unmanaged<GPXSplitWorker>.fromOpaque(raw).takeRetainedValue()
             worker.startCPU = badge_current_cpu()
-            if worker.avoidedCPU >= 0 { _ = badge_thread_allow(&worker.allowed) }
+            if worker.avoidedCPU >= 0 { worker.widened = badge_thread_allow(&worker.allowed) == 0 }
             worker.run()
             return nil
         }
@@ -371,6 +377,7 @@ extension GPXReader {
             worker.cancelAndJoin()
             statistics?.avoidedCPU = worker.avoidedCPU
             statistics?.startCPU = worker.startCPU
+            statistics?.widened = worker.widened
         }
         var scanner = GPXScanner(source: path)
         defer { scanner.release() }
