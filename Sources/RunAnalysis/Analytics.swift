@@ -75,31 +75,50 @@ extension RunAnalyzer {
     /// The stretches' efforts are matched to `wanted` by position, not by name: the measures ask for
     /// several distances under one name (`age_grade` names them all ""), which matched by name gave
     /// every distance the fastest effort of any of them.
-    static func bestEfforts(in series: TimedSeries, _ wanted: [(name: String, meters: Double)], maxStopSeconds: Double?) -> [Effort] {
-        guard let maxStopSeconds else { return fastestEfforts(in: series, wanted) }
+    /// Runs of at least `parallelAbove` timed points (`parallelEffortPoints` unless a test says) share
+    /// the search between two threads.
+    static func bestEfforts(in series: TimedSeries, _ wanted: [(name: String, meters: Double)], maxStopSeconds: Double?,
+                            parallelAbove: Int = parallelEffortPoints) -> [Effort] {
         // A run with no such stop is searched whole, without making its one stretch: an array of
         // `Range<Int>` makes the runtime look `Int: Comparable` up through every conformance record
         // of the static binary on its first use in a process (0.15 ms of a one-file `summarize`).
-        let stops = series.count >= 2 ? stopRanges(of: series, maxStopSeconds: maxStopSeconds) : []
+        let stops = maxStopSeconds.map { series.count >= 2 ? stopRanges(of: series, maxStopSeconds: $0) : [] } ?? []
+        let best: [Effort?]
+        if series.count >= parallelAbove, wanted.count >= 2 {
+            // Each distance's search is its own (pointers, best), so the distances can be shared out:
+            // every other one on a second thread, the same result as one thread's.
+            let here = stride(from: 0, to: wanted.count, by: 2).map { wanted[$0] }
+            let side = stride(from: 1, to: wanted.count, by: 2).map { wanted[$0] }
+            var hereBest: [Effort?] = [], sideBest: [Effort?] = []
+            PlacedThread.run({ sideBest = bestEfforts(in: series, side, stops: stops) },
+                             alongside: { hereBest = bestEfforts(in: series, here, stops: stops) })
+            best = wanted.indices.map { $0 % 2 == 0 ? hereBest[$0 / 2] : sideBest[$0 / 2] }
+        } else {
+            best = bestEfforts(in: series, wanted, stops: stops)
+        }
+        return best.compactMap { $0 }
+    }
+
+    /// Runs of at least this many timed points have their effort search shared between two threads
+    /// (`bestEfforts`): 100,000 points took 3.7 ms on one (BENCHMARKS.md, issue F, eighth round),
+    /// and a thread costs some 0.1 ms to start.
+    static let parallelEffortPoints = 50_000
+
+    /// The fastest window of each of `wanted` (nil where the run has none) that crosses none of
+    /// `stops` (`stopRanges`' result): `fastestEfforts` over each stretch between them, the best
+    /// of them kept (the earliest of equal ones).
+    private static func bestEfforts(in series: TimedSeries, _ wanted: [(name: String, meters: Double)],
+                                    stops: [(start: Int, end: Int)]) -> [Effort?] {
         guard !stops.isEmpty else { return fastestEfforts(in: series, wanted) }
-        let pieces = stretches(count: series.count, between: stops)
-        // Searched under their positions as names, named as asked at the end.
-        let numbered = wanted.indices.map { (name: String($0), meters: wanted[$0].meters) }
         var best = [Effort?](repeating: nil, count: wanted.count)
-        for piece in pieces where piece.count >= 2 {
+        for piece in stretches(count: series.count, between: stops) where piece.count >= 2 {
             let part = TimedSeries(distances: Array(series.distances[piece]), elapsed: Array(series.elapsed[piece]))
-            for effort in fastestEfforts(in: part, numbered) {
-                guard let index = Int(effort.name) else { continue }
+            for (index, effort) in fastestEfforts(in: part, wanted).enumerated() {
+                guard let effort else { continue }
                 if best[index].map({ effort.elapsedSeconds < $0.elapsedSeconds }) ?? true { best[index] = effort }
             }
         }
-        return wanted.indices.compactMap { index in
-            best[index].map { effort in
-                var named = effort
-                named.name = wanted[index].name
-                return named
-            }
-        }
+        return best
     }
 
     /// The stretches of a timed series between its stops longer than `maxStopSeconds`.
@@ -196,8 +215,8 @@ extension RunAnalyzer {
         bestEfforts(in: TimedSeries(profile), [(name, meters)], maxStopSeconds: maxStopSeconds).first
     }
 
-    /// `fastestEffort` for several distances at once (those the run is long enough for, in the
-    /// order given).
+    /// `fastestEffort` for several distances at once: one per distance of `wanted`, in its order,
+    /// nil where the run is not long enough for it.
     ///
     /// Each distance has its own pointers and best, and sees the points in the same order as a
     /// pass of its own would, so the result is the same as searching one distance at a time. The
@@ -206,16 +225,18 @@ extension RunAnalyzer {
     /// Two shortcuts leave the result unchanged: a window whose lower bound (the time between its
     /// recorded neighbours) is already no better than the best is not interpolated; and a pointer
     /// moves up to three points by one comparison each, without a branch per point.
-    static func fastestEfforts(in series: TimedSeries, _ wanted: [(name: String, meters: Double)]) -> [Effort] {
+    static func fastestEfforts(in series: TimedSeries, _ wanted: [(name: String, meters: Double)]) -> [Effort?] {
         let n = series.count
-        guard n >= 2 else { return [] }
+        var result = [Effort?](repeating: nil, count: wanted.count)
+        guard n >= 2 else { return result }
         let tolerance = distanceTolerance
-        return series.distances.withUnsafeBufferPointer { d -> [Effort] in
-            series.elapsed.withUnsafeBufferPointer { t -> [Effort] in
+        series.distances.withUnsafeBufferPointer { d in
+            series.elapsed.withUnsafeBufferPointer { t in
                 let span = d[n - 1] - d[0]
-                let lengths = wanted.filter { $0.meters > 0 && span + tolerance >= $0.meters }
-                let m = lengths.count
-                guard m > 0 else { return [] }
+                // The distances the run is long enough for, by their places in `wanted`.
+                let searched = wanted.indices.filter { wanted[$0].meters > 0 && span + tolerance >= wanted[$0].meters }
+                let m = searched.count
+                guard m > 0 else { return }
                 let meters = UnsafeMutableBufferPointer<Double>.allocate(capacity: m)
                 let best = UnsafeMutableBufferPointer<Double>.allocate(capacity: m)
                 let bestStartDistance = UnsafeMutableBufferPointer<Double>.allocate(capacity: m)
@@ -227,7 +248,7 @@ extension RunAnalyzer {
                     bestStartTime.deallocate(); pointer.deallocate(); active.deallocate()
                 }
                 for q in 0..<m {
-                    meters[q] = lengths[q].meters
+                    meters[q] = wanted[searched[q]].meters
                     best[q] = .infinity; bestStartDistance[q] = 0; bestStartTime[q] = 0
                     pointer[q] = 1; active[q] = true
                 }
@@ -319,15 +340,14 @@ extension RunAnalyzer {
                         if time < best[q] { best[q] = time; bestStartDistance[q] = startDistance; bestStartTime[q] = start }
                     }
                 }
-                var result: [Effort] = []
                 for q in 0..<m where best[q].isFinite {
-                    result.append(Effort(
-                        name: lengths[q].name, distanceMeters: meters[q], elapsedSeconds: best[q],
-                        startDistanceMeters: bestStartDistance[q], startElapsedSeconds: bestStartTime[q]))
+                    result[searched[q]] = Effort(
+                        name: wanted[searched[q]].name, distanceMeters: meters[q], elapsedSeconds: best[q],
+                        startDistanceMeters: bestStartDistance[q], startElapsedSeconds: bestStartTime[q])
                 }
-                return result
             }
         }
+        return result
     }
 
     // MARK: Checkpoints

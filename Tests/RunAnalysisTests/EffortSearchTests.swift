@@ -146,3 +146,48 @@ final class EffortSearchTests: XCTestCase {
         Self.assertSame(RunAnalyzer.fastestEffort(in: profile, name: "1km", meters: 1000), want, "NaN times")
     }
 }
+
+/// Long runs share the effort search between two threads (every other distance on the second):
+/// the result must be the one thread's, bit for bit and in the same order, with and without stops,
+/// for any number of distances and names that repeat.
+final class EffortSearchThreadsTests: XCTestCase {
+    func testTwoThreadsFindWhatOneFinds() {
+        let lists: [[(name: String, meters: Double)]] = [
+            Effort.standardDistances,
+            [("a", 400), ("b", 1000)],
+            [("", 1000), ("", 400), ("", 3000)],
+            [("x", 800), ("y", 5_000_000), ("z", 200), ("w", 0)],
+        ]
+        var compared = 0
+        for shape in EffortSearchTests.Shape.allCases {
+            for seed in UInt64(1)...6 {
+                let profile = EffortSearchTests.series(shape, count: shape == .sparse ? 900 : 3_000 + Int(seed) * 53, seed: seed)
+                let series = TimedSeries(profile)
+                for wanted in lists {
+                    for maxStop in [nil, RunAnalyzer.effortMaxStopSeconds, 30] as [Double?] {
+                        let one = RunAnalyzer.bestEfforts(in: series, wanted, maxStopSeconds: maxStop, parallelAbove: .max)
+                        let two = RunAnalyzer.bestEfforts(in: series, wanted, maxStopSeconds: maxStop, parallelAbove: 0)
+                        let context = "\(shape) seed \(seed) \(wanted.map(\.meters)) stop \(String(describing: maxStop))"
+                        XCTAssertEqual(two.map(\.distanceMeters), one.map(\.distanceMeters), context)
+                        for (got, want) in zip(two, one) {
+                            EffortSearchTests.assertSame(got, want, context)
+                            compared += 1
+                        }
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(compared, 500, "most searches find efforts")
+    }
+
+    func testALongRunTakesTheTwoThreadPath() {
+        // The production threshold: a run of that many points is searched on two threads, with the result of one.
+        let profile = EffortSearchTests.series(.gpsNoise, count: RunAnalyzer.parallelEffortPoints, seed: 3)
+        let series = TimedSeries(profile)
+        let two = RunAnalyzer.bestEfforts(in: series, Effort.standardDistances, maxStopSeconds: RunAnalyzer.effortMaxStopSeconds)
+        let one = RunAnalyzer.bestEfforts(in: series, Effort.standardDistances, maxStopSeconds: RunAnalyzer.effortMaxStopSeconds,
+                                          parallelAbove: .max)
+        XCTAssertEqual(two.map(\.name), ["400m", "1km", "1mi", "5km", "10km", "half", "marathon"])
+        for (got, want) in zip(two, one) { EffortSearchTests.assertSame(got, want, "50,000 points") }
+    }
+}

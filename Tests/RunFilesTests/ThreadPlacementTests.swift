@@ -1,4 +1,5 @@
 import CThreadShims
+import RunFiles
 import XCTest
 
 #if canImport(Glibc)
@@ -66,5 +67,39 @@ final class ThreadPlacementTests: XCTestCase {
         }
         guard here >= 0, badge_cpus_count(&only) == 1 else { throw XCTSkip("the CPU is not known") }
         XCTAssertEqual(badge_thread_attr_start_elsewhere(&attributes, &only), -1)
+    }
+}
+
+/// `PlacedThread.run`: the side work runs on a thread of its own, both are done when it returns,
+/// and what the side wrote is there to read.
+final class PlacedThreadTests: XCTestCase {
+    func testSideWorkRunsOnAnotherThreadAndIsDoneOnReturn() {
+        for round in 0..<20 {
+            var sideThread = pthread_self(), sideSum = 0, hereSum = 0
+            let here = pthread_self()
+            PlacedThread.run({
+                sideThread = pthread_self()
+                for k in 0..<10_000 { sideSum &+= k * round }
+            }, alongside: {
+                for k in 0..<10_000 { hereSum &+= k }
+            })
+            XCTAssertEqual(pthread_equal(sideThread, here), 0, "the side work ran on a thread of its own")
+            XCTAssertEqual(sideSum, 49_995_000 * round)
+            XCTAssertEqual(hereSum, 49_995_000)
+        }
+    }
+
+    func testAPlacedThreadWidensItsMaskOnceStarted() throws {
+        var allowed = badge_cpus()
+        guard badge_cpus_of_caller(&allowed) == 0, badge_cpus_count(&allowed) >= 2 else { throw XCTSkip("one CPU or no affinity here") }
+        var now = badge_cpus(), same = false
+        guard let placed = PlacedThread({ same = badge_cpus_of_caller(&now) == 0 && badge_cpus_equal(&now, &allowed) == 1 }) else {
+            return XCTFail("no thread made")
+        }
+        placed.join()
+        XCTAssertGreaterThanOrEqual(placed.avoidedCPU, 0, "placed")
+        XCTAssertNotEqual(placed.startCPU, placed.avoidedCPU, "started elsewhere")
+        XCTAssertTrue(placed.widened)
+        XCTAssertTrue(same, "then it may run on every CPU the process may")
     }
 }

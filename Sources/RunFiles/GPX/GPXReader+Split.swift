@@ -1,4 +1,3 @@
-import CThreadShims
 import Foundation
 
 #if canImport(Glibc)
@@ -76,8 +75,8 @@ final class GPXSplitWorker {
     private var fragment: GPXFragment?
     /// Memory the first thread reserved for its columns, for this one to fault in (see `populate`).
     private var offered: [UnsafeMutableRawBufferPointer] = []
-    private var thread = pthread_t()
-    private var running = false
+    /// The second thread, once launched.
+    private var placed: PlacedThread?
     /// How far past `split` a point start is looked for.
     static let searchLimit = 1 << 20
 
@@ -89,48 +88,18 @@ final class GPXSplitWorker {
         self.chunkSize = chunkSize
     }
 
-    /// The creating thread's CPUs (what a new thread would inherit), for the thread to widen its mask
-    /// back to once started.
-    private var allowed = badge_cpus()
-    /// The CPU the thread was asked not to start on (the caller's), -1 when it was not placed.
-    private(set) var avoidedCPU: Int32 = -1
-    /// The CPU the thread started on, -1 when not known (tests compare it with `avoidedCPU`).
-    private(set) var startCPU: Int32 = -1
-    /// The thread widened its mask back to `allowed` (tests check it is not left pinned).
-    private(set) var widened = false
+    /// The CPU the thread was asked not to start on, -1 when it was not placed (`PlacedThread`).
+    var avoidedCPU: Int32 { placed?.avoidedCPU ?? -1 }
+    /// The CPU the thread started on, -1 when not known (read after it ended).
+    var startCPU: Int32 { placed?.startCPU ?? -1 }
+    /// The thread widened its mask back once started (read after it ended).
+    var widened: Bool { placed?.widened ?? false }
 
-    /// Starts the thread; false when it could not be made (the caller reads sequentially).
-    ///
-    /// It is asked to start on a CPU other than this thread's (then may run on any this thread may):
-    /// left to itself, Linux queued it behind this thread on the same CPU in 3 of 4 traced runs of a
-    /// 100k-point file, and in 2 of them it first ran 3 ms later, at the next balancing tick, with the
-    /// other CPU idle (BENCHMARKS.md, issue F, seventh round).
+    /// Starts the thread, on a CPU other than this one's (`PlacedThread`); false when it could not
+    /// be made (the caller reads sequentially).
     func launch() -> Bool {
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        avoidedCPU = badge_cpus_of_caller(&allowed) == 0 ? badge_thread_attr_start_elsewhere(&attributes, &allowed) : -1
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let body: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { raw in
-            guard let raw else { return nil }
-            let worker = Unmanaged<GPXSplitWorker>.fromOpaque(raw).takeRetainedValue()
-            worker.startCPU = badge_current_cpu()
-            if worker.avoidedCPU >= 0 { worker.widened = badge_thread_allow(&worker.allowed) == 0 }
-            worker.run()
-            return nil
-        }
-        var made = pthread_create(&thread, &attributes, body, context)
-        if made != 0, avoidedCPU >= 0 {
-            // Placement refused (a CPU gone since): start it anywhere, as before.
-            avoidedCPU = -1
-            made = pthread_create(&thread, nil, body, context)
-        }
-        guard made == 0 else {
-            Unmanaged<GPXSplitWorker>.fromOpaque(context).release()
-            return false
-        }
-        running = true
-        return true
+        placed = PlacedThread { [self] in run() }
+        return placed != nil
     }
 
     /// The offset of the fragment's first point, once the thread knows it; nil for none.
@@ -162,9 +131,7 @@ final class GPXSplitWorker {
     }
 
     private func join() {
-        guard running else { return }
-        running = false
-        pthread_join(thread, nil)
+        placed?.join()
     }
 
     private func publish(_ offset: Int?) {
