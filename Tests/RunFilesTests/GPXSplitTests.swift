@@ -123,6 +123,7 @@ final class GPXSplitTests: GPXSplitComparing {
             ("no position", GPXSkeletonTests.document(Array(usual[0..<5]) + ["      <trkpt lat=\"x\" lon=\"4\">\n      </trkpt>\n"] + Array(usual[5...]))),
             ("two segments", GPXSkeletonTests.document(Array(usual[0..<6]) + ["    </trkseg><trkseg>\n"] + Array(usual[6...]))),
             ("points outside a segment", Array(("<gpx><trk><name>r</name>\n" + plain.joined() + "</trk></gpx>\n").utf8)),
+            ("a segment, then points outside one", Array(("<gpx><trk><trkseg>\n" + plain[0..<6].joined() + "</trkseg>\n" + plain[6...].joined() + "</trk></gpx>\n").utf8)),
             ("a later track names the run", Array(("<gpx><trk><trkseg>\n" + plain.joined() + "</trkseg></trk><trk><name>later</name><type>running</type></trk></gpx>\n").utf8)),
             ("a point in a comment", GPXSkeletonTests.document(Array(usual[0..<6]) + ["<!--\n" + usual[6] + "-->\n"] + Array(usual[7...]))),
             ("cut off", Array(GPXSkeletonTests.document(usual).dropLast(40))),
@@ -185,6 +186,56 @@ final class GPXSplitTests: GPXSplitComparing {
             }
             XCTAssertGreaterThan(tally.mismatches, 0, "\(fault)")
         }
+    }
+
+    /// The second thread's rest shared (`GPXSplit.sharing`): the first thread, arrived at the split,
+    /// reads the points from a second offset on itself, taken when its scan arrives at their first
+    /// point. Both offsets swept (around point starts and through the file): the same track or error.
+    func compareSharing(_ bytes: [UInt8], what: String, fault: GPXSplitFault = .none, tally: inout Tally, restTaken: inout Int,
+                        expectingMismatches: Bool = false) throws {
+        let path = directory + "/run.gpx"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let sequential = Self.describe { try GPXReader.read(path: path, split: .never) }
+        let offsets = Self.splits(bytes, every: 9, points: 10)
+        for (index, split) in offsets.enumerated() where index % 5 == 0 {
+            for (other, rest) in offsets.enumerated() where rest > split && (other + index) % 3 == 0 {
+                for chunk in other % 4 == 0 ? [GPXReader.defaultChunkSize, 61] : [GPXReader.defaultChunkSize] {
+                    let statistics = GPXSplitStatistics()
+                    let shared = Self.describe {
+                        try GPXReader.read(path: path, chunkSize: chunk, split: .sharing(at: split, rest: rest), fault: fault, statistics: statistics)
+                    }
+                    tally.reads += 1
+                    if statistics.fragmentPoints > 0 { tally.taken += 1 }
+                    if statistics.restPoints > 0 { restTaken += 1 }
+                    if shared != sequential {
+                        tally.mismatches += 1
+                        if !expectingMismatches, tally.mismatches <= 5 {
+                            XCTFail("\(what), split at \(split), rest from \(rest), chunk \(chunk):\nshared     \(shared)\nsequential \(sequential)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    func testSharedRestsReadAsTheSequentialScan() throws {
+        var tally = Tally(), restTaken = 0
+        for (what, bytes) in generatedRuns() + Self.handMade() {
+            try compareSharing(bytes, what: what, tally: &tally, restTaken: &restTaken)
+        }
+        XCTAssertEqual(tally.mismatches, 0)
+        XCTAssertGreaterThan(tally.reads, 1_000)
+        // Most rests must have been taken, or this compared the one-fragment read with itself.
+        XCTAssertGreaterThan(restTaken, tally.reads / 4, "\(tally), rests taken \(restTaken)")
+    }
+
+    /// Taking the rest whatever state the scan is in at its first point is caught too.
+    func testAWrongMergeOfTheRestIsCaught() throws {
+        var tally = Tally(), restTaken = 0
+        for (what, bytes) in Self.handMade() {
+            try compareSharing(bytes, what: what, fault: .restInAnyState, tally: &tally, restTaken: &restTaken, expectingMismatches: true)
+        }
+        XCTAssertGreaterThan(tally.mismatches, 0)
     }
 
     /// Big files split by themselves (`GPXSplit.automatic`, its threshold lowered to 1 MiB): a

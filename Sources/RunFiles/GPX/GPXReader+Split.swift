@@ -21,6 +21,9 @@ enum GPXSplit: Equatable {
     case never
     /// Split at this byte offset whatever the file's size (tests sweep it).
     case at(Int)
+    /// Split at the first offset, and when the first thread gets there, share the second thread's
+    /// rest from the second offset on, whatever is left (tests sweep both).
+    case sharing(at: Int, rest: Int)
 }
 
 /// A wrong merge a test injects, to show that the differential test would catch one.
@@ -30,6 +33,8 @@ enum GPXSplitFault: Equatable {
     case anyState
     /// The fragment's first timestamp offset replaces the one the scan had already found.
     case fragmentOffsetWins
+    /// The rest the first thread read itself (`GPXSplit.sharing`) is taken in whatever state the scan is at its first byte.
+    case restInAnyState
 }
 
 /// What a split read did, for tests: how many points of the fragment were taken (0: none), the CPU
@@ -37,6 +42,8 @@ enum GPXSplitFault: Equatable {
 /// whether that thread then widened its mask back.
 final class GPXSplitStatistics {
     var fragmentPoints = 0
+    /// Points of the rest the first thread read itself after sharing it (`shareRest`), when taken.
+    var restPoints = 0
     var avoidedCPU: Int32 = -1
     var startCPU: Int32 = -1
     /// The second thread widened its CPU mask back once started.
@@ -77,15 +84,26 @@ final class GPXSplitWorker {
     private var offered: [UnsafeMutableRawBufferPointer] = []
     /// The second thread, once launched.
     private var placed: PlacedThread?
+    /// No point starting at or after this offset is read (`shareRest`): the first thread reads them.
+    private var limit = Int.max
+    /// Where the reading has got to (the start of its last window), for `shareRest`.
+    private var progress = 0
+    /// The reading has ended (its fragment, if any, is final).
+    private var ended = false
+    /// Tests: the points are read only once the first thread has given a limit (`shareRest(at:)`),
+    /// so that the rest is shared wherever the test says.
+    private let waitForLimit: Bool
+    private var limitGiven = false
     /// How far past `split` a point start is looked for.
     static let searchLimit = 1 << 20
 
-    init(fd: Int32, path: String, split: Int, size: Int, chunkSize: Int) {
+    init(fd: Int32, path: String, split: Int, size: Int, chunkSize: Int, waitForLimit: Bool = false) {
         self.fd = fd
         self.path = path
         self.split = split
         self.size = size
         self.chunkSize = chunkSize
+        self.waitForLimit = waitForLimit
     }
 
     /// The CPU the thread was asked not to start on, -1 when it was not placed (`PlacedThread`).
@@ -121,8 +139,32 @@ final class GPXSplitWorker {
     func cancel() {
         condition.lock()
         cancelled = true
+        condition.broadcast()
         condition.unlock()
     }
+
+    /// When the thread is still reading and has at least `minimumBytes` of the file before it: asks it
+    /// to stop at the first point starting at or after the middle of what it has left, and gives that
+    /// offset (the caller reads the points from there: `GPXSplit`). nil when it is not worth it.
+    func shareRest(minimumBytes: Int) -> Int? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !ended, !cancelled, limit == .max, size - progress >= minimumBytes else { return nil }
+        limit = progress + (size - progress) / 2
+        return limit
+    }
+
+    /// `shareRest` at `offset`, whatever is left (tests).
+    func shareRest(at offset: Int) {
+        condition.lock()
+        limit = offset
+        limitGiven = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Reads the fragment on the calling thread (the first thread reading the rest it shared).
+    func runHere() { run() }
 
     /// Asks the thread to stop at its next window and waits for it.
     func cancelAndJoin() {
@@ -188,7 +230,20 @@ final class GPXSplitWorker {
         return cancelled
     }
 
+    /// At each new window of points: records how far the reading has got, and gives the limit.
+    private func poll(at offset: Int) -> (cancelled: Bool, limit: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        progress = offset
+        return (cancelled, limit)
+    }
+
     private func run() {
+        defer {
+            condition.lock()
+            ended = true
+            condition.unlock()
+        }
         let reader = ChunkedFileReader(descriptor: fd, path: path, from: split, chunkSize: chunkSize, totalBytes: size)
         var scanner = GPXScanner(source: path)
         defer { scanner.release() }
@@ -226,6 +281,11 @@ final class GPXSplitWorker {
         guard let found else { return publish(nil) }
         publish(found.window.offset + found.at)
         populateOffered()
+        if waitForLimit {
+            condition.lock()
+            while !limitGiven && !cancelled { condition.wait() }
+            condition.unlock()
+        }
 
         // Phase 2: points of the usual shape, one after another.
         let nameLength = found.nameLength
@@ -239,10 +299,13 @@ final class GPXSplitWorker {
         var end = first
         var retried = -1
         var reserved = false
+        var (stopNow, stopAt) = poll(at: first)
         do {
-            while true {
+            while !stopNow {
                 let p = window.bytes, n = window.count
                 let lt = XMLBytes.skipIndentation(p, from: k, to: n)
+                // The points from the limit on are the first thread's to read.
+                if window.offset + lt >= stopAt { break }
                 var next = -1
                 let at = lt + 1
                 if at + nameLength < n, p[lt] == XMLBytes.lessThan, XMLBytes.equal(p + at, name, nameLength),
@@ -269,11 +332,12 @@ final class GPXSplitWorker {
                 }
                 // Not a point of the usual shape here, or not all of it in this window: once more
                 // with the next bytes, then that is the fragment's end.
-                if window.isFinal || retried == window.offset + k || isCancelled { break }
+                if window.isFinal || retried == window.offset + k { break }
                 retried = window.offset + k
                 guard let more = try reader.next(consumed: k) else { break }
                 window = more
                 k = 0
+                (stopNow, stopAt) = poll(at: window.offset)
                 if !reserved, scanner.track.count >= 16 {
                     reserved = scanner.reserveForRest(scanned: end - first, totalBytes: size - first)
                     if reserved { GPXSplitWorker.regions(of: scanner.track).forEach(GPXSplitWorker.populate) }
@@ -334,11 +398,16 @@ extension GPXReader {
     /// generated runs of 4.7, 7.9 and 15.7 MB, BENCHMARKS.md "fifth round: GPX on two cores").
     static let splitThreshold = 16 << 20
 
+    /// The second thread's rest is shared (`GPXSplitWorker.shareRest`) when the first thread, done with
+    /// its half, finds at least this much of the file still before it (below, reading its first point
+    /// and a fragment's columns cost about what sharing would save).
+    static let shareMinimumBytes = 1 << 20
+
     /// The split read of the open regular file `fd` (`size` bytes) at `split`: see `GPXSplit`.
-    static func scanSplit(fd: Int32, size: Int, path: String, chunkSize: Int, split: Int, fault: GPXSplitFault,
-                          statistics: GPXSplitStatistics?) throws -> Track {
+    static func scanSplit(fd: Int32, size: Int, path: String, chunkSize: Int, split: Int, rest sharedRest: Int? = nil,
+                          fault: GPXSplitFault, statistics: GPXSplitStatistics?) throws -> Track {
         let reader = ChunkedFileReader(descriptor: fd, path: path, from: 0, chunkSize: chunkSize, totalBytes: size)
-        let worker = GPXSplitWorker(fd: fd, path: path, split: split, size: size, chunkSize: chunkSize)
+        let worker = GPXSplitWorker(fd: fd, path: path, split: split, size: size, chunkSize: chunkSize, waitForLimit: sharedRest != nil)
         let launched = worker.launch()
         defer {
             worker.cancelAndJoin()
@@ -348,8 +417,10 @@ extension GPXReader {
         }
         var scanner = GPXScanner(source: path)
         defer { scanner.release() }
-        // The fragment's first byte, once known: the scan stops there to see whether it can take it.
+        // The next fragment's first byte, once known: the scan stops there to see whether it can take it.
         var stop: Int?
+        // The rest this thread read itself after sharing it: the fragment after the second thread's.
+        var rest: GPXFragment?
         var asked = !launched
         do {
             var used = 0
@@ -369,21 +440,51 @@ extension GPXReader {
                 used = n
                 if let s = stop, window.offset + n == s {
                     stop = nil
-                    if scanner.canTakeFragment() || fault == .anyState, let fragment = worker.finish(),
+                    var fragment: GPXFragment?
+                    let isRest = rest != nil
+                    let takeable = scanner.canTakeFragment() || fault == .anyState || (isRest && fault == .restInAnyState)
+                    if let own = rest {
+                        rest = nil
+                        fragment = takeable ? own : nil
+                    } else if takeable {
+                        // Still reading? Then its rest is shared: this thread reads the second half of it,
+                        // taken (as any fragment) when the scan arrives at its first point.
+                        var from: Int?
+                        if let forced = sharedRest {
+                            worker.shareRest(at: forced)
+                            from = forced
+                        } else {
+                            from = worker.shareRest(minimumBytes: GPXReader.shareMinimumBytes)
+                        }
+                        if let from {
+                            let reading = GPXSplitWorker(fd: fd, path: path, split: from, size: size, chunkSize: chunkSize)
+                            reading.runHere()
+                            rest = reading.finish()
+                        }
+                        fragment = worker.finish()
+                    } else {
+                        worker.cancel()
+                    }
+                    var position = s
+                    if let fragment,
                        budget.map({ (try? $0.hold((scanner.track.memoryBytes + fragment.track.memoryBytes) * 2, as: .points)) != nil }) ?? true {
                         // Taken only when the merged columns fit the memory budget; otherwise the scan
                         // goes on alone and stops where (and as) the sequential scan would.
                         scanner.take(fragment, fault: fault)
-                        statistics?.fragmentPoints = fragment.trackPoints
+                        if isRest { statistics?.restPoints = fragment.trackPoints } else { statistics?.fragmentPoints = fragment.trackPoints }
                         reader.skip(to: fragment.end)
                         used = 0
-                    } else {
-                        worker.cancel()
+                        position = fragment.end
+                    }
+                    // The rest is taken where its first point starts, if the scan has not gone past it.
+                    if let next = rest {
+                        if next.start >= position { stop = next.start } else { rest = nil }
                     }
                 } else if let s = stop, window.offset + count == s {
                     // A token runs across the fragment's first byte: it is no point start.
                     stop = nil
                     worker.cancel()
+                    rest = nil
                 }
                 if !reserved {
                     reserved = scanner.reserveForRest(scanned: window.offset + n, totalBytes: size)

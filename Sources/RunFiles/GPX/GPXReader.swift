@@ -44,12 +44,16 @@ public enum GPXReader {
                      fault: GPXSplitFault = .none, statistics: GPXSplitStatistics? = nil) throws -> Track {
         let (fd, size) = try FileBytes.openRegular(path: path)
         var at: Int?
+        var rest: Int?
         if hasher == nil {
             switch split {
             case .automatic: at = size >= splitThreshold ? size / 2 : nil
             case .automaticAbove(let threshold): at = size >= threshold ? size / 2 : nil
             case .never: at = nil
             case .at(let offset): at = offset > 0 && offset < size ? offset : nil
+            case .sharing(let offset, let from):
+                at = offset > 0 && offset < size ? offset : nil
+                rest = from
             }
         }
         guard let at else {
@@ -57,7 +61,7 @@ public enum GPXReader {
             return try scanFile(reader, source: path, hashing: hasher != nil) { ChunkedFileReader.lineNumber(path: path, offset: $0) }
         }
         defer { close(fd) }
-        return try scanSplit(fd: fd, size: size, path: path, chunkSize: chunkSize, split: at, fault: fault, statistics: statistics)
+        return try scanSplit(fd: fd, size: size, path: path, chunkSize: chunkSize, split: at, rest: rest, fault: fault, statistics: statistics)
     }
 
     /// Reads a gzip-compressed GPX file, inflating it as it is scanned (its inflated bytes are never
