@@ -79,23 +79,42 @@ extension RunAnalyzer {
     /// the search between two threads.
     static func bestEfforts(in series: TimedSeries, _ wanted: [(name: String, meters: Double)], maxStopSeconds: Double?,
                             parallelAbove: Int = parallelEffortPoints) -> [Effort] {
+        // Each distance's search is its own (pointers, best), so the distances can be shared out:
+        // every other one on a second thread, the same result as one thread's.
+        bestEfforts(in: series, wanted, maxStopSeconds: maxStopSeconds, parallelAbove: parallelAbove, onSecondThread: { $0 % 2 == 1 }, alongside: {})
+    }
+
+    /// `bestEfforts`, with `here` run on this thread meanwhile (the rest of a run's summary): on a long
+    /// run all distances but every third are searched on a second thread, and this one runs `here`,
+    /// then searches the others. On a short run `here` runs first, then the search.
+    static func bestEfforts(in series: TimedSeries, _ wanted: [(name: String, meters: Double)], maxStopSeconds: Double?,
+                            parallelAbove: Int = parallelEffortPoints, alongside here: () -> Void) -> [Effort] {
+        bestEfforts(in: series, wanted, maxStopSeconds: maxStopSeconds, parallelAbove: parallelAbove, onSecondThread: { $0 % 3 != 1 }, alongside: here)
+    }
+
+    /// The distances of `wanted` at the places `onSecondThread` picks are searched on a second thread
+    /// when the run has `parallelAbove` timed points or more (and both threads have some); the same
+    /// efforts as one thread's, in `wanted`'s order.
+    private static func bestEfforts(in series: TimedSeries, _ wanted: [(name: String, meters: Double)], maxStopSeconds: Double?,
+                                    parallelAbove: Int, onSecondThread: (Int) -> Bool, alongside here: () -> Void) -> [Effort] {
         // A run with no such stop is searched whole, without making its one stretch: an array of
         // `Range<Int>` makes the runtime look `Int: Comparable` up through every conformance record
         // of the static binary on its first use in a process (0.15 ms of a one-file `summarize`).
         let stops = maxStopSeconds.map { series.count >= 2 ? stopRanges(of: series, maxStopSeconds: $0) : [] } ?? []
-        let best: [Effort?]
-        if series.count >= parallelAbove, wanted.count >= 2 {
-            // Each distance's search is its own (pointers, best), so the distances can be shared out:
-            // every other one on a second thread, the same result as one thread's.
-            let here = stride(from: 0, to: wanted.count, by: 2).map { wanted[$0] }
-            let side = stride(from: 1, to: wanted.count, by: 2).map { wanted[$0] }
-            var hereBest: [Effort?] = [], sideBest: [Effort?] = []
-            PlacedThread.run({ sideBest = bestEfforts(in: series, side, stops: stops) },
-                             alongside: { hereBest = bestEfforts(in: series, here, stops: stops) })
-            best = wanted.indices.map { $0 % 2 == 0 ? hereBest[$0 / 2] : sideBest[$0 / 2] }
-        } else {
-            best = bestEfforts(in: series, wanted, stops: stops)
+        let theirs = wanted.indices.filter(onSecondThread), mine = wanted.indices.filter { !onSecondThread($0) }
+        guard series.count >= parallelAbove, !theirs.isEmpty else {
+            here()
+            return bestEfforts(in: series, wanted, stops: stops).compactMap { $0 }
         }
+        var hereBest: [Effort?] = [], sideBest: [Effort?] = []
+        PlacedThread.run({ sideBest = bestEfforts(in: series, theirs.map { wanted[$0] }, stops: stops) },
+                         alongside: {
+                             here()
+                             hereBest = bestEfforts(in: series, mine.map { wanted[$0] }, stops: stops)
+                         })
+        var best = [Effort?](repeating: nil, count: wanted.count)
+        for (k, index) in theirs.enumerated() { best[index] = sideBest[k] }
+        for (k, index) in mine.enumerated() { best[index] = hereBest[k] }
         return best.compactMap { $0 }
     }
 

@@ -385,6 +385,39 @@ extension RunAnalyzer {
         RunAnalyzer.removeClockJumps(from: &track)
         var profile = RunAnalyzer.profile(of: track)
         RunAnalyzer.untimeIfPartlyTimed(&profile)
+        let series = TimedSeries(profile)
+        // The efforts need the series only: on a long run most of their search runs on a second thread
+        // while this one makes the rest of the summary.
+        var made: (summary: RunSummary, startEpoch: Double?, elapsed: Double?)?
+        let efforts = RunAnalyzer.bestEfforts(in: series, Effort.standardDistances, maxStopSeconds: RunAnalyzer.effortMaxStopSeconds,
+                                              alongside: {
+                                                  made = mostOfSummary(of: track, profile: &profile, series: series, id: id,
+                                                                       zoneOffsetSeconds: zoneOffsetSeconds)
+                                              })
+        guard let parts = made else { preconditionFailure("bestEfforts runs its alongside work") }
+        var summary = parts.summary
+        let startEpoch = parts.startEpoch, elapsed = parts.elapsed
+        summary.efforts = efforts
+        summary.dropped = profile.dropped.sorted { $0.key < $1.key }.map { Dropped(reason: $0.key, count: $0.value) }
+        if includeRoutes { summary.route = RouteTrace.make(track: track, profile: profile) }
+        if !measures.isEmpty {
+            var localDate = summary.localDate, offset = summary.localOffsetSeconds
+            if localDate == nil, let zone, let epoch = startEpoch {
+                let seconds = track.utcOffsetSeconds ?? zone.secondsFromGMT(for: Date(timeIntervalSince1970: epoch))
+                localDate = Timestamps.date(epoch, offsetSeconds: seconds)
+                offset = seconds
+            }
+            summary.measures = RunAnalyzer.measures(
+                measures, plan: plan, track: track, profile: profile, series: series, startEpoch: startEpoch, elapsed: elapsed,
+                localDate: localDate, offsetSeconds: offset)
+        }
+        return summary
+    }
+
+    /// Everything of a run's summary but its efforts and dropped points (which `profile` collects:
+    /// the elevation's spikes are added here), with the start and elapsed time the measures need.
+    private func mostOfSummary(of track: Track, profile: inout Profile, series: TimedSeries, id: String,
+                               zoneOffsetSeconds: Int?) -> (summary: RunSummary, startEpoch: Double?, elapsed: Double?) {
         let climb = RunAnalyzer.climbProfile(of: track, profile: profile)
         var (elapsed, timer, moving) = RunAnalyzer.times(of: profile, pauses: track.pauses, climb: climb)
         var startEpoch = profile.startEpoch
@@ -432,28 +465,13 @@ extension RunAnalyzer {
             summary.zoneSource = track.utcOffsetSeconds == nil ? "tz" : "file"
             summary.localStart = Timestamps.localTime(epoch, offsetSeconds: offset)
         }
-        let series = TimedSeries(profile)
         summary.splitsKilometre = RunAnalyzer.splits(of: series, unitMeters: 1000)
         summary.splitsMile = RunAnalyzer.splits(of: series, unitMeters: Units.metresPerMile)
-        summary.efforts = RunAnalyzer.efforts(of: series)
         summary.checkpoints = checkpoints(of: track, profile: profile, series: series)
         summary.elevation = RunAnalyzer.elevation(of: track, profile: profile, climb: climb)
         if !climb.spikes.isEmpty { profile.dropped[RunAnalyzer.elevationSpikeReason, default: 0] += climb.spikes.count }
         summary.heartRate = RunAnalyzer.sensorStats(track.heartRates, profile: profile, ignoreNonPositive: true)
         summary.cadence = RunAnalyzer.sensorStats(track.cadences, profile: profile, ignoreNonPositive: false)
-        summary.dropped = profile.dropped.sorted { $0.key < $1.key }.map { Dropped(reason: $0.key, count: $0.value) }
-        if includeRoutes { summary.route = RouteTrace.make(track: track, profile: profile) }
-        if !measures.isEmpty {
-            var localDate = summary.localDate, offset = summary.localOffsetSeconds
-            if localDate == nil, let zone, let epoch = startEpoch {
-                let seconds = track.utcOffsetSeconds ?? zone.secondsFromGMT(for: Date(timeIntervalSince1970: epoch))
-                localDate = Timestamps.date(epoch, offsetSeconds: seconds)
-                offset = seconds
-            }
-            summary.measures = RunAnalyzer.measures(
-                measures, plan: plan, track: track, profile: profile, series: series, startEpoch: startEpoch, elapsed: elapsed,
-                localDate: localDate, offsetSeconds: offset)
-        }
-        return summary
+        return (summary, startEpoch, elapsed)
     }
 }

@@ -191,3 +191,44 @@ final class EffortSearchThreadsTests: XCTestCase {
         for (got, want) in zip(two, one) { EffortSearchTests.assertSame(got, want, "50,000 points") }
     }
 }
+
+/// The summary's own search (`bestEfforts(…alongside:)`): most distances on a second thread while
+/// this one makes the rest of the summary. The same efforts, and the work alongside run exactly once.
+final class EffortSearchAlongsideTests: XCTestCase {
+    func testTheSearchBesideOtherWorkFindsWhatOneThreadFinds() {
+        for shape in EffortSearchTests.Shape.allCases {
+            for seed in UInt64(1)...4 {
+                let series = TimedSeries(EffortSearchTests.series(shape, count: shape == .sparse ? 900 : 3_000 + Int(seed) * 71, seed: seed))
+                for wanted in [Effort.standardDistances, [("a", 1000)], [("a", 400), ("b", 800), ("c", 1200)]] {
+                    let one = RunAnalyzer.bestEfforts(in: series, wanted, maxStopSeconds: RunAnalyzer.effortMaxStopSeconds, parallelAbove: .max)
+                    for threshold in [0, Int.max] {
+                        var ran = 0
+                        let got = RunAnalyzer.bestEfforts(in: series, wanted, maxStopSeconds: RunAnalyzer.effortMaxStopSeconds,
+                                                          parallelAbove: threshold, alongside: { ran += 1 })
+                        XCTAssertEqual(ran, 1, "the work alongside runs once")
+                        XCTAssertEqual(got.map(\.distanceMeters), one.map(\.distanceMeters), "\(shape) seed \(seed)")
+                        for (g, w) in zip(got, one) { EffortSearchTests.assertSame(g, w, "\(shape) seed \(seed) threshold \(threshold)") }
+                    }
+                }
+            }
+        }
+    }
+
+    func testALongRunsSummaryHasTheOneThreadEfforts() {
+        // 60,000 points: the summary searches on two threads; its efforts are the one-thread search's.
+        var generator = RunGenerator(seed: 5, distanceMeters: 60_000 * 3)
+        generator.pauseCount = 2
+        let track = generator.track()
+        XCTAssertGreaterThanOrEqual(track.count, RunAnalyzer.parallelEffortPoints)
+        let summary = RunAnalyzer().summarize(track, id: "long")
+        var cleaned = track
+        RunAnalyzer.removeClockJumps(from: &cleaned)
+        var profile = RunAnalyzer.profile(of: cleaned)
+        RunAnalyzer.untimeIfPartlyTimed(&profile)
+        let one = RunAnalyzer.bestEfforts(in: TimedSeries(profile), Effort.standardDistances, maxStopSeconds: RunAnalyzer.effortMaxStopSeconds,
+                                          parallelAbove: .max)
+        XCTAssertEqual(summary.efforts.map(\.name), one.map(\.name))
+        for (g, w) in zip(summary.efforts, one) { EffortSearchTests.assertSame(g, w, "summary") }
+        XCTAssertGreaterThan(summary.efforts.count, 4)
+    }
+}
