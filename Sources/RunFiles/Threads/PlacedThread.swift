@@ -7,9 +7,9 @@ import Glibc
 import Darwin
 #endif
 
-/// A thread of its own for a share of one run's work (the split GPX read's second half, half the
-/// effort search), started on a CPU other than its creator's, then free to run on any CPU its
-/// creator may.
+/// A thread of its own for a share of one large run's work (the split GPX read's second half, half
+/// the profile's steps, most of the effort search), started on a CPU other than its creator's, then
+/// free to run on any CPU its creator may.
 ///
 /// Left to itself, Linux queued such a thread behind its creator on the same CPU in 3 of 4 traced
 /// runs of a 100k-point file, and in 2 of them it first ran 3 ms later, at the next balancing tick,
