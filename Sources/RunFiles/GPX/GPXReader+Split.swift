@@ -86,8 +86,9 @@ final class GPXSplitWorker {
     private var placed: PlacedThread?
     /// No point starting at or after this offset is read (`shareRest`): the first thread reads them.
     private var limit = Int.max
-    /// Where the reading has got to (the start of its last window), for `shareRest`.
-    private var progress = 0
+    /// Where the reading has got to (the start of its last window; until its points begin, `split`),
+    /// for `shareRest`.
+    private var progress: Int
     /// The reading has ended (its fragment, if any, is final).
     private var ended = false
     /// Tests: the points are read only once the first thread has given a limit (`shareRest(at:)`),
@@ -104,6 +105,7 @@ final class GPXSplitWorker {
         self.size = size
         self.chunkSize = chunkSize
         self.waitForLimit = waitForLimit
+        progress = split
     }
 
     /// The CPU the thread was asked not to start on, -1 when it was not placed (`PlacedThread`).
