@@ -62,8 +62,10 @@ extension RunAnalyzer {
         bestEfforts(in: TimedSeries(profile), Effort.standardDistances, maxStopSeconds: maxStopSeconds)
     }
 
-    static func efforts(of series: TimedSeries) -> [Effort] {
-        bestEfforts(in: series, Effort.standardDistances, maxStopSeconds: effortMaxStopSeconds)
+    /// A run's own efforts (`efforts(of:)`), with `here` run meanwhile on this thread (see
+    /// `bestEfforts(in:_:maxStopSeconds:parallelAbove:alongside:)`).
+    static func efforts(of series: TimedSeries, alongside here: () -> Void) -> [Effort] {
+        bestEfforts(in: series, Effort.standardDistances, maxStopSeconds: effortMaxStopSeconds, alongside: here)
     }
 
     /// Seconds: the longest stop an effort may span (see `stretches(of:maxStopSeconds:)`).

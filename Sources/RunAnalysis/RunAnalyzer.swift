@@ -389,11 +389,9 @@ extension RunAnalyzer {
         // The efforts need the series only: on a long run most of their search runs on a second thread
         // while this one makes the rest of the summary.
         var made: (summary: RunSummary, startEpoch: Double?, elapsed: Double?)?
-        let efforts = RunAnalyzer.bestEfforts(in: series, Effort.standardDistances, maxStopSeconds: RunAnalyzer.effortMaxStopSeconds,
-                                              alongside: {
-                                                  made = mostOfSummary(of: track, profile: &profile, series: series, id: id,
-                                                                       zoneOffsetSeconds: zoneOffsetSeconds)
-                                              })
+        let efforts = RunAnalyzer.efforts(of: series, alongside: {
+            made = mostOfSummary(of: track, profile: &profile, series: series, id: id, zoneOffsetSeconds: zoneOffsetSeconds)
+        })
         guard let parts = made else { preconditionFailure("bestEfforts runs its alongside work") }
         var summary = parts.summary
         let startEpoch = parts.startEpoch, elapsed = parts.elapsed

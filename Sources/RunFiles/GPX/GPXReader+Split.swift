@@ -157,7 +157,7 @@ final class GPXSplitWorker {
     }
 
     /// `shareRest` at `offset`, whatever is left (tests).
-    func shareRest(at offset: Int) {
+    private func shareRest(at offset: Int) {
         condition.lock()
         limit = offset
         limitGiven = true
@@ -165,8 +165,22 @@ final class GPXSplitWorker {
         condition.unlock()
     }
 
-    /// Reads the fragment on the calling thread (the first thread reading the rest it shared).
-    func runHere() { run() }
+    /// Shares the thread's rest (from `forced` on, for tests, else as `shareRest(minimumBytes:)` decides)
+    /// and reads it on the calling thread: the points from the first one starting at or after the
+    /// shared offset, or nil when nothing was shared or read.
+    func readSharedRest(from forced: Int?) -> GPXFragment? {
+        let from: Int?
+        if let forced {
+            shareRest(at: forced)
+            from = forced
+        } else {
+            from = shareRest(minimumBytes: GPXReader.shareMinimumBytes)
+        }
+        guard let from else { return nil }
+        let reading = GPXSplitWorker(fd: fd, path: path, split: from, size: size, chunkSize: chunkSize)
+        reading.run()
+        return reading.finish()
+    }
 
     /// Asks the thread to stop at its next window and waits for it.
     func cancelAndJoin() {
@@ -451,18 +465,7 @@ extension GPXReader {
                     } else if takeable {
                         // Still reading? Then its rest is shared: this thread reads the second half of it,
                         // taken (as any fragment) when the scan arrives at its first point.
-                        var from: Int?
-                        if let forced = sharedRest {
-                            worker.shareRest(at: forced)
-                            from = forced
-                        } else {
-                            from = worker.shareRest(minimumBytes: GPXReader.shareMinimumBytes)
-                        }
-                        if let from {
-                            let reading = GPXSplitWorker(fd: fd, path: path, split: from, size: size, chunkSize: chunkSize)
-                            reading.runHere()
-                            rest = reading.finish()
-                        }
+                        rest = worker.readSharedRest(from: sharedRest)
                         fragment = worker.finish()
                     } else {
                         worker.cancel()
