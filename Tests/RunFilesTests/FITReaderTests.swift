@@ -216,6 +216,31 @@ final class FITReaderTests: XCTestCase {
         XCTAssertEqual(lenient.first?.count, 5)
     }
 
+    /// A file large enough to have its CRC computed beside the decoding (`parallelCRCBytes`): a
+    /// changed byte anywhere, including one that breaks the decoding itself, is still the CRC error
+    /// at the CRC's offset; an intact file reads as it does with checking off.
+    func testLargeFileCRCBesideTheDecodingGivesTheSameErrorsAndTracks() throws {
+        let bytes = FITWriter.encode(track: RunGenerator(seed: 3, distanceMeters: 90_000).track())
+        XCTAssertGreaterThanOrEqual(bytes.count, FITDecoder.parallelCRCBytes + 14, "the test must take the two-thread path")
+        let checked = try FITReader.read(bytes: bytes, source: "big.fit")
+        let unchecked = try FITReader.read(bytes: bytes, source: "big.fit", checkCRC: false)
+        XCTAssertEqual(checked.count, 1)
+        XCTAssertEqual(checked.first?.count, unchecked.first?.count)
+        XCTAssertEqual(checked.first?.times, unchecked.first?.times)
+        XCTAssertEqual(checked.first?.latitudes, unchecked.first?.latitudes)
+        // The first message's header (an undefined local type) and its architecture byte: both
+        // break the decoding itself; the middle of the records; the last record.
+        for offset in [14, 19, bytes.count / 2, bytes.count - 5] {
+            var bad = bytes
+            bad[offset] ^= 0x4F
+            XCTAssertThrowsError(try FITReader.read(bytes: bad, source: "big.fit"), "byte \(offset)") { error in
+                guard case ActivityError.malformed(_, _, let at, let reason) = error else { return XCTFail("byte \(offset): \(error)") }
+                XCTAssertEqual(at, bytes.count - 2, "byte \(offset): \(reason)")
+                XCTAssertTrue(reason.contains("file CRC"), "byte \(offset): \(reason)")
+            }
+        }
+    }
+
     func testBadHeaderCRC() {
         var bytes = handAssembled()
         bytes[12] ^= 0xFF
