@@ -12,8 +12,8 @@
 # binary gets its own copy of it, so that binaries with different summary versions do not replace
 # each other's rows), BADGEBENCH (the BadgeBench binary, default next to the first binary, else
 # .build/release), PEERS=0 to leave the peers out, HYPERFINE=1 to check the no-cache figures with
-# hyperfine (below). Each command runs once per round, binaries and peers alternating, so load from
-# elsewhere falls on all alike; prints median wall and CPU (user + sys) seconds per command
+# hyperfine (below). Each command runs once per round, binaries and peers alternating (the binaries'
+# order turning by one each round), so load from elsewhere falls on all alike; prints median wall and CPU (user + sys) seconds per command
 # and, per binary, the ratios to the peers (peer time / ours: higher is better).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -48,7 +48,11 @@ measure() {  # name command...
     wall[$name]+="$(awk "BEGIN { printf \"%.4f\", $after - $before }") "; cpu[$name]+="$(awk "BEGIN { print $u + $s }") "
 }
 for ((k = 0; k < repeat; k++)); do
-    for b in "${binaries[@]}"; do
+    # The binaries' order turns by one each round: the first after the peers measured up to 25 %
+    # slower than the one after it, with the same code (BENCHMARKS.md, issue F, ninth round).
+    order=()
+    for ((j = 0; j < ${#binaries[@]}; j++)); do order+=("${binaries[$(((j + k) % ${#binaries[@]}))]}"); done
+    for b in "${order[@]}"; do
         measure "$b --version" "$b" --version
         cached=()
         if [[ -n ${SUMMARIZE_CACHE:-} ]]; then
