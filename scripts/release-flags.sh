@@ -18,8 +18,9 @@
 #   lines run (scripts/release-link-order.txt, written by scripts/bench/link-order.sh) laid out together at the start
 #   of .text, instead of spread over its 22 MB. A machine that reclaims memory drops the pages of a binary nothing ran
 #   for a while (this VM's DAMON pageout, after about a minute); each page then read back costs a read-around from the
-#   disk. With the binary out of memory, `summarize --no-cache` of the 100k-point GPX took 19 -> 3 major faults and
-#   80 -> 55 ms, `--version` 58 -> 41 ms; warm, 1.04-1.07x faster (BENCHMARKS.md, issue F, ninth round). A name the
+#   disk. With the binary out of memory (`COLD=1 scripts/bench/pair.sh`), `summarize --no-cache` of the 100k-point
+#   GPX took 19 -> 3 major faults and 76 -> 62 ms, `evaluate runs/` 83 -> 58 ms; warm, 1.03-1.07x faster
+#   (BENCHMARKS.md, issue F, ninth round). A name the
 #   file lists and the binary lacks is skipped, so an out-of-date file costs only speed.
 release_flags_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 RELEASE_FLAGS=(-c release --static-swift-stdlib -Xlinker -no-pie -Xlinker --no-export-dynamic

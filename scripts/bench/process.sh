@@ -13,8 +13,9 @@
 # each other's rows), BADGEBENCH (the BadgeBench binary, default next to the first binary, else
 # .build/release), PEERS=0 to leave the peers out, HYPERFINE=1 to check the no-cache figures with
 # hyperfine (below). Each command runs once per round, binaries and peers alternating (the binaries'
-# order turning by one each round), so load from elsewhere falls on all alike; prints median wall and CPU (user + sys) seconds per command
-# and, per binary, the ratios to the peers (peer time / ours: higher is better).
+# order turning by one each round), so load from elsewhere falls on all alike; prints median wall and
+# CPU (user + sys) seconds per command and, per binary, the ratios to the peers (peer time / ours:
+# higher is better).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 work=${BENCH_DIR:-/tmp/badgectl-bench}; repeat=${BENCH_RUNS:-7}
