@@ -87,11 +87,17 @@ extension RunAnalyzer {
     }
 
     /// `bestEfforts`, with `here` run on this thread meanwhile (the rest of a run's summary): on a long
-    /// run all distances but every third are searched on a second thread, and this one runs `here`,
-    /// then searches the others. On a short run `here` runs first, then the search.
+    /// run all distances but the second of `wanted` (of the standard ones, 1 km) are searched on a
+    /// second thread, and this one runs `here`, then searches that one. On a short run `here` runs
+    /// first, then the search.
+    ///
+    /// Why one: the rest of the summary costs about what four distances' search does, so with two of
+    /// seven distances this thread finished last (a per-thread profile of the 100k-record FIT summary:
+    /// 163 samples here against 125 there); with one, 7-9 % less wall for the GPX and FIT benchmark
+    /// files, and with none the second thread finishes last (BENCHMARKS.md, issue F, tenth round).
     static func bestEfforts(in series: TimedSeries, _ wanted: [(name: String, meters: Double)], maxStopSeconds: Double?,
                             parallelAbove: Int = parallelEffortPoints, alongside here: () -> Void) -> [Effort] {
-        bestEfforts(in: series, wanted, maxStopSeconds: maxStopSeconds, parallelAbove: parallelAbove, onSecondThread: { $0 % 3 != 1 }, alongside: here)
+        bestEfforts(in: series, wanted, maxStopSeconds: maxStopSeconds, parallelAbove: parallelAbove, onSecondThread: { $0 != 1 }, alongside: here)
     }
 
     /// The distances of `wanted` at the places `onSecondThread` picks are searched on a second thread
