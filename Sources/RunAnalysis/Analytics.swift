@@ -93,8 +93,8 @@ extension RunAnalyzer {
     ///
     /// Why one: the rest of the summary costs about what four distances' search does, so with two of
     /// seven distances this thread finished last (a per-thread profile of the 100k-record FIT summary:
-    /// 163 samples here against 125 there); with one, 7-9 % less wall for the GPX and FIT benchmark
-    /// files, and with none the second thread finishes last (BENCHMARKS.md, issue F, tenth round).
+    /// 163 samples here against 125 there); with one, 3-9 % less wall for the GPX and FIT benchmark
+    /// files (four pairings), and with none the second thread finishes last (BENCHMARKS.md, issue F, tenth round).
     static func bestEfforts(in series: TimedSeries, _ wanted: [(name: String, meters: Double)], maxStopSeconds: Double?,
                             parallelAbove: Int = parallelEffortPoints, alongside here: () -> Void) -> [Effort] {
         bestEfforts(in: series, wanted, maxStopSeconds: maxStopSeconds, parallelAbove: parallelAbove, onSecondThread: { $0 != 1 }, alongside: here)

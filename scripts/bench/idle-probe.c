@@ -7,7 +7,6 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>

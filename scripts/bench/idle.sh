@@ -10,10 +10,9 @@
 # hypervisor told of free memory may drop it, and the next touch waits for the host to back it again)
 # and DAMON reclaim (which pages out, and drops from the page cache, what went untouched for a while).
 set -euo pipefail
-cd "$(dirname "$0")"
+file=${1:-/tmp/badgectl-bench/gpx-100k.gpx}  # before anything else: a relative FILE is the caller's
 probe=$(mktemp -d)/idle-probe; trap 'rm -rf "$(dirname "$probe")"' EXIT
-cc -O2 -o "$probe" idle-probe.c  # each probe a process of its own (idle-probe.c says why in C)
-file=${1:-/tmp/badgectl-bench/gpx-100k.gpx}
+cc -O2 -o "$probe" "$(dirname "$0")/idle-probe.c"  # each probe a process of its own (idle-probe.c says why in C)
 [[ -r $file ]] || { echo "scripts/bench/idle.sh: cannot read $file (make it with BadgeBench gen-gpx, or name another)" >&2; exit 64; }
 python3 - "$probe" "$file" "${ROUNDS:-6}" "${IDLE:-6}" <<'PY'
 import os, statistics, subprocess, sys, time
