@@ -146,8 +146,11 @@ public struct RunFolder: Sendable {
             if let progress { progress(counter.increment(), files.count) }
         }
         // The lookups share one read transaction; nothing is written until every file is read.
+        // One file is read on this thread: `concurrentPerform` would run it here anyway, after setting
+        // libdispatch up (6.8 % of a one-file `summarize --no-cache` of a small FIT, BENCHMARKS.md, issue F,
+        // eleventh round).
         func readAll() {
-            if serial {
+            if serial || files.count < 2 {
                 for index in files.indices { work(index) }
             } else {
                 DispatchQueue.concurrentPerform(iterations: files.count, execute: work)
