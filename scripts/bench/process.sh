@@ -8,9 +8,10 @@
 # with --no-cache (the reader and the analyzer on every round).
 # Environment: BENCH_DIR (inputs, default /tmp/badgectl-bench; made with BadgeBench gen-gpx/gen-fit when
 # missing), BENCH_RUNS (repetitions, default 7), EVALUATE_DIR (a folder for the warm evaluate, default
-# none), SUMMARIZE_CACHE (the cache the cached summarize starts from, default the user's own: each
-# binary gets its own copy of it, so that binaries with different summary versions do not replace
-# each other's rows), BADGEBENCH (the BadgeBench binary, default next to the first binary, else
+# none), SUMMARIZE_CACHE (a cache the cached summarize starts from, default none: each binary gets its
+# own cache in BENCH_DIR, a copy of this one or else empty, filled by its first round, so that binaries
+# with different summary versions do not replace each other's rows; until December 2026 without it
+# they shared the user's cache, and their cached rows were misses), BADGEBENCH (the BadgeBench binary, default next to the first binary, else
 # .build/release), PEERS=0 to leave the peers out, HYPERFINE=1 to check the no-cache figures with
 # hyperfine (below). Each command runs once per round, binaries and peers alternating (the binaries'
 # order turning by one each round), so load from elsewhere falls on all alike; prints median wall and
@@ -55,15 +56,12 @@ for ((k = 0; k < repeat; k++)); do
     for ((j = 0; j < ${#binaries[@]}; j++)); do order+=("${binaries[$(((j + k) % ${#binaries[@]}))]}"); done
     for b in "${order[@]}"; do
         measure "$b --version" "$b" --version
-        cached=()
-        if [[ -n ${SUMMARIZE_CACHE:-} ]]; then
-            own=$work/process-summarize-$(echo "$b" | md5sum | cut -c1-8).sqlite
-            if ((k == 0)); then
-                rm -f "$own" "$own-wal" "$own-shm"
-                [[ -f $SUMMARIZE_CACHE ]] && cp "$SUMMARIZE_CACHE" "$own"
-            fi
-            cached=(--cache "$own")
+        own=$work/process-summarize-$(echo "$b" | md5sum | cut -c1-8).sqlite
+        if ((k == 0)); then
+            rm -f "$own" "$own-wal" "$own-shm"
+            if [[ -n ${SUMMARIZE_CACHE:-} && -f $SUMMARIZE_CACHE ]]; then cp "$SUMMARIZE_CACHE" "$own"; fi
         fi
+        cached=(--cache "$own")
         measure "$b summarize gpx-100k" "$b" summarize "$work/gpx-100k.gpx" "${cached[@]}"
         measure "$b summarize fit-100k" "$b" summarize "$work/fit-100k.fit" "${cached[@]}"
         measure "$b summarize --no-cache gpx-100k" "$b" summarize "$work/gpx-100k.gpx" --no-cache
