@@ -145,17 +145,17 @@ public struct RunFolder: Sendable {
             outcomes.set(index, outcome)
             if let progress { progress(counter.increment(), files.count) }
         }
-        // The lookups share one read transaction; nothing is written until every file is read.
-        // One file is read on this thread: `concurrentPerform` would run it here anyway, after setting
-        // libdispatch up (6.8 % of a one-file `summarize --no-cache` of a small FIT, BENCHMARKS.md, issue F,
-        // eleventh round).
         func readAll() {
+            // One file is read on this thread: `concurrentPerform` would run it here anyway, after setting
+            // libdispatch up (6.8 % of a one-file `summarize --no-cache` of a small FIT, BENCHMARKS.md,
+            // issue F, eleventh and twelfth rounds).
             if serial || files.count < 2 {
                 for index in files.indices { work(index) }
             } else {
                 DispatchQueue.concurrentPerform(iterations: files.count, execute: work)
             }
         }
+        // The lookups share one read transaction; nothing is written until every file is read.
         if let cache { cache.readingTogether(readAll) } else { readAll() }
         var rows: [RunCache.Row] = []
         var measureRows: [RunCache.MeasureRow] = []

@@ -11,9 +11,9 @@
 # none), SUMMARIZE_CACHE (a cache the cached summarize starts from, default none: each binary gets its
 # own cache in BENCH_DIR, a copy of this one or else empty, filled by its first round, so that binaries
 # with different summary versions do not replace each other's rows; until December 2026 without it
-# they shared the user's cache, and their cached rows were misses), BADGEBENCH (the BadgeBench binary, default next to the first binary, else
-# .build/release), PEERS=0 to leave the peers out, HYPERFINE=1 to check the no-cache figures with
-# hyperfine (below). Each command runs once per round, binaries and peers alternating (the binaries'
+# they shared the user's cache, and their cached rows were misses), BADGEBENCH (the BadgeBench binary,
+# default next to the first binary, else .build/release), PEERS=0 to leave the peers out, HYPERFINE=1
+# to check the no-cache figures with hyperfine (below). Each command runs once per round, binaries and peers alternating (the binaries'
 # order turning by one each round), so load from elsewhere falls on all alike; prints median wall and
 # CPU (user + sys) seconds per command and, per binary, the ratios to the peers (peer time / ours:
 # higher is better).
