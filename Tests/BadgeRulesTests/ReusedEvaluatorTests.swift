@@ -159,6 +159,75 @@ final class ReusedEvaluatorTests: XCTestCase {
         _ = assertSameAsFresh(engine, athletes: athletes)
     }
 
+    /// The allocator's kept small blocks (sandbox.c): objects of every small size class and across
+    /// its edge (strings of 0 to 300 bytes, tables that grow from nothing and shrink back, closures)
+    /// made, dropped and collected athlete after athlete in one state, their contents read back
+    /// after the collector ran (a corrupt list would hand a live object's block to another); each athlete's result is a fresh state's, and the memory cap still
+    /// stops a rule that holds too much once the kept blocks are in use.
+    func testKeptSmallBlocksHoldWhatEachObjectHeld() throws {
+        let fixture = try PackFixture()
+        try fixture.pack("churn", files: [
+            "churn.lua": """
+                return { id = "churn", badge = "5k", repeatable = true,
+                  earned = function(run)
+                    local seed = #run.id * 7 + math.floor(run.distance_m) % 97
+                    local kept, sum = {}, 0
+                    for round = 1, 6 do
+                      local made = {}
+                      for size = 0, 300, 3 do
+                        local text = string.rep(string.char(65 + (size + seed + round) % 26), size)
+                        local t = {}
+                        for i = 1, size % 23 do t[i] = text:sub(i, i + size % 5) end
+                        for i = 1, size % 23, 2 do t[i] = nil end
+                        t.k = size; t[text] = size
+                        local f = function() return size + round end
+                        made[#made + 1] = { text = text, t = t, f = f }
+                      end
+                      kept[round] = made[(seed + round) % #made + 1]
+                      -- Garbage enough for the collector to run its cycles between rounds (rules
+                      -- have no collectgarbage): the dropped objects' blocks are then kept and reused.
+                      made = nil
+                      for g = 1, 3000 do local _ = { g, tostring(g) } end
+                    end
+                    for round, item in ipairs(kept) do
+                      local size = #item.text
+                      assert(item.t.k == size and item.t[item.text] == size and item.f() == size + round, "a kept object changed")
+                      for i = 2, size % 23, 2 do assert(item.t[i] == item.text:sub(i, i + size % 5), "a kept table entry changed") end
+                      sum = sum + size * round + (item.text:byte(1) or 0)
+                    end
+                    return { detail = tostring(sum) }
+                  end }
+                """,
+        ])
+        let engine = fixture.engine(["churn"], limits: RuleEngine.Limits(instructionsPerCall: 20_000_000, memoryBytes: 16 << 20))
+        var athletes = (0..<12).map { a in
+            (0..<(a % 3 + 1)).map { r in makeRun("p\(a)-\(r)" + String(repeating: "x", count: a), day: r, distance: Double(5_100 + a * 131 + r * 17)) }
+        }
+        let reused = assertSameAsFresh(engine, athletes: athletes)
+        XCTAssertEqual(reused.statesLoaded, 1)
+        let first = engine.evaluate(runs: athletes[0])
+        XCTAssertEqual(first.failures, [])
+        XCTAssertEqual(first.awards.count, 1)
+        // Then a rule holding more than the cap, in the same kind of state: stopped, and the next
+        // athlete is a fresh state's again.
+        try fixture.pack("hold", files: [
+            "hold.lua": """
+                return { id = "hold", badge = "10k", repeatable = true,
+                  earned = function(run)
+                    local parts = {}
+                    local count = run.id == "big" and 400000 or 10
+                    for i = 1, count do parts[i] = { i } end
+                    return { detail = tostring(#parts) }
+                  end }
+                """,
+        ])
+        let both = fixture.engine(["churn", "hold"], limits: RuleEngine.Limits(instructionsPerCall: 20_000_000, memoryBytes: 16 << 20))
+        athletes.insert([makeRun("big", day: 0, distance: 12_000)], at: 4)
+        _ = assertSameAsFresh(both, athletes: athletes)
+        let stopped = both.evaluate(runs: [makeRun("big", day: 0, distance: 12_000)])
+        XCTAssertTrue(stopped.failures.contains { $0.message.contains("memory limit exceeded") }, "\(stopped.failures)")
+    }
+
     /// The shipped packs leave nothing shared behind: one state serves every athlete.
     func testShippedPacksKeepOneState() throws {
         let root = CheckpointsPackTests.repoRoot

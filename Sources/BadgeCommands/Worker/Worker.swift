@@ -231,6 +231,11 @@ final class Worker {
 
     // MARK: - One athlete
 
+    /// Awards alike for `AwardID`'s occurrence count.
+    private struct OccurrenceKey: Hashable {
+        let pack, badge, tier, run: String
+    }
+
     private func finishAthlete() {
         guard let athlete = current else { return }
         current = nil
@@ -238,9 +243,9 @@ final class Worker {
         let selection = setup.pipeline.select(athlete.runs)
         let evaluation = evaluator.evaluate(runs: selection.selected)
         observe?(athlete.name, selection.selected, evaluation)
-        var occurrences: [String: Int] = [:]
+        var occurrences: [OccurrenceKey: Int] = [:]
         for award in evaluation.awards {
-            let key = [award.pack, award.badge, award.tier, award.run].joined(separator: "\u{0}")
+            let key = OccurrenceKey(pack: award.pack, badge: award.badge, tier: award.tier, run: award.run)
             let occurrence = (occurrences[key] ?? 0) + 1
             occurrences[key] = occurrence
             let id = AwardID.make(pack: award.pack, athlete: athlete.name, badge: award.badge, tier: award.tier, run: award.run,

@@ -119,12 +119,30 @@ enum WorkerLines {
             if let text { JSONString.append(text, to: &bytes) } else { raw("null") }
         }
 
-        mutating func integer(_ value: Int) { bytes.append(contentsOf: String(value).utf8) }
+        mutating func integer(_ value: Int) {
+            if value < 0 { bytes.append(UInt8(ascii: "-")) }
+            var magnitude = value.magnitude
+            var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 24 ASCII digits
+            withUnsafeMutableBytes(of: &digits) { room in
+                var start = room.count
+                repeat {
+                    start -= 1
+                    room[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                    magnitude /= 10
+                } while magnitude > 0
+                bytes.append(contentsOf: room[start...])
+            }
+        }
 
         /// Swift's shortest form without a trailing `.0` (as JSONEncoder writes a Double), non-finite
-        /// numbers as null.
+        /// numbers as null. Whole numbers below 10^15 (counts, most distances) are written as integers
+        /// without going through `description`: the same digits.
         mutating func number(_ value: Double) {
             guard value.isFinite else { raw("null"); return }
+            if value.magnitude < 1e15, value == value.rounded(.towardZero), !(value == 0 && value.sign == .minus) {
+                integer(Int(value))
+                return
+            }
             let text = value.description
             if text.hasSuffix(".0") { bytes.append(contentsOf: text.utf8.dropLast(2)) } else { bytes.append(contentsOf: text.utf8) }
         }

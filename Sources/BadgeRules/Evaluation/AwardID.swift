@@ -12,20 +12,26 @@ import Foundation
 public enum AwardID {
     /// The id of `award` made for `athlete` (`occurrence`: 1 for the first such award).
     public static func make(pack: String, athlete: String, badge: String, tier: String, run: String, occurrence: Int = 1) -> String {
-        var hasher = SHA256()
+        // One buffer hashed at once: the worker makes an id per award line, and hashing each field
+        // from an array of its own (ten small allocations) was 3 % of its work.
+        var message: [UInt8] = []
+        message.reserveCapacity(pack.utf8.count + athlete.utf8.count + badge.utf8.count + tier.utf8.count + run.utf8.count + 8)
         for field in [pack, athlete, badge, tier, run] {
-            hasher.update(data: Array(field.utf8))
-            hasher.update(data: [0])
+            message.append(contentsOf: field.utf8)
+            message.append(0)
         }
-        if occurrence > 1 { hasher.update(data: Array(String(occurrence).utf8)) }
-        let digest = hasher.finalize()
-        let hex: [UInt8] = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(32)
-        for byte in digest.prefix(16) {
-            text.append(hex[Int(byte >> 4)])
-            text.append(hex[Int(byte & 0x0F)])
+        if occurrence > 1 { message.append(contentsOf: String(occurrence).utf8) }
+        let digest = SHA256.hash(data: message)
+        return digest.withUnsafeBytes { bytes in
+            String(unsafeUninitializedCapacity: 32) { text in
+                for index in 0..<16 {
+                    text[2 * index] = hex[Int(bytes[index] >> 4)]
+                    text[2 * index + 1] = hex[Int(bytes[index] & 0x0F)]
+                }
+                return 32
+            }
         }
-        return String(decoding: text, as: UTF8.self)
     }
+
+    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 }

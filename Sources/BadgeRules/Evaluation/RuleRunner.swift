@@ -31,8 +31,14 @@ final class RuleRunner {
     let states: FoldStates
 
     private var pending: [Pending] = []
-    private var pendingKeys: Set<String> = []
-    private var pendingTiers: Set<String> = []
+    /// The awards the rule being run has made (badge, tier, run id) and the tiers it holds (run "").
+    private var pendingKeys: Set<AwardKey> = []
+    private var pendingTiers: Set<AwardKey> = []
+
+    /// A badge's tier, on a run or (run "") on any: the duplicate policy's keys.
+    struct AwardKey: Hashable {
+        let badge, tier, run: String
+    }
     private var pendingStatuses: [BadgeStatus] = []
     private var pendingNext: NextBadge?
     private var keyedAwards: [(run: Int, pack: Int, rule: Int, sequence: Int, award: Award)] = []
@@ -106,8 +112,8 @@ final class RuleRunner {
                 return
             }
             for award in saved.awards {
-                pendingKeys.insert("\(award.badge)\u{0}\(award.tier)\u{0}\(award.run)")
-                pendingTiers.insert("\(award.badge)\u{0}\(award.tier)")
+                pendingKeys.insert(AwardKey(badge: award.badge, tier: award.tier, run: award.run))
+                pendingTiers.insert(AwardKey(badge: award.badge, tier: award.tier, run: ""))
             }
             ruleCapture.earned = saved.earned
             ruleCapture.stopped = saved.stopped
@@ -256,7 +262,7 @@ final class RuleRunner {
             // already held is ignored by `record`); any other stops at its first award.
             if !rule.repeatable {
                 guard let declared = loader.declaredTiers[badge] else { ruleCapture.stopped = true; break }
-                if declared.allSatisfy({ pendingTiers.contains("\(badge)\u{0}\($0)") }) { ruleCapture.stopped = true; break }
+                if declared.allSatisfy({ pendingTiers.contains(AwardKey(badge: badge, tier: $0, run: "")) }) { ruleCapture.stopped = true; break }
             }
         }
         if !earnedOnce, rule.functions["progress"] != nil, let badge = rule.badge {
@@ -377,7 +383,7 @@ final class RuleRunner {
         let type = lua.type(at: index)
         if type == .nil { return }
         guard type == .table else { throw RulesError.field("status must return a table { badges = { ... }, next = { ... } } or nil, got \(lua.typeName(at: index))") }
-        let badgesType = lua.getField(index, "badges")
+        let badgesType = lua.getField(index, literal: "badges")
         if badgesType != .nil {
             guard badgesType == .table else { throw RulesError.field("status: field 'badges' must be an array, got \(lua.typeName(at: -1))") }
             let array = lua.top
@@ -402,7 +408,7 @@ final class RuleRunner {
             }
         }
         lua.pop()
-        let nextType = lua.getField(index, "next")
+        let nextType = lua.getField(index, literal: "next")
         defer { lua.pop() }
         if nextType == .nil { return }
         guard nextType == .table else { throw RulesError.field("status: field 'next' must be a table { badge = ..., remaining_m = ... }, got \(lua.typeName(at: -1))") }
@@ -416,18 +422,18 @@ final class RuleRunner {
     // MARK: - Raw readers of rule-made tables
 
     /// `LuaState.stringField` with `label: ` before its message; `limit` as there.
-    func tableString(_ table: Int32, _ key: String, _ label: @autoclosure () -> String, limit: Int? = nil) throws -> String? {
-        do { return try lua.stringField(table, key, limit: limit) } catch RulesError.field(let text) { throw RulesError.field("\(label()): \(text)") }
+    func tableString(_ table: Int32, _ key: StaticString, _ label: @autoclosure () -> String, limit: Int? = nil) throws -> String? {
+        do { return try lua.stringField(table, literal: key, limit: limit) } catch RulesError.field(let text) { throw RulesError.field("\(label()): \(text)") }
     }
 
     /// `LuaState.numberField` with `label: ` before its message.
-    func tableNumber(_ table: Int32, _ key: String, _ label: @autoclosure () -> String) throws -> Double? {
-        do { return try lua.numberField(table, key) } catch RulesError.field(let text) { throw RulesError.field("\(label()): \(text)") }
+    func tableNumber(_ table: Int32, _ key: StaticString, _ label: @autoclosure () -> String) throws -> Double? {
+        do { return try lua.numberField(table, literal: key) } catch RulesError.field(let text) { throw RulesError.field("\(label()): \(text)") }
     }
 
     /// A status entry's `target = { tier = ..., distance_m = ..., elapsed_s = ... }` (nil when absent).
     func tableTarget(_ table: Int32, _ label: @autoclosure () -> String) throws -> RunTarget? {
-        let type = lua.getField(table, "target")
+        let type = lua.getField(table, literal: "target")
         defer { lua.pop() }
         if type == .nil { return nil }
         guard type == .table else { throw RulesError.field("\(label()): field 'target' must be a table { tier = ..., distance_m = ..., elapsed_s = ... }, got \(lua.typeName(at: -1))") }
@@ -445,14 +451,14 @@ final class RuleRunner {
 
     /// The table's `evidence` field (nil when absent), read as plain data (`Evidence`).
     func tableEvidence(_ table: Int32, _ label: @autoclosure () -> String) throws -> Evidence? {
-        let type = lua.getField(table, "evidence")
+        let type = lua.getField(table, literal: "evidence")
         defer { lua.pop() }
         if type == .nil { return nil }
         do { return try lua.evidence(at: -1) } catch RulesError.field(let text) { throw RulesError.field("\(label()): \(text)") }
     }
 
     func tableProgress(_ table: Int32, _ label: @autoclosure () -> String) throws -> Progress? {
-        let type = lua.getField(table, "progress")
+        let type = lua.getField(table, literal: "progress")
         defer { lua.pop() }
         if type == .nil { return nil }
         guard type == .table else { throw RulesError.field("\(label()): field 'progress' must be a table { current = ..., target = ..., unit = ... }, got \(lua.typeName(at: -1))") }
@@ -469,9 +475,9 @@ final class RuleRunner {
     /// Keeps an award for the rule being run, applying the duplicate policy.
     func record(rule: RuleLoader.Rule, badge: String, tier: String, runIndex: Int, detail: String, progress: Progress?, evidence: Evidence? = nil) {
         let run = runs.runs[runIndex - 1]
-        let key = "\(badge)\u{0}\(tier)\u{0}\(run.id)"
+        let key = AwardKey(badge: badge, tier: tier, run: run.id)
         if pendingKeys.contains(key) { return }
-        let tierKey = "\(badge)\u{0}\(tier)"
+        let tierKey = AwardKey(badge: badge, tier: tier, run: "")
         if !rule.repeatable && pendingTiers.contains(tierKey) { return }
         pendingKeys.insert(key)
         pendingTiers.insert(tierKey)
@@ -517,7 +523,7 @@ final class RuleRunner {
             let detail = try tableString(1, "detail", "award", limit: HostFunctions.textLimit) ?? ""
             let progress = try tableProgress(1, "award")
             let evidence = try tableEvidence(1, "award")
-            let runType = lua.getField(1, "run")
+            let runType = lua.getField(1, literal: "run")
             var runIndex = 0
             var problem: String? = nil
             switch runType {

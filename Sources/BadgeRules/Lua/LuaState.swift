@@ -105,6 +105,15 @@ final class LuaState {
         return LuaType(rawValue: lua_rawget(state, t)) ?? .none
     }
 
+    /// `getField` with a key written in the source: pushed from its bytes as they are, without making
+    /// a Swift string (the host reads every award's and status entry's fields this way).
+    @discardableResult
+    func getField(_ table: Int32, literal key: StaticString) -> LuaType {
+        let t = absolute(table)
+        _ = lua_pushlstring(state, UnsafeRawPointer(key.utf8Start).assumingMemoryBound(to: CChar.self), key.utf8CodeUnitCount)
+        return LuaType(rawValue: lua_rawget(state, t)) ?? .none
+    }
+
     // MARK: - Raw table access and the stack
 
     /// Pushes `table[i]` without metamethods and returns its type.
@@ -252,26 +261,44 @@ final class LuaState {
     /// `table[key]` as a string: nil when absent, `RulesError.field` when it is something else. With
     /// `limit`, at most that many bytes are read (see `string(at:limit:)`).
     func stringField(_ table: Int32, _ key: String, limit: Int? = nil) throws -> String? {
-        let type = getField(table, key)
+        try stringValue(getField(table, key), key, limit: limit)
+    }
+
+    /// `stringField` with a key written in the source (`getField(_:literal:)`).
+    func stringField(_ table: Int32, literal key: StaticString, limit: Int? = nil) throws -> String? {
+        try stringValue(getField(table, literal: key), key.description, limit: limit)
+    }
+
+    /// The field on top (its type `type`) as `stringField` reads it; pops it.
+    private func stringValue(_ type: LuaType, _ key: @autoclosure () -> String, limit: Int?) throws -> String? {
         defer { pop() }
         if type == .nil { return nil }
         guard let text = limit.map({ string(at: -1, limit: $0) }) ?? string(at: -1) else {
-            throw RulesError.field("field '\(key)' must be a string, got \(typeName(at: -1))")
+            throw RulesError.field("field '\(key())' must be a string, got \(typeName(at: -1))")
         }
         return text
     }
 
     /// `table[key]` as a finite number: nil when absent, `RulesError.field` when it is something else.
     func numberField(_ table: Int32, _ key: String) throws -> Double? {
-        let type = getField(table, key)
+        try numberValue(getField(table, key), key)
+    }
+
+    /// `numberField` with a key written in the source (`getField(_:literal:)`).
+    func numberField(_ table: Int32, literal key: StaticString) throws -> Double? {
+        try numberValue(getField(table, literal: key), key.description)
+    }
+
+    /// The field on top (its type `type`) as `numberField` reads it; pops it.
+    private func numberValue(_ type: LuaType, _ key: @autoclosure () -> String) throws -> Double? {
         defer { pop() }
         if type == .nil { return nil }
         guard let value = number(at: -1) else {
-            throw RulesError.field("field '\(key)' must be a finite number, got \(typeName(at: -1))")
+            throw RulesError.field("field '\(key())' must be a finite number, got \(typeName(at: -1))")
         }
         // JSON has no infinity or NaN, and no badge is earned by one: refused, naming the value.
         guard value.isFinite else {
-            throw RulesError.field("field '\(key)' must be a finite number, got \(value.isNaN ? "nan" : value > 0 ? "inf" : "-inf")")
+            throw RulesError.field("field '\(key())' must be a finite number, got \(value.isNaN ? "nan" : value > 0 ? "inf" : "-inf")")
         }
         return value
     }

@@ -13,31 +13,36 @@ public enum JSONString {
     }
 
     /// Appends `text` as a JSON string, quotes included, to `out` (UTF-8 bytes): the same bytes as
-    /// `append(_:to:)` on a `String`.
+    /// `append(_:to:)` on a `String`. Reads the string's own UTF-8 storage (the worker writes every
+    /// award and status through here: iterating `utf8` a byte at a time cost 6 % of its work).
     public static func append(_ text: String, to out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { append(utf8: $0, to: &out) }
+    }
+
+    /// Appends the UTF-8 text in `bytes` (valid UTF-8) as a JSON string, quotes included.
+    public static func append(utf8 bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        var plain = true
-        for byte in text.utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-            plain = false
-            break
+        var plainUpTo = 0
+        while plainUpTo < bytes.count {
+            let byte = bytes[plainUpTo]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { break }
+            plainUpTo += 1
         }
-        if plain {
-            out.append(contentsOf: text.utf8)
-        } else {
-            for byte in text.utf8 {
-                switch byte {
-                case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-                case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-                case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-                case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-                case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-                case 0x08: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-                case 0x0C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-                case let control where control < 0x20:
-                    out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                            hex[Int(control >> 4)], hex[Int(control & 0xF)]])
-                default: out.append(byte)  // UTF-8 bytes as they are (a valid String's bytes)
-                }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[0..<plainUpTo]))
+        for byte in bytes[plainUpTo...] {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0x08: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+            case 0x0C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+            case let control where control < 0x20:
+                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                        hex[Int(control >> 4)], hex[Int(control & 0xF)]])
+            default: out.append(byte)  // UTF-8 bytes as they are (a valid String's bytes)
             }
         }
         out.append(UInt8(ascii: "\""))
