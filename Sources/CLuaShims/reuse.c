@@ -66,20 +66,18 @@ static unsigned long long value_hash(lua_State *state, int index) {
     // by its list, so no address of it is reused), and these are most keys and values.
     const void *address = lua_topointer(state, index);
     if (address != NULL) return mix(type_keys[LUA_TLIGHTUSERDATA] ^ (unsigned long long)(uintptr_t)address);
+    // Integers next, without asking the type (array keys, the host functions' tokens).
+    if (lua_isinteger(state, index)) return mix(type_keys[LUA_NUMTYPES] ^ (unsigned long long)lua_tointeger(state, index));
     int type = lua_type(state, index);
     unsigned long long word;
     switch (type) {
     case LUA_TNIL: word = 0; break;
     case LUA_TBOOLEAN: word = (unsigned long long)lua_toboolean(state, index); break;
-    case LUA_TNUMBER:
-        if (lua_isinteger(state, index)) {
-            word = (unsigned long long)lua_tointeger(state, index);
-            type = LUA_NUMTYPES;
-        } else {
-            lua_Number n = lua_tonumber(state, index);
-            memcpy(&word, &n, sizeof word);
-        }
+    case LUA_TNUMBER: {
+        lua_Number n = lua_tonumber(state, index);
+        memcpy(&word, &n, sizeof word);
         break;
+    }
     // Strings by identity: short strings are interned (equal text, same object), and a long string
     // held somewhere changes object only when something stores another (a write, which must show).
     // A string reachable from the roots is never collected, so its address stays.

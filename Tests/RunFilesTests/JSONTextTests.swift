@@ -70,6 +70,24 @@ final class JSONStringTests: XCTestCase {
     }
 }
 
+extension JSONStringTests {
+    /// Long strings go through the eight-bytes-at-a-time scan: every ASCII character, and a few
+    /// others, at every position of a word and across a word's edge, is written as JSONEncoder
+    /// writes it.
+    func testEveryCharacterAtEveryPlaceOfALongString() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        let specials = (0..<0x80).map { String(Unicode.Scalar(UInt8($0))) } + ["é", "😀", "\u{7F}"]
+        for special in specials {
+            for before in 0..<18 {
+                let text = String(repeating: "k", count: before) + special + String(repeating: "m", count: 17 - before % 9)
+                let written = JSONString.quoted(text)
+                XCTAssertEqual(written, String(decoding: try encoder.encode(text), as: UTF8.self), "\(before) + U+\(special.unicodeScalars.map { String($0.value, radix: 16) })")
+            }
+        }
+    }
+}
+
 final class AthleteProfileJSONTests: XCTestCase {
     /// The athlete profile is read by JSONText: a repeated key is refused where JSONSerialization kept
     /// the last one, and broken JSON says at which byte.

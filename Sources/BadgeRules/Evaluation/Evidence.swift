@@ -77,30 +77,32 @@ extension LuaState {
     ///   a run or other userdata, a non-finite number, mixed or sparse keys, a limit passed.
     func evidence(at index: Int32, path: String = "evidence") throws -> Evidence {
         var budget = Evidence.Limits.values
-        return try evidence(at: absolute(index), path: path, depth: 1, budget: &budget)
+        return try evidence(at: absolute(index), path: { path }, depth: 1, budget: &budget)
     }
 
-    private func evidence(at index: Int32, path: String, depth: Int, budget: inout Int) throws -> Evidence {
+    /// `path` is made only for a message: the host reads every award's evidence through here.
+    private func evidence(at index: Int32, path: () -> String, depth: Int, budget: inout Int) throws -> Evidence {
         budget -= 1
         guard budget >= 0 else {
-            throw RulesError.field("\(path): more than \(Evidence.Limits.values) values in the evidence (keep it to what shows the award)")
+            throw RulesError.field("\(path()): more than \(Evidence.Limits.values) values in the evidence (keep it to what shows the award)")
         }
         switch type(at: index) {
         case .boolean: return .bool(boolean(at: index))
         case .number:
-            guard let value = number(at: index), value.isFinite else { throw RulesError.field("\(path): the number is not finite") }
+            guard let value = number(at: index), value.isFinite else { throw RulesError.field("\(path()): the number is not finite") }
             return .number(value)
         case .string:
             guard let text = string(at: index), text.utf8.count <= Evidence.Limits.stringBytes else {
-                throw RulesError.field("\(path): a string longer than \(Evidence.Limits.stringBytes) bytes")
+                throw RulesError.field("\(path()): a string longer than \(Evidence.Limits.stringBytes) bytes")
             }
             return .string(text)
         case .table:
             guard depth <= Evidence.Limits.depth else {
-                throw RulesError.field("\(path): tables nested deeper than \(Evidence.Limits.depth)")
+                throw RulesError.field("\(path()): tables nested deeper than \(Evidence.Limits.depth)")
             }
             ensureStack()
             var fields: [String: Evidence] = [:]
+            fields.reserveCapacity(8)
             var items: [Int: Evidence] = [:]
             pushNil()
             while next(index) {
@@ -109,25 +111,25 @@ extension LuaState {
                 switch type(at: -2) {
                 case .string:
                     guard let key = string(at: -2), key.utf8.count <= Evidence.Limits.stringBytes else {
-                        throw RulesError.field("\(path): a key longer than \(Evidence.Limits.stringBytes) bytes")
+                        throw RulesError.field("\(path()): a key longer than \(Evidence.Limits.stringBytes) bytes")
                     }
-                    fields[key] = try evidence(at: value, path: path + "." + key, depth: depth + 1, budget: &budget)
+                    fields[key] = try evidence(at: value, path: { path() + "." + key }, depth: depth + 1, budget: &budget)
                 case .number:
                     guard let number = number(at: -2), number == number.rounded(), number >= 1, number <= Double(Evidence.Limits.values) else {
-                        throw RulesError.field("\(path): keys are strings or array indices 1, 2, 3...")
+                        throw RulesError.field("\(path()): keys are strings or array indices 1, 2, 3...")
                     }
                     let position = Int(number)
-                    items[position] = try evidence(at: value, path: "\(path)[\(position)]", depth: depth + 1, budget: &budget)
+                    items[position] = try evidence(at: value, path: { "\(path())[\(position)]" }, depth: depth + 1, budget: &budget)
                 default:
-                    throw RulesError.field("\(path): keys are strings or array indices 1, 2, 3..., got a \(typeName(at: -2)) key")
+                    throw RulesError.field("\(path()): keys are strings or array indices 1, 2, 3..., got a \(typeName(at: -2)) key")
                 }
             }
             if items.isEmpty { return .record(fields) }
-            guard fields.isEmpty else { throw RulesError.field("\(path): a table mixes array items and named fields") }
-            guard items.count == items.keys.max() else { throw RulesError.field("\(path): an array with holes (nil items)") }
+            guard fields.isEmpty else { throw RulesError.field("\(path()): a table mixes array items and named fields") }
+            guard items.count == items.keys.max() else { throw RulesError.field("\(path()): an array with holes (nil items)") }
             return .list((1...items.count).compactMap { items[$0] })
         default:
-            throw RulesError.field("\(path): evidence is plain data (numbers, strings, booleans, tables of those), got \(typeName(at: index))")
+            throw RulesError.field("\(path()): evidence is plain data (numbers, strings, booleans, tables of those), got \(typeName(at: index))")
         }
     }
 }

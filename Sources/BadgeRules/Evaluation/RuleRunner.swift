@@ -228,9 +228,9 @@ final class RuleRunner {
             case .table:
                 let table = lua.top
                 do {
-                    if let text = try tableString(table, "tier", "earned") { tier = text }
-                    if let text = try tableString(table, "detail", "earned", limit: HostFunctions.textLimit) { detail = text }
-                    if let text = try tableString(table, "badge", "earned") {
+                    if let text = try tableString(table, .tier, "earned") { tier = text }
+                    if let text = try tableString(table, .detail, "earned", limit: HostFunctions.textLimit) { detail = text }
+                    if let text = try tableString(table, .badge, "earned") {
                         guard loader.knownBadges.contains(text) else {
                             let hint = Suggestion.closest(to: text, in: loader.knownBadges.sorted()).map { "; did you mean '\($0)'?" }
                                 ?? " (not in the catalogue nor in any pack's badges or themes)"
@@ -383,7 +383,7 @@ final class RuleRunner {
         let type = lua.type(at: index)
         if type == .nil { return }
         guard type == .table else { throw RulesError.field("status must return a table { badges = { ... }, next = { ... } } or nil, got \(lua.typeName(at: index))") }
-        let badgesType = lua.getField(index, literal: "badges")
+        let badgesType = lua.getField(index, .badges)
         if badgesType != .nil {
             guard badgesType == .table else { throw RulesError.field("status: field 'badges' must be an array, got \(lua.typeName(at: -1))") }
             let array = lua.top
@@ -393,12 +393,12 @@ final class RuleRunner {
                 let entry = lua.top
                 func label() -> String { "status: badges[\(i)]" }
                 guard lua.type(at: entry) == .table else { throw RulesError.field("\(label()) must be a table { badge = ..., progress = ... }, got \(lua.typeName(at: entry))") }
-                guard let badge = try tableString(entry, "badge", label()) else { throw RulesError.field("\(label()): missing required field 'badge'") }
+                guard let badge = try tableString(entry, .badge, label()) else { throw RulesError.field("\(label()): missing required field 'badge'") }
                 guard loader.knownBadges.contains(badge) else { throw RulesError.field("\(label()): unknown badge '\(badge)' (not in the catalogue nor in any pack's badges or themes)") }
-                let silver = try tableNumber(entry, "silver_pace_s_per_km", label())
-                let gold = try tableNumber(entry, "gold_pace_s_per_km", label())
+                let silver = try tableNumber(entry, .silverPace, label())
+                let gold = try tableNumber(entry, .goldPace, label())
                 let progress = try tableProgress(entry, label())
-                let hint = try tableString(entry, "hint", label(), limit: HostFunctions.textLimit)
+                let hint = try tableString(entry, .hint, label(), limit: HostFunctions.textLimit)
                 var status = BadgeStatus(pack: sandbox.packNames[rule.pack], rule: rule.id, badge: badge,
                                          silverPaceSecondsPerKilometre: silver, goldPaceSecondsPerKilometre: gold,
                                          progress: progress, hint: hint)
@@ -408,41 +408,41 @@ final class RuleRunner {
             }
         }
         lua.pop()
-        let nextType = lua.getField(index, literal: "next")
+        let nextType = lua.getField(index, .next)
         defer { lua.pop() }
         if nextType == .nil { return }
         guard nextType == .table else { throw RulesError.field("status: field 'next' must be a table { badge = ..., remaining_m = ... }, got \(lua.typeName(at: -1))") }
         let next = lua.top
-        guard let badge = try tableString(next, "badge", "status: next") else { throw RulesError.field("status: next: missing required field 'badge'") }
+        guard let badge = try tableString(next, .badge, "status: next") else { throw RulesError.field("status: next: missing required field 'badge'") }
         guard loader.knownBadges.contains(badge) else { throw RulesError.field("status: next: unknown badge '\(badge)'") }
-        guard let remaining = try tableNumber(next, "remaining_m", "status: next") else { throw RulesError.field("status: next: missing required field 'remaining_m'") }
+        guard let remaining = try tableNumber(next, .remaining, "status: next") else { throw RulesError.field("status: next: missing required field 'remaining_m'") }
         pendingNext = NextBadge(pack: sandbox.packNames[rule.pack], rule: rule.id, badge: badge, remainingMeters: remaining)
     }
 
     // MARK: - Raw readers of rule-made tables
 
     /// `LuaState.stringField` with `label: ` before its message; `limit` as there.
-    func tableString(_ table: Int32, _ key: StaticString, _ label: @autoclosure () -> String, limit: Int? = nil) throws -> String? {
-        do { return try lua.stringField(table, literal: key, limit: limit) } catch RulesError.field(let text) { throw RulesError.field("\(label()): \(text)") }
+    func tableString(_ table: Int32, _ key: TableKey, _ label: @autoclosure () -> String, limit: Int? = nil) throws -> String? {
+        do { return try lua.stringField(table, key, limit: limit) } catch RulesError.field(let text) { throw RulesError.field("\(label()): \(text)") }
     }
 
     /// `LuaState.numberField` with `label: ` before its message.
-    func tableNumber(_ table: Int32, _ key: StaticString, _ label: @autoclosure () -> String) throws -> Double? {
-        do { return try lua.numberField(table, literal: key) } catch RulesError.field(let text) { throw RulesError.field("\(label()): \(text)") }
+    func tableNumber(_ table: Int32, _ key: TableKey, _ label: @autoclosure () -> String) throws -> Double? {
+        do { return try lua.numberField(table, key) } catch RulesError.field(let text) { throw RulesError.field("\(label()): \(text)") }
     }
 
     /// A status entry's `target = { tier = ..., distance_m = ..., elapsed_s = ... }` (nil when absent).
     func tableTarget(_ table: Int32, _ label: @autoclosure () -> String) throws -> RunTarget? {
-        let type = lua.getField(table, literal: "target")
+        let type = lua.getField(table, .target)
         defer { lua.pop() }
         if type == .nil { return nil }
         guard type == .table else { throw RulesError.field("\(label()): field 'target' must be a table { tier = ..., distance_m = ..., elapsed_s = ... }, got \(lua.typeName(at: -1))") }
         let inner = lua.top
-        let tier = try tableString(inner, "tier", "\(label()): target") ?? "earned"
-        guard let distance = try tableNumber(inner, "distance_m", "\(label()): target") else {
+        let tier = try tableString(inner, .tier, "\(label()): target") ?? "earned"
+        guard let distance = try tableNumber(inner, .distance, "\(label()): target") else {
             throw RulesError.field("\(label()): target: missing required field 'distance_m'")
         }
-        let elapsed = try tableNumber(inner, "elapsed_s", "\(label()): target")
+        let elapsed = try tableNumber(inner, .elapsed, "\(label()): target")
         guard distance.isFinite, distance > 0, elapsed.map({ $0.isFinite && $0 > 0 }) ?? true else {
             throw RulesError.field("\(label()): target: distance_m and elapsed_s must be above 0")
         }
@@ -451,21 +451,21 @@ final class RuleRunner {
 
     /// The table's `evidence` field (nil when absent), read as plain data (`Evidence`).
     func tableEvidence(_ table: Int32, _ label: @autoclosure () -> String) throws -> Evidence? {
-        let type = lua.getField(table, literal: "evidence")
+        let type = lua.getField(table, .evidence)
         defer { lua.pop() }
         if type == .nil { return nil }
         do { return try lua.evidence(at: -1) } catch RulesError.field(let text) { throw RulesError.field("\(label()): \(text)") }
     }
 
     func tableProgress(_ table: Int32, _ label: @autoclosure () -> String) throws -> Progress? {
-        let type = lua.getField(table, literal: "progress")
+        let type = lua.getField(table, .progress)
         defer { lua.pop() }
         if type == .nil { return nil }
         guard type == .table else { throw RulesError.field("\(label()): field 'progress' must be a table { current = ..., target = ..., unit = ... }, got \(lua.typeName(at: -1))") }
         let inner = lua.top
-        guard let current = try tableNumber(inner, "current", "\(label()): progress") else { throw RulesError.field("\(label()): progress: missing required field 'current'") }
-        guard let target = try tableNumber(inner, "target", "\(label()): progress") else { throw RulesError.field("\(label()): progress: missing required field 'target'") }
-        let unit = try tableString(inner, "unit", "\(label()): progress") ?? ""
+        guard let current = try tableNumber(inner, .current, "\(label()): progress") else { throw RulesError.field("\(label()): progress: missing required field 'current'") }
+        guard let target = try tableNumber(inner, .target, "\(label()): progress") else { throw RulesError.field("\(label()): progress: missing required field 'target'") }
+        let unit = try tableString(inner, .unit, "\(label()): progress") ?? ""
         return Progress(current: current, target: target, unit: unit)
     }
 
@@ -510,20 +510,20 @@ final class RuleRunner {
         }
         do {
             var badge = rule.badge
-            if let given = try tableString(1, "badge", "award") { badge = given }
+            if let given = try tableString(1, .badge, "award") { badge = given }
             guard let badge else { return lua.raise("award: missing field 'badge' (and the rule has no default 'badge')") }
             guard loader.knownBadges.contains(badge) else {
                 let hint = Suggestion.closest(to: badge, in: loader.knownBadges.sorted()).map { "; did you mean '\($0)'?" }
                     ?? " (not in the catalogue nor in any pack's badges or themes)"
                 return lua.raise("award: unknown badge '\(badge)'\(hint)")
             }
-            let tier = try tableString(1, "tier", "award") ?? "earned"
+            let tier = try tableString(1, .tier, "award") ?? "earned"
             guard !tier.isEmpty, tier.utf8.count <= 40 else { return lua.raise("award: field 'tier' must be a short non-empty string") }
             if let problem = loader.undeclaredTier(badge: badge, tier: tier) { return lua.raise("award: " + problem) }
-            let detail = try tableString(1, "detail", "award", limit: HostFunctions.textLimit) ?? ""
+            let detail = try tableString(1, .detail, "award", limit: HostFunctions.textLimit) ?? ""
             let progress = try tableProgress(1, "award")
             let evidence = try tableEvidence(1, "award")
-            let runType = lua.getField(1, literal: "run")
+            let runType = lua.getField(1, .run)
             var runIndex = 0
             var problem: String? = nil
             switch runType {

@@ -24,6 +24,18 @@ public enum JSONString {
     public static func append(utf8 bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var plainUpTo = 0
+        // Eight bytes at a time while none is a control character, a quote or a backslash (the
+        // classic "has a byte less than n / equal to v" word tests; exact as to whether one is there).
+        if let base = bytes.baseAddress {
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            while plainUpTo + 8 <= bytes.count {
+                let word = UnsafeRawPointer(base + plainUpTo).loadUnaligned(as: UInt64.self)
+                let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+                let special = (word &- ones &* 0x20) & ~word | (quote &- ones) & ~quote | (backslash &- ones) & ~backslash
+                if special & highs != 0 { break }
+                plainUpTo += 8
+            }
+        }
         while plainUpTo < bytes.count {
             let byte = bytes[plainUpTo]
             if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { break }
