@@ -119,20 +119,7 @@ enum WorkerLines {
             if let text { JSONString.append(text, to: &bytes) } else { raw("null") }
         }
 
-        mutating func integer(_ value: Int) {
-            if value < 0 { bytes.append(UInt8(ascii: "-")) }
-            var magnitude = value.magnitude
-            var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 24 ASCII digits
-            withUnsafeMutableBytes(of: &digits) { room in
-                var start = room.count
-                repeat {
-                    start -= 1
-                    room[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                    magnitude /= 10
-                } while magnitude > 0
-                bytes.append(contentsOf: room[start...])
-            }
-        }
+        mutating func integer(_ value: Int) { bytes.append(contentsOf: String(value).utf8) }
 
         /// Swift's shortest form without a trailing `.0` (as JSONEncoder writes a Double), non-finite
         /// numbers as null. Whole numbers below 10^15 (counts, most distances) are written as integers

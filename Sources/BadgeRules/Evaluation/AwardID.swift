@@ -21,17 +21,6 @@ public enum AwardID {
             message.append(0)
         }
         if occurrence > 1 { message.append(contentsOf: String(occurrence).utf8) }
-        let digest = SHA256.hash(data: message)
-        return digest.withUnsafeBytes { bytes in
-            String(unsafeUninitializedCapacity: 32) { text in
-                for index in 0..<16 {
-                    text[2 * index] = hex[Int(bytes[index] >> 4)]
-                    text[2 * index + 1] = hex[Int(bytes[index] & 0x0F)]
-                }
-                return 32
-            }
-        }
+        return PackFingerprint.hex(SHA256.hash(data: message).prefix(16))
     }
-
-    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 }

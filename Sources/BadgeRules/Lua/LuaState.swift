@@ -7,26 +7,6 @@ enum LuaType: Int32 {
     case none = -1, `nil` = 0, boolean, lightUserdata, number, string, table, function, userdata, thread
 }
 
-/// The fields the host reads from every award and status entry a rule makes: their key strings are
-/// made once per state (registry refs taken before anything is marked) and pushed from there, not
-/// interned again per read (that was 3 % of the worker's instructions).
-enum TableKey: Int, CaseIterable {
-    case badge, tier, detail, progress, evidence, run, current, target, unit, hint, next, badges
-    case silverPace, goldPace, distance, elapsed, remaining
-
-    /// The key as rules write it.
-    var text: String {
-        switch self {
-        case .silverPace: return "silver_pace_s_per_km"
-        case .goldPace: return "gold_pace_s_per_km"
-        case .distance: return "distance_m"
-        case .elapsed: return "elapsed_s"
-        case .remaining: return "remaining_m"
-        default: return "\(self)"
-        }
-    }
-}
-
 /// One Lua state with a memory cap and a per-call instruction budget. Not Sendable: it belongs to the
 /// evaluation that made it and is closed when that evaluation ends.
 ///
@@ -44,7 +24,7 @@ final class LuaState {
     let limits: RuleEngine.Limits
     /// Registry references of the metatables that make measure values strict, by index in `MeasureKind.all`.
     var measureMetatables: [Int: Int32] = [:]
-    /// Registry references of the `TableKey` strings, by raw value.
+    /// Registry references of the `TableKey` strings, by raw value (LuaState+Fields.swift).
     private let keyRefs: [Int32]
 
     init(limits: RuleEngine.Limits) throws {
@@ -279,53 +259,6 @@ final class LuaState {
     /// Pushes a run proxy of `kind` from one value per field (see `bclua_push_run`).
     func pushRun(kind: Int32, values: UnsafeBufferPointer<FieldValue>, index: Int) {
         bclua_push_run(state, kind, values.baseAddress, Int32(values.count), Int64(index))
-    }
-
-    // MARK: - Typed fields of tables (the one family of readers; raw reads, never a metamethod)
-
-    /// `table[key]` as a string: nil when absent, `RulesError.field` when it is something else. With
-    /// `limit`, at most that many bytes are read (see `string(at:limit:)`).
-    func stringField(_ table: Int32, _ key: String, limit: Int? = nil) throws -> String? {
-        try stringValue(getField(table, key), key, limit: limit)
-    }
-
-    /// `stringField` with one of the host's keys.
-    func stringField(_ table: Int32, _ key: TableKey, limit: Int? = nil) throws -> String? {
-        try stringValue(getField(table, key), key.text, limit: limit)
-    }
-
-    /// The field on top (its type `type`) as `stringField` reads it; pops it.
-    private func stringValue(_ type: LuaType, _ key: @autoclosure () -> String, limit: Int?) throws -> String? {
-        defer { pop() }
-        if type == .nil { return nil }
-        guard let text = limit.map({ string(at: -1, limit: $0) }) ?? string(at: -1) else {
-            throw RulesError.field("field '\(key())' must be a string, got \(typeName(at: -1))")
-        }
-        return text
-    }
-
-    /// `table[key]` as a finite number: nil when absent, `RulesError.field` when it is something else.
-    func numberField(_ table: Int32, _ key: String) throws -> Double? {
-        try numberValue(getField(table, key), key)
-    }
-
-    /// `numberField` with one of the host's keys.
-    func numberField(_ table: Int32, _ key: TableKey) throws -> Double? {
-        try numberValue(getField(table, key), key.text)
-    }
-
-    /// The field on top (its type `type`) as `numberField` reads it; pops it.
-    private func numberValue(_ type: LuaType, _ key: @autoclosure () -> String) throws -> Double? {
-        defer { pop() }
-        if type == .nil { return nil }
-        guard let value = number(at: -1) else {
-            throw RulesError.field("field '\(key())' must be a finite number, got \(typeName(at: -1))")
-        }
-        // JSON has no infinity or NaN, and no badge is earned by one: refused, naming the value.
-        guard value.isFinite else {
-            throw RulesError.field("field '\(key())' must be a finite number, got \(value.isNaN ? "nan" : value > 0 ? "inf" : "-inf")")
-        }
-        return value
     }
 
     /// The string at `index` (strings only; numbers are not converted).

@@ -52,10 +52,11 @@ public enum PackFingerprint {
     }
 
     /// Lowercase hex digits, two per byte (`String(format: "%02x")` per byte took 16,000 instructions
-    /// each: half the fingerprint of a small pack).
+    /// each: half the fingerprint of a small pack). Award ids are written with it too.
     static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
+        text.reserveCapacity(2 * bytes.underestimatedCount)
         for byte in bytes {
             text.append(digits[Int(byte >> 4)])
             text.append(digits[Int(byte & 0x0F)])

@@ -21,7 +21,7 @@ public enum JSONString {
     }
 
     /// Appends the UTF-8 text in `bytes` (valid UTF-8) as a JSON string, quotes included.
-    public static func append(utf8 bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    private static func append(utf8 bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var plainUpTo = 0
         // Eight bytes at a time while none is a control character, a quote or a backslash (the
