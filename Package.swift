@@ -43,9 +43,6 @@ let package = Package(
             dependencies: ["CLua"],
             cSettings: ubsanShim ? [.unsafeFlags(["-fsanitize=undefined", "-fno-sanitize-recover=undefined"])] : []
         ),
-        // Where a new thread starts (RunFiles' split GPX read): the GNU affinity calls Swift's Glibc
-        // module does not import, one prefixed wrapper each (include/CThreadShims.h says why).
-        .target(name: "CThreadShims"),
         // zlib for .gz run files.
         .systemLibrary(
             name: "CZlib",
@@ -58,7 +55,7 @@ let package = Package(
         // units and docs, values), one folder per format (GPX, TCX, FIT, JSON) and the
         // shared byte scanning, number parsing, chunked reading, gzip and content hash. Links
         // neither GRDB nor anything of the rules, so fuzz targets and libraries can build on it alone.
-        .target(name: "RunFiles", dependencies: ["CZlib", "CThreadShims"]),
+        .target(name: "RunFiles", dependencies: ["CZlib"]),
         // RunAnalysis turns a Track into a RunSummary: cleaning (the Profile), splits, efforts,
         // checkpoints, elevation, sensors, the drawn route, the measures (Measures/: their computation);
         // RunLoader ties a reader to the analyzer. The age-grading tables (AgeGrade/*.csv, CC0) are
@@ -112,6 +109,9 @@ let package = Package(
         // earn the same awards as through the command line.
         .target(name: "BadgeKit", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "BadgeRules", "BadgePipeline"]),
         .executableTarget(name: "badgectl", dependencies: ["BadgeCommands"]),
+        // The library example (Examples/ServerExample, also a package of its own for an app to copy),
+        // built here too so that scripts/test builds and runs it in the one debug tree.
+        .executableTarget(name: "ServerExample", dependencies: ["BadgeKit"], path: "Examples/ServerExample/Sources/ServerExample"),
         // Benchmarks (scripts/bench.sh builds it with -c release). Not part of `swift test`.
         .executableTarget(name: "BadgeBench", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures", "BadgeRules"]),
         .testTarget(name: "BadgeKitTests", dependencies: ["BadgeKit", "RunFixtures"]),

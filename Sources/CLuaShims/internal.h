@@ -11,12 +11,6 @@
 
 enum { HOOK_GRANULARITY = 1000 };
 
-// The allocator's small blocks (sandbox.c): sizes 1..BCLUA_POOL_LARGEST in classes of
-// BCLUA_POOL_STEP bytes, at most BCLUA_POOL_KEPT bytes of freed blocks kept per state.
-enum { BCLUA_POOL_STEP = 16, BCLUA_POOL_CLASSES = 8, BCLUA_POOL_LARGEST = BCLUA_POOL_STEP * BCLUA_POOL_CLASSES,
-       BCLUA_POOL_KEPT = 256 * 1024 };
-struct pool_block { struct pool_block *next; };
-
 typedef struct {
     size_t total;          // bytes held now
     size_t host;           // bytes the host allocated (never denied; raise the cap for rules)
@@ -66,9 +60,6 @@ typedef struct {
     unsigned long long *mark_hashes; // per object of the list, the hash of its own contents then
     unsigned long long mark_registry_hash;
     const void *mark_string_metatable, *mark_light_metatable;
-    // Freed small blocks kept for the state's next allocations of their size class (sandbox.c).
-    struct pool_block *pool[BCLUA_POOL_CLASSES];
-    size_t pool_bytes;
 } bclua_control;
 
 struct arena_chunk { struct arena_chunk *next; size_t used, size; };

@@ -30,6 +30,18 @@ final class InstallTests: XCTestCase {
         let binary = prefix.url.appendingPathComponent("bin/badgectl")
         XCTAssertTrue(FileManager.default.fileExists(atPath: prefix.path + "/share/badgectl/rules/checkpoints/pack.lua"))
         XCTAssertTrue(FileManager.default.fileExists(atPath: prefix.path + "/share/badgectl/badges.json"))
+        // Installed like a tool people know: a stripped binary, the man page, completions for three shells.
+        let symbols = try run(URL(fileURLWithPath: "/usr/bin/env"), ["nm", prefix.path + "/bin/badgectl"], in: prefix.url)
+        XCTAssertTrue(symbols.stderr.contains("no symbols"), "the installed binary is stripped: \(symbols.stderr.prefix(200))")
+        let manual = try String(contentsOfFile: prefix.path + "/share/man/man1/badgectl.1", encoding: .utf8)
+        XCTAssertTrue(manual.contains(".Nm badgectl") || manual.contains("badgectl"), String(manual.prefix(300)))
+        for subcommand in ["evaluate", "worker", "league"] { XCTAssertTrue(manual.contains(subcommand), "the man page lists \(subcommand)") }
+        let bash = try String(contentsOfFile: prefix.path + "/share/bash-completion/completions/badgectl", encoding: .utf8)
+        XCTAssertTrue(bash.contains("complete") && bash.contains("evaluate"), String(bash.prefix(300)))
+        let zsh = try String(contentsOfFile: prefix.path + "/share/zsh/site-functions/_badgectl", encoding: .utf8)
+        XCTAssertTrue(zsh.hasPrefix("#compdef badgectl"), String(zsh.prefix(100)))
+        let fish = try String(contentsOfFile: prefix.path + "/share/fish/vendor_completions.d/badgectl.fish", encoding: .utf8)
+        XCTAssertTrue(fish.contains("complete -c 'badgectl'"), String(fish.prefix(300)))
 
         let home = try TemporaryFolder()
         try home.write("runs/a.json", #"{ "start": "2024-05-01T07:00:00Z", "distance_m": 5200, "duration_s": 1800 }"#)

@@ -159,13 +159,12 @@ final class ReusedEvaluatorTests: XCTestCase {
         _ = assertSameAsFresh(engine, athletes: athletes)
     }
 
-    /// The allocator's kept small blocks (sandbox.c): objects of every small size class and across
-    /// its edge (strings of 0 to 300 bytes, tables that grow from nothing and shrink back, closures)
-    /// made, dropped and collected athlete after athlete in one state, their contents read back
-    /// after the collector ran (a corrupt list would hand a live object's block to another). Each
-    /// athlete's result is a fresh state's, and the memory cap still stops a rule that holds too
-    /// much once the kept blocks are in use.
-    func testKeptSmallBlocksHoldWhatEachObjectHeld() throws {
+    /// Lua's heap in a reused state (sandbox.c's allocator): objects of many small sizes (strings
+    /// of 0 to 300 bytes, tables that grow from nothing and shrink back, closures) made, dropped and
+    /// collected athlete after athlete in one state, their contents read back after the collector
+    /// ran. Each athlete's result is a fresh state's, and the memory cap still stops a rule that
+    /// holds too much after the churn.
+    func testChurnedObjectsHoldWhatEachObjectHeld() throws {
         let fixture = try PackFixture()
         try fixture.pack("churn", files: [
             "churn.lua": """

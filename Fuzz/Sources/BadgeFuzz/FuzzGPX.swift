@@ -5,8 +5,7 @@ import RunFiles
 /// RunLoader.load, which streams the file through the GPX scanner). Then, as an oracle the loader
 /// cannot give, the same bytes as one buffer and in 7-byte chunks (every boundary inside a tag, a
 /// number or a timestamp) must agree on a track (its points) or an error.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzGPX(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+func fuzzGPX(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = UnsafeRawBufferPointer(start: data, count: size)
     _ = Entrances.runFile(Array(bytes), named: "fuzz.gpx")
     let whole = fuzzRead { try GPXReader.read(bytes: bytes, source: "fuzz.gpx") }

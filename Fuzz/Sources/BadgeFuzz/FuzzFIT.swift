@@ -5,8 +5,7 @@ import RunFiles
 /// RunLoader.load, which checks the CRCs), twice: the input as it is, and the input with its header
 /// and file CRCs made right (what a device writes), so that a mutation reaches the decoder past
 /// the CRC check the loader always makes.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzFIT(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+func fuzzFIT(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     _ = Entrances.runFile(bytes, named: "fuzz.fit")
     let fixed = withCRCs(bytes)

@@ -5,8 +5,7 @@ import Foundation
 /// LineReader and `Worker.take`, the JSON reader of lines, athletes, zones, summaries), with
 /// `--root` the folder it runs in (scripts/fuzz runs in the checkout, so the seeds' `runs/…` paths
 /// are read, and every other path goes through the confinement of `worker --root`).
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzWorker(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+func fuzzWorker(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     _ = Entrances.workerLines(Array(UnsafeBufferPointer(start: data, count: size)), root: fuzzRoot)
     return 0
 }
