@@ -43,6 +43,9 @@ let package = Package(
             dependencies: ["CLua"],
             cSettings: ubsanShim ? [.unsafeFlags(["-fsanitize=undefined", "-fno-sanitize-recover=undefined"])] : []
         ),
+        // Where a new thread starts (RunFiles' split GPX read): the GNU affinity calls Swift's Glibc
+        // module does not import, one prefixed wrapper each (include/CThreadShims.h says why).
+        .target(name: "CThreadShims"),
         // zlib for .gz run files.
         .systemLibrary(
             name: "CZlib",
@@ -55,7 +58,7 @@ let package = Package(
         // units and docs, values), one folder per format (GPX, TCX, FIT, JSON) and the
         // shared byte scanning, number parsing, chunked reading, gzip and content hash. Links
         // neither GRDB nor anything of the rules, so fuzz targets and libraries can build on it alone.
-        .target(name: "RunFiles", dependencies: ["CZlib"]),
+        .target(name: "RunFiles", dependencies: ["CZlib", "CThreadShims"]),
         // RunAnalysis turns a Track into a RunSummary: cleaning (the Profile), splits, efforts,
         // checkpoints, elevation, sensors, the drawn route, the measures (Measures/: their computation);
         // RunLoader ties a reader to the analyzer. The age-grading tables (AgeGrade/*.csv, CC0) are

@@ -62,9 +62,10 @@ extension RunAnalyzer {
         bestEfforts(in: TimedSeries(profile), Effort.standardDistances, maxStopSeconds: maxStopSeconds)
     }
 
-    /// A run's own efforts (`efforts(of:)`) from its timed series.
-    static func efforts(of series: TimedSeries) -> [Effort] {
-        bestEfforts(in: series, Effort.standardDistances, maxStopSeconds: effortMaxStopSeconds)
+    /// A run's own efforts (`efforts(of:)`), with `here` run meanwhile on this thread (see
+    /// `bestEfforts(in:_:maxStopSeconds:parallelAbove:alongside:)`).
+    static func efforts(of series: TimedSeries, alongside here: () -> Void) -> [Effort] {
+        bestEfforts(in: series, Effort.standardDistances, maxStopSeconds: effortMaxStopSeconds, alongside: here)
     }
 
     /// Seconds: the longest stop an effort may span (see `stretches(of:maxStopSeconds:)`).
@@ -76,11 +77,59 @@ extension RunAnalyzer {
     /// The stretches' efforts are matched to `wanted` by position, not by name: the measures ask for
     /// several distances under one name (`age_grade` names them all ""), which matched by name gave
     /// every distance the fastest effort of any of them.
-    static func bestEfforts(in series: TimedSeries, _ wanted: [(name: String, meters: Double)], maxStopSeconds: Double?) -> [Effort] {
-        // A run with no such stop is searched whole, without making its one stretch.
-        let stops = maxStopSeconds.map { series.count >= 2 ? stopRanges(of: series, maxStopSeconds: $0) : [] } ?? []
-        return bestEfforts(in: series, wanted, stops: stops).compactMap { $0 }
+    /// Runs of at least `parallelAbove` timed points (`parallelEffortPoints` unless a test says) share
+    /// the search between two threads.
+    static func bestEfforts(in series: TimedSeries, _ wanted: [(name: String, meters: Double)], maxStopSeconds: Double?,
+                            parallelAbove: Int = parallelEffortPoints) -> [Effort] {
+        // Each distance's search is its own (pointers, best), so the distances can be shared out:
+        // every other one on a second thread, the same result as one thread's.
+        bestEfforts(in: series, wanted, maxStopSeconds: maxStopSeconds, parallelAbove: parallelAbove, onSecondThread: { $0 % 2 == 1 }, alongside: {})
     }
+
+    /// `bestEfforts`, with `here` run on this thread meanwhile (the rest of a run's summary): on a long
+    /// run all distances but the second of `wanted` (of the standard ones, 1 km) are searched on a
+    /// second thread, and this one runs `here`, then searches that one. On a short run `here` runs
+    /// first, then the search.
+    ///
+    /// Why one: the rest of the summary costs about what four distances' search does, so with two of
+    /// seven distances this thread finished last (a per-thread profile of the 100k-record FIT summary:
+    /// 163 samples here against 125 there); with one, 3-9 % less wall for the GPX and FIT benchmark
+    /// files (four pairings), and with none the second thread finishes last (BENCHMARKS.md, issue F, tenth round).
+    static func bestEfforts(in series: TimedSeries, _ wanted: [(name: String, meters: Double)], maxStopSeconds: Double?,
+                            parallelAbove: Int = parallelEffortPoints, alongside here: () -> Void) -> [Effort] {
+        bestEfforts(in: series, wanted, maxStopSeconds: maxStopSeconds, parallelAbove: parallelAbove, onSecondThread: { $0 != 1 }, alongside: here)
+    }
+
+    /// The distances of `wanted` at the places `onSecondThread` picks are searched on a second thread
+    /// when the run has `parallelAbove` timed points or more (and both threads have some); the same
+    /// efforts as one thread's, in `wanted`'s order.
+    private static func bestEfforts(in series: TimedSeries, _ wanted: [(name: String, meters: Double)], maxStopSeconds: Double?,
+                                    parallelAbove: Int, onSecondThread: (Int) -> Bool, alongside here: () -> Void) -> [Effort] {
+        // A run with no such stop is searched whole, without making its one stretch: an array of
+        // `Range<Int>` makes the runtime look `Int: Comparable` up through every conformance record
+        // of the static binary on its first use in a process (0.15 ms of a one-file `summarize`).
+        let stops = maxStopSeconds.map { series.count >= 2 ? stopRanges(of: series, maxStopSeconds: $0) : [] } ?? []
+        let theirs = wanted.indices.filter(onSecondThread), mine = wanted.indices.filter { !onSecondThread($0) }
+        guard series.count >= parallelAbove, !theirs.isEmpty else {
+            here()
+            return bestEfforts(in: series, wanted, stops: stops).compactMap { $0 }
+        }
+        var hereBest: [Effort?] = [], sideBest: [Effort?] = []
+        PlacedThread.run({ sideBest = bestEfforts(in: series, theirs.map { wanted[$0] }, stops: stops) },
+                         alongside: {
+                             here()
+                             hereBest = bestEfforts(in: series, mine.map { wanted[$0] }, stops: stops)
+                         })
+        var best = [Effort?](repeating: nil, count: wanted.count)
+        for (k, index) in theirs.enumerated() { best[index] = sideBest[k] }
+        for (k, index) in mine.enumerated() { best[index] = hereBest[k] }
+        return best.compactMap { $0 }
+    }
+
+    /// Runs of at least this many timed points have their effort search shared between two threads
+    /// (`bestEfforts`): 100,000 points took 3.7 ms on one (BENCHMARKS.md, issue F, eighth round),
+    /// and a thread costs some 0.1 ms to start.
+    static let parallelEffortPoints = 50_000
 
     /// The fastest window of each of `wanted` (nil where the run has none) that crosses none of
     /// `stops` (`stopRanges`' result): `fastestEfforts` over each stretch between them, the best

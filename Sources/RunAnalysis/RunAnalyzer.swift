@@ -79,23 +79,63 @@ public struct RunAnalyzer: Sendable {
         of track: Track,
         stepDistance: (_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double
     ) -> Profile {
-        makeProfile(of: track, stepDistance: stepDistance)
+        makeProfile(of: track, stepDistance: stepDistance, parallelAbove: .max)
     }
 
     /// The cleaned series measured with `Geodesy.distance` (the production path: the measure is
-    /// inlined instead of called through a closure for every step).
+    /// inlined instead of called through a closure for every step). Tracks of `parallelStepPoints`
+    /// points or more with positions have their neighbours' steps measured on two threads first
+    /// (`parallelAbove`: tests lower it).
     public static func profile(of track: Track) -> Profile {
-        makeProfile(of: track, stepDistance: Geodesy.distance)
+        makeProfile(of: track, stepDistance: Geodesy.distance, parallelAbove: parallelStepPoints)
+    }
+
+    static func profile(of track: Track, parallelAbove: Int) -> Profile {
+        makeProfile(of: track, stepDistance: Geodesy.distance, parallelAbove: parallelAbove)
+    }
+
+    /// Tracks of at least this many points with positions have the steps between neighbouring points
+    /// measured before the profile's pass, half on a second thread (a sine, a division and a square
+    /// root each; the pass itself must go point by point).
+    static let parallelStepPoints = 50_000
+
+    /// The step from each point to the one before it (`steps[0]` is 0), `stepDistance` measured on
+    /// two threads, half each.
+    @inline(__always)
+    private static func neighbourSteps(
+        of track: Track,
+        stepDistance: (_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double
+    ) -> [Double] {
+        let n = track.count
+        return track.latitudes.withUnsafeBufferPointer { lat in
+            track.longitudes.withUnsafeBufferPointer { lon in
+                [Double](unsafeUninitializedCapacity: n) { buffer, count in
+                    let steps = buffer  // written through by both threads, each its own half
+                    func measure(_ from: Int, _ to: Int) {
+                        for i in from..<to { steps[i] = stepDistance(lat[i - 1], lon[i - 1], lat[i], lon[i]) }
+                    }
+                    let half = n / 2
+                    PlacedThread.run({ measure(half, n) }, alongside: { measure(1, half) })
+                    steps[0] = 0
+                    count = n
+                }
+            }
+        }
     }
 
     @inline(__always)
     private static func makeProfile(
         of track: Track,
-        stepDistance: (_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double
+        stepDistance: (_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double,
+        parallelAbove: Int
     ) -> Profile {
         var p = Profile()
         p.dropped = track.dropped
         let n = track.count
+        // Each step from the point before, measured ahead (the pass below measures any other step itself:
+        // from an anchor further back, after a dropped point).
+        let measured = track.hasPositions && n >= max(parallelAbove, 2) && track.latitudes.count == n && track.longitudes.count == n
+        let steps = measured ? neighbourSteps(of: track, stepDistance: stepDistance) : []
         // Written in place (no append per point); trimmed to the kept count at the end.
         var distances = [Double](repeating: 0, count: n)
         var elapsed = [Double](repeating: 0, count: n)
@@ -113,6 +153,7 @@ public struct RunAnalyzer: Sendable {
         track.longitudes.withUnsafeBufferPointer { lon in
         track.times.withUnsafeBufferPointer { time in
         track.deviceDistances.withUnsafeBufferPointer { odometer in
+        steps.withUnsafeBufferPointer { neighbour in
             // The segments by their starts, not `track.segmentRanges`: an array of `Range<Int>` makes
             // the runtime look up `Int: Comparable` through every conformance record of the static
             // binary on its first use in a process (0.1 ms of a one-file `summarize`).
@@ -169,7 +210,7 @@ public struct RunAnalyzer: Sendable {
                             }
                         }
                     } else {
-                        step = stepDistance(lat[anchor], lon[anchor], lat[i], lon[i])
+                        step = measured && anchor == i - 1 ? neighbour[i] : stepDistance(lat[anchor], lon[anchor], lat[i], lon[i])
                         if step > teleportMinimumStep {
                             let ta = time[anchor]
                             if t.isFinite, ta.isFinite {
@@ -209,7 +250,7 @@ public struct RunAnalyzer: Sendable {
                     anchor = i
                 }
             }
-        }}}}}}
+        }}}}}}}
         if kept < n {
             distances.removeLast(n - kept); elapsed.removeLast(n - kept)
         }
@@ -345,8 +386,13 @@ extension RunAnalyzer {
         var profile = RunAnalyzer.profile(of: track)
         RunAnalyzer.untimeIfPartlyTimed(&profile)
         let series = TimedSeries(profile)
-        let parts = mostOfSummary(of: track, profile: &profile, series: series, id: id, zoneOffsetSeconds: zoneOffsetSeconds)
-        let efforts = RunAnalyzer.efforts(of: series)
+        // The efforts need the series only: on a long run most of their search runs on a second thread
+        // while this one makes the rest of the summary.
+        var made: (summary: RunSummary, startEpoch: Double?, elapsed: Double?)?
+        let efforts = RunAnalyzer.efforts(of: series, alongside: {
+            made = mostOfSummary(of: track, profile: &profile, series: series, id: id, zoneOffsetSeconds: zoneOffsetSeconds)
+        })
+        guard let parts = made else { preconditionFailure("bestEfforts runs its alongside work") }
         var summary = parts.summary
         let startEpoch = parts.startEpoch, elapsed = parts.elapsed
         summary.efforts = efforts

@@ -146,3 +146,89 @@ final class EffortSearchTests: XCTestCase {
         Self.assertSame(RunAnalyzer.fastestEffort(in: profile, name: "1km", meters: 1000), want, "NaN times")
     }
 }
+
+/// Long runs share the effort search between two threads (every other distance on the second):
+/// the result must be the one thread's, bit for bit and in the same order, with and without stops,
+/// for any number of distances and names that repeat.
+final class EffortSearchThreadsTests: XCTestCase {
+    func testTwoThreadsFindWhatOneFinds() {
+        let lists: [[(name: String, meters: Double)]] = [
+            Effort.standardDistances,
+            [("a", 400), ("b", 1000)],
+            [("", 1000), ("", 400), ("", 3000)],
+            [("x", 800), ("y", 5_000_000), ("z", 200), ("w", 0)],
+        ]
+        var compared = 0
+        for shape in EffortSearchTests.Shape.allCases {
+            for seed in UInt64(1)...6 {
+                let profile = EffortSearchTests.series(shape, count: shape == .sparse ? 900 : 3_000 + Int(seed) * 53, seed: seed)
+                let series = TimedSeries(profile)
+                for wanted in lists {
+                    for maxStop in [nil, RunAnalyzer.effortMaxStopSeconds, 30] as [Double?] {
+                        let one = RunAnalyzer.bestEfforts(in: series, wanted, maxStopSeconds: maxStop, parallelAbove: .max)
+                        let two = RunAnalyzer.bestEfforts(in: series, wanted, maxStopSeconds: maxStop, parallelAbove: 0)
+                        let context = "\(shape) seed \(seed) \(wanted.map(\.meters)) stop \(String(describing: maxStop))"
+                        XCTAssertEqual(two.map(\.distanceMeters), one.map(\.distanceMeters), context)
+                        for (got, want) in zip(two, one) {
+                            EffortSearchTests.assertSame(got, want, context)
+                            compared += 1
+                        }
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(compared, 500, "most searches find efforts")
+    }
+
+    func testALongRunTakesTheTwoThreadPath() {
+        // The production threshold: a run of that many points is searched on two threads, with the result of one.
+        let profile = EffortSearchTests.series(.gpsNoise, count: RunAnalyzer.parallelEffortPoints, seed: 3)
+        let series = TimedSeries(profile)
+        let two = RunAnalyzer.bestEfforts(in: series, Effort.standardDistances, maxStopSeconds: RunAnalyzer.effortMaxStopSeconds)
+        let one = RunAnalyzer.bestEfforts(in: series, Effort.standardDistances, maxStopSeconds: RunAnalyzer.effortMaxStopSeconds,
+                                          parallelAbove: .max)
+        XCTAssertEqual(two.map(\.name), ["400m", "1km", "1mi", "5km", "10km", "half", "marathon"])
+        for (got, want) in zip(two, one) { EffortSearchTests.assertSame(got, want, "50,000 points") }
+    }
+}
+
+/// The summary's own search (`bestEfforts(…alongside:)`): most distances on a second thread while
+/// this one makes the rest of the summary. The same efforts, and the work alongside run exactly once.
+final class EffortSearchAlongsideTests: XCTestCase {
+    func testTheSearchBesideOtherWorkFindsWhatOneThreadFinds() {
+        for shape in EffortSearchTests.Shape.allCases {
+            for seed in UInt64(1)...4 {
+                let series = TimedSeries(EffortSearchTests.series(shape, count: shape == .sparse ? 900 : 3_000 + Int(seed) * 71, seed: seed))
+                for wanted in [Effort.standardDistances, [("a", 1000)], [("a", 400), ("b", 800), ("c", 1200)]] {
+                    let one = RunAnalyzer.bestEfforts(in: series, wanted, maxStopSeconds: RunAnalyzer.effortMaxStopSeconds, parallelAbove: .max)
+                    for threshold in [0, Int.max] {
+                        var ran = 0
+                        let got = RunAnalyzer.bestEfforts(in: series, wanted, maxStopSeconds: RunAnalyzer.effortMaxStopSeconds,
+                                                          parallelAbove: threshold, alongside: { ran += 1 })
+                        XCTAssertEqual(ran, 1, "the work alongside runs once")
+                        XCTAssertEqual(got.map(\.distanceMeters), one.map(\.distanceMeters), "\(shape) seed \(seed)")
+                        for (g, w) in zip(got, one) { EffortSearchTests.assertSame(g, w, "\(shape) seed \(seed) threshold \(threshold)") }
+                    }
+                }
+            }
+        }
+    }
+
+    func testALongRunsSummaryHasTheOneThreadEfforts() {
+        // 60,000 points: the summary searches on two threads; its efforts are the one-thread search's.
+        var generator = RunGenerator(seed: 5, distanceMeters: 60_000 * 3)
+        generator.pauseCount = 2
+        let track = generator.track()
+        XCTAssertGreaterThanOrEqual(track.count, RunAnalyzer.parallelEffortPoints)
+        let summary = RunAnalyzer().summarize(track, id: "long")
+        var cleaned = track
+        RunAnalyzer.removeClockJumps(from: &cleaned)
+        var profile = RunAnalyzer.profile(of: cleaned)
+        RunAnalyzer.untimeIfPartlyTimed(&profile)
+        let one = RunAnalyzer.bestEfforts(in: TimedSeries(profile), Effort.standardDistances, maxStopSeconds: RunAnalyzer.effortMaxStopSeconds,
+                                          parallelAbove: .max)
+        XCTAssertEqual(summary.efforts.map(\.name), one.map(\.name))
+        for (g, w) in zip(summary.efforts, one) { EffortSearchTests.assertSame(g, w, "summary") }
+        XCTAssertGreaterThan(summary.efforts.count, 4)
+    }
+}

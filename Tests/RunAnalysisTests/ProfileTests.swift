@@ -131,3 +131,51 @@ final class ProfileTests: XCTestCase {
         XCTAssertEqual(profile.distances, [0, 2.5, 5, 7.5])
     }
 }
+
+/// Long tracks have their neighbours' steps measured ahead on two threads: the profile must be the
+/// one pass's own, bit for bit, whatever the track throws at it (teleports, runs of glitches,
+/// backwards and missing times, segments, a glitchy first fix).
+final class ProfileStepsAheadTests: XCTestCase {
+    static func awkwardTrack(count: Int, seed: UInt64) -> Track {
+        var random = SplitMix64(seed: seed)
+        var track = Track(source: "awkward")
+        var lat = 52.37, lon = 4.89, t = 1_700_000_000.0
+        for k in 0..<count {
+            let r = random.uniform()
+            if k > 0, r < 0.01 { track.startSegment() }
+            lat += (random.uniform() - 0.45) * 4e-5
+            lon += (random.uniform() - 0.45) * 6e-5
+            var shownLat = lat, shownLon = lon
+            if r > 0.97 { shownLat += 0.05 }                          // a teleport
+            if r > 0.995 { lat += 0.05; shownLat = lat }              // the track really moved
+            t += r < 0.02 ? -5 : (r < 0.03 ? 0 : 1)                    // backwards, equal, forwards
+            let time = r > 0.6 && r < 0.61 ? Double.nan : t
+            track.append(latitude: shownLat, longitude: shownLon, time: time)
+        }
+        return track
+    }
+
+    func testStepsMeasuredAheadGiveTheSameProfile() {
+        for seed in UInt64(1)...25 {
+            let track = Self.awkwardTrack(count: 500 + Int(seed) * 97, seed: seed)
+            let one = RunAnalyzer.profile(of: track, parallelAbove: .max)
+            let two = RunAnalyzer.profile(of: track, parallelAbove: 0)
+            XCTAssertEqual(two.distances.map(\.bitPattern), one.distances.map(\.bitPattern), "seed \(seed)")
+            XCTAssertEqual(two.elapsed.map(\.bitPattern), one.elapsed.map(\.bitPattern), "seed \(seed)")
+            XCTAssertEqual(two.indices, one.indices, "seed \(seed)")
+            XCTAssertEqual(two.segmentStarts, one.segmentStarts, "seed \(seed)")
+            XCTAssertEqual(two.dropped, one.dropped, "seed \(seed)")
+            XCTAssertEqual(two.startEpoch, one.startEpoch, "seed \(seed)")
+            XCTAssertGreaterThan(one.dropped["GPS teleport"] ?? 0, 0, "the track has teleports")
+        }
+    }
+
+    func testTheProductionPathMeasuresAheadOnALongTrack() {
+        // At the threshold the public `profile(of:)` takes the two-thread path, with the one pass's result.
+        let track = Self.awkwardTrack(count: RunAnalyzer.parallelStepPoints, seed: 99)
+        let one = RunAnalyzer.profile(of: track, parallelAbove: .max)
+        let production = RunAnalyzer.profile(of: track)
+        XCTAssertEqual(production.distances.map(\.bitPattern), one.distances.map(\.bitPattern))
+        XCTAssertEqual(production.indices, one.indices)
+    }
+}

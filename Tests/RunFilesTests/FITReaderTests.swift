@@ -216,10 +216,12 @@ final class FITReaderTests: XCTestCase {
         XCTAssertEqual(lenient.first?.count, 5)
     }
 
-    /// A large file: a changed byte anywhere, including one that breaks the decoding itself, is still the CRC error
+    /// A file large enough to have its CRC computed beside the decoding (`parallelCRCBytes`): a
+    /// changed byte anywhere, including one that breaks the decoding itself, is still the CRC error
     /// at the CRC's offset; an intact file reads as it does with checking off.
     func testLargeFileCRCBesideTheDecodingGivesTheSameErrorsAndTracks() throws {
         let bytes = FITWriter.encode(track: RunGenerator(seed: 3, distanceMeters: 90_000).track())
+        XCTAssertGreaterThanOrEqual(bytes.count, FITDecoder.parallelCRCBytes + 14, "the test must take the two-thread path")
         let checked = try FITReader.read(bytes: bytes, source: "big.fit")
         let unchecked = try FITReader.read(bytes: bytes, source: "big.fit", checkCRC: false)
         XCTAssertEqual(checked.count, 1)

@@ -60,7 +60,8 @@ struct SummarizeCommand: ParsableCommand {
 
     func run() throws { try settings.run() }
 
-    /// A `summarize` command line's values, without the argument parser's property wrappers.
+    /// A `summarize` command line's values, without the argument parser's property wrappers, so that
+    /// `FastPath` can run the command it parsed itself the way `run()` runs a parsed one.
     struct Settings: Equatable {
         var files: [String]
         var badges: String?

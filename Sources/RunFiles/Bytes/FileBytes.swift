@@ -40,6 +40,7 @@ package enum FileBytes {
         let (fd, size) = try openRegular(path: path, maximumBytes: maximumBytes)
         defer { close(fd) }
         try MemoryBudget.current?.hold(size, as: .file)
+        HugePages.prepare(fileBytes: size)
         // Read straight into an array of the size `fstat` gave (no bounce buffer, no copy, no
         // zero-filling); a file that grew since is read on in 64 KiB steps, one that shrank ends early.
         var result = try [UInt8](unsafeUninitializedCapacity: size) { buffer, count in

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// A hand-written byte scanner, not an XML library: the file streams through a fixed buffer
 /// (`ChunkedFileReader`), tags are found with `memchr`, numbers and timestamps are parsed straight
-/// from the bytes, and no `String` is made per element. It checks what it must to catch broken
+/// from the bytes, and no `String` is made per element. A file of `splitThreshold` bytes or more
+/// (read without a hasher) is scanned by two threads, with exactly the result of one (`GPXSplit`). It checks what it must to catch broken
 /// files (every element closed by its own name, nothing cut off) but is lenient where real devices
 /// are sloppy:
 /// - a UTF-8 byte-order mark and whitespace before `<?xml` are skipped;
@@ -31,9 +32,36 @@ public enum GPXReader {
     /// Reads a GPX file. `chunkSize` is the read size (tests make it tiny to exercise boundaries).
     /// `hasher` (optional) is given every byte of the file, including any after the root
     /// element, which is then read to the end.
+    /// A file of at least `splitThreshold` bytes read without a `hasher` is scanned by two threads
+    /// (`GPXSplit`), with exactly the result of one.
     public static func read(path: String, chunkSize: Int = defaultChunkSize, hasher: ContentHasher? = nil) throws -> Track {
-        let reader = try ChunkedFileReader(path: path, chunkSize: chunkSize, hasher: hasher)
-        return try scanFile(reader, source: path, hashing: hasher != nil) { ChunkedFileReader.lineNumber(path: path, offset: $0) }
+        try read(path: path, chunkSize: chunkSize, hasher: hasher, split: .automatic)
+    }
+
+    /// `read(path:chunkSize:hasher:)`, with the split chosen (tests force one) and a wrong merge
+    /// injected (tests show it would be caught).
+    static func read(path: String, chunkSize: Int = defaultChunkSize, hasher: ContentHasher? = nil, split: GPXSplit,
+                     fault: GPXSplitFault = .none, statistics: GPXSplitStatistics? = nil) throws -> Track {
+        let (fd, size) = try FileBytes.openRegular(path: path)
+        var at: Int?
+        var rest: Int?
+        if hasher == nil {
+            switch split {
+            case .automatic: at = size >= splitThreshold ? size / 2 : nil
+            case .automaticAbove(let threshold): at = size >= threshold ? size / 2 : nil
+            case .never: at = nil
+            case .at(let offset): at = offset > 0 && offset < size ? offset : nil
+            case .sharing(let offset, let from):
+                at = offset > 0 && offset < size ? offset : nil
+                rest = from
+            }
+        }
+        guard let at else {
+            let reader = ChunkedFileReader(openedDescriptor: fd, size: size, path: path, chunkSize: chunkSize, hasher: hasher)
+            return try scanFile(reader, source: path, hashing: hasher != nil) { ChunkedFileReader.lineNumber(path: path, offset: $0) }
+        }
+        defer { close(fd) }
+        return try scanSplit(fd: fd, size: size, path: path, chunkSize: chunkSize, split: at, rest: rest, fault: fault, statistics: statistics)
     }
 
     /// Reads a gzip-compressed GPX file, inflating it as it is scanned (its inflated bytes are never

@@ -91,8 +91,10 @@ public struct Track: Sendable {
             + cadences.count + deviceDistances.count + segmentStarts.count) * 8
     }
 
-    /// Reserves room for `n` points in every column (the optional ones once they have a value).
+    /// Reserves room for `n` points in every column (the optional ones once they have a value). A
+    /// large run first asks for huge pages (`HugePages`).
     public mutating func reserveCapacity(_ n: Int) {
+        HugePages.prepare(points: n)
         latitudes.reserveCapacity(n); longitudes.reserveCapacity(n); elevations.reserveCapacity(n)
         times.reserveCapacity(n)
         if !heartRates.isEmpty { heartRates.reserveCapacity(n) }
