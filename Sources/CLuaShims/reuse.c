@@ -6,8 +6,33 @@
 // leaves behind in state shared between evaluations (a global, a module's table or upvalue, a
 // library table, a metatable, a C iterator's position) changes one of them, and the host then throws
 // the state away: the next evaluation starts from a fresh one.
+//
+// A table's hash covers its layout too, not only its entries: a table grown and emptied holds what it
+// held, but where its next keys land, so the order `next` gives and the border `#` finds, follow from
+// its sizes and slots (issue S2). The C API does not show them, so they are read from Lua 5.4's own
+// `Table` and `Node` (lobject.h, the same from 5.4.0 to 5.4.7), after a check on tables of known shape
+// that this library lays them out so; where it does not, no state is reused (each athlete gets a
+// fresh one: the same answers, slower).
 #include "internal.h"
+#include <stddef.h>
 #include <sys/random.h>
+
+// Lua 5.4's Value, Node and Table as lobject.h declares them; read only once `layout_known` holds.
+typedef union { void *gc; void *p; lua_CFunction f; lua_Integer i; lua_Number n; } lua54_value;
+typedef union {
+    struct { lua54_value value; unsigned char value_tt; unsigned char key_tt; int next; lua54_value key; } u;
+    struct { lua54_value value; unsigned char tt; } i_val;
+} lua54_node;
+typedef struct {
+    void *gc_next; unsigned char tt; unsigned char marked;
+    unsigned char flags; unsigned char lsizenode; unsigned int alimit;
+    void *array; lua54_node *node; lua54_node *lastfree; void *metatable; void *gclist;
+} lua54_table;
+enum { LUA54_LIMIT_IS_HINT = 1 << 7 /* BITRAS: alimit is #'s hint, not the array's size */, LUA54_VNUMINT = LUA_TNUMBER | (0 << 4), LUA54_VSHRSTR = LUA_TSTRING | (0 << 4),
+       LUA54_COLLECTABLE = 1 << 6 };
+
+// 1 when this Lua lays tables out as lua54_table says (checked once per process), -1 when it does not.
+static int layout_known;
 
 // A keyed mix (splitmix64's finaliser): the key is random per process, so rule code, which can see
 // addresses (tostring of a table), cannot aim a change at an unchanged fingerprint.
@@ -97,10 +122,67 @@ static inline unsigned long long slot_hash(unsigned long long h, lua_State *stat
     return (h ^ value_hash(state, -1)) * 0x100000001B3ULL + (unsigned long long)n;
 }
 
+// Checks lua54_table and lua54_node against tables this state makes with known sizes and entries:
+// lua_createtable's sizes, an empty table's shared dummy node, and a string key with an integer
+// value found in its slot. Leaves the stack as it was.
+static int check_layout(lua_State *state) {
+    if (lua_version(state) < 504 || lua_version(state) >= 505 || !lua_checkstack(state, 4)) return 0;
+    int ok = 1;
+    lua_createtable(state, 3, 5);
+    const lua54_table *sized = (const lua54_table *)lua_topointer(state, -1);
+    ok = ok && sized != NULL && sized->alimit == 3 && sized->lsizenode == 3 && sized->node != NULL
+        && sized->lastfree == sized->node + 8 && (sized->flags & LUA54_LIMIT_IS_HINT) == 0;
+    lua_pushliteral(state, "badgectl-layout");
+    const void *key = lua_topointer(state, -1);
+    lua_pushinteger(state, 0x5A17);
+    lua_rawset(state, -3);
+    int found = 0;
+    for (int i = 0; ok && i < 8; i++) {
+        const lua54_node *n = &sized->node[i];
+        if (n->u.key_tt == (LUA54_VSHRSTR | LUA54_COLLECTABLE) && n->u.key.gc == key) {
+            found = n->u.value_tt == LUA54_VNUMINT && n->u.value.i == 0x5A17;
+        }
+    }
+    ok = ok && found;
+    lua_pop(state, 1);
+    lua_newtable(state);
+    const lua54_table *empty = (const lua54_table *)lua_topointer(state, -1);
+    lua_newtable(state);
+    const lua54_table *other = (const lua54_table *)lua_topointer(state, -1);
+    // Both use the one dummy node, which marks it (lastfree NULL), and hold no array.
+    ok = ok && empty->alimit == 0 && empty->lsizenode == 0 && empty->lastfree == NULL && empty->node == other->node;
+    lua_pop(state, 2);
+    return ok;
+}
+
+// A table's layout: its array size (and whether `alimit` is that size or `#`'s hint), its node
+// count, where its next free slot is sought from, and per slot the key it holds (also a removed
+// entry's, which keeps its slot until the table is rebuilt), whether a value is there, and its chain
+// link. With the entries (contents_hash), that is everything a lookup, an insert, `next` or `#` reads.
+static unsigned long long layout_hash(lua_State *state, int object) {
+    const lua54_table *t = (const lua54_table *)lua_topointer(state, object);
+    unsigned long long h = mix(((unsigned long long)t->alimit << 9) ^ ((unsigned long long)(t->flags & LUA54_LIMIT_IS_HINT) << 1)
+                               ^ t->lsizenode ^ 0x7368ULL);
+    if (t->lastfree == NULL) return h;  // the shared dummy node: nothing in the hash part
+    size_t size = (size_t)1 << t->lsizenode;
+    h = mix(h ^ (unsigned long long)(t->lastfree - t->node));
+    for (size_t i = 0; i < size; i++) {
+        const lua54_node *n = &t->node[i];
+        unsigned long long key;
+        memcpy(&key, &n->u.key, sizeof key);
+        unsigned long long slot = (unsigned long long)n->u.key_tt | (unsigned long long)(n->u.value_tt & 0x0F) << 8
+            | (unsigned long long)(unsigned int)n->u.next << 16;
+        h = (h ^ slot) * 0x100000001B3ULL;
+        h = (h ^ key) * 0x100000001B3ULL;
+        h ^= h >> 29;
+    }
+    return mix(h);
+}
+
 // The hash of one object's own contents, not of what it holds: its identity, its entries (a table),
 // upvalues (a function) or user values (a userdata), and its metatable, each held value by
 // `value_hash`. Threads: by identity only (the main thread's stack is the host's).
-static unsigned long long contents_hash(lua_State *state, int object) {
+static unsigned long long contents_hash(lua_State *state, int object, const void *layout_exempt) {
     int type = lua_type(state, object);
     unsigned long long h = value_hash(state, object);
     if (type == LUA_TTABLE) {
@@ -112,7 +194,7 @@ static unsigned long long contents_hash(lua_State *state, int object) {
             entries += entry_hash(state);
             lua_pop(state, 1);
         }
-        h = mix(h ^ entries);
+        h = mix(h ^ entries ^ (lua_topointer(state, object) == layout_exempt ? 0 : layout_hash(state, object)));
     } else if (type == LUA_TFUNCTION) {
         // C closures too: one may keep its position in an upvalue (the sorted pairs iterator).
         for (int n = 1; lua_getupvalue(state, object, n) != NULL; n++) {
@@ -143,6 +225,17 @@ static unsigned long long contents_hash(lua_State *state, int object) {
         lua_pop(state, 1);
     }
     return h;
+}
+
+// The host's table of light strings (records.c): its entries past the mark are cleared at each reset,
+// but its array part keeps the size they took. Rules cannot reach it (it hangs from the registry
+// alone), so its layout is left out of its hash; its entries are not.
+static const void *host_strings(lua_State *state, const bclua_control *c) {
+    if (c->strings_ref == LUA_NOREF) return NULL;
+    lua_rawgeti(state, LUA_REGISTRYINDEX, c->strings_ref);
+    const void *table = lua_topointer(state, -1);
+    lua_pop(state, 1);
+    return table;
 }
 
 // The registry's own entries, but not the slots of free registry refs (integers: the free list, which
@@ -294,12 +387,13 @@ static int discover(lua_State *state, int list, lua_Integer *count) {
 static int unchanged(lua_State *state, bclua_control *c) {
     if (root_metatable(state, 0) != c->mark_string_metatable || root_metatable(state, 1) != c->mark_light_metatable) return 0;
     if (!lua_checkstack(state, 8) || registry_hash(state) != c->mark_registry_hash) return 0;
+    const void *strings = host_strings(state, c);
     lua_rawgeti(state, LUA_REGISTRYINDEX, c->mark_objects_ref);
     int list = lua_gettop(state);
     int same = 1;
     for (lua_Integer i = 1; i <= c->mark_object_count && same; i++) {
         lua_rawgeti(state, list, i);
-        same = contents_hash(state, list + 1) == c->mark_hashes[i - 1];
+        same = contents_hash(state, list + 1, strings) == c->mark_hashes[i - 1];
         lua_pop(state, 1);
     }
     lua_pop(state, 1);
@@ -317,6 +411,8 @@ static int take_mark(lua_State *state, bclua_control *c) {
         fingerprint_key |= 1;
         for (int type = 0; type <= LUA_NUMTYPES; type++) type_keys[type] = mix(mix((unsigned long long)(type + 1) * 0x100000001B3ULL));
     }
+    if (layout_known == 0) layout_known = check_layout(state) ? 1 : -1;
+    if (layout_known < 0) return 0;
     if (!lua_checkstack(state, 8)) return 0;
     lua_newtable(state);
     int list = lua_gettop(state);
@@ -324,9 +420,13 @@ static int take_mark(lua_State *state, bclua_control *c) {
     if (!discover(state, list, &count)) { lua_pop(state, 1); return 0; }
     unsigned long long *hashes = (unsigned long long *)malloc((size_t)(count > 0 ? count : 1) * sizeof *hashes);
     if (hashes == NULL) { lua_pop(state, 1); return 0; }
+    const void *strings = host_strings(state, c);
     for (lua_Integer i = 1; i <= count; i++) {
         lua_rawgeti(state, list, i);
-        hashes[i - 1] = contents_hash(state, list + 1);
+        // `#` keeps the border it found as a hint in the table's layout: found once here, so that a
+        // rule asking `#` of an unchanged table finds the same and changes nothing.
+        if (lua_type(state, list + 1) == LUA_TTABLE) (void)lua_rawlen(state, list + 1);
+        hashes[i - 1] = contents_hash(state, list + 1, strings);
         lua_pop(state, 1);
     }
     free(c->mark_hashes);

@@ -103,6 +103,26 @@ final class PipelineCacheTests: XCTestCase {
         XCTAssertTrue(asOf.stderr.contains("Unknown option '--as-of'"), asOf.stderr)
     }
 
+    /// `--cache FILE` naming a user's file (issue S2): every command that reads runs leaves it, its
+    /// `-wal` and a `.corrupt` folder beside it exactly as they were, says so naming the file, and
+    /// still gives its results (exit 0: nothing was skipped).
+    func testACacheFlagNamingAUsersFileTouchesNothing() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("notes.txt", "my training notes\n")
+        try folder.write("notes.txt-wal", "not SQLite's\n")
+        try folder.write("notes.txt.corrupt/keep.txt", "keep\n")
+        let notes = folder.path + "/notes.txt"
+        for arguments in [["evaluate", "runs"], ["summarize", "runs/2026-08-01-first-run.gpx"], ["explain", "five-k", "runs"]] {
+            let result = try CLI.run(arguments + ["--cache", notes, "--tz", "UTC"], in: CLI.repository)
+            XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("the cache \(notes) is not a badgectl cache"), "\(arguments): \(result.stderr)")
+            XCTAssertEqual(try String(contentsOfFile: notes, encoding: .utf8), "my training notes\n")
+            XCTAssertEqual(try String(contentsOfFile: notes + "-wal", encoding: .utf8), "not SQLite's\n")
+            XCTAssertEqual(try String(contentsOfFile: notes + ".corrupt/keep.txt", encoding: .utf8), "keep\n")
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["notes.txt", "notes.txt-wal", "notes.txt.corrupt"])
+        }
+    }
+
     func testEveryPipelineCommandTakesTheCacheFlags() throws {
         for command in [["evaluate"], ["explain", "five-k"], ["report"], ["worker"], ["add"], ["summarize"], ["diff"], ["whatif"]] {
             let help = try Self.badgectl(command + ["--help"])

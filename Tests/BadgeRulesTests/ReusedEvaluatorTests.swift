@@ -1,5 +1,6 @@
 import Foundation
 import RunFiles
+import RunFixtures
 import XCTest
 
 @testable import BadgeRules
@@ -65,6 +66,20 @@ final class ReusedEvaluatorTests: XCTestCase {
          "local seen = tostring(('').leak); pcall(function() getmetatable('').__index.leak = run.id end); pcall(rawset, getmetatable(''), '__index', { leak = run.id }); pcall(function() local s = ''; s.leak = run.id end); detail = seen"),
         // A global, by rawset on _G, and through a pack's environment table kept in an upvalue.
         ("global-through-env", "local env = _ENV", "local seen = rawget(env, 'kept'); rawset(env, 'kept', run.id); detail = tostring(seen)"),
+        // A module's table grown and emptied: its contents are as marked, but not its layout, which
+        // decides the order `next` gives and the border `#` finds (issue S2). The rule reads both after
+        // its own inserts, then leaves the table empty again, grown.
+        ("shape-next", "local t = {}",
+         "t[7000] = 1; t[3000] = 2; t[5000] = 3; t[1100] = 4; detail = tostring(next(t)); t[7000], t[3000], t[5000], t[1100] = nil, nil, nil, nil; "
+             + "for i = 1, 200 do t[i * 1000 + 1] = i end; for i = 1, 200 do t[i * 1000 + 1] = nil end"),
+        ("shape-length", "local t = {}",
+         "t[1] = 1; t[2] = 2; t[4] = 4; detail = tostring(#t); t[1], t[2], t[4] = nil, nil, nil; "
+             + "for i = 1, 200 do t[i] = i end; for i = 1, 200 do t[i] = nil end"),
+        // Keys removed leave their slots behind (a removed key's slot is not free for another until the
+        // table is rebuilt): where the next keys land, and so their order, follows from them.
+        ("shape-removed-slots", "local t = { [9] = true }",
+         "t[17] = 1; t[25] = 2; detail = tostring(next(t, 9) or next(t)); t[17], t[25] = nil, nil; for i = 1, 3 do t[i * 8 + 100] = i end; "
+             + "for i = 1, 3 do t[i * 8 + 100] = nil end"),
         // A write undone before the rule returns: the state is as marked, so it is kept.
         ("write-then-restore", "local t = { n = 0 }", "t.n = t.n + 1; detail = tostring(t.n); t.n = t.n - 1"),
     ]
@@ -127,6 +142,63 @@ final class ReusedEvaluatorTests: XCTestCase {
         let engine = fixture.engine(names)
         let reused = assertSameAsFresh(engine, athletes: Self.athletes + Self.athletes.reversed())
         XCTAssertEqual(reused.statesLoaded, 6)
+    }
+
+    /// The class of the shape leaks above: random histories of one module table (integer keys in and
+    /// around its array part, float and string keys, inserts and removals that end with the contents
+    /// it started with, growth past a resize), each athlete's view of it (the whole `next` order and
+    /// `#`) read first. Through the reused state every athlete sees what a fresh state shows it.
+    /// (String keys come and go, but are never read: their order differs from state to state.)
+    func testRandomTableHistoriesLeaveNoShapeBehind() throws {
+        let fixture = try PackFixture()
+        var names: [String] = []
+        for seed in UInt64(1)...24 {
+            var random = SplitMix64(seed: seed)
+            func key(strings: Bool = true) -> String {
+                switch random.next() % (strings ? 4 : 3) {
+                case 0: return String(1 + random.next() % 12)                 // the array part and its edge
+                case 1: return String(100 + random.next() % 900)              // the hash part
+                case 2: return String(random.next() % 50) + ".5"              // floats
+                default: return "'k" + String(random.next() % 40) + "'"       // strings
+                }
+            }
+            // No string keys at the start: their places (so the order `next` gives) follow the state's
+            // seeded string hashes, different in every state; a fresh state's view must be one view.
+            let start = (0..<Int(random.next() % 6)).map { _ in key(strings: false) }
+            let churn = (0..<Int(3 + random.next() % 60)).map { _ in key() }
+            let table = "{ " + Set(start).sorted().map { "[\($0)] = 0" }.joined(separator: ", ") + " }"
+            // Inserts then removals of keys the table did not hold at the start: its contents end as they began.
+            let body = """
+                local order = {}
+                local k = next(t)
+                while k ~= nil do order[#order + 1] = tostring(k); k = next(t, k) end
+                detail = #t .. ':' .. table.concat(order, ',')
+                local added = {}
+                for _, key in ipairs({ \(churn.joined(separator: ", ")) }) do
+                  if t[key] == nil then t[key] = 1; added[#added + 1] = key end
+                end
+                for i = #added, 1, -1 do if \(random.next() % 2 == 0 ? "i % 2 == 0" : "true") then t[added[i]] = nil end end
+                for i = 1, #added do t[added[i]] = nil end
+                """
+            let name = "random-\(seed)"
+            try fixture.pack(name, files: [
+                "leak.lua": """
+                    local t = \(table)
+                    return { id = "leak", badge = "5k", repeatable = true,
+                      earned = function(run, ctx)
+                        local detail
+                        \(body)
+                        return { detail = detail }
+                      end }
+                    """,
+            ])
+            names.append(name)
+        }
+        // One run each, so that each athlete's view is read once, of the table as the state holds it.
+        let single = Self.athletes.flatMap { $0 }.map { [$0] }
+        for name in names {
+            _ = assertSameAsFresh(fixture.engine([name]), athletes: single + single)
+        }
     }
 
     /// Memory: garbage an athlete's rules made is not counted against the next (the cap is that of a

@@ -186,17 +186,50 @@ final class RunCacheTests: XCTestCase {
         XCTAssertEqual(cache.count, 5)
     }
 
-    func testCorruptCacheIsMovedAsideAndRebuilt() throws {
-        try Data("this is not a database, just garbage bytes".utf8).write(to: URL(fileURLWithPath: cachePath))
+    /// A file that is not a badgectl cache, given as the cache (issue S2: it was renamed, a `.corrupt`
+    /// folder beside it deleted and its `-wal` removed): left exactly as it was, with everything
+    /// around it, and the run goes on without a cache, the warning naming the file.
+    func testAFileThatIsNotACacheIsNeverMovedOrDeleted() throws {
+        let mine = "this is not a database, just my notes"
+        try Data(mine.utf8).write(to: URL(fileURLWithPath: cachePath))
+        try FileManager.default.createDirectory(atPath: cachePath + ".corrupt", withIntermediateDirectories: true)
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: cachePath + ".corrupt/precious.txt"))
+        for suffix in ["-wal", "-shm", "-journal"] { try Data("mine too".utf8).write(to: URL(fileURLWithPath: cachePath + suffix)) }
         var warning: String?
-        let cache = try XCTUnwrap(RunCache.open(path: cachePath, warning: &warning))
-        XCTAssertNil(warning)
-        XCTAssertEqual(cache.warnings.count, 1)
-        XCTAssertEqual(try String(contentsOfFile: cachePath + ".corrupt", encoding: .utf8), "this is not a database, just garbage bytes")
-        let read = try RunFolder.read(runs, cache: cache)
-        XCTAssertEqual(read.runs.count, 3)
+        XCTAssertNil(RunCache.open(path: cachePath, warning: &warning))
+        XCTAssertTrue(warning?.contains("the cache \(cachePath) is not a badgectl cache") == true, warning ?? "no warning")
+        XCTAssertTrue(warning?.contains("not touching it") == true, warning ?? "no warning")
+        XCTAssertEqual(try String(contentsOfFile: cachePath, encoding: .utf8), mine)
+        XCTAssertEqual(try String(contentsOfFile: cachePath + ".corrupt/precious.txt", encoding: .utf8), "keep me")
+        for suffix in ["-wal", "-shm", "-journal"] {
+            XCTAssertEqual(try String(contentsOfFile: cachePath + suffix, encoding: .utf8), "mine too", suffix)
+        }
+        // The folder still reads, uncached.
+        XCTAssertEqual(try RunFolder.read(runs).runs.count, 3)
+    }
+
+    /// A damaged cache of badgectl's own (its header carries badgectl's application id) is moved aside,
+    /// beside whatever `.corrupt` is there already (never replaced), with its `-wal`; a new one is made.
+    func testADamagedCacheOfOursIsMovedAsideWithoutReplacingAnything() throws {
+        do {
+            let cache = try openCache()
+            _ = try RunFolder.read(runs, cache: cache)
+        }
+        XCTAssertTrue(RunCache.isOurs(cachePath))
+        // Damage the schema page past the header (bytes 100 on): SQLite then calls it corrupt or not a database.
+        let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: cachePath))
+        try handle.seek(toOffset: 100)
+        try handle.write(contentsOf: Data(repeating: 0xA5, count: 3_000))
+        try handle.close()
+        try Data("an earlier one".utf8).write(to: URL(fileURLWithPath: cachePath + ".corrupt"))
+        var warning: String?
+        let cache = try XCTUnwrap(RunCache.open(path: cachePath, warning: &warning), warning ?? "")
+        XCTAssertEqual(cache.warnings.count, 1, "\(cache.warnings)")
+        XCTAssertTrue(cache.warnings.first?.contains("moved it to \(cachePath).corrupt-2") == true, "\(cache.warnings)")
+        XCTAssertEqual(try String(contentsOfFile: cachePath + ".corrupt", encoding: .utf8), "an earlier one")
+        XCTAssertTrue(RunCache.isOurs(cachePath + ".corrupt-2"))
+        XCTAssertEqual(try RunFolder.read(runs, cache: cache).runs.count, 3)
         XCTAssertEqual(cache.count, 3)
-        XCTAssertEqual(try RunFolder.read(runs, cache: try openCache()).runs, read.runs)
     }
 
     /// A cache damaged inside (its runs table's pages overwritten, the header and schema sound) opens

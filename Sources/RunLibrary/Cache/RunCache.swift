@@ -35,8 +35,12 @@ public final class RunCache: @unchecked Sendable {
     /// form), and 8 twice again (main: both; Q: Apple Health's indoor flag): 9 is all of them.
     /// 10: summaries written by `SummaryCodec` (a field table, no `Codable`) instead of `BinaryCoder`.
     public static let summaryVersion = 10
-    /// The table layout. A database with another layout is moved aside and rebuilt.
+    /// The table layout. A database with another layout is left as it is (see `open`).
     static let layout = "badgectl-run-cache/1"
+    /// SQLite's application id (the file header's bytes 68-71, `PRAGMA application_id`) of every cache
+    /// badgectl makes or opens as its own: 'bdgc'. A file whose header says so is badgectl's, even when
+    /// SQLite reports it damaged: only such a file is ever moved aside.
+    static let applicationID: Int32 = 0x6264_6763
     /// The page size of a new cache. A run's row (about 2 KB) and a file's set of measures (about 1 KB)
     /// each took a 4 KiB page of their own, the sets one more for their overflow: 1,000 runs filled
     /// 8.4 MB, which the lookups read through. At 16 KiB the same rows take 3.7 MB, and the lookups
@@ -77,6 +81,13 @@ public final class RunCache: @unchecked Sendable {
     /// that moment, and never when it is a sound database of another program (no layout marker of
     /// ours): that one is left as it is, and nil returned with a warning.
     public static func open(path: String, warning: inout String?) -> RunCache? {
+        // A file that is there and not an SQLite database is not opened at all: SQLite would take a
+        // `-journal` or `-wal` beside it for its own and delete it.
+        if let what = notADatabase(path) {
+            warning = "the cache \(ShownName.of(path)) is not a badgectl cache (\(what)); not touching it, running without a cache "
+                + "(give --cache another path, or remove the file if it is a cache you no longer need)"
+            return nil
+        }
         var notes: [String] = []
         var movedAside = false
         var attempts = 0
@@ -96,16 +107,22 @@ public final class RunCache: @unchecked Sendable {
                 warning = foreignWarning(path: path, what: what)
                 return nil
             case .notOurs(let reason):
-                // Never trusted, never deleted: moved aside once, and a new cache made.
-                guard !movedAside, FileManager.default.fileExists(atPath: path) else {
-                    warning = "cannot create the cache \(path) (\(reason)); running without a cache"
+                // A file badgectl did not make is never moved or deleted: only a damaged cache whose
+                // header carries badgectl's application id is moved aside (once), and a new one made.
+                guard Self.isOurs(path) else {
+                    warning = "the cache \(ShownName.of(path)) is not a badgectl cache (\(reason)); not touching it, running without a cache "
+                        + "(give --cache another path, or remove the file if it is a cache you no longer need)"
+                    return nil
+                }
+                guard !movedAside else {
+                    warning = "cannot create the cache \(ShownName.of(path)) (\(reason)); running without a cache"
                     return nil
                 }
                 do {
                     let aside = try moveAside(path)
-                    notes.append("cache \(path) was not a badgectl cache (\(reason)); moved it to \(aside) and started a new one")
+                    notes.append("cache \(ShownName.of(path)) is damaged (\(reason)); moved it to \(ShownName.of(aside)) and started a new one")
                 } catch {
-                    warning = "cannot use the cache \(path): it is not a badgectl cache (\(reason)) and cannot be moved aside (\(error.localizedDescription)); running without a cache"
+                    warning = "cannot use the cache \(ShownName.of(path)): it is damaged (\(reason)) and cannot be moved aside (\(error.localizedDescription)); running without a cache"
                     return nil
                 }
                 movedAside = true
@@ -150,6 +167,7 @@ public final class RunCache: @unchecked Sendable {
                 try db.inTransaction(.immediate) {
                     if try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0 == 0 {
                         try db.execute(sql: """
+                            PRAGMA application_id = \(applicationID);
                             CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
                             INSERT OR IGNORE INTO meta VALUES ('layout', '\(layout)');
                             CREATE TABLE IF NOT EXISTS runs (
@@ -167,6 +185,10 @@ public final class RunCache: @unchecked Sendable {
                 guard marker == layout else {
                     if let marker, marker.hasPrefix("badgectl-run-cache/") { return "a badgectl cache of another layout (\(marker))" }
                     return "a SQLite database of another program"
+                }
+                // Caches made before the id was set get it now: from here on a damage in them can be told ours.
+                if try Int32.fetchOne(db, sql: "PRAGMA application_id") != applicationID {
+                    try db.execute(sql: "PRAGMA application_id = \(applicationID)")
                 }
                 if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" { try db.execute(sql: "PRAGMA journal_mode=WAL") }
                 try upgradeMeasures(db)
@@ -452,13 +474,52 @@ public final class RunCache: @unchecked Sendable {
         return true
     }
 
-    /// Moves a cache that is not ours or is damaged to `<path>.corrupt` (never deleted; an earlier
-    /// `.corrupt` is replaced) with its `-wal`, `-shm` and `-journal` files removed; returns the new path.
+    /// Why the file at `path` is not an SQLite database (nil when there is none, it is empty, or its
+    /// first 16 bytes are SQLite's magic).
+    static func notADatabase(_ path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        if (info.st_mode & S_IFMT) == S_IFDIR { return "a folder" }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 16), !head.isEmpty else { return nil }
+        return [UInt8](head) == Array("SQLite format 3\u{0}".utf8) ? nil : "not an SQLite database"
+    }
+
+    /// Whether the file at `path` is one of badgectl's caches by its SQLite header: the SQLite magic
+    /// and badgectl's application id (`applicationID`). Read from the first 100 bytes only, so a cache
+    /// damaged past its header is still known.
+    static func isOurs(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 100), header.count == 100 else { return false }
+        let bytes = [UInt8](header)
+        let magic = Array("SQLite format 3\u{0}".utf8)
+        guard Array(bytes[0..<16]) == magic else { return false }
+        let id = Int32(bitPattern: UInt32(bytes[68]) << 24 | UInt32(bytes[69]) << 16 | UInt32(bytes[70]) << 8 | UInt32(bytes[71]))
+        return id == applicationID
+    }
+
+    /// Moves a damaged cache of ours, with its `-wal`, `-shm` and `-journal` files, to the first of
+    /// `<path>.corrupt`, `<path>.corrupt-2`, ... that does not exist; returns the new path. Nothing is
+    /// deleted, and nothing already there is replaced.
     private static func moveAside(_ path: String) throws -> String {
-        let aside = path + ".corrupt"
-        try? FileManager.default.removeItem(atPath: aside)
+        var aside = path + ".corrupt"
+        var n = 1
+        while true {
+            let taken = [""] + ["-wal", "-shm", "-journal"]
+            if !taken.contains(where: { FileManager.default.fileExists(atPath: aside + $0) || (try? FileManager.default.destinationOfSymbolicLink(atPath: aside + $0)) != nil }) {
+                break
+            }
+            n += 1
+            aside = path + ".corrupt-\(n)"
+            if n > 1000 { throw CocoaError(.fileWriteFileExists) }
+        }
+        // moveItem refuses to replace an existing destination.
         try FileManager.default.moveItem(atPath: path, toPath: aside)
-        for suffix in ["-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        for suffix in ["-wal", "-shm", "-journal"] where FileManager.default.fileExists(atPath: path + suffix) {
+            try? FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix)
+        }
         return aside
     }
 
