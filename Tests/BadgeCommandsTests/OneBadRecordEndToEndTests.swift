@@ -102,6 +102,23 @@ final class OneBadRecordEndToEndTests: XCTestCase {
         XCTAssertTrue(output.stderr.contains("far.json: field 'start': '2201-01-01T07:00:00Z' is not from 1900–2200"), output.stderr)
         XCTAssertTrue(output.stdout.contains("dropped    2 × a time not from 1900–2200 (or not a number)"), output.stdout)
         XCTAssertTrue(output.stdout.contains("elapsed    3:10"), output.stdout)
+
+        // An Apple Health workout's inline Location dated 9999 is one named drop; the others are its route.
+        var locations = ""
+        for (k, date) in ["2026-03-01 08:00:00 +0100", "9999-03-01 08:00:10 +0100", "2026-03-01 08:00:20 +0100", "2026-03-01 08:00:30 +0100"].enumerated() {
+            locations += "<Location date=\"\(date)\" latitude=\"\(52.37 + Double(k) * 0.0003)\" longitude=\"4.89\" altitude=\"5\"/>\n"
+        }
+        try folder.write("health/export.xml", AppleHealthFixture.header + """
+            <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="0.5" durationUnit="min" \
+            startDate="2026-03-01 08:00:00 +0100" endDate="2026-03-01 08:00:30 +0100"><WorkoutRoute>
+            \(locations)</WorkoutRoute></Workout></HealthData>
+            """)
+        let health = try CLI.run(["evaluate", folder.path + "/health", "--format", "json", "--tz", "UTC", "--no-cache"])
+        XCTAssertEqual(health.status, 0, health.stderr)
+        let run = try XCTUnwrap(try Self.runs(health).first)
+        XCTAssertEqual(run["points"] as? Int, 3, "\(run)")
+        let dropped = try XCTUnwrap(run["dropped"] as? [[String: Any]], "\(run)")
+        XCTAssertTrue(dropped.contains { $0["reason"] as? String == "a time not from 1900–2200 (or not a number)" && $0["count"] as? Int == 1 }, "\(dropped)")
     }
 
     /// An Apple Health folder given by a relative path reads its routes as the same folder given by

@@ -372,11 +372,11 @@ public enum AppleHealthReader {
                     if let path = Self.attributes(p, from: from + 13, to: to, only: ["path"])["path"] { current?.routeFiles.append(path) }
                 } else if inRoute, Self.named("Location", p, from: from, to: to) {
                     let a = Self.attributes(p, from: from + 8, to: to, only: ["date", "latitude", "longitude", "altitude"])
-                    guard let time = a["date"].flatMap({ parseDate($0)?.epoch }), Plausible.isEpoch(time), let lat = a["latitude"].flatMap(Double.init),
+                    guard let time = a["date"].flatMap({ parseDate($0)?.epoch }), let lat = a["latitude"].flatMap(Double.init),
                           let lon = a["longitude"].flatMap(Double.init), (-90...90).contains(lat), (-180...180).contains(lon) else { return }
                     current?.locationTimes.append(time)
                     current?.latitudes.append(lat)
-                    current?.longitudes.append(lon)
+                    current?.longitudes.append(lon)  // a date outside 1900–2200 is dropped by name (Track.dropImplausible)
                     current?.altitudes.append(a["altitude"].flatMap(Double.init) ?? .nan)
                 }
             }
