@@ -239,6 +239,11 @@ public final class League {
                 league.failures.append(League.Message.notFacts("\(error)"))
                 return
             }
+            // Another shard's numbers, checked before any sum or date: 2^63-1 athletes or a 1e19 end never trap.
+            if let problem = record.implausibility {
+                league.failures.append(League.Message.notFacts(problem))
+                return
+            }
             if lineKey != key {
                 flush()
                 key = lineKey
@@ -251,7 +256,12 @@ public final class League {
                     }
                     lastGlobalAthlete = athlete
                 }
-                athletes += record.athletes ?? 0
+                let (sum, overflow) = athletes.addingReportingOverflow(record.athletes ?? 0)
+                guard !overflow, sum <= FactRecord.maximumAthletes else {
+                    league.failures.append(League.Message.notFacts("the athletes counted come to more than \(FactRecord.maximumAthletes)"))
+                    return
+                }
+                athletes = sum
                 if let end = record.latestEnd { latestEnd = max(latestEnd ?? end, end) }
             } else {
                 group.append(record)

@@ -83,6 +83,40 @@ public struct FactRecord: Codable, Equatable {
 
     var profile: League.Profile { League.Profile(sex: sex, birthDate: birthDate, team: team) }
 
+    /// The most athletes a facts line (or their sum) may count: 2^31 - 1, far past any league and far
+    /// below where a sum of counts overflows.
+    public static let maximumAthletes = Int(Int32.max)
+
+    /// What in the line's numbers no badgectl shard writes, in words (the field and its value): a
+    /// count beyond `maximumAthletes` or below 0, an instant not from 1900–2200, an effort's time,
+    /// a run's distance, climb or time that is no run's. nil when every number is plausible.
+    public var implausibility: String? {
+        if let athletes, !(0...Self.maximumAthletes).contains(athletes) {
+            return "field 'athletes': \(athletes) is not a count of athletes (0 to \(Self.maximumAthletes))"
+        }
+        func instant(_ field: String, _ value: Double) -> String? {
+            Plausible.isEpoch(value) ? nil : "field '\(field)': \(value) is not an instant from \(Plausible.years)"
+        }
+        func figure(_ field: String, _ value: Double, _ check: (Double?) -> Double?) -> String? {
+            check(value) == nil ? "field '\(field)': \(value) is not a plausible figure" : nil
+        }
+        if let latestEnd, let problem = instant("latest_end", latestEnd) { return problem }
+        if let best {
+            if let problem = instant("best.at", best.at) ?? figure("best.elapsed_s", best.elapsedSeconds, Plausible.duration) { return problem }
+        }
+        for time in effortTimes ?? [] {
+            if let problem = instant("effort_times", time) { return problem }
+        }
+        for run in runs ?? [] {
+            if let problem = instant("runs.at", run.at) ?? figure("runs.distance", run.distance, Plausible.distance)
+                ?? figure("runs.climb", run.climb, { Plausible.within($0, 0...Plausible.maximumClimbMeters) })
+                ?? figure("runs.time", run.time, Plausible.duration) {
+                return problem
+            }
+        }
+        return nil
+    }
+
     /// One line, keys sorted.
     var json: String {
         let encoder = JSONEncoder()

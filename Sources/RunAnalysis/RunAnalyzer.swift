@@ -382,6 +382,8 @@ extension RunAnalyzer {
     /// date to the caller (`RunFolder` gives it from the user's zone at the run's start).
     public func summarize(_ track: Track, id: String, zoneOffsetSeconds: Int? = 0) -> RunSummary {
         var track = track
+        // Every reader's numbers checked once, before anything computes with them (nan, ±inf, 1e308, year 9999).
+        track.dropImplausible()
         RunAnalyzer.removeClockJumps(from: &track)
         var profile = RunAnalyzer.profile(of: track)
         RunAnalyzer.untimeIfPartlyTimed(&profile)

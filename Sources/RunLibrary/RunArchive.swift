@@ -82,7 +82,8 @@ public enum RunArchive {
         var nested: [(ZipArchive.Entry, String, String)] = []
         for entry in entries {
             let entryID = "\(id)/\(entry.name)"
-            let shown = "\(id): \(entry.name)"
+            // The entry's name as the archive wrote it is the run's id; in messages, escaped (`ShownName`).
+            let shown = ShownName.of("\(id): \(entry.name)")
             if let reason = ZipArchive.unsafeNameReason(entry.name) {
                 folder.errors.append(RunFileError(path: entryID, message: "\(shown): not read: \(reason)"))
                 continue
@@ -124,7 +125,8 @@ public enum RunArchive {
                             route: { path in
                                 let name = base + (path.hasPrefix("/") ? String(path.dropFirst()) : path)
                                 guard ZipArchive.unsafeNameReason(name) == nil, let routeEntry = byName[name] else { return nil }
-                                return (try archive.contents(routeEntry, name: "\(id): \(name)"), "\(id): \(name)")
+                                let routeShown = ShownName.of("\(id): \(name)")
+                                return (try archive.contents(routeEntry, name: routeShown), routeShown)
                             })
                         sink.add(problems)
                         return runs
@@ -176,7 +178,7 @@ public enum RunArchive {
                                        errors: inout [RunFileError]) -> [RunSummary] {
         guard let csvName = byName.keys.filter({ $0 == "activities.csv" || $0.hasSuffix("/activities.csv") }).min(by: { $0.count < $1.count }),
               let entry = byName[csvName] else { return runs }
-        let shown = "\(id): \(csvName)"
+        let shown = ShownName.of("\(id): \(csvName)")
         do {
             let base = exportFolder(of: csvName)
             let activities = try StravaExport.read(csv: archive.contents(entry, name: shown, maximumBytes: 256 << 20), source: shown, directory: "")
@@ -197,9 +199,14 @@ public enum RunArchive {
     /// one bad file never costs the others. Throws only when the export itself cannot be read.
     static func readHealth(source: String, id: String, analyzer: RunAnalyzer, open: () throws -> AppleHealthReader.Fill,
                            route: (String) throws -> (bytes: [UInt8], source: String)?) throws -> (runs: [RunSummary], errors: [RunFileError]) {
-        let workouts = try AppleHealthReader.workouts(source: source, open: open)
+        let export = try AppleHealthReader.export(source: source, open: open)
+        let workouts = export.workouts
         var runs: [RunSummary] = []
-        var errors: [RunFileError] = []
+        // A workout that could not be read is an error of its own: the others are read.
+        var errors: [RunFileError] = export.skipped.map { skip in
+            RunFileError(path: id, message: ActivityError.malformed(
+                path: source, line: try? AppleHealthReader.line(at: skip.offset, open: open), offset: skip.offset, reason: skip.reason).description)
+        }
         for (index, workout) in workouts.enumerated() {
             let runID = workouts.count == 1 ? id : "\(id)#\(index + 1)"
             var routes: [Track] = []
@@ -247,8 +254,8 @@ public enum RunArchive {
                     route: { written in
                         let relative = written.hasPrefix("/") ? String(written.dropFirst()) : written
                         guard ZipArchive.unsafeNameReason(relative) == nil else { return nil }
-                        let routePath = (base as NSString).appendingPathComponent(relative)
-                        guard case .inside(let real) = ConfinedPath.resolve(routePath, in: base) else { return nil }
+                        // Resolved from the export's folder (a relative `base` joined to it again lost every route).
+                        guard case .inside(let real) = ConfinedPath.resolve(relative, in: base) else { return nil }
                         guard FileManager.default.fileExists(atPath: real) else { return nil }
                         let shown = (((id as NSString).deletingLastPathComponent) as NSString).appendingPathComponent(relative)
                         return (try FileBytes.read(path: real), shown)

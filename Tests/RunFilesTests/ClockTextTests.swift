@@ -43,3 +43,58 @@ final class ClockTextTests: XCTestCase {
         }
     }
 }
+
+/// Issue 47: the formatters of figures and instants are total functions: nothing a file holds
+/// (nan, ±inf, ±1e308, -1e300, 2^63) makes them trap.
+final class TotalFormattersTests: XCTestCase {
+    static let hostile: [Double] = [.nan, .infinity, -.infinity, 1e308, -1e308, -1e300, 9.3e18, -9.3e18, 1e19]
+
+    func testClockTextAndTimestampsNeverTrap() {
+        for value in Self.hostile {
+            XCTAssertEqual(ClockText.of(value), ClockText.unknown, "\(value)")
+            XCTAssertEqual(Timestamps.iso8601(value).count, 20, "\(value)")
+            XCTAssertEqual(Timestamps.date(value).count, 10, "\(value)")
+            XCTAssertEqual(Timestamps.localTime(value, offsetSeconds: 3600).count, 19, "\(value)")
+        }
+        XCTAssertEqual(Timestamps.iso8601(1e19), "9999-12-31T23:59:59Z")
+        XCTAssertEqual(Timestamps.iso8601(-1e300), "0000-01-01T00:00:00Z")
+        XCTAssertEqual(Timestamps.iso8601(1_772_348_400), "2026-03-01T07:00:00Z")
+    }
+
+    /// A track whose every figure is hostile keeps only plausible ones, each change named.
+    func testTrackDropImplausible() {
+        var track = Track(source: "t")
+        track.append(latitude: 52, longitude: 4, elevation: 1e308, time: 1_772_348_400, heartRate: .infinity, cadence: -1, deviceDistance: .nan)
+        track.append(latitude: 52, longitude: 4, time: -1e300)
+        track.append(latitude: .infinity, longitude: 4, time: 1_772_348_410)
+        track.append(latitude: 52.001, longitude: 4, elevation: 3, time: 1_772_348_420, heartRate: 150)
+        track.deviceDistanceMeters = 1e308
+        track.deviceAverageHeartRate = .nan
+        track.deviceElapsedSeconds = 3.6e23
+        track.deviceLapCount = Int.max
+        track.utcOffsetSeconds = 99 * 3600
+        track.laps = [Lap(start: 1e19, elapsedSeconds: .infinity)]
+        track.pauses = [Pause(from: -1e300, to: 0)]
+        track.recordedFirstTime = -1e300
+        track.dropImplausible()
+        XCTAssertEqual(track.count, 2)
+        XCTAssertEqual(track.times, [1_772_348_400, 1_772_348_420])
+        XCTAssertTrue(track.elevations[0].isNaN)
+        XCTAssertTrue(track.heartRate(at: 0).isNaN)
+        XCTAssertEqual(track.heartRate(at: 1), 150)
+        XCTAssertTrue(track.cadence(at: 0).isNaN)
+        XCTAssertNil(track.deviceDistanceMeters)
+        XCTAssertNil(track.deviceAverageHeartRate)
+        XCTAssertNil(track.deviceElapsedSeconds)
+        XCTAssertNil(track.deviceLapCount)
+        XCTAssertNil(track.utcOffsetSeconds)
+        XCTAssertNil(track.laps[0].start)
+        XCTAssertNil(track.laps[0].elapsedSeconds)
+        XCTAssertTrue(track.pauses.isEmpty)
+        XCTAssertNil(track.recordedFirstTime)
+        XCTAssertEqual(track.dropped[Track.implausibleTimeReason], 1)
+        XCTAssertEqual(track.dropped[Track.implausiblePositionReason], 1)
+        XCTAssertEqual(track.dropped["the device's distance 1e+308 m not a plausible figure, left unknown"], 1)
+        XCTAssertEqual(track.segmentStarts, [0])
+    }
+}

@@ -202,3 +202,35 @@ final class SummaryCodecTests: XCTestCase {
         }
     }
 }
+
+/// Issue 47: a blob's declared counts and numbers are checked before they are used.
+final class SummaryCodecHostileTests: XCTestCase {
+    /// A blob declaring a million runs in a megabyte of bytes (the count passes the bytes-left check)
+    /// reserves no more than its bytes can fill (it reserved count x 648 bytes: 4 billion runs,
+    /// 2.6 TB), and is `Malformed`.
+    func testAHugeDeclaredCountReservesNoMoreThanTheBytes() throws {
+        let count = 1 << 20
+        var blob = Array("BSR1".utf8) + withUnsafeBytes(of: UInt32(count).littleEndian) { Array($0) }
+        blob += [UInt8](repeating: 0xFF, count: count)
+        XCTAssertThrowsError(try SummaryCodec.decode(Data(blob)))
+        try blob.withUnsafeBytes { raw in
+            var reader = SummaryCodec.Reader(bytes: raw)
+            reader.offset = 8
+            let reserved = SummaryCodec.reservation(count, &reader, RunSummary.self)
+            XCTAssertLessThanOrEqual(reserved * MemoryLayout<RunSummary>.stride, try XCTUnwrap(Optional(count)) + 16 * MemoryLayout<RunSummary>.stride)
+        }
+    }
+
+    /// A run whose offsets or counts no summary has (a tampered blob) is `Malformed`.
+    func testImpossibleFiguresAreMalformed() {
+        var run = SummaryCodecTests.everyFieldSet()
+        run.utcOffsetSeconds = Int.min
+        XCTAssertThrowsError(try SummaryCodec.decode(SummaryCodec.encode([run]))) { error in
+            XCTAssertTrue("\(error)".contains("utcOffsetSeconds"), "\(error)")
+        }
+        run = SummaryCodecTests.everyFieldSet()
+        run.startEpochSeconds = .nan
+        XCTAssertThrowsError(try SummaryCodec.decode(SummaryCodec.encode([run])))
+        XCTAssertNoThrow(try SummaryCodec.decode(SummaryCodec.encode([SummaryCodecTests.everyFieldSet()])))
+    }
+}

@@ -158,7 +158,7 @@ struct SummarizeCommand: ParsableCommand {
 
     static func describe(_ run: RunSummary) -> String {
         var lines: [String] = []
-        lines.append("\(ShownName.of(run.id))\(run.name.map { " — \($0)" } ?? "")")
+        lines.append("\(ShownName.of(run.id))\(run.name.map { " — \(ShownName.of($0))" } ?? "")")
         lines.append("  start      \(run.start ?? "—")  (local date \(run.localDate ?? "—"))   sport \(run.sport)   \(run.format), \(Format.count(run.points, "point"))")
         lines.append("  distance   \(Format.distance(run.distanceMeters))\(run.deviceDistanceMeters.map { "  (device: \(Format.distance($0)))" } ?? "")")
         lines.append("  elapsed    \(Format.duration(run.elapsedSeconds))   timer \(Format.duration(run.timerSeconds))   moving \(Format.duration(run.movingSeconds))")
@@ -169,12 +169,12 @@ struct SummarizeCommand: ParsableCommand {
         if let totals = deviceTotals(run) { lines.append("  device     " + totals) }
         lines.append("  pace       \(Format.paceText(run.paceSecondsPerKilometre))   \(Format.pace(run.paceSecondsPerMile))/mi   moving \(Format.paceText(run.movingPaceSecondsPerKilometre))")
         if let e = run.elevation {
-            lines.append("  elevation  +\(Int(e.gainMeters.rounded())) m / -\(Int(e.lossMeters.rounded())) m   (\(Int(e.minMeters.rounded()))–\(Int(e.maxMeters.rounded())) m)")
+            lines.append("  elevation  +\(Format.whole(e.gainMeters)) m / -\(Format.whole(e.lossMeters)) m   (\(Format.whole(e.minMeters))–\(Format.whole(e.maxMeters)) m)")
         }
         if let hr = run.heartRate {
-            lines.append("  heart rate avg \(Int(hr.average.rounded()))  max \(Int(hr.maximum.rounded())) bpm   (average by \(hr.weighting.rawValue))")
+            lines.append("  heart rate avg \(Format.whole(hr.average))  max \(Format.whole(hr.maximum)) bpm   (average by \(hr.weighting.rawValue))")
         }
-        if let cad = run.cadence { lines.append("  cadence    avg \(Int(cad.average.rounded()))  max \(Int(cad.maximum.rounded()))") }
+        if let cad = run.cadence { lines.append("  cadence    avg \(Format.whole(cad.average))  max \(Format.whole(cad.maximum))") }
         if !run.splitsKilometre.isEmpty {
             lines.append("  splits/km  " + splits(run.splitsKilometre))
         }
@@ -207,14 +207,14 @@ struct SummarizeCommand: ParsableCommand {
     static func deviceTotals(_ run: RunSummary) -> String? {
         var parts: [String] = []
         if run.deviceAscentMeters != nil || run.deviceDescentMeters != nil {
-            let up = run.deviceAscentMeters.map { "+\(Int($0.rounded())) m" } ?? "—"
-            let down = run.deviceDescentMeters.map { "-\(Int($0.rounded())) m" } ?? "—"
+            let up = run.deviceAscentMeters.map { "+\(Format.whole($0)) m" } ?? "—"
+            let down = run.deviceDescentMeters.map { "-\(Format.whole($0)) m" } ?? "—"
             parts.append("climb \(up) / \(down)")
         }
         if let moving = run.deviceMovingSeconds { parts.append("moving \(Format.duration(moving))") }
         if run.deviceAverageHeartRate != nil || run.deviceMaximumHeartRate != nil {
-            let average = run.deviceAverageHeartRate.map { String(Int($0.rounded())) } ?? "—"
-            let maximum = run.deviceMaximumHeartRate.map { String(Int($0.rounded())) } ?? "—"
+            let average = run.deviceAverageHeartRate.map { Format.whole($0) } ?? "—"
+            let maximum = run.deviceMaximumHeartRate.map { Format.whole($0) } ?? "—"
             parts.append("heart rate avg \(average)  max \(maximum) bpm")
         }
         if let laps = run.deviceLaps { parts.append(Format.count(laps, "lap")) }
@@ -227,7 +227,7 @@ struct SummarizeCommand: ParsableCommand {
         text += " in \(Format.duration(lap.timerSeconds ?? lap.elapsedSeconds))"
         if let pace = lap.paceSecondsPerKilometre { text += " (\(Format.paceText(pace)))" }
         if let average = lap.averageHeartRate {
-            text += "  avg \(Int(average.rounded()))" + (lap.maximumHeartRate.map { " max \(Int($0.rounded()))" } ?? "") + " bpm"
+            text += "  avg \(Format.whole(average))" + (lap.maximumHeartRate.map { " max \(Format.whole($0))" } ?? "") + " bpm"
         }
         let why = [lap.trigger, lap.intensity].compactMap { $0 }
         if !why.isEmpty { text += "  " + Format.join(why, ", ") }

@@ -71,27 +71,39 @@ enum Format {
     private static let strfromd: Strfromd? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "strfromd")
         .map { unsafeBitCast($0, to: Strfromd.self) }
 
+    /// The largest figure the formatters below write (seconds, metres, seconds per km): past it a
+    /// value is no run's (a file's `1e308`), and `Int` of it would trap. Every formatter here is a
+    /// total function: not a number, infinite or past this, it writes `—`.
+    static let largestFigure = 1e10
+
+    /// `value` rounded to a whole number (`152`, `-410`), `—` when it is not finite or past
+    /// `largestFigure`: the one way a table writes a whole count of metres or beats.
+    static func whole(_ value: Double) -> String {
+        guard value.isFinite, abs(value) < largestFigure else { return "—" }
+        return String(Int(value.rounded()))
+    }
+
     /// `4:58` (minutes:seconds per km), `—` for nil.
     static func pace(_ secondsPerKilometre: Double?) -> String {
-        guard let s = secondsPerKilometre, s.isFinite, s > 0 else { return "—" }
+        guard let s = secondsPerKilometre, s.isFinite, s > 0, s < largestFigure else { return "—" }
         return ReportFormat.clock(Int(s.rounded()), hours: false)
     }
 
     /// `4:58/km`, `—` for nil: a pace with its unit, as every output writes it (`ReportFormat.pace`).
     static func paceText(_ secondsPerKilometre: Double?) -> String {
-        guard let s = secondsPerKilometre, s.isFinite, s > 0 else { return "—" }
+        guard let s = secondsPerKilometre, s.isFinite, s > 0, s < largestFigure else { return "—" }
         return pace(s) + "/km"
     }
 
     /// `1:02:03` or `25:41`.
     static func duration(_ seconds: Double?) -> String {
-        guard let s = seconds, s.isFinite else { return "—" }
+        guard let s = seconds, s.isFinite, abs(s) < largestFigure else { return "—" }
         return ReportFormat.clock(Int(s.rounded()))
     }
 
     /// `5.21 km`, `850 m`.
     static func distance(_ meters: Double?) -> String {
-        guard let m = meters, m.isFinite else { return "—" }
+        guard let m = meters, m.isFinite, abs(m) < largestFigure else { return "—" }
         if m < 1000 && m.rounded() < 1000 { return "\(Int(m.rounded())) m" }
         return ReportFormat.kilometres(m)
     }

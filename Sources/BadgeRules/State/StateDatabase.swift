@@ -185,6 +185,10 @@ final class StateDatabase: SavedMapSource {
     /// `RuleState.key` to the rule's row, for the saved maps.
     private var ruleIndex: [String: Int] = [:]
 
+    /// The most awards a rule's `next_seq` may count (2^31 - 1): far past what any history makes, far
+    /// below where adding to it overflows.
+    static let maximumSequence = Int(Int32.max)
+
     private func readRules(awards: Awards) throws -> (rules: [RuleState], nextSequence: [Int]) {
         try guarded {
             try queue.read { db in
@@ -205,9 +209,14 @@ final class StateDatabase: SavedMapSource {
                     if let text: String = row["progress"] { rule.progress = try decode(Progress.self, text, "the progress of rule '\(rule.rule)'") }
                     if let text: String = row["failure"] { rule.failure = try decode(RuleFailure.self, text, "the failure of rule '\(rule.rule)'") }
                     if let text: String = row["split"] { rule.split = try decode([String].self, text, "the saved maps of rule '\(rule.rule)'") }
+                    // A count of awards made: a damaged or hostile row's 2^63-1 would overflow `add`'s sums.
+                    let sequence: Int = row["next_seq"]
+                    guard (0...StateDatabase.maximumSequence).contains(sequence) else {
+                        throw RulesError.state(path: path, reason: "damaged: rule '\(rule.rule)' has next_seq \(sequence), not a count of awards (0 to \(StateDatabase.maximumSequence)): \(StateDatabase.rebuildAdvice)")
+                    }
                     ruleIndex[rule.key] = index
                     rules.append(rule)
-                    next.append(row["next_seq"])
+                    next.append(sequence)
                 }
                 var seen = Set<[Int]>()
                 switch awards {
@@ -294,6 +303,11 @@ final class StateDatabase: SavedMapSource {
     func awardCount() throws -> Int {
         try guarded {
             try queue.read { db in
+                // Each row's count checked as `readRules` checks it: a damaged row never reaches the sum.
+                let largest = try Int.fetchOne(db, sql: "SELECT coalesce(max(abs(next_seq)), 0) FROM rule WHERE failure IS NULL") ?? 0
+                guard largest <= StateDatabase.maximumSequence else {
+                    throw RulesError.state(path: path, reason: "damaged: a rule has next_seq \(largest), not a count of awards (0 to \(StateDatabase.maximumSequence)): \(StateDatabase.rebuildAdvice)")
+                }
                 let made = try Int.fetchOne(db, sql: "SELECT coalesce(sum(next_seq), 0) FROM rule WHERE failure IS NULL") ?? 0
                 let finish = try Int.fetchOne(db, sql: "SELECT count(*) FROM rule r JOIN award a ON a.rule = r.idx AND a.phase = 1 WHERE r.failure IS NULL") ?? 0
                 return made + finish
@@ -322,6 +336,11 @@ final class StateDatabase: SavedMapSource {
                 try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
                     let entry = StateStore.IndexEntry(id: row["id"], startSeconds: row["start"], elapsedSeconds: row["elapsed"], distanceMeters: row["distance"],
                                                       offset: row["offset"], length: row["length"], position: row["pos"])
+                    // Figures the duplicate check computes with: a damaged row's nan or 1e308 is refused by name.
+                    for (field, value) in [("start", entry.startSeconds), ("elapsed", entry.elapsedSeconds), ("distance", entry.distanceMeters)] {
+                        guard let value, !(value.isFinite && abs(value) < 1e12) else { continue }
+                        throw RulesError.state(path: path, reason: "run \(entry.position) ('\(ShownName.of(entry.id))'): its \(field) \(value) is not a plausible figure: damaged: \(StateDatabase.rebuildAdvice)")
+                    }
                     if let limit = runsBytes, entry.offset < 0 || entry.length < 0 || entry.offset > limit || entry.length > limit - entry.offset {
                         throw RulesError.state(path: path, reason: "run \(entry.position) ('\(entry.id)'): bytes \(entry.offset)+\(entry.length) are outside runs.jsonl's \(limit): damaged: \(StateDatabase.rebuildAdvice)")
                     }

@@ -57,9 +57,30 @@ public enum AppleHealthReader {
         return text.contains("<HealthData") || text.contains("HealthData [")
     }
 
+    /// A `Workout` element that was not read, and why: its dates cannot be read, are not from
+    /// 1900–2200, name a day its month does not have or an offset beyond ±14:00, or it ends before
+    /// it starts. One bad workout costs only itself: the others are read.
+    public struct Skip: Sendable, Equatable {
+        /// The byte offset of its `<Workout` tag (`line(at:open:)` gives its line).
+        public var offset: Int
+        public var reason: String
+    }
+
+    /// What an export holds: its workouts, in the file's order, and the workouts it could not read.
+    public struct Export: Sendable {
+        public var workouts: [Workout]
+        public var skipped: [Skip]
+    }
+
     /// Every workout of the export, in the file's order, with its heart-rate records. `open` gives a
     /// fresh stream of the export's bytes (called twice); `source` names it in messages.
     public static func workouts(source: String, open: () throws -> Fill) throws -> [Workout] {
+        try export(source: source, open: open).workouts
+    }
+
+    /// Every workout of the export with its heart-rate records, and those skipped (`Skip`). Throws
+    /// only when the export itself cannot be read (no `<HealthData>`, a tag the file ends inside).
+    public static func export(source: String, open: () throws -> Fill) throws -> Export {
         do {
             return try scanBoth(source: source, open: open)
         } catch ActivityError.malformed(let path, nil, let offset?, let reason) {
@@ -84,14 +105,14 @@ public enum AppleHealthReader {
         return line
     }
 
-    private static func scanBoth(source: String, open: () throws -> Fill) throws -> [Workout] {
+    private static func scanBoth(source: String, open: () throws -> Fill) throws -> Export {
         var scanner = Scanner(source: source, pass: .workouts)
         try scanner.run(open())
         guard scanner.sawRoot else {
             throw ActivityError.malformed(path: source, line: nil, offset: nil, reason: notExport)
         }
         var workouts = scanner.workouts
-        guard !workouts.isEmpty else { return [] }
+        guard !workouts.isEmpty else { return Export(workouts: [], skipped: scanner.skipped) }
         // Heart rate: the records inside a workout's time (sorted intervals, found by binary search).
         var order = Array(workouts.indices)
         order.sort { workouts[$0].start < workouts[$1].start }
@@ -103,7 +124,7 @@ public enum AppleHealthReader {
             workouts[index].heartRateTimes = sorted.map(\.0)
             workouts[index].heartRates = sorted.map(\.1)
         }
-        return workouts
+        return Export(workouts: workouts, skipped: scanner.skipped)
     }
 
     /// The track of a workout: its route files' tracks (read by the caller, joined here in time
@@ -207,6 +228,8 @@ public enum AppleHealthReader {
         let pass: Pass
         var sawRoot = false
         var workouts: [Workout] = []
+        /// Pass 1: the workouts not read, and why.
+        var skipped: [Skip] = []
         /// Pass 2: workouts' (start, end, index) by start; samples found per workout index.
         var intervals: [(Double, Double, Int)] = []
         var samples: [Int: [(Double, Double)]] = [:]
@@ -328,7 +351,7 @@ public enum AppleHealthReader {
                 if current == nil {
                     if !sawRoot, Self.named("HealthData", p, from: from, to: to) { sawRoot = true }
                     guard p[from] == 0x57, Self.named("Workout", p, from: from, to: to) else { return }
-                    try startWorkout(Self.attributes(p, from: from + 7, to: to, only: nil), offset: offset)
+                    startWorkout(Self.attributes(p, from: from + 7, to: to, only: nil), offset: offset)
                     if selfClosing, let workout = current {
                         workouts.append(workout)
                         current = nil
@@ -353,7 +376,7 @@ public enum AppleHealthReader {
                           let lon = a["longitude"].flatMap(Double.init), (-90...90).contains(lat), (-180...180).contains(lon) else { return }
                     current?.locationTimes.append(time)
                     current?.latitudes.append(lat)
-                    current?.longitudes.append(lon)
+                    current?.longitudes.append(lon)  // a date outside 1900–2200 is dropped by name (Track.dropImplausible)
                     current?.altitudes.append(a["altitude"].flatMap(Double.init) ?? .nan)
                 }
             }
@@ -411,13 +434,31 @@ public enum AppleHealthReader {
             return start..<end
         }
 
-        private mutating func startWorkout(_ a: [String: String], offset: Int) throws {
-            func fail(_ reason: String) -> ActivityError { .malformed(path: source, line: nil, offset: offset, reason: reason) }
-            guard let startText = a["startDate"], let start = parseDate(startText) else {
-                throw fail("a <Workout> without a readable startDate (\(a["startDate"].map { "'\($0)'" } ?? "none"))")
+        /// Opens the workout the tag's attributes `a` describe, or skips it (`skipped`) when its dates
+        /// are not a run's: the scan goes on, and its children are passed over (no workout is open).
+        private mutating func startWorkout(_ a: [String: String], offset: Int) {
+            current = nil
+            func skip(_ reason: String) { skipped.append(Skip(offset: offset, reason: reason + "; this workout is skipped, the others are read")) }
+            /// The date of attribute `name`, or nil once the workout is skipped for it.
+            func date(_ name: String) -> (epoch: Double, offsetSeconds: Int?)? {
+                guard let text = a[name], let parsed = parseDate(text) else {
+                    skip("a <Workout> without a readable \(name) (\(a[name].map { ShownValue.quoted($0) } ?? "none"))")
+                    return nil
+                }
+                if let problem = Timestamps.calendarProblem(text) {
+                    skip("a <Workout> whose \(name) \(ShownValue.quoted(text)) is not a real time: \(problem)")
+                    return nil
+                }
+                guard Plausible.isEpoch(parsed.epoch) else {
+                    skip("a <Workout> whose \(name) \(ShownValue.quoted(text)) is not from \(Plausible.years)")
+                    return nil
+                }
+                return parsed
             }
-            guard let endText = a["endDate"], let end = parseDate(endText), end.epoch >= start.epoch else {
-                throw fail("a <Workout> without a readable endDate after its start (\(a["endDate"].map { "'\($0)'" } ?? "none"))")
+            guard let start = date("startDate"), let end = date("endDate") else { return }
+            guard end.epoch >= start.epoch else {
+                skip("a <Workout> whose endDate \(ShownValue.quoted(a["endDate"] ?? "")) is before its startDate \(ShownValue.quoted(a["startDate"] ?? ""))")
+                return
             }
             var workout = Workout(activityType: a["workoutActivityType"] ?? "", start: start.epoch, end: end.epoch,
                                   offsetSeconds: start.offsetSeconds, offset: offset)

@@ -44,10 +44,11 @@ public enum DeviceJSON {
         guard case .array(let samples)? = log["Samples"] else {
             throw ActivityError.badSummary(path: source, field: "DeviceLog.Samples", reason: "missing, or not an array")
         }
-        var activityType = header?["ActivityType"]?.number.map { Int($0) }
+        // A type number no `Int` holds (1e308) names no sport: `Plausible.integer` gives nil, never a trap.
+        var activityType = header?["ActivityType"]?.number.flatMap(Plausible.integer)
         for sample in samples {
             guard case .array(let events)? = sample["Events"] else { continue }
-            if let type = events.lazy.compactMap({ $0["Activity"]?["ActivityType"]?.number }).first { activityType = Int(type); break }
+            if let type = events.lazy.compactMap({ $0["Activity"]?["ActivityType"]?.number }).first { activityType = Plausible.integer(type); break }
         }
         track.sport = DeviceSeries.suuntoSport(activity: header?["Activity"]?.string, type: activityType)
         track.name = header?["Activity"]?.string
@@ -61,6 +62,8 @@ public enum DeviceJSON {
         var allTimes: [Double] = []
         for sample in samples {
             guard let t = (sample["TimeISO8601"]?.string ?? sample["UTC"]?.string).flatMap(Timestamps.parse)?.epoch else { continue }
+            // One sample dated outside 1900–2200 costs only itself (it would move the run's start).
+            guard Plausible.isEpoch(t) else { track.drop(Track.implausibleTimeReason); continue }
             allTimes.append(t)
             if let v = sample["HR"]?.number, v > 0 { hrTimes.append(t); hrs.append(DeviceSeries.perMinute(v)) }
             if let v = sample["Altitude"]?.number { altTimes.append(t); alts.append(v) }
@@ -122,62 +125,85 @@ public enum DeviceJSON {
         }
         let sessionOffset = root["timeZoneOffset"]?.number
         var tracks: [Track] = []
+        // An exercise that cannot be read costs only itself: noted on the first run read, thrown when none is.
+        var skipped: [(field: String, reason: String)] = []
         for (index, exercise) in exercises.enumerated() {
-            let field = "exercises[\(index)]"
-            var track = Track(source: source)
-            track.format = .polarJSON
-            track.name = root["name"]?.string
-            track.sport = exercise["sport"]?.string
-            guard let minutes = exercise["timezoneOffset"]?.number ?? exercise["timeZoneOffset"]?.number ?? sessionOffset,
-                  abs(minutes * 60) <= Double(Timestamps.maximumOffsetSeconds) else {
-                throw ActivityError.badSummary(path: source, field: "\(field).timezoneOffset", reason: "missing or not an offset in minutes")
+            do {
+                tracks.append(try polarExercise(exercise, index: index, root: root, sessionOffset: sessionOffset, source: source))
+            } catch ActivityError.badSummary(let path, let field, let reason) {
+                if exercises.count == 1 { throw ActivityError.badSummary(path: path, field: field, reason: reason) }
+                skipped.append((field, reason))
             }
-            let offset = Int(minutes * 60)
-            func epoch(_ text: String?) -> Double? {
-                guard let parsed = text.flatMap(Timestamps.parse) else { return nil }
-                return parsed.offsetSeconds == nil ? parsed.epoch - Double(offset) : parsed.epoch
-            }
-            guard let start = epoch(exercise["startTime"]?.string ?? root["startTime"]?.string) else {
-                throw ActivityError.badSummary(path: source, field: "\(field).startTime", reason: "missing or not a date and time")
-            }
-            let stop = epoch(exercise["stopTime"]?.string)
-            track.utcOffsetSeconds = offset
-            var hrTimes: [Double] = [], hrs: [Double] = []
-            if case .array(let series)? = exercise["samples"]?["heartRate"] {
-                for sample in series {
-                    if let t = epoch(sample["dateTime"]?.string), let v = sample["value"]?.number, v > 0 { hrTimes.append(t); hrs.append(v) }
-                }
-            }
-            var positions: [(Double, Double, Double)] = []
-            var altTimes: [Double] = [], alts: [Double] = []
-            if case .array(let route)? = exercise["samples"]?["recordedRoute"] {
-                for point in route {
-                    guard let t = epoch(point["dateTime"]?.string), let lat = point["latitude"]?.number, let lon = point["longitude"]?.number,
-                          abs(lat) <= 90, abs(lon) <= 180 else { track.drop("no position"); continue }
-                    positions.append((t, lat, lon))
-                    if let a = point["altitude"]?.number { altTimes.append(t); alts.append(a) }
-                }
-            }
-            positions.sort { $0.0 < $1.0 }
-            if let first = positions.first?.0, abs(first - start) > 60 {
-                let shift = start - first
-                positions = positions.map { ($0.0 + shift, $0.1, $0.2) }
-                altTimes = altTimes.map { $0 + shift }
-            }
-            let distance = exercise["distance"]?.number
-            var distances: ([Double], [Double]) = ([], [])
-            if positions.isEmpty { distances = ([start, stop ?? start], [0, distance ?? .nan]) }
-            fill(&track, positions: positions, hr: (hrTimes, hrs), altitude: (altTimes, alts), distance: distances)
-            track.recordedFirstTime = start
-            track.recordedLastTime = max(stop ?? start, track.times.last ?? start)
-            track.deviceDistanceMeters = distance
-            if let stop { track.deviceElapsedSeconds = stop - start }
-            track.deviceTimerSeconds = exercise["duration"]?.string.flatMap(isoDurationSeconds)
-            track.deviceAverageHeartRate = exercise["heartRate"]?["avg"]?.number
-            track.deviceMaximumHeartRate = exercise["heartRate"]?["max"]?.number
-            tracks.append(track)
         }
+        guard !tracks.isEmpty else {
+            let first = skipped.first
+            throw ActivityError.badSummary(path: source, field: first?.field ?? "exercises",
+                                           reason: (first?.reason ?? "none read") + "; no exercise of the file could be read")
+        }
+        for (field, reason) in skipped { tracks[0].drop("an exercise not read: \(field): \(reason)") }
         return tracks
+    }
+
+    /// One exercise of a Polar Flow session (`polar`), `index` its place in `exercises`.
+    static func polarExercise(_ exercise: JSONValue, index: Int, root: JSONValue, sessionOffset: Double?, source: String) throws -> Track {
+        let field = "exercises[\(index)]"
+        var track = Track(source: source)
+        track.format = .polarJSON
+        track.name = root["name"]?.string
+        track.sport = exercise["sport"]?.string
+        guard let minutes = exercise["timezoneOffset"]?.number ?? exercise["timeZoneOffset"]?.number ?? sessionOffset,
+              abs(minutes * 60) <= Double(Timestamps.maximumOffsetSeconds) else {
+            throw ActivityError.badSummary(path: source, field: "\(field).timezoneOffset", reason: "missing or not an offset in minutes")
+        }
+        let offset = Int(minutes * 60)
+        func epoch(_ text: String?) -> Double? {
+            guard let parsed = text.flatMap(Timestamps.parse) else { return nil }
+            return parsed.offsetSeconds == nil ? parsed.epoch - Double(offset) : parsed.epoch
+        }
+        guard let start = epoch(exercise["startTime"]?.string ?? root["startTime"]?.string) else {
+            throw ActivityError.badSummary(path: source, field: "\(field).startTime", reason: "missing or not a date and time")
+        }
+        guard Plausible.isEpoch(start) else {
+            throw ActivityError.badSummary(path: source, field: "\(field).startTime", reason: "not from \(Plausible.years)")
+        }
+        let stop = epoch(exercise["stopTime"]?.string)
+        track.utcOffsetSeconds = offset
+        var hrTimes: [Double] = [], hrs: [Double] = []
+        if case .array(let series)? = exercise["samples"]?["heartRate"] {
+            for sample in series {
+                if let t = epoch(sample["dateTime"]?.string), let v = sample["value"]?.number, v > 0 { hrTimes.append(t); hrs.append(v) }
+            }
+        }
+        var positions: [(Double, Double, Double)] = []
+        var altTimes: [Double] = [], alts: [Double] = []
+        if case .array(let route)? = exercise["samples"]?["recordedRoute"] {
+            for point in route {
+                guard let t = epoch(point["dateTime"]?.string), let lat = point["latitude"]?.number, let lon = point["longitude"]?.number,
+                      abs(lat) <= 90, abs(lon) <= 180 else { track.drop("no position"); continue }
+                // One point dated outside 1900–2200 costs only itself (sorted first, it would move the whole route).
+                guard Plausible.isEpoch(t) else { track.drop(Track.implausibleTimeReason); continue }
+                positions.append((t, lat, lon))
+                if let a = point["altitude"]?.number { altTimes.append(t); alts.append(a) }
+            }
+        }
+        positions.sort { $0.0 < $1.0 }
+        if let first = positions.first?.0, abs(first - start) > 60 {
+            let shift = start - first
+            positions = positions.map { ($0.0 + shift, $0.1, $0.2) }
+            altTimes = altTimes.map { $0 + shift }
+        }
+        let distance = exercise["distance"]?.number
+        var distances: ([Double], [Double]) = ([], [])
+        if positions.isEmpty { distances = ([start, stop ?? start], [0, distance ?? .nan]) }
+        fill(&track, positions: positions, hr: (hrTimes, hrs), altitude: (altTimes, alts), distance: distances)
+        track.recordedFirstTime = start
+        track.recordedLastTime = max(stop ?? start, track.times.last ?? start)
+        track.deviceDistanceMeters = distance
+        if let stop { track.deviceElapsedSeconds = stop - start }
+        track.deviceTimerSeconds = exercise["duration"]?.string.flatMap(isoDurationSeconds)
+        track.deviceAverageHeartRate = exercise["heartRate"]?["avg"]?.number
+        track.deviceMaximumHeartRate = exercise["heartRate"]?["max"]?.number
+        return track
     }
 
     /// Seconds of an ISO 8601 duration as Polar writes it (`PT2753.875S`, `PT1H5M3S`), nil otherwise.

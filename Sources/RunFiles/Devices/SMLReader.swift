@@ -98,6 +98,8 @@ public enum SMLReader {
         var maximumHR: Double?
         var localStart: Double?
         var rr: [Double] = []
+        /// Samples' values left out as read, by reason (`Track.dropped`).
+        var dropped: [String: Int] = [:]
         /// One sample as read.
         struct Sample {
             var utc: Double?
@@ -124,7 +126,16 @@ public enum SMLReader {
             let parent = path.last ?? ""
             let value = Double(text)
             if parent == "Sample" {
-                if name == "UTC" { current.utc = Timestamps.parse(text)?.epoch } else if let field = Sample.numbers[name] { current[keyPath: field] = value }
+                if name == "UTC" {
+                    current.utc = Timestamps.parse(text)?.epoch
+                    // One sample dated outside 1900–2200 costs only itself (it could be the clock's anchor).
+                    if let utc = current.utc, !Plausible.isEpoch(utc) { current.utc = nil; dropped[Track.implausibleTimeReason, default: 0] += 1 }
+                } else if name == "Time", let value, !(value.isFinite && abs(value) <= Plausible.maximumDurationSeconds) {
+                    // A sample's seconds from the start that no run has (`-1e300`, `nan`): the sample has no time.
+                    dropped["a sample's Time not a plausible figure", default: 0] += 1
+                } else if let field = Sample.numbers[name] {
+                    current[keyPath: field] = value
+                }
                 return
             }
             if parent == "Header" {
@@ -152,6 +163,7 @@ public enum SMLReader {
         func track(source: String) throws -> Track {
             var track = Track(source: source)
             track.format = .sml
+            track.dropped = dropped
             track.sport = DeviceSeries.suuntoSport(activity: activity, type: activityType)
             track.name = activity
             // The clock: the first UTC and its Time; other samples' times from their Time.

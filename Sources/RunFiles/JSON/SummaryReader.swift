@@ -135,6 +135,9 @@ public enum SummaryReader {
         if let problem = Timestamps.calendarProblem(startText) {
             throw bad("start", "'\(startText)' is not a real time: \(problem)")
         }
+        guard Plausible.isEpoch(parsed.epoch) else {
+            throw bad("start", "\(ShownValue.quoted(startText)) is not from \(Plausible.years)")
+        }
         guard let distance = try number("distance_m", required: true) else { throw bad("distance_m", "missing (required)") }
         guard distance >= 0 else { throw bad("distance_m", "must be ≥ 0, got \(distance)") }
         guard distance <= maximumDistanceMeters else {

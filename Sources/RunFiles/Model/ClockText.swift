@@ -1,9 +1,14 @@
 /// A duration as a runner reads it on a watch: `0:59`, `42:25`, `1:02:03`. The one implementation
 /// for every command, the report, the league and the packs' eligibility texts.
 public enum ClockText {
-    /// `seconds` rounded to the whole second (half away from zero), then as `clock(whole:)`.
+    /// What a duration that is not a figure prints as (not a number, or beyond a hundred years).
+    public static let unknown = "—"
+
+    /// `seconds` rounded to the whole second (half away from zero), then as `clock(whole:)`;
+    /// `unknown` when it is not finite or beyond ±10^10 s (where `Int` of it would trap, or be no clock).
     public static func of(_ seconds: Double) -> String {
-        clock(whole: Int(seconds.rounded()))
+        guard seconds.isFinite, abs(seconds) < 1e10 else { return unknown }
+        return clock(whole: Int(seconds.rounded()))
     }
 
     /// `h:mm:ss` from one hour on, `m:ss` below; with `hours: false`, minutes are not carried into

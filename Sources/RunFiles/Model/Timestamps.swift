@@ -26,9 +26,20 @@ public enum Timestamps {
         return (m <= 2 ? y + 1 : y, m, d)
     }
 
+    /// The instants the writers below take as they are: years 0000 to 9999. A total function for
+    /// anything else (which a reader never hands on: `Plausible.isEpoch`): not a number reads as
+    /// 0000-01-01T00:00:00Z and an instant beyond these years as the nearest of them, never a trap.
+    static let writableEpochs = -62_167_219_200.0...253_402_300_799.0
+
+    /// `epoch` in `writableEpochs` (nan: its lower end), whole seconds towards the past.
+    static func writable(_ epoch: Double) -> Int {
+        guard !epoch.isNaN else { return Int(writableEpochs.lowerBound) }
+        return Int(min(max(epoch, writableEpochs.lowerBound), writableEpochs.upperBound).rounded(.down))
+    }
+
     /// `YYYY-MM-DDThh:mm:ssZ`, seconds truncated towards the past.
     public static func iso8601(_ epoch: Double) -> String {
-        let whole = Int(epoch.rounded(.down))
+        let whole = writable(epoch)
         var days = whole / 86_400
         var secs = whole % 86_400
         if secs < 0 { secs += 86_400; days -= 1 }
@@ -71,7 +82,7 @@ public enum Timestamps {
 
     /// `YYYY-MM-DD` of the instant shifted by `offsetSeconds`.
     public static func date(_ epoch: Double, offsetSeconds: Int = 0) -> String {
-        let local = Int((epoch + Double(offsetSeconds)).rounded(.down))
+        let local = writable(epoch + Double(offsetSeconds))
         var days = local / 86_400
         if local % 86_400 < 0 { days -= 1 }
         let (y, m, d) = civilFromDays(days)
@@ -82,13 +93,13 @@ public enum Timestamps {
     /// `YYYY-MM-DDThh:mm:ss`: the wall-clock time of the instant shifted by `offsetSeconds`
     /// (seconds truncated towards the past), with no zone designator.
     public static func localTime(_ epoch: Double, offsetSeconds: Int) -> String {
-        let whole = Int((epoch + Double(offsetSeconds)).rounded(.down))
+        let whole = writable(epoch + Double(offsetSeconds))
         var days = whole / 86_400
         var secs = whole % 86_400
         if secs < 0 { secs += 86_400; days -= 1 }
         let (y, m, d) = civilFromDays(days)
         if let text = digits(y, m, d, seconds: secs, zulu: false) { return text }
-        return String(iso8601(epoch + Double(offsetSeconds)).dropLast())
+        return String(iso8601(Double(whole)).dropLast())
     }
 
     package static func pad(_ v: Int, _ width: Int) -> String {

@@ -50,11 +50,38 @@ public enum SummaryCodec {
             let count = Int(try reader.u32())
             guard count <= reader.remaining else { throw reader.malformed("a run count beyond the bytes") }
             var runs: [RunSummary] = []
-            runs.reserveCapacity(count)
-            for _ in 0..<count { runs.append(try summary.read(&reader)) }
+            runs.reserveCapacity(reservation(count, &reader, RunSummary.self))
+            for _ in 0..<count {
+                let run = try summary.read(&reader)
+                if let problem = implausible(run) { throw reader.malformed(problem) }
+                runs.append(run)
+            }
             guard reader.offset == raw.count else { throw reader.malformed("bytes after the last run") }
             return runs
         }
+    }
+
+    /// Room to reserve for `count` values of `T` the bytes declare: never more than the bytes left
+    /// could fill at one value a byte, counted in the memory the values take (a run is 648 bytes in
+    /// memory, one byte at least in a blob: a blob declaring 4 billion runs reserved count x 648
+    /// bytes); the array grows past it, as the values are actually read.
+    static func reservation<T>(_ count: Int, _ reader: inout Reader, _: T.Type) -> Int {
+        min(count, max(16, reader.remaining / max(1, MemoryLayout<T>.stride)))
+    }
+
+    /// What makes a run read back no run badgectl wrote: offsets beyond a time zone's, a negative
+    /// point or lap count, a start that is not a number. Such bytes are `Malformed` (the file is read
+    /// again), never figures that reach an integer conversion or a date.
+    static func implausible(_ run: RunSummary) -> String? {
+        let zones = -18 * 3600...18 * 3600
+        for (name, offset) in [("utcOffsetSeconds", run.utcOffsetSeconds), ("localOffsetSeconds", run.localOffsetSeconds)] {
+            if let offset, !zones.contains(offset) { return "\(name) \(offset) is no time zone's" }
+        }
+        if run.points < 0 { return "a point count of \(run.points)" }
+        if let laps = run.deviceLaps, !(0...Plausible.maximumLaps).contains(laps) { return "a lap count of \(laps)" }
+        if let start = run.startEpochSeconds, !start.isFinite { return "a start that is not a number" }
+        if !run.distanceMeters.isFinite { return "a distance that is not a number" }
+        return nil
     }
 
     // MARK: - The tables
@@ -266,7 +293,7 @@ public enum SummaryCodec {
             let count = Int(try reader.u32())
             guard count <= reader.remaining else { throw reader.malformed("an array count beyond the bytes") }
             var values: [T] = []
-            values.reserveCapacity(count)
+            values.reserveCapacity(reservation(count, &reader, T.self))
             for _ in 0..<count { values.append(try element.read(&reader)) }
             return values
         })
