@@ -178,8 +178,9 @@ final class ChunkedFileReader {
                                              reason: "one token of more than \(capacity >> 20) MiB from byte \(offset) (a tag without its end?); "
                                                  + "the reader's buffer stops at \(maximumCapacity >> 20) MiB")
             }
-            // Past its first chunk the buffer is held in the budget (the old one and the new at once).
-            try MemoryBudget.current?.hold(capacity * 3, as: .buffer)
+            // Two chunks are the reader's working set (a window and the unfinished token it leaves); past
+            // them, the buffer is held in the budget (the old one and the new at once) before it grows.
+            if capacity >= chunkSize * 2 { try MemoryBudget.current?.hold(capacity * 3, as: .buffer) }
             let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
             bigger.update(from: buffer, count: length)
             buffer.deallocate()
