@@ -120,7 +120,7 @@ public enum RunArchive {
         let work: @Sendable (Int) -> Void = { index in
             let (task, taskID, shown) = tasks[index]
             do {
-                let runs: [RunSummary] = try budget.reading(shown) {
+                let runs: [RunSummary] = try ReadBudget.$current.withValue(reads) { try budget.reading(shown) {
                     switch task {
                     case .run(let entry, let format):
                         let bytes = try archive.contents(entry, name: shown)
@@ -141,7 +141,7 @@ public enum RunArchive {
                         sink.add(problems)
                         return runs
                     }
-                }
+                } }
                 outcomes.set(index, .runs(runs, nil))
             } catch let error as ActivityError {
                 outcomes.set(index, .failed(RunFileError(path: taskID, message: error.description)))

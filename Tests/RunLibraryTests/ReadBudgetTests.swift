@@ -179,6 +179,20 @@ final class ReadBudgetTests: XCTestCase {
         XCTAssertEqual(try RunFolder.read(path, zone: utc, serial: true).runs.count, 4)
     }
 
+    /// gzip data inside an entry counts its inflated bytes too (a `.fit.gz` deflated again in a zip is
+    /// a bomb of a bomb): past the budget it is a named skip, the run before it is read.
+    func testGzipInsideAnEntryCountsItsInflatedBytes() throws {
+        let good = gpx(1)
+        let bomb = try Gzip.compress([UInt8](repeating: 0, count: 4 << 20))
+        let zip = ZipWriter([ZipWriter.Entry("a/good.gpx", good), ZipWriter.Entry("b/bomb.fit.gz", bomb)]).finish()
+        XCTAssertLessThan(zip.count, good.count)
+        let read = try RunFolder.read(write(zip, "gz.zip"), zone: utc, serial: true,
+                                      limits: ReadBudget.Limits(inflatedBytes: good.count + bomb.count + (1 << 20)))
+        XCTAssertEqual(read.runs.map(\.id), ["gz.zip/a/good.gpx"])
+        XCTAssertEqual(read.errors.map(\.path), ["gz.zip/b/bomb.fit.gz"])
+        XCTAssertTrue(read.errors.first?.message.contains("gzip data not read: the budget of") ?? false, "\(read.errors)")
+    }
+
     /// Messages about entries are counted too: past the budget one note says so, and the runs are all read.
     func testMessageBudgetEndsTheListingWithANote() throws {
         var entries = (0..<50).map { ZipWriter.Entry("notes/note\($0).txt", Array("hello".utf8)) }

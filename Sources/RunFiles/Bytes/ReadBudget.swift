@@ -38,6 +38,10 @@ public final class ReadBudget: @unchecked Sendable {
     }
 
     public let limits: Limits
+    /// The budget of the archive whose entry is being read on this thread (set by `RunArchive` around
+    /// each entry's reading), so that gzip data inside an entry counts its inflated bytes too: a
+    /// `.fit.gz` deflated again in a zip is a bomb of a bomb. Nil for a folder's own files.
+    @TaskLocal public static var current: ReadBudget?
     private let lock = NSLock()
     private var entries = 0
     private var inflated = 0
