@@ -149,8 +149,11 @@ public enum RunLoader {
         switch format {
         case .json, .suuntoJSON, .polarJSON:
             if let device = DeviceJSON.kind(bytes[0..<min(bytes.count, 64)]) {
-                // The parsed tree (many times the text) and the points it gives.
-                try MemoryBudget.current?.hold(bytes.count * 16, as: .points)
+                // The parsed tree at its measured cost (`JSONText.treeBytes`: from 2 to over 90 times the
+                // text), and an eighth more for the points it gives (a sample's point is 7 numbers, its
+                // object in the tree 720 bytes and more).
+                let tree = JSONText.treeBytes(bytes)
+                try MemoryBudget.current?.hold(tree + tree / 8, as: .points)
                 tracks = try DeviceJSON.read(bytes: bytes, format: device, source: source)
                 break
             }

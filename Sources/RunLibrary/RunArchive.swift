@@ -11,6 +11,10 @@ import RunFiles
 /// name, encrypted, another compression method, a zip bomb, damaged) is a named error
 /// (`export.zip: activities/x.fit.gz: …`); the others are read. Entries are inflated in memory
 /// (never to disk) inside the reading's memory budget, under the same caps as gzip.
+///
+/// One `ReadBudget` spans a whole read, every level of every archive in it: entries, bytes inflated
+/// and messages; a zip inside a zip stays charged to the memory budget while its entries are read.
+/// What passes a budget is a named skip, and the rest is read.
 public enum RunArchive {
     /// Zips inside zips are read this deep (an account export holds zips of run files); deeper ones are errors.
     public static let maximumDepth = 4
@@ -39,27 +43,30 @@ public enum RunArchive {
 
     /// Every run in the zip at `path`, `id` naming it in run ids and messages (`export.zip`): runs
     /// localised in `zone`, the entries ignored and the errors.
+    /// `reads`: the budget of the command's whole read (a new one: this zip is all it reads).
     public static func read(zip path: String, id: String, analyzer: RunAnalyzer, zone: TimeZone, serial: Bool = false,
-                            budget: MemoryBudget = .shared) -> RunFolder {
-        read(id: id, analyzer: analyzer, zone: zone, serial: serial, budget: budget) { try ZipArchive(path: path) }
+                            budget: MemoryBudget = .shared, reads: ReadBudget = ReadBudget()) -> RunFolder {
+        read(id: id, analyzer: analyzer, zone: zone, serial: serial, budget: budget, reads: reads) { try ZipArchive(path: path, budget: reads) }
     }
 
     /// Every run in a zip held in memory (an upload), `id` naming it, as `read(zip:)` reads a file.
     public static func read(zipBytes bytes: [UInt8], id: String, analyzer: RunAnalyzer, zone: TimeZone, serial: Bool = false,
-                            budget: MemoryBudget = .shared) -> RunFolder {
-        read(id: id, analyzer: analyzer, zone: zone, serial: serial, budget: budget) { try ZipArchive(bytes: bytes, source: id) }
+                            budget: MemoryBudget = .shared, reads: ReadBudget = ReadBudget()) -> RunFolder {
+        read(id: id, analyzer: analyzer, zone: zone, serial: serial, budget: budget, reads: reads) {
+            try ZipArchive(bytes: bytes, source: id, budget: reads)
+        }
     }
 
     /// A top-level zip, however it is opened: a zip that cannot be opened is one error naming it.
-    private static func read(id: String, analyzer: RunAnalyzer, zone: TimeZone, serial: Bool, budget: MemoryBudget,
+    private static func read(id: String, analyzer: RunAnalyzer, zone: TimeZone, serial: Bool, budget: MemoryBudget, reads: ReadBudget,
                              open: () throws -> ZipArchive) -> RunFolder {
         var folder = RunFolder()
         do {
-            read(try open(), id: id, depth: 1, analyzer: analyzer, serial: serial, budget: budget, into: &folder)
+            read(try open(), id: id, depth: 1, analyzer: analyzer, serial: serial, budget: budget, reads: reads, into: &folder)
         } catch let error as ActivityError {
-            folder.errors.append(RunFileError(path: id, message: error.renamed(id).description))
+            folder.report(RunFileError(path: id, message: error.renamed(id).description), reads)
         } catch {
-            folder.errors.append(RunFileError(path: id, message: "\(id): \(error)"))
+            folder.report(RunFileError(path: id, message: "\(id): \(error)"), reads)
         }
         folder.runs = folder.runs.map { RunFolder.localise($0, zone: zone) }
         return folder
@@ -72,8 +79,14 @@ public enum RunArchive {
     }
 
     private static func read(_ archive: ZipArchive, id: String, depth: Int, analyzer: RunAnalyzer, serial: Bool, budget: MemoryBudget,
-                             into folder: inout RunFolder) {
-        let entries = archive.entries.filter { !$0.isDirectory }
+                             reads: ReadBudget, into folder: inout RunFolder) {
+        let listed = archive.entries.filter { !$0.isDirectory }
+        // The command's entry budget, across every level and archive: the entries past it are one named skip.
+        let entries = Array(listed.prefix(reads.takeEntries(listed.count)))
+        if entries.count < listed.count {
+            folder.report(RunFileError(path: id, message: "\(id): \(listed.count - entries.count) of its \(listed.count) entries not read: \(reads.entriesSpent)"),
+                          reads)
+        }
         let byName = Dictionary(archive.entries.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         // The route folders of the Apple Health exports in this zip.
         let exports = entries.filter { isHealthExport($0.name) && ZipArchive.unsafeNameReason($0.name) == nil }
@@ -85,12 +98,11 @@ public enum RunArchive {
             // The entry's name as the archive wrote it is the run's id; in messages, escaped (`ShownName`).
             let shown = ShownName.of("\(id): \(entry.name)")
             if let reason = ZipArchive.unsafeNameReason(entry.name) {
-                folder.errors.append(RunFileError(path: entryID, message: "\(shown): not read: \(reason)"))
+                folder.report(RunFileError(path: entryID, message: "\(shown): not read: \(reason)"), reads)
                 continue
             }
             if let export = zip(exports, routeFolders).first(where: { entry.name.hasPrefix($0.1) })?.0 {
-                folder.ignored.append(entryID)
-                folder.ignoredReasons[entryID] = routeReason("\(id)/\(export.name)")
+                folder.ignore(entryID, reason: routeReason("\(id)/\(export.name)"), reads)
                 continue
             }
             if isHealthExport(entry.name) {
@@ -100,7 +112,7 @@ public enum RunArchive {
             } else if let kind = RunFormat.of(path: entry.name) {
                 found.append((.run(entry, kind.format), entryID, shown))
             } else {
-                folder.ignored.append(entryID)
+                folder.ignore(entryID, reason: nil, reads)
             }
         }
         let tasks = found
@@ -109,7 +121,7 @@ public enum RunArchive {
         let work: @Sendable (Int) -> Void = { index in
             let (task, taskID, shown) = tasks[index]
             do {
-                let runs: [RunSummary] = try budget.reading(shown) {
+                let runs: [RunSummary] = try ReadBudget.$current.withValue(reads) { try budget.reading(shown) {
                     switch task {
                     case .run(let entry, let format):
                         let bytes = try archive.contents(entry, name: shown)
@@ -117,7 +129,7 @@ public enum RunArchive {
                     case .health(let entry):
                         let base = exportFolder(of: entry.name)
                         let (runs, problems) = try readHealth(
-                            source: shown, id: taskID, analyzer: analyzer,
+                            source: shown, id: taskID, analyzer: analyzer, reads: reads,
                             open: {
                                 let stream = try archive.stream(entry, name: shown, maximumBytes: Int.max)
                                 return { dest, count in try stream.read(into: dest, count: count) }
@@ -131,7 +143,7 @@ public enum RunArchive {
                         sink.add(problems)
                         return runs
                     }
-                }
+                } }
                 outcomes.set(index, .runs(runs, nil))
             } catch let error as ActivityError {
                 outcomes.set(index, .failed(RunFileError(path: taskID, message: error.description)))
@@ -148,26 +160,36 @@ public enum RunArchive {
         for (index, outcome) in outcomes.values.enumerated() {
             switch outcome {
             case .runs(let read, _, _)?: runs.append(contentsOf: read)
-            case .failed(let error)?: folder.errors.append(error)
-            case nil: folder.errors.append(RunFileError(path: tasks[index].id, message: "\(tasks[index].shown): not read"))
+            case .failed(let error)?: folder.report(error, reads)
+            case nil: folder.report(RunFileError(path: tasks[index].id, message: "\(tasks[index].shown): not read"), reads)
             }
         }
+        // Apple Health problems were admitted to the message budget where they were found.
         folder.errors += sink.errors
-        folder.runs.append(contentsOf: annotateStrava(runs, archive: archive, id: id, byName: byName, errors: &folder.errors))
+        var stravaErrors: [RunFileError] = []
+        folder.runs.append(contentsOf: annotateStrava(runs, archive: archive, id: id, byName: byName, errors: &stravaErrors))
+        for error in stravaErrors { folder.report(error, reads) }
         for (entry, entryID, shown) in nested {
             guard depth < maximumDepth else {
-                folder.errors.append(RunFileError(path: entryID, message: "\(shown): \(nestedTooDeep)"))
+                folder.report(RunFileError(path: entryID, message: "\(shown): \(nestedTooDeep)"), reads)
                 continue
             }
             do {
-                // The inner zip is held in memory while its entries are read (each in its own share of the budget).
-                let bytes = try budget.reading(shown) { try archive.contents(entry, name: shown) }
-                let inner = try ZipArchive(bytes: bytes, source: shown)
-                read(inner, id: entryID, depth: depth + 1, analyzer: analyzer, serial: serial, budget: budget, into: &folder)
+                // The inner zip is held in memory while its entries are read (each in its own share of
+                // the budget): its room stays charged until it is let go, after them.
+                let (bytes, kept) = try budget.reading(shown) { () -> ([UInt8], MemoryBudget.Kept?) in
+                    let bytes = try archive.contents(entry, name: shown)
+                    guard let reservation = MemoryBudget.current else { return (bytes, nil) }
+                    try reservation.adjust(bytes.count, as: .inflated)
+                    return (bytes, reservation.keep(.inflated))
+                }
+                defer { kept?.release() }
+                let inner = try ZipArchive(bytes: bytes, source: shown, budget: reads)
+                read(inner, id: entryID, depth: depth + 1, analyzer: analyzer, serial: serial, budget: budget, reads: reads, into: &folder)
             } catch let error as ActivityError {
-                folder.errors.append(RunFileError(path: entryID, message: error.renamed(shown).description))
+                folder.report(RunFileError(path: entryID, message: error.renamed(shown).description), reads)
             } catch {
-                folder.errors.append(RunFileError(path: entryID, message: "\(shown): \(error)"))
+                folder.report(RunFileError(path: entryID, message: "\(shown): \(error)"), reads)
             }
         }
     }
@@ -197,49 +219,72 @@ public enum RunArchive {
     /// export wrote (nil when missing). A route file that is missing or unreadable is an error of its
     /// own, and its workout is read with what else it has (its other route files, else its totals):
     /// one bad file never costs the others. Throws only when the export itself cannot be read.
-    static func readHealth(source: String, id: String, analyzer: RunAnalyzer, open: () throws -> AppleHealthReader.Fill,
+    ///
+    /// The routes joined are held in the memory budget as a sum (each route's points, and the joined
+    /// track's copy of them): a route that would pass it is a named skip, and the workout is read with
+    /// the routes before it. A route file named twice by one workout is joined once. Errors are kept
+    /// within the message budget of `reads`.
+    static func readHealth(source: String, id: String, analyzer: RunAnalyzer, reads: ReadBudget, open: () throws -> AppleHealthReader.Fill,
                            route: (String) throws -> (bytes: [UInt8], source: String)?) throws -> (runs: [RunSummary], errors: [RunFileError]) {
-        let export = try AppleHealthReader.export(source: source, open: open)
+        let export = try AppleHealthReader.read(source: source, maximumWorkouts: reads.limits.workoutsPerExport, open: open)
         let workouts = export.workouts
         var runs: [RunSummary] = []
-        // A workout that could not be read is an error of its own: the others are read.
-        var errors: [RunFileError] = export.skipped.map { skip in
-            RunFileError(path: id, message: ActivityError.malformed(
-                path: source, line: try? AppleHealthReader.line(at: skip.offset, open: open), offset: skip.offset, reason: skip.reason).description)
+        // What could not be read (a workout, an over-long tag, the workouts past the limit) is an error
+        // of its own: the others are read.
+        var errors = RunFolder()
+        for skip in export.skipped {
+            let line = skip.offset.flatMap { try? AppleHealthReader.line(at: $0, open: open) }
+            let message = ActivityError.malformed(path: source, line: line, offset: skip.offset, reason: skip.reason).description
+            errors.report(RunFileError(path: id, message: message), reads)
         }
         for (index, workout) in workouts.enumerated() {
             let runID = workouts.count == 1 ? id : "\(id)#\(index + 1)"
             var routes: [Track] = []
-            for path in workout.routeFiles {
+            var joinedBytes = 0
+            var seen = Set<String>()
+            for path in workout.routeFiles where seen.insert(path).inserted {
                 do {
                     guard let file = try route(path) else {
                         throw ActivityError.malformed(
                             path: source, line: try? AppleHealthReader.line(at: workout.offset, open: open), offset: workout.offset,
                             reason: "the workout's route file \(path) is not in the export; the workout (\(runID)) is read without it")
                     }
-                    routes.append(try GPXReader.read(bytes: file.bytes, source: file.source))
+                    let read = try GPXReader.read(bytes: file.bytes, source: file.source)
+                    // Held while joined: this route and those before it, twice (the joined track copies them).
+                    try MemoryBudget.current?.hold(joinedBytes + read.memoryBytes * 2, as: .joined)
+                    joinedBytes += read.memoryBytes * 2
+                    routes.append(read)
                 } catch let error as ActivityError {
-                    errors.append(RunFileError(path: runID, message: error.description))
+                    let shown: ActivityError
+                    if case .tooLarge(_, let reason) = error {
+                        shown = .tooLarge(path: source, reason: "the workout's route file \(path) is not joined (\(reason)); "
+                            + "the workout (\(runID)) is read with the routes before it")
+                    } else {
+                        shown = error
+                    }
+                    errors.report(RunFileError(path: runID, message: shown.description), reads)
                 }
             }
             let track = AppleHealthReader.track(workout, routes: routes, source: source)
+            routes = []
+            MemoryBudget.current?.release(.joined)
             // The points' analysis, held as a run file's is.
             try MemoryBudget.current?.hold(track.count * (analyzer.includeRoutes ? 88 : 40) + track.memoryBytes * 2, as: .analysis)
             runs.append(analyzer.summarize(track, id: runID, zoneOffsetSeconds: nil))
         }
-        return (runs, errors)
+        return (runs, errors.errors)
     }
 
     /// The Apple Health export `export.xml` at `path` in a folder (`id` its path relative to the
     /// folder read): route files resolved inside the export's folder. Runs localised in `zone`.
     public static func read(healthExport path: String, id: String, analyzer: RunAnalyzer, zone: TimeZone,
-                            budget: MemoryBudget = .shared) -> RunFolder {
+                            budget: MemoryBudget = .shared, reads: ReadBudget = ReadBudget()) -> RunFolder {
         var folder = RunFolder()
         let base = (path as NSString).deletingLastPathComponent
         do {
             let (runs, problems) = try budget.reading(id) {
                 try readHealth(
-                    source: id, id: id, analyzer: analyzer,
+                    source: id, id: id, analyzer: analyzer, reads: reads,
                     open: {
                         let (fd, _) = try FileBytes.openRegular(path: path, maximumBytes: Int.max)
                         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)

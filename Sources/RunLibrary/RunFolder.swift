@@ -34,11 +34,12 @@ public struct RunFolder: Sendable {
     /// `cache` (optional) is consulted by path, size and modification time before any file is read,
     /// then by content hash; new summaries are stored in it. `progress(done, total)` is called from
     /// worker threads as files finish. `budget` bounds the memory all the files being read hold at
-    /// once (`MemoryBudget`; the process's own by default).
+    /// once (`MemoryBudget`; the process's own by default). `limits`: what the archives of the whole
+    /// read may list, inflate and say (`ReadBudget`, one for every archive under `directory`).
     public static func read(
         _ directory: String, analyzer: RunAnalyzer = RunAnalyzer(), zone: TimeZone = .current,
         cache: RunCache? = nil, serial: Bool = false, budget: MemoryBudget = .shared,
-        progress: (@Sendable (Int, Int) -> Void)? = nil
+        limits: ReadBudget.Limits = .standard, progress: (@Sendable (Int, Int) -> Void)? = nil
     ) throws -> RunFolder {
         var folder = RunFolder()
         var status = stat()
@@ -81,22 +82,25 @@ public struct RunFolder: Sendable {
             }
         }
         folder.read(files, analyzer: analyzer, zone: zone, cache: cache, serial: serial, budget: budget, progress: progress, stamps: stamps)
-        folder.readArchives(archives, exports: exports, analyzer: analyzer, zone: zone, serial: serial, budget: budget)
+        folder.readArchives(archives, exports: exports, analyzer: analyzer, zone: zone, serial: serial, budget: budget,
+                            reads: ReadBudget(limits))
         return folder
     }
 
     /// Reads zips and Apple Health exports (`RunArchive`) into this folder: their runs, the entries
     /// they ignore and their errors. Not through the cache: an archive's runs are read afresh.
+    /// `reads` spans them all: the entries, bytes inflated and messages of every level of every one.
     mutating func readArchives(_ archives: [(path: String, id: String)], exports: [(path: String, id: String)], analyzer: RunAnalyzer,
-                               zone: TimeZone, serial: Bool, budget: MemoryBudget) {
+                               zone: TimeZone, serial: Bool, budget: MemoryBudget, reads: ReadBudget) {
         var zoned = analyzer
         if zoned.zone == nil, !zoned.measures.isEmpty { zoned.zone = zone }
         var parts: [RunFolder] = []
         for export in exports {
-            parts.append(RunArchive.read(healthExport: export.path, id: export.id, analyzer: zoned, zone: zone, budget: budget))
+            parts.append(RunArchive.read(healthExport: export.path, id: export.id, analyzer: zoned, zone: zone, budget: budget, reads: reads))
         }
         for archive in archives {
-            parts.append(RunArchive.read(zip: archive.path, id: archive.id, analyzer: zoned, zone: zone, serial: serial, budget: budget))
+            parts.append(RunArchive.read(zip: archive.path, id: archive.id, analyzer: zoned, zone: zone, serial: serial, budget: budget,
+                                         reads: reads))
         }
         for part in parts {
             runs += part.runs
@@ -111,7 +115,7 @@ public struct RunFolder: Sendable {
     /// errors (never thrown: one bad file never stops the others) are in the result.
     public static func read(
         files: [(path: String, id: String)], analyzer: RunAnalyzer = RunAnalyzer(), zone: TimeZone = .current,
-        cache: RunCache? = nil, serial: Bool = false, budget: MemoryBudget = .shared
+        cache: RunCache? = nil, serial: Bool = false, budget: MemoryBudget = .shared, limits: ReadBudget.Limits = .standard
     ) -> RunFolder {
         var folder = RunFolder()
         // Zips and Apple Health exports given as files are read as their folders are.
@@ -119,7 +123,8 @@ public struct RunFolder: Sendable {
         let exports = files.filter { RunArchive.isHealthExport($0.path) }
         let plain = files.filter { !RunArchive.isZip($0.path) && !RunArchive.isHealthExport($0.path) }
         folder.read(plain, analyzer: analyzer, zone: zone, cache: cache, serial: serial, budget: budget, progress: nil)
-        folder.readArchives(archives, exports: exports, analyzer: analyzer, zone: zone, serial: serial, budget: budget)
+        folder.readArchives(archives, exports: exports, analyzer: analyzer, zone: zone, serial: serial, budget: budget,
+                            reads: ReadBudget(limits))
         return folder
     }
 
@@ -321,6 +326,27 @@ public struct RunFolder: Sendable {
     /// identifies a row, whose size and modification time (`stat`, through the links) must still match.
     static func absolutePath(_ path: String) -> String {
         ConfinedPath.standardizedAbsolute(path)
+    }
+
+    /// Keeps an error about an archive's entry within the message budget of `reads`: the first one past
+    /// it gives its place to the note that says so, the others are left out.
+    mutating func report(_ error: RunFileError, _ reads: ReadBudget) {
+        switch reads.admit(error.path, extra: error.message) {
+        case .kept: errors.append(error)
+        case .firstRefused: errors.append(RunFileError(path: error.path, message: "\(ShownName.of(error.path)): \(reads.messagesSpent)"))
+        case .refused: break
+        }
+    }
+
+    /// Lists an archive's entry as ignored (with its reason, when it has one) within the message budget of `reads`.
+    mutating func ignore(_ id: String, reason: String?, _ reads: ReadBudget) {
+        switch reads.admit(id, extra: reason ?? "") {
+        case .kept:
+            ignored.append(id)
+            if let reason { ignoredReasons[id] = reason }
+        case .firstRefused: errors.append(RunFileError(path: id, message: "\(ShownName.of(id)): \(reads.messagesSpent)"))
+        case .refused: break
+        }
     }
 
     /// One slot per file, written by the worker that read it.

@@ -176,6 +176,39 @@ final class LeagueEndToEndTests: XCTestCase {
         XCTAssertEqual(lines.filter { $0["kind"] as? String == "team-seen" }.map { $0["team"] as? String }, ["blue", "red"])
     }
 
+    /// A hook returning 200,000 awards that share one table (a few bytes each to Lua, a host string
+    /// each to badgectl) is capped as a rule's awards are: more than max(1000, 20 per athlete of the
+    /// group) is a named failure of that call, none of its awards is written, and the other calls'
+    /// awards are (issue 47, S2).
+    func testAHookReturningTooManyAwardsIsCappedByName() throws {
+        let packs = try TemporaryFolder()
+        let source = CLI.repository.appendingPathComponent("rules/places").path
+        try FileManager.default.copyItem(atPath: source, toPath: packs.path + "/places")
+        try packs.write("places/league.lua", """
+            return {
+              segment = function(group)
+                local award = { kind = "flood", athlete = group.athletes[1].athlete, detail = "again" }
+                local awards = {}
+                for i = 1, 200000 do awards[i] = award end
+                return awards
+              end,
+              team = function(group)
+                local awards = {}
+                for i = 1, 1000 do awards[i] = { kind = "team-seen", athlete = group.members[1], detail = group.team } end
+                return awards
+              end,
+            }
+            """)
+        try? FileManager.default.removeItem(atPath: packs.path + "/places/league_test.lua")
+        let (result, lines, _) = try league([], rules: packs.path + "/places")
+        XCTAssertEqual(result.status, 2, result.stderr)
+        XCTAssertTrue(result.stderr.contains("league.lua segment() returned 200000 awards, more than the 1000 one call may give"), result.stderr)
+        XCTAssertEqual(lines.filter { $0["kind"] as? String == "flood" }.count, 0)
+        // At the cap (1000 for a small group), a call's awards are all written.
+        XCTAssertEqual(lines.filter { $0["kind"] as? String == "team-seen" }.count, 2000)
+        XCTAssertEqual(select(lines, "crown").map { $0["athlete"] as? String }, ["ana"])
+    }
+
     /// docs/rules.md's worked example ("Badges across athletes"): its league.lua and its test, in a
     /// pack beside the places pack's pack.lua, pass `badgectl test`.
     func testGuideLeagueExamplePasses() throws {

@@ -20,6 +20,19 @@ public final class LeagueHook {
         case team(name: String, members: [String], distanceMeters: Double, climbMeters: Double, runs: Int, timeSeconds: Double,
                   from: String, to: String)
 
+        /// The athletes the group names (a segment's, a badge's holders, a team's members).
+        var athletes: Int {
+            switch self {
+            case .segment(_, let entries): return entries.count
+            case .badge(_, _, _, let holders, _): return holders.count
+            case .team(_, let members, _, _, _, _, _, _): return members.count
+            }
+        }
+
+        /// At most this many awards from one call on this group: as a rule's awards are capped by the
+        /// runs it sees (`max(1000, 20 × runs)`), a hook's are by the athletes its group names.
+        public var awardLimit: Int { max(1000, 20 * athletes) }
+
         var function: String {
             switch self {
             case .segment: return "segment"
@@ -109,6 +122,13 @@ public final class LeagueHook {
         }
         var awards: [Award] = []
         let count = lua.rawLength(at: -1)
+        // Counted before any is converted: a list of millions of awards (one table shared by them
+        // all costs Lua a few bytes each) never becomes millions of host strings.
+        guard count <= group.awardLimit else {
+            throw RulesError.lua(reason: "\(context) returned \(count) awards, more than the \(group.awardLimit) one call may give "
+                + "(1000, or 20 per athlete of the group's \(group.athletes)); the group's awards are left out")
+        }
+        awards.reserveCapacity(count)
         for index in stride(from: 1, through: count, by: 1) {
             guard lua.getIndex(lua.absolute(-1), index) == .table else {
                 lua.pop()

@@ -57,12 +57,13 @@ public enum AppleHealthReader {
         return text.contains("<HealthData") || text.contains("HealthData [")
     }
 
-    /// A `Workout` element that was not read, and why: its dates cannot be read, are not from
-    /// 1900–2200, name a day its month does not have or an offset beyond ±14:00, or it ends before
-    /// it starts. One bad workout costs only itself: the others are read.
+    /// What was not read, and why: a `Workout` whose dates cannot be read, are not from 1900–2200,
+    /// name a day its month does not have or an offset beyond ±14:00, or that ends before it starts;
+    /// a tag past `maximumTagBytes`; the workouts past `maximumWorkouts`. One bad workout costs only
+    /// itself: the others are read.
     public struct Skip: Sendable, Equatable {
-        /// The byte offset of its `<Workout` tag (`line(at:open:)` gives its line).
-        public var offset: Int
+        /// The byte offset of its tag (`line(at:open:)` gives its line); nil for the workouts past the limit.
+        public var offset: Int?
         public var reason: String
     }
 
@@ -75,14 +76,24 @@ public enum AppleHealthReader {
     /// Every workout of the export, in the file's order, with its heart-rate records. `open` gives a
     /// fresh stream of the export's bytes (called twice); `source` names it in messages.
     public static func workouts(source: String, open: () throws -> Fill) throws -> [Workout] {
-        try export(source: source, open: open).workouts
+        try read(source: source, open: open).workouts
     }
 
-    /// Every workout of the export with its heart-rate records, and those skipped (`Skip`). Throws
-    /// only when the export itself cannot be read (no `<HealthData>`, a tag the file ends inside).
-    public static func export(source: String, open: () throws -> Fill) throws -> Export {
+    /// At most this many workouts are read from one export; those past it are a named skip. A run
+    /// costs a few kilobytes from its workout to its summary (300,000 workouts of a 1.7 MB zip took
+    /// 2.6 GB); 50,000 is more than one a day for 130 years, and holds under 500 MB.
+    public static let maximumWorkouts = 50_000
+
+    /// A tag longer than this (no `>` within 1 MiB of its `<`) is a named skip: the export writes
+    /// tags of a few hundred bytes, its DOCTYPE a few kilobytes.
+    public static let maximumTagBytes = 1 << 20
+
+    /// Every workout of the export with its heart-rate records, up to `maximumWorkouts`, and what was
+    /// skipped (`Skip`: a workout that cannot be read, an over-long tag, the workouts past the limit).
+    /// Throws only when the export itself cannot be read (no `<HealthData>`, a tag the file ends inside).
+    public static func read(source: String, maximumWorkouts: Int = maximumWorkouts, open: () throws -> Fill) throws -> Export {
         do {
-            return try scanBoth(source: source, open: open)
+            return try scanBoth(source: source, maximumWorkouts: maximumWorkouts, open: open)
         } catch ActivityError.malformed(let path, nil, let offset?, let reason) {
             // Lines are counted only for a message: a pass that counted them all would cost a third of the time.
             throw ActivityError.malformed(path: path, line: try? line(at: offset, open: open), offset: offset, reason: reason)
@@ -105,14 +116,20 @@ public enum AppleHealthReader {
         return line
     }
 
-    private static func scanBoth(source: String, open: () throws -> Fill) throws -> Export {
+    private static func scanBoth(source: String, maximumWorkouts: Int, open: () throws -> Fill) throws -> Export {
         var scanner = Scanner(source: source, pass: .workouts)
+        scanner.maximumWorkouts = maximumWorkouts
         try scanner.run(open())
         guard scanner.sawRoot else {
             throw ActivityError.malformed(path: source, line: nil, offset: nil, reason: notExport)
         }
         var workouts = scanner.workouts
-        guard !workouts.isEmpty else { return Export(workouts: [], skipped: scanner.skipped) }
+        var skipped = scanner.skipped
+        if scanner.workoutsPastLimit > 0 {
+            skipped.append(Skip(offset: nil, reason: "\(scanner.workoutsPastLimit) workouts after the first \(maximumWorkouts) are not read "
+                + "(the limit of workouts read from one export)"))
+        }
+        guard !workouts.isEmpty else { return Export(workouts: [], skipped: skipped) }
         // Heart rate: the records inside a workout's time (sorted intervals, found by binary search).
         var order = Array(workouts.indices)
         order.sort { workouts[$0].start < workouts[$1].start }
@@ -124,7 +141,7 @@ public enum AppleHealthReader {
             workouts[index].heartRateTimes = sorted.map(\.0)
             workouts[index].heartRates = sorted.map(\.1)
         }
-        return Export(workouts: workouts, skipped: scanner.skipped)
+        return Export(workouts: workouts, skipped: skipped)
     }
 
     /// The track of a workout: its route files' tracks (read by the caller, joined here in time
@@ -228,8 +245,16 @@ public enum AppleHealthReader {
         let pass: Pass
         var sawRoot = false
         var workouts: [Workout] = []
-        /// Pass 1: the workouts not read, and why.
+        /// Pass 1: what was not read, and why (`Skip`); workouts left out past `maximumWorkouts`.
         var skipped: [Skip] = []
+        var maximumWorkouts = AppleHealthReader.maximumWorkouts
+        var workoutsPastLimit = 0
+        /// A tag left unfinished at the end of the last window: its stream offset, and how many of its
+        /// bytes were searched for its `>` already (the search resumes there, never rescans).
+        private var pendingTag = -1
+        private var pendingSearched = 0
+        /// Inside a tag longer than `maximumTagBytes`: its bytes are passed over up to its `>`.
+        private var skippingTag = false
         /// Pass 2: workouts' (start, end, index) by start; samples found per workout index.
         var intervals: [(Double, Double, Int)] = []
         var samples: [Int: [(Double, Double)]] = [:]
@@ -256,9 +281,20 @@ public enum AppleHealthReader {
             }
         }
 
+        /// Keeps a workout read in pass 1, up to `maximumWorkouts`.
+        private mutating func keep(_ workout: Workout) {
+            if workouts.count < maximumWorkouts { workouts.append(workout) } else { workoutsPastLimit += 1 }
+        }
+
         /// Scans the window; returns how many bytes were used (up to the start of an unfinished tag).
         private mutating func scan(_ p: UnsafePointer<UInt8>, count n: Int, final: Bool, offset: Int) throws -> Int {
             var i = 0
+            if skippingTag {
+                // The rest of an over-long tag: up to its `>`, with nothing kept meanwhile.
+                guard let closing = memchr(p, 0x3E, n) else { return n }
+                skippingTag = false
+                i = UnsafePointer<UInt8>(closing.assumingMemoryBound(to: UInt8.self)) - p + 1
+            }
             while i < n {
                 guard let found = memchr(p + i, 0x3C, n - i) else { return n }
                 let lt = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - p
@@ -278,9 +314,23 @@ public enum AppleHealthReader {
                     }
                 }
                 // The tag's end: the next '>' (attribute values never hold a raw '<' or, as the
-                // export writes them, '>').
-                guard let closing = memchr(p + lt, 0x3E, n - lt) else {
+                // export writes them, '>'). A tag left unfinished by the last window is searched on
+                // from where that search stopped: a long tag is read once, not once per window.
+                let searched = offset + lt == pendingTag ? pendingSearched : 0
+                pendingTag = -1
+                guard let closing = memchr(p + lt + searched, 0x3E, n - lt - searched) else {
                     if final { throw ActivityError.malformed(path: source, line: nil, offset: offset + lt, reason: "the export ends inside a tag") }
+                    if n - lt > AppleHealthReader.maximumTagBytes {
+                        // Named once (pass 1), passed over up to its end; the rest of the export is read.
+                        if pass == .workouts {
+                            skipped.append(Skip(offset: offset + lt, reason: "the tag runs past \(AppleHealthReader.maximumTagBytes >> 20) MiB "
+                                + "without its '>' (the longest tag read); skipped up to its end"))
+                        }
+                        skippingTag = true
+                        return n
+                    }
+                    pendingTag = offset + lt
+                    pendingSearched = n - lt
                     return lt
                 }
                 let gt = UnsafePointer<UInt8>(closing.assumingMemoryBound(to: UInt8.self)) - p
@@ -340,7 +390,7 @@ public enum AppleHealthReader {
                     // A closing tag.
                     guard current != nil else { return }
                     if Self.named("Workout", p, from: from + 1, to: to) {
-                        if let workout = current { workouts.append(workout) }
+                        if let workout = current { keep(workout) }
                         current = nil
                         return
                     }
@@ -353,7 +403,7 @@ public enum AppleHealthReader {
                     guard p[from] == 0x57, Self.named("Workout", p, from: from, to: to) else { return }
                     startWorkout(Self.attributes(p, from: from + 7, to: to, only: nil), offset: offset)
                     if selfClosing, let workout = current {
-                        workouts.append(workout)
+                        keep(workout)
                         current = nil
                     }
                     return

@@ -9,7 +9,9 @@ import Darwin
 ///
 /// Pull-based: `next(consumed:)` drops the bytes the reader used from the current window, keeps
 /// the rest (an incomplete token), appends the next chunk and returns the new window. When the
-/// reader used nothing and the buffer is full (a token longer than the buffer), the buffer grows.
+/// reader used nothing and the buffer is full (a token longer than the buffer), the buffer grows:
+/// its room held in the reading's memory budget (`MemoryBudget.current`) first, and never past
+/// `maximumCapacity` (a token longer than that is refused by name, never an abort on an allocation).
 /// The window whose `isFinal` is true holds everything that is left; after it, `next` returns nil.
 final class ChunkedFileReader {
     struct Window {
@@ -22,6 +24,8 @@ final class ChunkedFileReader {
     }
 
     private let chunkSize: Int
+    /// The buffer never grows past this many bytes (256 MiB: no tag or token of a run file comes near).
+    var maximumCapacity = 256 << 20
     /// The size of the file or buffer when known (to size what the reader builds), else nil.
     let totalBytes: Int?
     private var capacity: Int
@@ -65,6 +69,7 @@ final class ChunkedFileReader {
             chunkSize: chunkSize, totalBytes: size > 0 ? size : nil,
             fill: ChunkedFileReader.reading(fd, path: path, hasher: hasher),
             close: { _ = close(fd) })
+        self.path = path
     }
 
     /// Opens the gzip file `path` and serves its inflated bytes (never all in memory at once), in
@@ -83,6 +88,7 @@ final class ChunkedFileReader {
             chunkSize: chunkSize, totalBytes: nil,
             fill: { dest, max in try inflater.read(into: dest, count: max) },
             close: { _ = close(fd) })
+        self.path = path
     }
 
     /// Serves what `fill` gives (a zip entry's inflated bytes, any stream), in chunks of `chunkSize`.
@@ -167,6 +173,14 @@ final class ChunkedFileReader {
             offset += consumed
         }
         if length == capacity || (length > capacity / 2 && capacity - length < chunkSize) {
+            guard capacity <= maximumCapacity / 2 else {
+                throw ActivityError.tooLarge(path: path.isEmpty ? "the stream" : path,
+                                             reason: "one token of more than \(capacity >> 20) MiB from byte \(offset) (a tag without its end?); "
+                                                 + "the reader's buffer stops at \(maximumCapacity >> 20) MiB")
+            }
+            // Two chunks are the reader's working set (a window and the unfinished token it leaves); past
+            // them, the buffer is held in the budget (the old one and the new at once) before it grows.
+            if capacity >= chunkSize * 2 { try MemoryBudget.current?.hold(capacity * 3, as: .buffer) }
             let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
             bigger.update(from: buffer, count: length)
             buffer.deallocate()

@@ -75,6 +75,8 @@ final class GzipInflater {
     private var finished = false
     /// Inflated bytes produced so far.
     private(set) var produced = 0
+    /// The read budget of the archive this gzip data came out of (`ReadBudget.current`), nil for a file of a folder.
+    private let reads = ReadBudget.current
 
     /// Starts inflating; throws when the input does not start with the gzip magic number.
     ///
@@ -168,6 +170,9 @@ final class GzipInflater {
         produced += made
         guard produced <= maximumBytes else {
             throw ActivityError.tooLarge(path: source, reason: "gzip data inflates beyond \(maximumBytes) bytes; refusing it")
+        }
+        if let reads, !reads.takeInflated(made) {
+            throw ActivityError.tooLarge(path: source, reason: "gzip data not read: " + reads.inflatedSpent)
         }
         return made
     }

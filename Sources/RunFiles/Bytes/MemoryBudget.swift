@@ -64,6 +64,35 @@ public final class MemoryBudget: @unchecked Sendable {
         case points
         /// The analysis of the points (distances, times, the profile).
         case analysis
+        /// Tracks kept to be joined, as a sum (an Apple Health workout's route files).
+        case joined
+        /// A streaming reader's buffer grown past its chunk (a token longer than a chunk).
+        case buffer
+    }
+
+    /// Room kept after its reading ended, for bytes that outlive it (a zip inside a zip, held while
+    /// its entries are read, each in a reading of its own): charged until `release()` (or until it
+    /// goes away). Not a reading: a file read alone waits for readings to end, never for this, and
+    /// finds the budget smaller by what is kept.
+    public final class Kept: @unchecked Sendable {
+        let budget: MemoryBudget
+        private var bytes: Int
+        private let lock = NSLock()
+
+        init(budget: MemoryBudget, bytes: Int) {
+            self.budget = budget; self.bytes = bytes
+        }
+
+        deinit { release() }
+
+        /// Gives the room back (once; later calls do nothing).
+        public func release() {
+            lock.lock()
+            let count = bytes
+            bytes = 0
+            lock.unlock()
+            if count > 0 { budget.give(count) }
+        }
     }
 
     /// Thrown inside a reading when its room is taken by others: the reading is restarted alone.
@@ -112,6 +141,15 @@ public final class MemoryBudget: @unchecked Sendable {
             budget.give(less)
         }
 
+        /// Moves what is held for `use` out of this reading into room kept past its end (`Kept`): the
+        /// bytes stay charged while the caller holds them.
+        public func keep(_ use: Use) -> Kept {
+            let count = held[use.rawValue]
+            held[use.rawValue] = 0
+            bytes -= count
+            return Kept(budget: budget, bytes: count)
+        }
+
         /// Gives back what is held for `use` (the buffer is gone).
         public func release(_ use: Use) {
             let less = held[use.rawValue]
@@ -136,7 +174,7 @@ public final class MemoryBudget: @unchecked Sendable {
         return true
     }
 
-    private func give(_ count: Int) {
+    fileprivate func give(_ count: Int) {
         condition.lock()
         reserved -= count
         condition.broadcast()

@@ -13,8 +13,10 @@ import Foundation
 /// directory (and its zip64 form), the central directory, local headers, stored and deflated entries.
 ///
 /// Refused, each with a reason naming the entry: an encrypted entry, another compression method,
-/// an entry that inflates past its declared size or the cap (a zip bomb), a CRC mismatch or data
-/// running past the archive (a damaged entry). Names that would point outside the archive
+/// an entry that inflates past its declared size or the cap (a zip bomb), a CRC mismatch, data
+/// running past the archive, or data overlapping another entry's (a damaged entry: several entries
+/// at one local header make one deflated bomb count many times), and an entry inflating past the
+/// command's `ReadBudget`. Names that would point outside the archive
 /// (`../x`, `/etc/x`, a drive letter, a backslash, a NUL) are refused by `unsafeNameReason` (zip-slip).
 ///
 /// Sendable: nothing changes after `init` (entries are read with `pread` at an offset, or from
@@ -31,6 +33,8 @@ public final class ZipArchive: @unchecked Sendable {
         /// The size the central directory declares once inflated.
         public var size: Int
         var localHeaderOffset: Int
+        /// Its data overlap another entry's (or it shares a local header with one): a damaged entry, never read.
+        public internal(set) var overlapsAnother = false
 
         public var isDirectory: Bool { name.hasSuffix("/") }
         /// General-purpose flag bit 0: the entry is encrypted.
@@ -49,6 +53,8 @@ public final class ZipArchive: @unchecked Sendable {
     public let length: Int
     /// The entries in central-directory order.
     public private(set) var entries: [Entry] = []
+    /// The command's budget of bytes inflated, shared with the archives inside this one (nil: none).
+    public let budget: ReadBudget?
 
     /// Central directories listing more than this many entries are refused (a Garmin account export
     /// holds tens of thousands).
@@ -56,8 +62,9 @@ public final class ZipArchive: @unchecked Sendable {
 
     /// Opens the zip file at `path` (a regular file, of any size: only the directory and the entries
     /// asked for are read).
-    public init(path: String) throws {
+    public init(path: String, budget: ReadBudget? = nil) throws {
         source = path
+        self.budget = budget
         let (fd, size) = try FileBytes.openRegular(path: path, maximumBytes: Int.max)
         storage = .file(fd)
         length = size
@@ -65,8 +72,9 @@ public final class ZipArchive: @unchecked Sendable {
     }
 
     /// A zip held in memory (an entry of another zip); `source` names it in messages.
-    public init(bytes: [UInt8], source: String) throws {
+    public init(bytes: [UInt8], source: String, budget: ReadBudget? = nil) throws {
         self.source = source
+        self.budget = budget
         storage = .bytes(bytes)
         length = bytes.count
         try readDirectory()
@@ -211,12 +219,45 @@ public final class ZipArchive: @unchecked Sendable {
             entries.append(entry)
             position = end
         }
+        markOverlaps()
+    }
+
+    /// Marks the entries whose bytes overlap another's. An entry spans at least its 30-byte local
+    /// header and its compressed data from its local header's offset (its name and extra field only
+    /// add to that), so in a well-formed archive the next local header starts no earlier: one that
+    /// does, and every entry it overlaps, are damaged. Judged from the directory alone (no read per
+    /// entry); the bound it uses is never more than the real span, so a sound archive is never refused.
+    private func markOverlaps() {
+        guard entries.count > 1 else { return }
+        let order = entries.indices.sorted { entries[$0].localHeaderOffset < entries[$1].localHeaderOffset }
+        var furthest = order[0]
+        var furthestEnd = span(entries[furthest])
+        for index in order.dropFirst() {
+            let entry = entries[index]
+            if entry.localHeaderOffset < furthestEnd {
+                entries[index].overlapsAnother = true
+                entries[furthest].overlapsAnother = true
+            }
+            let end = span(entry)
+            if end > furthestEnd { furthest = index; furthestEnd = end }
+        }
+    }
+
+    /// The end of the least an entry spans: its local header's offset, 30 bytes and its compressed data.
+    private func span(_ entry: Entry) -> Int {
+        let (sum, overflow) = entry.localHeaderOffset.addingReportingOverflow(30)
+        guard !overflow else { return Int.max }
+        let (end, overflowed) = sum.addingReportingOverflow(entry.compressedSize)
+        return overflowed ? Int.max : end
     }
 
     // MARK: - An entry's bytes
 
     /// Why an entry cannot be read at all (encrypted, another method, too large), nil when it can be tried.
     public func refusal(_ entry: Entry, maximumBytes: Int) -> String? {
+        if entry.overlapsAnother {
+            return "damaged zip: its data overlap another entry's (entries sharing their bytes); not read"
+        }
         if entry.isEncrypted { return "encrypted (badgectl reads no encrypted entries)" }
         guard entry.method == 0 || entry.method == 8 else {
             return "compressed with method \(entry.method) (only stored and deflated entries are read)"
@@ -237,7 +278,7 @@ public final class ZipArchive: @unchecked Sendable {
         guard start <= length, entry.compressedSize <= length - start else {
             throw ActivityError.malformed(path: name, line: nil, offset: start, reason: "damaged zip: the entry's \(entry.compressedSize) bytes run past the end of the archive")
         }
-        return try ZipEntryStream(archive: self, entry: entry, name: name, start: start, maximumBytes: maximumBytes)
+        return try ZipEntryStream(archive: self, entry: entry, name: name, start: start, maximumBytes: maximumBytes, budget: budget)
     }
 
     /// The whole inflated bytes of `entry`, their room held in the reading's memory budget
@@ -278,6 +319,7 @@ public final class ZipEntryStream {
     private let entry: ZipArchive.Entry
     private let name: String
     private let maximumBytes: Int
+    private let budget: ReadBudget?
     private var position: Int
     private let end: Int
     private let stream: UnsafeMutablePointer<z_stream>
@@ -289,8 +331,9 @@ public final class ZipEntryStream {
     /// Inflated bytes produced so far.
     public private(set) var produced = 0
 
-    fileprivate init(archive: ZipArchive, entry: ZipArchive.Entry, name: String, start: Int, maximumBytes: Int) throws {
+    fileprivate init(archive: ZipArchive, entry: ZipArchive.Entry, name: String, start: Int, maximumBytes: Int, budget: ReadBudget?) throws {
         self.archive = archive
+        self.budget = budget
         self.entry = entry
         self.name = name
         self.maximumBytes = min(maximumBytes, entry.size)
@@ -365,6 +408,10 @@ public final class ZipEntryStream {
         guard produced <= maximumBytes else {
             if produced > entry.size { throw damaged("it inflates past the \(entry.size) bytes it declares (a zip bomb?)") }
             throw ActivityError.tooLarge(path: name, reason: "the entry inflates beyond \(maximumBytes) bytes; refusing it")
+        }
+        if let budget, !budget.takeInflated(made) {
+            finished = true
+            throw ActivityError.tooLarge(path: name, reason: "not read: " + budget.inflatedSpent)
         }
         crc = crc32(crc, dest, UInt32(made))
     }
