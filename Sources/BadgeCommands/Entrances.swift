@@ -73,6 +73,92 @@ public enum Entrances {
         }
     }
 
+    // MARK: - A cache's blob
+
+    /// A run's summaries as a cache row holds them (`SummaryCodec`'s bytes), read as `evaluate`
+    /// reads a warm cache: a run file is read once through the pipeline into a cache of this
+    /// process, then its row's blob is replaced by `bytes` and the folder read again through the same
+    /// pipeline and cache (the lookup, the decoding, and the file read again when the blob does not
+    /// decode). Driven by FuzzCache.
+    public static func cacheBlob(_ bytes: [UInt8]) -> Outcome {
+        guard let (cache, row, folder) = cacheSetup else { return Outcome(count: 0, errors: ["no cache could be made"]) }
+        var fuzzed = row
+        fuzzed.summaries = Data(bytes)
+        cache.store([fuzzed])
+        do {
+            let engine = RuleEngine(packDirectories: [], catalogue: Catalogue(badges: []), limits: fuzzLimits)
+            let read = try RunPipeline(engine: engine, zone: TimeZone(identifier: "UTC") ?? .current, cache: cache).read(folder: folder)
+            return Outcome(count: read.runs.count, errors: read.errors.map(\.message) + cache.warnings)
+        } catch {
+            return Outcome(count: 0, errors: ["\(error)"])
+        }
+    }
+
+    /// The cache, the row of its one run file and that file's folder (made once per process).
+    nonisolated(unsafe) static let cacheSetup: (RunCache, RunCache.Row, String)? = {
+        let folder = freshFolder("cached")
+        let file = (folder as NSString).appendingPathComponent("run.gpx")
+        var gpx = #"<?xml version="1.0"?><gpx version="1.1" creator="fuzz"><trk><trkseg>"#
+        for i in 0..<30 {
+            gpx += #"<trkpt lat="\#(52.37 + Double(i) * 0.0002)" lon="\#(4.89 + Double(i) * 0.0001)"><ele>2</ele>"#
+                + "<time>\(Timestamps.iso8601(1_785_567_600 + Double(i) * 5))</time></trkpt>"
+        }
+        write(Array((gpx + "</trkseg></trk></gpx>").utf8), to: file)
+        var warning: String?
+        guard let cache = RunCache.open(path: (scratch as NSString).appendingPathComponent("fuzz-cache.sqlite"), warning: &warning) else { return nil }
+        let engine = RuleEngine(packDirectories: [], catalogue: Catalogue(badges: []), limits: fuzzLimits)
+        guard (try? RunPipeline(engine: engine, zone: TimeZone(identifier: "UTC") ?? .current, cache: cache).read(folder: folder)) != nil,
+              let info = try? FileManager.default.attributesOfItem(atPath: file), let size = (info[.size] as? NSNumber)?.int64Value
+        else { return nil }
+        var status = stat()
+        guard stat(file, &status) == 0 else { return nil }
+        let modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
+        let key = RunCache.key(checkpoints: [])
+        guard let entry = cache.lookup(path: file, sizeBytes: size, modifiedNanoseconds: modified, key: key) else { return nil }
+        return (cache, RunCache.Row(path: file, sizeBytes: size, modifiedNanoseconds: modified, hash: entry.hash, key: key, id: entry.id,
+                                    summaries: entry.summaries), folder)
+    }()
+
+    // MARK: - League facts
+
+    /// `bytes` as `badgectl league --from-facts --rules PACK...` reads its stdin:
+    /// `LeagueCommand.readFacts` (the line reader, each line's group key and `FactRecord`), the facts
+    /// sorted in bounded memory (`FactsSorter`, spilled past 4 KiB) and reduced (`League.Reduce`, with
+    /// the packs' `league.lua` hooks), by sex and team with a club goal. Driven by FuzzFacts (with the
+    /// places pack, whose segment the seeds' facts name).
+    public static func leagueFacts(_ bytes: [UInt8], packs: [String] = []) -> Outcome {
+        let folder = freshFolder("facts")
+        let path = (folder as NSString).appendingPathComponent("facts.txt")
+        write(bytes, to: path)
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return Outcome(count: 0, errors: ["cannot open \(path)"]) }
+        defer { close(descriptor) }
+        var options = League.Options()
+        options.minimumAthletes = 1
+        options.categories = [.sex, .team]
+        options.goals = League.ClubGoal("distance=20000").map { [$0] } ?? []
+        let engine = RuleEngine(packDirectories: packs, catalogue: Catalogue(badges: []), limits: fuzzLimits)
+        let league = League(packs: engine.packs, options: options)
+        var errors: [String] = []
+        for pack in engine.packs {
+            do {
+                if let hook = try LeagueHook.load(pack: pack, limits: engine.limits) { league.hooks.append(hook) }
+            } catch {
+                errors.append("\(error)")
+            }
+        }
+        let sorter = FactsSorter(bufferBytes: 4 << 10)
+        let reading = LeagueCommand.readFacts(from: descriptor) { line in
+            do { try sorter.add(line) } catch { errors.append("\(error)") }
+        }
+        if case .readError(let message) = reading { errors.append(message) }
+        var lines = 0
+        let reduce = League.Reduce(league: league) { _ in lines += 1 }
+        do { try sorter.finish { reduce.take($0) } } catch { errors.append("\(error)") }
+        reduce.finish()
+        return Outcome(count: lines, errors: errors + league.failures)
+    }
+
     // MARK: - Worker
 
     /// `bytes` as the worker's stdin: `WorkerCommand.feed` (the `LineReader` and `Worker.take`, the

@@ -1,10 +1,15 @@
 import Foundation
+import RunFiles
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Sorts facts lines by their bytes (as `LC_ALL=C sort` and Spark's string order do) in bounded
 /// memory: lines are held until `bufferBytes`, then sorted and written to a temporary file (a run);
 /// `finish` merges the runs (k-way, at most `fanIn` at once, 64 KiB read buffers) and hands the
-/// lines over in order. The temporary folder is
-/// removed when done.
+/// lines over in order. The runs hold athletes' facts (names, sex, birth dates, teams): they go to a
+/// folder only this user may open (0700, made by `mkdtemp` under `$TMPDIR`), each file 0600, and the
+/// folder is removed when done, and at SIGINT or SIGTERM before the process ends (`SpillFolders`).
 public final class FactsSorter {
     /// Byte order of two lines.
     public static func precedes(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
@@ -24,7 +29,7 @@ public final class FactsSorter {
         self.fanIn = max(fanIn, 2)
     }
 
-    deinit { if let folder { try? FileManager.default.removeItem(at: folder) } }
+    deinit { if let folder { SpillFolders.remove(folder) } }
 
     /// How many sorted runs went to temporary files so far.
     public var spilled: Int { runs.count }
@@ -39,8 +44,7 @@ public final class FactsSorter {
         guard !buffer.isEmpty else { return }
         buffer.sort(by: FactsSorter.precedes)
         let folder = try self.folder ?? {
-            let made = FileManager.default.temporaryDirectory.appendingPathComponent("badgectl-league-" + UUID().uuidString)
-            try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true)
+            let made = try SpillFolders.make()
             self.folder = made
             return made
         }()
@@ -51,7 +55,9 @@ public final class FactsSorter {
             data.append(contentsOf: line.utf8)
             data.append(0x0A)
         }
-        try data.write(to: file)
+        let handle = try SpillFolders.create(file)
+        defer { try? handle.close() }
+        do { try handle.write(contentsOf: data) } catch { throw SpillError(path: file.path, error: error) }
         runs.append(file)
         buffer = []
         buffered = 0
@@ -69,19 +75,21 @@ public final class FactsSorter {
         try spill()
         while runs.count > fanIn, let folder {
             let merged = folder.appendingPathComponent("run-\(UUID().uuidString)")
-            try Data().write(to: merged)
-            let handle = try FileHandle(forWritingTo: merged)
+            let handle = try SpillFolders.create(merged)
             var data = Data()
+            var written = true
             try FactsSorter.merge(Array(runs.prefix(fanIn))) { line in
                 data.append(contentsOf: line.utf8)
                 data.append(0x0A)
                 if data.count >= FactsSorter.chunkBytes {
-                    handle.write(data)
+                    written = written && (try? handle.write(contentsOf: data)) != nil
                     data.removeAll(keepingCapacity: true)
                 }
             }
-            handle.write(data)
+            written = written && (try? handle.write(contentsOf: data)) != nil
             try handle.close()
+            // A full disk or a file size limit: the merge cannot go on, and says so.
+            guard written else { throw SpillError(path: merged.path, reason: "the write failed (a full disk or a file size limit)") }
             for run in runs.prefix(fanIn) { try? FileManager.default.removeItem(at: run) }
             runs = Array(runs.dropFirst(fanIn)) + [merged]
         }
@@ -130,6 +138,80 @@ public final class FactsSorter {
                 let chunk = handle.readData(ofLength: FactsSorter.chunkBytes)
                 if chunk.isEmpty { ended = true; try? handle.close() } else { pending.append(contentsOf: chunk) }
             }
+        }
+    }
+}
+
+/// A spill that could not be made or written: the file and why.
+struct SpillError: Error, CustomStringConvertible {
+    var path: String
+    var reason: String
+    init(path: String, reason: String) { self.path = path; self.reason = reason }
+    init(path: String, error: Error) {
+        self.path = path
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        reason = underlying.map { $0.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32($0.code))) : $0.localizedDescription }
+            ?? error.localizedDescription
+    }
+    var description: String { "cannot write \(ShownName.of(path)): \(reason)" }
+}
+
+/// The league's spill folders: made private (`mkdtemp`, 0700) with private files (0600), and removed
+/// when their sorter is done, or at SIGINT or SIGTERM: the first spill installs handlers (Dispatch
+/// signal sources, so the removal runs on a thread of its own, not inside a signal handler) that
+/// remove every folder still listed, then end the process by the same signal, as it would have ended.
+enum SpillFolders {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var folders: Set<String> = []
+    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+
+    /// A new folder under `$TMPDIR` (or /tmp) that only this user may open.
+    static func make() throws -> URL {
+        let base = FileManager.default.temporaryDirectory.path
+        var template = Array((base + "/badgectl-league-XXXXXX").utf8CString)
+        let made: String? = template.withUnsafeMutableBufferPointer { buffer in
+            guard let start = buffer.baseAddress, mkdtemp(start) != nil else { return nil }
+            return String(cString: start)
+        }
+        guard let path = made else { throw SpillError(path: base + "/badgectl-league-XXXXXX", reason: String(cString: strerror(errno))) }
+        lock.lock()
+        folders.insert(path)
+        installHandlers()
+        lock.unlock()
+        return URL(fileURLWithPath: path, isDirectory: true)
+    }
+
+    /// A new file only this user may read (0600); fails if the name is taken.
+    static func create(_ file: URL) throws -> FileHandle {
+        let fd = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw SpillError(path: file.path, reason: String(cString: strerror(errno))) }
+        return FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+    }
+
+    /// Removes a folder `make` made, and forgets it.
+    static func remove(_ folder: URL) {
+        lock.lock()
+        folders.remove(folder.path)
+        lock.unlock()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Called under the lock.
+    private static func installHandlers() {
+        guard sources.isEmpty else { return }
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                lock.lock()
+                let left = folders
+                lock.unlock()
+                for path in left { try? FileManager.default.removeItem(atPath: path) }
+                signal(number, SIG_DFL)
+                kill(getpid(), number)  // to the process: this thread, one of Dispatch's, blocks signals
+            }
+            source.resume()
+            sources.append(source)
         }
     }
 }

@@ -45,6 +45,28 @@ final class EntrancesTests: XCTestCase {
         XCTAssertEqual(errorLines, entrance.errors)
     }
 
+    /// `league --from-facts` and `Entrances.leagueFacts` read the same facts alike: the lines the
+    /// entrance reduces are the command's, and a line the command refuses is refused there too.
+    func testLeagueReadsFactsThroughTheEntrance() throws {
+        let folder = try TemporaryFolder()
+        let lines = try LeagueEndToEndTests.population.write(to: folder.path)
+        let options = ["--rules", "rules/places", "--no-cache", "--tz", "UTC"]
+        let map = try CLI.run(["league", "--facts", "--root", folder.path] + options, stdin: lines.joined(separator: "\n") + "\n")
+        XCTAssertEqual(map.status, 0, map.stderr)
+        let facts = map.stdout + "seg nowhere\tnot json\n"
+        let entrance = Entrances.leagueFacts(Array(facts.utf8), packs: [CLI.repository.appendingPathComponent("rules/places").path])
+        let out = try CLI.run(["league", "--from-facts", "--by", "sex", "team", "--club", "distance=20000", "--min-athletes", "1"] + options, stdin: facts)
+        XCTAssertEqual(out.status, 2, out.stderr)
+        XCTAssertEqual(out.stdout.split(separator: "\n").count, entrance.count)
+        XCTAssertGreaterThan(entrance.count, 5)
+    }
+
+    /// A cache row whose blob is not summaries: the entrance, like `evaluate`, reads the file again.
+    func testACacheBlobIsReadThroughTheEntrance() throws {
+        XCTAssertEqual(Entrances.cacheBlob(Array("not summaries".utf8)).count, 1)
+        XCTAssertEqual(Entrances.cacheBlob([]).count, 1)
+    }
+
     func testAddReadsTheStateThroughTheEntrance() throws {
         let folder = try TemporaryFolder()
         let state = "{\"format\": 1, \"zone\": \"UTC\", \"run_count\": 1000000000000}"

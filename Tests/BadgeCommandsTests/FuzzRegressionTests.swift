@@ -25,6 +25,11 @@ final class FuzzRegressionTests: XCTestCase {
         case "FuzzZip":
             let all = ["fuzz.zip", "export.xml"].map { Entrances.runFile(bytes, named: $0) }
             return Entrances.Outcome(count: all.map(\.count).reduce(0, +), errors: all.flatMap(\.errors))
+        case "FuzzDevice":
+            let all = ["fuzz.sml", "fuzz.json"].map { Entrances.runFile(bytes, named: $0) }
+            return Entrances.Outcome(count: all.map(\.count).reduce(0, +), errors: all.flatMap(\.errors))
+        case "FuzzFacts": return Entrances.leagueFacts(bytes, packs: [CLI.repository.appendingPathComponent("rules/places").path])
+        case "FuzzCache": return Entrances.cacheBlob(bytes)
         case "FuzzWorker": return Entrances.workerLines(bytes, root: CLI.repository.path)
         case "FuzzState":
             let parts = Entrances.split(bytes)
@@ -44,7 +49,8 @@ final class FuzzRegressionTests: XCTestCase {
 
     func testEveryCommittedRegression() throws {
         let targets = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).sorted()
-        XCTAssertEqual(Set(targets), ["FuzzGPX", "FuzzTCX", "FuzzFIT", "FuzzJSON", "FuzzGzip", "FuzzZip", "FuzzWorker", "FuzzState", "FuzzPack"])
+        XCTAssertEqual(Set(targets), ["FuzzGPX", "FuzzTCX", "FuzzFIT", "FuzzJSON", "FuzzGzip", "FuzzZip", "FuzzDevice", "FuzzWorker", "FuzzState", "FuzzPack",
+                                    "FuzzFacts", "FuzzCache"])
         var replayed = 0
         for target in targets {
             let dir = Self.folder.appendingPathComponent(target)

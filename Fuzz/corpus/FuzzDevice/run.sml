@@ -1,0 +1,32 @@
+<?xml version="1.0" encoding="utf-8"?>
+<sml xmlns="http://www.suunto.com/schemas/sml">
+<DeviceLog>
+<Header><Duration>55</Duration><HR><Avg>2.4</Avg><Max>2.5</Max></HR><ActivityType>3</ActivityType><Activity>Running</Activity><Distance>220</Distance><DateTime>2026-08-01T09:00:00</DateTime></Header>
+<Samples>
+<Sample><HR>2.3333333333333335</HR><Altitude>2.0</Altitude><Distance>0.0</Distance><Time>0.0</Time><SampleType>periodic</SampleType><UTC>2026-08-01T07:00:00Z</UTC></Sample>
+<Sample><Latitude>0.9140289292694304</Latitude><Longitude>0.0853466004225227</Longitude><Time>0.0</Time><UTC>2026-08-01T07:00:00Z</UTC><SampleType>gps-base</SampleType></Sample>
+<Sample><HR>2.35</HR><Altitude>2.1</Altitude><Distance>20.0</Distance><Time>5.0</Time><SampleType>periodic</SampleType><UTC>2026-08-01T07:00:05Z</UTC></Sample>
+<Sample><Latitude>0.9140324199279344</Latitude><Longitude>0.0853483457517747</Longitude><Time>5.0</Time><UTC>2026-08-01T07:00:05Z</UTC><SampleType>gps-base</SampleType></Sample>
+<Sample><HR>2.3666666666666667</HR><Altitude>2.2</Altitude><Distance>40.0</Distance><Time>10.0</Time><SampleType>periodic</SampleType><UTC>2026-08-01T07:00:10Z</UTC></Sample>
+<Sample><Latitude>0.9140359105864383</Latitude><Longitude>0.0853500910810267</Longitude><Time>10.0</Time><UTC>2026-08-01T07:00:10Z</UTC><SampleType>gps-base</SampleType></Sample>
+<Sample><HR>2.3833333333333333</HR><Altitude>2.3</Altitude><Distance>60.0</Distance><Time>15.0</Time><SampleType>periodic</SampleType><UTC>2026-08-01T07:00:15Z</UTC></Sample>
+<Sample><Latitude>0.9140394012449423</Latitude><Longitude>0.0853518364102787</Longitude><Time>15.0</Time><UTC>2026-08-01T07:00:15Z</UTC><SampleType>gps-base</SampleType></Sample>
+<Sample><HR>2.4</HR><Altitude>2.4</Altitude><Distance>80.0</Distance><Time>20.0</Time><SampleType>periodic</SampleType><UTC>2026-08-01T07:00:20Z</UTC></Sample>
+<Sample><Latitude>0.9140428919034462</Latitude><Longitude>0.08535358173953068</Longitude><Time>20.0</Time><UTC>2026-08-01T07:00:20Z</UTC><SampleType>gps-base</SampleType></Sample>
+<Sample><HR>2.4166666666666665</HR><Altitude>2.5</Altitude><Distance>100.0</Distance><Time>25.0</Time><SampleType>periodic</SampleType><UTC>2026-08-01T07:00:25Z</UTC></Sample>
+<Sample><Latitude>0.9140463825619503</Latitude><Longitude>0.08535532706878267</Longitude><Time>25.0</Time><UTC>2026-08-01T07:00:25Z</UTC><SampleType>gps-base</SampleType></Sample>
+<Sample><HR>2.433333333333333</HR><Altitude>2.6</Altitude><Distance>120.0</Distance><Time>30.0</Time><SampleType>periodic</SampleType><UTC>2026-08-01T07:00:30Z</UTC></Sample>
+<Sample><Latitude>0.9140498732204543</Latitude><Longitude>0.08535707239803468</Longitude><Time>30.0</Time><UTC>2026-08-01T07:00:30Z</UTC><SampleType>gps-base</SampleType></Sample>
+<Sample><HR>2.45</HR><Altitude>2.7</Altitude><Distance>140.0</Distance><Time>35.0</Time><SampleType>periodic</SampleType><UTC>2026-08-01T07:00:35Z</UTC></Sample>
+<Sample><Latitude>0.9140533638789582</Latitude><Longitude>0.08535881772728668</Longitude><Time>35.0</Time><UTC>2026-08-01T07:00:35Z</UTC><SampleType>gps-base</SampleType></Sample>
+<Sample><HR>2.466666666666667</HR><Altitude>2.8</Altitude><Distance>160.0</Distance><Time>40.0</Time><SampleType>periodic</SampleType><UTC>2026-08-01T07:00:40Z</UTC></Sample>
+<Sample><Latitude>0.9140568545374623</Latitude><Longitude>0.08536056305653866</Longitude><Time>40.0</Time><UTC>2026-08-01T07:00:40Z</UTC><SampleType>gps-base</SampleType></Sample>
+<Sample><HR>2.4833333333333334</HR><Altitude>2.9</Altitude><Distance>180.0</Distance><Time>45.0</Time><SampleType>periodic</SampleType><UTC>2026-08-01T07:00:45Z</UTC></Sample>
+<Sample><Latitude>0.9140603451959664</Latitude><Longitude>0.08536230838579065</Longitude><Time>45.0</Time><UTC>2026-08-01T07:00:45Z</UTC><SampleType>gps-base</SampleType></Sample>
+<Sample><HR>2.5</HR><Altitude>3.0</Altitude><Distance>200.0</Distance><Time>50.0</Time><SampleType>periodic</SampleType><UTC>2026-08-01T07:00:50Z</UTC></Sample>
+<Sample><Latitude>0.9140638358544703</Latitude><Longitude>0.08536405371504266</Longitude><Time>50.0</Time><UTC>2026-08-01T07:00:50Z</UTC><SampleType>gps-base</SampleType></Sample>
+<Sample><HR>2.5166666666666666</HR><Altitude>3.1</Altitude><Distance>220.0</Distance><Time>55.0</Time><SampleType>periodic</SampleType><UTC>2026-08-01T07:00:55Z</UTC></Sample>
+<Sample><Latitude>0.9140673265129743</Latitude><Longitude>0.08536579904429464</Longitude><Time>55.0</Time><UTC>2026-08-01T07:00:55Z</UTC><SampleType>gps-base</SampleType></Sample>
+</Samples>
+</DeviceLog>
+</sml>
