@@ -1,11 +1,12 @@
 #!/bin/sh
 # badgectl's benchmark: builds release, makes its inputs deterministically, runs ours and the peers
-# side by side (medians of several runs) and writes BENCHMARKS.md.
+# side by side (medians of several runs) and writes the full report to $BENCH_DIR/bench.md (BENCHMARKS.md holds the current figures).
 #   scripts/bench.sh                 the standard set (see BENCHMARKS.md)
 # Environment: BENCH_DIR (work folder, default /tmp/badgectl-bench), BENCH_FOLDER_RUNS (runs in the folder
 # benchmark, default 200), BENCH_FOLDER_MINUTES (default 60), BENCH_GPXPY_1M=1 to also time gpxpy on the
 # 1,000,000-point file (~100 s a run), BENCH_FULL=1 to add one pass over 2,000 runs of 1 hour (~3 GB),
-# BENCH_RUNS (repetitions, default 5), BENCH_OUT (default BENCHMARKS.md).
+# BENCH_RUNS (repetitions, default 5), BENCH_OUT (default $BENCH_DIR/bench.md; BENCHMARKS.md holds the figures
+# users see, whole processes side by side, each with its command: copy from here what changes them).
 # BENCH_ADD_BEFORE=BINARY also times `add` of one run to 1,000, 10,000 and 100,000-run histories with that
 # binary beside this one (scripts/bench/add.sh; the 100,000-run evaluate takes minutes per binary).
 # Then scripts/bench/archives.sh appends its section (a 1 GB Apple Health export; a zip of 1,000 FIT runs against the folder),
@@ -17,7 +18,7 @@ work=${BENCH_DIR:-/tmp/badgectl-bench}
 runs=${BENCH_RUNS:-5}
 folder_runs=${BENCH_FOLDER_RUNS:-200}
 folder_minutes=${BENCH_FOLDER_MINUTES:-60}
-out=${BENCH_OUT:-$root/BENCHMARKS.md}
+out=${BENCH_OUT:-$work/bench.md}
 mkdir -p "$work"
 results="$work/results.txt"
 : > "$results"

@@ -195,9 +195,8 @@ if os.path.exists(full):
     L.extend(line.rstrip() for line in open(full))
     L.append("```")
     L.append("")
-# The scale figures (worker, Spark, adding a run: their own commands, kept in SCALE.md), the notes on how
-# the figures are made, then the measured changes (before/after comparisons).
-for name in ("SCALE.md", "NOTES.md", "CHANGES.md"):
+# The notes on how the figures are made.
+for name in ("NOTES.md",):
     extra = os.path.join(os.path.dirname(os.path.abspath(__file__)), name)
     if os.path.exists(extra):
         L.extend(line.rstrip("\n") for line in open(extra))
