@@ -24,9 +24,14 @@ public final class FactsSorter {
     /// merge holds at most this many read buffers.
     let fanIn: Int
 
-    public init(bufferBytes: Int = 32 << 20, fanIn: Int = 64) {
+    /// `removeOnInterrupt`: the command's own process (`badgectl league`) has its spills removed at
+    /// SIGINT and SIGTERM too (`SpillFolders`); a library's host keeps its signals to itself.
+    public init(bufferBytes: Int = 32 << 20, fanIn: Int = 64, removeOnInterrupt: Bool = false) {
         self.bufferBytes = max(bufferBytes, 1)
         self.fanIn = max(fanIn, 2)
+        // The interrupt handlers are armed now, long before a spill: a signal source is armed
+        // asynchronously, and until then the signal would be ignored.
+        if removeOnInterrupt { SpillFolders.prepare() }
     }
 
     deinit { if let folder { SpillFolders.remove(folder) } }
@@ -157,32 +162,38 @@ struct SpillError: Error, CustomStringConvertible {
 }
 
 /// The league's spill folders: made private (`mkdtemp`, 0700) with private files (0600), and removed
-/// when their sorter is done, or at SIGINT or SIGTERM: the first spill installs handlers (Dispatch
-/// signal sources, so the removal runs on a thread of its own, not inside a signal handler) that
-/// remove every folder still listed, then end the process by the same signal, as it would have ended.
+/// when their sorter is done, or at SIGINT or SIGTERM once `prepare` armed handlers (Dispatch signal
+/// sources, so the removal runs on a thread of its own, not inside a signal handler) that remove
+/// every folder still listed, then end the process by the same signal, as it would have ended.
 enum SpillFolders {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var folders: Set<String> = []
     nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+    /// Set by an interrupt's handler: no more spill files.
+    nonisolated(unsafe) private static var ending = false
 
     /// A new folder under `$TMPDIR` (or /tmp) that only this user may open.
     static func make() throws -> URL {
         let base = FileManager.default.temporaryDirectory.path
+        lock.lock()
+        defer { lock.unlock() }
+        guard !ending else { throw SpillError(path: base, reason: "the process is ending") }
         var template = Array((base + "/badgectl-league-XXXXXX").utf8CString)
         let made: String? = template.withUnsafeMutableBufferPointer { buffer in
             guard let start = buffer.baseAddress, mkdtemp(start) != nil else { return nil }
             return String(cString: start)
         }
         guard let path = made else { throw SpillError(path: base + "/badgectl-league-XXXXXX", reason: String(cString: strerror(errno))) }
-        lock.lock()
         folders.insert(path)
-        installHandlers()
-        lock.unlock()
         return URL(fileURLWithPath: path, isDirectory: true)
     }
 
-    /// A new file only this user may read (0600); fails if the name is taken.
+    /// A new file only this user may read (0600); fails if the name is taken. Made under the lock,
+    /// so that an interrupt's removal never races a file being made (its folder would stay).
     static func create(_ file: URL) throws -> FileHandle {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !ending else { throw SpillError(path: file.path, reason: "the process is ending") }
         let fd = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw SpillError(path: file.path, reason: String(cString: strerror(errno))) }
         return FileHandle(fileDescriptor: fd, closeOnDealloc: true)
@@ -196,6 +207,13 @@ enum SpillFolders {
         try? FileManager.default.removeItem(at: folder)
     }
 
+    /// Arms the interrupt handlers (once per process).
+    static func prepare() {
+        lock.lock()
+        installHandlers()
+        lock.unlock()
+    }
+
     /// Called under the lock.
     private static func installHandlers() {
         guard sources.isEmpty else { return }
@@ -203,10 +221,12 @@ enum SpillFolders {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
+                // Held to the end: no spill file is made from here on (`create`), so each folder's
+                // removal finds every file there is. A write to a file already made goes to its
+                // removed name, harmlessly.
                 lock.lock()
-                let left = folders
-                lock.unlock()
-                for path in left { try? FileManager.default.removeItem(atPath: path) }
+                ending = true
+                for path in folders { try? FileManager.default.removeItem(atPath: path) }
                 signal(number, SIG_DFL)
                 kill(getpid(), number)  // to the process: this thread, one of Dispatch's, blocks signals
             }

@@ -126,7 +126,7 @@ struct LeagueCommand: ParsableCommand {
             return
         }
         // Map (or read facts), sort in bounded memory, reduce one group at a time.
-        let sorter = FactsSorter(bufferBytes: sortBufferKib << 10)
+        let sorter = FactsSorter(bufferBytes: sortBufferKib << 10, removeOnInterrupt: true)
         var sortError: Error?
         let add: (String) -> Void = { line in
             guard sortError == nil else { return }
