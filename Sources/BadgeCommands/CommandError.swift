@@ -1,4 +1,5 @@
 import ArgumentParser
+import BadgeRules
 
 /// Errors of badgectl's commands that are about what the user asked for. Cases a command reports as
 /// a usage error (printed with the usage line, exit status 64) are thrown as
@@ -8,6 +9,9 @@ public enum CommandError: Error, Equatable, CustomStringConvertible {
     case unknownTheme(name: String, available: [String])
     /// A badge id (or name) neither the catalogue nor any pack knows; `suggestion` is the closest id.
     case unknownBadge(id: String, suggestion: String?)
+    /// A badge no loaded pack nor the catalogue knows while some pack did not load (`failures`, each
+    /// `file:line: pack 'x': reason`): the badge may be that pack's, so its load error is the answer.
+    case badgeOfUnloadedPack(id: String, failures: [String])
     /// `--tz NAME` that is not a time zone identifier.
     case unknownTimeZone(name: String)
     /// `generate --count` below 1.
@@ -50,6 +54,10 @@ public enum CommandError: Error, Equatable, CustomStringConvertible {
             return "unknown theme '\(name)'; available: \(available.joined(separator: ", "))"
         case .unknownBadge(let id, let suggestion):
             return "unknown badge '\(id)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? " (the catalogue and the packs define no badges)")
+        case .badgeOfUnloadedPack(let id, let failures):
+            let packs = failures.count == 1 ? "a pack did not load" : "\(failures.count) packs did not load"
+            return "unknown badge '\(id)': \(packs), so the badges it declares are unknown; fix it and try again:\n"
+                + failures.map { "  " + $0 }.joined(separator: "\n")
         case .unknownTimeZone(let name):
             return "unknown time zone '\(name)' (use a name like Europe/Paris or UTC)"
         case .countNotPositive:
@@ -99,4 +107,21 @@ public enum CommandError: Error, Equatable, CustomStringConvertible {
     static let skipped = "skipped "
     /// Before a rule that failed to load or run: `rule failed: <failure>`.
     static let ruleFailed = "rule failed: "
+    /// Before a pack that failed to load (its folder, its pack.lua): `pack failed: <failure>`.
+    static let packFailed = "pack failed: "
+
+    /// A failure of an evaluation on stderr, named for what failed: `pack failed: …` for a pack that did
+    /// not load (none of its rules ran), else `rule failed: …`; `side` after that (`current: `).
+    static func failed(_ failure: RuleFailure, side: String = "") -> String {
+        (failure.isPackFailure ? packFailed : ruleFailed) + side + "\(failure)"
+    }
+
+    /// "N files, N packs, N rules" of the skipped: packs only when one failed (its rules never ran).
+    static func skippedCounts(files: Int, failures: [RuleFailure]) -> String {
+        let packs = failures.filter(\.isPackFailure).count
+        var parts = [Format.count(files, "file")]
+        if packs > 0 { parts.append(Format.count(packs, "pack")) }
+        parts.append(Format.count(failures.count - packs, "rule"))
+        return parts.joined(separator: ", ")
+    }
 }

@@ -150,7 +150,10 @@ public struct RunPipeline: Sendable {
     /// A JSON run summary already parsed (a worker line's `summary`), localised.
     /// - Throws: `ActivityError` naming `source` and the field at fault.
     public func summary(fields: [String: JSONValue], source: String, id: String, zone: TimeZone? = nil) throws -> RunSummary {
-        localise(try SummaryReader.read(fields: fields, source: source, id: id, zoneOffsetSeconds: nil), zone: zone)
+        var run = localise(try SummaryReader.read(fields: fields, source: source, id: id, zoneOffsetSeconds: nil), zone: zone)
+        // As a summary file is read (`RunLoader`): the measures its totals give (its age grades).
+        if !baseAnalyzer.measures.isEmpty { run.measures = analyzer(zone: zone).measures(ofSummary: run) }
+        return run
     }
 
     /// A run's local date, start and offset: the file's own UTC offset when it had one, else `zone`

@@ -134,8 +134,8 @@ extension RunAnalyzer {
     /// The fastest window of each of `wanted` (nil where the run has none) that crosses none of
     /// `stops` (`stopRanges`' result): `fastestEfforts` over each stretch between them, the best
     /// of them kept (the earliest of equal ones).
-    private static func bestEfforts(in series: TimedSeries, _ wanted: [(name: String, meters: Double)],
-                                    stops: [(start: Int, end: Int)]) -> [Effort?] {
+    static func bestEfforts(in series: TimedSeries, _ wanted: [(name: String, meters: Double)],
+                            stops: [(start: Int, end: Int)]) -> [Effort?] {
         guard !stops.isEmpty else { return fastestEfforts(in: series, wanted) }
         var best = [Effort?](repeating: nil, count: wanted.count)
         for piece in stretches(count: series.count, between: stops) where piece.count >= 2 {

@@ -89,7 +89,8 @@ public enum RunLoader {
         case .json where hasher == nil:
             // The decoder's tree: many times the file's size (a summary is a few hundred bytes).
             try MemoryBudget.current?.hold(min(size, SummaryReader.maximumBytes) * 16, as: .points)
-            return [try SummaryReader.read(path: path, id: id, zoneOffsetSeconds: zoneOffsetSeconds)]
+            let summary = try SummaryReader.read(path: path, id: id, zoneOffsetSeconds: zoneOffsetSeconds)
+            return try analyse(.summaries([summary]), id: id, analyzer: analyzer, zoneOffsetSeconds: zoneOffsetSeconds)
         case .json, .tcx, .fit, .sml:
             // Decoded first, then analysed: the file's bytes are gone by then (see `decode`).
             let decoded = try decode(
@@ -188,7 +189,13 @@ public enum RunLoader {
     static func analyse(_ decoded: Decoded, id: String, analyzer: RunAnalyzer, zoneOffsetSeconds: Int?) throws -> [RunSummary] {
         switch decoded {
         case .summaries(let summaries):
-            return summaries
+            // No track: the measures a summary's totals give (its age grades).
+            guard !analyzer.measures.isEmpty else { return summaries }
+            return summaries.map { summary in
+                var summary = summary
+                summary.measures = analyzer.measures(ofSummary: summary)
+                return summary
+            }
         case .tracks(let tracks):
             try holdAnalysis(tracks, analyzer: analyzer)
             return summarize(tracks, id: id, analyzer: analyzer, zoneOffsetSeconds: zoneOffsetSeconds)

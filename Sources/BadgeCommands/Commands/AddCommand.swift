@@ -114,7 +114,7 @@ struct AddCommand: ParsableCommand {
         case .table: print(added.table())
         }
         for error in read.errors { Console.error(CommandError.skipped + error.message) }
-        for failure in update.evaluation.failures { Console.error(CommandError.ruleFailed + "\(failure)") }
+        for failure in update.evaluation.failures { Console.error(CommandError.failed(failure)) }
         if !read.errors.isEmpty || !update.evaluation.failures.isEmpty { throw ExitCode(ExitStatus.partial.rawValue) }
     }
 

@@ -169,8 +169,8 @@ extension DiffCommand {
             print(out.joined(separator: "\n"))
         }
         for error in errors { Console.error(CommandError.skipped + "line \(error.line)\(error.athlete.map { " (\($0))" } ?? ""): \(error.message)") }
-        for failure in ruleErrors.current { Console.error(CommandError.ruleFailed + "current: \(failure)") }
-        for failure in ruleErrors.candidate { Console.error(CommandError.ruleFailed + "candidate: \(failure)") }
+        for failure in ruleErrors.current { Console.error(CommandError.failed(failure, side: "current: ")) }
+        for failure in ruleErrors.candidate { Console.error(CommandError.failed(failure, side: "candidate: ")) }
         try DiffCommand.requireLoading(current: current, candidate: candidate)
         if total.differs { throw ExitCode(ExitStatus.testsFailed.rawValue) }
         if !errors.isEmpty || !ruleErrors.current.isEmpty || !ruleErrors.candidate.isEmpty { throw ExitCode(ExitStatus.partial.rawValue) }

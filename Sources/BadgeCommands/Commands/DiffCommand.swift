@@ -99,8 +99,8 @@ struct DiffCommand: ParsableCommand {
         case .table: print(DiffCommand.table(report, names: current.themedCatalogue.badges + current.themedPackBadges + candidate.themedPackBadges))
         }
         for error in report.errors { Console.error(CommandError.skipped + error.message) }
-        for failure in report.ruleErrors.current { Console.error(CommandError.ruleFailed + "current: \(failure)") }
-        for failure in report.ruleErrors.candidate { Console.error(CommandError.ruleFailed + "candidate: \(failure)") }
+        for failure in report.ruleErrors.current { Console.error(CommandError.failed(failure, side: "current: ")) }
+        for failure in report.ruleErrors.candidate { Console.error(CommandError.failed(failure, side: "candidate: ")) }
         try DiffCommand.requireLoading(current: current, candidate: candidate)
         if diff.counts.differs { throw ExitCode(ExitStatus.testsFailed.rawValue) }
         if !report.errors.isEmpty || !report.ruleErrors.current.isEmpty || !report.ruleErrors.candidate.isEmpty {

@@ -154,7 +154,7 @@ struct EvaluateCommand: ParsableCommand {
         }
         if !report.errors.isEmpty || !report.ruleErrors.isEmpty {
             out.append("")
-            out.append("Skipped: \(Format.count(report.errors.count, "file")), \(Format.count(report.ruleErrors.count, "rule")) (see stderr).")
+            out.append("Skipped: \(CommandError.skippedCounts(files: report.errors.count, failures: report.ruleErrors)) (see stderr).")
         }
         return out.joined(separator: "\n")
     }

@@ -53,7 +53,7 @@ struct ExplainCommand: ParsableCommand {
             throw error
         }
         print(text)
-        for failure in explanation.ruleErrors { Console.error(CommandError.ruleFailed + "\(failure)") }
+        for failure in explanation.ruleErrors { Console.error(CommandError.failed(failure)) }
         for error in explanation.fileErrors { Console.error(CommandError.skipped + error) }
         if !explanation.ruleErrors.isEmpty || !explanation.fileErrors.isEmpty { throw ExitCode(ExitStatus.partial.rawValue) }
     }
@@ -62,7 +62,14 @@ struct ExplainCommand: ParsableCommand {
     func output() throws -> (String, BadgeExplanation) {
         let pipeline = try EvaluationPipeline(options, failures: .rethrow)
         let known = pipeline.theme.apply(Self.knownBadges(catalogue: pipeline.catalogue, packs: pipeline.engine.packs))
-        let target = try Self.find(badge, in: known)
+        let target: CatalogueBadge
+        do {
+            target = try Self.find(badge, in: known)
+        } catch CommandError.unknownBadge where !pipeline.engine.loadFailures.isEmpty {
+            // The badge may be declared by a pack that did not load: its load error is the answer, not
+            // a "did you mean" among the badges that did.
+            throw CommandError.badgeOfUnloadedPack(id: badge, failures: pipeline.engine.loadFailures.map(\.description))
+        }
         let outcome = try pipeline.run(directory: directory, cache: cacheOptions.open())
         let explanation = BadgeExplanation(badge: target, theme: pipeline.theme.name, evaluation: outcome.evaluation,
                                            runs: outcome.folder.runs, fileErrors: outcome.folder.errors.map { "\($0.message)" })
@@ -173,7 +180,9 @@ struct ExplainCommand: ParsableCommand {
         }
         if !e.ruleErrors.isEmpty {
             out.append("")
-            out.append("\(Format.count(e.ruleErrors.count, "rule")) failed (see stderr): the answer may be incomplete.")
+            let packs = e.ruleErrors.filter(\.isPackFailure).count, rules = e.ruleErrors.count - packs
+            let what = [packs > 0 ? Format.count(packs, "pack") : nil, rules > 0 ? Format.count(rules, "rule") : nil].compactMap { $0 }
+            out.append("\(what.joined(separator: " and ")) failed (see stderr): the answer may be incomplete.")
         }
         return out.joined(separator: "\n")
     }

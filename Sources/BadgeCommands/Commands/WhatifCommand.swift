@@ -197,7 +197,7 @@ struct WhatifCommand: ParsableCommand {
         case .table: print(WhatifCommand.table(report, names: names))
         }
         for error in report.errors { Console.error(CommandError.skipped + error.message) }
-        for failure in report.ruleErrors { Console.error(CommandError.ruleFailed + "\(failure)") }
+        for failure in report.ruleErrors { Console.error(CommandError.failed(failure)) }
         if !report.errors.isEmpty || !report.ruleErrors.isEmpty { throw ExitCode(ExitStatus.partial.rawValue) }
     }
 

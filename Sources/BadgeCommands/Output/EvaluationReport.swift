@@ -120,7 +120,7 @@ public struct EvaluationReport: Encodable, Sendable {
     /// Names every skipped file and failed rule on stderr; throws the `partial` exit status when any was.
     func reportSkipped() throws {
         for error in errors { Console.error(CommandError.skipped + error.message) }
-        for failure in ruleErrors { Console.error(CommandError.ruleFailed + "\(failure)") }
+        for failure in ruleErrors { Console.error(CommandError.failed(failure)) }
         if isPartial { throw ExitCode(ExitStatus.partial.rawValue) }
     }
 

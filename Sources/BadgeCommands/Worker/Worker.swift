@@ -119,7 +119,7 @@ final class Worker {
         let header = EvaluationReport.Header(zone: setup.pipeline.zone, packs: setup.pipeline.engine.packs)
         writeText(WorkerLines.encode(WorkerLines.Header(badgectl: header.badgectl, zone: header.zone, sport: setup.sport, packs: header.packs)))
         for failure in setup.pipeline.engine.loadFailures {
-            fail(line: nil, athlete: nil, CommandError.ruleFailed + "\(failure)")
+            fail(line: nil, athlete: nil, CommandError.failed(failure))
         }
         flush()
     }
@@ -258,7 +258,7 @@ final class Worker {
         // Pack load failures were reported once, in the header's lines.
         let ruleFailures = evaluation.failures.dropFirst(setup.pipeline.engine.loadFailures.count)
         for failure in ruleFailures {
-            fail(line: nil, athlete: athlete.name, CommandError.ruleFailed + "\(failure)")
+            fail(line: nil, athlete: athlete.name, CommandError.failed(failure))
         }
         let progress = evaluation.statuses.compactMap { status in
             status.progress.map { WorkerLines.Progress(pack: status.pack, badge: status.badge, current: $0.current, target: $0.target,

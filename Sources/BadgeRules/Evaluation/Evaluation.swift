@@ -119,6 +119,9 @@ public struct RuleFailure: Codable, Sendable, Equatable, CustomStringConvertible
         self.message = message; self.traceback = traceback
     }
 
+    /// A failure of the pack as a whole (its folder, its pack.lua, its environment): none of its rules ran.
+    public var isPackFailure: Bool { rule == nil }
+
     /// `rules/x/y.lua:12: pack 'x' rule 'y': <reason>`
     public var description: String {
         let place = line.map { "\(file):\($0)" } ?? file

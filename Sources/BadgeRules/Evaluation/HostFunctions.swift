@@ -89,10 +89,10 @@ final class HostFunctions {
             return tests.hostPrint()
         case .testRequire:
             guard let tests else { return unknown(fn) }
-            // The one module a test may require: the pack's league.lua, whose functions take groups
-            // the test makes (t.athletes, t.team) rather than runs.
+            // A test requires what rules can (the pack's own modules, `lib.x`, inside the pack folder),
+            // and the pack's league.lua, whose functions take groups the test makes (t.athletes, t.team).
             if lua.string(at: 1) == "league" { return tests.requireLeague() }
-            return lua.raise("require: test files cannot require modules (but \"league\", the pack's league.lua); the rules they test are loaded by t.evaluate", level: 1)
+            return PackSandbox.requireModule(lua: lua, folder: tests.pack.directory, packName: tests.pack.name, envRef: tests.envRef)
         case nil:
             return unknown(fn)
         }

@@ -3,8 +3,8 @@
 -- environment and the host functions, it adds `test` and `skip` to that environment and returns
 -- the controller Swift drives: `count()`, `info(i)` -> name, skip, where and `run(i)`.
 --
--- Host functions (C trampolines into the test host): `run(spec)` -> run, `evaluate(ids, rule,
--- catalogue)` -> result, `fail(level, message, expected, got)` records a failure at the Lua
+-- Host functions (C trampolines into the test host): `run(spec)` -> run, `evaluate(ids, opts)`
+-- -> result (opts: rule, catalogue, athlete, allow_failures), `fail(level, message, expected, got)` records a failure at the Lua
 -- position `level` levels above the function that called it, `where(level)`.
 -- Expectation functions never tail-call `fail`, so the caller's frame is still there.
 -- Embedded at build time (Package.swift: resources .embedInCode); loaded by `Preludes.tests`.
@@ -172,7 +172,7 @@ local function make_t()
 
   function t.evaluate(runs, opts)
     if type(runs) ~= "table" then error("t.evaluate: expected an array of runs, got " .. type(runs), 2) end
-    if opts ~= nil and type(opts) ~= "table" then error("t.evaluate: options must be a table { rule =, catalogue = }, got " .. type(opts), 2) end
+    if opts ~= nil and type(opts) ~= "table" then error("t.evaluate: options must be a table { rule =, catalogue =, athlete =, allow_failures = }, got " .. type(opts), 2) end
     opts = opts or {}
     local ids = {}
     for i = 1, #runs do
@@ -180,7 +180,8 @@ local function make_t()
       if type(id) ~= "string" then error(format("t.evaluate: runs[%d] is not a run (made by t.run) or a run id", i), 2) end
       ids[i] = id
     end
-    local result = h_evaluate(ids, opts.rule, opts.catalogue)
+    -- The host checks every option key (an unknown one is an error, with "did you mean").
+    local result = h_evaluate(ids, opts)
     if #result.failures > 0 and not opts.allow_failures then
       local lines = {}
       for i, f in ipairs(result.failures) do lines[i] = f.text end

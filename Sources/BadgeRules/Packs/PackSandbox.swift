@@ -101,12 +101,20 @@ final class PackSandbox {
     /// the pack's environment) and leaves it on the stack, or pushes why not and returns -1.
     func require(pack: Int) -> Int32 {
         guard pack >= 0, pack < folders.count, pack < envRefs.count else { return lua.raise("require: no pack", level: 2) }
+        return PackSandbox.requireModule(lua: lua, folder: folders[pack], packName: packNames[pack], envRef: envRefs[pack])
+    }
+
+    /// `require(name)` of code of the pack in `folder` (a rule, a module, a test file), the name at
+    /// stack index 1: loads the module file of the pack (text only, inside the pack folder) into the
+    /// environment `envRef` and leaves it on the stack, or pushes why not (at the line of the
+    /// `require` call: two levels up, past the prelude's `require`) and returns -1. The one module
+    /// lookup of rules and tests.
+    static func requireModule(lua: LuaState, folder: String, packName: String, envRef: Int32) -> Int32 {
         guard let name = lua.string(at: 1) else { return lua.raise("require: expected a module name (a string)", level: 2) }
         let segments = name.split(separator: ".", omittingEmptySubsequences: false)
         let valid = !segments.isEmpty && segments.allSatisfy { segment in
             !segment.isEmpty && segment.unicodeScalars.allSatisfy { ($0 >= "a" && $0 <= "z") || ($0 >= "A" && $0 <= "Z") || ($0 >= "0" && $0 <= "9") || $0 == "_" || $0 == "-" }
         }
-        let folder = folders[pack]
         guard valid else {
             return lua.raise("require: '\(name)' is not a module name of this pack (letters, digits, '_', '-', dots for subfolders)", level: 2)
         }
@@ -124,7 +132,7 @@ final class PackSandbox {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: real, isDirectory: &isDirectory), !isDirectory.boolValue,
               let bytes = PackSandbox.read(real) else {
-            return lua.raise("require: no module '\(name)' in pack '\(packNames[pack])' (no file \(path)); rules can require only their own pack's files, system modules (os, io, ...) are not available", level: 2)
+            return lua.raise("require: no module '\(name)' in pack '\(packName)' (no file \(path)); rules can require only their own pack's files, system modules (os, io, ...) are not available", level: 2)
         }
         if let message = lua.load(bytes, chunkName: "@" + path) {
             if splitLocation(message) != nil {
@@ -134,7 +142,7 @@ final class PackSandbox {
             let reason = message.contains("binary chunk") ? "precompiled (binary) chunks are refused, files load as text only" : message
             return lua.raise("require: cannot load \(path): \(reason)", level: 2)
         }
-        lua.setEnvironment(ofFunctionAt: -1, envRef: envRefs[pack])
+        lua.setEnvironment(ofFunctionAt: -1, envRef: envRef)
         return 1
     }
 }

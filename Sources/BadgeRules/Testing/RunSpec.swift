@@ -45,9 +45,9 @@ enum RunSpec {
     }
 
     /// A whole number of seconds (`local_offset_s`), checked: within a day either way.
-    static func whole(_ seconds: Double) throws -> Int {
-        guard seconds == seconds.rounded(), abs(seconds) <= 86_400 else {
-            throw RulesError.field("field 'local_offset_s' must be whole seconds within a day (32400 for +09:00), got \(seconds)")
+    static func whole(_ seconds: Double, field: String = "local_offset_s") throws -> Int {
+        guard seconds.isFinite, seconds == seconds.rounded(), abs(seconds) <= 86_400 else {
+            throw RulesError.field("field '\(field)' must be whole seconds within a day (32400 for +09:00), got \(seconds)")
         }
         return Int(seconds)
     }
@@ -116,14 +116,19 @@ enum RunSpec {
                     throw RulesError.field(fileRefusal(key))
                 }
             }
-            var run = try load(file: file, id: try string("id"), localOffset: try number("local_offset_s").map(whole),
-                               athlete: try athlete(session: session, table: table), session: session)
+            let localOffset = try number("local_offset_s").map { try whole($0) }, runAthlete = try athlete(session: session, table: table)
+            var run = try load(file: file, id: try string("id"), localOffset: localOffset, athlete: runAthlete, session: session)
+            session.pendingFileRun = TestSession.FileRun(file: file, id: try string("id"), localOffset: localOffset, ownAthlete: runAthlete != nil)
             if let name = try string("name") { run.name = name }
-            if let sport = try string("sport") { run.sport = sport }
+            if let sport = try string("sport") {
+                // As the readers read a file's sport word: one table (`Sport`), `treadmill` is running, indoors.
+                run.sport = Sport.normalise(sport)
+                if Sport.isIndoorWord(sport) { run.indoor = true }
+            }
             return run
         }
 
-        let offset = try number("utc_offset_s").map { Int($0) }
+        let offset = try number("utc_offset_s").map { try whole($0, field: "utc_offset_s") }
         var startEpoch: Double
         var startOffset = offset
         if let start = try string("start") {
@@ -145,14 +150,16 @@ enum RunSpec {
             guard civil.year == parts[0], civil.month == parts[1], civil.day == parts[2] else {
                 throw RulesError.field("field 'date': '\(date)' is not a calendar date")
             }
-            startEpoch = Double(days * 86_400 + 7 * 3600 - (offset ?? 0))
+            // 07:00 on that day where the run was: the offset of the run's zone (utc_offset_s, else local_offset_s).
+            let dayOffset = try offset ?? number("local_offset_s").map { try whole($0) } ?? 0
+            startEpoch = Double(days * 86_400 + 7 * 3600 - dayOffset)
         } else {
             // 2024-01-01T07:00:00Z for the first run of a test, a day later for each next one.
             let days = Timestamps.daysFromCivil(year: 2024, month: 1, day: 1) + (ordinal - 1)
             startEpoch = Double(days * 86_400 + 7 * 3600)
         }
         // A test's zone is UTC: a start with no offset (and no utc_offset_s / local_offset_s) is 07:00Z.
-        let localOffset = try number("local_offset_s").map { Int($0) } ?? startOffset ?? 0
+        let localOffset = try number("local_offset_s").map { try whole($0) } ?? startOffset ?? 0
         let localDate = try string("local_date") ?? Timestamps.date(startEpoch, offsetSeconds: localOffset)
         let localStart = try string("local_start") ?? Timestamps.localTime(startEpoch, offsetSeconds: localOffset)
 
@@ -236,7 +243,7 @@ enum RunSpec {
         }
         var run = RunSummary(
             id: id, start: Timestamps.iso8601(startEpoch), startEpochSeconds: startEpoch, utcOffsetSeconds: startOffset,
-            localDate: localDate, name: try string("name"), sport: try string("sport") ?? "running", format: "test",
+            localDate: localDate, name: try string("name"), sport: Sport.normalise(try string("sport")), format: "test",
             points: points ?? 0, distanceMeters: distance, elapsedSeconds: elapsed, timerSeconds: try duration("timer_s"),
             movingSeconds: try duration("moving_s"), deviceDistanceMeters: try number("device_distance_m"),
             checkpoints: checkpoints, splitsKilometre: splitsKilometre, splitsMile: splitsMile, efforts: efforts,
@@ -264,7 +271,8 @@ enum RunSpec {
         }
         // A run described by its fields was recorded outdoors with a GPS unless the test says otherwise.
         run.gps = try flag("gps") ?? true
-        run.indoor = try flag("indoor")
+        // The sport word says indoors as it does in a file (`treadmill`, `VirtualRun`); `indoor` given wins.
+        run.indoor = try flag("indoor") ?? (Sport.isIndoorWord(try string("sport")) ? true : nil)
         run.manual = try flag("manual") ?? false
         run.device = try string("device")
         run.measures = try measures(session: session, table: table)

@@ -17,6 +17,18 @@ final class TestSession {
     /// Runs made by `t.run` in the current test (in creation order): `t.run` hands out real run
     /// proxies, made as the evaluation makes them, with the pack's measures.
     let runs: RunTable
+    /// How each run of the current test that `t.run` read from a file was made (by run id), to read
+    /// it again with `t.evaluate`'s athlete.
+    struct FileRun {
+        var file: String
+        var id: String?
+        var localOffset: Int?
+        /// The run was given its own `athlete` in `t.run` (kept over `t.evaluate`'s).
+        var ownAthlete: Bool
+    }
+    var fileRuns: [String: FileRun] = [:]
+    /// The file spec of the run `t.run` is making (committed once the run is added).
+    var pendingFileRun: FileRun?
     /// Failures the current test recorded.
     var failures: [TestFailure] = []
     var output: [String] = []
@@ -64,10 +76,10 @@ final class TestSession {
         let path: String
         switch PackFiles.resolve(file, folder: pack.directory) {
         case .success(let real): path = real
-        case .failure(let refusal): return lua.raise("require: 'league': \(refusal)", level: 1)
+        case .failure(let refusal): return lua.raise("require: 'league': \(refusal)", level: 2)
         }
         guard FileManager.default.fileExists(atPath: path), let bytes = PackSandbox.read(path) else {
-            return lua.raise("require: no league.lua in pack '\(pack.name)'", level: 1)
+            return lua.raise("require: no league.lua in pack '\(pack.name)'", level: 2)
         }
         if let message = lua.load(bytes, chunkName: "@" + file) {
             lua.push(message)
@@ -95,10 +107,21 @@ final class TestSession {
         lua.setEnvironment(ofFunctionAt: -1, envRef: envRef)
         if let error = lua.call(nargs: 0, nresults: 0) {
             var failure = TestFailure(located: error.message, file: file)
-            failure.traceback = error.traceback
+            failure.traceback = error.traceback.map(TestSession.authorsFrames)
             return failure
         }
         return nil
+    }
+
+    /// A traceback without the preludes' own frames (the test API, `require`'s machinery and the host
+    /// function it calls), which say nothing to a rule author.
+    static func authorsFrames(_ traceback: String) -> String {
+        traceback.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { line in
+                !line.contains(Prelude.tests.locationPrefix) && !line.contains(Prelude.rules.locationPrefix)
+                    && !line.contains("[C]: in ?") && !line.contains("[C]: in upvalue 'loader'")
+            }
+            .joined(separator: "\n")
     }
 
     func controller(_ name: String) {
@@ -131,6 +154,7 @@ final class TestSession {
     /// Runs test `index` (0-based) under the budget; returns its failures (an error adds one).
     func runTest(_ index: Int) -> (failures: [TestFailure], output: [String]) {
         runs.removeAll()
+        fileRuns = [:]
         failures = []
         output = []
         lua.ensureStack()
@@ -147,12 +171,7 @@ final class TestSession {
             if error.stop == .instructions && !failure.message.contains(LuaState.instructionsStopped) {
                 failure.message = "\(LuaState.instructionsStopped) (\(limits.instructionsPerCall) instructions per test): " + failure.message
             }
-            // The test prelude's own frames say nothing to a rule author.
-            failure.traceback = error.traceback.map { text in
-                text.split(separator: "\n", omittingEmptySubsequences: false)
-                    .filter { !$0.contains(Prelude.tests.locationPrefix) && !$0.contains("[C]: in ?") }
-                    .joined(separator: "\n")
-            }
+            failure.traceback = error.traceback.map(TestSession.authorsFrames)
             failures.append(failure)
         }
         lua.collectGarbage()
@@ -197,6 +216,7 @@ final class TestSession {
     func hostRun() -> Int32 {
         guard lua.type(at: 1) == .table else { return raise("t.run: expected a table", level: 2) }
         let run: RunSummary
+        pendingFileRun = nil
         do {
             run = try RunSpec.build(from: self, table: 1, ordinal: runs.count + 1)
         } catch RulesError.field(let text) {
@@ -205,6 +225,7 @@ final class TestSession {
             return raise("t.run: \(error)", level: 2)
         }
         if runs.indexByID[run.id] != nil { return raise("t.run: a run with id '\(run.id)' already exists in this test", level: 2) }
+        if let source = pendingFileRun { fileRuns[run.id] = source }
         // The real run proxy (strict fields, "did you mean", read-only); its index is its creation order.
         runs.pushNewProxy(runs.append(run))
         return 1
@@ -225,26 +246,67 @@ final class TestSession {
             }
             selected.append(runs.runs[index - 1])
         }
+        // The options (a table the test prelude always passes): every key known, or refused by name.
+        guard lua.type(at: 2) == .table else { return raise("t.evaluate: options must be a table", level: 2) }
+        lua.pushNil()
+        while lua.next(2) {
+            lua.pop()
+            guard lua.type(at: -1) == .string, let key = lua.string(at: -1) else {
+                let what = lua.typeName(at: -1)
+                lua.pop()
+                return raise("t.evaluate: option keys are names (\(TestSession.evaluateOptions.joined(separator: ", "))), got a \(what)", level: 2)
+            }
+            guard TestSession.evaluateOptions.contains(key) else {
+                lua.pop()
+                let hint = Suggestion.closest(to: key, in: TestSession.evaluateOptions).map { "; did you mean '\($0)'?" } ?? ""
+                return raise("t.evaluate: unknown option '\(key)'\(hint) (options: \(TestSession.evaluateOptions.joined(separator: ", ")))", level: 2)
+            }
+        }
         var ruleFilter: String? = nil
-        if lua.type(at: 2) != .nil {
-            guard let rule = lua.string(at: 2) else { return raise("t.evaluate: option 'rule' must be a rule id (a string)", level: 2) }
+        if lua.getField(2, "rule") != .nil {
+            guard let rule = lua.string(at: -1) else { lua.pop(); return raise("t.evaluate: option 'rule' must be a rule id (a string)", level: 2) }
             ruleFilter = rule
         }
+        lua.pop()
         var catalogue = defaultCatalogue
-        if lua.type(at: 3) != .nil {
+        if lua.getField(2, "catalogue") != .nil {
             do {
-                catalogue = try readCatalogue(at: 3)
+                catalogue = try readCatalogue(at: lua.top)
             } catch RulesError.field(let text) {
+                lua.pop()
                 return raise("t.evaluate: option 'catalogue': \(text)", level: 2)
             } catch {
+                lua.pop()
                 return raise("t.evaluate: option 'catalogue': \(error)", level: 2)
+            }
+        }
+        lua.pop()
+        var athlete: Athlete? = nil
+        if lua.getField(2, "athlete") != .nil {
+            do {
+                athlete = try readAthlete(at: lua.top)
+            } catch {
+                lua.pop()
+                return raise("t.evaluate: option 'athlete': \(error)", level: 2)
+            }
+        }
+        lua.pop()
+        if let athlete {
+            // As --athlete: the pack's age grades and zones computed with the profile (a run's own
+            // `athlete` in t.run, and measures the test set, are kept).
+            do {
+                selected = try selected.map { try profiled($0, athlete: athlete) }
+            } catch RulesError.field(let text) {
+                return raise("t.evaluate: option 'athlete': \(text)", level: 2)
+            } catch {
+                return raise("t.evaluate: option 'athlete': \(error)", level: 2)
             }
         }
         let sorted = RuleEngine.ordered(selected)
         var evaluation: Evaluation
         var sessionRules: [RuleLoader.Rule] = []
         do {
-            let session = try Session(packs: [pack], catalogue: catalogue, limits: limits, runs: sorted)
+            let session = try Session(packs: [pack], catalogue: catalogue, limits: limits, runs: sorted, athlete: athlete)
             evaluation = session.evaluate()
             sessionRules = session.loader.rules
         } catch {
@@ -277,6 +339,77 @@ final class TestSession {
         }
         pushEvaluation(evaluation)
         return 1
+    }
+
+    /// The option keys `t.evaluate` takes.
+    static let evaluateOptions = ["allow_failures", "athlete", "catalogue", "rule"]
+
+    /// `t.evaluate`'s `athlete = { birth_date =, sex =, max_hr =, resting_hr =, zones = { {lower, upper}, ... } }`:
+    /// the fields of an `--athlete` file, checked by the same code (`Athlete.parse(fields:source:)`).
+    func readAthlete(at index: Int32) throws -> Athlete {
+        guard lua.type(at: index) == .table else {
+            throw RulesError.field("expected a table { birth_date = \"1970-05-01\", sex = \"female\", max_hr =, resting_hr =, zones = }, got \(lua.typeName(at: index))")
+        }
+        guard case .object(let fields) = try jsonValue(at: index, depth: 0) else {
+            throw RulesError.field("expected a table of named fields")
+        }
+        do {
+            return try Athlete.parse(fields: fields, source: "t.evaluate's athlete")
+        } catch let error as ActivityError {
+            throw RulesError.field("\(error)")
+        }
+    }
+
+    /// A Lua value as JSON (strings, numbers, booleans, arrays and tables of names, three levels at
+    /// most): what a profile's fields are.
+    private func jsonValue(at index: Int32, depth: Int) throws -> JSONValue {
+        let at = lua.absolute(index)
+        switch lua.type(at: at) {
+        case .string: return .string(lua.string(at: at, limit: HostFunctions.textLimit) ?? "")
+        case .number: return .number(lua.number(at: at) ?? .nan)
+        case .boolean: return .bool(lua.boolean(at: at))
+        case .table:
+            guard depth < 3 else { throw RulesError.field("nested too deep") }
+            let count = lua.rawLength(at: at)
+            var array: [JSONValue] = [], object: [String: JSONValue] = [:]
+            lua.pushNil()
+            while lua.next(at) {
+                defer { lua.pop() }
+                if lua.type(at: -2) == .string, let key = lua.string(at: -2) {
+                    object[key] = try jsonValue(at: -1, depth: depth + 1)
+                } else if count == 0 {
+                    throw RulesError.field("keys must be names, or an array")
+                }
+            }
+            guard count > 0 else { return .object(object) }
+            guard object.isEmpty else { throw RulesError.field("a table is named fields or an array, not both") }
+            for i in 0..<count {
+                lua.getIndex(at, i + 1)
+                defer { lua.pop() }
+                array.append(try jsonValue(at: -1, depth: depth + 1))
+            }
+            return .array(array)
+        default:
+            throw RulesError.field("\(lua.typeName(at: at)) is not a profile value")
+        }
+    }
+
+    /// `run` with the pack's athlete measures (age grades, heart-rate zones) computed with `athlete`,
+    /// as `--athlete` computes them: a run read from a file is read again with the profile, a run made
+    /// from fields is graded as an even-paced run. A run given its own `athlete` in `t.run`, and a
+    /// measure the test set, keep theirs.
+    func profiled(_ run: RunSummary, athlete: Athlete) throws -> RunSummary {
+        var run = run
+        if let source = fileRuns[run.id] {
+            guard !source.ownAthlete else { return run }
+            let again = try RunSpec.load(file: source.file, id: source.id, localOffset: source.localOffset, athlete: athlete, session: self)
+            for (key, value) in again.measures where run.measures[key] == nil { run.measures[key] = value }
+            return run
+        }
+        // An athlete without birth date or sex grades nothing (the evaluation's notes say why), as --athlete.
+        guard athlete.birthDate != nil, Athlete.tableSex(athlete.sex) != nil else { return run }
+        try RunSpec.grade(&run, athlete: athlete, session: self)
+        return run
     }
 
     func readCatalogue(at index: Int32) throws -> Catalogue {

@@ -88,6 +88,11 @@ extension RunAnalyzer {
     /// covers, its fastest stretch of that distance (the `effort` search, stops up to 120 s) graded the same
     /// way; `best_*` is the highest of them all. Percent: 100 × age standard ÷ time. nil without times or a
     /// date, for an age outside the table (5 to 100), or when neither the run nor any effort is in range.
+    ///
+    /// Only what a runner could have run is graded (`WorldRecord`): a stretch of 400 m or more faster
+    /// than the world record over its distance (a GPS jump) is cut out of the effort search as a long
+    /// stop is, so no effort spans it, and the whole run is then not graded either; an effort whose own
+    /// average beats the record for its distance is not graded, and a run whose average does has no grade.
     static func ageGrade(_ definition: MeasureDefinition, series: TimedSeries, startEpoch: Double?, localDate: String?) -> MeasureValue? {
         guard let birth = definition.text("birth_date"), let sex = definition.text("sex"),
               let table = AgeGradeTable.named(sex: sex, edition: definition.text("table") ?? "2025"),
@@ -100,16 +105,22 @@ extension RunAnalyzer {
         }
         let meters = series.distances[series.count - 1] - series.distances[0]
         let seconds = series.elapsed[series.count - 1] - series.elapsed[0]
-        if seconds > 0, let standard = table.standardSeconds(age: age, meters: meters) {
+        // A "run" no runner could have run (`RunSelection` leaves it out) has no stretch worth grading.
+        guard !WorldRecord.isBeaten(meters: meters, seconds: seconds) else { return nil }
+        let glitches = implausibleStretches(in: series)
+        if seconds > 0, glitches.isEmpty, let standard = table.standardSeconds(age: age, meters: meters) {
             let percent = 100 * standard / seconds
             value["percent"] = .float(percent); value["age_standard_s"] = .float(standard)
             value["distance_m"] = .float(meters); value["elapsed_s"] = .float(seconds)
             consider(percent, meters, seconds)
         }
         let wanted = table.distances.filter { $0 <= meters + distanceTolerance }.map { (name: "", meters: $0) }
+        // The efforts' stretches: between the stops (as `effort`) and between the implausible stretches.
+        let cuts = merged(stopRanges(of: series, maxStopSeconds: effortMaxStopSeconds), glitches)
         var efforts: [MeasureScalar] = []
-        for effort in bestEfforts(in: series, wanted, maxStopSeconds: effortMaxStopSeconds) where effort.elapsedSeconds > 0 {
-            guard let standard = table.standardSeconds(age: age, meters: effort.distanceMeters) else { continue }
+        for effort in bestEfforts(in: series, wanted, stops: cuts).compactMap({ $0 }) where effort.elapsedSeconds > 0 {
+            guard !WorldRecord.isBeaten(meters: effort.distanceMeters, seconds: effort.elapsedSeconds),
+                  let standard = table.standardSeconds(age: age, meters: effort.distanceMeters) else { continue }
             let percent = 100 * standard / effort.elapsedSeconds
             efforts.append(.record(["distance_m": .float(effort.distanceMeters), "elapsed_s": .float(effort.elapsedSeconds),
                                     "age_standard_s": .float(standard), "percent": .float(percent)]))
@@ -120,6 +131,43 @@ extension RunAnalyzer {
         value["best_percent"] = .float(best.percent)
         value["best_distance_m"] = .float(best.meters); value["best_elapsed_s"] = .float(best.seconds)
         return value
+    }
+
+    /// The stretches of `series` over which a runner went faster than any runner has (`WorldRecord`):
+    /// every window from a point to the first point `meters` or more further on (two pointers, O(n))
+    /// that beats the record for the distance it covers, overlapping windows merged, as point ranges
+    /// (first, last) in order. A GPS jump of a few hundred metres in seconds shows as one; 400 m keeps
+    /// the jitter of a few metres a second (and a sprint finish) out of it.
+    static func implausibleStretches(in series: TimedSeries, meters: Double = 400) -> [(start: Int, end: Int)] {
+        let n = series.count, d = series.distances, t = series.elapsed
+        var result: [(start: Int, end: Int)] = []
+        var j = 0
+        for i in 0..<n {
+            if j <= i { j = i + 1 }
+            while j < n, d[j] - d[i] < meters { j += 1 }
+            guard j < n else { break }
+            guard WorldRecord.isBeaten(meters: d[j] - d[i], seconds: t[j] - t[i]) else { continue }
+            if let last = result.last, i <= last.end {
+                result[result.count - 1].end = max(last.end, j)
+            } else {
+                result.append((i, j))
+            }
+        }
+        return result
+    }
+
+    /// Two ordered lists of point ranges as one, overlapping or touching ranges joined.
+    static func merged(_ a: [(start: Int, end: Int)], _ b: [(start: Int, end: Int)]) -> [(start: Int, end: Int)] {
+        guard !a.isEmpty, !b.isEmpty else { return a.isEmpty ? b : a }
+        var result: [(start: Int, end: Int)] = []
+        for range in (a + b).sorted(by: { ($0.start, $0.end) < ($1.start, $1.end) }) {
+            if let last = result.last, range.start <= last.end {
+                result[result.count - 1].end = max(last.end, range.end)
+            } else {
+                result.append(range)
+            }
+        }
+        return result
     }
 }
 
@@ -141,5 +189,27 @@ extension RunAnalyzer {
             elapsed.append(t); distances.append(distanceMeters * t / elapsedSeconds)
         }
         return ageGrade(definition, series: TimedSeries(distances: distances, elapsed: elapsed), startEpoch: nil, localDate: localDate)
+    }
+}
+
+extension RunAnalyzer {
+    /// The measures of a run read without a track (a JSON summary: a race result typed in, a treadmill's
+    /// totals): its age grades, as `t.run` makes them, of an even-paced run of its distance in its elapsed
+    /// time (else its timer time) on its local date (the summary's own, else the wall clock of a start
+    /// with no offset, else the start in the summary's offset or in `zone`, else UTC). Every other measure
+    /// needs a track and is absent.
+    public func measures(ofSummary summary: RunSummary) -> [String: MeasureValue] {
+        var result: [String: MeasureValue] = [:]
+        guard let epoch = summary.startEpochSeconds, epoch.isFinite,
+              let seconds = summary.elapsedSeconds ?? summary.timerSeconds else { return result }
+        let offset = summary.floatingStart == true ? 0
+            : summary.utcOffsetSeconds ?? zone.map { $0.secondsFromGMT(for: Date(timeIntervalSince1970: epoch)) } ?? 0
+        let localDate = summary.localDate ?? Timestamps.date(epoch, offsetSeconds: offset)
+        for definition in measures where definition.kind == MeasureKind.ageGrade.name {
+            if let value = RunAnalyzer.ageGrade(definition, evenRunMeters: summary.distanceMeters, elapsedSeconds: seconds, localDate: localDate) {
+                result[definition.key] = value
+            }
+        }
+        return result
     }
 }

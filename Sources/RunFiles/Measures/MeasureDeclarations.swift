@@ -410,7 +410,7 @@ public struct MeasureKind: Sendable {
         case segment.name: return "the run has no positions or never came within the segment's bounding box (widened by tolerance_m)"
         case tiles.name: return "the run has no positions"
         case gradeAdjusted.name: return "the run has no times or fewer than two elevations"
-        case ageGrade.name: return "the run has no times or start date, is shorter than the tables' shortest distance (1 mile), or the runner's age on the day is outside 5 to 100"
+        case ageGrade.name: return "the run has no time or start date, is shorter than the tables' shortest distance (1 mile), is faster than the world record over every stretch graded (a GPS jump), or the runner's age on the day is outside 5 to 100"
         default: return "not computed for this run"
         }
     }
@@ -473,11 +473,17 @@ public struct Athlete: Sendable, Equatable {
     }
 
     public static func parse(_ data: Data, source: String) throws -> Athlete {
-        func bad(_ field: String, _ reason: String) -> ActivityError { .badSummary(path: source, field: field, reason: reason) }
         // JSONText, the one JSON reader: a repeated key or invalid UTF-8 is refused, saying where.
         guard case .object(let object) = try JSONText.parse(Array(data), source: source) else {
             throw ActivityError.notFormat(path: source, format: "athlete profile", reason: "expected a JSON object { \"max_hr\": 190, \"resting_hr\": 50, ... }")
         }
+        return try parse(fields: object, source: source)
+    }
+
+    /// A profile's fields, already parsed (a file's object, or `t.evaluate`'s `athlete` table): the one
+    /// check of every field, whoever gives them.
+    public static func parse(fields object: [String: JSONValue], source: String) throws -> Athlete {
+        func bad(_ field: String, _ reason: String) -> ActivityError { .badSummary(path: source, field: field, reason: reason) }
         let known = ["max_hr", "resting_hr", "birth_date", "sex", "zones"]
         for key in object.keys.sorted() where !known.contains(key) {
             throw bad(key, "unknown field (known: \(known.joined(separator: ", ")))")

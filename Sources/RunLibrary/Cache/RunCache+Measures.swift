@@ -58,10 +58,12 @@ extension RunCache {
 
     /// A measure kind's revision: bumped when what a kind computes from the same parameters changes,
     /// so that values cached before are computed again (`time_in` 2: `max` is included; `age_grade`
-    /// 2: a run with a stop over two minutes had every distance's effort the shortest one's).
+    /// 2: a run with a stop over two minutes had every distance's effort the shortest one's; 3: JSON
+    /// summaries are graded, and no effort over a stretch faster than the world record).
     static func revision(of kind: String) -> Int {
         switch kind {
-        case MeasureKind.timeIn.name, MeasureKind.ageGrade.name: return 2
+        case MeasureKind.ageGrade.name: return 3
+        case MeasureKind.timeIn.name: return 2
         default: return 1
         }
     }

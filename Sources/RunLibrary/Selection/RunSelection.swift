@@ -1,4 +1,5 @@
 import Foundation
+import RunAnalysis
 import RunFiles
 
 /// A run that was read but is not handed to the rules, and why.
@@ -33,32 +34,8 @@ public struct RunSelection: Sendable, Equatable {
         }
     }
 
-    /// World-record average speeds (m/s) by distance (men's outdoor records, rounded up): no runner's
-    /// average over that distance is faster. Between two distances the limit is interpolated on the
-    /// logarithm of the distance; below 400 m the 400 m figure holds, beyond 100 km the 100 km figure.
-    static let recordSpeeds: [(meters: Double, metersPerSecond: Double)] = [
-        (400, 9.30),  // 43.03 s
-        (1000, 7.58),  // 2:11.96
-        (1609.344, 7.22),  // 3:43.13
-        (5000, 6.62),  // 12:35.36
-        (10000, 6.37),  // 26:11.00
-        (21097.5, 6.12),  // 57:30
-        (42195, 5.84),  // 2:00:35
-        (100000, 4.72),  // 5:53:28 (road 100 km)
-    ]
-
-    /// The fastest average speed a runner has ever held over `meters`.
-    public static func recordSpeed(forDistance meters: Double) -> Double {
-        guard let first = recordSpeeds.first, let last = recordSpeeds.last else { return .infinity }
-        if meters <= first.meters { return first.metersPerSecond }
-        if meters >= last.meters { return last.metersPerSecond }
-        for i in 1..<recordSpeeds.count where meters <= recordSpeeds[i].meters {
-            let a = recordSpeeds[i - 1], b = recordSpeeds[i]
-            let f = (log(meters) - log(a.meters)) / (log(b.meters) - log(a.meters))
-            return a.metersPerSecond + f * (b.metersPerSecond - a.metersPerSecond)
-        }
-        return last.metersPerSecond
-    }
+    /// The fastest average speed a runner has ever held over `meters` (`WorldRecord`, the one table).
+    public static func recordSpeed(forDistance meters: Double) -> Double { WorldRecord.speed(forDistance: meters) }
 
     /// Splits runs into those the rules see and those left out (with a reason). Runs keep their order.
     public func apply(_ runs: [RunSummary]) -> (selected: [RunSummary], excluded: [ExcludedRun]) {
@@ -69,7 +46,7 @@ public struct RunSelection: Sendable, Equatable {
                 excluded.append(ExcludedRun(id: run.id, sport: run.sport, reason: "sport '\(run.sport)' is not chosen (--sport \(sports.sorted().joined(separator: ",")))"))
                 continue
             }
-            if excludesImplausible, run.sport == "running", let speed = run.speedMetersPerSecond, run.distanceMeters >= 100 {
+            if excludesImplausible, run.sport == "running", let speed = run.speedMetersPerSecond, run.distanceMeters >= WorldRecord.shortestCheckedMeters {
                 let limit = RunSelection.recordSpeed(forDistance: run.distanceMeters)
                 if speed > limit {
                     excluded.append(ExcludedRun(
