@@ -245,7 +245,7 @@ final class TestSession {
         var sessionRules: [RuleLoader.Rule] = []
         do {
             let session = try Session(packs: [pack], catalogue: catalogue, limits: limits, runs: sorted)
-            evaluation = session.evaluate()
+            evaluation = session.evaluate(athlete: nil)
             sessionRules = session.loader.rules
         } catch {
             evaluation = Evaluation(runOrder: sorted.map(\.id))
