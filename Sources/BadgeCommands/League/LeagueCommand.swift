@@ -16,8 +16,9 @@ struct LeagueCommand: ParsableCommand {
         commandName: "league",
         abstract: "Crowns, leaderboards, Local Legends, club challenges and rarity across the athletes of worker lines on stdin.",
         discussion: """
-            Reads the worker's input lines (docs/worker.md; a line may also give "sex", "birth_date" \
-            (YYYY-MM-DD) and "team"), evaluates each athlete as `badgectl worker` does, then writes one \
+            Reads the worker's input lines (docs/worker.md; a line's profile "sex" and "birth_date" \
+            (YYYY-MM-DD) are also the athlete's categories, and it may give "team"), evaluates each athlete \
+            with their own profile as `badgectl worker` does, then writes one \
             JSON line per result, each with a kind (crown, rank, legend, club, rarity) and a deterministic id. \
             A bad line is skipped and named on stderr; exit status 2 when anything was skipped. \
             The lines are described in docs/league.md.
