@@ -82,6 +82,41 @@ final class PerAthleteProfileTests: XCTestCase {
         XCTAssertEqual(reused.statesLoaded, 1)
     }
 
+    /// The profile's value in the state is the evaluation's own (dropped at the reset, its slot reused
+    /// by the next evaluation's values): `ctx.athlete` is taken back after each evaluation, so a next
+    /// athlete without a profile, whose runs bring more values, reads nil and not one of theirs.
+    func testTheNextAthleteWithoutAProfileReadsNil() throws {
+        let fixture = try PackFixture()
+        try fixture.pack("kind", files: [
+            "kind.lua": """
+                return { id = "kind", badge = "5k", repeatable = true,
+                  earned = function(run, ctx)
+                    local seen = tostring(run.name) .. tostring(run.local_date)
+                    for _, split in ipairs(run.splits_km or {}) do seen = seen .. tostring(split.index) end
+                    return { detail = type(ctx.athlete) }
+                  end }
+                """,
+        ])
+        let reused = ReusedEvaluator(engine: fixture.engine(["kind"]))
+        let one = [makeRun("r1", day: 0, distance: 6_000)]
+        let many = (1...6).map { makeRun("s\($0)", day: $0, distance: 6_000 + Double($0)) }
+        XCTAssertEqual(reused.evaluate(runs: one, athlete: Athlete(source: "a", sex: "F")).awards.map(\.detail), ["userdata"])
+        XCTAssertEqual(Set(reused.evaluate(runs: many, athlete: nil).awards.map(\.detail)), ["nil"])
+        XCTAssertEqual(reused.statesLoaded, 1)
+
+        // The mechanism itself: after an evaluation, no rule's ctx holds an athlete (its id would
+        // name whatever value the next evaluation puts in that place).
+        let engine = fixture.engine(["kind"])
+        let session = try Session(packs: engine.packs, catalogue: engine.catalogue, limits: engine.limits, runs: one)
+        let evaluation = session.evaluate(athlete: Athlete(source: "a", sex: "F"))
+        XCTAssertEqual(evaluation.awards.map(\.detail), ["userdata"])
+        XCTAssertFalse(session.loader.rules.isEmpty)
+        for rule in session.loader.rules {
+            let ctx = try XCTUnwrap(rule.ctx)
+            XCTAssertEqual((ctx + 4).load(as: UInt32.self) & (1 << 4), 0, "ctx.athlete of \(rule.id) is taken back")
+        }
+    }
+
     /// A rule that keeps one athlete's `ctx.athlete` for the next: the reset sees it (the state is
     /// replaced) and the next athlete sees nothing of it.
     func testAProfileKeptByARuleDoesNotReachTheNextAthlete() throws {
