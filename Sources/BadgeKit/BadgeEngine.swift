@@ -55,6 +55,16 @@ public struct BadgeEngine: Sendable {
         pipeline = RunPipeline(engine: engine, zone: zone, selection: selection, cache: opened)
     }
 
+    /// This engine for one athlete's own profile (heart rates, zones, birth date, sex: what
+    /// `--athlete FILE` or a worker line gives, parsed by `Athlete.parse`): runs read through it carry
+    /// the measures the profile resolves (heart-rate zones, age grade), and its evaluations hand it to
+    /// the rules as `ctx.athlete`. For a server evaluating many runners with one loaded engine.
+    public func with(athlete: Athlete?) -> BadgeEngine {
+        var engine = self
+        engine.pipeline = pipeline.with(athlete: athlete)
+        return engine
+    }
+
     /// The packs that loaded, in order, each with its `name`, `version` and content `fingerprint`.
     public var packs: [RulePack] { rules.packs }
 
@@ -246,14 +256,19 @@ public enum BadgeKitError: Error, CustomStringConvertible, Equatable, Sendable {
 // MARK: - Across athletes
 
 /// One athlete for `BadgeEngine.league`: their name, what their worker line would say of them
-/// (sex, birth date `YYYY-MM-DD`, team) and their runs (any order).
+/// (sex, birth date `YYYY-MM-DD`, team), their own profile when they have one, and their runs (any order).
 public struct LeagueAthlete: Sendable {
     public var name: String
     public var profile: League.Profile
+    /// Their profile (heart rates, zones, birth date, sex), as a worker line gives it: their measures
+    /// and rules use it (`ctx.athlete`, zones, age grade); nil: the engine's. Read their runs with
+    /// `engine.with(athlete:)` of the same profile, so that the runs carry the measures it resolves.
+    /// Their categories take its sex and birth date where `profile` gives none.
+    public var athlete: Athlete?
     public var runs: [RunSummary]
 
-    public init(name: String, profile: League.Profile = League.Profile(), runs: [RunSummary]) {
-        self.name = name; self.profile = profile; self.runs = runs
+    public init(name: String, profile: League.Profile = League.Profile(), athlete: Athlete? = nil, runs: [RunSummary]) {
+        self.name = name; self.profile = profile; self.athlete = athlete; self.runs = runs
     }
 }
 
@@ -286,9 +301,13 @@ extension BadgeEngine {
                 failures.append("athlete \(athlete.name) given twice: left out the second time")
                 continue
             }
-            let selection = pipeline.select(athlete.runs)
-            league.add(athlete: athlete.name, profile: athlete.profile, runs: selection.selected,
-                       evaluation: pipeline.engine.evaluate(runs: selection.selected))
+            let own = athlete.athlete.map { pipeline.with(athlete: $0) } ?? pipeline
+            let selection = own.select(athlete.runs)
+            var profile = athlete.profile
+            profile.sex = profile.sex ?? athlete.athlete?.sex
+            profile.birthDate = profile.birthDate ?? athlete.athlete?.birthDate
+            league.add(athlete: athlete.name, profile: profile, runs: selection.selected,
+                       evaluation: own.engine.evaluate(runs: selection.selected))
         }
         let lines = league.lines()
         return LeagueOutcome(lines: lines, failures: failures + league.failures)

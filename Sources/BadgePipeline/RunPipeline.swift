@@ -82,6 +82,16 @@ public struct RunPipeline: Sendable {
         baseAnalyzer = RunAnalyzer(checkpoints: engine.catalogue.checkpointTargets, measures: engine.measureDefinitions)
     }
 
+    /// This pipeline for one athlete's own profile (a worker or league line's `birth_date`, `sex`,
+    /// `max_hr`, `resting_hr`, `zones`): their runs are analysed with it (heart-rate zones, age grade)
+    /// and evaluated with it (`ctx.athlete`). The same pipeline when the profile is the engine's.
+    public func with(athlete: Athlete?) -> RunPipeline {
+        if athlete == engine.athlete { return self }
+        var engine = self.engine
+        engine.athlete = athlete
+        return RunPipeline(engine: engine, zone: zone, selection: selection, cache: cache)
+    }
+
     // MARK: - The analyzer
 
     /// The one analyzer of this pipeline's runs: the catalogue's checkpoints and every measure the

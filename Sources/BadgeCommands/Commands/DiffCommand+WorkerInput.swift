@@ -18,6 +18,14 @@ extension DiffCommand {
         var name: String
         /// Per run: the line it came from and what it held.
         var lines: [(line: Int, run: WorkerLine)] = []
+        /// The profile their lines gave, fixed by the first (`WorkerLine.Profiles`, as the worker).
+        var profiles = WorkerLine.Profiles()
+
+        /// `pipeline` for this athlete: with the profile their lines gave, else as it is (`--athlete`'s).
+        func pipeline(_ pipeline: RunPipeline) -> RunPipeline {
+            guard let profile = profiles.fixed?.profile else { return pipeline }
+            return pipeline.with(athlete: profile)
+        }
     }
 
     /// A line that could not be used: its number, the athlete it named and why.
@@ -79,7 +87,13 @@ extension DiffCommand {
                         index[name] = athletes.count
                         athletes.append(Athlete(name: name))
                     }
-                    athletes[index[name] ?? 0].lines.append((number, run))
+                    let at = index[name] ?? 0
+                    do {
+                        _ = try athletes[at].profiles.take(run, number: number, athlete: name)
+                        athletes[at].lines.append((number, run))
+                    } catch {
+                        errors.append(LineError(line: number, athlete: name, message: "\(error)"))
+                    }
                 }
             }
         }
@@ -138,8 +152,9 @@ extension DiffCommand {
         var ruleErrors = Report.Sides(current: [], candidate: [])
         for athlete in athletes {
             var lineErrors: [LineError] = []
-            let before = current.engine.evaluate(runs: Self.runs(of: athlete, pipeline: currentRuns, errors: &lineErrors))
-            let after = candidate.engine.evaluate(runs: Self.runs(of: athlete, pipeline: candidateRuns, errors: &lineErrors))
+            let currentPipeline = athlete.pipeline(currentRuns), candidatePipeline = athlete.pipeline(candidateRuns)
+            let before = currentPipeline.engine.evaluate(runs: Self.runs(of: athlete, pipeline: currentPipeline, errors: &lineErrors))
+            let after = candidatePipeline.engine.evaluate(runs: Self.runs(of: athlete, pipeline: candidatePipeline, errors: &lineErrors))
             // Each side reads the lines; a line that fails fails on both, reported once.
             for error in lineErrors where !errors.contains(error) { errors.append(error) }
             ruleErrors.current += before.failures

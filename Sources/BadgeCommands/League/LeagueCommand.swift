@@ -16,8 +16,9 @@ struct LeagueCommand: ParsableCommand {
         commandName: "league",
         abstract: "Crowns, leaderboards, Local Legends, club challenges and rarity across the athletes of worker lines on stdin.",
         discussion: """
-            Reads the worker's input lines (docs/worker.md; a line may also give "sex", "birth_date" \
-            (YYYY-MM-DD) and "team"), evaluates each athlete as `badgectl worker` does, then writes one \
+            Reads the worker's input lines (docs/worker.md; a line's profile "sex" and "birth_date" \
+            (YYYY-MM-DD) are also the athlete's categories, and it may give "team"), evaluates each athlete \
+            with their own profile as `badgectl worker` does, then writes one \
             JSON line per result, each with a kind (crown, rank, legend, club, rarity) and a deterministic id. \
             A bad line is skipped and named on stderr; exit status 2 when anything was skipped. \
             The lines are described in docs/league.md.
@@ -184,22 +185,24 @@ struct LeagueCommand: ParsableCommand {
     static func map(setup: Setup, league: League, from descriptor: Int32, _ write: @escaping (String) -> Void) -> Outcome {
         for line in league.markers() { write(line) }
         let worker = Worker(setup: setup, write: { _ in }, flush: {})
-        var profiles: [String: League.Profile] = [:]
+        var teams: [String: String] = [:]
         var skipped = 0
-        worker.observe = { athlete, runs, evaluation in
-            let profile = profiles.removeValue(forKey: athlete) ?? League.Profile()
+        worker.observe = { athlete, given, runs, evaluation in
+            // Sex and birth date are the athlete's profile, as the worker read it from their lines
+            // (the one profile parser; WorkerLine.Profiles); the team is the league's own field.
+            let profile = League.Profile(sex: given?.sex, birthDate: given?.birthDate, team: teams.removeValue(forKey: athlete))
             for line in league.facts(athlete: athlete, profile: profile, runs: runs, evaluation: evaluation) { write(line) }
         }
         let limit = SummaryReader.maximumBytes + 4096
         let readError = LineReader(descriptor: descriptor, maximumBytes: limit).forEach { item in
             switch item {
             case .line(let number, let bytes):
-                switch profile(of: bytes, number: number) {
+                switch team(of: bytes, number: number) {
                 case .failure(let error):
                     skipped += 1
                     Console.error(CommandError.prefix + "line \(number): \(error.description); skipped")
                 case .success(let found):
-                    if let (athlete, profile) = found, profiles[athlete] == nil, profile != League.Profile() { profiles[athlete] = profile }
+                    if let (athlete, team) = found, teams[athlete] == nil, let team { teams[athlete] = team }
                     worker.take(line: number, bytes: bytes)
                 }
             case .tooLong(let number): worker.takeTooLong(line: number, limit: limit)
@@ -245,29 +248,22 @@ struct LeagueCommand: ParsableCommand {
         return .skipped(skipped)
     }
 
-    /// Messages of a line's league fields.
+    /// Messages of a line's league field.
     enum Message {
         static func mustBeString(_ field: String) -> String { "\"\(field)\" must be a non-empty string" }
-        static let birthDate = "\"birth_date\" must be a date YYYY-MM-DD"
     }
 
-    /// The athlete and the league fields of a line (nil when the line names no athlete: the worker
-    /// reports it); a field of the wrong type is the line's error.
-    static func profile(of bytes: UnsafeBufferPointer<UInt8>, number: Int) -> Result<(String, League.Profile)?, WorkerLine.LineError> {
+    /// The athlete and the `team` of a line (nil when the line names no athlete: the worker reports
+    /// it); a team of the wrong type is the line's error. The line's `sex` and `birth_date` are the
+    /// athlete's profile, which the worker reads (`WorkerLine`).
+    static func team(of bytes: UnsafeBufferPointer<UInt8>, number: Int) -> Result<(String, String?)?, WorkerLine.LineError> {
         guard case .object(let fields)? = try? JSONText.parse(bytes, source: "line \(number)"),
               case .string(let athlete)? = fields["athlete"] else { return .success(nil) }
-        var profile = League.Profile()
-        for (key, path) in [("sex", \League.Profile.sex), ("team", \League.Profile.team), ("birth_date", \League.Profile.birthDate)] {
-            switch fields[key] {
-            case nil, .null?: continue
-            case .string(let value)? where !value.isEmpty: profile[keyPath: path] = value
-            default: return .failure(WorkerLine.LineError(description: Message.mustBeString(key)))
-            }
+        switch fields["team"] {
+        case nil, .null?: return .success((athlete, nil))
+        case .string(let value)? where !value.isEmpty: return .success((athlete, value))
+        default: return .failure(WorkerLine.LineError(description: Message.mustBeString("team")))
         }
-        if let birth = profile.birthDate, !AsOfOptions.isDate(birth) {
-            return .failure(WorkerLine.LineError(description: Message.birthDate))
-        }
-        return .success((athlete, profile))
     }
 
     /// The end of local date `date` in `zone` (epoch seconds); nil without a date.

@@ -46,6 +46,11 @@ final class Worker {
     struct Athlete {
         var name: String
         var firstLine: Int
+        /// The pipeline of this athlete's runs: the worker's, or the worker's with the profile their
+        /// first line gave (`RunPipeline.with(athlete:)`: their zones and age grade, `ctx.athlete`).
+        var pipeline: RunPipeline
+        /// The profile their lines gave (nil: `--athlete`'s), fixed by the first (`WorkerLine.Profiles`).
+        var profiles = WorkerLine.Profiles()
         var runs: [RunSummary] = []
         /// The line of each run id given, to refuse a second run with the same id.
         var idLines: [String: Int] = [:]
@@ -58,9 +63,10 @@ final class Worker {
     /// Takes one output line's bytes (without its newline).
     let write: (UnsafeBufferPointer<UInt8>) -> Void
     let flush: () -> Void
-    /// Called with each athlete's name, the runs the rules saw and their evaluation, once its lines
-    /// are written (`badgectl league` collects its facts here; the worker itself sets none).
-    var observe: ((_ athlete: String, _ runs: [RunSummary], _ evaluation: Evaluation) -> Void)?
+    /// Called with each athlete's name, the profile their lines gave (nil when they gave none), the
+    /// runs the rules saw and their evaluation, once its lines are written (`badgectl league`
+    /// collects its facts here; the worker itself sets none).
+    var observe: ((_ athlete: String, _ profile: RunFiles.Athlete?, _ runs: [RunSummary], _ evaluation: Evaluation) -> Void)?
     private var zones: [String: TimeZone] = [:]
     private let finished = FinishedAthletes()
     private var current: Athlete?
@@ -146,10 +152,15 @@ final class Worker {
             }
             finishAthlete()
             guard !stopped else { return }
-            current = Athlete(name: name, firstLine: number)
+            current = Athlete(name: name, firstLine: number, pipeline: setup.pipeline)
         }
         do {
-            try add(try line.get(), line: number)
+            let line = try line.get()
+            if current?.profiles.fixed == nil, let profile = line.profile {
+                current?.pipeline = setup.pipeline.with(athlete: profile)
+            }
+            _ = try current?.profiles.take(line, number: number, athlete: name)
+            try add(line, line: number)
         } catch {
             current?.errors += 1
             fail(line: number, athlete: name, "\(error)")
@@ -197,14 +208,15 @@ final class Worker {
 
     /// The line's runs, read (through the cache) and localised by the pipeline, appended to the athlete's.
     private func add(_ line: WorkerLine, line number: Int) throws {
+        guard let pipeline = current?.pipeline else { return }
         let runs: [RunSummary]
         switch line.source {
         case .path(let path):
-            let read = setup.pipeline.read(files: [(try confined(path), line.id)], zone: line.zone)
+            let read = pipeline.read(files: [(try confined(path), line.id)], zone: line.zone)
             if let error = read.errors.first { throw LineError(description: error.message) }
             runs = read.runs
         case .summary(let summary):
-            runs = [try setup.pipeline.summary(fields: summary, source: "line \(number) summary", id: line.id, zone: line.zone)]
+            runs = [try pipeline.summary(fields: summary, source: "line \(number) summary", id: line.id, zone: line.zone)]
         }
         // Checked against `current` in place, and appended through it: a copy of the athlete would
         // copy every run so far (quadratic in the athlete's runs).
@@ -240,9 +252,9 @@ final class Worker {
         guard let athlete = current else { return }
         current = nil
         finished.insert(athlete.name)
-        let selection = setup.pipeline.select(athlete.runs)
-        let evaluation = evaluator.evaluate(runs: selection.selected)
-        observe?(athlete.name, selection.selected, evaluation)
+        let selection = athlete.pipeline.select(athlete.runs)
+        let evaluation = evaluator.evaluate(runs: selection.selected, athlete: athlete.pipeline.engine.athlete)
+        observe?(athlete.name, athlete.profiles.fixed?.profile ?? nil, selection.selected, evaluation)
         var occurrences: [OccurrenceKey: Int] = [:]
         for award in evaluation.awards {
             let key = OccurrenceKey(pack: award.pack, badge: award.badge, tier: award.tier, run: award.run)

@@ -1,7 +1,8 @@
 import Foundation
 import RunFiles
 
-/// One input line of `badgectl worker` (docs/worker.md): `{"athlete", "tz"?, "path" | "summary", "id"?}`.
+/// One input line of `badgectl worker` (docs/worker.md): `{"athlete", "tz"?, "path" | "summary", "id"?}`,
+/// and the athlete's profile (`birth_date`, `sex`, `max_hr`, `resting_hr`, `zones`) when it gives one.
 ///
 /// The one reader of these lines: the bytes `LineReader` hands out, parsed by `JSONText` (repeated
 /// keys, invalid UTF-8 and nesting are refused the same way everywhere). The worker (`Worker.take`)
@@ -21,6 +22,9 @@ struct WorkerLine {
     var source: Source
     /// The run's id: `id`, else the file's name, else the summary's `start` as written, else `line N`.
     var id: String
+    /// The athlete's profile, when the line gives any of its fields (`Athlete.profile(in:)`, the parser
+    /// of `--athlete FILE`); nil: `--athlete`'s. An athlete's lines agree on it (`Profiles`).
+    var profile: Athlete? = nil
 
     /// What a line holds.
     enum Reading {
@@ -47,6 +51,13 @@ struct WorkerLine {
         static let pathAndSummary = "give \"path\" or \"summary\", not both"
         static let neither = "missing \"path\" (a run file) or \"summary\" (a JSON run summary)"
         static func mustBeString(_ field: String) -> String { "\"\(field)\" must be a string" }
+        /// A line whose profile is not the one the athlete's first line gave (`Profiles`).
+        static func profileDiffers(athlete: String, field: String, here: String?, first: String?, line: Int) -> String {
+            "athlete \(ShownValue.quoted(athlete)): profile field \"\(field)\" "
+                + (here.map { "is \($0) here" } ?? "is not given here")
+                + (first.map { " but \($0) on line \(line)" } ?? " but not on line \(line)")
+                + ", the athlete's first line: an athlete's lines give one profile (the first line's, repeated whole, or none of its fields)"
+        }
         static func unknownZone(_ name: String) -> String { "unknown time zone \(ShownValue.quoted(name)) in \"tz\" (use a name like Europe/Paris or UTC)" }
     }
 
@@ -85,21 +96,67 @@ struct WorkerLine {
             }
         }
         let zone = try string("tz").map(zone)
+        let profile: Athlete?
+        do { profile = try Athlete.profile(in: fields, source: "line \(number)") } catch { throw LineError(description: "\(error)") }
         let path = try string("path")
         let givenID = try string("id")
         switch (path, fields["summary"]) {
         case (_?, let summary?) where summary != .null:
             throw LineError(description: Message.pathAndSummary)
         case (let path?, _):
-            return WorkerLine(athlete: athlete, zone: zone, source: .path(path), id: givenID ?? (path as NSString).lastPathComponent)
+            return WorkerLine(athlete: athlete, zone: zone, source: .path(path), id: givenID ?? (path as NSString).lastPathComponent,
+                              profile: profile)
         case (nil, .object(let summary)?):
             var id = givenID
             if id == nil, case .string(let start)? = summary["start"] { id = start }
-            return WorkerLine(athlete: athlete, zone: zone, source: .summary(summary), id: id ?? "line \(number)")
+            return WorkerLine(athlete: athlete, zone: zone, source: .summary(summary), id: id ?? "line \(number)", profile: profile)
         case (nil, let other?) where other != .null:
             throw LineError(description: "\"summary\" must be an object (a JSON run summary), not \(other.kind)")
         default:
             throw LineError(description: Message.neither)
+        }
+    }
+}
+
+extension WorkerLine {
+    /// An athlete's profile across their lines (docs/worker.md, "The athlete's profile"): the first
+    /// line of the athlete that is read without error fixes it (its profile fields, or none: then
+    /// `--athlete`'s); a later line gives the same profile whole or none of its fields. A later line
+    /// whose profile differs in any field is that line's error (its run is left out), naming the
+    /// athlete and the first such field: the runs before it were already read and will be evaluated
+    /// with the first line's profile, so there is no other one to switch to. The worker and `diff --worker-input` keep one
+    /// per athlete.
+    struct Profiles {
+        /// The profile fixed, and the line that fixed it; nil until the athlete's first line.
+        private(set) var fixed: (profile: Athlete?, line: Int)?
+
+        /// Takes `line` (number `number`) of `athlete`: fixes the profile on the first line, else
+        /// checks the line's against it. Returns the athlete's profile (nil: `--athlete`'s).
+        /// - Throws: `LineError` naming the athlete and the first field that disagrees.
+        mutating func take(_ line: WorkerLine, number: Int, athlete: String) throws -> Athlete? {
+            guard let fixed else {
+                self.fixed = (line.profile, number)
+                return line.profile
+            }
+            guard let given = line.profile else { return fixed.profile }
+            let first = fixed.profile ?? Athlete(source: "line \(fixed.line)")
+            guard let field = given.differingField(from: first) else { return fixed.profile }
+            throw LineError(description: Message.profileDiffers(athlete: athlete, field: field, here: Profiles.shown(field, of: given),
+                                                                first: Profiles.shown(field, of: first), line: fixed.line))
+        }
+
+        /// A profile field's value as messages show it (strings quoted, up to 40 characters); nil when not given.
+        static func shown(_ field: String, of profile: Athlete) -> String? {
+            func number(_ value: Double?) -> String? { value.map { $0 == $0.rounded() && abs($0) < 1e6 ? String(Int($0)) : String($0) } }
+            switch field {
+            case "birth_date": return profile.birthDate.map { ShownValue.quoted($0) }
+            case "sex": return profile.sex.map { ShownValue.quoted($0) }
+            case "max_hr": return number(profile.maxHeartRate)
+            case "resting_hr": return number(profile.restingHeartRate)
+            default:
+                guard !profile.zones.isEmpty else { return nil }
+                return "[" + profile.zones.map { "[\(number($0.lower) ?? ""), \(number($0.upper) ?? "open")]" }.joined(separator: ", ") + "]"
+            }
         }
     }
 }

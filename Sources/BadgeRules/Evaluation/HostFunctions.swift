@@ -152,6 +152,15 @@ final class NoteLog {
         (notes, counts) = snapshot
     }
 
+    /// `restore`, with `leading` kept first (each under the cap, as `add` keeps it): the notes that come
+    /// before the load's in a fresh state (`RuleLoader.present`).
+    func restore(_ snapshot: (notes: [RuleNote], counts: [String: Int]), leading: [RuleNote]) {
+        (notes, counts) = ([], [:])
+        for note in leading { add(pack: note.pack, rule: note.rule) { note.message } }
+        notes += snapshot.notes
+        counts.merge(snapshot.counts, uniquingKeysWith: +)
+    }
+
     /// Keeps a note outside the cap (the loader's notes about a rule file).
     func append(_ note: RuleNote) { notes.append(note) }
 }

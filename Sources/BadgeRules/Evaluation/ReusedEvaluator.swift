@@ -36,8 +36,7 @@ public final class ReusedEvaluator {
     /// state each, which reports why).
     private func loaded() -> Session? {
         if let session { return session }
-        guard let session = try? Session(packs: engine.packs, catalogue: engine.catalogue, limits: engine.limits, runs: [],
-                                         athlete: engine.athlete) else { return nil }
+        guard let session = try? Session(packs: engine.packs, catalogue: engine.catalogue, limits: engine.limits, runs: []) else { return nil }
         statesLoaded += 1
         session.lua.makeMeasureMetatables()
         session.loader.load()
@@ -51,7 +50,19 @@ public final class ReusedEvaluator {
 
     /// The same evaluation as `engine.evaluate(runs:)`.
     public func evaluate(runs: [RunSummary]) -> Evaluation {
-        guard let session = loaded() else { return engine.evaluate(runs: runs) }
+        evaluate(runs: runs, athlete: engine.athlete)
+    }
+
+    /// The same evaluation as `engine.evaluate(runs:)` with `athlete` as the engine's profile (a worker
+    /// line's own: their zones and age grade, `ctx.athlete`). The profile is handed to this evaluation
+    /// alone: it is made into the state after the reset's mark and taken back before the reset, so the
+    /// next evaluation never sees it.
+    public func evaluate(runs: [RunSummary], athlete: Athlete?) -> Evaluation {
+        guard let session = loaded() else {
+            var engine = self.engine
+            engine.athlete = athlete
+            return engine.evaluate(runs: runs)
+        }
         if used { reusedEvaluations += 1 }
         used = true
         let lua = session.lua
@@ -60,10 +71,12 @@ public final class ReusedEvaluator {
         session.runs.replace(runs: sorted)
         session.runs.buildProxies()
         session.loader.notes.restore(loadNotes)
+        session.present(athlete: athlete)
         let runner = RuleRunner(loader: session.loader, states: FoldStates(runs: session.runs, sandbox: session.sandbox))
         session.host.runner = runner
         let evaluation = runner.run()
         session.host.runner = nil
+        session.withdrawAthlete()
         session.runs.releaseProxies()
         let ruleFailed = evaluation.failures.count > session.loader.failures.count
         if ruleFailed || !lua.reuseReset() { self.session = nil }

@@ -97,7 +97,7 @@ public struct RuleEngine: Sendable {
     /// Empty when every pack and rule loads. Loads the rules into a fresh Lua state, with no runs.
     public func loadProblems() -> [RuleFailure] {
         do {
-            let session = try Session(packs: packs, catalogue: catalogue, limits: limits, runs: [], athlete: athlete)
+            let session = try Session(packs: packs, catalogue: catalogue, limits: limits, runs: [])
             session.loader.load()
             return loadFailures + session.loader.failures
         } catch {
@@ -181,10 +181,10 @@ public struct RuleEngine: Sendable {
         var evaluation: Evaluation
         var costs: [RuleCost] = []
         do {
-            let session = try Session(packs: packs, catalogue: catalogue, limits: limits, runs: sorted, athlete: athlete)
+            let session = try Session(packs: packs, catalogue: catalogue, limits: limits, runs: sorted)
             session.runner.profiling = profiling
             before(session)
-            evaluation = session.evaluate()
+            evaluation = session.evaluate(athlete: athlete)
             after(session)
             if profiling {
                 for (index, rule) in session.loader.rules.enumerated() {

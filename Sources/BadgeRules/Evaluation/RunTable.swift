@@ -11,8 +11,9 @@ final class RunTable {
     private var proxiesRef: Int32 = LuaState.noRef
     /// Turns runs into Lua values (the run proxies and their records).
     let marshaller: RunMarshaller
-    /// What each pack's measure names stand for (`run.measures`).
-    let measureTable: PackMeasureTable
+    /// What each pack's measure names stand for (`run.measures`), for the evaluation's athlete
+    /// (`Session.present`).
+    var measureTable: PackMeasureTable
     /// The pack whose measures a read outside any pack's code names (a test file's runs: its pack).
     let defaultPack: Int?
 

@@ -193,6 +193,12 @@ final class LuaState {
     static func setSlot(_ record: UnsafeMutableRawPointer, _ field: Int, record value: UnsafeRawPointer) {
         (record + 8 + 8 * field).storeBytes(of: value, as: UnsafeRawPointer.self); markPresent(record, field)
     }
+    /// Empties slot `field` of `record` (marks it absent: the field reads as nil).
+    static func clearSlot(_ record: UnsafeMutableRawPointer, _ field: Int) {
+        (record + 8 + 8 * field).storeBytes(of: Int64(0), as: Int64.self)
+        let present = (record + 4).load(as: UInt32.self) & ~(1 << UInt32(field))
+        (record + 4).storeBytes(of: present, as: UInt32.self)
+    }
     private static func markPresent(_ record: UnsafeMutableRawPointer, _ field: Int) {
         let present = (record + 4).load(as: UInt32.self) | (1 << UInt32(field))
         (record + 4).storeBytes(of: present, as: UInt32.self)

@@ -16,6 +16,8 @@ final class RuleLoader {
         var repeatable: Bool
         var shape: Shape
         var ctxRef: Int32 = LuaState.noRef
+        /// The ctx record itself (host memory), whose `athlete` slot each evaluation fills (`present`).
+        var ctx: UnsafeMutableRawPointer?
         var awardRef: Int32 = LuaState.noRef
         var functions: [String: Int32] = [:]
         var definitions: [String: (file: String, line: Int, lastLine: Int)] = [:]
@@ -27,29 +29,24 @@ final class RuleLoader {
     let notes: NoteLog
     let packs: [RulePack]
     let catalogue: Catalogue
-    /// The runner's profile (`ctx.athlete`), when one was given.
-    let athlete: Athlete?
     /// Badges an award may name: the catalogue's and every pack's.
     let knownBadges: Set<String>
     /// The tiers a pack's badge may be awarded with, for badges whose pack.lua entry gives `tiers`.
     let declaredTiers: [String: [String]]
     /// `ctx.catalogue`: the one proxy every rule's ctx holds (by its value id).
     private var catalogueRef: Int32 = LuaState.noRef
-    /// `ctx.athlete`: the profile's read-only proxy, when there is a profile.
-    private var athleteRef: Int32 = LuaState.noRef
     /// The rules loaded, in pack then file order (index = token of `award` and `ctx.note`).
     private(set) var rules: [Rule] = []
     /// What did not load: packs whose environment cannot be made, rule files that fail.
     private(set) var failures: [RuleFailure] = []
 
-    init(sandbox: PackSandbox, runs: RunTable, notes: NoteLog, packs: [RulePack], catalogue: Catalogue, athlete: Athlete?) {
+    init(sandbox: PackSandbox, runs: RunTable, notes: NoteLog, packs: [RulePack], catalogue: Catalogue) {
         self.lua = sandbox.lua
         self.sandbox = sandbox
         self.runs = runs
         self.notes = notes
         self.packs = packs
         self.catalogue = catalogue
-        self.athlete = athlete
         var known = Set(catalogue.badges.map(\.id))
         for pack in packs { known.formUnion(pack.allBadges.map(\.id)) }
         knownBadges = known
@@ -120,31 +117,6 @@ final class RuleLoader {
         lua.makeProxy(kind: LuaKinds.catalogue)
         catalogueRef = lua.ref()
 
-        if let athlete {
-            lua.newTable(record: 5)
-            if let value = athlete.maxHeartRate { lua.push(value); lua.setField(-2, "max_hr") }
-            if let value = athlete.restingHeartRate { lua.push(value); lua.setField(-2, "resting_hr") }
-            if let value = athlete.birthDate { lua.push(value); lua.setField(-2, "birth_date") }
-            if let value = athlete.sex { lua.push(value); lua.setField(-2, "sex") }
-            lua.newTable(array: Int32(athlete.zones.count))
-            for (i, zone) in athlete.zones.enumerated() {
-                lua.newTable(record: 2)
-                lua.push(zone.lower); lua.setField(-2, "min")
-                if let upper = zone.upper { lua.push(upper); lua.setField(-2, "max") }
-                lua.makeProxy(kind: LuaKinds.athleteZone)
-                lua.setIndex(-2, i + 1)
-            }
-            lua.makeProxy(kind: LuaKinds.athleteZones)
-            lua.setField(-2, "zones")
-            lua.makeProxy(kind: LuaKinds.athlete)
-            athleteRef = lua.ref()
-        }
-        for pack in packs {
-            for measure in pack.measures {
-                guard case .failure(let problem) = measure.definition.resolved(athlete: athlete) else { continue }
-                notes.add(pack: pack.name, rule: nil) { RuleNote.unavailableMeasure(measure.name, reason: problem.reason) }
-            }
-        }
         runs.buildProxies()
     }
 
@@ -350,10 +322,7 @@ final class RuleLoader {
             lua.pushHostFunction(.note, token: token)
             LuaState.setSlot(ctx, 2, id: lua.addRecordValue())
             LuaState.setSlot(ctx, 3, record: UnsafeRawPointer(ruleInfo))
-            if athleteRef != LuaState.noRef {
-                lua.push(ref: athleteRef)
-                LuaState.setSlot(ctx, 4, id: lua.addRecordValue())
-            }
+            rule.ctx = ctx
             lua.push(lightUserdata: ctx)
         } else {
             lua.pushNil()
@@ -362,5 +331,62 @@ final class RuleLoader {
         lua.pushHostFunction(.award, token: token)
         rule.awardRef = lua.ref()
         rules.append(rule)
+    }
+
+    // MARK: - The athlete of one evaluation
+
+    /// The notes of the measures the last athlete presented leaves unavailable (the next athlete's
+    /// are made again only when their profile differs).
+    private var unavailable: (athlete: Athlete?, notes: [RuleNote])?
+
+    /// The athlete slot of `ctx` (`LuaKinds.ctx`'s fields).
+    private static let athleteSlot = 4
+
+    /// Hands `athlete` to this evaluation's rules: `ctx.athlete` (a read-only proxy made now, so
+    /// that in a reused state it is one of the evaluation's values, dropped at its reset) and a note
+    /// per measure the profile leaves unavailable, before the load's notes (as a fresh state lists
+    /// them). `withdraw` takes it back. The loaded state itself holds no athlete: what rules can reach
+    /// between evaluations never names one (ReusedEvaluator).
+    func present(athlete: Athlete?) {
+        if unavailable == nil || unavailable?.athlete != athlete {
+            var notes: [RuleNote] = []
+            for pack in packs {
+                for measure in pack.measures {
+                    guard case .failure(let problem) = measure.definition.resolved(athlete: athlete) else { continue }
+                    notes.append(RuleNote(pack: pack.name, rule: nil, message: RuleNote.unavailableMeasure(measure.name, reason: problem.reason)))
+                }
+            }
+            unavailable = (athlete, notes)
+        }
+        if let unavailable = unavailable?.notes, !unavailable.isEmpty { notes.restore(notes.snapshot, leading: unavailable) }
+        guard let athlete else { return }
+        lua.ensureStack()
+        lua.newTable(record: 5)
+        if let value = athlete.maxHeartRate { lua.push(value); lua.setField(-2, "max_hr") }
+        if let value = athlete.restingHeartRate { lua.push(value); lua.setField(-2, "resting_hr") }
+        if let value = athlete.birthDate { lua.push(value); lua.setField(-2, "birth_date") }
+        if let value = athlete.sex { lua.push(value); lua.setField(-2, "sex") }
+        lua.newTable(array: Int32(athlete.zones.count))
+        for (i, zone) in athlete.zones.enumerated() {
+            lua.newTable(record: 2)
+            lua.push(zone.lower); lua.setField(-2, "min")
+            if let upper = zone.upper { lua.push(upper); lua.setField(-2, "max") }
+            lua.makeProxy(kind: LuaKinds.athleteZone)
+            lua.setIndex(-2, i + 1)
+        }
+        lua.makeProxy(kind: LuaKinds.athleteZones)
+        lua.setField(-2, "zones")
+        lua.makeProxy(kind: LuaKinds.athlete)
+        let id = lua.addRecordValue()
+        for rule in rules {
+            if let ctx = rule.ctx { LuaState.setSlot(ctx, Self.athleteSlot, id: id) }
+        }
+    }
+
+    /// Takes back what `present` handed the rules: every `ctx.athlete` is nil again.
+    func withdrawAthlete() {
+        for rule in rules {
+            if let ctx = rule.ctx { LuaState.clearSlot(ctx, Self.athleteSlot) }
+        }
     }
 }

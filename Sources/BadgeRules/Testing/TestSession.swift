@@ -306,8 +306,8 @@ final class TestSession {
         var evaluation: Evaluation
         var sessionRules: [RuleLoader.Rule] = []
         do {
-            let session = try Session(packs: [pack], catalogue: catalogue, limits: limits, runs: sorted, athlete: athlete)
-            evaluation = session.evaluate()
+            let session = try Session(packs: [pack], catalogue: catalogue, limits: limits, runs: sorted)
+            evaluation = session.evaluate(athlete: athlete)
             sessionRules = session.loader.rules
         } catch {
             evaluation = Evaluation(runOrder: sorted.map(\.id))

@@ -481,13 +481,38 @@ public struct Athlete: Sendable, Equatable {
     }
 
     /// A profile's fields, already parsed (a file's object, or `t.evaluate`'s `athlete` table): the one
-    /// check of every field, whoever gives them.
+    /// check of every field, whoever gives them; a key that is not a profile field is refused.
     public static func parse(fields object: [String: JSONValue], source: String) throws -> Athlete {
-        func bad(_ field: String, _ reason: String) -> ActivityError { .badSummary(path: source, field: field, reason: reason) }
-        let known = ["max_hr", "resting_hr", "birth_date", "sex", "zones"]
-        for key in object.keys.sorted() where !known.contains(key) {
-            throw bad(key, "unknown field (known: \(known.joined(separator: ", ")))")
+        for key in object.keys.sorted() where !fields.contains(key) {
+            throw ActivityError.badSummary(path: source, field: key, reason: "unknown field (known: \(fields.joined(separator: ", ")))")
         }
+        return try parse(object: object, source: source)
+    }
+
+    /// The fields of a profile, in the order messages name them.
+    public static let fields = ["birth_date", "sex", "max_hr", "resting_hr", "zones"]
+
+    /// The profile a JSON object gives with its `fields` (other keys are not looked at: a worker line's
+    /// `athlete`, `path`, ...); nil when it gives none of them (all absent or null). The one parser of
+    /// profiles: `--athlete FILE` (`parse`) and a worker or league line's fields go through it.
+    public static func profile(in object: [String: JSONValue], source: String) throws -> Athlete? {
+        guard fields.contains(where: { key in object[key].map { $0 != .null } ?? false }) else { return nil }
+        return try parse(object: object, source: source)
+    }
+
+    /// The first of `fields` (in that order) whose value differs between two profiles, nil when they
+    /// agree (`source` is not compared; zones are compared as resolved, defaults included).
+    public func differingField(from other: Athlete) -> String? {
+        if birthDate != other.birthDate { return "birth_date" }
+        if sex != other.sex { return "sex" }
+        if maxHeartRate != other.maxHeartRate { return "max_hr" }
+        if restingHeartRate != other.restingHeartRate { return "resting_hr" }
+        if zones.map(\.lower) != other.zones.map(\.lower) || zones.map(\.upper) != other.zones.map(\.upper) { return "zones" }
+        return nil
+    }
+
+    private static func parse(object: [String: JSONValue], source: String) throws -> Athlete {
+        func bad(_ field: String, _ reason: String) -> ActivityError { .badSummary(path: source, field: field, reason: reason) }
         func rate(_ key: String) throws -> Double? {
             guard let value = object[key], value != .null else { return nil }
             guard case .number(let number) = value, number.isFinite,
