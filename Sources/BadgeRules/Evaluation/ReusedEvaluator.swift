@@ -37,7 +37,7 @@ public final class ReusedEvaluator {
     private func loaded() -> Session? {
         if let session { return session }
         guard let session = try? Session(packs: engine.packs, catalogue: engine.catalogue, limits: engine.limits, runs: [],
-                                         athlete: engine.athlete) else { return nil }
+                                         athlete: engine.athlete, zone: engine.zoneName) else { return nil }
         statesLoaded += 1
         session.lua.makeMeasureMetatables()
         session.loader.load()
