@@ -64,7 +64,7 @@
 ---@field local_offset_s integer? the UTC offset `local_start` and `local_date` were made with: `utc_offset_s` when the file wrote one, else the `--tz` zone's at the start (daylight saving included)
 ---@field zone_source string? where `local_offset_s` came from: `file` (the file's own offset or zone: a GPX or TCX time's `+02:00`, FIT `local_timestamp`, Apple Health's `HKTimeZone` or dates, Polar's start time) or `tz` (the file said nothing: the `--tz` zone)
 ---@field name string? the run's name in the file
----@field sport string `running`, `cycling`, `walking`, `hiking`, `swimming`, or the file's word lower-cased
+---@field sport string `running`, `cycling`, `walking`, `hiking`, `swimming`, or the file's word lower-cased (TCX `Other`, how Garmin exports a swim or any sport but running and cycling, is `other`; no sport, `generic` or `unknown` is `running`)
 ---@field format string `gpx`, `tcx`, `fit`, `json`, `sml`, `suunto_json`, `polar_json`, `apple_health`
 ---@field points integer usable points read (0 for a JSON summary)
 ---@field distance_m number distance in metres
