@@ -64,7 +64,7 @@
 ---@field local_offset_s integer? the UTC offset `local_start` and `local_date` were made with: `utc_offset_s` when the file wrote one, else the `--tz` zone's at the start (daylight saving included)
 ---@field zone_source string? where `local_offset_s` came from: `file` (the file's own offset or zone: a GPX or TCX time's `+02:00`, FIT `local_timestamp`, Apple Health's `HKTimeZone` or dates, Polar's start time) or `tz` (the file said nothing: the `--tz` zone)
 ---@field name string? the run's name in the file
----@field sport string `running`, `cycling`, `walking`, `hiking`, `swimming`, or the file's word lower-cased
+---@field sport string `running`, `cycling`, `walking`, `hiking`, `swimming`, or the file's word lower-cased (TCX `Other`, how Garmin exports a swim or any sport but running and cycling, is `other`; no sport, `generic` or `unknown` is `running`)
 ---@field format string `gpx`, `tcx`, `fit`, `json`, `sml`, `suunto_json`, `polar_json`, `apple_health`
 ---@field points integer usable points read (0 for a JSON summary)
 ---@field distance_m number distance in metres
@@ -101,117 +101,136 @@
 ---@field index integer 1-based position in start order
 ---@field measures badgectl.Measures the measures the rule's pack declares in its `pack.lua`, by name: `run.measures.best3k` (see "Measures"); a measure the run cannot have is `nil`, an undeclared name an error
 
+--- One pass of a segment (`measures.<segment>.efforts[i]`).
+---@class badgectl.SegmentEffort
+---@field elapsed_s number the time it took
+---@field start_elapsed_s number when it starts, from the run's start
+---@field end_elapsed_s number when it ends, from the run's start
+---@field pace_s_per_km number elapsed_s per kilometre of distance_m
+---@field distance_m number the distance it covers
+---@field start_lat number the start gate's crossing, latitude
+---@field start_lon number the start gate's crossing, longitude
+---@field end_lat number the end gate's crossing, latitude
+---@field end_lon number the end gate's crossing, longitude
+
+--- One table distance an age grade covers (`measures.<age grade>.efforts[i]`).
+---@class badgectl.AgeGradeEffort
+---@field distance_m number the table's distance
+---@field elapsed_s number the run's fastest time over it
+---@field age_standard_s number the age standard's time for the runner's age and sex
+---@field percent number the age grade over it, 0 to 100+
+
 --- `kind = "effort"`: the fastest stretch of a distance, or the longest distance in a time.
 ---@class badgectl.MeasureEffort
----@field elapsed_s any?
----@field distance_m any?
----@field pace_s_per_km any?
----@field start_elapsed_s any?
----@field start_distance_m any?
+---@field elapsed_s number? the time it took
+---@field distance_m number? the distance it covers
+---@field pace_s_per_km number? elapsed_s per kilometre of distance_m
+---@field start_elapsed_s number? when it starts, from the run's start
+---@field start_distance_m number? where it starts, along the run
 
 --- `kind = "time_in"`: time spent with a channel in a range.
 ---@class badgectl.MeasureTimeIn
----@field seconds any?
----@field longest_s any?
----@field share any?
+---@field seconds number? time with the channel in the range
+---@field longest_s number? the longest unbroken stretch
+---@field share number? seconds over the time with a reading, 0 to 1
 
 --- `kind = "stops"`: stops of at least min_s.
 ---@class badgectl.MeasureStops
----@field count integer?
----@field longest_s any?
----@field total_s any?
+---@field count integer? how many (stops, passes, tiles)
+---@field longest_s number? the longest unbroken stretch
+---@field total_s number? their time together
 
 --- `kind = "sun"`: sunrise and sunset at the start point on the run's local date.
 ---@class badgectl.MeasureSun
----@field sunrise any?
----@field sunset any?
----@field sunrise_epoch_s any?
----@field sunset_epoch_s any?
----@field polar any?
----@field daylight any?
----@field spans_sunrise any?
----@field spans_sunset any?
----@field lat any?
----@field lon any?
----@field start_epoch_s any?
----@field end_epoch_s any?
----@field date any?
----@field offset_s integer?
+---@field sunrise string? local wall-clock YYYY-MM-DDThh:mm:ss
+---@field sunset string? local wall-clock YYYY-MM-DDThh:mm:ss
+---@field sunrise_epoch_s number? sunrise, seconds since 1970-01-01 UTC
+---@field sunset_epoch_s number? sunset, seconds since 1970-01-01 UTC
+---@field polar string? "day" or "night" when the sun neither rises nor sets, else nil
+---@field daylight boolean? the whole run between sunrise and sunset
+---@field spans_sunrise boolean? the run is under way at sunrise
+---@field spans_sunset boolean? the run is under way at sunset
+---@field lat number? the start point's latitude
+---@field lon number? the start point's longitude
+---@field start_epoch_s number? the run's start, seconds since 1970-01-01 UTC
+---@field end_epoch_s number? the run's end, seconds since 1970-01-01 UTC
+---@field date string? the local date the times are for, YYYY-MM-DD (run.local_date)
+---@field offset_s integer? the UTC offset the times are for (run.local_offset_s)
 
 --- `kind = "place"`: whether and when the run passed within radius_m of a point.
 ---@class badgectl.MeasurePlace
----@field passed any?
----@field visits integer?
----@field first_elapsed_s any?
----@field last_elapsed_s any?
----@field closest_m any?
+---@field passed boolean? the run came within radius_m
+---@field visits integer? how many times it came within radius_m
+---@field first_elapsed_s number? the first visit, from the run's start
+---@field last_elapsed_s number? the last visit, from the run's start
+---@field closest_m number? the nearest the run came
 
 --- `kind = "segment"`: every pass over a segment the pack ships: through both gates, on the path.
 ---@class badgectl.MeasureSegment
----@field count integer?
----@field best integer?
----@field best_elapsed_s any?
----@field length_m any?
----@field efforts any?
+---@field count integer? how many (stops, passes, tiles)
+---@field best integer? index of the fastest pass in efforts, from 1
+---@field best_elapsed_s number? the fastest pass's time
+---@field length_m number? the segment's length
+---@field efforts badgectl.SegmentEffort[]? every pass in order, each with MeasureField.segmentEffort's fields
 
 --- `kind = "tiles"`: the Web Mercator tiles (x, y at zoom) the route passes through.
 ---@class badgectl.MeasureTiles
----@field zoom integer?
----@field count integer?
----@field tiles any?
+---@field zoom integer? the tiles' zoom level
+---@field count integer? how many (stops, passes, tiles)
+---@field tiles integer[]? the tiles' keys, integers (x * 2^zoom + y)
 
 --- `kind = "age_grade"`: the age-graded percentage of the run and of its best efforts at the tables' distances.
 ---@class badgectl.MeasureAgeGrade
----@field percent any?
----@field age integer?
----@field age_standard_s any?
----@field distance_m any?
----@field elapsed_s any?
----@field best_percent any?
----@field best_distance_m any?
----@field best_elapsed_s any?
----@field efforts any?
+---@field percent number? the age grade: 100 × age standard ÷ time
+---@field age integer? the runner's age on the run's local date
+---@field age_standard_s number? the open standard ÷ the age factor, at this distance
+---@field distance_m number? the distance it covers
+---@field elapsed_s number? the time it took
+---@field best_percent number? the best age grade of the run and its efforts
+---@field best_distance_m number? the distance of the best age grade
+---@field best_elapsed_s number? the fastest pass's time
+---@field efforts badgectl.AgeGradeEffort[]? one per table distance the run covers
 
 --- `kind = "grade_adjusted"`: grade-adjusted pace: the flat pace of the same energy cost, from the elevation profile.
 ---@class badgectl.MeasureGradeAdjusted
----@field pace_s_per_km any?
----@field elapsed_s any?
----@field distance_m any?
----@field equivalent_distance_m any?
----@field effort_elapsed_s any?
----@field effort_pace_s_per_km any?
----@field effort_distance_m any?
----@field effort_start_elapsed_s any?
+---@field pace_s_per_km number? elapsed_s per kilometre of distance_m
+---@field elapsed_s number? the time it took
+---@field distance_m number? the distance it covers
+---@field equivalent_distance_m number? the flat distance of the same energy cost (Minetti 2002)
+---@field effort_elapsed_s number? the fastest stretch of distance_m flat-equivalent metres
+---@field effort_pace_s_per_km number? that stretch's grade-adjusted pace
+---@field effort_distance_m number? the ground that stretch covered
+---@field effort_start_elapsed_s number? when that stretch starts, from the run's start
 
 --- `run.measures.<name>`: the measures the pack declares in pack.lua (nil when the run cannot have one).
 ---@class badgectl.Measures
 ---@field [string] badgectl.MeasureEffort|badgectl.MeasureTimeIn|badgectl.MeasureStops|badgectl.MeasureSun|badgectl.MeasurePlace|badgectl.MeasureSegment|badgectl.MeasureTiles|badgectl.MeasureAgeGrade|badgectl.MeasureGradeAdjusted|nil
 
 ---@class badgectl.CatalogueBadge
----@field id any
----@field name any
----@field information any
----@field image any
----@field distance_m any
+---@field id string
+---@field name string
+---@field information string
+---@field image string?
+---@field distance_m number?
 
 ---@class badgectl.PackInfo
----@field name any
----@field version any
+---@field name string
+---@field version string
 
 ---@class badgectl.RuleInfo
----@field id any
----@field title any
----@field badge any
+---@field id string
+---@field title string?
+---@field badge string?
 
 ---@class badgectl.AthleteZone
----@field min any
----@field max any
+---@field min number
+---@field max number?
 
 ---@class badgectl.Athlete
----@field max_hr any?
----@field resting_hr any?
----@field birth_date any?
----@field sex any?
+---@field max_hr number?
+---@field resting_hr number?
+---@field birth_date string?
+---@field sex string?
 ---@field zones badgectl.AthleteZone[]?
 
 --- A rule's ctx: docs/rules.md, "ctx".
@@ -221,6 +240,7 @@
 ---@field note fun(text: string|number)
 ---@field rule badgectl.RuleInfo
 ---@field athlete badgectl.Athlete?
+---@field zone string
 
 ---@class badgectl.Progress
 ---@field current number
@@ -241,16 +261,16 @@
 --- A rule file returns one: docs/rules.md, "A rule".
 ---@class badgectl.Rule
 ---@field id string
----@field title string
----@field description string
----@field badge string
----@field repeatable boolean
----@field earned fun(run: badgectl.Run, ctx: badgectl.Ctx): boolean|table|nil
----@field progress fun(run: badgectl.Run, ctx: badgectl.Ctx): badgectl.Progress|nil
----@field init fun(ctx: badgectl.Ctx): table
----@field on_run fun(state: table, run: badgectl.Run, award: badgectl.Award, ctx: badgectl.Ctx)
----@field finish fun(state: table, award: badgectl.Award, ctx: badgectl.Ctx)
----@field status fun(state: table, ctx: badgectl.Ctx): table|nil
+---@field title? string
+---@field description? string
+---@field badge? string
+---@field repeatable? boolean
+---@field earned? fun(run: badgectl.Run, ctx: badgectl.Ctx): boolean|table|nil
+---@field progress? fun(run: badgectl.Run, ctx: badgectl.Ctx): badgectl.Progress|nil
+---@field init? fun(ctx: badgectl.Ctx): table
+---@field on_run? fun(state: table, run: badgectl.Run, award: badgectl.Award, ctx: badgectl.Ctx)
+---@field finish? fun(state: table, award: badgectl.Award, ctx: badgectl.Ctx)
+---@field status? fun(state: table, ctx: badgectl.Ctx): table|nil
 
 --- Safe helpers (docs/rules.md, "badgectl helpers").
 ---@class badgectl.Helpers
@@ -262,6 +282,7 @@
 ---@field format_pace function
 ---@field format_duration function
 ---@field format_distance function
+---@field zone_offset_s function
 ---@field max_square function
 ---@field tile_xy function
 ---@field streak_new function

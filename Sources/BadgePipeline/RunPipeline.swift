@@ -75,6 +75,9 @@ public struct RunPipeline: Sendable {
     let baseAnalyzer: RunAnalyzer
 
     public init(engine: RuleEngine, zone: TimeZone, selection: Selection = .default, cache: RunCache? = nil) {
+        var engine = engine
+        // ctx.zone: the zone this pipeline makes local dates in, unless the engine was given one.
+        if engine.zone == nil { engine.zone = ZoneNames.name(of: zone) }
         self.engine = engine
         self.zone = zone
         self.selection = selection

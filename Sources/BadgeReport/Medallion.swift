@@ -76,15 +76,38 @@ enum Medallion {
         return result
     }
 
+    /// The label's room: the chord of the dashed ring (r 44) at the text's height, less a margin.
+    static let labelWidth = 80.0
+    /// The widest a character of the label is, in ems: bold capitals and digits (`W`, `M` wider, `1` narrower).
+    static let characterEms = 0.72
+    /// `.medal-value`'s size in the page's CSS.
+    static let valueSize = 30
+
+    /// The font size (px, at most `valueSize`, at least 10) at which `characters` bold characters fit
+    /// `labelWidth`.
+    static func fittedSize(characters: Int) -> Int {
+        guard characters > 0 else { return valueSize }
+        let size = Int((labelWidth / (Double(characters) * characterEms)).rounded(.down))
+        return max(10, min(valueSize, size))
+    }
+
     static func svg(id: String, name: String, distanceMeters: Double?, tier: Tier, label shown: String? = nil) -> String {
         let hue = hue(id: id)
-        let label = ReportFormat.escape(shown ?? label(name: name, distanceMeters: distanceMeters))
+        let raw = shown ?? label(name: name, distanceMeters: distanceMeters)
+        let label = ReportFormat.escape(raw)
         let parts = label.split(separator: " ")
         var text: String
         if parts.count == 2 {
             text = "<text x=\"60\" y=\"62\" class=\"medal-value\">\(parts[0])</text><text x=\"60\" y=\"84\" class=\"medal-unit\">\(parts[1])</text>"
         } else {
-            text = "<text x=\"60\" y=\"70\" class=\"medal-value\">\(label)</text>"
+            // A label wider than the dashed ring at 30 px (`S10X10`) is set smaller, centred as before.
+            let size = fittedSize(characters: raw.count)
+            if size < valueSize {
+                let y = Int((60 + Double(size) * 0.34).rounded())
+                text = "<text x=\"60\" y=\"\(y)\" class=\"medal-value\" style=\"font-size:\(size)px\">\(label)</text>"
+            } else {
+                text = "<text x=\"60\" y=\"70\" class=\"medal-value\">\(label)</text>"
+            }
         }
         if parts.count == 2, parts[0].count > 3 { text = text.replacingOccurrences(of: "medal-value", with: "medal-value long") }
         let rim = rimColour(tier)

@@ -20,6 +20,18 @@ public enum RunArchive {
     public static let maximumDepth = 4
     /// Why the route files of an Apple Health export are not runs of their own.
     static func routeReason(_ export: String) -> String { "a workout route of the Apple Health export \(export) (read with its workout)" }
+    /// Why a file of a Garmin Connect account export is not a run: the export's own metadata, JSON
+    /// under its `DI_CONNECT/` folder (`<user>_0_summarizedActivities.json`, profiles, wellness data)
+    /// or a `summarizedActivities.json` anywhere. Its activities are the FIT files it holds (zipped in
+    /// `DI-Connect-Uploaded-Files/`), read as any others. Nil for every other path.
+    public static func garminMetadataReason(_ path: String) -> String? {
+        let lower = path.lowercased()
+        guard lower.hasSuffix(".json") else { return nil }
+        let components = lower.split(separator: "/")
+        guard components.contains("di_connect") || lower.hasSuffix("summarizedactivities.json") else { return nil }
+        return "a Garmin Connect export's own metadata, not an activity (its activities are its FIT files)"
+    }
+
     static let nestedTooDeep = "a zip nested more than \(maximumDepth) deep; not read"
 
     /// True for a path read as a zip archive (by its name, as run files are).
@@ -109,6 +121,8 @@ public enum RunArchive {
                 found.append((.health(entry), entryID, shown))
             } else if isZip(entry.name) {
                 nested.append((entry, entryID, shown))
+            } else if let reason = garminMetadataReason(entry.name) {
+                folder.ignore(entryID, reason: reason, reads)
             } else if let kind = RunFormat.of(path: entry.name) {
                 found.append((.run(entry, kind.format), entryID, shown))
             } else {

@@ -194,6 +194,11 @@ extension RunLoader {
                         }
                         continue
                     }
+                    if let reason = RunArchive.garminMetadataReason(rel) {
+                        found.ignored.append(rel)
+                        found.ignoredReasons[rel] = reason
+                        continue
+                    }
                     guard RunFormat.of(path: entry.name) != nil else {
                         found.ignored.append(rel)
                         continue

@@ -48,8 +48,9 @@ final class DeclaredTiersTests: XCTestCase {
         let result = fixture.engine(["p"]).evaluate(runs: sampleRuns)
         XCTAssertEqual(result.failures.map(\.rule), ["yes"], "\(result.failures)")
         XCTAssertEqual(result.failures.first?.message, "earned: badge 'pace-5k' has no tier 'earned' (declared: bronze, silver, gold)")
-        // a declared tier, and any tier of a catalogue badge, are awarded as before
-        XCTAssertEqual(Set(result.awards.map { "\($0.badge)/\($0.tier)" }), ["pace-5k/gold", "5k/platinum"])
+        // a declared tier, and any tier of a catalogue badge, are awarded as before; a declared tier
+        // implies the declared ones below it
+        XCTAssertEqual(Set(result.awards.map { "\($0.badge)/\($0.tier)" }), ["pace-5k/bronze", "pace-5k/silver", "pace-5k/gold", "5k/platinum"])
     }
 
     func testABadgeWithoutTiersTakesAnyTier() throws {
@@ -59,7 +60,8 @@ final class DeclaredTiersTests: XCTestCase {
         ])
         let result = fixture.engine(["p"]).evaluate(runs: sampleRuns)
         XCTAssertEqual(result.failures, [])
-        XCTAssertEqual(Set(result.awards.map { "\($0.badge)/\($0.tier)" }), ["plain/silver"])
+        // silver implies earned (earned < silver < gold without declared tiers)
+        XCTAssertEqual(Set(result.awards.map { "\($0.badge)/\($0.tier)" }), ["plain/earned", "plain/silver"])
     }
 
     func testBadTiersNamePackLuaAndTheField() throws {

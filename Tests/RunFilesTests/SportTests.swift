@@ -31,7 +31,7 @@ final class SportTests: XCTestCase {
     func testNamesFromEveryFormat() {
         let cases: [(String?, String)] = [
             // TCX
-            ("Running", "running"), ("Biking", "cycling"), ("Other", "running"),
+            ("Running", "running"), ("Biking", "cycling"), ("Other", "other"),
             // FIT enum words, through FITProfile
             (FITProfile.sportName(1), "running"), (FITProfile.sportName(2), "cycling"), (FITProfile.sportName(5), "swimming"),
             (FITProfile.sportName(11), "walking"), (FITProfile.sportName(17), "hiking"), (FITProfile.sportName(0), "running"),

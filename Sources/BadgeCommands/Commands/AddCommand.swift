@@ -19,8 +19,8 @@ struct AddCommand: ParsableCommand {
             history again from the saved summaries, and it says so on stderr. The state is then saved again.
 
             Without --rules, the packs the state was made with are loaded from the folders it recorded, \
-            and without --badges its catalogue from the file it recorded; without --tz, runs are read \
-            in the state's zone.
+            without --badges its catalogue from the file it recorded, and without --athlete the athlete \
+            profile it recorded (evaluate --athlete); without --tz, runs are read in the state's zone.
 
             The output names what this addition changed: the awards new and withdrawn, and how many \
             awards the history holds. --all-awards also lists every award of the history (read from \
@@ -78,6 +78,14 @@ struct AddCommand: ParsableCommand {
                 options.rules.badges = recorded
             } else {
                 Console.error(CommandError.prefix + AddCommand.catalogueGone(recorded))
+            }
+        }
+        // Without --athlete, the profile the state was made with (ctx.athlete, age grades, zones).
+        if options.rules.athlete == nil, let recorded = saved?.athlete {
+            if FileManager.default.fileExists(atPath: recorded) {
+                options.rules.athlete = recorded
+            } else {
+                Console.error(CommandError.prefix + "the athlete profile the state was made with, \(ShownName.of(recorded)), is gone: adding without one (give --athlete FILE)")
             }
         }
         // Without --rules, the packs the state was made with, from where they were loaded.

@@ -135,10 +135,30 @@ struct EvaluateCommand: ParsableCommand {
                 out += Format.paragraph("note (\(note.pack)\(note.rule.map { "/" + $0 } ?? "")): \(note.message)")
             }
         }
-        if !report.excluded.isEmpty {
+        let notCounted = report.excluded.filter { $0.pack == nil }
+        if !notCounted.isEmpty {
             out.append("")
             out.append("Not counted:")
-            for run in report.excluded { out.append("  \(ShownName.of(run.id)): \(run.reason)") }
+            for run in notCounted { out.append("  \(ShownName.of(run.id)): \(run.reason)") }
+        }
+        let leftOut = report.excluded.filter { $0.pack != nil }
+        if !leftOut.isEmpty {
+            // One line a run: each reason with the packs that gave it, in the order first met.
+            out.append("")
+            out.append("Left out by a pack's eligibility (the other packs count them):")
+            var order: [String] = []
+            var reasons: [String: [(reason: String, packs: [String])]] = [:]
+            for run in leftOut {
+                guard let pack = run.pack else { continue }
+                if reasons[run.id] == nil { order.append(run.id) }
+                var list = reasons[run.id] ?? []
+                if let i = list.firstIndex(where: { $0.reason == run.reason }) { list[i].packs.append(pack) } else { list.append((run.reason, [pack])) }
+                reasons[run.id] = list
+            }
+            for id in order {
+                let text = (reasons[id] ?? []).map { "\($0.reason) (\($0.packs.joined(separator: ", ")))" }.joined(separator: "; ")
+                out += Format.paragraph("  \(ShownName.of(id)): \(text)")
+            }
         }
         if !report.duplicates.isEmpty {
             out.append("")
@@ -150,7 +170,7 @@ struct EvaluateCommand: ParsableCommand {
         if !report.ignored.isEmpty {
             out.append("")
             let reasons = report.ignoredReasons ?? [:]
-            out += Format.paragraph("Ignored (not run files): " + report.ignored.map { path in reasons[path].map { "\(ShownName.of(path)) (\($0))" } ?? ShownName.of(path) }.joined(separator: ", "))
+            out += Format.paragraph("Ignored (not run files): " + Self.ignoredSummary(report.ignored, reasons: reasons))
         }
         if !report.errors.isEmpty || !report.ruleErrors.isEmpty {
             out.append("")
@@ -158,4 +178,33 @@ struct EvaluateCommand: ParsableCommand {
         }
         return out.joined(separator: "\n")
     }
+
+    /// The table's "Ignored" entries, short whatever their number: more than three of one folder with
+    /// one reason (an Apple Health export's route files) as `folder/: 19 files (a.gpx, b.gpx, … s.gpx)
+    /// (reason)`, others by name (and reason); in the order first met. The JSON's `ignored` lists every path.
+    static func ignoredSummary(_ ignored: [String], reasons: [String: String]) -> String {
+        var groups: [(folder: String, reason: String?, paths: [String])] = []
+        var index: [String: Int] = [:]
+        for path in ignored {
+            let folder = (path as NSString).deletingLastPathComponent
+            let key = folder + "\u{0}" + (reasons[path] ?? "")
+            if let i = index[key] { groups[i].paths.append(path) } else {
+                index[key] = groups.count
+                groups.append((folder, reasons[path], [path]))
+            }
+        }
+        var parts: [String] = []
+        for group in groups {
+            let why = group.reason.map { " (\($0))" } ?? ""
+            if group.paths.count <= 3 {
+                parts += group.paths.map { ShownName.of($0) + why }
+            } else {
+                let names = group.paths.map { ShownName.of(($0 as NSString).lastPathComponent) }
+                let place = group.folder.isEmpty ? "" : ShownName.of(group.folder) + "/: "
+                parts.append("\(place)\(names.count) files (\(names[0]), \(names[1]), … \(names[names.count - 1]))\(why)")
+            }
+        }
+        return parts.joined(separator: ", ")
+    }
 }
+

@@ -95,7 +95,8 @@ public struct EvaluationReport: Encodable, Sendable {
     /// Why an ignored entry was not read when it is not simply another kind of file (a named pipe,
     /// a device, a socket, a dangling link); left out of the JSON when there is none.
     public var ignoredReasons: [String: String]?
-    /// Runs read but not given to the rules: another sport, or implausible for a runner.
+    /// Runs read but not given to the rules (another sport, or implausible for a runner), then the runs
+    /// a pack's eligibility left out (`pack` set: the other packs' rules saw them), in pack then run order.
     public var excluded: [ExcludedRun] = []
     /// Runs left out as the same as a kept one: `{ id, same_as, reason }` ("same file", "same activity").
     public var duplicates: [RunDuplicate] = []
@@ -132,8 +133,12 @@ public struct EvaluationReport: Encodable, Sendable {
     public init(folder: RunFolder, evaluation: Evaluation, catalogue: Catalogue, packBadges: [CatalogueBadge] = [], excluded: [ExcludedRun] = [],
                 header: Header) {
         self.header = header
-        self.excluded = excluded
         runs = RuleEngine.ordered(folder.runs)
+        var sports: [String: String] = [:]
+        for run in runs { sports[run.id] = run.sport }
+        self.excluded = excluded + evaluation.exclusions.map {
+            ExcludedRun(id: $0.run, sport: sports[$0.run] ?? "", reason: $0.reason, pack: $0.pack)
+        }
         awards = evaluation.awards
         ignored = folder.ignored
         duplicates = folder.duplicates

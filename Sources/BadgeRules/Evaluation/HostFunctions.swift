@@ -93,6 +93,7 @@ final class HostFunctions {
             // and the pack's league.lua, whose functions take groups the test makes (t.athletes, t.team).
             if lua.string(at: 1) == "league" { return tests.requireLeague() }
             return PackSandbox.requireModule(lua: lua, folder: tests.pack.directory, packName: tests.pack.name, envRef: tests.envRef)
+        case .zoneOffset: return zoneOffset()
         case nil:
             return unknown(fn)
         }
@@ -101,6 +102,38 @@ final class HostFunctions {
     private func unknown(_ fn: Int32) -> Int32 {
         lua.push("badgectl: unknown host function \(fn)")
         return -1
+    }
+
+    /// Zones `zone_offset_s` looked up in this state, by the name given.
+    private var zones: [String: TimeZone] = [:]
+
+    /// `badgectl.zone_offset_s(zone, epoch_s)`: the UTC offset in seconds (an integer) of the IANA zone
+    /// `zone` at `epoch_s` seconds since 1970 (UTC), summer time included. An unknown zone, a number
+    /// that is not finite or not a time badgectl dates are made for, fail with the caller's line.
+    func zoneOffset() -> Int32 {
+        let name = "badgectl.zone_offset_s"
+        guard lua.type(at: 1) == .string, let zoneName = lua.string(at: 1, limit: 256) else {
+            return lua.raise("\(name): expected a zone name (a string such as \"Europe/London\" or ctx.zone), got \(lua.typeName(at: 1))")
+        }
+        guard lua.type(at: 2) == .number, let seconds = lua.number(at: 2), seconds.isFinite else {
+            return lua.raise("\(name): expected seconds since 1970 (a finite number, such as run.start_epoch_s), got \(lua.type(at: 2) == .number ? lua.numberText(at: 2) : lua.typeName(at: 2))")
+        }
+        // Years 1 to 9999: what a date can be written as (253402300800 is 10000-01-01).
+        guard seconds >= -62_135_596_800, seconds < 253_402_300_800 else {
+            return lua.raise("\(name): \(lua.numberText(at: 2)) seconds since 1970 is outside the years 1 to 9999")
+        }
+        let zone: TimeZone
+        if let known = zones[zoneName] {
+            zone = known
+        } else if let found = ZoneNames.zone(named: zoneName) {
+            zone = found
+            zones[zoneName] = found
+        } else {
+            let hint = Suggestion.closest(to: zoneName, in: TimeZone.knownTimeZoneIdentifiers).map { "; did you mean '\($0)'?" } ?? ""
+            return lua.raise("\(name): unknown time zone '\(zoneName)' (an IANA name such as Europe/London or UTC)\(hint)")
+        }
+        lua.push(integer: zone.secondsFromGMT(for: Date(timeIntervalSince1970: seconds)))
+        return 1
     }
 
     /// A pack's `print`: a note of the pack (and of the rule running, if any). Ignored where no

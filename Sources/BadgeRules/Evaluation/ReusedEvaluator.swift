@@ -36,7 +36,7 @@ public final class ReusedEvaluator {
     /// state each, which reports why).
     private func loaded() -> Session? {
         if let session { return session }
-        guard let session = try? Session(packs: engine.packs, catalogue: engine.catalogue, limits: engine.limits, runs: []) else { return nil }
+        guard let session = try? Session(packs: engine.packs, catalogue: engine.catalogue, limits: engine.limits, runs: [], zone: engine.zoneName) else { return nil }
         statesLoaded += 1
         session.lua.makeMeasureMetatables()
         session.loader.load()

@@ -44,6 +44,11 @@ public struct RuleEngine: Sendable {
     public let loadFailures: [RuleFailure]
     /// The runner's profile (`--athlete`): zones for `zone = n` measures, `ctx.athlete` for rules.
     public var athlete: Athlete?
+    /// The name of the zone local dates are made in (`--tz`; `RunPipeline` sets it from its zone):
+    /// `ctx.zone`. Nil: the machine's zone.
+    public var zone: String?
+    /// `ctx.zone`: `zone`, else the machine's zone's name.
+    var zoneName: String { zone ?? ZoneNames.name(of: ZoneNames.machine) }
 
     /// Every measure the packs declare, as the analyzer computes it (zones resolved with `athlete`;
     /// a zone measure without a profile is left out: it is nil, and `measureNotes` says why).
@@ -97,7 +102,7 @@ public struct RuleEngine: Sendable {
     /// Empty when every pack and rule loads. Loads the rules into a fresh Lua state, with no runs.
     public func loadProblems() -> [RuleFailure] {
         do {
-            let session = try Session(packs: packs, catalogue: catalogue, limits: limits, runs: [])
+            let session = try Session(packs: packs, catalogue: catalogue, limits: limits, runs: [], zone: zoneName)
             session.loader.load()
             return loadFailures + session.loader.failures
         } catch {
@@ -181,7 +186,7 @@ public struct RuleEngine: Sendable {
         var evaluation: Evaluation
         var costs: [RuleCost] = []
         do {
-            let session = try Session(packs: packs, catalogue: catalogue, limits: limits, runs: sorted)
+            let session = try Session(packs: packs, catalogue: catalogue, limits: limits, runs: sorted, zone: zoneName)
             session.runner.profiling = profiling
             before(session)
             evaluation = session.evaluate(athlete: athlete)

@@ -257,6 +257,13 @@ final class RuleRunner {
             }
             if let problem = loader.undeclaredTier(badge: badge, tier: tier) { return fail("earned: " + problem) }
             earnedOnce = true
+            // A tier implies the tiers below it (the badge's declared order, else earned < silver < gold),
+            // as a fold's tiers do: a first run at gold takes silver and earned too, each once.
+            if !rule.repeatable {
+                for lower in RuleRunner.tiers(below: tier, in: loader.declaredTiers[badge]) {
+                    record(rule: rule, badge: badge, tier: lower, runIndex: index, detail: detail, progress: progress, evidence: evidence)
+                }
+            }
             record(rule: rule, badge: badge, tier: tier, runIndex: index, detail: detail, progress: progress, evidence: evidence)
             // A badge with declared tiers keeps its predicate called until every tier is held (a tier
             // already held is ignored by `record`); any other stops at its first award.
@@ -473,6 +480,14 @@ final class RuleRunner {
     var awardLimit: Int { max(1000, 20 * max(runs.count, historyCount)) }
 
     /// Keeps an award for the rule being run, applying the duplicate policy.
+    /// The tiers below `tier` in `declared` (a badge's tiers in pack.lua, lowest first), else in
+    /// earned < silver < gold; none for a tier in neither.
+    static func tiers(below tier: String, in declared: [String]?) -> [String] {
+        let order = declared ?? ["earned", "silver", "gold"]
+        guard let position = order.firstIndex(of: tier) else { return [] }
+        return Array(order[..<position])
+    }
+
     func record(rule: RuleLoader.Rule, badge: String, tier: String, runIndex: Int, detail: String, progress: Progress?, evidence: Evidence? = nil) {
         let run = runs.runs[runIndex - 1]
         let key = AwardKey(badge: badge, tier: tier, run: run.id)

@@ -13,13 +13,13 @@ final class Session {
     let runner: RuleRunner
     let host: HostFunctions
 
-    init(packs: [RulePack], catalogue: Catalogue, limits: RuleEngine.Limits, runs: [RunSummary]) throws {
+    init(packs: [RulePack], catalogue: Catalogue, limits: RuleEngine.Limits, runs: [RunSummary], zone: String = "UTC") throws {
         let lua = try LuaState(limits: limits)
         self.lua = lua
         sandbox = PackSandbox(lua: lua)
         self.runs = RunTable(lua: lua, runs: runs, measureTable: PackMeasureTable(packs: packs, athlete: nil))
         let notes = NoteLog()
-        loader = RuleLoader(sandbox: sandbox, runs: self.runs, notes: notes, packs: packs, catalogue: catalogue)
+        loader = RuleLoader(sandbox: sandbox, runs: self.runs, notes: notes, packs: packs, catalogue: catalogue, zone: zone)
         runner = RuleRunner(loader: loader, states: FoldStates(runs: self.runs, sandbox: sandbox))
         host = HostFunctions(lua: lua, sandbox: sandbox, runs: self.runs, notes: notes)
         host.loader = loader

@@ -533,6 +533,8 @@ enum HostFunction: Int32 {
     case measure = 20, measureWrite, measureField
     /// A saved map's key read, and all its keys (token: the map's handle in `FoldStates`).
     case savedMapKey = 30, savedMapAll
+    /// `badgectl.zone_offset_s(zone, epoch_s)`: a zone's UTC offset at an instant (no token).
+    case zoneOffset = 40
 }
 
 /// Splits `rules/x/y.lua:12: boom` into file, line and the rest; nil when the text has no such prefix.

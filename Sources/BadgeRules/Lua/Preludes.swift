@@ -35,6 +35,12 @@ struct Prelude {
     /// The test API (`test`, `skip`, the `t` object); run after `rules` in a test state (see `Lua/test_prelude.lua`).
     static let tests = Prelude(bytes: PackageResources.test_prelude_lua, chunkName: "@Sources/BadgeRules/Lua/test_prelude.lua")
 
+    /// Runs the rules prelude in `lua` with the host functions it hands the helpers (`zone_offset_s`);
+    /// leaves `make_env` on the stack.
+    static func runRules(in lua: LuaState) throws {
+        try rules.run(in: lua, label: "prelude", nargs: 1) { lua.pushHostFunction(.zoneOffset, token: 0) }
+    }
+
     /// Loads the prelude into `lua` and calls it with the `nargs` values `pushArgs` pushes; leaves
     /// its one result on the stack. `label` names it
     /// in the error (`prelude`, `test prelude`).

@@ -2,6 +2,7 @@
 -- metatable, defines the `badgectl` helpers and returns `make_env(pack_name, print, loader)`, which
 -- builds one pack's environment from the allow list. Rules never see the host globals it runs in.
 -- Embedded at build time (Package.swift: resources .embedInCode); loaded by `Preludes.rules`.
+local zone_offset_s = ...   -- the host's badgectl.zone_offset_s (Prelude.runRules)
 local sorted_pairs = badgectl_sorted_pairs
 badgectl_sorted_pairs = nil
 local fast_ipairs = badgectl_ipairs
@@ -137,6 +138,9 @@ function helpers.format_distance(meters)
   return format("%d m", floor(meters + 0.5))
 end
 
+-- A zone's UTC offset at an instant, from the tz database (the host's TimeZone): summer time included.
+helpers.zone_offset_s = zone_offset_s
+
 -- Map tiles (the tiles measure): a key is x * 2^24 + y.
 helpers.max_square = max_square
 
@@ -152,13 +156,37 @@ end
 -- its Monday // 7; a rolling window of n days continues while runs are at most n days apart.
 local STREAK_UNITS = { day = true, week = true, window = true }
 
-local function whole(value, name, field, minimum)
+local function whole(value, name, field, minimum, level)
   if value == nil then return nil end
   if math_type(value) == "float" and value == floor(value) then value = floor(value) end
   if math_type(value) ~= "integer" or value < minimum then
-    error(format("badgectl.%s: %s must be a whole number ≥ %d, got %s", name, field, minimum, tostring(value)), 3)
+    error(format("badgectl.%s: %s must be a whole number ≥ %d, got %s", name, field, minimum, tostring(value)), level or 3)
   end
   return value
+end
+
+-- The sliding-window grace `grace = { days = n, per = w }` (`weeks = n` for a week streak): at most n
+-- missed periods in any w periods in a row. Anything else in the table is refused by name.
+local function read_grace(spec, unit)
+  local grace = spec.grace
+  if grace == nil then return nil, nil end
+  local word = unit == "week" and "weeks" or "days"
+  local usage = format("grace = { %s = n, per = w } (at most n missed %s in any w %s in a row)", word, word, word)
+  if unit == "window" then error("badgectl.streak_new: grace goes with unit = \"day\" or \"week\" (a window streak already allows gaps)", 3) end
+  if type(grace) ~= "table" then error("badgectl.streak_new: expected " .. usage .. ", got " .. type(grace), 3) end
+  if spec.grace_every ~= nil then error("badgectl.streak_new: give grace_every (banked) or grace (a sliding window), not both", 3) end
+  for key in next, grace do
+    if key ~= word and key ~= "per" then
+      local stem = type(key) == "string" and key:sub(1, 3) or ""
+      local hint = (stem == "day" or stem == "wee" or stem == "mis") and format("; did you mean '%s'?", word) or ""
+      error(format("badgectl.streak_new: unknown key '%s' in grace (expected %s)%s", tostring(key), usage, hint), 3)
+    end
+  end
+  local missed = whole(grace[word], "streak_new", "grace." .. word, 1, 4)
+  local per = whole(grace.per, "streak_new", "grace.per", 2, 4)
+  if missed == nil or per == nil then error("badgectl.streak_new: expected " .. usage, 3) end
+  if missed >= per then error(format("badgectl.streak_new: grace.%s (%d) must be less than grace.per (%d)", word, missed, per), 3) end
+  return missed, per
 end
 
 function helpers.streak_new(spec)
@@ -171,8 +199,38 @@ function helpers.streak_new(spec)
   local window = whole(spec.window_days, "streak_new", "window_days", 1)
   if unit == "window" and window == nil then error("badgectl.streak_new: a \"window\" streak needs window_days", 2) end
   if unit ~= "window" and window ~= nil then error("badgectl.streak_new: window_days goes with unit = \"window\"", 2) end
+  local grace_missed, grace_per = read_grace(spec, unit)
   return { unit = unit, window_days = window, grace_every = whole(spec.grace_every, "streak_new", "grace_every", 1),
+           grace_missed = grace_missed, grace_per = grace_per, missed = grace_per and {} or nil,
            length = 0, best = 0, forgiven = 0, earned_grace = 0, first = nil, last = nil, last_period = nil }
+end
+
+-- Sliding-window grace: whether the periods from `from` to `to` (both missed) can be forgiven, so that no
+-- window of grace_per periods in a row holds more than grace_missed missed ones. A window whose last missed
+-- period is an older one was checked when that one was added, so only windows ending at a new one are.
+-- Keeps only the missed periods a later window can still reach.
+local function sliding_forgives(streak, from, to)
+  local missed, limit, per = streak.missed or {}, streak.grace_missed, streak.grace_per
+  if to - from + 1 > limit then return false end
+  local kept = {}
+  for _, period in ipairs(missed) do
+    if period > from - per then kept[#kept + 1] = period end
+  end
+  for period = from, to do kept[#kept + 1] = period end
+  for i = #kept - (to - from), #kept do
+    local count = 0
+    for j = i, 1, -1 do
+      if kept[j] <= kept[i] - per then break end
+      count = count + 1
+    end
+    if count > limit then return false end
+  end
+  local reachable = {}
+  for _, period in ipairs(kept) do
+    if period > to - per then reachable[#reachable + 1] = period end
+  end
+  streak.missed = reachable
+  return true
 end
 
 function helpers.streak_add(streak, date)
@@ -195,6 +253,11 @@ function helpers.streak_add(streak, date)
       local missed = period - last - 1
       if missed == 0 then
         continues = true
+      elseif streak.grace_per ~= nil then
+        if sliding_forgives(streak, last + 1, period - 1) then
+          continues = true
+          streak.forgiven = streak.forgiven + missed
+        end
       elseif streak.grace_every ~= nil then
         -- One missed period forgiven for every grace_every periods run in this streak.
         local available = streak.length // streak.grace_every - streak.earned_grace
@@ -214,6 +277,7 @@ function helpers.streak_add(streak, date)
     end
   else
     streak.length, streak.first, streak.first_period, streak.forgiven, streak.earned_grace = 1, date, period, 0, 0
+    if streak.grace_per ~= nil then streak.missed = {} end
   end
   streak.last, streak.last_period = date, period
   if streak.length > streak.best then streak.best = streak.length end

@@ -52,6 +52,19 @@ public enum LuaDefinitions {
         text.replacingOccurrences(of: "\n", with: " ")
     }
 
+    /// The type of a measure value's field in LuaLS's notation, from its unit: counts are integers,
+    /// other numbers floats, `text` a string; the lists are a segment's passes and tile keys.
+    static func type(of field: MeasureField) -> String {
+        if MeasureValue.countFields.contains(field.name) { return "integer" }
+        switch field.unit {
+        case "integer": return "integer"
+        case "boolean": return "boolean"
+        case "text": return "string"
+        case "list": return field.name == MeasureField.efforts.name ? className("segment effort") + "[]" : "integer[]"
+        default: return "number"
+        }
+    }
+
     /// The names of `function <table>.<name>(` and `<table>.<name> =` in a prelude's text, in order.
     static func functionNames(in source: [UInt8], table: String) -> [String] {
         let text = String(decoding: source, as: UTF8.self)
@@ -115,12 +128,28 @@ public enum LuaDefinitions {
         out.append("---@class badgectl.Run")
         for field in RunSchema.fields { out.append("---@field \(field.name) \(type(of: field)) \(oneLine(field.doc))") }
         out.append("")
-        // Measures, one class per kind.
+        // Measures, one class per kind; a field is nil when the run has no such value (a sun's polar).
+        out.append("--- One pass of a segment (`measures.<segment>.efforts[i]`).")
+        out.append("---@class \(className("segment effort"))")
+        for field in MeasureField.segmentEffort { out.append("---@field \(field.name) \(type(of: field)) \(oneLine(field.doc))") }
+        out.append("")
+        out.append("--- One table distance an age grade covers (`measures.<age grade>.efforts[i]`).")
+        out.append("---@class \(className("age grade effort"))")
+        for (name, doc) in [("distance_m", "the table's distance"), ("elapsed_s", "the run's fastest time over it"),
+                            ("age_standard_s", "the age standard's time for the runner's age and sex"), ("percent", "the age grade over it, 0 to 100+")] {
+            out.append("---@field \(name) number \(doc)")
+        }
+        out.append("")
         for kind in MeasureKind.all {
             out.append("--- `kind = \"\(kind.name)\"`: \(oneLine(kind.doc)).")
             out.append("---@class \(className("measure " + kind.name))")
-            for field in kind.fields {
-                out.append("---@field \(field) \(MeasureValue.countFields.contains(field) ? "integer" : "any")?")
+            for field in kind.valueFields {
+                // An age grade's `efforts` share the segment's name, not its records.
+                if kind.name == MeasureKind.ageGrade.name, field.name == MeasureField.efforts.name {
+                    out.append("---@field efforts \(className("age grade effort"))[]? one per table distance the run covers")
+                    continue
+                }
+                out.append("---@field \(field.name) \(type(of: field))? \(oneLine(field.doc))")
             }
             out.append("")
         }
@@ -131,20 +160,26 @@ public enum LuaDefinitions {
         // ctx.
         let records: [(name: String, kind: Int32)] = [("catalogue badge", LuaKinds.catalogueBadge), ("pack info", LuaKinds.packInfo),
                                                       ("rule info", LuaKinds.ruleInfo), ("athlete zone", LuaKinds.athleteZone)]
+        // What ctx's records hold (docs/rules.md, "ctx"); a field the host may leave out is optional.
+        let recordTypes = ["catalogue badge": ["id": "string", "name": "string", "information": "string", "image": "string?", "distance_m": "number?"],
+                           "pack info": ["name": "string", "version": "string"],
+                           "rule info": ["id": "string", "title": "string?", "badge": "string?"],
+                           "athlete zone": ["min": "number", "max": "number?"]]
         for record in records {
             out.append("---@class \(className(record.name))")
-            for field in kindFields(record.kind) { out.append("---@field \(field) any") }
+            for field in kindFields(record.kind) { out.append("---@field \(field) \(recordTypes[record.name]?[field] ?? "any")") }
             out.append("")
         }
+        let athleteTypes = ["max_hr": "number", "resting_hr": "number", "birth_date": "string", "sex": "string", "zones": "badgectl.AthleteZone[]"]
         out.append("---@class badgectl.Athlete")
         for field in kindFields(LuaKinds.athlete) {
-            out.append("---@field \(field) " + (field == "zones" ? "badgectl.AthleteZone[]" : "any") + "?")
+            out.append("---@field \(field) " + (athleteTypes[field] ?? "any") + "?")
         }
         out.append("")
         out.append("--- A rule's ctx: docs/rules.md, \"ctx\".")
         out.append("---@class badgectl.Ctx")
         let ctxTypes = ["catalogue": "badgectl.CatalogueBadge[]", "pack": "badgectl.PackInfo", "rule": "badgectl.RuleInfo",
-                        "athlete": "badgectl.Athlete?", "note": "fun(text: string|number)"]
+                        "athlete": "badgectl.Athlete?", "note": "fun(text: string|number)", "zone": "string"]
         for field in kindFields(LuaKinds.ctx) { out.append("---@field \(field) \(ctxTypes[field] ?? "any")") }
         out.append("")
         out.append("---@class badgectl.Progress")
@@ -170,7 +205,11 @@ public enum LuaDefinitions {
                          "finish": "fun(state: table, award: badgectl.Award, ctx: badgectl.Ctx)",
                          "status": "fun(state: table, ctx: badgectl.Ctx): table|nil",
                          "repeatable": "boolean"]
-        for field in RuleLoader.ruleFields { out.append("---@field \(field) \(ruleTypes[field] ?? "string")") }
+        // Only `id` is always required (a predicate needs `badge` and `earned`, a fold `on_run`: the loader
+        // says which is missing), so a table with some of the others still checks as a Rule.
+        for field in RuleLoader.ruleFields {
+            out.append("---@field \(field)\(field == "id" ? "" : "?") \(ruleTypes[field] ?? "string")")
+        }
         out.append("")
         out.append("--- Safe helpers (docs/rules.md, \"badgectl helpers\").")
         out.append("---@class badgectl.Helpers")

@@ -32,7 +32,7 @@ final class PackSandbox {
     /// Runs the rules' prelude (the allow-listed base) and keeps its environment maker. After the
     /// host is set on `lua`.
     func loadPrelude() throws {
-        try Prelude.rules.run(in: lua, label: "prelude")
+        try Prelude.runRules(in: lua)
         makeEnvRef = lua.ref()
         lua.takeGlobal("badgectl_saved_map")
         savedMapRef = lua.ref()

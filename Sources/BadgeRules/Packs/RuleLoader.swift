@@ -40,7 +40,11 @@ final class RuleLoader {
     /// What did not load: packs whose environment cannot be made, rule files that fail.
     private(set) var failures: [RuleFailure] = []
 
-    init(sandbox: PackSandbox, runs: RunTable, notes: NoteLog, packs: [RulePack], catalogue: Catalogue) {
+    /// `ctx.zone`: the name of the zone local dates are made in (`--tz`, else the machine's).
+    let zone: String
+
+    init(sandbox: PackSandbox, runs: RunTable, notes: NoteLog, packs: [RulePack], catalogue: Catalogue, zone: String = "UTC") {
+        self.zone = zone
         self.lua = sandbox.lua
         self.sandbox = sandbox
         self.runs = runs
@@ -308,7 +312,7 @@ final class RuleLoader {
         let token = rules.count
         // ctx: the same read-only record for every call of this rule (LuaKinds.ctx, .packInfo, .ruleInfo);
         // its catalogue and note are values (the catalogue proxy, the host function).
-        if let ctx = lua.newRecords(kind: LuaKinds.ctx, fields: 5),
+        if let ctx = lua.newRecords(kind: LuaKinds.ctx, fields: 6),
            let packInfo = lua.newRecords(kind: LuaKinds.packInfo, fields: 2),
            let ruleInfo = lua.newRecords(kind: LuaKinds.ruleInfo, fields: 3) {
             LuaState.setSlot(packInfo, 0, id: runs.marshaller.recordString(packs[pack].name))
@@ -322,6 +326,7 @@ final class RuleLoader {
             lua.pushHostFunction(.note, token: token)
             LuaState.setSlot(ctx, 2, id: lua.addRecordValue())
             LuaState.setSlot(ctx, 3, record: UnsafeRawPointer(ruleInfo))
+            LuaState.setSlot(ctx, 5, id: runs.marshaller.recordString(zone))
             rule.ctx = ctx
             lua.push(lightUserdata: ctx)
         } else {

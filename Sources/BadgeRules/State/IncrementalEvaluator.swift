@@ -41,6 +41,12 @@ public struct IncrementalEvaluator: Sendable {
     /// all survive it is a duplicate and replays. The default keeps everything.
     public var removeDuplicates: @Sendable ([RunSummary]) -> [RunSummary]
 
+    /// The engine's athlete profile file, absolute, when it was read from one that is still there.
+    var athleteFile: String? {
+        guard let source = engine.athlete?.source, FileManager.default.fileExists(atPath: source) else { return nil }
+        return source.hasPrefix("/") ? source : FileManager.default.currentDirectoryPath + "/" + source
+    }
+
     /// An evaluator over `store` with `engine`'s packs, reading runs in `zone`.
     public init(engine: RuleEngine, store: StateStore, zone: String,
                 removeDuplicates: @escaping @Sendable ([RunSummary]) -> [RunSummary] = { $0 }) {
@@ -56,7 +62,8 @@ public struct IncrementalEvaluator: Sendable {
     func startLocked(_ runs: [RunSummary], folder: String?) throws -> StateUpdate {
         let ordered = RuleEngine.ordered(runs)
         let (evaluation, rules) = engine.evaluateKeepingState(runs: ordered)
-        try store.save(rules: rules, runs: ordered, packs: engine.packs, zone: zone, folder: folder, catalogue: engine.catalogue.file)
+        try store.save(rules: rules, runs: ordered, packs: engine.packs, zone: zone, folder: folder, catalogue: engine.catalogue.file,
+                       athlete: athleteFile)
         return StateUpdate(evaluation: evaluation, added: evaluation.awards, withdrawn: [], replayed: nil, runCount: ordered.count,
                            awardCount: evaluation.awards.count)
     }
@@ -203,7 +210,8 @@ public struct IncrementalEvaluator: Sendable {
         try? database.queue.close()
         let runs = RuleEngine.ordered(removeDuplicates(saved + fresh))
         let (evaluation, rules) = engine.evaluateKeepingState(runs: runs)
-        try store.save(rules: rules, runs: runs, packs: engine.packs, zone: zone, folder: folder, catalogue: engine.catalogue.file)
+        try store.save(rules: rules, runs: runs, packs: engine.packs, zone: zone, folder: folder, catalogue: engine.catalogue.file,
+                       athlete: athleteFile)
         let (added, withdrawn) = IncrementalEvaluator.difference(before: before, after: evaluation.awards)
         return StateUpdate(evaluation: evaluation, added: added, withdrawn: withdrawn, replayed: reason, runCount: runs.count,
                            awardCount: evaluation.awards.count)

@@ -61,6 +61,10 @@ public struct SavedState: Codable, Equatable, Sendable {
     /// `badgectl add` reads when it is given no `--badges`, wherever it is run. Nil in states saved
     /// before badgectl recorded it.
     public var catalogue: String? = nil
+    /// The athlete profile (`--athlete`) the states were made with (absolute), when there was one: what
+    /// `badgectl add` reads when it is given no `--athlete`, so that an addition's `ctx.athlete` and
+    /// age grades are the evaluation's. Nil without a profile and in states saved before it was recorded.
+    public var athlete: String? = nil
     /// Every pack the states were made with, in order.
     public var packs: [PackStamp]
     /// How many runs the history holds (lines of `runs.jsonl`).
@@ -76,7 +80,7 @@ public struct SavedState: Codable, Equatable, Sendable {
     public var rules: [RuleState]
 
     enum CodingKeys: String, CodingKey {
-        case format, zone, folder, catalogue, packs
+        case format, zone, folder, catalogue, athlete, packs
         case runCount = "run_count"
         case lastRun = "last_run"
         case runsBytes = "runs_bytes"
@@ -389,11 +393,13 @@ public struct StateStore: Sendable {
 
     /// Replaces the folder's state with `rules` over `runs` (in start order): every file written again.
     /// `catalogue`: the catalogue's file (`Catalogue.file`), recorded when it was read from one.
-    public func save(rules: [RuleState], runs: [RunSummary], packs: [RulePack], zone: String, folder: String?, catalogue: String? = nil) throws {
+    /// `athlete`: the athlete profile's file, absolute, when there was one.
+    public func save(rules: [RuleState], runs: [RunSummary], packs: [RulePack], zone: String, folder: String?, catalogue: String? = nil,
+                     athlete: String? = nil) throws {
         try makeFolder()
         let (runBytes, index) = try StateStore.lines(runs, startingAt: 0)
         try write(runBytes, to: runsPath)
-        let state = SavedState(format: StateStore.format, zone: zone, folder: folder, catalogue: catalogue,
+        let state = SavedState(format: StateStore.format, zone: zone, folder: folder, catalogue: catalogue, athlete: athlete,
                                packs: packs.map(PackStamp.init), runCount: runs.count, lastRun: runs.last.map(RunStamp.init),
                                runsBytes: runBytes.count, indexBytes: 0, rules: rules)
         try writeDatabase(state, index: index)

@@ -50,7 +50,7 @@ final class TestSession {
         host = HostFunctions(lua: lua, sandbox: nil, runs: runs)
         host.tests = self
         lua.ensureStack()
-        try Prelude.rules.run(in: lua, label: "prelude")
+        try Prelude.runRules(in: lua)
         // make_env(pack_name, print, loader)
         lua.push(pack.name)
         lua.pushHostFunction(.testPrint, token: 0)

@@ -168,7 +168,26 @@ public enum AppleHealthReader {
             if low < times.count, times[low] - time <= 60 { return workout.heartRates[low] }
             return .nan
         }
-        if !routes.isEmpty {
+        // A route whose points give (almost) no distance (two identical points: a watch that lost its
+        // fix) says nothing of how far the run went, while the workout's own total does: such a workout
+        // is read as one without a route, the total as its odometer.
+        var routeMeters = 0.0, routePoints = 0
+        func measure(_ lat: [Double], _ lon: [Double], _ range: Range<Int>) {
+            var last: (Double, Double)? = nil
+            for i in range where i < lat.count && i < lon.count && Geodesy.isValid(latitude: lat[i], longitude: lon[i]) {
+                if let (a, b) = last { routeMeters += Geodesy.distance(lat1: a, lon1: b, lat2: lat[i], lon2: lon[i]) }
+                last = (lat[i], lon[i])
+                routePoints += 1
+            }
+        }
+        for route in routes { for range in route.segmentRanges { measure(route.latitudes, route.longitudes, range) } }
+        if routes.isEmpty { measure(workout.latitudes, workout.longitudes, workout.latitudes.indices) }
+        let total = workout.distanceMeters ?? 0
+        let routeGivesNoDistance = routePoints > 0 && total.isFinite && total > 0 && routeMeters < max(1, total * 0.01)
+        if routeGivesNoDistance {
+            track.drop("route without distance (\(Int(routeMeters.rounded())) m; the workout's own \(Int(total.rounded())) m used)", count: routePoints)
+        }
+        if !routes.isEmpty && !routeGivesNoDistance {
             for route in routes {
                 for range in route.segmentRanges {
                     track.startSegment()
@@ -179,7 +198,7 @@ public enum AppleHealthReader {
                 }
                 for (reason, count) in route.dropped { track.drop(reason, count: count) }
             }
-        } else if !workout.locationTimes.isEmpty {
+        } else if !workout.locationTimes.isEmpty && !routeGivesNoDistance {
             for i in workout.locationTimes.indices {
                 track.append(latitude: workout.latitudes[i], longitude: workout.longitudes[i], elevation: workout.altitudes[i],
                              time: workout.locationTimes[i], heartRate: heartRate(at: workout.locationTimes[i]))

@@ -41,11 +41,28 @@ extension MeasureDefinition {
 }
 
 extension Athlete {
-    /// `male` or `female` for a profile's `sex` (`m`, `f`, `man`, `woman` too, in any case), nil otherwise.
+    /// What a profile's `sex` may be: the words of the age tables.
+    static let sexWords = "must be \"male\" or \"female\" (or M, F; any case)"
+
+    /// Why `text` is not a sex the profile takes (`sexWords`), with the word meant for a common other one
+    /// (`woman`: did you mean 'female'?); nil when it is one.
+    static func sexProblem(_ text: String) -> String? {
+        if tableSex(text) != nil { return nil }
+        let shown = text.utf8.count <= 40 ? "'\(text)'" : "a text of \(text.utf8.count) bytes"
+        let meant: String?
+        switch text.lowercased().trimmingCharacters(in: .whitespaces) {
+        case "woman", "women", "w", "girl", "lady", "femme", "fem", "femal", "feamle", "femail", "femle": meant = "female"
+        case "man", "men", "boy", "mal", "mael", "masculine", "mle": meant = "male"
+        default: meant = nil
+        }
+        return "\(sexWords), got \(shown)" + (meant.map { "; did you mean '\($0)'?" } ?? "")
+    }
+
+    /// `male` or `female` for a profile's `sex` (`m`, `f` too, in any case), nil otherwise.
     public static func tableSex(_ sex: String?) -> String? {
         switch sex?.lowercased() {
-        case "male", "m", "man": return "male"
-        case "female", "f", "woman": return "female"
+        case "male", "m": return "male"
+        case "female", "f": return "female"
         default: return nil
         }
     }

@@ -525,7 +525,9 @@ public struct Athlete: Sendable, Equatable {
             athlete.birthDate = text
         }
         if let value = object["sex"], value != .null {
-            guard case .string(let text) = value, !text.isEmpty, text.utf8.count <= 40 else { throw bad("sex", "must be a short text") }
+            // Only the words the age tables know: any other word (`woman`) was read as no sex, silently.
+            guard case .string(let text) = value else { throw bad("sex", Athlete.sexWords) }
+            if let problem = Athlete.sexProblem(text) { throw bad("sex", problem) }
             athlete.sex = text
         }
         if let resting = athlete.restingHeartRate, let max = athlete.maxHeartRate, resting >= max {

@@ -28,7 +28,7 @@ public enum RunSchema {
                  encode: { try $1.encode($0.zoneSource, forKey: $2) }, value: { .string($0.zoneSource) }),
         RunField(.name, .string, optional: true, doc: "the run's name in the file",
                  encode: { try $1.encode($0.name, forKey: $2) }, value: { .string($0.name) }),
-        RunField(.sport, .string, doc: "`running`, `cycling`, `walking`, `hiking`, `swimming`, or the file's word lower-cased",
+        RunField(.sport, .string, doc: "`running`, `cycling`, `walking`, `hiking`, `swimming`, or the file's word lower-cased (TCX `Other`, how Garmin exports a swim or any sport but running and cycling, is `other`; no sport, `generic` or `unknown` is `running`)",
                  encode: { try $1.encode($0.sport, forKey: $2) }, value: { .string($0.sport) }),
         RunField(.format, .string, doc: "`gpx`, `tcx`, `fit`, `json`, `sml`, `suunto_json`, `polar_json`, `apple_health`",
                  encode: { try $1.encode($0.format, forKey: $2) }, value: { .string($0.format) }),

@@ -31,8 +31,10 @@ public enum Sport {
             ("walking", ["walking", "walk", "speed_walking"]),
             ("hiking", ["hiking", "hike"]),
             ("swimming", ["swimming", "swim", "pool_swimming", "open_water_swimming", "lap_swimming"]),
-            // An unnamed sport counts as running; the plausibility check is separate.
-            ("running", ["other", "generic", "unknown", "all"]),
+            // An unnamed sport counts as running; the plausibility check is separate. `other` is not
+            // unnamed: TCX's `Sport="Other"` is how Garmin exports swims, strength and every sport but
+            // running and cycling, so it stays `other` (not running).
+            ("running", ["generic", "unknown", "all"]),
         ]
         for (sport, names) in groups { for name in names { table[name] = sport } }
         return table

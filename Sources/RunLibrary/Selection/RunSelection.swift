@@ -2,12 +2,18 @@ import Foundation
 import RunAnalysis
 import RunFiles
 
-/// A run that was read but is not handed to the rules, and why.
+/// A run that was read but is not handed to the rules, and why; with `pack`, a run that one pack's
+/// eligibility left out (the other packs' rules saw it).
 public struct ExcludedRun: Codable, Sendable, Equatable {
     public var id: String
     public var sport: String
     public var reason: String
-    public init(id: String, sport: String, reason: String) { self.id = id; self.sport = sport; self.reason = reason }
+    /// The pack whose `eligibility` left the run out (`indoor`, `no GPS`, ...); nil when no rule saw it
+    /// (another sport, implausible). Left out of the JSON when nil.
+    public var pack: String?
+    public init(id: String, sport: String, reason: String, pack: String? = nil) {
+        self.id = id; self.sport = sport; self.reason = reason; self.pack = pack
+    }
 }
 
 /// Which runs earn badges: running by default (rides, swims and hikes earn no running badges),
