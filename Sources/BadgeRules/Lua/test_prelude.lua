@@ -172,7 +172,7 @@ local function make_t()
 
   function t.evaluate(runs, opts)
     if type(runs) ~= "table" then error("t.evaluate: expected an array of runs, got " .. type(runs), 2) end
-    if opts ~= nil and type(opts) ~= "table" then error("t.evaluate: options must be a table { rule =, catalogue = }, got " .. type(opts), 2) end
+    if opts ~= nil and type(opts) ~= "table" then error("t.evaluate: options must be a table { rule =, catalogue =, athlete =, allow_failures = }, got " .. type(opts), 2) end
     opts = opts or {}
     local ids = {}
     for i = 1, #runs do
@@ -180,7 +180,7 @@ local function make_t()
       if type(id) ~= "string" then error(format("t.evaluate: runs[%d] is not a run (made by t.run) or a run id", i), 2) end
       ids[i] = id
     end
-    local result = h_evaluate(ids, opts.rule, opts.catalogue)
+    local result = h_evaluate(ids, opts.rule, opts.catalogue, opts.athlete)
     if #result.failures > 0 and not opts.allow_failures then
       local lines = {}
       for i, f in ipairs(result.failures) do lines[i] = f.text end
@@ -245,9 +245,17 @@ local function make_t()
     local members = {}
     for i, m in ipairs(spec.members or {}) do members[i] = m end
     sort(members)
+    -- days = { { date = "2026-12-01", distance_m = 5000 }, ... }: sorted by date, missing totals 0.
+    local days = {}
+    for i, d in ipairs(spec.days or {}) do
+      if type(d) ~= "table" or type(d.date) ~= "string" then error(format("t.team: days[%d] must be a table { date = \"YYYY-MM-DD\", distance_m =, ... }", i), 2) end
+      days[i] = { date = d.date, distance_m = (d.distance_m or 0) + 0.0, climb_m = (d.climb_m or 0) + 0.0,
+                  runs = d.runs or 1, time_s = (d.time_s or 0) + 0.0 }
+    end
+    sort(days, function(a, b) return a.date < b.date end)
     return { team = spec.team, members = members, distance_m = (spec.distance_m or 0) + 0.0, climb_m = (spec.climb_m or 0) + 0.0,
              runs = spec.runs or 0, time_s = (spec.time_s or 0) + 0.0, from = spec.from or "2026-01-01T00:00:00Z",
-             to = spec.to or "2026-01-29T00:00:00Z" }
+             to = spec.to or "2026-01-29T00:00:00Z", days = days }
   end
 
   function t.expect(condition, message)

@@ -130,7 +130,8 @@ public enum LuaDefinitions {
         out.append("")
         // ctx.
         let records: [(name: String, kind: Int32)] = [("catalogue badge", LuaKinds.catalogueBadge), ("pack info", LuaKinds.packInfo),
-                                                      ("rule info", LuaKinds.ruleInfo), ("athlete zone", LuaKinds.athleteZone)]
+                                                      ("rule info", LuaKinds.ruleInfo), ("athlete zone", LuaKinds.athleteZone),
+                                                      ("athlete goal", LuaKinds.athleteGoal)]
         for record in records {
             out.append("---@class \(className(record.name))")
             for field in kindFields(record.kind) { out.append("---@field \(field) any") }
@@ -138,7 +139,7 @@ public enum LuaDefinitions {
         }
         out.append("---@class badgectl.Athlete")
         for field in kindFields(LuaKinds.athlete) {
-            out.append("---@field \(field) " + (field == "zones" ? "badgectl.AthleteZone[]" : "any") + "?")
+            out.append("---@field \(field) " + (field == "zones" ? "badgectl.AthleteZone[]" : field == "goals" ? "badgectl.AthleteGoal[]" : "any") + "?")
         }
         out.append("")
         out.append("--- A rule's ctx: docs/rules.md, \"ctx\".")

@@ -136,6 +136,20 @@ final class RuleLoader {
             }
             lua.makeProxy(kind: LuaKinds.athleteZones)
             lua.setField(-2, "zones")
+            // Goals: targets are floats (metres, seconds) but a count of runs is an integer.
+            lua.newTable(array: Int32(athlete.goals.count))
+            for (i, goal) in athlete.goals.enumerated() {
+                lua.newTable(record: 4)
+                lua.push(goal.id); lua.setField(-2, "id")
+                lua.push(goal.measure.rawValue); lua.setField(-2, "measure")
+                if goal.measure == .runs { lua.push(integer: Int(goal.target)) } else { lua.push(goal.target) }
+                lua.setField(-2, "target")
+                lua.push(goal.per.rawValue); lua.setField(-2, "per")
+                lua.makeProxy(kind: LuaKinds.athleteGoal)
+                lua.setIndex(-2, i + 1)
+            }
+            lua.makeProxy(kind: LuaKinds.athleteGoals)
+            lua.setField(-2, "goals")
             lua.makeProxy(kind: LuaKinds.athlete)
             athleteRef = lua.ref()
         }

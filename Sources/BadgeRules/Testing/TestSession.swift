@@ -240,11 +240,23 @@ final class TestSession {
                 return raise("t.evaluate: option 'catalogue': \(error)", level: 2)
             }
         }
+        // `athlete = { goals = {...}, birth_date = ... }`: the profile as --athlete's JSON gives it
+        // (ctx.athlete), checked by the same parser.
+        var athlete: Athlete? = nil
+        if lua.type(at: 4) != .nil {
+            do {
+                athlete = try Athlete.parse(value: jsonValue(at: 4, depth: 0, top: true), source: "t.evaluate's athlete")
+            } catch RulesError.field(let text) {
+                return raise("t.evaluate: option 'athlete': \(text)", level: 2)
+            } catch {
+                return raise("t.evaluate: option 'athlete': \(error)", level: 2)
+            }
+        }
         let sorted = RuleEngine.ordered(selected)
         var evaluation: Evaluation
         var sessionRules: [RuleLoader.Rule] = []
         do {
-            let session = try Session(packs: [pack], catalogue: catalogue, limits: limits, runs: sorted)
+            let session = try Session(packs: [pack], catalogue: catalogue, limits: limits, runs: sorted, athlete: athlete)
             evaluation = session.evaluate()
             sessionRules = session.loader.rules
         } catch {
@@ -277,6 +289,49 @@ final class TestSession {
         }
         pushEvaluation(evaluation)
         return 1
+    }
+
+    /// A plain Lua value as JSON: strings, numbers, booleans, arrays (a table with `#t > 0`; an empty
+    /// table inside another is an empty array) and tables with string keys, at most 8 deep.
+    func jsonValue(at index: Int32, depth: Int, top: Bool = false) throws -> JSONValue {
+        let index = lua.absolute(index)
+        switch lua.type(at: index) {
+        case .string: return .string(lua.string(at: index) ?? "")
+        case .number: return .number(lua.number(at: index) ?? .nan)
+        case .boolean: return .bool(lua.boolean(at: index))
+        case .table:
+            guard depth < 8 else { throw RulesError.field("nested more than 8 tables deep") }
+            let count = lua.rawLength(at: index)
+            if count > 0 || !top && isEmptyTable(at: index) {
+                var list: [JSONValue] = []
+                for i in 0..<min(count, 10_000) {
+                    lua.getIndex(index, i + 1)
+                    defer { lua.pop() }
+                    list.append(try jsonValue(at: -1, depth: depth + 1))
+                }
+                return .array(list)
+            }
+            var object: [String: JSONValue] = [:]
+            lua.pushNil()
+            while lua.next(index) {
+                guard let key = lua.string(at: -2) else {
+                    lua.pop(2)
+                    throw RulesError.field("a table's keys must be strings (a record) or 1, 2, ... (a list)")
+                }
+                do { object[key] = try jsonValue(at: -1, depth: depth + 1) } catch { lua.pop(2); throw error }
+                lua.pop()
+            }
+            return .object(object)
+        default:
+            throw RulesError.field("expected plain data (tables, strings, numbers, booleans), got \(lua.typeName(at: index))")
+        }
+    }
+
+    private func isEmptyTable(at index: Int32) -> Bool {
+        lua.pushNil()
+        guard lua.next(index) else { return true }
+        lua.pop(2)
+        return false
     }
 
     func readCatalogue(at index: Int32) throws -> Catalogue {
