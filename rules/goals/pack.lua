@@ -10,7 +10,8 @@ return {
   description = "The runner's own goals from the athlete profile: distance, runs or time per week, month or year, with progress.",
   badges = {
     { id = "goal-distance", name = "Distance Goal Met", tiers = { "week", "month", "year" },
-      information = "You ran the distance you set yourself for a week, month or year (\"goals\" in your athlete profile). Earned again every period you meet it." },
+      information = "You ran the distance you set yourself for a week, month or year (\"goals\" in your athlete profile). "
+        .. "Earned again every period you meet it." },
     { id = "goal-runs", name = "Runs Goal Met", tiers = { "week", "month", "year" },
       information = "You ran as many times as you set yourself for a week, month or year. Earned again every period you meet it." },
     { id = "goal-time", name = "Time Goal Met", tiers = { "week", "month", "year" },

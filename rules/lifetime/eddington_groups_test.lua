@@ -36,10 +36,12 @@ test("a year of 50 days of 50 km gives 10, 25 and 50; runs of the same day add u
     runs[#runs + 1] = t.run{ id = "am" .. i, start = date .. "T07:00:00Z", distance_km = 25 }
     runs[#runs + 1] = t.run{ id = "pm" .. i, start = date .. "T18:00:00Z", distance_km = 25 }
   end
+  -- A morning's 25 km is a day of 25 km: 10 and 25 come with the mornings of days 10 and 25 (runs 19
+  -- and 49); 50 needs the 50th day's evening run (run 100).
   local result = t.evaluate(runs, { rule = "eddington-years" })
   t.expect_awards(result, {
-    { badge = "eddington-year-10", run = runs[20] },    -- the 10th day's second run: 10 days of 50 km
-    { badge = "eddington-year-25", run = runs[50] },
+    { badge = "eddington-year-10", run = runs[19] },
+    { badge = "eddington-year-25", run = runs[49] },
     { badge = "eddington-year-50", run = runs[100], detail = "2026: Eddington number 50, 50 days of at least 50 km" },
   })
   t.expect(t.explain(result, "eddington-year-50").hint == nil, "every badge of the year held: no hint")

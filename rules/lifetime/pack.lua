@@ -8,7 +8,8 @@ return {
   version = "1.0.0",
   -- Which runs count (docs/rules.md, "Eligibility"): every run, entered by hand or indoors too.
   eligibility = {},
-  description = "Lifetime distance, ISO-week and month distance, daily and weekly streaks, Everest of climb, run counts, Eddington number (lifetime, per year, per sport).",
+  description = "Lifetime distance, ISO-week and month distance, daily and weekly streaks, Everest of climb, run counts, "
+    .. "Eddington number (lifetime, per year, per sport).",
   badges = {
     { id = "lifetime-100k", name = "Century", tiers = { "earned" }, image = "lifetime-100k.png",
       information = "100 km run in total, every run counted." },
@@ -48,7 +49,8 @@ return {
     { id = "eddington-year-50", name = "Eddington Year 50", tiers = { "earned" },
       information = "Eddington number 50 within one calendar year: 50 days of that year with at least 50 km. Earned again every such year." },
     { id = "eddington-sport-10", name = "Eddington 10, Another Sport", tiers = { "earned" },
-      information = "Eddington number 10 in a sport other than running (rides, walks, hikes, swims: --sport all): 10 days of at least 10 km of it. Earned again by every such sport." },
+      information = "Eddington number 10 in a sport other than running (rides, walks, hikes, swims: --sport all): "
+        .. "10 days of at least 10 km of it. Earned again by every such sport." },
     { id = "eddington-sport-25", name = "Eddington 25, Another Sport", tiers = { "earned" },
       information = "Eddington number 25 in a sport other than running: 25 days of at least 25 km of it. Earned again by every such sport." },
     { id = "eddington-sport-50", name = "Eddington 50, Another Sport", tiers = { "earned" },

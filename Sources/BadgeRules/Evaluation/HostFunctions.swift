@@ -89,10 +89,10 @@ final class HostFunctions {
             return tests.hostPrint()
         case .testRequire:
             guard let tests else { return unknown(fn) }
-            // The one module a test may require: the pack's league.lua, whose functions take groups
-            // the test makes (t.athletes, t.team) rather than runs.
+            // The pack's league.lua, whose functions take groups the test makes (t.athletes, t.team)
+            // rather than runs, and the pack's own modules (lib/...), which league.lua may require.
             if lua.string(at: 1) == "league" { return tests.requireLeague() }
-            return lua.raise("require: test files cannot require modules (but \"league\", the pack's league.lua); the rules they test are loaded by t.evaluate", level: 1)
+            return tests.requireModule()
         case nil:
             return unknown(fn)
         }

@@ -586,7 +586,8 @@ public struct Athlete: Sendable, Equatable {
             case .runs: unit = "a whole number of runs"
             case .time: unit = "seconds"
             }
-            guard case .number(let target)? = goal["target"] else { throw bad("target", "missing: a number above 0 (\(unit))") }
+            guard let targetValue = goal["target"], targetValue != .null else { throw bad("target", "missing: a number above 0 (\(unit))") }
+            guard case .number(let target) = targetValue else { throw bad("target", "must be a number above 0 (\(unit))") }
             // 1e9: a billion metres, runs or seconds, far past any goal; keeps sums and formats finite.
             guard target.isFinite, target > 0, target <= 1e9 else { throw bad("target", "must be above 0 and at most 1e9 (\(unit)), got \(target)") }
             if measure == .runs, target.rounded() != target { throw bad("target", "must be a whole number of runs, got \(target)") }
