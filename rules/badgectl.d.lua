@@ -207,12 +207,19 @@
 ---@field min any
 ---@field max any
 
+---@class badgectl.AthleteGoal
+---@field id any
+---@field measure any
+---@field target any
+---@field per any
+
 ---@class badgectl.Athlete
 ---@field max_hr any?
 ---@field resting_hr any?
 ---@field birth_date any?
 ---@field sex any?
 ---@field zones badgectl.AthleteZone[]?
+---@field goals badgectl.AthleteGoal[]?
 
 --- A rule's ctx: docs/rules.md, "ctx".
 ---@class badgectl.Ctx
