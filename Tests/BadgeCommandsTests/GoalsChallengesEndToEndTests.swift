@@ -54,6 +54,13 @@ final class GoalsChallengesEndToEndTests: XCTestCase {
         XCTAssertEqual(explained.status, 0, explained.stderr)
         XCTAssertTrue(explained.stdout.contains("year-1000k: 240.00 km of 1000.00 km in 2026; 760.00 km to go"), explained.stdout)
 
+        // The report shows the same progress on the wall.
+        let report = try CLI.run(["report", folder.path + "/runs", "-o", folder.path + "/report.html", "--rules", "rules/goals",
+                                  "--athlete", folder.path + "/me.json", "--tz", "UTC", "--no-cache"])
+        XCTAssertEqual(report.status, 0, report.stderr)
+        let page = try String(contentsOfFile: folder.path + "/report.html", encoding: .utf8)
+        XCTAssertTrue(page.contains("year-1000k: 240.00 km of 1000.00 km in 2026; 760.00 km to go"), "the goal's progress is not in the report")
+
         // Without the profile: the same runs earn nothing of this pack, and the hint says how to set goals.
         let bare = try CLI.run(Array(args.filter { $0 != "--athlete" && $0 != folder.path + "/me.json" }))
         XCTAssertEqual(bare.status, 0, bare.stderr)

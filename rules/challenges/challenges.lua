@@ -4,6 +4,9 @@
 -- challenge not yet met, how far the runner is, and `next` the distance challenge whose window holds
 -- the latest run with the least left.
 local challenge = require("lib.challenge")
+-- Walked with a numeric for: ipairs over a module's table leaves the shared Lua state marked as
+-- changed, so the worker could not reuse it between athletes (ReusedEvaluatorTests).
+local PERSONAL = challenge.personal
 
 return {
   id = "challenges",
@@ -12,7 +15,7 @@ return {
 
   init = function(ctx)
     local totals = {}
-    for _, c in ipairs(challenge.personal) do totals[c.id] = 0 end
+    for i = 1, #PERSONAL do totals[PERSONAL[i].id] = 0 end
     return { totals = totals, last_date = nil }
   end,
 
@@ -24,7 +27,8 @@ return {
       return
     end
     state.last_date = date
-    for _, c in ipairs(challenge.personal) do
+    for i = 1, #PERSONAL do
+      local c = PERSONAL[i]
       if challenge.within(c, date) then
         local before = state.totals[c.id] or 0
         local after = before + challenge.amount(c.measure, run)
@@ -41,7 +45,8 @@ return {
 
   status = function(state, ctx)
     local badges, next = {}, nil
-    for _, c in ipairs(challenge.personal) do
+    for i = 1, #PERSONAL do
+      local c = PERSONAL[i]
       local total = state.totals[c.id] or 0
       if total < c.target then
         local left = challenge.shown(c.measure, c.target - total)

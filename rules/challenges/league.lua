@@ -8,7 +8,8 @@ local challenge = require("lib.challenge")
 return {
   team = function(group)
     local awards = {}
-    for _, c in ipairs(challenge.list) do
+    for i = 1, #challenge.list do
+      local c = challenge.list[i]
       if c.club == true or c.club == group.team then
         local total = 0
         for _, day in ipairs(group.days) do
