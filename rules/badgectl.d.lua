@@ -226,12 +226,19 @@
 ---@field min number
 ---@field max number?
 
+---@class badgectl.AthleteGoal
+---@field id string
+---@field measure string
+---@field target number
+---@field per string
+
 ---@class badgectl.Athlete
 ---@field max_hr number?
 ---@field resting_hr number?
 ---@field birth_date string?
 ---@field sex string?
 ---@field zones badgectl.AthleteZone[]?
+---@field goals badgectl.AthleteGoal[]?
 
 --- A rule's ctx: docs/rules.md, "ctx".
 ---@class badgectl.Ctx

@@ -94,6 +94,9 @@ public final class League {
         public var distance: Double
         public var climb: Double
         public var time: Double
+        /// The run's local date (`YYYY-MM-DD`), for the hooks' `group.days`; absent in facts of an
+        /// earlier badgectl and for a run without one.
+        public var date: String?
 
         public var totals: [ClubMeasure: Double] { [.distance: distance, .climb: climb, .runs: 1, .time: time] }
     }
@@ -141,7 +144,8 @@ public final class League {
             let end = start + (run.elapsedSeconds ?? 0)
             latestEnd = max(latestEnd ?? end, end)
             let time = run.movingSeconds ?? run.elapsedSeconds ?? 0
-            totals.append(RunTotals(at: start, distance: run.distanceMeters, climb: run.elevation?.gainMeters ?? 0, time: time))
+            totals.append(RunTotals(at: start, distance: run.distanceMeters, climb: run.elevation?.gainMeters ?? 0, time: time,
+                                    date: run.localDate))
             for segment in segments {
                 guard let value = run.measures[segment.key], case .list(let efforts)? = value[MeasureField.efforts] else { continue }
                 for effort in efforts {
@@ -417,10 +421,26 @@ public final class League {
                 line.to = LeagueLine.time(end)
                 emit(line)
             }
+            guard !league.hooks.isEmpty else { return }
+            // Every run of the members by local date (a dated challenge's window is the pack's own),
+            // summed member by member in name order like the totals above.
+            var byDate: [String: LeagueHook.TeamDay] = [:]
+            for record in members {
+                for run in record.runs ?? [] {
+                    guard let date = run.date, Athlete.isDate(date) else { continue }
+                    var day = byDate[date] ?? LeagueHook.TeamDay(date: date, distanceMeters: 0, climbMeters: 0, runs: 0, timeSeconds: 0)
+                    day.distanceMeters += run.distance
+                    day.climbMeters += run.climb
+                    day.runs += 1
+                    day.timeSeconds += run.time
+                    byDate[date] = day
+                }
+            }
+            let days = byDate.keys.sorted().compactMap { byDate[$0] }
             for hook in league.hooks {
                 call(hook, .team(name: team, members: members.compactMap(\.athlete), distanceMeters: totals[.distance] ?? 0,
                                  climbMeters: totals[.climb] ?? 0, runs: Int(totals[.runs] ?? 0), timeSeconds: totals[.time] ?? 0,
-                                 from: LeagueLine.time(start), to: LeagueLine.time(end)), keys: [team]) { $0.team = team }
+                                 from: LeagueLine.time(start), to: LeagueLine.time(end), days: days), keys: [team]) { $0.team = team }
             }
         }
 

@@ -59,7 +59,7 @@ final class AddCommandTests: XCTestCase {
         XCTAssertTrue(fewer.stderr.contains("made with packs 'agegrade' (from "), fewer.stderr)
         // The state records where each pack came from as an absolute path (`add` without --rules loads them from there).
         let rules = CLI.repository.appendingPathComponent("rules").path
-        XCTAssertTrue(fewer.stderr.contains("which these rules do not have (they have checkpoints): give the same packs (--rules \(rules)/agegrade --rules \(rules)/checkpoints --rules \(rules)/explorer "), fewer.stderr)
+        XCTAssertTrue(fewer.stderr.contains("which these rules do not have (they have checkpoints): give the same packs (--rules \(rules)/agegrade --rules \(rules)/challenges --rules \(rules)/checkpoints --rules \(rules)/explorer "), fewer.stderr)
         XCTAssertTrue(fewer.stdout.isEmpty, fewer.stdout)
 
         // Another zone is refused; a bad file is skipped with its name (exit 2); no state is an error (exit 1).

@@ -28,4 +28,15 @@ final class RulePacksTests: XCTestCase {
             XCTAssertFalse(output.stdout.contains("not awarded by any test"), pack + ": " + output.stdout)
         }
     }
+
+    /// goals and challenges (issue 49) declare their tiers too; their tests award every one and run every rule.
+    func testGoalsAndChallengesPacksCoverEveryDeclaredTierAndRule() throws {
+        for pack in ["rules/goals", "rules/challenges"] {
+            let output = try CLI.run(["test", pack, "--coverage"])
+            XCTAssertEqual(output.status, 0, pack + ": " + output.stdout)
+            XCTAssertTrue(output.stdout.contains("every badge and tier awarded by some test"), pack + ": " + output.stdout)
+            XCTAssertTrue(output.stdout.contains("every rule ran"), pack + ": " + output.stdout)
+            XCTAssertFalse(output.stdout.contains("not awarded by any test"), pack + ": " + output.stdout)
+        }
+    }
 }

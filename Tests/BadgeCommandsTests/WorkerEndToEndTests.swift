@@ -54,7 +54,7 @@ final class WorkerEndToEndTests: XCTestCase {
         let header = try XCTUnwrap(output.first)
         XCTAssertEqual(header["type"] as? String, "header")
         let packs = try XCTUnwrap(header["packs"] as? [[String: Any]])
-        XCTAssertEqual(packs.compactMap { $0["name"] as? String }, ["agegrade", "checkpoints", "explorer", "habits", "lifetime", "places", "segments"])
+        XCTAssertEqual(packs.compactMap { $0["name"] as? String }, ["agegrade", "challenges", "checkpoints", "explorer", "goals", "habits", "lifetime", "places", "segments"])
         XCTAssertTrue(packs.allSatisfy { ($0["fingerprint"] as? String)?.hasPrefix("sha256:") == true })
 
         for (athlete, path) in [("ana", folder.path + "/ana"), ("ben", folder.path + "/ben")] {

@@ -15,7 +15,7 @@ final class BadgeEngineTests: XCTestCase {
     func testSamplesGiveTheSameSummaryAsTheFile() throws {
         let engine = try engine()
         XCTAssertEqual(engine.loadFailures, [])
-        XCTAssertEqual(engine.packs.map(\.name), ["agegrade", "checkpoints", "explorer", "habits", "lifetime", "places", "segments"])
+        XCTAssertEqual(engine.packs.map(\.name), ["agegrade", "challenges", "checkpoints", "explorer", "goals", "habits", "lifetime", "places", "segments"])
         XCTAssertTrue(engine.packs.allSatisfy { $0.fingerprint.hasPrefix("sha256:") })
         var generator = RunGenerator(seed: 7, distanceMeters: 10_500, paceSecondsPerKilometre: 300)
         generator.style = .compact

@@ -1,5 +1,6 @@
 -- Lifetime and calendar badges: total distance, big weeks and months, daily streaks, total climb,
--- number of runs, a weekly streak with grace weeks and the Eddington number. Only runs with sport
+-- number of runs, a weekly streak with grace weeks and the Eddington number (also per year, and per
+-- sport other than running: eddington_sports.lua). Otherwise only runs with sport
 -- "running" count. Days, weeks and months are LOCAL
 -- (run.local_date): a run at 23:50 local belongs to that local day even when it is the next day in UTC.
 return {
@@ -7,7 +8,8 @@ return {
   version = "1.0.0",
   -- Which runs count (docs/rules.md, "Eligibility"): every run, entered by hand or indoors too.
   eligibility = {},
-  description = "Lifetime distance, ISO-week and month distance, daily and weekly streaks, Everest of climb, run counts, Eddington number.",
+  description = "Lifetime distance, ISO-week and month distance, daily and weekly streaks, Everest of climb, run counts, "
+    .. "Eddington number (lifetime, per year, per sport).",
   badges = {
     { id = "lifetime-100k", name = "Century", tiers = { "earned" }, image = "lifetime-100k.png",
       information = "100 km run in total, every run counted." },
@@ -40,5 +42,18 @@ return {
       information = "Eddington number 50: 50 days of at least 50 km each." },
     { id = "eddington-100", name = "Eddington Number 100", tiers = { "earned" },
       information = "Eddington number 100: 100 days of at least 100 km each." },
+    { id = "eddington-year-10", name = "Eddington Year 10", tiers = { "earned" },
+      information = "Eddington number 10 within one calendar year: 10 days of that year with at least 10 km. Earned again every such year." },
+    { id = "eddington-year-25", name = "Eddington Year 25", tiers = { "earned" },
+      information = "Eddington number 25 within one calendar year: 25 days of that year with at least 25 km. Earned again every such year." },
+    { id = "eddington-year-50", name = "Eddington Year 50", tiers = { "earned" },
+      information = "Eddington number 50 within one calendar year: 50 days of that year with at least 50 km. Earned again every such year." },
+    { id = "eddington-sport-10", name = "Eddington 10, Another Sport", tiers = { "earned" },
+      information = "Eddington number 10 in a sport other than running (rides, walks, hikes, swims: --sport all): "
+        .. "10 days of at least 10 km of it. Earned again by every such sport." },
+    { id = "eddington-sport-25", name = "Eddington 25, Another Sport", tiers = { "earned" },
+      information = "Eddington number 25 in a sport other than running: 25 days of at least 25 km of it. Earned again by every such sport." },
+    { id = "eddington-sport-50", name = "Eddington 50, Another Sport", tiers = { "earned" },
+      information = "Eddington number 50 in a sport other than running: 50 days of at least 50 km of it. Earned again by every such sport." },
   },
 }

@@ -16,16 +16,17 @@ public final class LeagueHook {
         case segment(name: String, entries: [SegmentEntry])
         /// A badge and tier: its holders (sorted) among the counted athletes.
         case badge(pack: String, badge: String, tier: String, holders: [String], athletes: Int)
-        /// A team's totals over the club period.
+        /// A team's totals over the club period, and its members' runs added up per local date (all
+        /// of them, date order: a pack's dated challenge totals its own window).
         case team(name: String, members: [String], distanceMeters: Double, climbMeters: Double, runs: Int, timeSeconds: Double,
-                  from: String, to: String)
+                  from: String, to: String, days: [TeamDay] = [])
 
         /// The athletes the group names (a segment's, a badge's holders, a team's members).
         var athletes: Int {
             switch self {
             case .segment(_, let entries): return entries.count
             case .badge(_, _, _, let holders, _): return holders.count
-            case .team(_, let members, _, _, _, _, _, _): return members.count
+            case .team(_, let members, _, _, _, _, _, _, _): return members.count
             }
         }
 
@@ -39,6 +40,20 @@ public final class LeagueHook {
             case .badge: return "badge"
             case .team: return "team"
             }
+        }
+    }
+
+    /// A team's runs on one local date, added up (`group.days[i]`).
+    public struct TeamDay: Equatable {
+        /// `YYYY-MM-DD`: the runs' local dates (each run's own zone, else the chosen one).
+        public var date: String
+        public var distanceMeters: Double
+        public var climbMeters: Double
+        public var runs: Int
+        public var timeSeconds: Double
+        public init(date: String, distanceMeters: Double, climbMeters: Double, runs: Int, timeSeconds: Double) {
+            self.date = date; self.distanceMeters = distanceMeters; self.climbMeters = climbMeters
+            self.runs = runs; self.timeSeconds = timeSeconds
         }
     }
 
@@ -182,7 +197,7 @@ public final class LeagueHook {
             set("tier", tier)
             set("holders", names: holders)
             set("athletes", integer: athletes)
-        case .team(let name, let members, let distance, let climb, let runs, let time, let from, let to):
+        case .team(let name, let members, let distance, let climb, let runs, let time, let from, let to, let days):
             set("team", name)
             set("members", names: members)
             set("distance_m", number: distance)
@@ -191,6 +206,18 @@ public final class LeagueHook {
             set("time_s", number: time)
             set("from", from)
             set("to", to)
+            lua.newTable(array: Int32(min(days.count, 1 << 20)))
+            for (index, day) in days.enumerated() {
+                lua.newTable(record: 5)
+                let row = lua.absolute(-1)
+                lua.push(day.date); lua.setField(row, "date")
+                lua.push(day.distanceMeters); lua.setField(row, "distance_m")
+                lua.push(day.climbMeters); lua.setField(row, "climb_m")
+                lua.push(integer: day.runs); lua.setField(row, "runs")
+                lua.push(day.timeSeconds); lua.setField(row, "time_s")
+                lua.setIndex(-2, index + 1)
+            }
+            lua.setField(table, "days")
         }
     }
 }

@@ -19,6 +19,9 @@ struct LuaKinds {
     static let athlete: Int32 = 7
     static let athleteZones: Int32 = 8
     static let athleteZone: Int32 = 9
+    /// `ctx.athlete.goals` (the profile's `goals`) and each goal `{ id, measure, target, per }`.
+    static let athleteGoals: Int32 = 10
+    static let athleteGoal: Int32 = 11
 
     /// How a kind's values are made: a userdata over a table (runs: a present field is then a plain
     /// table read in the VM, the fastest for the fields rules read most; and the catalogue), a light
@@ -63,9 +66,11 @@ struct LuaKinds {
             Spec(kind: Self.catalogue, shape: .proxy, name: "catalogue", fields: nil),
             Spec(kind: Self.packInfo, shape: .record, name: "pack", fields: ["name", "version"], types: [.string, .string]),
             Spec(kind: Self.ruleInfo, shape: .record, name: "rule", fields: ["id", "title", "badge"], types: [.string, .string, .string]),
-            Spec(kind: Self.athlete, shape: .proxy, name: "athlete", fields: ["max_hr", "resting_hr", "birth_date", "sex", "zones"]),
+            Spec(kind: Self.athlete, shape: .proxy, name: "athlete", fields: ["max_hr", "resting_hr", "birth_date", "sex", "zones", "goals"]),
             Spec(kind: Self.athleteZones, shape: .proxy, name: "zones", fields: nil),
             Spec(kind: Self.athleteZone, shape: .proxy, name: "zone", fields: ["min", "max"]),
+            Spec(kind: Self.athleteGoals, shape: .proxy, name: "goals", fields: nil),
+            Spec(kind: Self.athleteGoal, shape: .proxy, name: "goal", fields: ["id", "measure", "target", "per"]),
         ]
         var elementKinds: [String: Int32] = [:]
         func add(_ spec: Spec) -> Int32 {

@@ -246,9 +246,17 @@ local function make_t()
     local members = {}
     for i, m in ipairs(spec.members or {}) do members[i] = m end
     sort(members)
+    -- days = { { date = "2026-12-01", distance_m = 5000 }, ... }: sorted by date, missing totals 0.
+    local days = {}
+    for i, d in ipairs(spec.days or {}) do
+      if type(d) ~= "table" or type(d.date) ~= "string" then error(format("t.team: days[%d] must be a table { date = \"YYYY-MM-DD\", distance_m =, ... }", i), 2) end
+      days[i] = { date = d.date, distance_m = (d.distance_m or 0) + 0.0, climb_m = (d.climb_m or 0) + 0.0,
+                  runs = d.runs or 1, time_s = (d.time_s or 0) + 0.0 }
+    end
+    sort(days, function(a, b) return a.date < b.date end)
     return { team = spec.team, members = members, distance_m = (spec.distance_m or 0) + 0.0, climb_m = (spec.climb_m or 0) + 0.0,
              runs = spec.runs or 0, time_s = (spec.time_s or 0) + 0.0, from = spec.from or "2026-01-01T00:00:00Z",
-             to = spec.to or "2026-01-29T00:00:00Z" }
+             to = spec.to or "2026-01-29T00:00:00Z", days = days }
   end
 
   function t.expect(condition, message)

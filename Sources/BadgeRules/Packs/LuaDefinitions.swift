@@ -159,18 +159,20 @@ public enum LuaDefinitions {
         out.append("")
         // ctx.
         let records: [(name: String, kind: Int32)] = [("catalogue badge", LuaKinds.catalogueBadge), ("pack info", LuaKinds.packInfo),
-                                                      ("rule info", LuaKinds.ruleInfo), ("athlete zone", LuaKinds.athleteZone)]
+                                                      ("rule info", LuaKinds.ruleInfo), ("athlete zone", LuaKinds.athleteZone),
+                                                      ("athlete goal", LuaKinds.athleteGoal)]
         // What ctx's records hold (docs/rules.md, "ctx"); a field the host may leave out is optional.
         let recordTypes = ["catalogue badge": ["id": "string", "name": "string", "information": "string", "image": "string?", "distance_m": "number?"],
                            "pack info": ["name": "string", "version": "string"],
                            "rule info": ["id": "string", "title": "string?", "badge": "string?"],
-                           "athlete zone": ["min": "number", "max": "number?"]]
+                           "athlete zone": ["min": "number", "max": "number?"],
+                           "athlete goal": ["id": "string", "measure": "string", "target": "number", "per": "string"]]
         for record in records {
             out.append("---@class \(className(record.name))")
             for field in kindFields(record.kind) { out.append("---@field \(field) \(recordTypes[record.name]?[field] ?? "any")") }
             out.append("")
         }
-        let athleteTypes = ["max_hr": "number", "resting_hr": "number", "birth_date": "string", "sex": "string", "zones": "badgectl.AthleteZone[]"]
+        let athleteTypes = ["max_hr": "number", "resting_hr": "number", "birth_date": "string", "sex": "string", "zones": "badgectl.AthleteZone[]", "goals": "badgectl.AthleteGoal[]"]
         out.append("---@class badgectl.Athlete")
         for field in kindFields(LuaKinds.athlete) {
             out.append("---@field \(field) " + (athleteTypes[field] ?? "any") + "?")

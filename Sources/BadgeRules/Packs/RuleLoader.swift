@@ -366,7 +366,7 @@ final class RuleLoader {
         if let unavailable = unavailable?.notes, !unavailable.isEmpty { notes.restore(notes.snapshot, leading: unavailable) }
         guard let athlete else { return }
         lua.ensureStack()
-        lua.newTable(record: 5)
+        lua.newTable(record: 6)
         if let value = athlete.maxHeartRate { lua.push(value); lua.setField(-2, "max_hr") }
         if let value = athlete.restingHeartRate { lua.push(value); lua.setField(-2, "resting_hr") }
         if let value = athlete.birthDate { lua.push(value); lua.setField(-2, "birth_date") }
@@ -381,6 +381,20 @@ final class RuleLoader {
         }
         lua.makeProxy(kind: LuaKinds.athleteZones)
         lua.setField(-2, "zones")
+        // Goals: targets are floats (metres, seconds) but a count of runs is an integer.
+        lua.newTable(array: Int32(athlete.goals.count))
+        for (i, goal) in athlete.goals.enumerated() {
+            lua.newTable(record: 4)
+            lua.push(goal.id); lua.setField(-2, "id")
+            lua.push(goal.measure.rawValue); lua.setField(-2, "measure")
+            if goal.measure == .runs { lua.push(integer: Int(goal.target)) } else { lua.push(goal.target) }
+            lua.setField(-2, "target")
+            lua.push(goal.per.rawValue); lua.setField(-2, "per")
+            lua.makeProxy(kind: LuaKinds.athleteGoal)
+            lua.setIndex(-2, i + 1)
+        }
+        lua.makeProxy(kind: LuaKinds.athleteGoals)
+        lua.setField(-2, "goals")
         lua.makeProxy(kind: LuaKinds.athlete)
         let id = lua.addRecordValue()
         for rule in rules {

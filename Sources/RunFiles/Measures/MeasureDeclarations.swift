@@ -429,17 +429,40 @@ public struct Athlete: Sendable, Equatable {
     public var sex: String?
     /// Heart-rate zones, 1 first: [lower, upper) in bpm; the last one's upper bound is open (nil).
     public var zones: [(lower: Double, upper: Double?)]
+    /// The runner's own goals (`"goals": [...]`), in the file's order: the `goals` pack reads them.
+    public var goals: [Goal]
+
+    /// One goal of the profile: a total of `measure` per calendar `period` (local dates).
+    public struct Goal: Sendable, Equatable {
+        /// What a goal totals: metres, runs or seconds.
+        public enum Measure: String, Sendable, CaseIterable { case distance, runs, time }
+        /// The calendar period a goal is met in: an ISO week, a month, a year.
+        public enum Period: String, Sendable, CaseIterable { case week, month, year }
+        /// The goal's name (the file's `id`, else `<measure>-<target>-<per>`), unique in the profile.
+        public var id: String
+        public var measure: Measure
+        /// Metres (`distance`), a count (`runs`) or seconds (`time`): above 0.
+        public var target: Double
+        public var per: Period
+
+        public init(id: String, measure: Measure, target: Double, per: Period) {
+            self.id = id; self.measure = measure; self.target = target; self.per = per
+        }
+    }
+
+    /// At most this many goals in one profile.
+    public static let maximumGoals = 100
 
     public static func == (a: Athlete, b: Athlete) -> Bool {
         a.source == b.source && a.maxHeartRate == b.maxHeartRate && a.restingHeartRate == b.restingHeartRate
             && a.birthDate == b.birthDate && a.sex == b.sex && a.zones.map(\.lower) == b.zones.map(\.lower)
-            && a.zones.map(\.upper) == b.zones.map(\.upper)
+            && a.zones.map(\.upper) == b.zones.map(\.upper) && a.goals == b.goals
     }
 
     public init(source: String, maxHeartRate: Double? = nil, restingHeartRate: Double? = nil, birthDate: String? = nil,
-                sex: String? = nil, zones: [(lower: Double, upper: Double?)] = []) {
+                sex: String? = nil, zones: [(lower: Double, upper: Double?)] = [], goals: [Goal] = []) {
         self.source = source; self.maxHeartRate = maxHeartRate; self.restingHeartRate = restingHeartRate
-        self.birthDate = birthDate; self.sex = sex; self.zones = zones
+        self.birthDate = birthDate; self.sex = sex; self.zones = zones; self.goals = goals
     }
 
     public var zoneCount: Int { zones.count }
@@ -474,7 +497,13 @@ public struct Athlete: Sendable, Equatable {
 
     public static func parse(_ data: Data, source: String) throws -> Athlete {
         // JSONText, the one JSON reader: a repeated key or invalid UTF-8 is refused, saying where.
-        guard case .object(let object) = try JSONText.parse(Array(data), source: source) else {
+        try parse(value: JSONText.parse(Array(data), source: source), source: source)
+    }
+
+    /// A profile from a parsed JSON value (a pack test's `t.evaluate{ athlete = {...} }` too).
+    public static func parse(value: JSONValue, source: String) throws -> Athlete {
+        func bad(_ field: String, _ reason: String) -> ActivityError { .badSummary(path: source, field: field, reason: reason) }
+        guard case .object(let object) = value else {
             throw ActivityError.notFormat(path: source, format: "athlete profile", reason: "expected a JSON object { \"max_hr\": 190, \"resting_hr\": 50, ... }")
         }
         return try parse(fields: object, source: source)
@@ -490,7 +519,7 @@ public struct Athlete: Sendable, Equatable {
     }
 
     /// The fields of a profile, in the order messages name them.
-    public static let fields = ["birth_date", "sex", "max_hr", "resting_hr", "zones"]
+    public static let fields = ["birth_date", "sex", "max_hr", "resting_hr", "zones", "goals"]
 
     /// The profile a JSON object gives with its `fields` (other keys are not looked at: a worker line's
     /// `athlete`, `path`, ...); nil when it gives none of them (all absent or null). The one parser of
@@ -508,6 +537,7 @@ public struct Athlete: Sendable, Equatable {
         if maxHeartRate != other.maxHeartRate { return "max_hr" }
         if restingHeartRate != other.restingHeartRate { return "resting_hr" }
         if zones.map(\.lower) != other.zones.map(\.lower) || zones.map(\.upper) != other.zones.map(\.upper) { return "zones" }
+        if goals != other.goals { return "goals" }
         return nil
     }
 
@@ -550,6 +580,65 @@ public struct Athlete: Sendable, Equatable {
         } else if let max = athlete.maxHeartRate {
             athlete.zones = defaultZones(max: max, resting: athlete.restingHeartRate)
         }
+        if let value = object["goals"], value != .null {
+            athlete.goals = try parseGoals(value, source: source)
+        }
         return athlete
+    }
+
+    /// `"goals": [{ "id": "year-1000k", "measure": "distance", "target": 1000000, "per": "year" }, ...]`:
+    /// each problem names the file and the field (`goals[2].per`).
+    static func parseGoals(_ value: JSONValue, source: String) throws -> [Goal] {
+        let shape = "a list of { \"measure\": \"distance\", \"target\": 1000000, \"per\": \"year\" } (optional \"id\")"
+        guard case .array(let list) = value else {
+            throw ActivityError.badSummary(path: source, field: "goals", reason: "must be \(shape)")
+        }
+        guard list.count <= maximumGoals else {
+            throw ActivityError.badSummary(path: source, field: "goals", reason: "at most \(maximumGoals) goals, got \(list.count)")
+        }
+        var goals: [Goal] = []
+        for (index, entry) in list.enumerated() {
+            let name = "goals[\(index + 1)]"
+            func bad(_ field: String?, _ reason: String) -> ActivityError {
+                .badSummary(path: source, field: field.map { name + "." + $0 } ?? name, reason: reason)
+            }
+            guard case .object(let goal) = entry else { throw bad(nil, "must be an object { \"measure\":, \"target\":, \"per\": }") }
+            let fields = ["id", "measure", "target", "per"]
+            for key in goal.keys.sorted() where !fields.contains(key) {
+                throw bad(key, "unknown field (known: \(fields.joined(separator: ", ")))")
+            }
+            let measures = Goal.Measure.allCases.map(\.rawValue).joined(separator: ", ")
+            guard case .string(let measureText)? = goal["measure"] else { throw bad("measure", "missing: one of \(measures)") }
+            guard let measure = Goal.Measure(rawValue: measureText) else {
+                throw bad("measure", "unknown measure '\(measureText.prefix(40))' (one of \(measures): metres, a count of runs, seconds)")
+            }
+            let periods = Goal.Period.allCases.map(\.rawValue).joined(separator: ", ")
+            guard case .string(let perText)? = goal["per"] else { throw bad("per", "missing: one of \(periods)") }
+            guard let per = Goal.Period(rawValue: perText) else { throw bad("per", "unknown period '\(perText.prefix(40))' (one of \(periods))") }
+            let unit: String
+            switch measure {
+            case .distance: unit = "metres"
+            case .runs: unit = "a whole number of runs"
+            case .time: unit = "seconds"
+            }
+            guard let targetValue = goal["target"], targetValue != .null else { throw bad("target", "missing: a number above 0 (\(unit))") }
+            guard case .number(let target) = targetValue else { throw bad("target", "must be a number above 0 (\(unit))") }
+            // 1e9: a billion metres, runs or seconds, far past any goal; keeps sums and formats finite.
+            guard target.isFinite, target > 0, target <= 1e9 else { throw bad("target", "must be above 0 and at most 1e9 (\(unit)), got \(target)") }
+            if measure == .runs, target.rounded() != target { throw bad("target", "must be a whole number of runs, got \(target)") }
+            var id = "\(measure.rawValue)-\(target.rounded() == target ? String(Int(target)) : String(target))-\(per.rawValue)"
+            if let idValue = goal["id"], idValue != .null {
+                guard case .string(let text) = idValue, !text.isEmpty, text.utf8.count <= 64,
+                      text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
+                    throw bad("id", "must be a short name (1 to 64 bytes, no control characters)")
+                }
+                id = text
+            }
+            if let earlier = goals.firstIndex(where: { $0.id == id }) {
+                throw bad("id", "'\(id)' is also goals[\(earlier + 1)]'s id (give each goal its own \"id\")")
+            }
+            goals.append(Goal(id: id, measure: measure, target: target, per: per))
+        }
+        return goals
     }
 }
