@@ -56,7 +56,7 @@ L.append("")
 L.append("- cores (nproc): %s" % os.cpu_count())
 L.append("- CPU: %s" % cpu_model())
 L.append("- memory: %s" % mem_total())
-L.append("- %s, release build with the flags of `scripts/release-flags.sh` (`swift build -c release --static-swift-stdlib -Xlinker -no-pie`)" % swift_version())
+L.append("- %s, release build with the flags of `scripts/release-flags.sh` (`swift build -c release --static-swift-stdlib -Xlinker --no-export-dynamic`, lld with the link order)" % swift_version())
 L.append("- Python peers: gpxpy and fitdecode from pip, CPython %s" % sys.version.split()[0])
 L.append("")
 L.append("The machine is shared (2 cores, other builds running): wall times are noisy. Every figure is a median "

@@ -89,39 +89,6 @@ final class TestSession {
         return 1
     }
 
-    /// `require("lib.x")` in a test (or in the league.lua it required): the pack's own module, as
-    /// rules require it (names, links and test files refused the same way), in the test's environment.
-    func requireModule() -> Int32 {
-        guard let name = lua.string(at: 1) else { return lua.raise("require: expected a module name (a string)", level: 1) }
-        let segments = name.split(separator: ".", omittingEmptySubsequences: false)
-        let valid = !segments.isEmpty && segments.allSatisfy { segment in
-            !segment.isEmpty && segment.unicodeScalars.allSatisfy { ($0 >= "a" && $0 <= "z") || ($0 >= "A" && $0 <= "Z") || ($0 >= "0" && $0 <= "9") || $0 == "_" || $0 == "-" }
-        }
-        guard valid else {
-            return lua.raise("require: '\(name)' is not a module name of this pack (letters, digits, '_', '-', dots for subfolders)", level: 1)
-        }
-        if segments.first == "tests" || segments.last?.hasSuffix("_test") == true {
-            return lua.raise("require: '\(name)' is a test file: tests cannot require other tests", level: 1)
-        }
-        let path = pack.directory + "/" + segments.joined(separator: "/") + ".lua"
-        let real: String
-        switch PackFiles.resolve(path, folder: pack.directory) {
-        case .success(let resolved): real = resolved
-        case .failure(let refusal): return lua.raise("require: '\(name)': \(refusal)", level: 1)
-        }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: real, isDirectory: &isDirectory), !isDirectory.boolValue,
-              let bytes = PackSandbox.read(real) else {
-            return lua.raise("require: no module '\(name)' in pack '\(pack.name)' (no file \(path)); the rules a test checks are loaded by t.evaluate", level: 1)
-        }
-        if let message = lua.load(bytes, chunkName: "@" + path) {
-            lua.push(message)
-            return -1
-        }
-        lua.setEnvironment(ofFunctionAt: -1, envRef: envRef)
-        return 1
-    }
-
     // MARK: - Driving the tests
 
     /// Runs the file's top level (which declares the tests). The error names file:line when Lua gave one.
