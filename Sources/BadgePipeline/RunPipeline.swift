@@ -170,9 +170,9 @@ public struct RunPipeline: Sendable {
     }
 
     /// A run's local date, start and offset: the file's own UTC offset when it had one, else `zone`
-    /// (the pipeline's by default) at the run's start (`RunFolder.localise`).
+    /// (the pipeline's by default) at the run's start (`RunAnalyzer.localise`).
     public func localise(_ run: RunSummary, zone: TimeZone? = nil) -> RunSummary {
-        RunFolder.localise(run, zone: zone ?? self.zone)
+        RunAnalyzer.localise(run, zone: zone ?? self.zone)
     }
 
     // MARK: - Selection

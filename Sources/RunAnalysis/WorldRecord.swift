@@ -38,7 +38,13 @@ public enum WorldRecord {
     /// covered that distance: no time at all counts as faster. Non-finite figures are never "beaten"
     /// (they are no run's; the readers drop them).
     public static func isBeaten(meters: Double, seconds: Double) -> Bool {
+        isBeaten(meters: meters, seconds: seconds, limit: speed(forDistance:))
+    }
+
+    /// Whether `meters` in `seconds` is faster than `limit(meters)` m/s (a slower limit than the
+    /// record's: the fastest a runner of some age has run, `AgeGradeTable.fastestSpeed`), as `isBeaten`.
+    public static func isBeaten(meters: Double, seconds: Double, limit: (Double) -> Double) -> Bool {
         guard meters.isFinite, seconds.isFinite, meters >= shortestCheckedMeters else { return false }
-        return seconds <= 0 || meters / seconds > speed(forDistance: meters)
+        return seconds <= 0 || meters / seconds > limit(meters)
     }
 }

@@ -80,7 +80,7 @@ public enum RunArchive {
         } catch {
             folder.report(RunFileError(path: id, message: "\(id): \(error)"), reads)
         }
-        folder.runs = folder.runs.map { RunFolder.localise($0, zone: zone) }
+        folder.runs = folder.runs.map { RunAnalyzer.localise($0, zone: zone) }
         return folder
     }
 
@@ -320,7 +320,7 @@ public enum RunArchive {
                         return (try FileBytes.read(path: real), shown)
                     })
             }
-            folder.runs = runs.map { RunFolder.localise($0, zone: zone) }
+            folder.runs = runs.map { RunAnalyzer.localise($0, zone: zone) }
             folder.errors += problems
         } catch let error as ActivityError {
             folder.errors.append(RunFileError(path: id, message: error.renamed(id).description))

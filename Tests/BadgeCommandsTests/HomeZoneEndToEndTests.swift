@@ -31,6 +31,43 @@ final class HomeZoneEndToEndTests: XCTestCase {
                        ["january.gpx UTC+60 min, home Europe/London UTC+0 min"])
     }
 
+    /// The guide's zone test, as written, passes: `t.evaluate`'s `zone` is `--tz` for `ctx.zone`.
+    /// And a run with no offset of its own (`Z`, a `date`) is dated in that zone, one whose test fixed
+    /// its local time keeps it; an unknown zone is refused with the nearest name.
+    func testTEvaluateTakesTheHomeZone() throws {
+        let folder = try TemporaryFolder()
+        for name in ["pack", "abroad", "abroad_test"] {
+            try folder.write("abroad/\(name).lua", try StreakGraceEndToEndTests.block("-- rules/abroad/\(name).lua"))
+        }
+        try folder.write("local/pack.lua", #"return { name = "local", version = "1", badges = { { id = "day", name = "Day" } } }"#)
+        try folder.write("local/day.lua", """
+            return { id = "day", badge = "day", repeatable = true, earned = function(run, ctx)
+              return { detail = ("%s %s %s %d"):format(ctx.zone, run.local_date, run.local_start, run.local_offset_s) }
+            end }
+            """)
+        try folder.write("local/day_test.lua", """
+            test("dated in the zone, summer time included", function(t)
+              local late = t.run{ id = "late", start = "2025-07-01T23:30:00Z", distance_km = 5, duration = "30:00" }
+              local fixed = t.run{ id = "fixed", start = "2025-07-02T23:30:00Z", local_offset_s = 0, distance_km = 5, duration = "30:00" }
+              local own = t.run{ id = "own", start = "2025-07-03T23:30:00-04:00", distance_km = 5, duration = "30:00" }
+              local result = t.evaluate({ late, fixed, own }, { zone = "Europe/London" })
+              t.expect_award(result, { run = late, detail = "Europe/London 2025-07-02 2025-07-02T00:30:00 3600" })
+              t.expect_award(result, { run = fixed, detail = "Europe/London 2025-07-02 2025-07-02T23:30:00 0" })
+              t.expect_award(result, { run = own, detail = "Europe/London 2025-07-03 2025-07-03T23:30:00 -14400" })
+              t.expect_award(t.evaluate({ late }), { run = late, detail = "UTC 2025-07-01 2025-07-01T23:30:00 0" })
+            end)
+            test("an unknown zone", function(t)
+              local ok, err = pcall(t.evaluate, { t.run{ distance_km = 5, duration = "30:00" } }, { zone = "Europe/Londn" })
+              t.expect(not ok and err:find("unknown time zone 'Europe/Londn'", 1, true) ~= nil, tostring(err))
+              t.expect(err:find("did you mean 'Europe/London'?", 1, true) ~= nil, tostring(err))
+            end)
+            """)
+        let result = try CLI.run(["test", folder.path + "/abroad", folder.path + "/local", "--badges", CLI.repository.path + "/badges.json"])
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertFalse(result.stdout.contains("FAIL"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("3 passed, 0 failed"), result.stdout)
+    }
+
     /// `ctx.zone` is `--tz`, else the machine's zone (`TZ`); the helper gives summer and winter offsets,
     /// and an unknown zone fails the rule at its line with the nearest name.
     func testCtxZoneAndZoneOffsets() throws {

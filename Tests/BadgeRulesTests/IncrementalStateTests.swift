@@ -38,7 +38,7 @@ final class IncrementalStateTests: XCTestCase {
             generator.startEpochSeconds = start
             start += 3 * 3600 + Double(random.next() % (3 * 86_400))
             let run = analyzer.summarize(generator.track(), id: "\(prefix)-\(i).gpx", zoneOffsetSeconds: nil)
-            return RunFolder.localise(run, zone: TimeZone(identifier: "UTC") ?? .current)
+            return RunAnalyzer.localise(run, zone: TimeZone(identifier: "UTC") ?? .current)
         }
     }
 

@@ -1,3 +1,4 @@
+@testable import RunAnalysis
 @testable import RunFiles
 @testable import RunLibrary
 import XCTest
@@ -70,7 +71,7 @@ final class LocalTimeTests: XCTestCase {
         let paris = try zone("Europe/Paris")
         func resolved(_ text: String) throws -> String {
             let wall = try XCTUnwrap(Timestamps.parse(text)).epoch
-            return Timestamps.iso8601(RunFolder.resolve(wallClock: wall, in: paris))
+            return Timestamps.iso8601(RunAnalyzer.resolve(wallClock: wall, in: paris))
         }
         XCTAssertEqual(try resolved("2024-07-01T12:00:00"), "2024-07-01T10:00:00Z")
         XCTAssertEqual(try resolved("2024-01-01T12:00:00"), "2024-01-01T11:00:00Z")

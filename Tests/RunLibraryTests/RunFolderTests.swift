@@ -28,7 +28,7 @@ final class RunFolderTests: XCTestCase {
         for id in try RunLoader.discover(directory: folder).runs {
             do {
                 expectedRuns += try RunLoader.load(path: folder + "/" + id, id: id, analyzer: RunAnalyzer(), zoneOffsetSeconds: 0)
-                    .map { RunFolder.localise($0, zone: zone) }
+                    .map { RunAnalyzer.localise($0, zone: zone) }
             } catch {
                 expectedErrors.append(id)
             }

@@ -4,7 +4,7 @@
 -- the controller Swift drives: `count()`, `info(i)` -> name, skip, where and `run(i)`.
 --
 -- Host functions (C trampolines into the test host): `run(spec)` -> run, `evaluate(ids, opts)`
--- -> result (opts: rule, catalogue, athlete, allow_failures), `fail(level, message, expected, got)` records a failure at the Lua
+-- -> result (opts: rule, catalogue, athlete, zone, allow_failures), `fail(level, message, expected, got)` records a failure at the Lua
 -- position `level` levels above the function that called it, `where(level)`.
 -- Expectation functions never tail-call `fail`, so the caller's frame is still there.
 -- Embedded at build time (Package.swift: resources .embedInCode); loaded by `Preludes.tests`.
@@ -172,7 +172,7 @@ local function make_t()
 
   function t.evaluate(runs, opts)
     if type(runs) ~= "table" then error("t.evaluate: expected an array of runs, got " .. type(runs), 2) end
-    if opts ~= nil and type(opts) ~= "table" then error("t.evaluate: options must be a table { rule =, catalogue =, athlete =, allow_failures = }, got " .. type(opts), 2) end
+    if opts ~= nil and type(opts) ~= "table" then error("t.evaluate: options must be a table { rule =, catalogue =, athlete =, zone =, allow_failures = }, got " .. type(opts), 2) end
     opts = opts or {}
     local ids = {}
     for i = 1, #runs do

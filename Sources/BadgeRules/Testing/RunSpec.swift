@@ -117,6 +117,7 @@ enum RunSpec {
                 }
             }
             let localOffset = try number("local_offset_s").map { try whole($0) }, runAthlete = try athlete(session: session, table: table)
+            session.pendingFixesLocalTime = localOffset != nil
             var run = try load(file: file, id: try string("id"), localOffset: localOffset, athlete: runAthlete, session: session)
             session.pendingFileRun = TestSession.FileRun(file: file, id: try string("id"), localOffset: localOffset, ownAthlete: runAthlete != nil)
             if let name = try string("name") { run.name = name }
@@ -160,6 +161,7 @@ enum RunSpec {
         }
         // A test's zone is UTC: a start with no offset (and no utc_offset_s / local_offset_s) is 07:00Z.
         let localOffset = try number("local_offset_s").map { try whole($0) } ?? startOffset ?? 0
+        session.pendingFixesLocalTime = try number("local_offset_s") != nil || string("local_date") != nil || string("local_start") != nil
         let localDate = try string("local_date") ?? Timestamps.date(startEpoch, offsetSeconds: localOffset)
         let localStart = try string("local_start") ?? Timestamps.localTime(startEpoch, offsetSeconds: localOffset)
 

@@ -1,4 +1,5 @@
 import Foundation
+import RunAnalysis
 import RunFiles
 
 /// One test file of one pack: its own sandboxed Lua state (the rules' allow list plus the test
@@ -29,6 +30,11 @@ final class TestSession {
     var fileRuns: [String: FileRun] = [:]
     /// The file spec of the run `t.run` is making (committed once the run is added).
     var pendingFileRun: FileRun?
+    /// Runs of the current test whose local time is the test's zone's (UTC unless `t.evaluate` gives
+    /// `zone`): no UTC offset of their own, and no `local_offset_s`, `local_date` or `local_start` given.
+    var zoneFollowingRuns: Set<String> = []
+    /// Whether the run `t.run` is making fixed its own local time (set by `RunSpec.build`).
+    var pendingFixesLocalTime = false
     /// Failures the current test recorded.
     var failures: [TestFailure] = []
     var output: [String] = []
@@ -155,6 +161,7 @@ final class TestSession {
     func runTest(_ index: Int) -> (failures: [TestFailure], output: [String]) {
         runs.removeAll()
         fileRuns = [:]
+        zoneFollowingRuns = []
         failures = []
         output = []
         lua.ensureStack()
@@ -217,6 +224,7 @@ final class TestSession {
         guard lua.type(at: 1) == .table else { return raise("t.run: expected a table", level: 2) }
         let run: RunSummary
         pendingFileRun = nil
+        pendingFixesLocalTime = false
         do {
             run = try RunSpec.build(from: self, table: 1, ordinal: runs.count + 1)
         } catch RulesError.field(let text) {
@@ -226,6 +234,7 @@ final class TestSession {
         }
         if runs.indexByID[run.id] != nil { return raise("t.run: a run with id '\(run.id)' already exists in this test", level: 2) }
         if let source = pendingFileRun { fileRuns[run.id] = source }
+        if !pendingFixesLocalTime, run.zoneSource == "tz" { zoneFollowingRuns.insert(run.id) }
         // The real run proxy (strict fields, "did you mean", read-only); its index is its creation order.
         runs.pushNewProxy(runs.append(run))
         return 1
@@ -281,6 +290,23 @@ final class TestSession {
             }
         }
         lua.pop()
+        // `zone`: as --tz, ctx.zone's name and the zone that runs with no offset of their own are dated in.
+        var zoneName = "UTC"
+        if lua.getField(2, "zone") != .nil {
+            guard lua.type(at: -1) == .string, let name = lua.string(at: -1, limit: 256) else {
+                let what = lua.typeName(at: -1)
+                lua.pop()
+                return raise("t.evaluate: option 'zone' must be a zone name such as \"Europe/London\", got \(what)", level: 2)
+            }
+            guard let zone = ZoneNames.zone(named: name) else {
+                lua.pop()
+                let hint = Suggestion.closest(to: name, in: TimeZone.knownTimeZoneIdentifiers).map { "; did you mean '\($0)'?" } ?? ""
+                return raise("t.evaluate: option 'zone': unknown time zone '\(name)' (an IANA name such as Europe/London or UTC)\(hint)", level: 2)
+            }
+            zoneName = name
+            selected = selected.map { zoneFollowingRuns.contains($0.id) ? RunAnalyzer.localise($0, zone: zone) : $0 }
+        }
+        lua.pop()
         var athlete: Athlete? = nil
         if lua.getField(2, "athlete") != .nil {
             do {
@@ -306,7 +332,7 @@ final class TestSession {
         var evaluation: Evaluation
         var sessionRules: [RuleLoader.Rule] = []
         do {
-            let session = try Session(packs: [pack], catalogue: catalogue, limits: limits, runs: sorted)
+            let session = try Session(packs: [pack], catalogue: catalogue, limits: limits, runs: sorted, zone: zoneName)
             evaluation = session.evaluate(athlete: athlete)
             sessionRules = session.loader.rules
         } catch {
@@ -342,7 +368,7 @@ final class TestSession {
     }
 
     /// The option keys `t.evaluate` takes.
-    static let evaluateOptions = ["allow_failures", "athlete", "catalogue", "rule"]
+    static let evaluateOptions = ["allow_failures", "athlete", "catalogue", "rule", "zone"]
 
     /// `t.evaluate`'s `athlete = { birth_date =, sex =, max_hr =, resting_hr =, zones = { {lower, upper}, ... } }`:
     /// the fields of an `--athlete` file, checked by the same code (`Athlete.parse(fields:source:)`).

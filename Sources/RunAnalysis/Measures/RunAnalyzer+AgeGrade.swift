@@ -70,6 +70,19 @@ public struct AgeGradeTable: Sendable {
         let u = log(meters / distances[lower]) / log(distances[upper] / distances[lower])
         return s1 * (1 - u) + s2 * u
     }
+
+    /// The fastest a runner of `age` (this table's sex) could have held over `meters`, m/s: the world
+    /// record's speed (`WorldRecord`) slowed by the share the age standard is of the open one, at
+    /// `meters` within the tables, at the nearest table distance outside them (so under a mile, as
+    /// over 400 m, the mile's: generous, for sprint speed falls faster with age than a mile's). It is
+    /// the world record's speed where the age standard is no slower (the young); nil outside the ages.
+    public func fastestSpeed(age: Int, meters: Double) -> Double? {
+        guard let first = distances.first, let last = distances.last, meters.isFinite, meters > 0 else { return nil }
+        let column = min(max(meters, first), last)
+        guard let standard = standardSeconds(age: age, meters: column), standard > 0 else { return nil }
+        let recordSeconds = column / WorldRecord.speed(forDistance: column)
+        return WorldRecord.speed(forDistance: meters) * min(1, recordSeconds / standard)
+    }
 }
 
 extension RunAnalyzer {
@@ -89,10 +102,12 @@ extension RunAnalyzer {
     /// way; `best_*` is the highest of them all. Percent: 100 × age standard ÷ time. nil without times or a
     /// date, for an age outside the table (5 to 100), or when neither the run nor any effort is in range.
     ///
-    /// Only what a runner could have run is graded (`WorldRecord`): a stretch of 400 m or more faster
-    /// than the world record over its distance (a GPS jump) is cut out of the effort search as a long
-    /// stop is, so no effort spans it, and the whole run is then not graded either; an effort whose own
-    /// average beats the record for its distance is not graded, and a run whose average does has no grade.
+    /// Only what a runner of the athlete's age and sex could have run is graded
+    /// (`AgeGradeTable.fastestSpeed`: the world record slowed as the age standard is): a stretch of 400 m
+    /// or more faster than that (a GPS jump; a phone's 0:51 400 m inside a 6:00 mile of a man of 53) is
+    /// cut out of the effort search as a long stop is, so no effort spans it, and the whole run is then
+    /// not graded either; an effort whose own average beats it is not graded, and a run whose average
+    /// does has no grade. No grade is then over 100%.
     static func ageGrade(_ definition: MeasureDefinition, series: TimedSeries, startEpoch: Double?, localDate: String?) -> MeasureValue? {
         guard let birth = definition.text("birth_date"), let sex = definition.text("sex"),
               let table = AgeGradeTable.named(sex: sex, edition: definition.text("table") ?? "2025"),
@@ -105,9 +120,11 @@ extension RunAnalyzer {
         }
         let meters = series.distances[series.count - 1] - series.distances[0]
         let seconds = series.elapsed[series.count - 1] - series.elapsed[0]
-        // A "run" no runner could have run (`RunSelection` leaves it out) has no stretch worth grading.
-        guard !WorldRecord.isBeaten(meters: meters, seconds: seconds) else { return nil }
-        let glitches = implausibleStretches(in: series)
+        // The fastest this runner's age and sex has run: what beats it is a GPS glitch, not a grade.
+        let fastest: (Double) -> Double = { table.fastestSpeed(age: age, meters: $0) ?? WorldRecord.speed(forDistance: $0) }
+        // A "run" no runner of this age could have run has no stretch worth grading.
+        guard !WorldRecord.isBeaten(meters: meters, seconds: seconds, limit: fastest) else { return nil }
+        let glitches = implausibleStretches(in: series, limit: fastest)
         if seconds > 0, glitches.isEmpty, let standard = table.standardSeconds(age: age, meters: meters) {
             let percent = 100 * standard / seconds
             value["percent"] = .float(percent); value["age_standard_s"] = .float(standard)
@@ -119,7 +136,7 @@ extension RunAnalyzer {
         let cuts = merged(stopRanges(of: series, maxStopSeconds: effortMaxStopSeconds), glitches)
         var efforts: [MeasureScalar] = []
         for effort in bestEfforts(in: series, wanted, stops: cuts).compactMap({ $0 }) where effort.elapsedSeconds > 0 {
-            guard !WorldRecord.isBeaten(meters: effort.distanceMeters, seconds: effort.elapsedSeconds),
+            guard !WorldRecord.isBeaten(meters: effort.distanceMeters, seconds: effort.elapsedSeconds, limit: fastest),
                   let standard = table.standardSeconds(age: age, meters: effort.distanceMeters) else { continue }
             let percent = 100 * standard / effort.elapsedSeconds
             efforts.append(.record(["distance_m": .float(effort.distanceMeters), "elapsed_s": .float(effort.elapsedSeconds),
@@ -138,7 +155,8 @@ extension RunAnalyzer {
     /// that beats the record for the distance it covers, overlapping windows merged, as point ranges
     /// (first, last) in order. A GPS jump of a few hundred metres in seconds shows as one; 400 m keeps
     /// the jitter of a few metres a second (and a sprint finish) out of it.
-    static func implausibleStretches(in series: TimedSeries, meters: Double = 400) -> [(start: Int, end: Int)] {
+    static func implausibleStretches(in series: TimedSeries, meters: Double = 400,
+                                     limit: (Double) -> Double = WorldRecord.speed(forDistance:)) -> [(start: Int, end: Int)] {
         let n = series.count, d = series.distances, t = series.elapsed
         var result: [(start: Int, end: Int)] = []
         var j = 0
@@ -146,7 +164,7 @@ extension RunAnalyzer {
             if j <= i { j = i + 1 }
             while j < n, d[j] - d[i] < meters { j += 1 }
             guard j < n else { break }
-            guard WorldRecord.isBeaten(meters: d[j] - d[i], seconds: t[j] - t[i]) else { continue }
+            guard WorldRecord.isBeaten(meters: d[j] - d[i], seconds: t[j] - t[i], limit: limit) else { continue }
             if let last = result.last, i <= last.end {
                 result[result.count - 1].end = max(last.end, j)
             } else {

@@ -31,7 +31,7 @@ struct MeasurePlan: Sendable {
 extension RunAnalyzer {
     /// Every measure of `definitions` that the run can have, by `MeasureDefinition.key`.
     /// `localDate` / `offsetSeconds` are the run's local date and offset when known (else the sun is
-    /// placed on the local mean solar date; `RunFolder.localise` completes it with the real one).
+    /// placed on the local mean solar date; `RunAnalyzer.localise` completes it with the real one).
     static func measures(
         _ definitions: [MeasureDefinition], plan: MeasurePlan? = nil, track: Track, profile: Profile, series: TimedSeries,
         startEpoch: Double?, elapsed: Double?, localDate: String?, offsetSeconds: Int?
@@ -299,7 +299,7 @@ extension RunAnalyzer {
     /// The start of the key of every sun measure (`MeasureDefinition.key`), made once.
     static let sunKeyPrefix = MeasureKind.sun.name + "("
 
-    /// Places the sun measures of `run` on its local date, once it has one (`RunFolder.localise`); a
+    /// Places the sun measures of `run` on its local date, once it has one (`RunAnalyzer.localise`); a
     /// measure made for that date and offset already (the usual case: the zone of the last read) is kept.
     public static func localiseMeasures(_ run: inout RunSummary) {
         for (key, value) in run.measures where key.hasPrefix(sunKeyPrefix) {

@@ -10,7 +10,7 @@ import Foundation
 ///   `Z` means UTC (the local date and time then come from the zone chosen by the user); no zone at
 ///   all (`2026-11-22T23:30:00`, a time typed by hand) is a local wall-clock time, read in the zone
 ///   chosen by the user. The zone is not known while files are read and cached, so such a start is
-///   kept floating (`RunSummary.floatingStart`) and resolved by `RunFolder.localise`, unless
+///   kept floating (`RunSummary.floatingStart`) and resolved by `RunAnalyzer.localise`, unless
 ///   `zoneOffsetSeconds` is given here.
 /// - `distance_m` (required): a number ≥ 0.
 /// - `duration_s` (required): a number > 0, the elapsed time (also used as timer time).
