@@ -24,7 +24,7 @@ public struct Badgectl: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             EvaluateCommand.self, SummarizeCommand.self, ExplainCommand.self, TestCommand.self, NewCommand.self,
-            ReportCommand.self, GenerateCommand.self, DiffCommand.self, WhatifCommand.self, WorkerCommand.self, AddCommand.self,
+            ReportCommand.self, GenerateCommand.self, DiffCommand.self, WhatifCommand.self, WorkerCommand.self, AddCommand.self, RemoveCommand.self,
             LeagueCommand.self, EditorCommand.self,
         ]
     )

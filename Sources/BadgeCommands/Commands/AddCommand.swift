@@ -61,6 +61,48 @@ struct AddCommand: ParsableCommand {
 
     func run() throws {
         let store = StateStore(directory: state)
+        let (saved, zone, pipeline) = try AddCommand.open(store, options: options, rebuild: rebuild)
+        var runs = pipeline.runs
+        runs.cache = cacheOptions.open()
+        var read = RunFolder()
+        for path in files {
+            guard FileManager.default.fileExists(atPath: path) else {
+                read.errors.append(RunFileError(path: path, message: "\(ActivityError.unreadable(path: path, reason: "no such file"))"))
+                continue
+            }
+            let one = runs.read(files: [(path, AddCommand.id(of: path, folder: saved?.folder))])
+            read.runs += one.runs
+            read.errors += one.errors.map { RunFileError(path: path, message: $0.message) }
+        }
+        EvaluationPipeline.printWarnings(of: runs.cache)
+        let selection = runs.select(read.runs)
+        // A file read again that no longer counts (re-typed as a ride, now implausible) takes its
+        // saved run out of the history; one still counted replaces it (same id).
+        let withdrawing = Set(selection.excluded.filter { $0.pack == nil }.map(\.id))
+        let update = try EvaluationPipeline.guarding(.printAndExit) {
+            rebuild ? try runs.incremental(store).rebuild(selection.selected, folder: saved?.folder)
+                : try runs.incremental(store).add(selection.selected, withdrawing: withdrawing)
+        }
+        let history = allAwards ? try EvaluationPipeline.guarding(.printAndExit) { try store.awards() } : nil
+        if let reason = update.replayed {
+            Console.error(CommandError.prefix + "replayed the whole history (\(Format.count(update.runCount, "run"))): \(reason)")
+        }
+        let added = AddReport(update: update, pipeline: pipeline, zone: zone, selected: selection.selected, excluded: selection.excluded,
+                              duplicates: selection.duplicates, errors: read.errors, awards: history)
+        switch format {
+        case .json: print(try added.json())
+        case .table: print(added.table())
+        }
+        for error in read.errors { Console.error(CommandError.skipped + error.message) }
+        for failure in update.evaluation.failures { Console.error(CommandError.failed(failure)) }
+        if !read.errors.isEmpty || !update.evaluation.failures.isEmpty { throw ExitCode(ExitStatus.partial.rawValue) }
+    }
+
+    /// The state in `store` and the pipeline to go on with it: the saved header (nil only when
+    /// rebuilding a state whose database cannot be read), its zone (or --tz, which must match), and
+    /// the packs, catalogue and athlete it was made with unless the options give others.
+    static func open(_ store: StateStore, options: StreamOptions, rebuild: Bool = false) throws
+        -> (saved: SavedState?, zone: TimeZone, pipeline: EvaluationPipeline) {
         // --rebuild: the header when it can still be read, else the settings kept apart (settings.json),
         // else --tz and --rules must say what it held.
         let saved = rebuild ? (try? store.loadHeader()) ?? (try? store.loadSettings())
@@ -72,7 +114,7 @@ struct AddCommand: ParsableCommand {
         let zone = try options.runs.tz == nil ? saved.flatMap { ZoneNames.zone(named: $0.zone) } ?? options.runs.zone() : options.runs.zone()
         // Without --badges, the catalogue the state was made with; when that file is gone (an
         // installed one replaced by an upgrade), the one found as without a state, saying so.
-        var options = self.options
+        var options = options
         if options.rules.badges == nil, let recorded = saved?.catalogue {
             if FileManager.default.fileExists(atPath: recorded) {
                 options.rules.badges = recorded
@@ -94,36 +136,7 @@ struct AddCommand: ParsableCommand {
             return try options.rules.packDirectories()
         }
         let pipeline = try EvaluationPipeline(options, failures: .printAndExit, packDirectories: packs, zone: zone)
-        var runs = pipeline.runs
-        runs.cache = cacheOptions.open()
-        var read = RunFolder()
-        for path in files {
-            guard FileManager.default.fileExists(atPath: path) else {
-                read.errors.append(RunFileError(path: path, message: "\(ActivityError.unreadable(path: path, reason: "no such file"))"))
-                continue
-            }
-            let one = runs.read(files: [(path, AddCommand.id(of: path, folder: saved?.folder))])
-            read.runs += one.runs
-            read.errors += one.errors.map { RunFileError(path: path, message: $0.message) }
-        }
-        EvaluationPipeline.printWarnings(of: runs.cache)
-        let selection = runs.select(read.runs)
-        let update = try EvaluationPipeline.guarding(.printAndExit) {
-            rebuild ? try runs.incremental(store).rebuild(selection.selected, folder: saved?.folder) : try runs.incremental(store).add(selection.selected)
-        }
-        let history = allAwards ? try EvaluationPipeline.guarding(.printAndExit) { try store.awards() } : nil
-        if let reason = update.replayed {
-            Console.error(CommandError.prefix + "replayed the whole history (\(Format.count(update.runCount, "run"))): \(reason)")
-        }
-        let added = AddReport(update: update, pipeline: pipeline, zone: zone, selected: selection.selected, excluded: selection.excluded,
-                              duplicates: selection.duplicates, errors: read.errors, awards: history)
-        switch format {
-        case .json: print(try added.json())
-        case .table: print(added.table())
-        }
-        for error in read.errors { Console.error(CommandError.skipped + error.message) }
-        for failure in update.evaluation.failures { Console.error(CommandError.failed(failure)) }
-        if !read.errors.isEmpty || !update.evaluation.failures.isEmpty { throw ExitCode(ExitStatus.partial.rawValue) }
+        return (saved, zone, pipeline)
     }
 
     /// The notice for a state whose recorded catalogue file is gone.
@@ -152,6 +165,8 @@ struct AddReport: Encodable {
     var header: EvaluationReport.Header
     /// Runs added (ids, start order).
     var runs: [String]
+    /// Runs taken out of the history (`remove`), as named.
+    var removed: [String] = []
     @NullEncoded var replayed: String?
     var runCount: Int
     var added: [Award]
@@ -161,7 +176,9 @@ struct AddReport: Encodable {
     /// Every award of the history (`--all-awards`), nil otherwise (then left out of the JSON).
     var awards: [Award]?
     var statuses: [BadgeStatus]
-    @NullEncoded var next: NextBadge?
+    /// The next badge as `evaluate` chooses it (`EvaluationReport.nexts`), and each pack's own.
+    @NullEncoded var next: EvaluationReport.Next?
+    var nextByPack: [EvaluationReport.Next]
     var excluded: [ExcludedRun]
     var duplicates: [RunDuplicate]
     var errors: [RunFileError]
@@ -173,11 +190,13 @@ struct AddReport: Encodable {
     var names: [String: String] = [:]
 
     enum CodingKeys: String, CodingKey {
-        case header, runs, replayed
+        case header, runs, removed, replayed
         case runCount = "run_count"
         case added, withdrawn
         case awardCount = "award_count"
-        case awards, statuses, next, excluded, duplicates, errors
+        case awards, statuses, next
+        case nextByPack = "next_by_pack"
+        case excluded, duplicates, errors
         case ruleErrors = "rule_errors"
         case notes
     }
@@ -193,7 +212,9 @@ struct AddReport: Encodable {
         awardCount = update.awardCount
         self.awards = awards
         statuses = update.evaluation.statuses
-        next = update.evaluation.next
+        var known = pipeline.catalogue.badges
+        for badge in pipeline.engine.packs.flatMap(\.badges) where !known.contains(where: { $0.id == badge.id }) { known.append(badge) }
+        (next, nextByPack) = EvaluationReport.nexts(of: update.evaluation, catalogue: pipeline.catalogue, known: known)
         self.excluded = excluded
         self.duplicates = duplicates
         self.errors = errors
@@ -208,7 +229,8 @@ struct AddReport: Encodable {
     func json() throws -> String { try JSONOutput.encode(self) }
 
     func table() -> String {
-        var out = ["\(Format.count(runs.count, "run")) added, \(runCount) in the history; \(Format.count(added.count, "new award")), \(withdrawn.count) withdrawn, "
+        let changed = removed.isEmpty ? "\(Format.count(runs.count, "run")) added" : "\(Format.count(removed.count, "run")) removed"
+        var out = ["\(changed), \(runCount) in the history; \(Format.count(added.count, "new award")), \(withdrawn.count) withdrawn, "
                    + "\(Format.count(awardCount, "award")) in all"
                    + (replayed.map { " (history replayed: \($0))" } ?? "")]
         func rows(_ awards: [Award]) -> String {
@@ -222,7 +244,9 @@ struct AddReport: Encodable {
             return table.render()
         }
         if !added.isEmpty { out += ["", "New:", rows(added)] }
-        if !withdrawn.isEmpty { out += ["", "Withdrawn (moved to a later run or no longer earned):", rows(withdrawn)] }
+        if !withdrawn.isEmpty {
+            out += ["", removed.isEmpty ? "Withdrawn (moved to a later run or no longer earned):" : "Withdrawn (a run removed, or no longer earned):", rows(withdrawn)]
+        }
         if let awards { out += ["", "All awards of the history:", awards.isEmpty ? "  none" : rows(awards)] }
         if let next {
             out += [""] + Format.paragraph("Next: \(names[next.badge] ?? next.badge) — \(Format.distance(next.remainingMeters)) to go.")

@@ -187,19 +187,23 @@ public struct EvaluationReport: Encodable, Sendable {
             rows.append(row)
         }
         badges = rows
-        // `next` is MoonRunner's: the nearest catalogue distance badge not yet earned. Every pack's
-        // own next (a lifetime milestone, a weekly target) is listed in `next_by_pack`.
+        (next, nextByPack) = EvaluationReport.nexts(of: evaluation, catalogue: catalogue, known: known)
+        let distanceIds = Set(catalogue.distanceBadges.map(\.id))
+        let awardedIds = Set(evaluation.awards.map(\.badge))
+        everyDistanceBadgeEarned = !distanceIds.isEmpty && distanceIds.isSubset(of: awardedIds)
+    }
+
+    /// `next` is MoonRunner's: the nearest catalogue distance badge not yet earned. Every pack's own
+    /// next (a lifetime milestone, a weekly target) is listed in `next_by_pack`. `known`: the badges
+    /// by which they are named. The one choice of `evaluate`, `add` and `remove`.
+    static func nexts(of evaluation: Evaluation, catalogue: Catalogue, known: [CatalogueBadge]) -> (next: Next?, byPack: [Next]) {
         let distanceIds = Set(catalogue.distanceBadges.map(\.id))
         func named(_ next: NextBadge) -> Next {
             Next(badge: next.badge, name: known.first { $0.id == next.badge }?.name ?? next.badge,
                  pack: next.pack, remainingMeters: next.remainingMeters)
         }
-        nextByPack = evaluation.nexts.map(named)
-        let awardedIds = Set(evaluation.awards.map(\.badge))
-        everyDistanceBadgeEarned = !distanceIds.isEmpty && distanceIds.isSubset(of: awardedIds)
-        if let next = evaluation.nexts.filter({ distanceIds.contains($0.badge) }).min(by: { $0.remainingMeters < $1.remainingMeters }) {
-            self.next = named(next)
-        }
+        let nearest = evaluation.nexts.filter { distanceIds.contains($0.badge) }.min { $0.remainingMeters < $1.remainingMeters }
+        return (nearest.map(named), evaluation.nexts.map(named))
     }
 
     /// Deterministic JSON: sorted keys, so two evaluations of the same input are byte-identical.

@@ -84,25 +84,46 @@ public struct IncrementalEvaluator: Sendable {
     }
 
     /// Adds `runs` to the saved history: only they are handed to the rules, unless a replay is
-    /// needed (`StateUpdate.replayed` says why). Throws `RulesError.state` when there is no state or
-    /// it cannot be read, or it was made in another zone.
-    public func add(_ runs: [RunSummary]) throws -> StateUpdate {
+    /// needed (`StateUpdate.replayed` says why). A run with a saved id replaces the saved one (a file
+    /// trimmed or edited since). `withdrawing`: ids of runs read again that no longer count (a file
+    /// re-typed as a ride, now implausible): those saved are taken out of the history, as `remove` does.
+    /// Throws `RulesError.state` when there is no state or it cannot be read, or it was made in another zone.
+    public func add(_ runs: [RunSummary], withdrawing: Set<String> = []) throws -> StateUpdate {
         // No lock (nor folder) is made where there is no state to add to.
         if !store.exists { _ = try store.database() }
-        return try store.locked { try addLocked(runs) }
+        return try store.locked { try addLocked(runs, withdrawing: withdrawing) }
     }
 
-    /// What an addition reads: the header, each rule's state and `finish` awards (not the history's
-    /// awards), the saved runs the new ones need (by id, by start, and those the states name), and
-    /// for each rule the awards its duplicate policy needs; then it writes the new rows only.
-    func addLocked(_ runs: [RunSummary]) throws -> StateUpdate {
-        let database = try store.database(holdingLock: true)
-        let state = try database.header()
-        guard ZoneNames.canonical(state.zone) == ZoneNames.canonical(zone) else {
-            throw RulesError.state(path: store.statePath, reason: "made with the time zone \(state.zone), not \(zone): add with --tz \(state.zone), or evaluate with --state again")
+    /// Takes the runs `ids` out of the saved history (a run deleted, made private, or no longer a run)
+    /// and evaluates what is left, so the state is what `start` over that history makes: the awards
+    /// they earned, and any that the runs after them earned only by coming later, are withdrawn;
+    /// awards that follow without them are given. Ids the state does not hold are returned as
+    /// `unknown` and change nothing. Throws `RulesError.state` as `add` does, and when the state holds
+    /// none of `ids` (naming the closest saved id).
+    public func remove(_ ids: [String]) throws -> (update: StateUpdate, unknown: [String]) {
+        if !store.exists { _ = try store.database() }
+        return try store.locked {
+            let database = try store.database(holdingLock: true)
+            let state = try database.header()
+            try checkZone(state)
+            try checkPacks(state)
+            let saved = Set(try database.runs(ids: Set(ids)).map(\.id))
+            let unknown = ids.filter { !saved.contains($0) }
+            let removed = ids.filter { saved.contains($0) }
+            guard !removed.isEmpty else {
+                let all = try database.allRuns().map(\.id)
+                let hint = unknown.first.flatMap { Suggestion.closest(to: $0, in: all) }.map { "; did you mean '\($0)'?" } ?? ""
+                throw RulesError.state(path: store.statePath, reason: "holds no run \(unknown.map { "'\($0)'" }.joined(separator: ", "))\(hint) "
+                    + "(a run id as evaluate --state lists it, or the run's file)")
+            }
+            let reason = removed.count == 1 ? "run '\(removed[0])' removed" : "\(removed.count) runs removed"
+            return (try replay(database: database, fresh: [], removing: saved, reason: reason, folder: state.folder), unknown)
         }
-        // A pack of the state that these rules lack (another --rules, or the pack did not load) would
-        // withdraw every award it made: refused, naming it and where it was loaded from.
+    }
+
+    /// Refuses a state with a pack these rules lack (another --rules, or the pack did not load): it
+    /// would withdraw every award that pack made. The error names it and where it was loaded from.
+    func checkPacks(_ state: SavedState) throws {
         let loaded = Set(engine.packs.map(\.name))
         let missing = state.packs.filter { !loaded.contains($0.name) }
         if !missing.isEmpty {
@@ -112,10 +133,33 @@ public struct IncrementalEvaluator: Sendable {
                 + "(they have \(engine.packs.map(\.name).joined(separator: ", "))): give the same packs\(flags.isEmpty ? " with --rules" : " (" + flags + ")"), "
                 + "or evaluate with --state again to start without \(missing.count == 1 ? "it" : "them")")
         }
+    }
+
+    /// Refuses a state made in another zone than this evaluator's.
+    func checkZone(_ state: SavedState) throws {
+        guard ZoneNames.canonical(state.zone) == ZoneNames.canonical(zone) else {
+            throw RulesError.state(path: store.statePath, reason: "made with the time zone \(state.zone), not \(zone): add with --tz \(state.zone), or evaluate with --state again")
+        }
+    }
+
+    /// What an addition reads: the header, each rule's state and `finish` awards (not the history's
+    /// awards), the saved runs the new ones need (by id, by start, and those the states name), and
+    /// for each rule the awards its duplicate policy needs; then it writes the new rows only.
+    func addLocked(_ runs: [RunSummary], withdrawing: Set<String> = []) throws -> StateUpdate {
+        let database = try store.database(holdingLock: true)
+        let state = try database.header()
+        try checkZone(state)
+        try checkPacks(state)
         let fresh = RuleEngine.ordered(runs)
         let read = try database.rules(awards: .none)
         var rules = read.rules
         let nextSequence = read.nextSequence
+        // A saved run read again and no longer counted leaves the history (as `remove`).
+        let gone = withdrawing.isEmpty ? [] : try database.runs(ids: withdrawing).map(\.id).sorted()
+        if !gone.isEmpty {
+            let reason = gone.count == 1 ? "run '\(gone[0])' no longer counts" : "\(gone.count) saved runs no longer count"
+            return try replay(database: database, fresh: fresh, removing: Set(gone), reason: reason, folder: state.folder)
+        }
         if let reason = try replayReason(state: state, rules: rules, database: database, fresh: fresh) {
             return try replay(database: database, fresh: fresh, reason: reason, folder: state.folder)
         }
@@ -202,10 +246,11 @@ public struct IncrementalEvaluator: Sendable {
         return nil
     }
 
-    /// Evaluates the saved runs and `fresh` in full (a new run with a saved id replaces it) and saves.
-    func replay(database: StateDatabase, fresh: [RunSummary], reason: String, folder: String?) throws -> StateUpdate {
+    /// Evaluates the saved runs (less `removing`) and `fresh` in full (a new run with a saved id
+    /// replaces it) and saves.
+    func replay(database: StateDatabase, fresh: [RunSummary], removing: Set<String> = [], reason: String, folder: String?) throws -> StateUpdate {
         let before = try database.awards()
-        let replacing = Set(fresh.map(\.id))
+        let replacing = Set(fresh.map(\.id)).union(removing)
         let saved = try store.summaries(try database.allRuns()).filter { !replacing.contains($0.id) }
         try? database.queue.close()
         let runs = RuleEngine.ordered(removeDuplicates(saved + fresh))
