@@ -115,6 +115,11 @@ extension DiffCommand {
                     read = folder.runs
                 case .summary(let summary):
                     read = [try pipeline.summary(fields: summary, source: "line \(number) summary", id: line.id, zone: line.zone)]
+                case .remove(let id):
+                    // A run taken back: the history compared is the one left.
+                    runs.removeAll { $0.id == id }
+                    seen[id] = nil
+                    continue
                 }
                 for run in read {
                     if let first = seen[run.id] {

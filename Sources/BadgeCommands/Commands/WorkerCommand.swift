@@ -19,8 +19,15 @@ struct WorkerCommand: ParsableCommand {
             --max-errors stopped the worker. Give --root DIR so that lines can name only files inside DIR. \
             The line format is in docs/worker.md.
 
+            With --state-dir DIR each athlete's history is kept between invocations (a saved state per \
+            athlete, as evaluate --state makes): a batch's lines are added to it, {"athlete": ..., \
+            "remove": RUN} lines take runs back, a run given again replaces the one saved, and only what \
+            changed is written: award lines for awards given, withdrawn lines for awards taken back, \
+            and the status of the whole history.
+
             Examples:
               badgectl worker --root /data < runs.jsonl > awards.jsonl
+              badgectl worker --state-dir /var/lib/badgectl/athletes < uploads.jsonl >> changes.jsonl
 
             \(ExitStatus.help)
             """
@@ -40,9 +47,15 @@ struct WorkerCommand: ParsableCommand {
         valueName: "dir"))
     var root: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Keep each athlete's history here between invocations: lines add to it (or \"remove\" runs from it), and only the awards given and withdrawn are written.",
+        valueName: "dir"))
+    var stateDir: String?
+
     @OptionGroup var cacheOptions: CacheOptions<SummaryCache>
 
     func validate() throws {
+        if stateDir != nil, asOf.asOf != nil { throw ValidationError("--as-of cuts a whole history: it cannot be used with --state-dir") }
         if let maxErrors, maxErrors < 0 { throw ValidationError("--max-errors must be 0 or more") }
         if let root {
             var isDirectory: ObjCBool = false
@@ -57,7 +70,7 @@ struct WorkerCommand: ParsableCommand {
         var runs = pipeline.runs
         runs.cache = cacheOptions.open()
         let setup = Worker.Setup(pipeline: runs, sport: options.selection.sport, maximumErrors: maxErrors,
-                                 root: root.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 })
+                                 root: root.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }, stateDirectory: stateDir)
         var output: [UInt8] = []
         output.reserveCapacity(1 << 16)
         let worker = Worker(setup: setup, write: { line in

@@ -22,6 +22,10 @@ final class Worker {
         /// `--root`: the folder every `path` must resolve into (links included); relative paths are
         /// taken from it. nil: any path the process can open (docs/worker.md, "What a worker reads").
         var root: String? = nil
+        /// `--state-dir`: where each athlete's saved state lives between invocations (a folder per
+        /// athlete, `Worker.stateFolder`); the lines of a batch are added to it (`IncrementalEvaluator`)
+        /// and only what changed is written. nil: every athlete's lines are their whole history.
+        var stateDirectory: String? = nil
     }
 
     /// How the stream ended.
@@ -52,11 +56,22 @@ final class Worker {
         /// The profile their lines gave (nil: `--athlete`'s), fixed by the first (`WorkerLine.Profiles`).
         var profiles = WorkerLine.Profiles()
         var runs: [RunSummary] = []
+        /// With `--state-dir`: what the lines ask, in their order (runs to add, runs to take back).
+        var steps: [Step] = []
+        /// The run ids of the last step when it adds runs.
+        var lastStepIDs: Set<String> = []
         /// The line of each run id given, to refuse a second run with the same id.
         var idLines: [String: Int] = [:]
         /// The latest start given so far, and its line (the order check).
         var lastStart: (epoch: Double?, line: Int)?
         var errors = 0
+    }
+
+    /// One change to a saved history (`--state-dir`), in line order: a run given again in a batch
+    /// (changed, re-typed) starts a step of its own, so that it replaces the one before.
+    enum Step {
+        case add([RunSummary])
+        case remove([String])
     }
 
     let setup: Setup
@@ -109,6 +124,7 @@ final class Worker {
         }
         static func duplicateID(_ id: String, _ line: Int) -> String { "run id \(ShownValue.quoted(id)) already given on line \(line)" }
         static func stopped(_ limit: Int) -> String { "more than \(limit) error\(limit == 1 ? "" : "s") (--max-errors): stopped here" }
+        static let removeNeedsState = "\"remove\" takes a run back from a saved state: it needs --state-dir"
         /// Said alike whether or not anything exists outside: nothing outside was looked at.
         static func outsideRoot(_ path: String, link: String?) -> String {
             "\"path\" \(ShownValue.quoted(path)) leads outside --root"
@@ -211,12 +227,38 @@ final class Worker {
         guard let pipeline = current?.pipeline else { return }
         let runs: [RunSummary]
         switch line.source {
+        case .remove(let id):
+            guard setup.stateDirectory != nil else { throw LineError(description: Message.removeNeedsState) }
+            if case .remove(let ids)? = current?.steps.last {
+                current?.steps.removeLast()
+                current?.steps.append(.remove(ids + [id]))
+            } else {
+                current?.steps.append(.remove([id]))
+            }
+            current?.lastStepIDs = []
+            return
         case .path(let path):
             let read = pipeline.read(files: [(try confined(path), line.id)], zone: line.zone)
             if let error = read.errors.first { throw LineError(description: error.message) }
             runs = read.runs
         case .summary(let summary):
             runs = [try pipeline.summary(fields: summary, source: "line \(number) summary", id: line.id, zone: line.zone)]
+        }
+        if setup.stateDirectory != nil {
+            // Uploads in any order (an older run replays the history); a run given again replaces
+            // the one before it: a step of its own.
+            for run in runs {
+                if case .add(var batch)? = current?.steps.last, current?.lastStepIDs.contains(run.id) == false {
+                    current?.steps.removeLast()
+                    batch.append(run)
+                    current?.steps.append(.add(batch))
+                } else {
+                    current?.steps.append(.add([run]))
+                    current?.lastStepIDs = []
+                }
+                current?.lastStepIDs.insert(run.id)
+            }
+            return
         }
         // Checked against `current` in place, and appended through it: a copy of the athlete would
         // copy every run so far (quadratic in the athlete's runs).
@@ -252,21 +294,14 @@ final class Worker {
         guard let athlete = current else { return }
         current = nil
         finished.insert(athlete.name)
+        if let directory = setup.stateDirectory {
+            finishAthlete(athlete, savedIn: directory)
+            return
+        }
         let selection = athlete.pipeline.select(athlete.runs)
         let evaluation = evaluator.evaluate(runs: selection.selected, athlete: athlete.pipeline.engine.athlete)
         observe?(athlete.name, athlete.profiles.fixed?.profile ?? nil, selection.selected, evaluation)
-        var occurrences: [OccurrenceKey: Int] = [:]
-        for award in evaluation.awards {
-            let key = OccurrenceKey(pack: award.pack, badge: award.badge, tier: award.tier, run: award.run)
-            let occurrence = (occurrences[key] ?? 0) + 1
-            occurrences[key] = occurrence
-            let id = AwardID.make(pack: award.pack, athlete: athlete.name, badge: award.badge, tier: award.tier, run: award.run,
-                                  occurrence: occurrence)
-            pending.append(WorkerLines.Award(athlete: athlete.name, badge: award.badge, tier: award.tier, run: award.run, at: award.at,
-                                          awardID: id, pack: award.pack, packVersion: award.packVersion, rule: award.rule,
-                                          detail: award.detail, evidence: award.evidence))
-            writePending()
-        }
+        writeAwards(evaluation.awards, of: athlete.name, type: "award")
         // Pack load failures were reported once, in the header's lines.
         let ruleFailures = evaluation.failures.dropFirst(setup.pipeline.engine.loadFailures.count)
         for failure in ruleFailures {
@@ -281,6 +316,80 @@ final class Worker {
             excluded: selection.excluded.count, duplicates: selection.duplicates.count, next: evaluation.nexts, progress: progress))
         writePending()
         flush()
+    }
+
+    /// `--state-dir`: the athlete's steps applied to their saved state (made by the first batch that
+    /// names them), in line order; the awards given and withdrawn by the whole batch are written
+    /// (`award` and `withdrawn` lines), then the status of the history now. A state that cannot be
+    /// read or written is that athlete's error; the others go on.
+    private func finishAthlete(_ athlete: Athlete, savedIn directory: String) {
+        let store = StateStore(directory: (directory as NSString).appendingPathComponent(StateStore.folderName(forAthlete: athlete.name)))
+        let incremental = athlete.pipeline.incremental(store)
+        var last: StateUpdate?
+        var added: [Award] = [], withdrawn: [Award] = []
+        var excluded = 0, duplicates = 0, errors = athlete.errors
+        do {
+            // One step: what it changed. Several: the awards before and after, compared.
+            let before = athlete.steps.count > 1 && store.exists ? try store.awards() : []
+            for step in athlete.steps {
+                switch step {
+                case .add(let runs):
+                    let selection = athlete.pipeline.select(runs)
+                    excluded += selection.excluded.count
+                    duplicates += selection.duplicates.count
+                    if store.exists {
+                        // A run given again that no longer counts (a ride now) leaves the history.
+                        last = try incremental.add(selection.selected, withdrawing: Set(selection.excluded.filter { $0.pack == nil }.map(\.id)))
+                    } else {
+                        last = try incremental.start(selection.selected)
+                    }
+                case .remove(let ids):
+                    // A run the state does not hold (never given, a ride, removed before): nothing to take back.
+                    guard store.exists else { continue }
+                    let held = try store.holds(Set(ids))
+                    if held.isEmpty { continue }
+                    last = try incremental.remove(ids.filter(held.contains)).update
+                }
+                if athlete.steps.count == 1, let update = last { (added, withdrawn) = (update.added, update.withdrawn) }
+            }
+            if athlete.steps.count > 1 {
+                (added, withdrawn) = IncrementalEvaluator.difference(before: before, after: try store.awards())
+            }
+        } catch {
+            errors += 1
+            fail(line: nil, athlete: athlete.name, "\(error)")
+        }
+        writeAwards(withdrawn, of: athlete.name, type: "withdrawn")
+        writeAwards(added, of: athlete.name, type: "award")
+        let failures = last?.evaluation.failures.dropFirst(setup.pipeline.engine.loadFailures.count) ?? []
+        for failure in failures {
+            fail(line: nil, athlete: athlete.name, CommandError.failed(failure))
+        }
+        let statuses = last?.evaluation.statuses ?? []
+        let progress = statuses.compactMap { status in
+            status.progress.map { WorkerLines.Progress(pack: status.pack, badge: status.badge, current: $0.current, target: $0.target,
+                                                       unit: $0.unit, hint: status.hint) }
+        }
+        pending.append(WorkerLines.Status(
+            athlete: athlete.name, runs: last?.runCount ?? 0, awards: last?.awardCount ?? 0, errors: errors + failures.count,
+            excluded: excluded, duplicates: duplicates, next: last?.evaluation.nexts ?? [], progress: progress))
+        writePending()
+        flush()
+    }
+
+    /// Award lines (`type` `award`, or `withdrawn` for one taken back), with their `AwardID`s.
+    private func writeAwards(_ awards: [Award], of athlete: String, type: String) {
+        var occurrences: [OccurrenceKey: Int] = [:]
+        for award in awards {
+            let key = OccurrenceKey(pack: award.pack, badge: award.badge, tier: award.tier, run: award.run)
+            let occurrence = (occurrences[key] ?? 0) + 1
+            occurrences[key] = occurrence
+            let id = AwardID.make(pack: award.pack, athlete: athlete, badge: award.badge, tier: award.tier, run: award.run, occurrence: occurrence)
+            pending.append(WorkerLines.Award(type: type, athlete: athlete, badge: award.badge, tier: award.tier, run: award.run, at: award.at,
+                                             awardID: id, pack: award.pack, packVersion: award.packVersion, rule: award.rule,
+                                             detail: award.detail, evidence: award.evidence))
+            writePending()
+        }
     }
 
     /// Writes an error line (and the same on stderr); past `--max-errors`, stops the worker.

@@ -14,6 +14,8 @@ struct WorkerLine {
         case path(String)
         /// A JSON run summary, given in the line.
         case summary([String: JSONValue])
+        /// `{"athlete": ..., "remove": RUN}`: the run with that id taken back (`worker --state-dir`).
+        case remove(String)
     }
 
     var athlete: String
@@ -49,6 +51,7 @@ struct WorkerLine {
         static let notObject = "expected a JSON object {\"athlete\": ..., \"tz\": ..., \"path\" or \"summary\": ...}"
         static let athlete = "\"athlete\" must be a non-empty string of at most \(maximumAthleteBytes) bytes"
         static let pathAndSummary = "give \"path\" or \"summary\", not both"
+        static let removeAndRun = "give \"remove\" (a run id) alone, not with \"path\" or \"summary\""
         static let neither = "missing \"path\" (a run file) or \"summary\" (a JSON run summary)"
         static func mustBeString(_ field: String) -> String { "\"\(field)\" must be a string" }
         /// A line whose profile is not the one the athlete's first line gave (`Profiles`).
@@ -100,6 +103,10 @@ struct WorkerLine {
         do { profile = try Athlete.profile(in: fields, source: "line \(number)") } catch { throw LineError(description: "\(error)") }
         let path = try string("path")
         let givenID = try string("id")
+        if let removed = try string("remove") {
+            guard path == nil, fields["summary"] == nil || fields["summary"] == .null else { throw LineError(description: Message.removeAndRun) }
+            return WorkerLine(athlete: athlete, zone: zone, source: .remove(removed), id: removed, profile: profile)
+        }
         switch (path, fields["summary"]) {
         case (_?, let summary?) where summary != .null:
             throw LineError(description: Message.pathAndSummary)

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import RunFiles
 
@@ -102,6 +103,19 @@ public struct StateStore: Sendable {
 
     /// A store in `directory` (made when first saved).
     public init(directory: String) { self.directory = directory }
+
+    /// The folder, inside a folder of many athletes' states (`worker --state-dir`), of `athlete`'s:
+    /// the name itself when it is a safe one on every file system (lowercase letters, digits, `.`,
+    /// `_`, `-`, not starting with `.`, at most 64 bytes), else `~` and 32 hex digits of its SHA-256,
+    /// so that no name can reach outside the folder or meet another's on a case-blind disk.
+    public static func folderName(forAthlete athlete: String) -> String {
+        let bytes = Array(athlete.utf8)
+        let safe = !bytes.isEmpty && bytes.count <= 64 && bytes[0] != UInt8(ascii: ".") && bytes.allSatisfy { byte in
+            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+        }
+        return safe ? athlete : "~" + PackFingerprint.hex(SHA256.hash(data: bytes).prefix(16))
+    }
 
     /// Current format of the state (the database).
     public static let format = 2
@@ -231,6 +245,11 @@ public struct StateStore: Sendable {
     /// Every award of the saved history, in evaluation order (what a full evaluation of its runs gives).
     public func awards() throws -> [Award] {
         try database().awards()
+    }
+
+    /// Which of `ids` the saved history holds.
+    public func holds(_ ids: Set<String>) throws -> Set<String> {
+        Set(try database().runs(ids: ids).map(\.id))
     }
 
     /// Reads a format-1 `state.json`. Throws `RulesError.state` naming the file.

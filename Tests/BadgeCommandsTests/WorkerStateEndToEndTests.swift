@@ -1,0 +1,139 @@
+import Foundation
+import RunFixtures
+import XCTest
+
+/// `badgectl worker --state-dir DIR` (issue 51, N, items 3 and 4), through the built binary: uploads
+/// for many athletes, out of order, with removals, changed and re-typed runs, cut into batches at
+/// random; the awards given and not withdrawn, across every batch, are what `worker` gives over each
+/// athlete's final history (itself `evaluate`'s, by EntryPointsTests), award ids included.
+final class WorkerStateEndToEndTests: XCTestCase {
+    static let common = ["--rules", CLI.repository.path + "/rules", "--badges", CLI.repository.path + "/badges.json", "--tz", "UTC", "--no-cache"]
+
+    struct Run: Equatable {
+        var id: String
+        var start: Double
+        var meters: Double
+        var seconds: Double
+        var sport = "running"
+
+        func line(_ athlete: String) -> String {
+            let iso = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: start))
+            return #"{"athlete": "\#(athlete)", "id": "\#(id)", "summary": {"start": "\#(iso)", "distance_m": \#(Int(meters)), "duration_s": \#(Int(seconds)), "sport": "\#(sport)"}}"#
+        }
+    }
+
+    func lines(_ text: String) -> [[String: Any]] {
+        text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    func key(_ line: [String: Any]) -> String {
+        ["athlete", "award_id", "pack", "rule", "badge", "tier", "run"].map { "\(line[$0] ?? "")" }.joined(separator: "/")
+    }
+
+    func testBatchesOfUploadsAndRemovalsGiveTheWholeHistorysAwards() throws {
+        let text = ProcessInfo.processInfo.environment["BADGECTL_STREAM_SEEDS"] ?? ""
+        let bounds = text.components(separatedBy: "...").compactMap { UInt64($0) }
+        let seeds: [UInt64] = bounds.count == 2 && bounds[0] <= bounds[1] ? Array(bounds[0]...bounds[1]) : [1, 2]
+        for seed in seeds { try check(seed: seed) }
+    }
+
+    func check(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        let athletes = ["ana", "ben", "Cleo Ödön", "d/../../etc", "eve"]
+        // Each athlete's uploads, in the order they happen: new runs in any order, changes, removals.
+        var events: [(athlete: String, line: String)] = []
+        var final: [String: [String: Run]] = [:]
+        for athlete in athletes {
+            var pool: [Run] = []
+            for index in 0..<9 {
+                let meters = 2_000 + random.uniform() * 24_000
+                pool.append(Run(id: "r\(index)", start: 1_772_366_400 + Double(index) * 86_400 + Double(random.below(30_000)),
+                                meters: meters, seconds: meters / 1000 * (270 + random.uniform() * 120)))
+            }
+            var held: [String: Run] = [:]
+            var order = pool.indices.map { $0 }
+            for i in order.indices.reversed() { order.swapAt(i, random.below(i + 1)) }
+            for index in order {
+                var run = pool[index]
+                events.append((athlete, run.line(athlete)))
+                held[run.id] = run
+                let roll = random.uniform()
+                let ids = held.keys.sorted()
+                if roll < 0.15, !ids.isEmpty {
+                    let id = ids[random.below(ids.count)]
+                    events.append((athlete, #"{"athlete": "\#(athlete)", "remove": "\#(id)"}"#))
+                    held[id] = nil
+                } else if roll < 0.3 {
+                    run.meters *= 0.5 + random.uniform()
+                    run.seconds *= 0.9 + random.uniform() * 0.3
+                    events.append((athlete, run.line(athlete)))
+                    held[run.id] = run
+                } else if roll < 0.4 {
+                    run.sport = "cycling"
+                    events.append((athlete, run.line(athlete)))
+                    held[run.id] = run
+                }
+            }
+            final[athlete] = held
+        }
+        // Athletes' uploads interleaved (each athlete's in its order), cut into batches at random.
+        var queues = athletes.map { athlete in events.filter { $0.athlete == athlete } }
+        var stream: [(athlete: String, line: String)] = []
+        while queues.contains(where: { !$0.isEmpty }) {
+            let open = queues.indices.filter { !queues[$0].isEmpty }
+            let pick = open[random.below(open.count)]
+            stream.append(queues[pick].removeFirst())
+        }
+        let folder = try TemporaryFolder()
+        let state = folder.path + "/athletes"
+        var active: [String: String] = [:]
+        var position = 0, batches = 0
+        while position < stream.count {
+            let end = min(stream.count, position + 1 + random.below(12))
+            // A batch's lines of one athlete together, in their order.
+            let batch = stream[position..<end]
+            let names = batch.map(\.athlete).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+            let input = names.flatMap { name in batch.filter { $0.athlete == name }.map(\.line) }.joined(separator: "\n") + "\n"
+            let result = try CLI.run(["worker", "--state-dir", state] + Self.common, stdin: input)
+            XCTAssertEqual(result.status, 0, "seed \(seed), batch \(batches): \(result.stderr)")
+            for line in lines(result.stdout) {
+                guard let type = line["type"] as? String, let id = line["award_id"] as? String else { continue }
+                if type == "award" {
+                    XCTAssertNil(active[id], "seed \(seed): award \(id) given twice")
+                    active[id] = key(line)
+                } else if type == "withdrawn" {
+                    XCTAssertNotNil(active[id], "seed \(seed): award \(id) withdrawn but never given")
+                    active[id] = nil
+                }
+            }
+            position = end
+            batches += 1
+        }
+        // The batch answer: each athlete's final history, whole, in start order.
+        let whole = athletes.flatMap { athlete in
+            (final[athlete] ?? [:]).values.sorted { ($0.start, $0.id) < ($1.start, $1.id) }.map { $0.line(athlete) }
+        }.joined(separator: "\n") + "\n"
+        let expected = try CLI.run(["worker"] + Self.common, stdin: whole)
+        XCTAssertEqual(expected.status, 0, expected.stderr)
+        let awards = lines(expected.stdout).filter { $0["type"] as? String == "award" }.map(key)
+        XCTAssertFalse(awards.isEmpty)
+        XCTAssertEqual(active.values.sorted(), awards.sorted(), "seed \(seed), \(batches) batches of \(stream.count) lines")
+        // No athlete's name reached outside the folder.
+        let made = try FileManager.default.contentsOfDirectory(atPath: state).sorted()
+        XCTAssertEqual(made.count, athletes.count, "\(made)")
+        XCTAssertTrue(made.allSatisfy { !$0.contains("/") && !$0.hasPrefix(".") }, "\(made)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.path + "/etc"))
+    }
+
+    /// A `remove` line needs a state; a line with `remove` and a run is refused, naming it.
+    func testRemoveLinesNeedAState() throws {
+        let plain = try CLI.run(["worker"] + Self.common, stdin: #"{"athlete": "ana", "remove": "r1"}"# + "\n")
+        XCTAssertEqual(plain.status, 2, plain.stdout + plain.stderr)
+        XCTAssertTrue(plain.stderr.contains("\"remove\" takes a run back from a saved state: it needs --state-dir"), plain.stderr)
+        let folder = try TemporaryFolder()
+        let both = try CLI.run(["worker", "--state-dir", folder.path] + Self.common,
+                               stdin: #"{"athlete": "ana", "remove": "r1", "summary": {"start": "2026-01-01T07:00:00Z", "distance_m": 5000, "duration_s": 1500}}"# + "\n")
+        XCTAssertEqual(both.status, 2, both.stdout + both.stderr)
+        XCTAssertTrue(both.stderr.contains("give \"remove\" (a run id) alone"), both.stderr)
+    }
+}
