@@ -339,16 +339,17 @@ final class Worker {
                     duplicates += selection.duplicates.count
                     if store.exists {
                         // A run given again that no longer counts (a ride now) leaves the history.
-                        last = try incremental.add(selection.selected, withdrawing: Set(selection.excluded.filter { $0.pack == nil }.map(\.id)))
+                        last = try incremental.add(selection.selected, withdrawing: Set(selection.excluded.filter { $0.pack == nil }.map(\.id)),
+                                                   reusing: evaluator)
                     } else {
-                        last = try incremental.start(selection.selected)
+                        last = try incremental.start(selection.selected, reusing: evaluator)
                     }
                 case .remove(let ids):
                     // A run the state does not hold (never given, a ride, removed before): nothing to take back.
                     guard store.exists else { continue }
                     let held = try store.holds(Set(ids))
                     if held.isEmpty { continue }
-                    last = try incremental.remove(ids.filter(held.contains)).update
+                    last = try incremental.remove(ids.filter(held.contains), reusing: evaluator).update
                 }
                 if athlete.steps.count == 1, let update = last { (added, withdrawn) = (update.added, update.withdrawn) }
             }

@@ -58,23 +58,34 @@ public final class ReusedEvaluator {
     /// alone: it is made into the state after the reset's mark and taken back before the reset, so the
     /// next evaluation never sees it.
     public func evaluate(runs: [RunSummary], athlete: Athlete?) -> Evaluation {
+        evaluate(runs: runs, athlete: athlete, ordered: false, before: { _ in }, after: { _ in }, fresh: nil)
+    }
+
+    /// `evaluate` with the rule runner set up by `before` (a saved history to go on from, states to
+    /// keep: `IncrementalEvaluator`) and read by `after` once the rules ran; `fresh` makes the same
+    /// evaluation in a state of its own, when none can be loaded. `ordered`: `runs` are in start order.
+    func evaluate(runs: [RunSummary], athlete: Athlete?, ordered: Bool, before: (RuleRunner) -> Void, after: (RuleRunner) -> Void,
+                  fresh: ((RuleEngine) -> Evaluation)?) -> Evaluation {
         guard let session = loaded() else {
             var engine = self.engine
             engine.athlete = athlete
-            return engine.evaluate(runs: runs)
+            return fresh?(engine) ?? engine.evaluate(runs: runs)
         }
         if used { reusedEvaluations += 1 }
         used = true
         let lua = session.lua
         lua.reuseBegin()
-        let sorted = RuleEngine.ordered(runs)
+        let sorted = ordered ? runs : RuleEngine.ordered(runs)
         session.runs.replace(runs: sorted)
         session.runs.buildProxies()
         session.loader.notes.restore(loadNotes)
         session.present(athlete: athlete)
         let runner = RuleRunner(loader: session.loader, states: FoldStates(runs: session.runs, sandbox: session.sandbox))
         session.host.runner = runner
+        before(runner)
         let evaluation = runner.run()
+        after(runner)
+        runner.states.releaseSavedMaps()
         session.host.runner = nil
         session.withdrawAthlete()
         session.runs.releaseProxies()

@@ -144,7 +144,24 @@ public struct RuleEngine: Sendable {
     /// `evaluate`, also giving what each rule leaves for the next evaluation (in rule order): its
     /// fold state before `finish` as plain data, its awards. What `evaluate --state` saves.
     public func evaluateKeepingState(runs: [RunSummary]) -> (evaluation: Evaluation, rules: [RuleState]) {
+        evaluateKeepingState(runs: runs, reusing: nil)
+    }
+
+    /// `evaluateKeepingState`, in `reused`'s loaded state when given (the worker's, `worker --state-dir`).
+    func evaluateKeepingState(runs: [RunSummary], reusing reused: ReusedEvaluator?) -> (evaluation: Evaluation, rules: [RuleState]) {
         var rules: [RuleState] = []
+        if let reused {
+            let evaluation = reused.evaluate(runs: runs, athlete: athlete, ordered: false) { runner in
+                runner.saving = true
+            } after: { runner in
+                rules = runner.loader.rules.indices.compactMap { runner.ruleStates[$0] }
+            } fresh: { engine in
+                let made = engine.evaluateKeepingState(runs: runs, reusing: nil)
+                rules = made.rules
+                return made.evaluation
+            }
+            return (evaluation, rules)
+        }
         let evaluation = evaluate(runs: runs, profiling: false) { session in
             session.runner.saving = true
         } after: { session in
@@ -165,10 +182,25 @@ public struct RuleEngine: Sendable {
 
     /// `resume`, the states' saved maps (`RuleState.split`) read from `savedMaps`.
     func resume(from saved: [RuleState], savedRuns: [RunSummary], newRuns: [RunSummary], historyCount: Int,
-                savedMaps: SavedMapSource?) -> (evaluation: Evaluation, rules: [RuleState]) {
+                savedMaps: SavedMapSource?, reusing reused: ReusedEvaluator? = nil) -> (evaluation: Evaluation, rules: [RuleState]) {
         let old = RuleEngine.ordered(savedRuns)
         var rules: [RuleState] = []
         let fresh = RuleEngine.ordered(newRuns)
+        if let reused {
+            let evaluation = reused.evaluate(runs: old + fresh, athlete: athlete, ordered: true) { runner in
+                runner.resumed = Dictionary(saved.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
+                runner.states.savedMaps = savedMaps
+                runner.firstRun = old.count + 1
+                runner.historyCount = historyCount + fresh.count
+            } after: { runner in
+                rules = runner.loader.rules.indices.compactMap { runner.ruleStates[$0] }
+            } fresh: { engine in
+                let made = engine.resume(from: saved, savedRuns: savedRuns, newRuns: newRuns, historyCount: historyCount, savedMaps: savedMaps)
+                rules = made.rules
+                return made.evaluation
+            }
+            return (evaluation, rules)
+        }
         let evaluation = evaluate(runs: old + fresh, profiling: false, ordered: true) { session in
             session.runner.resumed = Dictionary(saved.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
             session.runner.states.savedMaps = savedMaps

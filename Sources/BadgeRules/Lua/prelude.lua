@@ -290,7 +290,13 @@ end
 -- of the globals. Rules see a table: reads, writes, nil deletes, pairs, next, #, ipairs, rawget,
 -- rawset and rawlen behave as on a plain table (pairs, next and # read every key first); only
 -- getmetatable differs (false). What the host saves: the keys written (`dirty`), from `cache`.
-local saved = real_setmetatable({}, { __mode = "k" })  -- proxy -> its map
+-- A proxy holds its map under MAP, a key no rule can name (rawget, next and pairs on a proxy go through
+-- the functions below): nothing outlives the proxy, so a reused state ends as it was marked.
+local MAP = {}
+local function map_of(t)
+  if type(t) == "table" then return rawget(t, MAP) end
+  return nil
+end
 
 local function complete(m)
   if not m.complete then
@@ -320,25 +326,25 @@ badgectl_saved_map = function(load_one, load_all)
     __len = function() complete(m); return #m.cache end,
     __pairs = function() complete(m); return sorted_pairs(m.cache) end,
   })
-  saved[proxy] = m
+  rawset(proxy, MAP, m)
   return proxy, m
 end
 
 local function saved_next(t, k)
-  local m = saved[t]
+  local m = map_of(t)
   if m then complete(m); return next(m.cache, k) end
   return next(t, k)
 end
 local function saved_rawget(t, k)
-  if saved[t] then return t[k] end
+  if map_of(t) then return t[k] end
   return rawget(t, k)
 end
 local function saved_rawset(t, k, v)
-  if saved[t] then t[k] = v; return t end
+  if map_of(t) then t[k] = v; return t end
   return rawset(t, k, v)
 end
 local function saved_rawlen(t)
-  if saved[t] then return #t end
+  if map_of(t) then return #t end
   return rawlen(t)
 end
 

@@ -55,13 +55,16 @@ public struct IncrementalEvaluator: Sendable {
 
     /// Evaluates `runs` in full and saves the state (replacing any state in the folder). `folder`:
     /// the folder they were read from, if any (recorded, see `SavedState.folder`).
-    public func start(_ runs: [RunSummary], folder: String? = nil) throws -> StateUpdate {
-        try store.locked { try startLocked(runs, folder: folder) }
+    /// `reusing`, in every method: a loaded state to evaluate in (the worker's, over many athletes'
+    /// states: `worker --state-dir`); nil: a fresh state for each evaluation. Either gives the same
+    /// evaluation (`ReusedEvaluator`).
+    public func start(_ runs: [RunSummary], folder: String? = nil, reusing reused: ReusedEvaluator? = nil) throws -> StateUpdate {
+        try store.locked { try startLocked(runs, folder: folder, reusing: reused) }
     }
 
-    func startLocked(_ runs: [RunSummary], folder: String?) throws -> StateUpdate {
+    func startLocked(_ runs: [RunSummary], folder: String?, reusing reused: ReusedEvaluator? = nil) throws -> StateUpdate {
         let ordered = RuleEngine.ordered(runs)
-        let (evaluation, rules) = engine.evaluateKeepingState(runs: ordered)
+        let (evaluation, rules) = engine.evaluateKeepingState(runs: ordered, reusing: reused)
         try store.save(rules: rules, runs: ordered, packs: engine.packs, zone: zone, folder: folder, catalogue: engine.catalogue.file,
                        athlete: athleteFile)
         return StateUpdate(evaluation: evaluation, added: evaluation.awards, withdrawn: [], replayed: nil, runCount: ordered.count,
@@ -88,10 +91,10 @@ public struct IncrementalEvaluator: Sendable {
     /// trimmed or edited since). `withdrawing`: ids of runs read again that no longer count (a file
     /// re-typed as a ride, now implausible): those saved are taken out of the history, as `remove` does.
     /// Throws `RulesError.state` when there is no state or it cannot be read, or it was made in another zone.
-    public func add(_ runs: [RunSummary], withdrawing: Set<String> = []) throws -> StateUpdate {
+    public func add(_ runs: [RunSummary], withdrawing: Set<String> = [], reusing reused: ReusedEvaluator? = nil) throws -> StateUpdate {
         // No lock (nor folder) is made where there is no state to add to.
         if !store.exists { _ = try store.database() }
-        return try store.locked { try addLocked(runs, withdrawing: withdrawing) }
+        return try store.locked { try addLocked(runs, withdrawing: withdrawing, reusing: reused) }
     }
 
     /// Takes the runs `ids` out of the saved history (a run deleted, made private, or no longer a run)
@@ -100,7 +103,7 @@ public struct IncrementalEvaluator: Sendable {
     /// awards that follow without them are given. Ids the state does not hold are returned as
     /// `unknown` and change nothing. Throws `RulesError.state` as `add` does, and when the state holds
     /// none of `ids` (naming the closest saved id).
-    public func remove(_ ids: [String]) throws -> (update: StateUpdate, unknown: [String]) {
+    public func remove(_ ids: [String], reusing reused: ReusedEvaluator? = nil) throws -> (update: StateUpdate, unknown: [String]) {
         if !store.exists { _ = try store.database() }
         return try store.locked {
             let database = try store.database(holdingLock: true)
@@ -117,7 +120,7 @@ public struct IncrementalEvaluator: Sendable {
                     + "(a run id as evaluate --state lists it, or the run's file)")
             }
             let reason = removed.count == 1 ? "run '\(removed[0])' removed" : "\(removed.count) runs removed"
-            return (try replay(database: database, fresh: [], removing: saved, reason: reason, folder: state.folder), unknown)
+            return (try replay(database: database, fresh: [], removing: saved, reason: reason, folder: state.folder, reusing: reused), unknown)
         }
     }
 
@@ -145,7 +148,7 @@ public struct IncrementalEvaluator: Sendable {
     /// What an addition reads: the header, each rule's state and `finish` awards (not the history's
     /// awards), the saved runs the new ones need (by id, by start, and those the states name), and
     /// for each rule the awards its duplicate policy needs; then it writes the new rows only.
-    func addLocked(_ runs: [RunSummary], withdrawing: Set<String> = []) throws -> StateUpdate {
+    func addLocked(_ runs: [RunSummary], withdrawing: Set<String> = [], reusing reused: ReusedEvaluator? = nil) throws -> StateUpdate {
         let database = try store.database(holdingLock: true)
         let state = try database.header()
         try checkZone(state)
@@ -158,10 +161,10 @@ public struct IncrementalEvaluator: Sendable {
         let gone = withdrawing.isEmpty ? [] : try database.runs(ids: withdrawing).map(\.id).sorted()
         if !gone.isEmpty {
             let reason = gone.count == 1 ? "run '\(gone[0])' no longer counts" : "\(gone.count) saved runs no longer count"
-            return try replay(database: database, fresh: fresh, removing: Set(gone), reason: reason, folder: state.folder)
+            return try replay(database: database, fresh: fresh, removing: Set(gone), reason: reason, folder: state.folder, reusing: reused)
         }
         if let reason = try replayReason(state: state, rules: rules, database: database, fresh: fresh) {
-            return try replay(database: database, fresh: fresh, reason: reason, folder: state.folder)
+            return try replay(database: database, fresh: fresh, reason: reason, folder: state.folder, reusing: reused)
         }
         // The saved runs the states name (as runs, or as ids in strings) come back as runs.
         var candidates = Set<String>()
@@ -177,7 +180,8 @@ public struct IncrementalEvaluator: Sendable {
         var position: [String: Int] = [:]
         for entry in namedEntries { position[entry.id] = entry.position }
         for (i, run) in fresh.enumerated() { position[run.id] = state.runCount + i }
-        var (evaluation, after) = engine.resume(from: rules, savedRuns: savedRuns, newRuns: fresh, historyCount: state.runCount, savedMaps: database)
+        var (evaluation, after) = engine.resume(from: rules, savedRuns: savedRuns, newRuns: fresh, historyCount: state.runCount, savedMaps: database,
+                                                 reusing: reused)
         // What changed: the new `on_run` awards and the `finish` awards; and every award of a rule
         // that failed now. Awards of the history that stay are neither read nor written.
         var before: [RuleState] = []
@@ -248,13 +252,14 @@ public struct IncrementalEvaluator: Sendable {
 
     /// Evaluates the saved runs (less `removing`) and `fresh` in full (a new run with a saved id
     /// replaces it) and saves.
-    func replay(database: StateDatabase, fresh: [RunSummary], removing: Set<String> = [], reason: String, folder: String?) throws -> StateUpdate {
+    func replay(database: StateDatabase, fresh: [RunSummary], removing: Set<String> = [], reason: String, folder: String?,
+                reusing reused: ReusedEvaluator? = nil) throws -> StateUpdate {
         let before = try database.awards()
         let replacing = Set(fresh.map(\.id)).union(removing)
         let saved = try store.summaries(try database.allRuns()).filter { !replacing.contains($0.id) }
         try? database.queue.close()
         let runs = RuleEngine.ordered(removeDuplicates(saved + fresh))
-        let (evaluation, rules) = engine.evaluateKeepingState(runs: runs)
+        let (evaluation, rules) = engine.evaluateKeepingState(runs: runs, reusing: reused)
         try store.save(rules: rules, runs: runs, packs: engine.packs, zone: zone, folder: folder, catalogue: engine.catalogue.file,
                        athlete: athleteFile)
         let (added, withdrawn) = IncrementalEvaluator.difference(before: before, after: evaluation.awards)

@@ -104,6 +104,13 @@ extension FoldStates {
         }
     }
 
+    /// Lets go of the saved maps' proxies once the evaluation is over (in a reused state, an
+    /// evaluation must end holding no registry slot: `ReusedEvaluator`).
+    func releaseSavedMaps() {
+        for handle in savedMapHandles { lua.unref(handle.record) }
+        savedMapHandles.removeAll()
+    }
+
     /// The handle of the proxy at `index`, nil when it is not one.
     func savedMapHandle(at index: Int32) -> Int? {
         guard !savedMapHandles.isEmpty, let identity = lua.identity(at: index) else { return nil }
