@@ -54,7 +54,8 @@ final class AgeGradeEndToEndTests: XCTestCase {
             if block.hasPrefix(head) { return block }
             rest = rest[close.upperBound...]
         }
-        throw XCTSkip("docs/rules.md has no lua block starting with \(head)")
+        XCTFail("docs/rules.md has no lua block starting with \(head)")
+        throw CocoaError(.fileReadCorruptFile)
     }
 
     /// The guide's "Age-grade example", as written: its test passes under `badgectl test`, and with the
