@@ -4,7 +4,8 @@ import RunFiles
 /// and locale-free, deterministic number formatting.
 /// Nothing here ever prints `nan` or `inf`: a value that is not finite prints as a dash.
 public enum ReportFormat {
-    public static let dash = "–"
+    /// What a figure that is not one prints as: the one dash of every table and the report (`ClockText.unknown`).
+    public static let dash = ClockText.unknown
 
     /// Escapes text for HTML element content and double- or single-quoted attribute values.
     public static func escape(_ text: String) -> String {

@@ -239,7 +239,7 @@ struct AddReport: Encodable {
             let zone = ZoneNames.zone(named: header.zone) ?? TimeZone(secondsFromGMT: 0) ?? .current
             for award in awards {
                 let date = localDates[award.run] ?? Format.localDate(award.at, run: nil, zone: zone)
-                table.add(names[award.badge] ?? award.badge, award.tier, date, award.run, award.pack, award.detail.isEmpty ? "—" : award.detail)
+                table.add(names[award.badge] ?? award.badge, award.tier, date, award.run, award.pack, award.detail.isEmpty ? ClockText.unknown : award.detail)
             }
             return table.render()
         }

@@ -103,7 +103,7 @@ struct EvaluateCommand: ParsableCommand {
             let run = runsById[award.run]
             let name = report.badges.first { $0.id == award.badge }?.name ?? award.badge
             table.add(name, award.tier, Format.localDate(award.at, run: run, zone: zone), award.run, Format.distance(run?.distanceMeters),
-                      Format.pace(run?.paceSecondsPerKilometre), award.pack, award.detail.isEmpty ? "—" : award.detail)
+                      Format.pace(run?.paceSecondsPerKilometre), award.pack, award.detail.isEmpty ? ClockText.unknown : award.detail)
         }
         out.append("\(Format.count(report.runs.count, "run")), \(Format.count(report.awards.count, "award"))")
         out.append("")
@@ -113,8 +113,8 @@ struct EvaluateCommand: ParsableCommand {
             var paces = TextTable("BADGE", "SILVER PACE", "GOLD PACE")
             for row in chase {
                 // No pace: the tier is held ("earned"), or the badge has no such tier (a status that names none).
-                paces.add(row.name, row.silverPaceSecondsPerKilometre.map(Format.tierPaceText) ?? (row.silver != nil ? "earned" : "—"),
-                          row.goldPaceSecondsPerKilometre.map(Format.tierPaceText) ?? (row.gold != nil ? "earned" : "—"))
+                paces.add(row.name, row.silverPaceSecondsPerKilometre.map(Format.tierPaceText) ?? (row.silver != nil ? "earned" : ClockText.unknown),
+                          row.goldPaceSecondsPerKilometre.map(Format.tierPaceText) ?? (row.gold != nil ? "earned" : ClockText.unknown))
             }
             out.append("")
             out += Format.paragraph("A run longer than the badge's distance at these paces earns the next tier:")

@@ -145,7 +145,7 @@ struct ExplainCommand: ParsableCommand {
             for award in e.awards {
                 table.add(award.tier, award.localDate ?? Format.date(award.at), award.run, Format.distance(award.distanceMeters),
                           Format.duration(award.elapsedSeconds), Format.paceText(award.paceSecondsPerKilometre),
-                          "\(award.pack)/\(award.rule)", award.detail.isEmpty ? "—" : award.detail)
+                          "\(award.pack)/\(award.rule)", award.detail.isEmpty ? ClockText.unknown : award.detail)
             }
             out.append(table.render())
             // The measures behind each award, as the rule read them, and the evidence it gave.

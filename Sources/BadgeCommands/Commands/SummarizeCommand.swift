@@ -159,7 +159,7 @@ struct SummarizeCommand: ParsableCommand {
     static func describe(_ run: RunSummary) -> String {
         var lines: [String] = []
         lines.append("\(ShownName.of(run.id))\(run.name.map { " — \(ShownName.of($0))" } ?? "")")
-        lines.append("  start      \(run.start ?? "—")  (local date \(run.localDate ?? "—"))   sport \(run.sport)   \(run.format), \(Format.count(run.points, "point"))")
+        lines.append("  start      \(run.start ?? ClockText.unknown)  (local date \(run.localDate ?? ClockText.unknown))   sport \(run.sport)   \(run.format), \(Format.count(run.points, "point"))")
         lines.append("  distance   \(Format.distance(run.distanceMeters))\(run.deviceDistanceMeters.map { "  (device: \(Format.distance($0)))" } ?? "")")
         lines.append("  elapsed    \(Format.duration(run.elapsedSeconds))   timer \(Format.duration(run.timerSeconds))   moving \(Format.duration(run.movingSeconds))")
         if run.deviceElapsedSeconds != nil || run.deviceTimerSeconds != nil {
@@ -207,14 +207,14 @@ struct SummarizeCommand: ParsableCommand {
     static func deviceTotals(_ run: RunSummary) -> String? {
         var parts: [String] = []
         if run.deviceAscentMeters != nil || run.deviceDescentMeters != nil {
-            let up = run.deviceAscentMeters.map { "+\(Format.whole($0)) m" } ?? "—"
-            let down = run.deviceDescentMeters.map { "-\(Format.whole($0)) m" } ?? "—"
+            let up = run.deviceAscentMeters.map { "+\(Format.whole($0)) m" } ?? ClockText.unknown
+            let down = run.deviceDescentMeters.map { "-\(Format.whole($0)) m" } ?? ClockText.unknown
             parts.append("climb \(up) / \(down)")
         }
         if let moving = run.deviceMovingSeconds { parts.append("moving \(Format.duration(moving))") }
         if run.deviceAverageHeartRate != nil || run.deviceMaximumHeartRate != nil {
-            let average = run.deviceAverageHeartRate.map { Format.whole($0) } ?? "—"
-            let maximum = run.deviceMaximumHeartRate.map { Format.whole($0) } ?? "—"
+            let average = run.deviceAverageHeartRate.map { Format.whole($0) } ?? ClockText.unknown
+            let maximum = run.deviceMaximumHeartRate.map { Format.whole($0) } ?? ClockText.unknown
             parts.append("heart rate avg \(average)  max \(maximum) bpm")
         }
         if let laps = run.deviceLaps { parts.append(Format.count(laps, "lap")) }
@@ -223,7 +223,7 @@ struct SummarizeCommand: ParsableCommand {
 
     /// `1.00 km in 4:05 (4:05/km)  avg 160 max 168 bpm  distance, active`: what the device says of a lap.
     static func describe(_ lap: RunLap) -> String {
-        var text = lap.distanceMeters.map { Format.distance($0) } ?? "—"
+        var text = lap.distanceMeters.map { Format.distance($0) } ?? ClockText.unknown
         text += " in \(Format.duration(lap.timerSeconds ?? lap.elapsedSeconds))"
         if let pace = lap.paceSecondsPerKilometre { text += " (\(Format.paceText(pace)))" }
         if let average = lap.averageHeartRate {

@@ -275,7 +275,7 @@ struct WhatifCommand: ParsableCommand {
             var table = TextTable("BADGE", "TIER", "PACK", "DETAIL", "EVIDENCE")
             table.droppable = ["PACK", "EVIDENCE"]
             for award in report.awards {
-                table.add(name(award.badge), award.tier, award.pack, award.detail.isEmpty ? "—" : award.detail, award.evidence?.text ?? "—")
+                table.add(name(award.badge), award.tier, award.pack, award.detail.isEmpty ? ClockText.unknown : award.detail, award.evidence?.text ?? ClockText.unknown)
             }
             out.append("It would earn \(Format.count(report.awards.count, "award")):")
             out.append(table.render())

@@ -79,38 +79,38 @@ enum Format {
     /// `value` rounded to a whole number (`152`, `-410`), `—` when it is not finite or past
     /// `largestFigure`: the one way a table writes a whole count of metres or beats.
     static func whole(_ value: Double) -> String {
-        guard value.isFinite, abs(value) < largestFigure else { return "—" }
+        guard value.isFinite, abs(value) < largestFigure else { return ClockText.unknown }
         return String(Int(value.rounded()))
     }
 
     /// `4:58` (minutes:seconds per km), `—` for nil.
     static func pace(_ secondsPerKilometre: Double?) -> String {
-        guard let s = secondsPerKilometre, s.isFinite, s > 0, s < largestFigure else { return "—" }
+        guard let s = secondsPerKilometre, s.isFinite, s > 0, s < largestFigure else { return ClockText.unknown }
         return ReportFormat.clock(Int(s.rounded()), hours: false)
     }
 
     /// `4:58/km`, `—` for nil: a pace with its unit, as every output writes it (`ReportFormat.pace`).
     static func paceText(_ secondsPerKilometre: Double?) -> String {
-        guard let s = secondsPerKilometre, s.isFinite, s > 0, s < largestFigure else { return "—" }
+        guard let s = secondsPerKilometre, s.isFinite, s > 0, s < largestFigure else { return ClockText.unknown }
         return pace(s) + "/km"
     }
 
     /// `1:02:03` or `25:41`.
     static func duration(_ seconds: Double?) -> String {
-        guard let s = seconds, s.isFinite, abs(s) < largestFigure else { return "—" }
+        guard let s = seconds, s.isFinite, abs(s) < largestFigure else { return ClockText.unknown }
         return ReportFormat.clock(Int(s.rounded()))
     }
 
     /// `5.21 km`, `850 m`.
     static func distance(_ meters: Double?) -> String {
-        guard let m = meters, m.isFinite, abs(m) < largestFigure else { return "—" }
+        guard let m = meters, m.isFinite, abs(m) < largestFigure else { return ClockText.unknown }
         if m < 1000 && m.rounded() < 1000 { return "\(Int(m.rounded())) m" }
         return ReportFormat.kilometres(m)
     }
 
     /// The date part of an ISO timestamp.
     static func date(_ iso: String?) -> String {
-        guard let iso else { return "—" }
+        guard let iso else { return ClockText.unknown }
         return String(iso.prefix(10))
     }
 
@@ -127,7 +127,7 @@ enum Format {
     /// `zone` at that instant. Every DATE a table shows is local, as `--as-of` and the rules count days.
     static func localDate(_ at: String?, run: RunSummary?, zone: TimeZone) -> String {
         if let local = run?.localDate { return local }
-        guard let at else { return "—" }
+        guard let at else { return ClockText.unknown }
         guard let epoch = Timestamps.parse(at)?.epoch else { return date(at) }
         return Timestamps.date(epoch, offsetSeconds: zone.secondsFromGMT(for: Date(timeIntervalSince1970: epoch)))
     }
