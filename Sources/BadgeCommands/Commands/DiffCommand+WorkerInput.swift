@@ -79,7 +79,7 @@ extension DiffCommand {
                 errors.append(LineError(line: number, athlete: nil, message: Worker.Message.tooLong(limit)))
             case .line(let number, let bytes):
                 switch WorkerLine.read(bytes, number: number, zone: zone) {
-                case .blank: break
+                case .blank, .flush: break
                 case .unnamed(let message): errors.append(LineError(line: number, athlete: nil, message: message))
                 case .named(let name, .failure(let error)): errors.append(LineError(line: number, athlete: name, message: error.description))
                 case .named(let name, .success(let run)):

@@ -47,6 +47,9 @@ struct WorkerCommand: ParsableCommand {
         valueName: "dir"))
     var root: String?
 
+    @Flag(name: .long, help: "An athlete's runs may come in any order (they are evaluated in start order all the same).")
+    var anyOrder = false
+
     @Option(name: .long, help: ArgumentHelp(
         "Keep each athlete's history here between invocations: lines add to it (or \"remove\" runs from it), and only the awards given and withdrawn are written.",
         valueName: "dir"))
@@ -70,7 +73,7 @@ struct WorkerCommand: ParsableCommand {
         var runs = pipeline.runs
         runs.cache = cacheOptions.open()
         let setup = Worker.Setup(pipeline: runs, sport: options.selection.sport, maximumErrors: maxErrors,
-                                 root: root.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }, stateDirectory: stateDir)
+                                 root: root.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }, stateDirectory: stateDir, anyOrder: anyOrder)
         var output: [UInt8] = []
         output.reserveCapacity(1 << 16)
         let worker = Worker(setup: setup, write: { line in

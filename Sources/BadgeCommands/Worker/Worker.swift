@@ -26,6 +26,9 @@ final class Worker {
         /// athlete, `Worker.stateFolder`); the lines of a batch are added to it (`IncrementalEvaluator`)
         /// and only what changed is written. nil: every athlete's lines are their whole history.
         var stateDirectory: String? = nil
+        /// `--any-order`: an athlete's runs may come in any order (they are evaluated in start order
+        /// all the same); false: a run that starts before the one before it is that line's error.
+        var anyOrder = false
     }
 
     /// How the stream ended.
@@ -83,7 +86,7 @@ final class Worker {
     /// collects its facts here; the worker itself sets none).
     var observe: ((_ athlete: String, _ profile: RunFiles.Athlete?, _ runs: [RunSummary], _ evaluation: Evaluation) -> Void)?
     private var zones: [String: TimeZone] = [:]
-    private let finished = FinishedAthletes()
+    private var finished = FinishedAthletes()
     private var current: Athlete?
     private var errors = 0
     private var stoppedAt: Int?
@@ -155,6 +158,12 @@ final class Worker {
         let name: String, line: Result<WorkerLine, WorkerLine.LineError>
         switch WorkerLine.read(bytes, number: number, zone: zone(named:)) {
         case .blank: return
+        case .flush:
+            // The athlete read so far is written now; who comes next starts afresh, even one seen before.
+            finishAthlete()
+            flush()
+            finished = FinishedAthletes()
+            return
         case .unnamed(let message):
             fail(line: number, athlete: nil, message)
             return
@@ -265,7 +274,7 @@ final class Worker {
         var previous = current?.lastStart
         for run in runs {
             if let line = current?.idLines[run.id] { throw LineError(description: Message.duplicateID(run.id, line)) }
-            if let last = previous {
+            if let last = previous, !setup.anyOrder {
                 let later: Bool
                 switch (last.epoch, run.startEpochSeconds) {
                 case let (before?, now?): later = now >= before

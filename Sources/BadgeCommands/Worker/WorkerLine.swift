@@ -32,6 +32,9 @@ struct WorkerLine {
     enum Reading {
         /// Only blanks: not a line of any athlete.
         case blank
+        /// `{"flush": true}`: the athlete being read ends here, their lines are written, and athletes
+        /// may come again after it (a long-lived worker fed one athlete at a time: docs/worker.md).
+        case flush
         /// A line that names no athlete (not JSON, not an object, no usable `athlete`): why.
         case unnamed(String)
         /// A line of `athlete`: its run, or why it cannot be used.
@@ -78,6 +81,7 @@ struct WorkerLine {
         } catch {
             return .unnamed("\(error)")
         }
+        if fields["athlete"] == nil, fields.count == 1, fields["flush"] == .bool(true) { return .flush }
         guard case .string(let name)? = fields["athlete"], !name.isEmpty, name.utf8.count <= maximumAthleteBytes else {
             return .unnamed(Message.athlete)
         }
