@@ -125,6 +125,27 @@ final class WorkerStateEndToEndTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.path + "/etc"))
     }
 
+    /// A long-lived worker fed one athlete at a time (the streaming job's): `{"flush": true}` writes
+    /// the athlete read so far and lets them come again; `--any-order` takes their runs in any order,
+    /// and gives what the same runs in start order give.
+    func testFlushAndAnyOrder() throws {
+        let late = Run(id: "late", start: 1_772_500_000, meters: 10_500, seconds: 3_000)
+        let early = Run(id: "early", start: 1_772_400_000, meters: 5_200, seconds: 1_700)
+        let ordered = try CLI.run(["worker"] + Self.common, stdin: [early.line("ana"), late.line("ana")].joined(separator: "\n") + "\n")
+        XCTAssertEqual(ordered.status, 0, ordered.stderr)
+        let refused = try CLI.run(["worker"] + Self.common, stdin: [late.line("ana"), early.line("ana")].joined(separator: "\n") + "\n")
+        XCTAssertEqual(refused.status, 2, refused.stderr)
+        let input = [late.line("ana"), early.line("ana"), #"{"flush": true}"#, late.line("ana"), #"{"flush": true}"#].joined(separator: "\n") + "\n"
+        let any = try CLI.run(["worker", "--any-order"] + Self.common, stdin: input)
+        XCTAssertEqual(any.status, 0, any.stderr)
+        let output = lines(any.stdout)
+        let statuses = output.indices.filter { output[$0]["type"] as? String == "status" }
+        XCTAssertEqual(statuses.count, 2, any.stdout)
+        let first = output[..<statuses[0]].filter { $0["type"] as? String == "award" }.map(key)
+        XCTAssertEqual(first, lines(ordered.stdout).filter { $0["type"] as? String == "award" }.map(key))
+        XCTAssertEqual(output[statuses[1]]["runs"] as? Int, 1)
+    }
+
     /// A `remove` line needs a state; a line with `remove` and a run is refused, naming it.
     func testRemoveLinesNeedAState() throws {
         let plain = try CLI.run(["worker"] + Self.common, stdin: #"{"athlete": "ana", "remove": "r1"}"# + "\n")
