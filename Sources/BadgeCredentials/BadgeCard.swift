@@ -27,7 +27,7 @@ public enum BadgeCard {
             <svg xmlns="http://www.w3.org/2000/svg" xmlns:openbadges="\(namespace)" viewBox="0 0 240 300" width="240" height="300">
             <openbadges:credential><![CDATA[\(cdata(credential))]]></openbadges:credential>
             <title>\(escape(facts.badgeName)) (\(escape(facts.tier))), \(escape(facts.runDate))</title>
-            <style>.medallion text{fill:#fff;font-weight:700;text-anchor:middle;font-family:sans-serif}.medal-value{font-size:30px}.medal-value.long{font-size:24px}.medal-unit{font-size:16px}text{font-family:sans-serif;text-anchor:middle;fill:#1f2937}.name{font-size:18px;font-weight:700}.tier{font-size:13px;letter-spacing:2px;fill:\(Medallion.rimColour(medallionTier(facts.tier)))}.line{font-size:14px}.small{font-size:10px;fill:#6b7280}</style>
+            <style>\(medallionStyle)text{font-family:sans-serif;text-anchor:middle;fill:#1f2937}.name{font-size:18px;font-weight:700}.tier{font-size:13px;letter-spacing:2px;fill:\(Medallion.rimColour(medallionTier(facts.tier)))}.line{font-size:14px}.small{font-size:10px;fill:#6b7280}</style>
             <rect x="2" y="2" width="236" height="296" rx="14" fill="#f9fafb" stroke="#d1d5db" stroke-width="2"/>
             \(medallion)
             \(text)
@@ -35,6 +35,17 @@ public enum BadgeCard {
 
             """
     }
+
+    /// The medallion alone, standalone (its own style): the achievement's image.
+    public static func medallion(_ facts: AwardFacts) -> String {
+        let drawing = Medallion.svg(id: facts.badge, name: facts.badgeName, distanceMeters: facts.distanceMeters, tier: medallionTier(facts.tier))
+        guard let end = drawing.range(of: ">") else { return drawing }
+        return String(drawing[...end.lowerBound]) + "<style>\(medallionStyle)</style>" + String(drawing[end.upperBound...])
+    }
+
+    /// The report's medallion text style, for an SVG without the report's page around it.
+    static let medallionStyle = ".medallion text{fill:#fff;font-weight:700;text-anchor:middle;font-family:sans-serif}"
+        + ".medal-value{font-size:30px}.medal-value.long{font-size:24px}.medal-unit{font-size:16px}"
 
     /// The tier's rim: earned, silver and gold as in the report; any other tier (best, a rule's own) as earned.
     static func medallionTier(_ tier: String) -> Medallion.Tier {

@@ -295,3 +295,42 @@ extension String {
         self = String(scalars)
     }
 }
+
+// MARK: - Writing for people
+
+extension JSONValue {
+    /// The value indented by two spaces a level, members in their order, strings and numbers as
+    /// JCS writes them: for files people read. What is signed is always `JCS.canonical`, so the
+    /// layout does not matter to a proof.
+    public var pretty: String {
+        var out = ""
+        writePretty(indent: 0, to: &out)
+        return out
+    }
+
+    func writePretty(indent: Int, to out: inout String) {
+        let pad = String(repeating: "  ", count: indent + 1), close = String(repeating: "  ", count: indent)
+        switch self {
+        case .array(let items) where !items.isEmpty:
+            out += "[\n"
+            for (index, item) in items.enumerated() {
+                out += pad
+                item.writePretty(indent: indent + 1, to: &out)
+                out += index + 1 < items.count ? ",\n" : "\n"
+            }
+            out += close + "]"
+        case .object(let members) where !members.isEmpty:
+            out += "{\n"
+            for (index, member) in members.enumerated() {
+                out += pad
+                JCS.writeString(member.key, to: &out)
+                out += ": "
+                member.value.writePretty(indent: indent + 1, to: &out)
+                out += index + 1 < members.count ? ",\n" : "\n"
+            }
+            out += close + "}"
+        default:
+            JCS.write(self, to: &out)
+        }
+    }
+}

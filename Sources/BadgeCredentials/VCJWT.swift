@@ -16,7 +16,7 @@ public enum VCJWT {
     public static func sign(_ credential: JSONValue, key: Curve25519.Signing.PrivateKey) throws -> String {
         var payload = credential
         payload["proof"] = nil
-        guard let validFrom = credential["validFrom"]?.stringValue, let seconds = Timestamps.epochSeconds(validFrom) else {
+        guard let validFrom = credential["validFrom"]?.stringValue, let seconds = CredentialTime.epochSeconds(validFrom) else {
             throw CredentialError.badField(field: "validFrom", reason: "expected a date-time YYYY-MM-DDThh:mm:ssZ")
         }
         payload["iss"] = credential["issuer"]?["id"] ?? credential["issuer"]
@@ -63,7 +63,7 @@ public enum VCJWT {
         let issuer = credential["issuer"]?["id"] ?? credential["issuer"]
         guard payload["iss"] == issuer, issuer != nil else { throw CredentialError.badJWT(reason: "claim iss: not the credential's issuer") }
         guard payload["jti"] == credential["id"] else { throw CredentialError.badJWT(reason: "claim jti: not the credential's id") }
-        guard let validFrom = credential["validFrom"]?.stringValue, let seconds = Timestamps.epochSeconds(validFrom),
+        guard let validFrom = credential["validFrom"]?.stringValue, let seconds = CredentialTime.epochSeconds(validFrom),
               payload["nbf"] == .number(Double(seconds)) else {
             throw CredentialError.badJWT(reason: "claim nbf: not the credential's validFrom")
         }
@@ -73,7 +73,7 @@ public enum VCJWT {
 }
 
 /// `YYYY-MM-DDThh:mm:ssZ` and seconds since 1970, both ways, in UTC (no locale, no time zone database).
-public enum Timestamps {
+public enum CredentialTime {
     public static func epochSeconds(_ text: String) -> Int? {
         let bytes = Array(text.utf8)
         guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),

@@ -1,0 +1,371 @@
+import ArgumentParser
+import BadgeCredentials
+import BadgePipeline
+import BadgeRules
+import Crypto
+import Foundation
+import RunFiles
+import RunLibrary
+
+/// `badgectl credentials`: awards as Open Badges 3.0 credentials anyone can verify (docs/credentials.md).
+struct CredentialsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "credentials",
+        abstract: "Open Badges 3.0 credentials for awards: an issuer key, signed credentials and cards, verification.",
+        discussion: """
+            Each award becomes a W3C Verifiable Credential 2.0 of type OpenBadgeCredential, signed with \
+            an Ed25519 key (a did:key) by an embedded eddsa-jcs-2022 proof, beside it the same as a VC-JWT \
+            and a card (SVG) with the credential baked in. Anyone can check them offline; `verify --runs` \
+            re-derives the award from the runs. docs/credentials.md shows a runner and a club organiser how.
+
+            Examples:
+              badgectl credentials key --out ~/.badgectl-issuer.key
+              badgectl credentials issue ~/runs --key ~/.badgectl-issuer.key --out credentials/ --issuer-name "Ana"
+              badgectl credentials verify credentials/*.json credentials/*.svg --runs ~/runs
+
+            \(CredentialsCommand.exitHelp)
+            """,
+        subcommands: [KeyCommand.self, IssueCommand.self, VerifyCommand.self]
+    )
+
+    static let exitHelp = """
+        Exit status: 0 when every credential is valid (and, with --runs, every award still follows); 1 when \
+        a proof fails (a changed field, an unknown key, a bad context), a file cannot be read or the key \
+        cannot be made; 2 when `issue` skipped a file or rule (the rest issued); 3 when `verify --runs` finds \
+        an award that no longer follows from the runs; 4 when the pack version a credential names is not \
+        among the packs loaded; 64 for a usage error.
+        """
+
+    /// `verify --runs`: an award that the runs no longer give.
+    static let doesNotFollow: Int32 = 3
+}
+
+/// `badgectl credentials key --out FILE`
+struct KeyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "key",
+        abstract: "Make an issuer key (Ed25519) and print its did:key.",
+        discussion: """
+            The file (mode 0600, never overwritten) is a Multikey in JSON with its private half: \
+            {"type":"Multikey","id":…,"controller":"did:key:z6Mk…","publicKeyMultibase":…,"privateKeyMultibase":…}. \
+            Keep it secret: whoever holds it can issue credentials in your name.
+
+            Examples:
+              badgectl credentials key --out ~/.badgectl-issuer.key
+
+            \(CredentialsCommand.exitHelp)
+            """
+    )
+
+    @Option(name: .long, help: ArgumentHelp("Where to write the new key (a file that does not exist yet).", valueName: "file"))
+    var out: String
+
+    func run() throws {
+        let key = IssuerKey.generate()
+        do {
+            try key.write(to: out)
+        } catch {
+            Console.error(CommandError.prefix + "\(error)")
+            throw ExitCode(ExitStatus.failure.rawValue)
+        }
+        print(key.did)
+    }
+}
+
+/// `badgectl credentials issue DIR --key FILE --out OUTDIR`
+struct IssueCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "issue",
+        abstract: "Write a signed credential, its VC-JWT and a baked card for every award of a folder of runs.",
+        discussion: """
+            Evaluates DIR exactly as `badgectl evaluate` does (the same options), then writes, per award, \
+            <award id>.json (an OpenBadgeCredential with an embedded eddsa-jcs-2022 proof), <award id>.jwt \
+            (the same as a VC-JWT) and <award id>.svg (the card, the credential baked in) into OUTDIR. The \
+            award id is <pack>.<badge>.<tier>.<12 hex>, the same for the same award every time.
+
+            Examples:
+              badgectl credentials issue ~/runs --key issuer.key --out credentials/ --issuer-name "Ana Runner"
+              badgectl credentials issue ~/runs --key club.key --out out/ --issuer-name "Riverside RC" --subject mailto:ana@example.org
+
+            \(CredentialsCommand.exitHelp)
+            """
+    )
+
+    @Argument(help: ArgumentHelp("A folder of run files (or one run file).", valueName: "dir"))
+    var directory: String
+
+    @Option(name: .long, help: ArgumentHelp("The issuer key (`badgectl credentials key`).", valueName: "file"))
+    var key: String
+
+    @Option(name: .long, help: ArgumentHelp("The folder to write the credentials to (made if missing).", valueName: "dir"))
+    var out: String
+
+    @Option(name: .customLong("issuer-name"), help: ArgumentHelp("The issuer's name in each credential (a runner, a club).", valueName: "name"))
+    var issuerName: String = "badgectl"
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Who earned the awards: an identifier of the runner (a URL, a DID, mailto:…), the credentials' subject id.",
+        discussion: "Without it the subject has no id: the credential says what was earned, the card and the runs say by whom.",
+        valueName: "id"))
+    var subject: String?
+
+    @OptionGroup var options: PipelineOptions
+    @OptionGroup var cacheOptions: CacheOptions<SummaryCache>
+
+    func validate() throws {
+        if let subject, !subject.contains(":") {
+            throw ValidationError("--subject '\(subject)' is not an identifier: give a URL, a DID or mailto:address")
+        }
+    }
+
+    func run() throws {
+        let issuer: IssuerKey
+        do { issuer = try IssuerKey.read(path: key) } catch {
+            Console.error(CommandError.prefix + "--key: \(error)")
+            throw ExitCode(ExitStatus.failure.rawValue)
+        }
+        let pipeline = try EvaluationPipeline(options, failures: .printAndExit)
+        let outcome = try pipeline.run(directory: directory, cache: cacheOptions.open())
+        let report = pipeline.report(outcome)
+        let asOf = try options.asOf.date() ?? outcome.selected.compactMap(\.localDate).max() ?? ""
+        let facts = IssueCommand.facts(report: report, pipeline: pipeline, directory: directory, asOf: asOf)
+        do {
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        } catch {
+            Console.error(CommandError.prefix + "\(out): cannot make the folder (\(error.localizedDescription))")
+            throw ExitCode(ExitStatus.failure.rawValue)
+        }
+        let created = CredentialTime.text(epochSeconds: Int(ReportCommand.now().timeIntervalSince1970))
+        var written = 0
+        for item in facts.facts {
+            do {
+                try IssueCommand.write(item, issuer: issuer, issuerName: issuerName, subject: subject, created: created, folder: out)
+                written += 1
+            } catch {
+                Console.error(CommandError.prefix + "\(error)")
+                throw ExitCode(ExitStatus.failure.rawValue)
+            }
+        }
+        print("wrote \(Format.count(written, "credential")) (JSON, JWT and card each) to \(out), issued by \(issuer.did)")
+        for problem in facts.skipped { Console.error(CommandError.skipped + problem) }
+        try report.reportSkipped()
+        if !facts.skipped.isEmpty { throw ExitCode(ExitStatus.partial.rawValue) }
+    }
+
+    /// Signs `facts` and writes its three files into `folder`.
+    static func write(_ facts: AwardFacts, issuer: IssuerKey, issuerName: String, subject: String?, created: String, folder: String) throws {
+        let medallion = BadgeCard.medallion(facts)
+        let unsigned = OpenBadgeCredential.make(facts, issuerDid: issuer.did, issuerName: issuerName, subject: subject, image: medallion)
+        let signed = try DataIntegrity.sign(unsigned, key: issuer.privateKey, created: created)
+        let json = signed.pretty + "\n"
+        let jwt = try VCJWT.sign(unsigned, key: issuer.privateKey)
+        let card = BadgeCard.svg(facts, issuerName: issuerName, credential: json)
+        let base = (folder as NSString).appendingPathComponent(facts.awardId)
+        for (suffix, text) in [(".json", json), (".jwt", jwt + "\n"), (".svg", card)] {
+            do { try Data(text.utf8).write(to: URL(fileURLWithPath: base + suffix), options: .atomic) } catch {
+                throw CredentialError.io(path: base + suffix, reason: "cannot write (\(error.localizedDescription))")
+            }
+        }
+    }
+
+    /// Each award of `report` as a credential states it, with the awards that cannot be one (a run
+    /// without times has no date for `validFrom`; a run file that cannot be read has no SHA-256).
+    static func facts(report: EvaluationReport, pipeline: EvaluationPipeline, directory: String, asOf: String)
+        -> (facts: [AwardFacts], skipped: [String]) {
+        let runs = Dictionary(report.runs.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var details: [String: CatalogueBadge] = [:]
+        for badge in pipeline.themedCatalogue.badges + pipeline.themedPackBadges where details[badge.id] == nil { details[badge.id] = badge }
+        let rows = Dictionary(report.badges.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let zone = ZoneNames.name(of: pipeline.zone)
+        var hashes: [String: (file: String, sha256: String)] = [:]
+        var result: [AwardFacts] = [], skipped: [String] = []
+        for award in report.awards {
+            guard let run = runs[award.run] else { skipped.append("\(award.run): no such run for award \(award.badge) (\(award.tier))"); continue }
+            guard let start = run.startEpochSeconds, start.isFinite, let elapsed = run.elapsedSeconds, elapsed.isFinite, elapsed >= 0,
+                  abs(start + elapsed) < 1e11 else {
+                skipped.append("\(award.run): the run has no times, so its credential has no date (award \(award.badge), \(award.tier))")
+                continue
+            }
+            if hashes[award.run] == nil {
+                guard let file = runFile(run: award.run, directory: directory) else {
+                    skipped.append("\(award.run): the run's file cannot be read to name it by its SHA-256")
+                    continue
+                }
+                hashes[award.run] = file
+            }
+            guard let file = hashes[award.run] else { continue }
+            let badge = details[award.badge]
+            let row = rows[award.badge]
+            var evidence: [String] = []
+            switch award.evidence {
+            case .record(let values)?: evidence = values.keys.sorted().map { "\($0): \(values[$0]?.text ?? "")" }
+            case let other?: evidence = ["evidence: \(other.text)"]
+            case nil: break
+            }
+            let figure = "\(Format.distance(run.distanceMeters)) in \(Format.duration(run.elapsedSeconds)), \(Format.paceText(run.paceSecondsPerKilometre))"
+            result.append(AwardFacts(
+                awardId: AwardFacts.awardId(pack: award.pack, badge: award.badge, tier: award.tier, run: award.run),
+                pack: award.pack, packVersion: award.packVersion, packFingerprint: award.packFingerprint ?? "", rule: award.rule,
+                badge: award.badge, badgeName: row?.name ?? badge?.name ?? award.badge, badgeInformation: badge?.information ?? "",
+                distanceMeters: badge?.distanceMeters, tier: award.tier, tiers: row?.tierOrder ?? [award.tier], run: award.run,
+                runFile: file.file, runFileSHA256: file.sha256, runEnd: CredentialTime.text(epochSeconds: Int((start + elapsed).rounded(.down))),
+                runDate: run.localDate ?? String(run.start?.prefix(10) ?? ""), figure: figure, detail: award.detail, evidence: evidence,
+                asOf: asOf, zone: zone))
+        }
+        return (result, skipped)
+    }
+
+    /// The file a run was read from (its id without `#n`; for a run inside an archive, the archive)
+    /// relative to `directory`, with its SHA-256 (hex); nil when none can be read.
+    static func runFile(run id: String, directory: String) -> (file: String, sha256: String)? {
+        var isFolder: ObjCBool = false
+        let folderGiven = FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder) && isFolder.boolValue
+        var relative = id
+        if let hash = relative.lastIndex(of: "#"), relative[relative.index(after: hash)...].allSatisfy(\.isNumber) {
+            relative = String(relative[..<hash])
+        }
+        if !folderGiven {
+            guard let data = FileManager.default.contents(atPath: directory) else { return nil }
+            return ((directory as NSString).lastPathComponent, sha256(data))
+        }
+        while !relative.isEmpty && relative != "." && relative != "/" {
+            let path = (directory as NSString).appendingPathComponent(relative)
+            var folder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &folder), !folder.boolValue,
+               let data = FileManager.default.contents(atPath: path) {
+                return (relative, sha256(data))
+            }
+            relative = (relative as NSString).deletingLastPathComponent
+        }
+        return nil
+    }
+
+    static func sha256(_ data: Data) -> String { SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined() }
+}
+
+/// `badgectl credentials verify FILE... [--runs DIR]`
+struct VerifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Check credentials (JSON, VC-JWT or a baked card) and, with --runs, that the runs still give each award.",
+        discussion: """
+            Each file's proof is checked offline: the eddsa-jcs-2022 proof of a JSON credential, the \
+            signature and claims of a VC-JWT, the credential baked in a card (SVG). The key is the \
+            issuer's did:key; --issuer limits the issuers accepted. With --runs DIR, the award is \
+            re-derived: the folder is evaluated as of the credential's as-of date, in its zone, with the \
+            pack version the credential names (from --rules, or where badgectl looks), and the award \
+            (pack, badge, tier, run) must be among the awards.
+
+            Examples:
+              badgectl credentials verify credentials/*.json
+              badgectl credentials verify card.svg --issuer did:key:z6Mk… --runs ~/runs
+
+            \(CredentialsCommand.exitHelp)
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Credential files: .json, .jwt, or .svg cards.", valueName: "file"))
+    var files: [String]
+
+    @Option(name: .long, help: ArgumentHelp("An issuer to accept (its did:key); repeat for more. By default any did:key issuer.", valueName: "did"))
+    var issuer: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Re-derive each award from this folder of runs.", valueName: "dir"))
+    var runs: String?
+
+    @OptionGroup var rules: RuleOptions
+    @OptionGroup var limits: LimitOptions
+    @OptionGroup var selection: SelectionOptions
+    @OptionGroup var duplicates: DuplicateOptions
+    @OptionGroup var cacheOptions: CacheOptions<SummaryCache>
+
+    func validate() throws {
+        for did in issuer where !did.hasPrefix("did:key:") {
+            throw ValidationError("--issuer '\(did)' is not a did:key (the issuer's did, as `credentials key` printed it)")
+        }
+    }
+
+    func run() throws {
+        let verifier = CredentialVerifier(trustedIssuers: Set(issuer))
+        var failed = false
+        var valid: [(file: String, claim: OpenBadgeCredential.Claim, name: String)] = []
+        for file in files {
+            do {
+                guard let data = FileManager.default.contents(atPath: file) else {
+                    throw CredentialError.io(path: file, reason: "cannot read the file")
+                }
+                let verified = try verifier.verify(data)
+                let name = verified.credential["name"]?.stringValue ?? "credential"
+                if runs != nil {
+                    valid.append((file, try OpenBadgeCredential.claim(verified.credential), name))
+                } else {
+                    print("valid \(file): \(name), issued by \(verified.issuer) (\(verified.form.rawValue))")
+                }
+            } catch {
+                failed = true
+                print("INVALID \(file): \(error)")
+            }
+        }
+        var status = failed ? ExitStatus.failure.rawValue : ExitStatus.success.rawValue
+        if let runs, !valid.isEmpty {
+            let rederived = try rederive(valid, runs: runs)
+            if !failed { status = rederived }
+        }
+        if status != ExitStatus.success.rawValue { throw ExitCode(status) }
+    }
+
+    /// Evaluates `runs` once per as-of date and zone the credentials name, and says of each whether
+    /// its award is among the awards; returns the exit status (0, `doesNotFollow`, or `packsDoNotLoad`).
+    func rederive(_ credentials: [(file: String, claim: OpenBadgeCredential.Claim, name: String)], runs folder: String) throws -> Int32 {
+        let packs = try EvaluationPipeline.guarding(.printAndExit) { try rules.packDirectories() }
+        var status = ExitStatus.success.rawValue
+        var groups: [String: [(file: String, claim: OpenBadgeCredential.Claim, name: String)]] = [:]
+        for item in credentials { groups[item.claim.asOf + "\u{0}" + item.claim.zone, default: []].append(item) }
+        for key in groups.keys.sorted() {
+            guard let items = groups[key], let first = items.first?.claim else { continue }
+            guard let zone = ZoneNames.zone(named: first.zone) else {
+                for item in items { print("INVALID \(item.file): its time zone '\(first.zone)' is unknown here") }
+                status = max(status, ExitStatus.failure.rawValue)
+                continue
+            }
+            let asOf = AsOfOptions.isDate(first.asOf) ? first.asOf : nil
+            let selection = RunPipeline.Selection(sport: self.selection.sport, removesDuplicates: !duplicates.keepDuplicates, asOf: asOf)
+            let pipeline = try EvaluationPipeline(rules: rules, limits: limits, zone: zone, selection: selection, theme: nil,
+                                                  failures: .printAndExit, packDirectories: packs)
+            let outcome = try pipeline.run(directory: folder, cache: cacheOptions.open())
+            for item in items {
+                let claim = item.claim
+                guard let pack = pipeline.engine.packs.first(where: { $0.name == claim.pack }) else {
+                    print("CANNOT RE-DERIVE \(item.file): no pack '\(claim.pack)' is loaded (--rules PATH to the pack, version \(claim.packVersion))")
+                    status = max(status, ExitStatus.packsDoNotLoad.rawValue)
+                    continue
+                }
+                guard pack.version == claim.packVersion else {
+                    print("CANNOT RE-DERIVE \(item.file): the credential names \(claim.pack) \(claim.packVersion); the pack loaded from \(pack.directory) is \(pack.version)")
+                    status = max(status, ExitStatus.packsDoNotLoad.rawValue)
+                    continue
+                }
+                let place = "as of \(claim.asOf) (\(claim.zone))"
+                if !outcome.selected.contains(where: { $0.id == claim.run }) {
+                    print("DOES NOT FOLLOW \(item.file): the run \(claim.run) is not among the runs of \(folder) \(place)")
+                    status = max(status, CredentialsCommand.doesNotFollow)
+                    continue
+                }
+                let given = outcome.evaluation.awards.contains { $0.pack == claim.pack && $0.badge == claim.badge && $0.tier == claim.tier && $0.run == claim.run }
+                if !given {
+                    print("DOES NOT FOLLOW \(item.file): \(claim.pack) \(claim.packVersion) does not award \(claim.badge) (\(claim.tier)) to \(claim.run) \(place)")
+                    status = max(status, CredentialsCommand.doesNotFollow)
+                    continue
+                }
+                var note = ""
+                if pack.fingerprint != claim.packFingerprint { note += "; note: the pack's content differs from the one that issued it (\(pack.fingerprint))" }
+                if let named = claim.runFileNamedInformation, let file = IssueCommand.runFile(run: claim.run, directory: folder),
+                   OpenBadgeCredential.namedInformation(sha256Hex: file.sha256) != named {
+                    note += "; note: the run file \(file.file) differs from the one the credential names"
+                }
+                print("follows \(item.file): \(item.name): \(claim.pack) \(claim.packVersion) awards \(claim.badge) (\(claim.tier)) to \(claim.run) \(place)\(note)")
+            }
+        }
+        return status
+    }
+}
