@@ -107,9 +107,11 @@ public enum OpenBadgeCredential {
     }
 
     /// The unsigned credential for `facts`, issued by `issuerDid` named `issuerName`, about `subject`
-    /// (an identifier of the runner: a URL, a DID, `mailto:`; nil leaves the subject without an id).
-    /// `image` is the medallion's SVG.
-    public static func make(_ facts: AwardFacts, issuerDid: String, issuerName: String, subject: String?, image: String) -> JSONValue {
+    /// (an identifier of the runner: a URL, a DID, `mailto:`). Open Badges 3.0 wants an `id` or an
+    /// `identifier` for the subject: without `subject`, the subject is identified by its name,
+    /// `subjectName` (an `IdentityObject` of type `name`, not hashed). `image` is the medallion's SVG.
+    public static func make(_ facts: AwardFacts, issuerDid: String, issuerName: String, subject: String?, subjectName: String,
+                            image: String) -> JSONValue {
         let achievement = achievementId(pack: facts.pack, version: facts.packVersion, badge: facts.badge)
         let levels = facts.tiers.contains(facts.tier) ? facts.tiers : facts.tiers + [facts.tier]
         let resultDescription = achievement + ":tiers"
@@ -120,7 +122,13 @@ public enum OpenBadgeCredential {
         var subjectValue = JSONValue.object([
             "type": .array([.string("AchievementSubject")]),
         ])
-        if let subject { subjectValue["id"] = .string(subject) }
+        if let subject {
+            subjectValue["id"] = .string(subject)
+        } else {
+            subjectValue["identifier"] = .array([.object([
+                "type": .string("IdentityObject"), "hashed": .bool(false), "identityHash": .string(subjectName), "identityType": .string("name"),
+            ])])
+        }
         subjectValue["achievement"] = .object([
             "id": .string(achievement),
             "type": .array([.string("Achievement")]),

@@ -105,9 +105,14 @@ struct IssueCommand: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp(
         "Who earned the awards: an identifier of the runner (a URL, a DID, mailto:…), the credentials' subject id.",
-        discussion: "Without it the subject has no id: the credential says what was earned, the card and the runs say by whom.",
+        discussion: "Without it the subject is identified by --subject-name (Open Badges 3.0 wants an id or an identifier).",
         valueName: "id"))
     var subject: String?
+
+    @Option(name: .customLong("subject-name"), help: ArgumentHelp(
+        "The runner's name, the subject's identifier when there is no --subject (default: the --issuer-name: a runner issuing their own).",
+        valueName: "name"))
+    var subjectName: String?
 
     @OptionGroup var options: PipelineOptions
     @OptionGroup var cacheOptions: CacheOptions<SummaryCache>
@@ -139,7 +144,8 @@ struct IssueCommand: ParsableCommand {
         var written = 0
         for item in facts.facts {
             do {
-                try IssueCommand.write(item, issuer: issuer, issuerName: issuerName, subject: subject, created: created, folder: out)
+                try IssueCommand.write(item, issuer: issuer, issuerName: issuerName, subject: subject, subjectName: subjectName ?? issuerName,
+                                       created: created, folder: out)
                 written += 1
             } catch {
                 Console.error(CommandError.prefix + "\(error)")
@@ -153,9 +159,11 @@ struct IssueCommand: ParsableCommand {
     }
 
     /// Signs `facts` and writes its three files into `folder`.
-    static func write(_ facts: AwardFacts, issuer: IssuerKey, issuerName: String, subject: String?, created: String, folder: String) throws {
+    static func write(_ facts: AwardFacts, issuer: IssuerKey, issuerName: String, subject: String?, subjectName: String, created: String,
+                      folder: String) throws {
         let medallion = BadgeCard.medallion(facts)
-        let unsigned = OpenBadgeCredential.make(facts, issuerDid: issuer.did, issuerName: issuerName, subject: subject, image: medallion)
+        let unsigned = OpenBadgeCredential.make(facts, issuerDid: issuer.did, issuerName: issuerName, subject: subject,
+                                                subjectName: subjectName, image: medallion)
         let signed = try DataIntegrity.sign(unsigned, key: issuer.privateKey, created: created)
         let json = signed.pretty + "\n"
         let jwt = try VCJWT.sign(unsigned, key: issuer.privateKey)
