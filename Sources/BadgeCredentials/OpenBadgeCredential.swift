@@ -201,6 +201,13 @@ public enum OpenBadgeCredential {
         public var runFileNamedInformation: String?
         public var asOf: String
         public var zone: String
+
+        public init(awardId: String, pack: String, packVersion: String, packFingerprint: String, badge: String, tier: String, run: String,
+                    runFileNamedInformation: String?, asOf: String, zone: String) {
+            self.awardId = awardId; self.pack = pack; self.packVersion = packVersion; self.packFingerprint = packFingerprint
+            self.badge = badge; self.tier = tier; self.run = run; self.runFileNamedInformation = runFileNamedInformation
+            self.asOf = asOf; self.zone = zone
+        }
     }
 
     /// Reads the award a badgectl credential is about.

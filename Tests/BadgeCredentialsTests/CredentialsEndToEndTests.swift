@@ -1,0 +1,134 @@
+import Foundation
+import RunFixtures
+import XCTest
+
+/// `badgectl credentials` through the built binary on the sample runs/: one credential, JWT and
+/// card per award of `evaluate`; all verify; `--runs` re-derives them, and refuses one whose run
+/// was removed from the folder.
+final class CredentialsEndToEndTests: XCTestCase {
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    func badgectl(_ arguments: [String]) throws -> Output {
+        let process = Process()
+        process.executableURL = BuiltProducts.executable()
+        process.arguments = arguments
+        process.currentDirectoryURL = Fixtures.repository
+        var environment = ProcessInfo.processInfo.environment
+        environment["SOURCE_DATE_EPOCH"] = "1893456000"
+        process.environment = environment
+        // stderr into a file, stdout through a pipe read to its end: neither can fill and stall the other.
+        let errURL = folder.appendingPathComponent("stderr-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errURL) }
+        let err = try FileHandle(forWritingTo: errURL)
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try? err.close()
+        let errData = (try? Data(contentsOf: errURL)) ?? Data()
+        return Output(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("badgectl-credentials-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        if let folder { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    func files(_ suffix: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("out").path)
+            .filter { $0.hasSuffix(suffix) }.sorted().map { folder.appendingPathComponent("out/" + $0).path }
+    }
+
+    func testIssueVerifyAndRederiveOnTheSampleRuns() throws {
+        let keyPath = folder.appendingPathComponent("issuer.key").path
+        let key = try badgectl(["credentials", "key", "--out", keyPath])
+        XCTAssertEqual(key.status, 0, key.stderr)
+        let did = key.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertTrue(did.hasPrefix("did:key:z6Mk"), did)
+        let again = try badgectl(["credentials", "key", "--out", keyPath])
+        XCTAssertEqual(again.status, 1)
+        XCTAssertTrue(again.stderr.contains("already exists"), again.stderr)
+
+        let out = folder.appendingPathComponent("out").path
+        let issue = try badgectl(["credentials", "issue", "runs/", "--key", keyPath, "--out", out, "--issuer-name", "Test Club",
+                                  "--tz", "UTC", "--no-cache"])
+        XCTAssertEqual(issue.status, 0, issue.stderr)
+        let evaluate = try badgectl(["evaluate", "runs/", "--format", "json", "--tz", "UTC", "--no-cache"])
+        let awards = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(evaluate.stdout.utf8)) as? [String: Any])?["awards"] as? [[String: Any]])
+        XCTAssertGreaterThan(awards.count, 10)
+        let json = try files(".json"), jwt = try files(".jwt"), svg = try files(".svg")
+        XCTAssertEqual([json.count, jwt.count, svg.count], [awards.count, awards.count, awards.count])
+        XCTAssertTrue(issue.stdout.contains("wrote \(awards.count) credentials"), issue.stdout)
+
+        let verify = try badgectl(["credentials", "verify", "--issuer", did] + json + jwt + svg)
+        XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
+        XCTAssertEqual(verify.stdout.split(separator: "\n").filter { $0.hasPrefix("valid ") }.count, awards.count * 3)
+
+        let rederive = try badgectl(["credentials", "verify", "--runs", "runs/", "--no-cache"] + json)
+        XCTAssertEqual(rederive.status, 0, rederive.stdout + rederive.stderr)
+        XCTAssertEqual(rederive.stdout.split(separator: "\n").filter { $0.hasPrefix("follows ") }.count, awards.count)
+
+        // The same runs without one file: its awards no longer follow (status 3), the others still do.
+        let runs = folder.appendingPathComponent("runs")
+        try FileManager.default.copyItem(at: Fixtures.repository.appendingPathComponent("runs"), to: runs)
+        try FileManager.default.removeItem(at: runs.appendingPathComponent("2026-09-12-fifteen.gpx"))
+        let removed = try badgectl(["credentials", "verify", "--runs", runs.path, "--no-cache"] + json)
+        XCTAssertEqual(removed.status, 3, removed.stdout + removed.stderr)
+        let refused = removed.stdout.split(separator: "\n").filter { $0.hasPrefix("DOES NOT FOLLOW ") }
+        XCTAssertFalse(refused.isEmpty)
+        XCTAssertTrue(refused.contains { $0.contains("the run 2026-09-12-fifteen.gpx is not among the runs") }, removed.stdout)
+        let fifteen = awards.filter { $0["run"] as? String == "2026-09-12-fifteen.gpx" }.count
+        XCTAssertGreaterThanOrEqual(refused.count, fifteen)
+
+        // A credential whose name was changed: the proof fails, named, status 1.
+        let first = try XCTUnwrap(json.first)
+        let text = try String(contentsOfFile: first, encoding: .utf8)
+        let tampered = folder.appendingPathComponent("tampered.json").path
+        try text.replacingOccurrences(of: "(earned)\"", with: "(gold)\"").replacingOccurrences(of: "(best)\"", with: "(gold)\"")
+            .write(toFile: tampered, atomically: true, encoding: .utf8)
+        let bad = try badgectl(["credentials", "verify", tampered, first])
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertTrue(bad.stdout.contains("INVALID \(tampered): the signature does not match"), bad.stdout)
+        XCTAssertTrue(bad.stdout.contains("valid \(first)"), bad.stdout)
+
+        // Another issuer's credentials are refused with --issuer.
+        let otherKey = folder.appendingPathComponent("other.key").path
+        let other = try badgectl(["credentials", "key", "--out", otherKey]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let untrusted = try badgectl(["credentials", "verify", "--issuer", other, first])
+        XCTAssertEqual(untrusted.status, 1)
+        XCTAssertTrue(untrusted.stdout.contains("unknown key"), untrusted.stdout)
+    }
+
+    func testAPackOfAnotherVersionCannotRederive() throws {
+        let keyPath = folder.appendingPathComponent("issuer.key").path
+        XCTAssertEqual(try badgectl(["credentials", "key", "--out", keyPath]).status, 0)
+        let out = folder.appendingPathComponent("out").path
+        let issue = try badgectl(["credentials", "issue", "runs/", "--key", keyPath, "--out", out, "--rules", "rules/checkpoints",
+                                  "--tz", "UTC", "--no-cache"])
+        XCTAssertEqual(issue.status, 0, issue.stderr)
+        let pack = folder.appendingPathComponent("checkpoints")
+        try FileManager.default.copyItem(at: Fixtures.repository.appendingPathComponent("rules/checkpoints"), to: pack)
+        let packFile = pack.appendingPathComponent("pack.lua")
+        let lua = try String(contentsOf: packFile, encoding: .utf8)
+        XCTAssertTrue(lua.contains("version = \"1.0.0\""))
+        try lua.replacingOccurrences(of: "version = \"1.0.0\"", with: "version = \"1.1.0\"").write(to: packFile, atomically: true, encoding: .utf8)
+        let first = try XCTUnwrap(try files(".json").first)
+        let result = try badgectl(["credentials", "verify", "--runs", "runs/", "--rules", pack.path, "--no-cache", first])
+        XCTAssertEqual(result.status, 4, result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains("names checkpoints 1.0.0; the pack loaded from"), result.stdout)
+    }
+}
