@@ -20,7 +20,11 @@ public enum BadgeCard {
         var text = ""
         var y = 176
         for (content, style) in lines {
-            text += "<text x=\"120\" y=\"\(y)\" class=\"\(style)\">\(escape(content))</text>"
+            // A line wider than the card (220 px at about 0.6 em a character) is set smaller, down to 8 px.
+            let size = ["name": 18, "tier": 13, "line": 14, "small": 10][style] ?? 14
+            let fitted = max(8, min(size, Int(220 / (Double(max(content.count, 1)) * 0.6))))
+            let font = fitted < size ? " style=\"font-size:\(fitted)px\"" : ""
+            text += "<text x=\"120\" y=\"\(y)\" class=\"\(style)\"\(font)>\(escape(content))</text>"
             y += style == "name" ? 26 : 22
         }
         return """
