@@ -21,7 +21,7 @@ public enum Contexts {
     /// included): the member names and type names a credential may use.
     public static let terms: Set<String> = {
         var names = Set<String>()
-        func collect(_ value: JSONValue) {
+        func collect(_ value: CredentialJSON) {
             switch value {
             case .object(let members):
                 for member in members {
@@ -36,21 +36,23 @@ public enum Contexts {
         }
         for bytes in documents.values {
             // The shipped documents are checked by a test; one that did not parse would define nothing.
-            if let document = try? JSONValue.parse(Data(bytes)) { collect(document) }
+            if let document = try? CredentialJSON.parse(Data(bytes)) { collect(document) }
         }
         return names
     }()
 
-    /// Checks that `credential`'s `@context` is exactly the shipped pair and that every member name
+    /// Checks that `credential`'s `@context` is exactly `required` (the shipped pair for a badge, the
+    /// VC 2.0 context alone for a status list) and that every member name
     /// and every `type` it uses is a term they define, so that what was signed means what a JSON-LD
     /// processor reads (no name falls through to an undefined or issuer-dependent term).
     /// - Throws: `CredentialError.badContext` naming the field.
-    public static func check(_ credential: JSONValue) throws {
+    public static func check(_ credential: CredentialJSON, required: [String] = required) throws {
         guard let context = credential["@context"] else { throw CredentialError.badContext(field: "@context", reason: "missing") }
         guard context.arrayValue?.compactMap(\.stringValue) == required, context.arrayValue?.count == required.count else {
-            throw CredentialError.badContext(field: "@context", reason: "expected [\"\(credentialsV2)\", \"\(openBadgesV3)\"], the contexts badgectl ships")
+            let expected = required.map { "\"\($0)\"" }.joined(separator: ", ")
+            throw CredentialError.badContext(field: "@context", reason: "expected [\(expected)], the contexts badgectl ships")
         }
-        func walk(_ value: JSONValue, path: String) throws {
+        func walk(_ value: CredentialJSON, path: String) throws {
             switch value {
             case .object(let members):
                 for member in members {

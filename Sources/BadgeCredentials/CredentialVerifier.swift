@@ -8,7 +8,7 @@ public struct CredentialVerifier: Sendable {
 
     /// A credential whose proof held.
     public struct Verified: Sendable {
-        public var credential: JSONValue
+        public var credential: CredentialJSON
         public var form: Form
         /// The issuer's DID (`did:key:z6Mk…`).
         public var issuer: String
@@ -36,7 +36,7 @@ public struct CredentialVerifier: Sendable {
     }
 
     public func verifyJSON(_ data: Data) throws -> Verified {
-        let credential = try JSONValue.parse(data)
+        let credential = try CredentialJSON.parse(data)
         try Contexts.check(credential)
         let method = try DataIntegrity.verify(credential)
         return try checked(credential, form: .json, method: method)
@@ -49,7 +49,7 @@ public struct CredentialVerifier: Sendable {
     }
 
     /// The checks after the signature: the types, the issuer is the key's controller, a trusted issuer.
-    func checked(_ credential: JSONValue, form: Form, method: String) throws -> Verified {
+    func checked(_ credential: CredentialJSON, form: Form, method: String) throws -> Verified {
         let types = credential.typeNames ?? []
         guard types.contains("VerifiableCredential"), types.contains("OpenBadgeCredential") || types.contains("AchievementCredential") else {
             throw CredentialError.badField(field: "type", reason: "expected [\"VerifiableCredential\", \"OpenBadgeCredential\"]")

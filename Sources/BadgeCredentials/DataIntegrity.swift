@@ -11,7 +11,7 @@ public enum DataIntegrity {
     public static let cryptosuite = "eddsa-jcs-2022"
 
     /// The 64 bytes signed: SHA-256(JCS(proof configuration)) ‖ SHA-256(JCS(document without proof)).
-    public static func hashData(document: JSONValue, proofConfiguration: JSONValue) -> Data {
+    public static func hashData(document: CredentialJSON, proofConfiguration: CredentialJSON) -> Data {
         var unsecured = document
         unsecured["proof"] = nil
         return Data(SHA256.hash(data: JCS.canonical(proofConfiguration))) + Data(SHA256.hash(data: JCS.canonical(unsecured)))
@@ -19,8 +19,8 @@ public enum DataIntegrity {
 
     /// The proof configuration for `document`: type, cryptosuite, created, verification method,
     /// purpose `assertionMethod`, and the document's `@context` when it has one.
-    public static func proofConfiguration(document: JSONValue, created: String, verificationMethod: String) -> JSONValue {
-        var proof = JSONValue.object([
+    public static func proofConfiguration(document: CredentialJSON, created: String, verificationMethod: String) -> CredentialJSON {
+        var proof = CredentialJSON.object([
             "type": .string("DataIntegrityProof"),
             "cryptosuite": .string(cryptosuite),
             "created": .string(created),
@@ -33,7 +33,7 @@ public enum DataIntegrity {
 
     /// `document` with an embedded proof made with `key` (any proof already there is replaced).
     /// - Throws: the signer's error (BoringSSL refusing to sign), which does not happen with a valid key.
-    public static func sign(_ document: JSONValue, key: Curve25519.Signing.PrivateKey, created: String) throws -> JSONValue {
+    public static func sign(_ document: CredentialJSON, key: Curve25519.Signing.PrivateKey, created: String) throws -> CredentialJSON {
         var unsecured = document
         unsecured["proof"] = nil
         var proof = proofConfiguration(document: unsecured, created: created,
@@ -50,7 +50,7 @@ public enum DataIntegrity {
     ///   verification method that is not an Ed25519 did:key, `.badContext` for a proof whose
     ///   `@context` is not the document's, `.badSignature` when the signature does not match.
     @discardableResult
-    public static func verify(_ document: JSONValue) throws -> String {
+    public static func verify(_ document: CredentialJSON) throws -> String {
         guard let proof = document["proof"] else { throw CredentialError.badField(field: "proof", reason: "missing: the credential is not signed") }
         guard case .object = proof else {
             throw CredentialError.badField(field: "proof", reason: "expected one proof object (badgectl signs with one)")
@@ -89,7 +89,7 @@ public enum DataIntegrity {
         return method
     }
 
-    static func contextBegins(_ context: JSONValue, with prefix: JSONValue) -> Bool {
+    static func contextBegins(_ context: CredentialJSON, with prefix: CredentialJSON) -> Bool {
         if context == prefix { return true }
         guard let whole = context.arrayValue else { return false }
         let start = prefix.arrayValue ?? [prefix]

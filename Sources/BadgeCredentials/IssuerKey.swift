@@ -65,8 +65,8 @@ public struct IssuerKey: Sendable {
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw CredentialError.io(path: path, reason: "cannot read the key file (\(error.localizedDescription))")
         }
-        let json: JSONValue
-        do { json = try JSONValue.parse(data) } catch { throw CredentialError.badKeyFile(path: path, reason: "\(error)") }
+        let json: CredentialJSON
+        do { json = try CredentialJSON.parse(data) } catch { throw CredentialError.badKeyFile(path: path, reason: "\(error)") }
         guard let text = json["privateKeyMultibase"]?.stringValue else {
             throw CredentialError.badKeyFile(path: path, reason: "no privateKeyMultibase (a public key alone cannot sign)")
         }

@@ -9,20 +9,20 @@ import Foundation
 /// author's published test data (Tests/BadgeCredentialsTests/Fixtures/jcs).
 public enum JCS {
     /// The canonical UTF-8 bytes of `value`.
-    public static func canonical(_ value: JSONValue) -> Data {
+    public static func canonical(_ value: CredentialJSON) -> Data {
         var out = ""
         write(value, to: &out)
         return Data(out.utf8)
     }
 
     /// The canonical text of `value`.
-    public static func canonicalText(_ value: JSONValue) -> String {
+    public static func canonicalText(_ value: CredentialJSON) -> String {
         var out = ""
         write(value, to: &out)
         return out
     }
 
-    static func write(_ value: JSONValue, to out: inout String) {
+    static func write(_ value: CredentialJSON, to out: inout String) {
         switch value {
         case .null: out += "null"
         case .bool(let flag): out += flag ? "true" : "false"

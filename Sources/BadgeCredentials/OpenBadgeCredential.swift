@@ -111,7 +111,7 @@ public enum OpenBadgeCredential {
     /// `identifier` for the subject: without `subject`, the subject is identified by its name,
     /// `subjectName` (an `IdentityObject` of type `name`, not hashed). `image` is the medallion's SVG.
     public static func make(_ facts: AwardFacts, issuerDid: String, issuerName: String, subject: String?, subjectName: String,
-                            image: String) -> JSONValue {
+                            image: String) -> CredentialJSON {
         let achievement = achievementId(pack: facts.pack, version: facts.packVersion, badge: facts.badge)
         let levels = facts.tiers.contains(facts.tier) ? facts.tiers : facts.tiers + [facts.tier]
         let resultDescription = achievement + ":tiers"
@@ -119,7 +119,7 @@ public enum OpenBadgeCredential {
         let imageURI = "data:image/svg+xml;base64," + Data(image.utf8).base64EncodedString()
         var criteria = "Awarded by the rule '\(facts.rule)' of the badgectl rule pack '\(facts.pack)' version \(facts.packVersion) (\(facts.packFingerprint))"
         criteria += facts.badgeInformation.isEmpty ? "." : ": \(facts.badgeInformation)"
-        var subjectValue = JSONValue.object([
+        var subjectValue = CredentialJSON.object([
             "type": .array([.string("AchievementSubject")]),
         ])
         if let subject {
@@ -153,8 +153,8 @@ public enum OpenBadgeCredential {
         ])])
         var narrative = facts.detail.isEmpty ? "" : facts.detail + "\n\n"
         narrative += facts.evidence.map { "- " + $0 }.joined(separator: "\n")
-        var evidence: [JSONValue] = []
-        var runEvidence = JSONValue.object([
+        var evidence: [CredentialJSON] = []
+        var runEvidence = CredentialJSON.object([
             "type": .array([.string("Evidence")]),
             "name": .string(facts.run),
             "description": .string("The run file \(facts.runFile), by its SHA-256 (\(facts.runFileSHA256)): \(facts.figure) on \(facts.runDate)."),
@@ -212,7 +212,7 @@ public enum OpenBadgeCredential {
 
     /// Reads the award a badgectl credential is about.
     /// - Throws: `CredentialError.badField` naming the field that is missing or not badgectl's shape.
-    public static func claim(_ credential: JSONValue) throws -> Claim {
+    public static func claim(_ credential: CredentialJSON) throws -> Claim {
         let subject = credential["credentialSubject"]
         guard let achievement = subject?["achievement"]?["id"]?.stringValue, achievement.hasPrefix("urn:badgectl:") else {
             throw CredentialError.badField(field: "credentialSubject.achievement.id", reason: "expected urn:badgectl:<pack>@<version>:<badge>")
@@ -230,7 +230,7 @@ public enum OpenBadgeCredential {
             throw CredentialError.badField(field: "credentialSubject.result[0].achievedLevel", reason: "expected \(levelPrefix)<tier>")
         }
         let evidence = credential["evidence"]?.arrayValue ?? []
-        func item(_ genre: String) throws -> JSONValue {
+        func item(_ genre: String) throws -> CredentialJSON {
             guard let found = evidence.first(where: { $0["genre"]?.stringValue == genre }) else {
                 throw CredentialError.badField(field: "evidence", reason: "no evidence of genre '\(genre)'")
             }

@@ -9,11 +9,11 @@ import Foundation
 ///
 /// Written by hand over swift-crypto rather than with vapor/jwt-kit: it is one header, one payload
 /// and one Ed25519 signature, jwt-kit would add a dependency tree (and its own JSON encoding, which
-/// cannot carry our `JSONValue`) to sign three strings, and verifying needs our did:key resolution anyway.
+/// cannot carry our `CredentialJSON`) to sign three strings, and verifying needs our did:key resolution anyway.
 public enum VCJWT {
     /// The compact JWS of `credential` (its `proof`, if any, left out), signed with `key`.
     /// - Throws: `CredentialError.badField` when `validFrom` is not a date-time.
-    public static func sign(_ credential: JSONValue, key: Curve25519.Signing.PrivateKey) throws -> String {
+    public static func sign(_ credential: CredentialJSON, key: Curve25519.Signing.PrivateKey) throws -> String {
         var payload = credential
         payload["proof"] = nil
         guard let validFrom = credential["validFrom"]?.stringValue, let seconds = CredentialTime.epochSeconds(validFrom) else {
@@ -23,7 +23,7 @@ public enum VCJWT {
         payload["jti"] = credential["id"]
         payload["nbf"] = .number(Double(seconds))
         if let subject = credential["credentialSubject"]?["id"] { payload["sub"] = subject }
-        let header = JSONValue.object([
+        let header = CredentialJSON.object([
             "alg": .string("EdDSA"),
             "typ": .string("JWT"),
             "kid": .string(DidKey.verificationMethod(key.publicKey)),
@@ -37,15 +37,15 @@ public enum VCJWT {
     /// Checks the JWT's signature and claims and returns the credential it carries (the registered
     /// claims removed) with the verification method that signed it.
     /// - Throws: `CredentialError.badJWT` (shape, header, claims), `.unknownKey`, `.badSignature`.
-    public static func verify(_ token: String) throws -> (credential: JSONValue, method: String) {
+    public static func verify(_ token: String) throws -> (credential: CredentialJSON, method: String) {
         let parts = token.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 3 else { throw CredentialError.badJWT(reason: "expected three base64url parts separated by '.', found \(parts.count)") }
-        guard let headerData = Base64URL.decode(parts[0]), let header = try? JSONValue.parse(headerData) else {
+        guard let headerData = Base64URL.decode(parts[0]), let header = try? CredentialJSON.parse(headerData) else {
             throw CredentialError.badJWT(reason: "the header is not base64url JSON")
         }
         guard let payloadData = Base64URL.decode(parts[1]) else { throw CredentialError.badJWT(reason: "the payload is not base64url") }
-        let payload: JSONValue
-        do { payload = try JSONValue.parse(payloadData) } catch { throw CredentialError.badJWT(reason: "the payload: \(error)") }
+        let payload: CredentialJSON
+        do { payload = try CredentialJSON.parse(payloadData) } catch { throw CredentialError.badJWT(reason: "the payload: \(error)") }
         guard let signature = Base64URL.decode(parts[2]), signature.count == 64 else {
             throw CredentialError.badJWT(reason: "the signature is not the base64url of 64 bytes")
         }

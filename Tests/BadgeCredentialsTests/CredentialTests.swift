@@ -25,7 +25,7 @@ final class CredentialTests: XCTestCase {
         key = IssuerKey(try Curve25519.Signing.PrivateKey(rawRepresentation: Data(repeating: 7, count: 32)))
     }
 
-    func signed(subject: String? = "mailto:ana@example.org") throws -> JSONValue {
+    func signed(subject: String? = "mailto:ana@example.org") throws -> CredentialJSON {
         let unsigned = OpenBadgeCredential.make(Self.facts, issuerDid: key.did, issuerName: "Riverside RC", subject: subject,
                                                 subjectName: "Ana", image: BadgeCard.medallion(Self.facts))
         return try DataIntegrity.sign(unsigned, key: key.privateKey, created: "2026-12-07T10:00:00Z")
@@ -128,7 +128,7 @@ final class CredentialTests: XCTestCase {
         withoutProof["proof"] = nil
         XCTAssertEqual(JCS.canonical(verified.credential), JCS.canonical(withoutProof))
         let parts = token.split(separator: ".").map(String.init)
-        var payload = try JSONValue.parse(try XCTUnwrap(Base64URL.decode(parts[1])))
+        var payload = try CredentialJSON.parse(try XCTUnwrap(Base64URL.decode(parts[1])))
         XCTAssertEqual(payload["iss"]?.stringValue, key.did)
         XCTAssertEqual(payload["nbf"], .number(Double(try XCTUnwrap(CredentialTime.epochSeconds("2026-08-20T07:41:12Z")))))
         payload["name"] = .string("Ten K (gold)")
@@ -137,7 +137,7 @@ final class CredentialTests: XCTestCase {
             guard case CredentialError.badSignature = error else { return XCTFail("\(error)") }
         }
         // Signed again by the right key, but with a claim that contradicts the credential.
-        payload = try JSONValue.parse(try XCTUnwrap(Base64URL.decode(parts[1])))
+        payload = try CredentialJSON.parse(try XCTUnwrap(Base64URL.decode(parts[1])))
         payload["jti"] = .string("urn:uuid:00000000-0000-8000-8000-000000000000")
         let input = parts[0] + "." + Base64URL.encode(JCS.canonical(payload))
         let resigned = input + "." + Base64URL.encode(try key.privateKey.signature(for: Data(input.utf8)))
@@ -211,7 +211,7 @@ final class CredentialTests: XCTestCase {
         }
     }
 
-    func collect(_ value: JSONValue, _ path: [PathStep], into paths: inout [[PathStep]]) {
+    func collect(_ value: CredentialJSON, _ path: [PathStep], into paths: inout [[PathStep]]) {
         switch value {
         case .object(let members): for member in members { collect(member.value, path + [.key(member.key)], into: &paths) }
         case .array(let items): for (index, item) in items.enumerated() { collect(item, path + [.index(index)], into: &paths) }
@@ -220,7 +220,7 @@ final class CredentialTests: XCTestCase {
     }
 
     /// The value at `path` with one byte changed (a string's middle character, a number + 1, a boolean negated).
-    func modify(_ value: JSONValue, _ path: ArraySlice<PathStep>) -> JSONValue {
+    func modify(_ value: CredentialJSON, _ path: ArraySlice<PathStep>) -> CredentialJSON {
         guard let step = path.first else {
             switch value {
             case .string(let text):

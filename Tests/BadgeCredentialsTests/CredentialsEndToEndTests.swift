@@ -131,4 +131,48 @@ final class CredentialsEndToEndTests: XCTestCase {
         XCTAssertEqual(result.status, 4, result.stdout + result.stderr)
         XCTAssertTrue(result.stdout.contains("names checkpoints 1.0.0; the pack loaded from"), result.stdout)
     }
+
+    func testRevokeWhatANewPackVersionWithdraws() throws {
+        let keyPath = folder.appendingPathComponent("issuer.key").path
+        XCTAssertEqual(try badgectl(["credentials", "key", "--out", keyPath]).status, 0)
+        let out = folder.appendingPathComponent("out").path
+        let url = "https://club.example/badges/status.json"
+        let issue = try badgectl(["credentials", "issue", "runs/", "--key", keyPath, "--out", out, "--rules", "rules/checkpoints",
+                                  "--status-list", url, "--tz", "UTC", "--no-cache"])
+        XCTAssertEqual(issue.status, 0, issue.stderr)
+        // The candidate: gold needs 30% faster, not 10%.
+        let next = folder.appendingPathComponent("next")
+        try FileManager.default.copyItem(at: Fixtures.repository.appendingPathComponent("rules/checkpoints"), to: next)
+        let rule = next.appendingPathComponent("distance.lua")
+        let lua = try String(contentsOf: rule, encoding: .utf8)
+        XCTAssertTrue(lua.contains("local GOLD = 1.10"))
+        try lua.replacingOccurrences(of: "local GOLD = 1.10", with: "local GOLD = 1.30").write(to: rule, atomically: true, encoding: .utf8)
+        let revoke = try badgectl(["credentials", "revoke", "runs/", "--rules", "rules/checkpoints", "--against", next.path, "--key", keyPath,
+                                   "--credentials", out, "--tz", "UTC", "--no-cache"])
+        XCTAssertEqual(revoke.status, 0, revoke.stdout + revoke.stderr)
+        let revokedFiles = revoke.stdout.split(separator: "\n").filter { $0.hasPrefix("revoked ") }
+        XCTAssertFalse(revokedFiles.isEmpty, revoke.stdout)
+        XCTAssertTrue(revokedFiles.allSatisfy { $0.contains(".gold.") }, revoke.stdout)
+
+        let list = folder.appendingPathComponent("out/status-list.json").path
+        let json = try files(".json").filter { !$0.hasSuffix("status-list.json") }
+        let verify = try badgectl(["credentials", "verify", "--status-list", list] + json)
+        XCTAssertEqual(verify.status, 1, verify.stdout)
+        let refused = verify.stdout.split(separator: "\n").filter { $0.hasPrefix("REVOKED ") }
+        XCTAssertEqual(refused.count, revokedFiles.count, verify.stdout)
+        XCTAssertEqual(verify.stdout.split(separator: "\n").filter { $0.hasPrefix("valid ") && $0.hasSuffix("; not revoked") }.count,
+                       json.count - revokedFiles.count, verify.stdout)
+        // Without the list, the same credentials are valid, their revocation said to be unchecked.
+        let unchecked = try badgectl(["credentials", "verify"] + json)
+        XCTAssertEqual(unchecked.status, 0, unchecked.stdout)
+        XCTAssertTrue(unchecked.stdout.contains("revocation not checked"), unchecked.stdout)
+        // Issuing again keeps each credential's place in the list.
+        let before = try String(contentsOfFile: json[0], encoding: .utf8)
+        XCTAssertEqual(try badgectl(["credentials", "issue", "runs/", "--key", keyPath, "--out", out, "--rules", "rules/checkpoints",
+                                     "--status-list", url, "--tz", "UTC", "--no-cache"]).status, 0)
+        let after = try String(contentsOfFile: json[0], encoding: .utf8)
+        func index(_ text: String) -> Substring? { text.range(of: "\"statusListIndex\": \"").map { text[$0.upperBound...].prefix { $0 != "\"" } } }
+        XCTAssertNotNil(index(before))
+        XCTAssertEqual(index(before), index(after))
+    }
 }

@@ -6,7 +6,7 @@ import XCTest
 /// The W3C vc-di-eddsa test vector for eddsa-jcs-2022: every intermediate form and the proofValue.
 final class EddsaJcs2022Tests: XCTestCase {
     func vectorKey() throws -> Curve25519.Signing.PrivateKey {
-        let pair = try JSONValue.parse(try Fixtures.data("eddsa-jcs-2022/keyPair.json"))
+        let pair = try CredentialJSON.parse(try Fixtures.data("eddsa-jcs-2022/keyPair.json"))
         let key = try XCTUnwrap(DidKey.privateKey(multibase: try XCTUnwrap(pair["privateKeyMultibase"]?.stringValue)))
         XCTAssertEqual(DidKey.publicKeyMultibase(key.publicKey), pair["publicKeyMultibase"]?.stringValue)
         return key
@@ -14,7 +14,7 @@ final class EddsaJcs2022Tests: XCTestCase {
 
     func testReproducesEveryStepAndTheProofValue() throws {
         let key = try vectorKey()
-        let signed = try JSONValue.parse(try Fixtures.data("eddsa-jcs-2022/signedJCS.json"))
+        let signed = try CredentialJSON.parse(try Fixtures.data("eddsa-jcs-2022/signedJCS.json"))
         var document = signed
         document["proof"] = nil
         XCTAssertEqual(JCS.canonicalText(document), try Fixtures.text("eddsa-jcs-2022/canonDocJCS.txt"))
@@ -23,7 +23,7 @@ final class EddsaJcs2022Tests: XCTestCase {
         let created = try XCTUnwrap(signed["proof"]?["created"]?.stringValue)
         let configuration = DataIntegrity.proofConfiguration(document: document, created: created,
                                                              verificationMethod: DidKey.verificationMethod(key.publicKey))
-        XCTAssertEqual(JCS.canonical(configuration), JCS.canonical(try JSONValue.parse(try Fixtures.data("eddsa-jcs-2022/proofConfigJCS.json"))))
+        XCTAssertEqual(JCS.canonical(configuration), JCS.canonical(try CredentialJSON.parse(try Fixtures.data("eddsa-jcs-2022/proofConfigJCS.json"))))
         XCTAssertEqual(JCS.canonicalText(configuration), try Fixtures.text("eddsa-jcs-2022/proofCanonJCS.txt"))
         XCTAssertEqual(Fixtures.hex(SHA256.hash(data: JCS.canonical(configuration))), try Fixtures.text("eddsa-jcs-2022/proofHashJCS.txt"))
         XCTAssertEqual(Fixtures.hex(DataIntegrity.hashData(document: document, proofConfiguration: configuration)),
@@ -37,7 +37,7 @@ final class EddsaJcs2022Tests: XCTestCase {
     }
 
     func testVerifiesThePublishedCredentialAndRefusesAChangedOne() throws {
-        let signed = try JSONValue.parse(try Fixtures.data("eddsa-jcs-2022/signedJCS.json"))
+        let signed = try CredentialJSON.parse(try Fixtures.data("eddsa-jcs-2022/signedJCS.json"))
         XCTAssertEqual(try DataIntegrity.verify(signed), signed["proof"]?["verificationMethod"]?.stringValue)
         var changed = signed
         changed["name"] = .string("Alumni Credentia1")

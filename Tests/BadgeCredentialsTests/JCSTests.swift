@@ -10,7 +10,7 @@ final class JCSTests: XCTestCase {
             .filter { $0.hasSuffix(".json") }.sorted()
         XCTAssertEqual(inputs, ["arrays.json", "french.json", "structures.json", "unicode.json", "values.json", "weird.json"])
         for name in inputs {
-            let value = try JSONValue.parse(try Fixtures.data("jcs/input/" + name))
+            let value = try CredentialJSON.parse(try Fixtures.data("jcs/input/" + name))
             let expected = try Fixtures.data("jcs/output/" + name)
             XCTAssertEqual(JCS.canonical(value), expected, "jcs/\(name): \(JCS.canonicalText(value))")
         }
@@ -29,13 +29,13 @@ final class JCSTests: XCTestCase {
 
     func testKeysSortByUTF16CodeUnitsNotScalars() throws {
         // U+1F602 is D83D DE02 in UTF-16, below U+FB33: by scalars it would sort last.
-        let value = try JSONValue.parse(#"{"\ud83d\ude02":1,"\ufb33":2}"#)
+        let value = try CredentialJSON.parse(#"{"\ud83d\ude02":1,"\ufb33":2}"#)
         XCTAssertEqual(JCS.canonicalText(value), "{\"😂\":1,\"דּ\":2}")
     }
 
     func testCanonicallyEquivalentKeysStayApart() throws {
         // "Å" precomposed and "A" + combining ring: equal as Swift Strings, different JSON names.
-        let value = try JSONValue.parse(#"{"\u00c5":1,"A\u030a":2}"#)
+        let value = try CredentialJSON.parse(#"{"\u00c5":1,"A\u030a":2}"#)
         XCTAssertEqual(value.objectMembers?.count, 2)
         XCTAssertEqual(JCS.canonicalText(value), "{\"A\u{30A}\":2,\"\u{C5}\":1}")
     }
@@ -46,7 +46,7 @@ final class JCSTests: XCTestCase {
             (#"[1] x"#, 4), (#"{"a" 1}"#, 5),
         ]
         for (text, offset) in bad {
-            XCTAssertThrowsError(try JSONValue.parse(text), text) { error in
+            XCTAssertThrowsError(try CredentialJSON.parse(text), text) { error in
                 guard case CredentialError.badJSON(let at, _) = error else { return XCTFail("\(text): \(error)") }
                 XCTAssertEqual(at, offset, "\(text): \(error)")
             }

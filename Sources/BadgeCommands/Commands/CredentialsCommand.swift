@@ -22,16 +22,17 @@ struct CredentialsCommand: ParsableCommand {
               badgectl credentials key --out ~/.badgectl-issuer.key
               badgectl credentials issue ~/runs --key ~/.badgectl-issuer.key --out credentials/ --issuer-name "Ana"
               badgectl credentials verify credentials/*.json credentials/*.svg --runs ~/runs
+              badgectl credentials revoke ~/runs --against ../next/rules --key issuer.key --credentials credentials/
 
             \(CredentialsCommand.exitHelp)
             """,
-        subcommands: [KeyCommand.self, IssueCommand.self, VerifyCommand.self]
+        subcommands: [KeyCommand.self, IssueCommand.self, VerifyCommand.self, RevokeCommand.self]
     )
 
     static let exitHelp = """
         Exit status: 0 when every credential is valid (and, with --runs, every award still follows); 1 when \
-        a proof fails (a changed field, an unknown key, a bad context), a file cannot be read or the key \
-        cannot be made; 2 when `issue` skipped a file or rule (the rest issued); 3 when `verify --runs` finds \
+        a proof fails (a changed field, an unknown key, a bad context) or a credential is revoked, a file \
+        cannot be read or the key cannot be made; 2 when `issue` skipped a file or rule (the rest issued); 3 when `verify --runs` finds \
         an award that no longer follows from the runs; 4 when the pack version a credential names is not \
         among the packs loaded; 64 for a usage error.
         """
@@ -114,12 +115,21 @@ struct IssueCommand: ParsableCommand {
         valueName: "name"))
     var subjectName: String?
 
+    @Option(name: .customLong("status-list"), help: ArgumentHelp(
+        "Where you will publish the status list (a URL): each credential gets its place in it, so that `credentials revoke` can revoke it.",
+        discussion: "Places already given to credentials in --out are kept; `credentials revoke` writes the list to publish there.",
+        valueName: "url"))
+    var statusList: String?
+
     @OptionGroup var options: PipelineOptions
     @OptionGroup var cacheOptions: CacheOptions<SummaryCache>
 
     func validate() throws {
         if let subject, !subject.contains(":") {
             throw ValidationError("--subject '\(subject)' is not an identifier: give a URL, a DID or mailto:address")
+        }
+        if let statusList, !(statusList.hasPrefix("https://") || statusList.hasPrefix("http://")) || statusList.contains("#") {
+            throw ValidationError("--status-list '\(statusList)' is not a URL where the list will be published (https://…, no #fragment)")
         }
     }
 
@@ -141,11 +151,22 @@ struct IssueCommand: ParsableCommand {
             throw ExitCode(ExitStatus.failure.rawValue)
         }
         let created = CredentialTime.text(epochSeconds: Int(ReportCommand.now().timeIntervalSince1970))
+        var positions = statusList == nil ? [:] : IssueCommand.statusPositions(folder: out, url: statusList ?? "")
+        var taken = Set(positions.values)
         var written = 0
         for item in facts.facts {
             do {
+                var status: CredentialJSON?
+                if let statusList {
+                    guard let index = positions[item.awardId] ?? StatusList.index(for: item.awardId, taken: taken) else {
+                        throw CredentialError.badField(field: "credentialStatus", reason: "the status list is full (\(StatusList.size) credentials)")
+                    }
+                    positions[item.awardId] = index
+                    taken.insert(index)
+                    status = StatusList.entry(url: statusList, index: index)
+                }
                 try IssueCommand.write(item, issuer: issuer, issuerName: issuerName, subject: subject, subjectName: subjectName ?? issuerName,
-                                       created: created, folder: out)
+                                       status: status, created: created, folder: out)
                 written += 1
             } catch {
                 Console.error(CommandError.prefix + "\(error)")
@@ -159,11 +180,12 @@ struct IssueCommand: ParsableCommand {
     }
 
     /// Signs `facts` and writes its three files into `folder`.
-    static func write(_ facts: AwardFacts, issuer: IssuerKey, issuerName: String, subject: String?, subjectName: String, created: String,
-                      folder: String) throws {
+    static func write(_ facts: AwardFacts, issuer: IssuerKey, issuerName: String, subject: String?, subjectName: String, status: CredentialJSON?,
+                      created: String, folder: String) throws {
         let medallion = BadgeCard.medallion(facts)
-        let unsigned = OpenBadgeCredential.make(facts, issuerDid: issuer.did, issuerName: issuerName, subject: subject,
+        var unsigned = OpenBadgeCredential.make(facts, issuerDid: issuer.did, issuerName: issuerName, subject: subject,
                                                 subjectName: subjectName, image: medallion)
+        if let status { unsigned["credentialStatus"] = status }
         let signed = try DataIntegrity.sign(unsigned, key: issuer.privateKey, created: created)
         let json = signed.pretty + "\n"
         let jwt = try VCJWT.sign(unsigned, key: issuer.privateKey)
@@ -174,6 +196,20 @@ struct IssueCommand: ParsableCommand {
                 throw CredentialError.io(path: base + suffix, reason: "cannot write (\(error.localizedDescription))")
             }
         }
+    }
+
+    /// The status list places the credentials in `folder` already have in the list at `url`, by award
+    /// id (a file that is not a badgectl credential is left alone).
+    static func statusPositions(folder: String, url: String) -> [String: Int] {
+        var positions: [String: Int] = [:]
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        for name in names.sorted() where name.hasSuffix(".json") {
+            guard let data = FileManager.default.contents(atPath: (folder as NSString).appendingPathComponent(name)),
+                  let credential = try? CredentialJSON.parse(data), let claim = try? OpenBadgeCredential.claim(credential),
+                  let position = try? StatusList.position(of: credential), position.url == url else { continue }
+            positions[claim.awardId] = position.index
+        }
+        return positions
     }
 
     /// Each award of `report` as a credential states it, with the awards that cannot be one (a run
@@ -281,6 +317,12 @@ struct VerifyCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Re-derive each award from this folder of runs.", valueName: "dir"))
     var runs: String?
 
+    @Option(name: .customLong("status-list"), help: ArgumentHelp(
+        "The issuer's status list (a copy of the file `credentials revoke` wrote): a credential it marks is revoked.",
+        discussion: "Checked offline. A credential with a place in a list that is not given is said to be unchecked.",
+        valueName: "file"))
+    var statusList: String?
+
     @OptionGroup var rules: RuleOptions
     @OptionGroup var limits: LimitOptions
     @OptionGroup var selection: SelectionOptions
@@ -295,6 +337,18 @@ struct VerifyCommand: ParsableCommand {
 
     func run() throws {
         let verifier = CredentialVerifier(trustedIssuers: Set(issuer))
+        var list: (url: String, issuer: String, revoked: Set<Int>)?
+        if let statusList {
+            do {
+                guard let data = FileManager.default.contents(atPath: statusList) else {
+                    throw CredentialError.io(path: statusList, reason: "cannot read the file")
+                }
+                list = try StatusList.verify(data)
+            } catch {
+                Console.error(CommandError.prefix + "--status-list \(statusList): \(error)")
+                throw ExitCode(ExitStatus.failure.rawValue)
+            }
+        }
         var failed = false
         var valid: [(file: String, claim: OpenBadgeCredential.Claim, name: String)] = []
         for file in files {
@@ -302,12 +356,36 @@ struct VerifyCommand: ParsableCommand {
                 guard let data = FileManager.default.contents(atPath: file) else {
                     throw CredentialError.io(path: file, reason: "cannot read the file")
                 }
+                if let parsed = try? CredentialJSON.parse(data), parsed.typeNames?.contains("BitstringStatusListCredential") == true {
+                    let list = try StatusList.verify(data)
+                    if !issuer.isEmpty && !issuer.contains(list.issuer) {
+                        throw CredentialError.unknownKey(method: list.issuer, reason: "not among the trusted issuers (--issuer)")
+                    }
+                    print("valid \(file): the status list \(list.url), \(Format.count(list.revoked.count, "credential")) revoked, issued by \(list.issuer)")
+                    continue
+                }
                 let verified = try verifier.verify(data)
                 let name = verified.credential["name"]?.stringValue ?? "credential"
+                var status = ""
+                if let position = try StatusList.position(of: verified.credential) {
+                    if let list, list.url == position.url {
+                        guard list.issuer == verified.issuer else {
+                            throw CredentialError.unknownKey(method: list.issuer, reason: "the status list's issuer is not the credential's")
+                        }
+                        if list.revoked.contains(position.index) {
+                            failed = true
+                            print("REVOKED \(file): \(name): its issuer revoked it (status list \(position.url), position \(position.index))")
+                            continue
+                        }
+                        status = "; not revoked"
+                    } else {
+                        status = "; revocation not checked (its status list \(position.url): --status-list FILE)"
+                    }
+                }
                 if runs != nil {
                     valid.append((file, try OpenBadgeCredential.claim(verified.credential), name))
                 } else {
-                    print("valid \(file): \(name), issued by \(verified.issuer) (\(verified.form.rawValue))")
+                    print("valid \(file): \(name), issued by \(verified.issuer) (\(verified.form.rawValue))\(status)")
                 }
             } catch {
                 failed = true
@@ -375,5 +453,121 @@ struct VerifyCommand: ParsableCommand {
             }
         }
         return status
+    }
+}
+
+/// `badgectl credentials revoke DIR --against PATH... --key FILE --credentials OUTDIR`
+struct RevokeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "revoke",
+        abstract: "Revoke the credentials of awards a new version of the packs withdraws: write the status list to publish.",
+        discussion: """
+            Evaluates DIR with the current packs (--rules) and the candidate packs (--against), as \
+            `badgectl diff` does; every award the candidate does not give (same badge, tier and run: \
+            diff's lost and moved-away awards) whose credential is in --credentials is marked in the \
+            status list: OUTDIR/status-list.json, a BitstringStatusListCredential signed with the key, \
+            to publish at the URL the credentials name (`issue --status-list URL`). Marks already in \
+            that file are kept. Credentials issued without --status-list cannot be revoked (listed).
+
+            Examples:
+              badgectl credentials revoke ~/runs --against ../next/rules --key issuer.key --credentials credentials/
+
+            \(CredentialsCommand.exitHelp)
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The folder of run files the credentials were issued for.", valueName: "dir"))
+    var directory: String
+
+    @Option(name: .long, help: ArgumentHelp("A candidate rule pack folder, or a folder of packs. Repeat for more.", valueName: "path"))
+    var against: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("The issuer key that signed the credentials.", valueName: "file"))
+    var key: String
+
+    @Option(name: .long, help: ArgumentHelp("The folder `credentials issue --out` wrote; the status list is written there.", valueName: "dir"))
+    var credentials: String
+
+    @OptionGroup var options: PipelineOptions
+    @OptionGroup var cacheOptions: CacheOptions<SummaryCache>
+
+    func validate() throws {
+        if against.isEmpty { throw ValidationError("revoke needs the candidate packs: --against PATH (repeat for more)") }
+    }
+
+    func run() throws {
+        let issuer: IssuerKey
+        do { issuer = try IssuerKey.read(path: key) } catch {
+            Console.error(CommandError.prefix + "--key: \(error)")
+            throw ExitCode(ExitStatus.failure.rawValue)
+        }
+        let current = try EvaluationPipeline(options, failures: .printAndExit)
+        var candidateRules = options.rules
+        candidateRules.rules = against
+        let candidatePacks = try EvaluationPipeline.guarding(.printAndExit) { try candidateRules.packDirectories() }
+        let candidate = try EvaluationPipeline(options, failures: .printAndExit, packDirectories: candidatePacks)
+        try DiffCommand.requireLoading(current: current, candidate: candidate)
+        let cache = cacheOptions.open()
+        let before = try current.run(directory: directory, cache: cache)
+        let after = try candidate.run(directory: directory, cache: cache)
+        let kept = Set(after.evaluation.awards.map { "\($0.badge)\u{0}\($0.tier)\u{0}\($0.run)" })
+        let withdrawn = before.evaluation.awards.filter { !kept.contains("\($0.badge)\u{0}\($0.tier)\u{0}\($0.run)") }
+
+        var url: String?
+        var marks: [(file: String, name: String, index: Int)] = []
+        var unrevocable: [String] = []
+        for award in withdrawn {
+            let id = AwardFacts.awardId(pack: award.pack, badge: award.badge, tier: award.tier, run: award.run)
+            let file = (credentials as NSString).appendingPathComponent(id + ".json")
+            guard let data = FileManager.default.contents(atPath: file) else { continue }  // never issued: nothing to revoke
+            do {
+                let verified = try CredentialVerifier(trustedIssuers: [issuer.did]).verifyJSON(data)
+                guard let position = try StatusList.position(of: verified.credential) else {
+                    unrevocable.append(file)
+                    continue
+                }
+                if let url, url != position.url {
+                    throw CredentialError.badField(field: "credentialStatus.statusListCredential",
+                                                   reason: "\(position.url), while other credentials name \(url): one list at a time")
+                }
+                url = position.url
+                marks.append((file, verified.credential["name"]?.stringValue ?? id, position.index))
+            } catch {
+                Console.error(CommandError.prefix + "\(file): \(error)")
+                throw ExitCode(ExitStatus.failure.rawValue)
+            }
+        }
+        for file in unrevocable {
+            Console.error(CommandError.warningPrefix + "\(file): issued without --status-list, so it cannot be revoked")
+        }
+        print("\(Format.count(withdrawn.count, "award")) withdrawn by the candidate packs, \(Format.count(marks.count, "credential")) to revoke")
+        guard let url else { return }
+        let path = (credentials as NSString).appendingPathComponent("status-list.json")
+        var revoked = Set<Int>()
+        if let data = FileManager.default.contents(atPath: path) {
+            do {
+                let existing = try StatusList.verify(data)
+                guard existing.url == url, existing.issuer == issuer.did else {
+                    throw CredentialError.badField(field: "id", reason: "the list there is \(existing.url) by \(existing.issuer), not \(url) by \(issuer.did)")
+                }
+                revoked = existing.revoked
+            } catch {
+                Console.error(CommandError.prefix + "\(path): \(error); not replaced")
+                throw ExitCode(ExitStatus.failure.rawValue)
+            }
+        }
+        for mark in marks {
+            revoked.insert(mark.index)
+            print("revoked \(mark.file): \(mark.name) (position \(mark.index))")
+        }
+        let now = CredentialTime.text(epochSeconds: Int(ReportCommand.now().timeIntervalSince1970))
+        do {
+            let list = try StatusList.credential(url: url, issuer: issuer, revoked: revoked, validFrom: now)
+            try Data((list.pretty + "\n").utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            Console.error(CommandError.prefix + "\(path): cannot write the status list (\(error))")
+            throw ExitCode(ExitStatus.failure.rawValue)
+        }
+        print("wrote \(path) (\(Format.count(revoked.count, "credential")) revoked in all): publish it at \(url)")
     }
 }

@@ -8,20 +8,20 @@ import Foundation
 /// canonical equivalence (`"A\u{30A}"` and `"Å"`), and its output order and number forms are not
 /// RFC 8785's. Here keys are compared scalar by scalar, numbers are IEEE doubles, and `canonical`
 /// writes RFC 8785 (JCS) bytes.
-public enum JSONValue: Equatable, Sendable {
+public enum CredentialJSON: Equatable, Sendable {
     case null
     case bool(Bool)
     case number(Double)
     case string(String)
-    case array([JSONValue])
+    case array([CredentialJSON])
     /// Members in the order read (or built); keys are unique scalar for scalar.
     case object([Member])
 
     /// One member of an object.
     public struct Member: Equatable, Sendable {
         public var key: String
-        public var value: JSONValue
-        public init(_ key: String, _ value: JSONValue) { self.key = key; self.value = value }
+        public var value: CredentialJSON
+        public init(_ key: String, _ value: CredentialJSON) { self.key = key; self.value = value }
 
         public static func == (a: Member, b: Member) -> Bool {
             a.key.unicodeScalars.elementsEqual(b.key.unicodeScalars) && a.value == b.value
@@ -29,15 +29,15 @@ public enum JSONValue: Equatable, Sendable {
     }
 
     /// An object from `members`, in that order (a later key replaces an earlier one with the same scalars).
-    public static func object(_ pairs: KeyValuePairs<String, JSONValue>) -> JSONValue {
-        var value = JSONValue.object([])
+    public static func object(_ pairs: KeyValuePairs<String, CredentialJSON>) -> CredentialJSON {
+        var value = CredentialJSON.object([])
         for (key, member) in pairs { value[key] = member }
         return value
     }
 
     /// The member `key` of an object (compared scalar by scalar); nil for other values or a missing key.
     /// Setting nil removes the member; setting a value replaces it in place or appends it.
-    public subscript(key: String) -> JSONValue? {
+    public subscript(key: String) -> CredentialJSON? {
         get {
             guard case .object(let members) = self else { return nil }
             return members.first { $0.key.unicodeScalars.elementsEqual(key.unicodeScalars) }?.value
@@ -60,7 +60,7 @@ public enum JSONValue: Equatable, Sendable {
         return nil
     }
 
-    public var arrayValue: [JSONValue]? {
+    public var arrayValue: [CredentialJSON]? {
         if case .array(let items) = self { return items }
         return nil
     }
@@ -82,12 +82,12 @@ public enum JSONValue: Equatable, Sendable {
 
 // MARK: - Reading
 
-extension JSONValue {
+extension CredentialJSON {
     /// Parses `data` as one JSON text (RFC 8259), strictly: UTF-8, no trailing commas or comments, no
     /// duplicate keys, no lone surrogates, numbers that fit a double (I-JSON, RFC 7493, which RFC 8785
     /// requires). `depth` bounds nesting.
     /// - Throws: `CredentialError.badJSON` with the byte offset and what was expected.
-    public static func parse(_ data: Data, depth: Int = 64) throws -> JSONValue {
+    public static func parse(_ data: Data, depth: Int = 64) throws -> CredentialJSON {
         var reader = JSONReader(bytes: [UInt8](data), maxDepth: depth)
         reader.skipSpace()
         let value = try reader.value(depth: 0)
@@ -97,7 +97,7 @@ extension JSONValue {
     }
 
     /// `parse(Data(text.utf8))`.
-    public static func parse(_ text: String) throws -> JSONValue { try parse(Data(text.utf8)) }
+    public static func parse(_ text: String) throws -> CredentialJSON { try parse(Data(text.utf8)) }
 }
 
 struct JSONReader {
@@ -115,7 +115,7 @@ struct JSONReader {
         while position < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[position]) { position += 1 }
     }
 
-    mutating func literal(_ word: String, _ value: JSONValue) throws -> JSONValue {
+    mutating func literal(_ word: String, _ value: CredentialJSON) throws -> CredentialJSON {
         let expected = Array(word.utf8)
         guard position + expected.count <= bytes.count, Array(bytes[position..<position + expected.count]) == expected else {
             throw failure("'\(word)'")
@@ -124,7 +124,7 @@ struct JSONReader {
         return value
     }
 
-    mutating func value(depth: Int) throws -> JSONValue {
+    mutating func value(depth: Int) throws -> CredentialJSON {
         guard position < bytes.count else { throw failure("a value") }
         switch bytes[position] {
         case UInt8(ascii: "n"): return try literal("null", .null)
@@ -134,7 +134,7 @@ struct JSONReader {
         case UInt8(ascii: "["):
             guard depth < maxDepth else { throw failure("at most \(maxDepth) levels of nesting") }
             position += 1
-            var items: [JSONValue] = []
+            var items: [CredentialJSON] = []
             skipSpace()
             if position < bytes.count, bytes[position] == UInt8(ascii: "]") { position += 1; return .array(items) }
             while true {
@@ -149,7 +149,7 @@ struct JSONReader {
         case UInt8(ascii: "{"):
             guard depth < maxDepth else { throw failure("at most \(maxDepth) levels of nesting") }
             position += 1
-            var members: [JSONValue.Member] = []
+            var members: [CredentialJSON.Member] = []
             var seen = Set<[Unicode.Scalar]>()
             skipSpace()
             if position < bytes.count, bytes[position] == UInt8(ascii: "}") { position += 1; return .object(members) }
@@ -165,7 +165,7 @@ struct JSONReader {
                 guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw failure("':'") }
                 position += 1
                 skipSpace()
-                members.append(JSONValue.Member(key, try value(depth: depth + 1)))
+                members.append(CredentialJSON.Member(key, try value(depth: depth + 1)))
                 skipSpace()
                 guard position < bytes.count else { throw failure("',' or '}'") }
                 if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
@@ -298,7 +298,7 @@ extension String {
 
 // MARK: - Writing for people
 
-extension JSONValue {
+extension CredentialJSON {
     /// The value indented by two spaces a level, members in their order, strings and numbers as
     /// JCS writes them: for files people read. What is signed is always `JCS.canonical`, so the
     /// layout does not matter to a proof.
