@@ -108,13 +108,14 @@ let package = Package(
         ),
         // The HTML report: badge wall and speed-coloured routes. Depends on RunFiles only (no rules).
         .target(name: "BadgeReport", dependencies: ["RunFiles"]),
-        // BadgeCredentials: Open Badges 3.0 credentials for awards (issue #50): JCS (RFC 8785), the
+        // BadgeCredentials: Open Badges 3.0 credentials for awards (issue #50), from BadgeRules' `Award`s
+        // and the runs (`CredentialIssuer`: the one way to issue, for the command and a library): JCS (RFC 8785), the
         // eddsa-jcs-2022 Data Integrity proof, did:key, VC-JWT and the baked SVG card (the report's
         // medallion), the Bitstring Status List (GZIP: RunFiles' Gzip). The VC 2.0 and OB 3.0 JSON-LD
         // contexts are embedded, so nothing is fetched.
         .target(
             name: "BadgeCredentials",
-            dependencies: ["RunFiles", "BadgeReport", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["RunFiles", "BadgeRules", "BadgeReport", .product(name: "Crypto", package: "swift-crypto")],
             exclude: ["Contexts/LICENSE-w3c.md"],
             resources: [.embedInCode("Contexts/credentials-v2.jsonld"), .embedInCode("Contexts/ob-v3p0-context-3.0.3.json")]
         ),

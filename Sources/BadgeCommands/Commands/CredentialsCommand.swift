@@ -2,7 +2,6 @@ import ArgumentParser
 import BadgeCredentials
 import BadgePipeline
 import BadgeRules
-import Crypto
 import Foundation
 import RunFiles
 import RunLibrary
@@ -151,22 +150,22 @@ struct IssueCommand: ParsableCommand {
             throw ExitCode(ExitStatus.failure.rawValue)
         }
         let created = CredentialTime.text(epochSeconds: Int(ReportCommand.now().timeIntervalSince1970))
+        let issuing = CredentialIssuer(key: issuer, name: issuerName, subject: subject, subjectName: subjectName, statusList: statusList)
         var positions = statusList == nil ? [:] : IssueCommand.statusPositions(folder: out, url: statusList ?? "")
         var taken = Set(positions.values)
         var written = 0
         for item in facts.facts {
             do {
-                var status: CredentialJSON?
-                if let statusList {
-                    guard let index = positions[item.awardId] ?? StatusList.index(for: item.awardId, taken: taken) else {
+                var index: Int?
+                if statusList != nil {
+                    guard let free = positions[item.awardId] ?? StatusList.index(for: item.awardId, taken: taken) else {
                         throw CredentialError.badField(field: "credentialStatus", reason: "the status list is full (\(StatusList.size) credentials)")
                     }
-                    positions[item.awardId] = index
-                    taken.insert(index)
-                    status = StatusList.entry(url: statusList, index: index)
+                    positions[item.awardId] = free
+                    taken.insert(free)
+                    index = free
                 }
-                try IssueCommand.write(item, issuer: issuer, issuerName: issuerName, subject: subject, subjectName: subjectName ?? issuerName,
-                                       status: status, created: created, folder: out)
+                try IssueCommand.write(try issuing.issue(item, statusIndex: index, created: created), folder: out)
                 written += 1
             } catch {
                 Console.error(CommandError.prefix + "\(error)")
@@ -179,19 +178,10 @@ struct IssueCommand: ParsableCommand {
         if !facts.skipped.isEmpty { throw ExitCode(ExitStatus.partial.rawValue) }
     }
 
-    /// Signs `facts` and writes its three files into `folder`.
-    static func write(_ facts: AwardFacts, issuer: IssuerKey, issuerName: String, subject: String?, subjectName: String, status: CredentialJSON?,
-                      created: String, folder: String) throws {
-        let medallion = BadgeCard.medallion(facts)
-        var unsigned = OpenBadgeCredential.make(facts, issuerDid: issuer.did, issuerName: issuerName, subject: subject,
-                                                subjectName: subjectName, image: medallion)
-        if let status { unsigned["credentialStatus"] = status }
-        let signed = try DataIntegrity.sign(unsigned, key: issuer.privateKey, created: created)
-        let json = signed.pretty + "\n"
-        let jwt = try VCJWT.sign(unsigned, key: issuer.privateKey)
-        let card = BadgeCard.svg(facts, issuerName: issuerName, credential: json)
-        let base = (folder as NSString).appendingPathComponent(facts.awardId)
-        for (suffix, text) in [(".json", json), (".jwt", jwt + "\n"), (".svg", card)] {
+    /// Writes an issued credential's three files into `folder`: `<award id>.json`, `.jwt` and `.svg`.
+    static func write(_ issued: CredentialIssuer.Issued, folder: String) throws {
+        let base = (folder as NSString).appendingPathComponent(issued.facts.awardId)
+        for (suffix, text) in [(".json", issued.json), (".jwt", issued.jwt + "\n"), (".svg", issued.card)] {
             do { try Data(text.utf8).write(to: URL(fileURLWithPath: base + suffix), options: .atomic) } catch {
                 throw CredentialError.io(path: base + suffix, reason: "cannot write (\(error.localizedDescription))")
             }
@@ -212,8 +202,9 @@ struct IssueCommand: ParsableCommand {
         return positions
     }
 
-    /// Each award of `report` as a credential states it, with the awards that cannot be one (a run
-    /// without times has no date for `validFrom`; a run file that cannot be read has no SHA-256).
+    /// Each award of `report` as a credential states it (`AwardFacts(award:…)`, the badge as the
+    /// themed catalogue names it), with the awards that cannot be one (a run without times has no date
+    /// for `validFrom`; a run file that cannot be read has no SHA-256).
     static func facts(report: EvaluationReport, pipeline: EvaluationPipeline, directory: String, asOf: String)
         -> (facts: [AwardFacts], skipped: [String]) {
         let runs = Dictionary(report.runs.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
@@ -221,70 +212,27 @@ struct IssueCommand: ParsableCommand {
         for badge in pipeline.themedCatalogue.badges + pipeline.themedPackBadges where details[badge.id] == nil { details[badge.id] = badge }
         let rows = Dictionary(report.badges.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let zone = ZoneNames.name(of: pipeline.zone)
-        var hashes: [String: (file: String, sha256: String)] = [:]
+        var files: [String: (file: String, sha256: String)] = [:]
         var result: [AwardFacts] = [], skipped: [String] = []
         for award in report.awards {
             guard let run = runs[award.run] else { skipped.append("\(award.run): no such run for award \(award.badge) (\(award.tier))"); continue }
-            guard let start = run.startEpochSeconds, start.isFinite, let elapsed = run.elapsedSeconds, elapsed.isFinite, elapsed >= 0,
-                  abs(start + elapsed) < 1e11 else {
-                skipped.append("\(award.run): the run has no times, so its credential has no date (award \(award.badge), \(award.tier))")
+            if files[award.run] == nil { files[award.run] = AwardFacts.runFile(run: award.run, folder: directory) }
+            guard let file = files[award.run] else {
+                skipped.append("\(award.run): the run's file cannot be read to name it by its SHA-256 (award \(award.badge), \(award.tier))")
                 continue
             }
-            if hashes[award.run] == nil {
-                guard let file = runFile(run: award.run, directory: directory) else {
-                    skipped.append("\(award.run): the run's file cannot be read to name it by its SHA-256")
-                    continue
-                }
-                hashes[award.run] = file
+            var badge = details[award.badge]
+            if let name = rows[award.badge]?.name { badge?.name = name }
+            do {
+                result.append(try AwardFacts(award: award, run: run, badge: badge, tiers: rows[award.badge]?.tierOrder ?? [],
+                                             runFile: file.file, runFileSHA256: file.sha256, asOf: asOf, zone: zone))
+            } catch {
+                skipped.append("\(award.run): \(error) (award \(award.badge), \(award.tier))")
             }
-            guard let file = hashes[award.run] else { continue }
-            let badge = details[award.badge]
-            let row = rows[award.badge]
-            var evidence: [String] = []
-            switch award.evidence {
-            case .record(let values)?: evidence = values.keys.sorted().map { "\($0): \(values[$0]?.text ?? "")" }
-            case let other?: evidence = ["evidence: \(other.text)"]
-            case nil: break
-            }
-            let figure = "\(Format.distance(run.distanceMeters)) in \(Format.duration(run.elapsedSeconds)), \(Format.paceText(run.paceSecondsPerKilometre))"
-            result.append(AwardFacts(
-                awardId: AwardFacts.awardId(pack: award.pack, badge: award.badge, tier: award.tier, run: award.run),
-                pack: award.pack, packVersion: award.packVersion, packFingerprint: award.packFingerprint ?? "", rule: award.rule,
-                badge: award.badge, badgeName: row?.name ?? badge?.name ?? award.badge, badgeInformation: badge?.information ?? "",
-                distanceMeters: badge?.distanceMeters, tier: award.tier, tiers: row?.tierOrder ?? [award.tier], run: award.run,
-                runFile: file.file, runFileSHA256: file.sha256, runEnd: CredentialTime.text(epochSeconds: Int((start + elapsed).rounded(.down))),
-                runDate: run.localDate ?? String(run.start?.prefix(10) ?? ""), figure: figure, detail: award.detail, evidence: evidence,
-                asOf: asOf, zone: zone))
         }
         return (result, skipped)
     }
 
-    /// The file a run was read from (its id without `#n`; for a run inside an archive, the archive)
-    /// relative to `directory`, with its SHA-256 (hex); nil when none can be read.
-    static func runFile(run id: String, directory: String) -> (file: String, sha256: String)? {
-        var isFolder: ObjCBool = false
-        let folderGiven = FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder) && isFolder.boolValue
-        var relative = id
-        if let hash = relative.lastIndex(of: "#"), relative[relative.index(after: hash)...].allSatisfy(\.isNumber) {
-            relative = String(relative[..<hash])
-        }
-        if !folderGiven {
-            guard let data = FileManager.default.contents(atPath: directory) else { return nil }
-            return ((directory as NSString).lastPathComponent, sha256(data))
-        }
-        while !relative.isEmpty && relative != "." && relative != "/" {
-            let path = (directory as NSString).appendingPathComponent(relative)
-            var folder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &folder), !folder.boolValue,
-               let data = FileManager.default.contents(atPath: path) {
-                return (relative, sha256(data))
-            }
-            relative = (relative as NSString).deletingLastPathComponent
-        }
-        return nil
-    }
-
-    static func sha256(_ data: Data) -> String { SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined() }
 }
 
 /// `badgectl credentials verify FILE... [--runs DIR]`
@@ -445,7 +393,7 @@ struct VerifyCommand: ParsableCommand {
                 }
                 var note = ""
                 if pack.fingerprint != claim.packFingerprint { note += "; note: the pack's content differs from the one that issued it (\(pack.fingerprint))" }
-                if let named = claim.runFileNamedInformation, let file = IssueCommand.runFile(run: claim.run, directory: folder),
+                if let named = claim.runFileNamedInformation, let file = AwardFacts.runFile(run: claim.run, folder: folder),
                    OpenBadgeCredential.namedInformation(sha256Hex: file.sha256) != named {
                     note += "; note: the run file \(file.file) differs from the one the credential names"
                 }
