@@ -82,6 +82,20 @@ final class CredentialsEndToEndTests: XCTestCase {
         XCTAssertEqual(rederive.status, 0, rederive.stdout + rederive.stderr)
         XCTAssertEqual(rederive.stdout.split(separator: "\n").filter { $0.hasPrefix("follows ") }.count, awards.count)
 
+        // The report links each award's credential and card, relative to the page.
+        let page = folder.appendingPathComponent("page/report.html")
+        try FileManager.default.createDirectory(at: page.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let report = try badgectl(["report", "runs/", "-o", page.path, "--credentials", out, "--tz", "UTC", "--no-cache"])
+        XCTAssertEqual(report.status, 0, report.stderr)
+        let html = try String(contentsOf: page, encoding: .utf8)
+        let links = html.components(separatedBy: "<p class=\"credential\"><a href=\"").dropFirst().map { $0.prefix { $0 != "\"" } }
+        XCTAssertEqual(links.count, html.components(separatedBy: "<div class=\"award\"").count - 1)
+        XCTAssertFalse(links.isEmpty)
+        for link in links {
+            XCTAssertTrue(link.hasPrefix("../out/"), String(link))
+            XCTAssertTrue(FileManager.default.fileExists(atPath: page.deletingLastPathComponent().appendingPathComponent(String(link)).path), String(link))
+        }
+
         // The same runs without one file: its awards no longer follow (status 3), the others still do.
         let runs = folder.appendingPathComponent("runs")
         try FileManager.default.copyItem(at: Fixtures.repository.appendingPathComponent("runs"), to: runs)
