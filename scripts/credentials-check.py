@@ -6,7 +6,8 @@ Written apart from badgectl's Swift, from the specifications, with libraries fro
   test vector kept in the repository;
 - the VC-JWT: openbadgeslib's `OB3Verifier.for_issuer_did(did).verify(token)` (its own did:key
   resolution, JOSE and Open Badges 3.0 checks);
-- the card: openbadgeslib's `extract_token_from_svg` unbakes it, then the proof check above.
+- the card: openbadgeslib's `extract_token_from_svg` unbakes it (and `extract_token_from_png` a PNG
+  card when there is one), then the proof check above.
 
 Then every field of every credential is changed (one byte of a string, a number, a boolean) and
 both verifiers must refuse each change. Usage: credentials-check.py OUTDIR VECTOR_DIR
@@ -163,6 +164,7 @@ def main(out, vectors):
         raise SystemExit("credentials-check: no credentials in %s" % out)
     failures = []
     tampered = 0
+    pngs = 0
     for path in files:
         base = path[: -len(".json")]
         name = os.path.basename(base)
@@ -175,6 +177,12 @@ def main(out, vectors):
             if json.loads(baked) != document:
                 raise Refused("the card's credential is not the JSON file's")
             verify_data_integrity(json.loads(baked))
+            if os.path.exists(base + ".png"):
+                baked = OB3Verifier.extract_token_from_png(open(base + ".png", "rb").read())
+                if json.loads(baked) != document:
+                    raise Refused("the PNG's credential is not the JSON file's")
+                verify_data_integrity(json.loads(baked))
+                pngs += 1
         except Refused as error:
             failures.append("%s: refused: %s" % (name, error))
             continue
@@ -208,7 +216,7 @@ def main(out, vectors):
     if failures:
         raise SystemExit("credentials-check: %d failures" % len(failures))
     print("credentials-check: %d credentials: every JSON proof (rfc8785 + pynacl), JWT (openbadgeslib) and card "
-          "verified; all %d changed copies refused" % (len(files), tampered))
+          "verified%s; all %d changed copies refused" % (len(files), " (%d PNG cards too)" % pngs if pngs else "", tampered))
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ import Foundation
 /// JSON with an embedded `eddsa-jcs-2022` proof, the VC-JWT, and a card (SVG) with either baked in.
 public struct CredentialVerifier: Sendable {
     /// The form a credential came in.
-    public enum Form: String, Sendable { case json, jwt, svg }
+    public enum Form: String, Sendable { case json, jwt, svg, png }
 
     /// A credential whose proof held.
     public struct Verified: Sendable {
@@ -20,9 +20,16 @@ public struct CredentialVerifier: Sendable {
 
     public init(trustedIssuers: Set<String> = []) { self.trustedIssuers = trustedIssuers }
 
-    /// Verifies the bytes of a file: an SVG (by its `<svg`), a JWT (three base64url parts) or JSON.
+    /// Verifies the bytes of a file: a baked PNG (by its signature), an SVG (by its `<`), a JWT
+    /// (three base64url parts) or JSON.
     /// - Throws: a `CredentialError` naming what failed.
     public func verify(_ data: Data) throws -> Verified {
+        if BakedPNG.isPNG([UInt8](data.prefix(8))) {
+            let baked = try BakedPNG.credential(in: [UInt8](data))
+            var result = baked.hasPrefix("{") ? try verifyJSON(Data(baked.utf8)) : try verifyJWT(baked)
+            result.form = .png
+            return result
+        }
         guard let text = String(data: data, encoding: .utf8) else { throw CredentialError.badJSON(offset: 0, expected: "UTF-8 text") }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.hasPrefix("<") {

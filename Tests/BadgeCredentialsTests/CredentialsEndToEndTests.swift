@@ -1,3 +1,4 @@
+import BadgeCredentials
 import Foundation
 import RunFixtures
 import XCTest
@@ -188,5 +189,28 @@ final class CredentialsEndToEndTests: XCTestCase {
         func index(_ text: String) -> Substring? { text.range(of: "\"statusListIndex\": \"").map { text[$0.upperBound...].prefix { $0 != "\"" } } }
         XCTAssertNotNil(index(before))
         XCTAssertEqual(index(before), index(after))
+    }
+
+    /// `issue --png`: the cards rendered by headless Chromium and baked; needs a browser on PATH.
+    func testPNGCards() throws {
+        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
+        let browser = ["chromium", "chromium-browser", "google-chrome"].contains { name in
+            folders.contains { FileManager.default.isExecutableFile(atPath: ($0 as NSString).appendingPathComponent(name)) }
+        }
+        try XCTSkipUnless(browser, "no chromium, chromium-browser or google-chrome on PATH")
+        let keyPath = folder.appendingPathComponent("issuer.key").path
+        XCTAssertEqual(try badgectl(["credentials", "key", "--out", keyPath]).status, 0)
+        let out = folder.appendingPathComponent("out").path
+        let issue = try badgectl(["credentials", "issue", "runs/", "--key", keyPath, "--out", out, "--rules", "rules/checkpoints",
+                                  "--as-of", "2026-08-01", "--png", "--tz", "UTC", "--no-cache"])
+        XCTAssertEqual(issue.status, 0, issue.stderr)
+        let pngs = try files(".png")
+        XCTAssertEqual(pngs.count, try files(".json").count)
+        XCTAssertFalse(pngs.isEmpty)
+        let verify = try badgectl(["credentials", "verify"] + pngs)
+        XCTAssertEqual(verify.status, 0, verify.stdout)
+        XCTAssertEqual(verify.stdout.split(separator: "\n").filter { $0.hasSuffix("(png)") }.count, pngs.count, verify.stdout)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: pngs[0])))
+        XCTAssertEqual(try BakedPNG.credential(in: bytes), try String(contentsOfFile: pngs[0].replacingOccurrences(of: ".png", with: ".json"), encoding: .utf8))
     }
 }

@@ -120,10 +120,19 @@ struct IssueCommand: ParsableCommand {
         valueName: "url"))
     var statusList: String?
 
+    @Flag(name: .long, help: ArgumentHelp(
+        "Also write <award id>.png: the card rendered by headless Chromium (or Chrome), the credential baked in its iTXt chunk.",
+        discussion: "About a second a card; needs chromium, chromium-browser or google-chrome on PATH, or --browser."))
+    var png = false
+
+    @Option(name: .long, help: ArgumentHelp("The browser that renders --png (Chromium or Chrome).", valueName: "path"))
+    var browser: String?
+
     @OptionGroup var options: PipelineOptions
     @OptionGroup var cacheOptions: CacheOptions<SummaryCache>
 
     func validate() throws {
+        if browser != nil && !png { throw ValidationError("--browser goes with --png") }
         if let subject, !subject.contains(":") {
             throw ValidationError("--subject '\(subject)' is not an identifier: give a URL, a DID or mailto:address")
         }
@@ -149,6 +158,13 @@ struct IssueCommand: ParsableCommand {
             Console.error(CommandError.prefix + "\(out): cannot make the folder (\(error.localizedDescription))")
             throw ExitCode(ExitStatus.failure.rawValue)
         }
+        var renderer: CardRenderer?
+        if png {
+            do { renderer = try CardRenderer.find(browser) } catch {
+                Console.error(CommandError.prefix + "\(error)")
+                throw ExitCode(ExitStatus.failure.rawValue)
+            }
+        }
         let created = CredentialTime.text(epochSeconds: Int(ReportCommand.now().timeIntervalSince1970))
         let issuing = CredentialIssuer(key: issuer, name: issuerName, subject: subject, subjectName: subjectName, statusList: statusList)
         var positions = statusList == nil ? [:] : IssueCommand.statusPositions(folder: out, url: statusList ?? "")
@@ -165,14 +181,17 @@ struct IssueCommand: ParsableCommand {
                     taken.insert(free)
                     index = free
                 }
-                try IssueCommand.write(try issuing.issue(item, statusIndex: index, created: created), folder: out)
+                let issued = try issuing.issue(item, statusIndex: index, created: created)
+                try IssueCommand.write(issued, folder: out)
+                if let renderer { try IssueCommand.writePNG(issued, renderer: renderer, folder: out) }
                 written += 1
             } catch {
                 Console.error(CommandError.prefix + "\(error)")
                 throw ExitCode(ExitStatus.failure.rawValue)
             }
         }
-        print("wrote \(Format.count(written, "credential")) (JSON, JWT and card each) to \(out), issued by \(issuer.did)")
+        let forms = png ? "JSON, JWT, card and PNG each" : "JSON, JWT and card each"
+        print("wrote \(Format.count(written, "credential")) (\(forms)) to \(out), issued by \(issuer.did)")
         for problem in facts.skipped { Console.error(CommandError.skipped + problem) }
         try report.reportSkipped()
         if !facts.skipped.isEmpty { throw ExitCode(ExitStatus.partial.rawValue) }
@@ -185,6 +204,15 @@ struct IssueCommand: ParsableCommand {
             do { try Data(text.utf8).write(to: URL(fileURLWithPath: base + suffix), options: .atomic) } catch {
                 throw CredentialError.io(path: base + suffix, reason: "cannot write (\(error.localizedDescription))")
             }
+        }
+    }
+
+    /// Renders the card `write` wrote and writes `<award id>.png` with the JSON credential baked in.
+    static func writePNG(_ issued: CredentialIssuer.Issued, renderer: CardRenderer, folder: String) throws {
+        let base = (folder as NSString).appendingPathComponent(issued.facts.awardId)
+        let baked = try BakedPNG.bake(try renderer.render(svg: base + ".svg"), credential: issued.json)
+        do { try Data(baked).write(to: URL(fileURLWithPath: base + ".png"), options: .atomic) } catch {
+            throw CredentialError.io(path: base + ".png", reason: "cannot write (\(error.localizedDescription))")
         }
     }
 
@@ -239,10 +267,10 @@ struct IssueCommand: ParsableCommand {
 struct VerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
-        abstract: "Check credentials (JSON, VC-JWT or a baked card) and, with --runs, that the runs still give each award.",
+        abstract: "Check credentials (JSON, VC-JWT or a baked card, SVG or PNG) and, with --runs, that the runs still give each award.",
         discussion: """
             Each file's proof is checked offline: the eddsa-jcs-2022 proof of a JSON credential, the \
-            signature and claims of a VC-JWT, the credential baked in a card (SVG). The key is the \
+            signature and claims of a VC-JWT, the credential baked in a card (SVG or PNG). The key is the \
             issuer's did:key; --issuer limits the issuers accepted. With --runs DIR, the award is \
             re-derived: the folder is evaluated as of the credential's as-of date, in its zone, with the \
             pack version the credential names (from --rules, or where badgectl looks), and the award \
@@ -256,7 +284,7 @@ struct VerifyCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Credential files: .json, .jwt, or .svg cards.", valueName: "file"))
+    @Argument(help: ArgumentHelp("Credential files: .json, .jwt, or .svg and .png cards.", valueName: "file"))
     var files: [String]
 
     @Option(name: .long, help: ArgumentHelp("An issuer to accept (its did:key); repeat for more. By default any did:key issuer.", valueName: "did"))
