@@ -2,6 +2,8 @@ import Crypto
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// An issuer's Ed25519 key in a file: JSON in the shape of a W3C Multikey (Controlled Identifiers
@@ -41,21 +43,17 @@ public struct IssuerKey: Sendable {
             if code == EEXIST { throw CredentialError.keyExists(path: path) }
             throw CredentialError.io(path: path, reason: String(cString: strerror(code)))
         }
-        defer { close(descriptor) }
-        _ = fchmod(descriptor, 0o600)  // whatever the umask
-        let bytes = Array(fileText.utf8)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                let reason = String(cString: strerror(errno))
-                unlink(path)
-                throw CredentialError.io(path: path, reason: reason)
-            }
-            written += count
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        do {
+            _ = fchmod(descriptor, 0o600)  // whatever the umask
+            try handle.write(contentsOf: Data(fileText.utf8))
+            try handle.synchronize()
+            try handle.close()
+        } catch {
+            try? handle.close()
+            unlink(path)
+            throw CredentialError.io(path: path, reason: "cannot write the key (\(error.localizedDescription))")
         }
-        if fsync(descriptor) != 0 { throw CredentialError.io(path: path, reason: String(cString: strerror(errno))) }
     }
 
     /// Reads a key file `write` made.

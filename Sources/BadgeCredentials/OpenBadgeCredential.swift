@@ -38,6 +38,10 @@ public struct AwardFacts: Equatable, Sendable {
     public var asOf: String
     /// The zone local dates were made in (`--tz`).
     public var zone: String
+    /// The sports that earned badges (`--sport`: `running`, a comma-separated list, or `all`).
+    public var sport: String = "running"
+    /// Whether several files of one activity each counted (`--keep-duplicates`).
+    public var keepsDuplicates = false
 
     public init(awardId: String, pack: String, packVersion: String, packFingerprint: String, rule: String, badge: String,
                 badgeName: String, badgeInformation: String, distanceMeters: Double?, tier: String, tiers: [String], run: String,
@@ -170,7 +174,8 @@ public enum OpenBadgeCredential {
             "genre": .string("Rule pack"),
         ]))
         evidence.append(.object([
-            "id": .string("urn:badgectl:award:\(facts.awardId)?=as-of=\(urnEscape(facts.asOf))&tz=\(urnEscape(facts.zone))"),
+            "id": .string("urn:badgectl:award:\(facts.awardId)?=as-of=\(urnEscape(facts.asOf))&tz=\(urnEscape(facts.zone))"
+                + "&sport=\(urnEscape(facts.sport))" + (facts.keepsDuplicates ? "&duplicates=kept" : "")),
             "type": .array([.string("Evidence")]),
             "name": .string("\(facts.badgeName), \(facts.tier)"),
             "description": .string("What the rule '\(facts.rule)' found in the run; it follows from the runs up to \(facts.asOf) (\(facts.zone))."),
@@ -201,12 +206,16 @@ public enum OpenBadgeCredential {
         public var runFileNamedInformation: String?
         public var asOf: String
         public var zone: String
+        /// The selection the award was derived with (`running` and duplicates removed when the
+        /// credential does not say).
+        public var sport: String = "running"
+        public var keepsDuplicates = false
 
         public init(awardId: String, pack: String, packVersion: String, packFingerprint: String, badge: String, tier: String, run: String,
-                    runFileNamedInformation: String?, asOf: String, zone: String) {
+                    runFileNamedInformation: String?, asOf: String, zone: String, sport: String = "running", keepsDuplicates: Bool = false) {
             self.awardId = awardId; self.pack = pack; self.packVersion = packVersion; self.packFingerprint = packFingerprint
             self.badge = badge; self.tier = tier; self.run = run; self.runFileNamedInformation = runFileNamedInformation
-            self.asOf = asOf; self.zone = zone
+            self.asOf = asOf; self.zone = zone; self.sport = sport; self.keepsDuplicates = keepsDuplicates
         }
     }
 
@@ -245,7 +254,7 @@ public enum OpenBadgeCredential {
         }
         let awardText = try item("Award")["id"]?.stringValue ?? ""
         guard awardText.hasPrefix("urn:badgectl:award:"), let query = awardText.range(of: "?=") else {
-            throw CredentialError.badField(field: "evidence (Award).id", reason: "expected urn:badgectl:award:<award id>?=as-of=<date>&tz=<zone>")
+            throw CredentialError.badField(field: "evidence (Award).id", reason: "expected urn:badgectl:award:<award id>?=as-of=<date>&tz=<zone>&sport=<sports>")
         }
         let awardId = String(awardText[awardText.index(awardText.startIndex, offsetBy: "urn:badgectl:award:".count)..<query.lowerBound])
         var parameters: [String: String] = [:]
@@ -257,6 +266,7 @@ public enum OpenBadgeCredential {
             throw CredentialError.badField(field: "evidence (Award).id", reason: "expected as-of=<date>&tz=<zone> after '?='")
         }
         return Claim(awardId: awardId, pack: pack, packVersion: version, packFingerprint: fingerprint, badge: badge, tier: tier, run: run,
-                     runFileNamedInformation: runItem["id"]?.stringValue, asOf: asOf, zone: zone)
+                     runFileNamedInformation: runItem["id"]?.stringValue, asOf: asOf, zone: zone, sport: parameters["sport"] ?? "running",
+                     keepsDuplicates: parameters["duplicates"] == "kept")
     }
 }

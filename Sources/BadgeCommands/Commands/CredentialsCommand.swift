@@ -151,7 +151,11 @@ struct IssueCommand: ParsableCommand {
         let outcome = try pipeline.run(directory: directory, cache: cacheOptions.open())
         let report = pipeline.report(outcome)
         let asOf = try options.asOf.date() ?? outcome.selected.compactMap(\.localDate).max() ?? ""
-        let facts = IssueCommand.facts(report: report, pipeline: pipeline, directory: directory, asOf: asOf)
+        var facts = IssueCommand.facts(report: report, pipeline: pipeline, directory: directory, asOf: asOf)
+        for index in facts.facts.indices {
+            facts.facts[index].sport = options.selection.sport
+            facts.facts[index].keepsDuplicates = options.duplicates.keepDuplicates
+        }
         do {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         } catch {
@@ -272,9 +276,9 @@ struct VerifyCommand: ParsableCommand {
             Each file's proof is checked offline: the eddsa-jcs-2022 proof of a JSON credential, the \
             signature and claims of a VC-JWT, the credential baked in a card (SVG or PNG). The key is the \
             issuer's did:key; --issuer limits the issuers accepted. With --runs DIR, the award is \
-            re-derived: the folder is evaluated as of the credential's as-of date, in its zone, with the \
-            pack version the credential names (from --rules, or where badgectl looks), and the award \
-            (pack, badge, tier, run) must be among the awards.
+            re-derived: the folder is evaluated as of the credential's as-of date, in its zone, with its \
+            sports and duplicates as at issue, with the pack version the credential names (from --rules, \
+            or where badgectl looks), and the award (pack, badge, tier, run) must be among the awards.
 
             Examples:
               badgectl credentials verify credentials/*.json
@@ -301,8 +305,6 @@ struct VerifyCommand: ParsableCommand {
 
     @OptionGroup var rules: RuleOptions
     @OptionGroup var limits: LimitOptions
-    @OptionGroup var selection: SelectionOptions
-    @OptionGroup var duplicates: DuplicateOptions
     @OptionGroup var cacheOptions: CacheOptions<SummaryCache>
 
     func validate() throws {
@@ -382,7 +384,10 @@ struct VerifyCommand: ParsableCommand {
         let packs = try EvaluationPipeline.guarding(.printAndExit) { try rules.packDirectories() }
         var status = ExitStatus.success.rawValue
         var groups: [String: [(file: String, claim: OpenBadgeCredential.Claim, name: String)]] = [:]
-        for item in credentials { groups[item.claim.asOf + "\u{0}" + item.claim.zone, default: []].append(item) }
+        for item in credentials {
+            let claim = item.claim
+            groups[[claim.asOf, claim.zone, claim.sport, claim.keepsDuplicates ? "kept" : ""].joined(separator: "\u{0}"), default: []].append(item)
+        }
         for key in groups.keys.sorted() {
             guard let items = groups[key], let first = items.first?.claim else { continue }
             guard let zone = ZoneNames.zone(named: first.zone) else {
@@ -391,7 +396,7 @@ struct VerifyCommand: ParsableCommand {
                 continue
             }
             let asOf = AsOfOptions.isDate(first.asOf) ? first.asOf : nil
-            let selection = RunPipeline.Selection(sport: self.selection.sport, removesDuplicates: !duplicates.keepDuplicates, asOf: asOf)
+            let selection = RunPipeline.Selection(sport: first.sport, removesDuplicates: !first.keepsDuplicates, asOf: asOf)
             let pipeline = try EvaluationPipeline(rules: rules, limits: limits, zone: zone, selection: selection, theme: nil,
                                                   failures: .printAndExit, packDirectories: packs)
             let outcome = try pipeline.run(directory: folder, cache: cacheOptions.open())
