@@ -22,6 +22,8 @@ public enum CredentialError: Error, Equatable, CustomStringConvertible {
     case badCard(reason: String)
     /// A file that cannot be read or written (`reason` from the system).
     case io(path: String, reason: String)
+    /// Bytes that are none of the forms a credential comes in (JSON, a VC-JWT, an SVG or PNG card).
+    case notACredential
 
     public var description: String {
         switch self {
@@ -35,6 +37,7 @@ public enum CredentialError: Error, Equatable, CustomStringConvertible {
         case .badJWT(let reason): return "not a valid VC-JWT: \(reason)"
         case .badCard(let reason): return "not a baked badge card: \(reason)"
         case .io(let path, let reason): return "\(path): \(reason)"
+        case .notACredential: return "not a credential: neither JSON, a VC-JWT, nor an SVG or PNG card"
         }
     }
 }

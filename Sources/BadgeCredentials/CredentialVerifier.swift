@@ -39,6 +39,8 @@ public struct CredentialVerifier: Sendable {
             return result
         }
         if trimmed.hasPrefix("{") { return try verifyJSON(data) }
+        let jwtCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.")
+        guard !trimmed.isEmpty, trimmed.unicodeScalars.allSatisfy(jwtCharacters.contains) else { throw CredentialError.notACredential }
         return try verifyJWT(trimmed)
     }
 

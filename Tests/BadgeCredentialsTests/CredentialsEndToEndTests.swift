@@ -38,15 +38,15 @@ final class CredentialsEndToEndTests: XCTestCase {
                       stderr: String(decoding: errData, as: UTF8.self))
     }
 
-    var folder: URL!
+    /// A folder of this test's own (XCTest makes one instance per test).
+    let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("badgectl-credentials-\(UUID().uuidString)")
 
     override func setUpWithError() throws {
-        folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("badgectl-credentials-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 
     override func tearDownWithError() throws {
-        if let folder { try? FileManager.default.removeItem(at: folder) }
+        try? FileManager.default.removeItem(at: folder)
     }
 
     func files(_ suffix: String) throws -> [String] {

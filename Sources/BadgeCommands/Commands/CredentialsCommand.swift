@@ -332,7 +332,9 @@ struct VerifyCommand: ParsableCommand {
         for file in files {
             do {
                 guard let data = FileManager.default.contents(atPath: file) else {
-                    throw CredentialError.io(path: file, reason: "cannot read the file")
+                    failed = true
+                    print("INVALID \(file): cannot read the file")
+                    continue
                 }
                 if let parsed = try? CredentialJSON.parse(data), parsed.typeNames?.contains("BitstringStatusListCredential") == true {
                     let list = try StatusList.verify(data)
