@@ -100,6 +100,38 @@ public enum BadgeCard {
         return credential
     }
 
+    /// Checks that what a badgectl card shows (its name, tier, date, figures and issuer lines) is what
+    /// its credential says, so that a card whose picture was edited is refused even though its
+    /// baked credential is intact. Cards without badgectl's lines (another issuer's) are not checked.
+    /// - Throws: `CredentialError.cardDiffers` naming the line that differs.
+    public static func checkShown(svg: String, credential: CredentialJSON) throws {
+        var shown: [String: String] = [:]
+        for style in ["name", "tier", "line", "small"] {
+            var rest = Substring(svg)
+            while let start = rest.range(of: "class=\"\(style)\"") {
+                guard let open = rest[start.upperBound...].range(of: ">"), let close = rest[open.upperBound...].range(of: "</text>") else { break }
+                let text = unescape(String(rest[open.upperBound..<close.lowerBound]))
+                shown[style] = shown[style].map { $0 + "\n" + text } ?? text
+                rest = rest[close.upperBound...]
+            }
+        }
+        guard let name = shown["name"], let tier = shown["tier"] else { return }
+        let claim = try? OpenBadgeCredential.claim(credential)
+        let achievement = credential["credentialSubject"]?["achievement"]?["name"]?.stringValue
+        if name != achievement { throw CredentialError.cardDiffers(reason: "the card shows '\(name)'; its credential's achievement is '\(achievement ?? "")'") }
+        if let claim, tier != claim.tier.uppercased() {
+            throw CredentialError.cardDiffers(reason: "the card shows the tier '\(tier)'; its credential says '\(claim.tier)'")
+        }
+        let run = credential["evidence"]?.arrayValue?.first { $0["genre"]?.stringValue == "Run file" }?["description"]?.stringValue ?? ""
+        for line in (shown["line"] ?? "").split(separator: "\n") where !run.contains(line) {
+            throw CredentialError.cardDiffers(reason: "the card shows '\(line)'; its credential's run is '\(run)'")
+        }
+        let issuer = credential["issuer"]?["name"]?.stringValue ?? ""
+        if let small = shown["small"], small != "Issued by \(issuer)" {
+            throw CredentialError.cardDiffers(reason: "the card shows '\(small)'; its credential's issuer is '\(issuer)'")
+        }
+    }
+
     static func unescape(_ text: String) -> String {
         text.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
             .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")

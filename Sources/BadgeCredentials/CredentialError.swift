@@ -20,6 +20,8 @@ public enum CredentialError: Error, Equatable, CustomStringConvertible {
     case badJWT(reason: String)
     /// An SVG without an `<openbadges:credential>` element, or one that cannot be read.
     case badCard(reason: String)
+    /// A card whose visible text (name, tier, date, figures, issuer) is not what its baked credential says.
+    case cardDiffers(reason: String)
     /// A file that cannot be read or written (`reason` from the system).
     case io(path: String, reason: String)
     /// Bytes that are none of the forms a credential comes in (JSON, a VC-JWT, an SVG or PNG card).
@@ -36,6 +38,7 @@ public enum CredentialError: Error, Equatable, CustomStringConvertible {
         case .badSignature(let what): return "the signature does not match: \(what)"
         case .badJWT(let reason): return "not a valid VC-JWT: \(reason)"
         case .badCard(let reason): return "not a baked badge card: \(reason)"
+        case .cardDiffers(let reason): return "the card does not show what its credential says: \(reason)"
         case .io(let path, let reason): return "\(path): \(reason)"
         case .notACredential: return "not a credential: neither JSON, a VC-JWT, nor an SVG or PNG card"
         }

@@ -35,6 +35,7 @@ public struct CredentialVerifier: Sendable {
         if trimmed.hasPrefix("<") {
             let baked = try BadgeCard.bakedCredential(svg: text)
             var result = baked.hasPrefix("{") ? try verifyJSON(Data(baked.utf8)) : try verifyJWT(baked)
+            try BadgeCard.checkShown(svg: text, credential: result.credential)
             result.form = .svg
             return result
         }

@@ -164,6 +164,14 @@ final class CredentialTests: XCTestCase {
         let edited = card.replacingOccurrences(of: "\"validFrom\": \"2026-08-20T07:41:12Z\"", with: "\"validFrom\": \"2025-08-20T07:41:12Z\"")
         XCTAssertNotEqual(edited, card)
         XCTAssertThrowsError(try CredentialVerifier().verify(Data(edited.utf8)))
+        // A card whose picture was edited, its credential intact: each visible line is checked.
+        for (shown, edited) in [("EARNED", "GOLD"), ("10.02 km in 58:40", "12.02 km in 58:40"), ("2026-08-20", "2026-08-19"), ("Issued by R&amp;R", "Issued by Club")] {
+            let forged = card.replacingOccurrences(of: ">\(shown)", with: ">\(edited)")
+            XCTAssertNotEqual(forged, card, shown)
+            XCTAssertThrowsError(try CredentialVerifier().verify(Data(forged.utf8)), shown) { error in
+                guard case CredentialError.cardDiffers = error else { return XCTFail("\(shown): \(error)") }
+            }
+        }
         XCTAssertThrowsError(try CredentialVerifier().verify(Data("<svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8))) { error in
             guard case CredentialError.badCard = error else { return XCTFail("\(error)") }
         }
