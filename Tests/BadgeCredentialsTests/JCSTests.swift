@@ -52,4 +52,22 @@ final class JCSTests: XCTestCase {
             }
         }
     }
+
+    /// 1,995 doubles (random bit patterns, random magnitudes, powers of ten, the edges) as Python's
+    /// `rfc8785` 0.1.4 (PyPI, Trail of Bits) writes them: an implementation badgectl did not write
+    /// (Fixtures/jcs-numbers.txt; Fixtures/README.md says how it was made).
+    func testNumbersAsAnotherImplementationWritesThem() throws {
+        let lines = try Fixtures.text("jcs-numbers.txt").split(separator: "\n")
+        XCTAssertEqual(lines.count, 1995)
+        var differ: [String] = []
+        for line in lines {
+            let parts = line.split(separator: " ")
+            guard parts.count == 2, let bits = UInt64(parts[0], radix: 16) else { return XCTFail("bad line \(line)") }
+            let written = JCS.serialize(Double(bitPattern: bits))
+            if written != parts[1] { differ.append("\(parts[0]): \(written), rfc8785 \(parts[1])") }
+            // And it reads back to the same double.
+            XCTAssertEqual(try CredentialJSON.parse(String(parts[1])), .number(Double(bitPattern: bits) == 0 ? 0 : Double(bitPattern: bits)))
+        }
+        XCTAssertEqual(differ, [], "\(differ.count) differ")
+    }
 }
