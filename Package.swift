@@ -121,7 +121,7 @@ let package = Package(
         ),
         // BadgeKit: the library's public API over BadgePipeline (no ArgumentParser): the same runs
         // earn the same awards as through the command line.
-        .target(name: "BadgeKit", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "BadgeRules", "BadgePipeline"]),
+        .target(name: "BadgeKit", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "BadgeRules", "BadgePipeline", "BadgeCredentials"]),
         .executableTarget(name: "badgectl", dependencies: ["BadgeCommands"]),
         // The library example (Examples/ServerExample, also a package of its own for an app to copy),
         // built here too so that scripts/test builds and runs it in the one debug tree.
@@ -141,7 +141,7 @@ let package = Package(
         .testTarget(name: "RunFixturesTests", dependencies: ["RunFixtures", "RunAnalysis", "RunFiles"]),
         .testTarget(name: "BadgeRulesTests", dependencies: ["BadgeRules", "RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "BadgePipelineTests", dependencies: ["BadgePipeline", "BadgeRules", "RunFiles", "RunAnalysis", "RunFixtures"]),
-        .testTarget(name: "BadgeCredentialsTests", dependencies: ["BadgeCredentials", "badgectl", "RunFixtures", .product(name: "Crypto", package: "swift-crypto")], exclude: ["Fixtures"]),
+        .testTarget(name: "BadgeCredentialsTests", dependencies: ["BadgeCredentials", "BadgeKit", "badgectl", "RunFixtures", .product(name: "Crypto", package: "swift-crypto")], exclude: ["Fixtures"]),
         .testTarget(name: "BadgeReportTests", dependencies: ["BadgeReport", "RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures"]),
         .testTarget(
             name: "BadgeCommandsTests",

@@ -37,6 +37,46 @@ extension AwardFacts {
             asOf: asOf, zone: zone)
     }
 
+    /// The facts of every award of an evaluation, in order, with the awards that cannot be a
+    /// credential (one line each, naming the run and the award): what `credentials issue` and a
+    /// library issue from. `runs` are the evaluated runs (by id); `badges` the catalogue's badges then
+    /// the packs' (as the caller shows them, themed or not; the first of an id names it, the first
+    /// with declared tiers orders them, then the tiers in the order first awarded, as `evaluate`'s
+    /// `tier_order`); `runFile` names a run's file and its SHA-256 (nil: it cannot be read); `asOf`,
+    /// `zone`, `sport` and `keepsDuplicates` are the selection the awards were derived with.
+    public static func all(awards: [Award], runs: [RunSummary], badges: [CatalogueBadge],
+                           runFile: (String) -> (file: String, sha256: String)?, asOf: String, zone: String,
+                           sport: String = "running", keepsDuplicates: Bool = false) -> (facts: [AwardFacts], skipped: [String]) {
+        let byId = Dictionary(runs.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var named: [String: CatalogueBadge] = [:], order: [String: [String]] = [:]
+        for badge in badges {
+            if named[badge.id] == nil { named[badge.id] = badge }
+            if order[badge.id] == nil, let tiers = badge.tiers { order[badge.id] = tiers }
+        }
+        for award in awards where !(order[award.badge] ?? []).contains(award.tier) { order[award.badge, default: []].append(award.tier) }
+        var files: [String: (file: String, sha256: String)] = [:]
+        var result: [AwardFacts] = [], skipped: [String] = []
+        for award in awards {
+            let what = "award \(award.badge) (\(award.tier))"
+            guard let run = byId[award.run] else { skipped.append("\(award.run): no such run for \(what)"); continue }
+            if files[award.run] == nil { files[award.run] = runFile(award.run) }
+            guard let file = files[award.run] else {
+                skipped.append("\(award.run): the run's file cannot be read to name it by its SHA-256 (\(what))")
+                continue
+            }
+            do {
+                var facts = try AwardFacts(award: award, run: run, badge: named[award.badge], tiers: order[award.badge] ?? [],
+                                           runFile: file.file, runFileSHA256: file.sha256, asOf: asOf, zone: zone)
+                facts.sport = sport
+                facts.keepsDuplicates = keepsDuplicates
+                result.append(facts)
+            } catch {
+                skipped.append("\(award.run): \(error) (\(what))")
+            }
+        }
+        return (result, skipped)
+    }
+
     /// The file a run was read from, relative to `folder` (the run's id without `#n`; for a run inside
     /// an archive, the archive), with its SHA-256 in hex; nil when none can be read. `folder` may be
     /// one run file, as `evaluate FILE` takes.

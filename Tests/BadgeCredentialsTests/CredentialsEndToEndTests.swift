@@ -7,35 +7,8 @@ import XCTest
 /// card per award of `evaluate`; all verify; `--runs` re-derives them, and refuses one whose run
 /// was removed from the folder.
 final class CredentialsEndToEndTests: XCTestCase {
-    struct Output {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    func badgectl(_ arguments: [String]) throws -> Output {
-        let process = Process()
-        process.executableURL = BuiltProducts.executable()
-        process.arguments = arguments
-        process.currentDirectoryURL = Fixtures.repository
-        var environment = ProcessInfo.processInfo.environment
-        environment["SOURCE_DATE_EPOCH"] = "1893456000"
-        process.environment = environment
-        // stderr into a file, stdout through a pipe read to its end: neither can fill and stall the other.
-        let errURL = folder.appendingPathComponent("stderr-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: errURL) }
-        let err = try FileHandle(forWritingTo: errURL)
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try? err.close()
-        let errData = (try? Data(contentsOf: errURL)) ?? Data()
-        return Output(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+    func badgectl(_ arguments: [String]) throws -> BuiltBadgectl.Output {
+        try BuiltBadgectl.run(arguments, scratch: folder)
     }
 
     /// A folder of this test's own (XCTest makes one instance per test).

@@ -151,11 +151,11 @@ struct IssueCommand: ParsableCommand {
         let outcome = try pipeline.run(directory: directory, cache: cacheOptions.open())
         let report = pipeline.report(outcome)
         let asOf = try options.asOf.date() ?? outcome.selected.compactMap(\.localDate).max() ?? ""
-        var facts = IssueCommand.facts(report: report, pipeline: pipeline, directory: directory, asOf: asOf)
-        for index in facts.facts.indices {
-            facts.facts[index].sport = options.selection.sport
-            facts.facts[index].keepsDuplicates = options.duplicates.keepDuplicates
-        }
+        let facts = AwardFacts.all(awards: report.awards, runs: report.runs,
+                                   badges: pipeline.themedCatalogue.badges + pipeline.themedPackBadges,
+                                   runFile: { AwardFacts.runFile(run: $0, folder: directory) }, asOf: asOf,
+                                   zone: ZoneNames.name(of: pipeline.zone), sport: options.selection.sport,
+                                   keepsDuplicates: options.duplicates.keepDuplicates)
         do {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         } catch {
@@ -233,38 +233,6 @@ struct IssueCommand: ParsableCommand {
         }
         return positions
     }
-
-    /// Each award of `report` as a credential states it (`AwardFacts(award:…)`, the badge as the
-    /// themed catalogue names it), with the awards that cannot be one (a run without times has no date
-    /// for `validFrom`; a run file that cannot be read has no SHA-256).
-    static func facts(report: EvaluationReport, pipeline: EvaluationPipeline, directory: String, asOf: String)
-        -> (facts: [AwardFacts], skipped: [String]) {
-        let runs = Dictionary(report.runs.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        var details: [String: CatalogueBadge] = [:]
-        for badge in pipeline.themedCatalogue.badges + pipeline.themedPackBadges where details[badge.id] == nil { details[badge.id] = badge }
-        let rows = Dictionary(report.badges.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        let zone = ZoneNames.name(of: pipeline.zone)
-        var files: [String: (file: String, sha256: String)] = [:]
-        var result: [AwardFacts] = [], skipped: [String] = []
-        for award in report.awards {
-            guard let run = runs[award.run] else { skipped.append("\(award.run): no such run for award \(award.badge) (\(award.tier))"); continue }
-            if files[award.run] == nil { files[award.run] = AwardFacts.runFile(run: award.run, folder: directory) }
-            guard let file = files[award.run] else {
-                skipped.append("\(award.run): the run's file cannot be read to name it by its SHA-256 (award \(award.badge), \(award.tier))")
-                continue
-            }
-            var badge = details[award.badge]
-            if let name = rows[award.badge]?.name { badge?.name = name }
-            do {
-                result.append(try AwardFacts(award: award, run: run, badge: badge, tiers: rows[award.badge]?.tierOrder ?? [],
-                                             runFile: file.file, runFileSHA256: file.sha256, asOf: asOf, zone: zone))
-            } catch {
-                skipped.append("\(award.run): \(error) (award \(award.badge), \(award.tier))")
-            }
-        }
-        return (result, skipped)
-    }
-
 }
 
 /// `badgectl credentials verify FILE... [--runs DIR]`
