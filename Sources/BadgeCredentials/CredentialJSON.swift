@@ -35,6 +35,13 @@ public enum CredentialJSON: Equatable, Sendable {
         return value
     }
 
+    /// This object with `pairs` set in order after its own members (a key already there is replaced in place).
+    public func merging(_ pairs: KeyValuePairs<String, CredentialJSON>) -> CredentialJSON {
+        var value = self
+        for (key, member) in pairs { value[key] = member }
+        return value
+    }
+
     /// The member `key` of an object (compared scalar by scalar); nil for other values or a missing key.
     /// Setting nil removes the member; setting a value replaces it in place or appends it.
     public subscript(key: String) -> CredentialJSON? {

@@ -158,13 +158,14 @@ public enum OpenBadgeCredential {
         var narrative = facts.detail.isEmpty ? "" : facts.detail + "\n\n"
         narrative += facts.evidence.map { "- " + $0 }.joined(separator: "\n")
         var evidence: [CredentialJSON] = []
-        var runEvidence = CredentialJSON.object([
+        var runEvidence = CredentialJSON.object([])
+        if let ni = namedInformation(sha256Hex: facts.runFileSHA256) { runEvidence["id"] = .string(ni) }
+        runEvidence = runEvidence.merging([
             "type": .array([.string("Evidence")]),
             "name": .string(facts.run),
             "description": .string("The run file \(facts.runFile), by its SHA-256 (\(facts.runFileSHA256)): \(facts.figure) on \(facts.runDate)."),
             "genre": .string("Run file"),
         ])
-        if let ni = namedInformation(sha256Hex: facts.runFileSHA256) { runEvidence["id"] = .string(ni) }
         evidence.append(runEvidence)
         evidence.append(.object([
             "id": .string("urn:badgectl:pack:\(urnEscape(facts.pack))@\(urnEscape(facts.packVersion)):\(urnEscape(facts.packFingerprint))"),
