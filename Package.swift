@@ -103,14 +103,25 @@ let package = Package(
             name: "BadgeCommands",
             dependencies: [
                 "RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures", "BadgeRules", "BadgePipeline", "BadgeReport",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "BadgeCredentials", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // The HTML report: badge wall and speed-coloured routes. Depends on RunFiles only (no rules).
         .target(name: "BadgeReport", dependencies: ["RunFiles"]),
+        // BadgeCredentials: Open Badges 3.0 credentials for awards (issue #50), from BadgeRules' `Award`s
+        // and the runs (`CredentialIssuer`: the one way to issue, for the command and a library): JCS (RFC 8785), the
+        // eddsa-jcs-2022 Data Integrity proof, did:key, VC-JWT and the baked SVG card (the report's
+        // medallion), the Bitstring Status List (GZIP: RunFiles' Gzip). The VC 2.0 and OB 3.0 JSON-LD
+        // contexts are embedded, so nothing is fetched.
+        .target(
+            name: "BadgeCredentials",
+            dependencies: ["RunFiles", "BadgeRules", "BadgeReport", .product(name: "Crypto", package: "swift-crypto")],
+            exclude: ["Contexts/LICENSE-w3c.md"],
+            resources: [.embedInCode("Contexts/credentials-v2.jsonld"), .embedInCode("Contexts/ob-v3p0-context-3.0.3.json")]
+        ),
         // BadgeKit: the library's public API over BadgePipeline (no ArgumentParser): the same runs
         // earn the same awards as through the command line.
-        .target(name: "BadgeKit", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "BadgeRules", "BadgePipeline"]),
+        .target(name: "BadgeKit", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "BadgeRules", "BadgePipeline", "BadgeCredentials"]),
         .executableTarget(name: "badgectl", dependencies: ["BadgeCommands"]),
         // The library example (Examples/ServerExample, also a package of its own for an app to copy),
         // built here too so that scripts/test builds and runs it in the one debug tree.
@@ -130,6 +141,7 @@ let package = Package(
         .testTarget(name: "RunFixturesTests", dependencies: ["RunFixtures", "RunAnalysis", "RunFiles"]),
         .testTarget(name: "BadgeRulesTests", dependencies: ["BadgeRules", "RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "BadgePipelineTests", dependencies: ["BadgePipeline", "BadgeRules", "RunFiles", "RunAnalysis", "RunFixtures"]),
+        .testTarget(name: "BadgeCredentialsTests", dependencies: ["BadgeCredentials", "BadgeKit", "badgectl", "RunFixtures", .product(name: "Crypto", package: "swift-crypto")], exclude: ["Fixtures"]),
         .testTarget(name: "BadgeReportTests", dependencies: ["BadgeReport", "RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures"]),
         .testTarget(
             name: "BadgeCommandsTests",

@@ -25,7 +25,7 @@ public struct Badgectl: ParsableCommand {
         subcommands: [
             EvaluateCommand.self, SummarizeCommand.self, ExplainCommand.self, TestCommand.self, NewCommand.self,
             ReportCommand.self, GenerateCommand.self, DiffCommand.self, WhatifCommand.self, WorkerCommand.self, AddCommand.self, RemoveCommand.self,
-            LeagueCommand.self, EditorCommand.self,
+            LeagueCommand.self, EditorCommand.self, CredentialsCommand.self,
         ]
     )
 

@@ -204,6 +204,10 @@ public enum HTMLReport {
                 }
                 out += "</dl>"
             }
+            if let links = item.credentialLinks {
+                out += "<p class=\"credential\"><a href=\"\(ReportFormat.escape(links.json))\">Credential</a> · "
+                out += "<a href=\"\(ReportFormat.escape(links.card))\">Card</a></p>"
+            }
             out += "</div>"
         }
         return out + "</details>"

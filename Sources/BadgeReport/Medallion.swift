@@ -2,11 +2,12 @@ import Foundation
 
 /// A generated badge image for catalogues without pictures: the distance (or the name's initials)
 /// in a coloured disc, with a rim in the badge's tier colour. The disc's hue comes from a hash of
-/// the badge id, so every badge looks different and the same badge always looks the same.
-enum Medallion {
-    enum Tier: String { case none, earned, silver, gold }
+/// the badge id, so every badge looks different and the same badge always looks the same. Public for
+/// BadgeCredentials, whose badge cards draw the same medallion.
+public enum Medallion {
+    public enum Tier: String, Sendable { case none, earned, silver, gold }
 
-    static func rimColour(_ tier: Tier) -> String {
+    public static func rimColour(_ tier: Tier) -> String {
         switch tier {
         case .none: return "#9ca3af"
         case .earned: return "#b4713c"  // bronze
@@ -91,7 +92,7 @@ enum Medallion {
         return max(10, min(valueSize, size))
     }
 
-    static func svg(id: String, name: String, distanceMeters: Double?, tier: Tier, label shown: String? = nil) -> String {
+    public static func svg(id: String, name: String, distanceMeters: Double?, tier: Tier, label shown: String? = nil) -> String {
         let hue = hue(id: id)
         let raw = shown ?? label(name: name, distanceMeters: distanceMeters)
         let label = ReportFormat.escape(raw)

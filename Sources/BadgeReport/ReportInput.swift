@@ -90,15 +90,20 @@ public struct ReportProvenance: Sendable, Equatable {
     public var rule: String
     public var detail: String
     public var evidence: [(name: String, value: String)]
+    /// Links (relative to the page) to the award's Open Badges credential and its card, when
+    /// `report --credentials DIR` found them (`badgectl credentials issue`).
+    public var credentialLinks: (json: String, card: String)? = nil
 
-    public init(tier: String, runId: String, date: String?, pack: String, rule: String, detail: String, evidence: [(name: String, value: String)]) {
+    public init(tier: String, runId: String, date: String?, pack: String, rule: String, detail: String, evidence: [(name: String, value: String)],
+                credentialLinks: (json: String, card: String)? = nil) {
         self.tier = tier; self.runId = runId; self.date = date; self.pack = pack; self.rule = rule
-        self.detail = detail; self.evidence = evidence
+        self.detail = detail; self.evidence = evidence; self.credentialLinks = credentialLinks
     }
 
     public static func == (a: ReportProvenance, b: ReportProvenance) -> Bool {
         a.tier == b.tier && a.runId == b.runId && a.date == b.date && a.pack == b.pack && a.rule == b.rule
             && a.detail == b.detail && a.evidence.map(\.name) == b.evidence.map(\.name) && a.evidence.map(\.value) == b.evidence.map(\.value)
+            && a.credentialLinks?.json == b.credentialLinks?.json && a.credentialLinks?.card == b.credentialLinks?.card
     }
 }
 

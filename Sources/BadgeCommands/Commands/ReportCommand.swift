@@ -1,4 +1,5 @@
 import ArgumentParser
+import BadgeCredentials
 import BadgeReport
 import BadgeRules
 import Foundation
@@ -47,6 +48,11 @@ struct ReportCommand: ParsableCommand {
         "Who the runner is in the --league lines (their \"athlete\" in the worker's lines).", valueName: "name"))
     var leagueAthlete: String?
 
+    @Option(help: ArgumentHelp(
+        "A folder `badgectl credentials issue --out` wrote: each award's Why links its credential and card there.",
+        valueName: "dir"))
+    var credentials: String?
+
     @OptionGroup var options: PipelineOptions
     @OptionGroup var cacheOptions: CacheOptions<RouteCache>
 
@@ -62,8 +68,9 @@ struct ReportCommand: ParsableCommand {
         let packBadges = pipeline.themedPackBadges
         let report = EvaluationReport(folder: outcome.folder, evaluation: outcome.evaluation, catalogue: themed,
                                       packBadges: packBadges, excluded: outcome.excluded, header: pipeline.header)
+        let links = credentials.map { folder in { (award: Award) in ReportCommand.credentialLinks(award, folder: folder, page: output) } }
         var input = ReportCommand.input(report, catalogue: themed, packBadges: packBadges,
-                                        title: title, imagesDirectory: images)
+                                        title: title, imagesDirectory: images, credentialLinks: links)
         ReportCommand.addGeography(to: &input, packs: pipeline.engine.packs)
         do {
             if let league, let leagueAthlete { input.league = try ReportLeague.read(path: league, athlete: leagueAthlete) }
@@ -104,9 +111,30 @@ struct ReportCommand: ParsableCommand {
         return Date()
     }
 
-    /// Turns the evaluation into the report's input, generated `now()`.
+    /// The award's credential and card in `folder` (`credentials issue --out`), as links relative to
+    /// the page at `page`; nil when the folder holds no credential for it.
+    static func credentialLinks(_ award: Award, folder: String, page: String) -> (json: String, card: String)? {
+        let id = AwardFacts.awardId(pack: award.pack, badge: award.badge, tier: award.tier, run: award.run)
+        let base = (folder as NSString).appendingPathComponent(id)
+        guard FileManager.default.fileExists(atPath: base + ".json") else { return nil }
+        let pageFolder = ((page as NSString).deletingLastPathComponent as NSString)
+        func absolute(_ path: String) -> [String] {
+            let full = path.hasPrefix("/") ? path : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
+            return (full as NSString).standardizingPath.split(separator: "/").map(String.init)
+        }
+        let from = absolute(pageFolder.length == 0 ? "." : pageFolder as String), to = absolute(base)
+        let common = zip(from, to).prefix { $0 == $1 }.count
+        let relative = Array(repeating: "..", count: from.count - common) + to.dropFirst(common)
+        let link = relative.map { $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#;"))) ?? $0 }
+            .joined(separator: "/")
+        return (link + ".json", link + ".svg")
+    }
+
+    /// Turns the evaluation into the report's input, generated `now()`; `credentialLinks` gives an
+    /// award's links to its credential and card (`--credentials`).
     static func input(_ report: EvaluationReport, catalogue: Catalogue, packBadges: [CatalogueBadge],
-                      title: String, imagesDirectory: String?) -> ReportInput {
+                      title: String, imagesDirectory: String?,
+                      credentialLinks: ((Award) -> (json: String, card: String)?)? = nil) -> ReportInput {
         let runs = Dictionary(report.runs.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         var details: [String: CatalogueBadge] = [:]
         for badge in catalogue.badges + packBadges where details[badge.id] == nil { details[badge.id] = badge }
@@ -140,7 +168,8 @@ struct ReportCommand: ParsableCommand {
                 }
                 if let fingerprint = award.packFingerprint { fields.append(("pack fingerprint", fingerprint)) }
                 return ReportProvenance(tier: award.tier, runId: award.run, date: runs[award.run]?.localDate ?? award.at.map { String($0.prefix(10)) },
-                                        pack: "\(award.pack) \(award.packVersion)", rule: award.rule, detail: award.detail, evidence: fields)
+                                        pack: "\(award.pack) \(award.packVersion)", rule: award.rule, detail: award.detail, evidence: fields,
+                                        credentialLinks: credentialLinks?(award))
             }
             // Declared tiers, or tiers of its own a rule gave (not earned/silver/gold/best): one mark each.
             let standard: Set<String> = ["earned", "silver", "gold", "best"]
