@@ -227,8 +227,17 @@ enum SpillFolders {
                 lock.lock()
                 ending = true
                 for path in folders { try? FileManager.default.removeItem(atPath: path) }
+                // The process ends by the signal from this thread: default action, unblocked here
+                // (Dispatch's threads block signals), raised to this thread. A signal sent to the
+                // process instead could be taken by Dispatch's own watch again, and run this handler
+                // a second time, waiting for the lock held here, while the process lived on.
                 signal(number, SIG_DFL)
-                kill(getpid(), number)  // to the process: this thread, one of Dispatch's, blocks signals
+                var only = sigset_t()
+                sigemptyset(&only)
+                sigaddset(&only, number)
+                pthread_sigmask(SIG_UNBLOCK, &only, nil)
+                raise(number)
+                _exit(128 + number)  // not reached: the default action of SIGINT and SIGTERM ends the process
             }
             source.resume()
             sources.append(source)
