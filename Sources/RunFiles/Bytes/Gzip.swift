@@ -21,7 +21,6 @@ public enum Gzip {
         guard isGzip(bytes) else {
             throw ActivityError.notFormat(path: source, format: "gzip", reason: "no gzip magic number (1f 8b) at byte 0")
         }
-        let chunk = 256 * 1024
         return try bytes.withUnsafeBufferPointer { input -> [UInt8] in
             var position = 0
             let inflater = try GzipInflater(source: source, maximumBytes: maximumBytes) { dest, count in
@@ -30,23 +29,8 @@ public enum Gzip {
                 position += n
                 return n
             }
-            let budget = MemoryBudget.current
-            var output: [UInt8] = []
-            let first = min(maximumBytes, max(chunk, bytes.count * 4))
-            try budget?.hold(first, as: .inflated)
-            output.reserveCapacity(first)
-            var buffer = [UInt8](repeating: 0, count: chunk)
-            while true {
-                let produced = try buffer.withUnsafeMutableBufferPointer { out -> Int in
-                    guard let base = out.baseAddress else { return 0 }
-                    return try inflater.read(into: base, count: out.count)
-                }
-                if produced == 0 { return output }
-                if output.count + produced > output.capacity {
-                    // What appending makes: double the room (or exactly what the cap still allows).
-                    try budget?.hold(min(maximumBytes, max(output.count + produced, output.capacity * 2)), as: .inflated)
-                }
-                output.append(contentsOf: buffer[0..<produced])
+            return try Inflater.collect(first: min(maximumBytes, max(1 << 18, bytes.count * 4)), limit: maximumBytes) {
+                try inflater.read(into: $0, count: $1)
             }
         }
     }
@@ -58,112 +42,45 @@ public enum Gzip {
 /// Concatenated members are read one after the other; zero padding after the last member is
 /// ignored, other trailing bytes are an error. More than `maximumBytes` of output is refused.
 final class GzipInflater {
-    /// zlib's stream, at an address that never moves: zlib keeps a pointer back to it in its
-    /// state (and checks it), so it is not a stored struct that `&` may hand over as a temporary.
-    private let stream: UnsafeMutablePointer<z_stream>
-    /// `inflateInit2` succeeded: `deinit` must end the stream.
-    private var started = false
+    /// The one inflate loop, over gzip framing (16 + MAX_WBITS: a header and a trailer, not raw zlib).
+    private let inflater: Inflater
     private let source: String
     private let maximumBytes: Int
-    /// Fills a buffer with compressed bytes; 0 at the end of the input.
-    private let input: (UnsafeMutablePointer<UInt8>, Int) throws -> Int
-    private let inputCapacity = 64 * 1024
-    private let inputBuffer: UnsafeMutablePointer<UInt8>
-    private var inputEnded = false
-    /// Compressed bytes read so far (the position in the file of the next byte read).
-    private var compressedRead = 0
     private var finished = false
     /// Inflated bytes produced so far.
     private(set) var produced = 0
     /// The read budget of the archive this gzip data came out of (`ReadBudget.current`), nil for a file of a folder.
     private let reads = ReadBudget.current
+    private let damage: Inflater.Damage
 
     /// Starts inflating; throws when the input does not start with the gzip magic number.
-    ///
-    /// Ownership: once every stored property is set, `deinit` alone releases the stream and the
-    /// buffer, and it runs even when this initializer throws afterwards (a class whose stored
-    /// properties are all initialised is deinitialised on a throw). So nothing here frees
-    /// anything on the way out: doing so was a double free (issue S).
     init(source: String, maximumBytes: Int, input: @escaping (UnsafeMutablePointer<UInt8>, Int) throws -> Int) throws {
         self.source = source
         self.maximumBytes = maximumBytes
-        self.input = input
-        stream = .allocate(capacity: 1)
-        stream.initialize(to: z_stream())
-        inputBuffer = .allocate(capacity: inputCapacity)
-        // 16 + MAX_WBITS: expect a gzip header and trailer (not raw zlib).
-        let status = inflateInit2_(stream, 16 + MAX_WBITS, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
-        guard status == Z_OK else {
-            throw ActivityError.unreadable(path: source, reason: "zlib could not start (inflateInit2 returned \(status))")
-        }
-        started = true
-        try refill(keeping: 0)
-        guard stream.pointee.avail_in >= 2, inputBuffer[0] == 0x1F, inputBuffer[1] == 0x8B else {
+        inflater = try Inflater(windowBits: 16 + MAX_WBITS, name: source, input: input)
+        damage = Inflater.Damage(
+            corrupt: { message, at in
+                ActivityError.malformed(path: source, line: nil, offset: at, reason: "corrupt gzip data near compressed byte \(at): \(message)")
+            },
+            stuck: { at in
+                ActivityError.malformed(path: source, line: nil, offset: at, reason: "corrupt gzip data near compressed byte \(at): inflate made no progress")
+            },
+            truncated: { at in
+                ActivityError.malformed(path: source, line: nil, offset: at,
+                                        reason: "truncated gzip file: the compressed data ends after \(at) bytes before the gzip trailer")
+            })
+        try inflater.refill(keeping: 0, least: 2)
+        guard inflater.available >= 2, inflater.inputBuffer[0] == 0x1F, inflater.inputBuffer[1] == 0x8B else {
             throw ActivityError.notFormat(path: source, format: "gzip", reason: "no gzip magic number (1f 8b) at byte 0")
         }
-    }
-
-    deinit {
-        if started { inflateEnd(stream) }
-        stream.deinitialize(count: 1)
-        stream.deallocate()
-        inputBuffer.deallocate()
-    }
-
-    /// Position in the compressed input of the next byte inflate will use.
-    private var consumed: Int { compressedRead - Int(stream.pointee.avail_in) }
-
-    /// Moves the `keeping` unused bytes to the front and reads more after them, until at least two
-    /// bytes are there or the input ends.
-    private func refill(keeping: Int) throws {
-        if keeping > 0, let next = stream.pointee.next_in, next != inputBuffer { inputBuffer.update(from: next, count: keeping) }
-        var have = keeping
-        while !inputEnded, have < 2 {
-            let n = try input(inputBuffer + have, inputCapacity - have)
-            if n == 0 { inputEnded = true }
-            have += n
-            compressedRead += n
-        }
-        stream.pointee.next_in = inputBuffer
-        stream.pointee.avail_in = UInt32(have)
     }
 
     /// Inflates into `dest` (up to `count` bytes); returns how many were written, 0 at the end.
     func read(into dest: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
         guard !finished, count > 0 else { return 0 }
-        stream.pointee.next_out = dest
-        stream.pointee.avail_out = UInt32(min(count, Int(UInt32.max)))
-        let room = Int(stream.pointee.avail_out)
-        while true {
-            if stream.pointee.avail_in == 0, !inputEnded { try refill(keeping: 0) }
-            let status = inflate(stream, Z_NO_FLUSH)
-            let made = room - Int(stream.pointee.avail_out)
-            switch status {
-            case Z_OK:
-                if made > 0 { return try counted(made) }
-            case Z_STREAM_END:
-                // Another member may follow; otherwise only zero padding is allowed.
-                try afterMember()
-                if made > 0 || finished { return try counted(made) }
-            case Z_BUF_ERROR:
-                // No progress: more input is needed (read at the top of the loop), unless there is none.
-                if made > 0 { return try counted(made) }
-                if stream.pointee.avail_in > 0 {
-                    throw ActivityError.malformed(
-                        path: source, line: nil, offset: consumed, reason: "corrupt gzip data near compressed byte \(consumed): inflate made no progress")
-                }
-                if inputEnded {
-                    throw ActivityError.malformed(
-                        path: source, line: nil, offset: consumed,
-                        reason: "truncated gzip file: the compressed data ends after \(consumed) bytes before the gzip trailer")
-                }
-            default:
-                let message = stream.pointee.msg.map { String(cString: $0) } ?? "zlib error \(status)"
-                throw ActivityError.malformed(
-                    path: source, line: nil, offset: consumed,
-                    reason: "corrupt gzip data near compressed byte \(consumed): \(message)")
-            }
-        }
+        // At a member's end another may follow; otherwise only zero padding is allowed.
+        let (made, _) = try inflater.read(into: dest, count: count, damage: damage) { try afterMember() }
+        return try counted(made)
     }
 
     private func counted(_ made: Int) throws -> Int {
@@ -171,42 +88,45 @@ final class GzipInflater {
         guard produced <= maximumBytes else {
             throw ActivityError.tooLarge(path: source, reason: "gzip data inflates beyond \(maximumBytes) bytes; refusing it")
         }
-        if let reads, !reads.takeInflated(made) {
+        if let reads, made > 0, !reads.takeInflated(made) {
             throw ActivityError.tooLarge(path: source, reason: "gzip data not read: " + reads.inflatedSpent)
         }
         return made
     }
 
-    /// At the end of a member: starts the next one, or checks that only zero padding is left.
-    private func afterMember() throws {
-        if stream.pointee.avail_in < 2, !inputEnded { try refill(keeping: Int(stream.pointee.avail_in)) }
-        let rest = Int(stream.pointee.avail_in)
+    /// At the end of a member: starts the next one (true), or checks that only zero padding is left
+    /// and ends (false).
+    private func afterMember() throws -> Bool {
+        let stream = inflater.stream
+        if inflater.available < 2, !inflater.inputEnded { try inflater.refill(keeping: inflater.available, least: 2) }
+        let rest = inflater.available
         if rest == 0 {
             finished = true
-            return
+            return false
         }
         if let next = stream.pointee.next_in, rest >= 2, next[0] == 0x1F, next[1] == 0x8B {
-            inflateReset(stream)
-            return
+            inflater.reset()
+            return true
         }
-        let at = consumed
+        let at = inflater.consumed
         var extra = 0
         var zeros = true
         while true {
             if let next = stream.pointee.next_in {
-                let n = Int(stream.pointee.avail_in)
+                let n = inflater.available
                 extra += n
                 if zeros { zeros = UnsafeBufferPointer(start: next, count: n).allSatisfy { $0 == 0 } }
             }
-            stream.pointee.avail_in = 0
-            if inputEnded { break }
-            try refill(keeping: 0)
+            inflater.dropAvailable()
+            if inflater.inputEnded { break }
+            try inflater.refill(keeping: 0)
         }
         guard zeros else {
             throw ActivityError.malformed(
                 path: source, line: nil, offset: at, reason: "\(extra) unexpected bytes after the end of the gzip data")
         }
         finished = true
+        return false
     }
 }
 

@@ -286,26 +286,10 @@ public final class ZipArchive: @unchecked Sendable {
     /// data (a zip bomb, a damaged size) is found out before the gigabyte is held.
     public func contents(_ entry: Entry, name: String, maximumBytes: Int = Gzip.defaultMaximumBytes) throws -> [UInt8] {
         let stream = try self.stream(entry, name: name, maximumBytes: maximumBytes)
-        let budget = MemoryBudget.current
         // Deflate rarely shrinks run files past 16 to 1; the room doubles past that, within what the entry declares.
         let first = min(entry.size, max(1 << 16, entry.method == 0 ? entry.size : entry.compressedSize * 16))
-        try budget?.hold(first, as: .inflated)
-        var output: [UInt8] = []
-        output.reserveCapacity(first)
-        var buffer = [UInt8](repeating: 0, count: 1 << 18)
-        while true {
-            let n = try buffer.withUnsafeMutableBufferPointer { chunk -> Int in
-                guard let base = chunk.baseAddress else { return 0 }
-                return try stream.read(into: base, count: chunk.count)
-            }
-            if n == 0 { break }
-            if output.count + n > output.capacity {
-                try budget?.hold(min(entry.size, max(output.count + n, output.capacity * 2)), as: .inflated)
-            }
-            output.append(contentsOf: buffer[0..<n])
-        }
-        // The stream checked the size and the CRC at its end.
-        return output
+        // The stream checks the size and the CRC at its end.
+        return try Inflater.collect(first: first, limit: entry.size) { try stream.read(into: $0, count: $1) }
     }
 
     fileprivate func readCompressed(at offset: Int, count: Int, into dest: UnsafeMutablePointer<UInt8>) throws {
@@ -322,14 +306,13 @@ public final class ZipEntryStream {
     private let budget: ReadBudget?
     private var position: Int
     private let end: Int
-    private let stream: UnsafeMutablePointer<z_stream>
-    private var started = false
-    private let inputCapacity = 64 * 1024
-    private let inputBuffer: UnsafeMutablePointer<UInt8>
+    /// The one inflate loop, over raw deflate (-MAX_WBITS: no zlib or gzip header); nil for a stored entry.
+    private let inflater: Inflater?
     private var crc: UInt = 0
     private var finished = false
     /// Inflated bytes produced so far.
     public private(set) var produced = 0
+    private let damage: Inflater.Damage
 
     fileprivate init(archive: ZipArchive, entry: ZipArchive.Entry, name: String, start: Int, maximumBytes: Int, budget: ReadBudget?) throws {
         self.archive = archive
@@ -338,68 +321,44 @@ public final class ZipEntryStream {
         self.name = name
         self.maximumBytes = min(maximumBytes, entry.size)
         position = start
-        end = start + entry.compressedSize
-        stream = .allocate(capacity: 1)
-        stream.initialize(to: z_stream())
-        inputBuffer = .allocate(capacity: inputCapacity)
+        let end = start + entry.compressedSize
+        self.end = end
         crc = crc32(0, nil, 0)
-        if entry.method == 8 {
-            // Negative window bits: raw deflate, no zlib or gzip header.
-            let status = inflateInit2_(stream, -MAX_WBITS, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
-            guard status == Z_OK else { throw ActivityError.unreadable(path: name, reason: "zlib could not start (inflateInit2 returned \(status))") }
-            started = true
-        }
+        damage = Inflater.Damage(
+            corrupt: { message, _ in ZipEntryStream.damaged(name, "corrupt deflate data: \(message)") },
+            stuck: { _ in ZipEntryStream.damaged(name, "corrupt deflate data: inflate made no progress") },
+            truncated: { _ in ZipEntryStream.damaged(name, "the compressed data ends before the deflate stream does") })
+        var at = start
+        inflater = entry.method == 8
+            ? try Inflater(windowBits: -MAX_WBITS, name: name) { dest, count in
+                let n = min(count, end - at)
+                if n > 0 { try archive.readCompressed(at: at, count: n, into: dest) }
+                at += n
+                return n
+            }
+            : nil
     }
 
-    deinit {
-        if started { inflateEnd(stream) }
-        stream.deinitialize(count: 1)
-        stream.deallocate()
-        inputBuffer.deallocate()
-    }
-
-    private func damaged(_ reason: String) -> ActivityError {
+    private static func damaged(_ name: String, _ reason: String) -> ActivityError {
         .malformed(path: name, line: nil, offset: nil, reason: "damaged zip entry: " + reason)
     }
+
+    private func damaged(_ reason: String) -> ActivityError { ZipEntryStream.damaged(name, reason) }
 
     /// Inflates into `dest` (up to `count` bytes); returns how many were written, 0 at the end.
     public func read(into dest: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
         guard !finished, count > 0 else { return 0 }
-        var made = 0
-        if entry.method == 0 {
+        guard let inflater else {
+            // Stored: the bytes as they are.
             let n = min(count, end - position)
             if n > 0 { try archive.readCompressed(at: position, count: n, into: dest) }
             position += n
-            made = n
-            if n == 0 { try finish() }
-        } else {
-            stream.pointee.next_out = dest
-            stream.pointee.avail_out = UInt32(min(count, Int(UInt32.max)))
-            let room = Int(stream.pointee.avail_out)
-            while made == 0, !finished {
-                if stream.pointee.avail_in == 0, position < end {
-                    let n = min(inputCapacity, end - position)
-                    try archive.readCompressed(at: position, count: n, into: inputBuffer)
-                    position += n
-                    stream.pointee.next_in = inputBuffer
-                    stream.pointee.avail_in = UInt32(n)
-                }
-                let status = inflate(stream, Z_NO_FLUSH)
-                made = room - Int(stream.pointee.avail_out)
-                switch status {
-                case Z_OK: continue
-                case Z_STREAM_END:
-                    if made == 0 { try finish() }
-                    else { finished = true; try check(made, dest); try finish(); return made }
-                case Z_BUF_ERROR:
-                    if made == 0, stream.pointee.avail_in == 0, position >= end { throw damaged("the compressed data ends before the deflate stream does") }
-                default:
-                    let message = stream.pointee.msg.map { String(cString: $0) } ?? "zlib error \(status)"
-                    throw damaged("corrupt deflate data: \(message)")
-                }
-            }
+            if n == 0 { try finish() } else { try check(n, dest) }
+            return n
         }
+        let (made, ended) = try inflater.read(into: dest, count: count, damage: damage) { false }
         if made > 0 { try check(made, dest) }
+        if ended { try finish() }
         return made
     }
 
