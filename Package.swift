@@ -98,11 +98,16 @@ let package = Package(
         // evaluation, the saved state or a what-if. Every command, the worker and BadgeKit call it.
         // RunFixtures: the generator makes what-if runs (WhatIf.swift), so the rules host need not.
         .target(name: "BadgePipeline", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures", "BadgeRules"]),
+        // BadgeLeague: the cross-athlete stage (`League`, docs/league.md): each evaluated athlete's
+        // facts (LeagueFacts), sorted by group in bounded memory (FactsSorter), reduced to crowns,
+        // leaderboards, Local Legends, club challenges, rarity and the packs' league.lua awards.
+        // `badgectl league` and BadgeKit's `BadgeEngine.league` run it over what the pipeline evaluated.
+        .target(name: "BadgeLeague", dependencies: ["RunFiles", "BadgeRules"]),
         // swift-argument-parser commands and output formatting, over BadgePipeline.
         .target(
             name: "BadgeCommands",
             dependencies: [
-                "RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures", "BadgeRules", "BadgePipeline", "BadgeReport",
+                "RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures", "BadgeRules", "BadgePipeline", "BadgeLeague", "BadgeReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -110,7 +115,7 @@ let package = Package(
         .target(name: "BadgeReport", dependencies: ["RunFiles"]),
         // BadgeKit: the library's public API over BadgePipeline (no ArgumentParser): the same runs
         // earn the same awards as through the command line.
-        .target(name: "BadgeKit", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "BadgeRules", "BadgePipeline"]),
+        .target(name: "BadgeKit", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "BadgeRules", "BadgePipeline", "BadgeLeague"]),
         .executableTarget(name: "badgectl", dependencies: ["BadgeCommands"]),
         // The library example (Examples/ServerExample, also a package of its own for an app to copy),
         // built here too so that scripts/test builds and runs it in the one debug tree.
@@ -130,6 +135,7 @@ let package = Package(
         .testTarget(name: "RunFixturesTests", dependencies: ["RunFixtures", "RunAnalysis", "RunFiles"]),
         .testTarget(name: "BadgeRulesTests", dependencies: ["BadgeRules", "RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "BadgePipelineTests", dependencies: ["BadgePipeline", "BadgeRules", "RunFiles", "RunAnalysis", "RunFixtures"]),
+        .testTarget(name: "BadgeLeagueTests", dependencies: ["BadgeLeague"]),
         .testTarget(name: "BadgeReportTests", dependencies: ["BadgeReport", "RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures"]),
         .testTarget(
             name: "BadgeCommandsTests",

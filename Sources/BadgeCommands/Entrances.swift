@@ -1,3 +1,4 @@
+import BadgeLeague
 import BadgePipeline
 import BadgeRules
 import Foundation

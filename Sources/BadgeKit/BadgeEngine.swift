@@ -1,5 +1,6 @@
 import Foundation
 import RunAnalysis
+@_exported import BadgeLeague
 @_exported import BadgePipeline
 @_exported import BadgeRules
 @_exported import RunFiles
