@@ -79,9 +79,14 @@ let package = Package(
             name: "RunLibrary",
             dependencies: ["RunFiles", "RunAnalysis", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        // RunFixtures: synthetic runs for tests, benchmarks and `badgectl generate`: the run
-        // generator, GPX, TCX and FIT writers, and the one random source (SplitMix64).
-        .target(name: "RunFixtures", dependencies: ["RunFiles", "CZlib"]),
+        // SyntheticRuns: made-up runs for `badgectl generate`, what-if (BadgePipeline's WhatIf) and
+        // the tests: the run generator (RunGenerator) with its GPX and JSON summary text, the FIT
+        // writer (`generate` writes .fit runs), the league population (`generate --league`) and the
+        // one random source (SplitMix64).
+        .target(name: "SyntheticRuns", dependencies: ["RunFiles"]),
+        // RunFixtures: what only tests and benchmarks need (no shipped product links it): the TCX,
+        // zip, Apple Health and device-log writers, and where the built badgectl is.
+        .target(name: "RunFixtures", dependencies: ["RunFiles", "SyntheticRuns", "CZlib"]),
         // The rules host, one type per job: the Lua state (LuaState.swift, the only importer of the C
         // modules), pack reading, rule loading, the rule runner, the one host-function dispatch, fold
         // state (the state database `state.sqlite` through GRDB), `badgectl test`; RuleEngine is its entry.
@@ -96,8 +101,8 @@ let package = Package(
         // folder, files, bytes, an app's track, a JSON summary) through the cache with the one analyzer,
         // localise, select (sport, plausibility, duplicates, as-of: `RunPipeline.select`) and hand on to
         // evaluation, the saved state or a what-if. Every command, the worker and BadgeKit call it.
-        // RunFixtures: the generator makes what-if runs (WhatIf.swift), so the rules host need not.
-        .target(name: "BadgePipeline", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures", "BadgeRules"]),
+        // SyntheticRuns: the generator makes what-if runs (WhatIf.swift), so the rules host need not.
+        .target(name: "BadgePipeline", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "SyntheticRuns", "BadgeRules"]),
         // BadgeLeague: the cross-athlete stage (`League`, docs/league.md): each evaluated athlete's
         // facts (LeagueFacts), sorted by group in bounded memory (FactsSorter), reduced to crowns,
         // leaderboards, Local Legends, club challenges, rarity and the packs' league.lua awards.
@@ -107,7 +112,7 @@ let package = Package(
         .target(
             name: "BadgeCommands",
             dependencies: [
-                "RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures", "BadgeRules", "BadgePipeline", "BadgeLeague", "BadgeReport",
+                "RunFiles", "RunAnalysis", "RunLibrary", "SyntheticRuns", "BadgeRules", "BadgePipeline", "BadgeLeague", "BadgeReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -121,25 +126,26 @@ let package = Package(
         // built here too so that scripts/test builds and runs it in the one debug tree.
         .executableTarget(name: "ServerExample", dependencies: ["BadgeKit"], path: "Examples/ServerExample/Sources/ServerExample"),
         // Benchmarks (scripts/bench.sh builds it with -c release). Not part of `swift test`.
-        .executableTarget(name: "BadgeBench", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures", "BadgeRules"]),
-        .testTarget(name: "BadgeKitTests", dependencies: ["BadgeKit", "RunFixtures"]),
+        .executableTarget(name: "BadgeBench", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures", "SyntheticRuns", "BadgeRules"]),
+        .testTarget(name: "BadgeKitTests", dependencies: ["BadgeKit", "RunFixtures", "SyntheticRuns"]),
         // Every entry point gives the same awards: random histories through `evaluate`, BadgeKit, the
         // worker, `evaluate --state` + `add` and `--as-of` (the built binary and the library).
-        .testTarget(name: "EntryPointsTests", dependencies: ["BadgeKit", "badgectl", "RunFixtures"]),
-        .testTarget(name: "RunFilesTests", dependencies: ["RunFiles", "RunAnalysis", "RunFixtures"]),
-        .testTarget(name: "RunAnalysisTests", dependencies: ["RunAnalysis", "RunFiles", "RunFixtures"]),
+        .testTarget(name: "EntryPointsTests", dependencies: ["BadgeKit", "badgectl", "RunFixtures", "SyntheticRuns"]),
+        .testTarget(name: "RunFilesTests", dependencies: ["RunFiles", "RunAnalysis", "RunFixtures", "SyntheticRuns"]),
+        .testTarget(name: "RunAnalysisTests", dependencies: ["RunAnalysis", "RunFiles", "RunFixtures", "SyntheticRuns"]),
         .testTarget(
             name: "RunLibraryTests",
-            dependencies: ["RunLibrary", "RunAnalysis", "RunFiles", "RunFixtures", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["RunLibrary", "RunAnalysis", "RunFiles", "RunFixtures", "SyntheticRuns", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .testTarget(name: "RunFixturesTests", dependencies: ["RunFixtures", "RunAnalysis", "RunFiles"]),
-        .testTarget(name: "BadgeRulesTests", dependencies: ["BadgeRules", "RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "BadgePipelineTests", dependencies: ["BadgePipeline", "BadgeRules", "RunFiles", "RunAnalysis", "RunFixtures"]),
+        // The generator's tests, and the TCX writer's round trip (RunFixtures), checked as the generator's GPX is.
+        .testTarget(name: "SyntheticRunsTests", dependencies: ["SyntheticRuns", "RunFixtures", "RunAnalysis", "RunFiles"]),
+        .testTarget(name: "BadgeRulesTests", dependencies: ["BadgeRules", "RunFiles", "RunAnalysis", "RunLibrary", "SyntheticRuns", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "BadgePipelineTests", dependencies: ["BadgePipeline", "BadgeRules", "RunFiles", "RunAnalysis", "SyntheticRuns"]),
         .testTarget(name: "BadgeLeagueTests", dependencies: ["BadgeLeague"]),
-        .testTarget(name: "BadgeReportTests", dependencies: ["BadgeReport", "RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures"]),
+        .testTarget(name: "BadgeReportTests", dependencies: ["BadgeReport", "RunFiles", "RunAnalysis", "RunLibrary"]),
         .testTarget(
             name: "BadgeCommandsTests",
-            dependencies: ["BadgeCommands", "badgectl", .product(name: "ArgumentParser", package: "swift-argument-parser"), "RunAnalysis", "RunLibrary", "RunFixtures", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["BadgeCommands", "badgectl", .product(name: "ArgumentParser", package: "swift-argument-parser"), "RunAnalysis", "RunLibrary", "RunFixtures", "SyntheticRuns", .product(name: "GRDB", package: "GRDB.swift")],
             exclude: ["Golden", "Snapshots"]
         ),
     ]

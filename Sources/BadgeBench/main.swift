@@ -6,6 +6,7 @@ import Foundation
 import RunAnalysis
 import RunFiles
 import RunFixtures
+import SyntheticRuns
 import RunLibrary
 #if canImport(FoundationXML)
 import FoundationXML

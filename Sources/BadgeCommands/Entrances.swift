@@ -4,7 +4,7 @@ import BadgeRules
 import Foundation
 import RunAnalysis
 import RunFiles
-import RunFixtures
+import SyntheticRuns
 import RunLibrary
 
 /// The entrances users take, as functions of bytes: what a command calls for a run file, the

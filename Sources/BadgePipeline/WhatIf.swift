@@ -2,12 +2,12 @@ import BadgeRules
 import Foundation
 import RunAnalysis
 import RunFiles
-import RunFixtures
+import SyntheticRuns
 
 /// What a run would earn if it were run next (`badgectl whatif`): a hypothetical even-paced run (made
-/// by RunFixtures' generator, so it has splits, efforts, checkpoints and measures like a real one) is
+/// by SyntheticRuns' generator, so it has splits, efforts, checkpoints and measures like a real one) is
 /// added to a history and the history evaluated with and without it. Here in the pipeline, above the
-/// rules: making runs is not the rules host's job, and BadgeRules does not depend on RunFixtures.
+/// rules: making runs is not the rules host's job, and BadgeRules does not depend on SyntheticRuns.
 public enum WhatIf {
     /// The run to imagine.
     public struct Run: Sendable, Equatable {

@@ -1,7 +1,7 @@
 import BadgeRules
 import Foundation
 import RunAnalysis
-import RunFixtures
+import SyntheticRuns
 import RunLibrary
 import XCTest
 

@@ -1,6 +1,7 @@
 import BadgeKit
 import Foundation
 import RunFixtures
+import SyntheticRuns
 import XCTest
 
 /// The library's API end to end on the shipped packs: samples and files give the same summary,

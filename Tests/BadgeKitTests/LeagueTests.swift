@@ -1,6 +1,6 @@
 import BadgeKit
 import Foundation
-import RunFixtures
+import SyntheticRuns
 import XCTest
 
 /// `BadgeEngine.league` on a generated population whose answers are known by construction

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import RunAnalysis
 import RunFiles
-import RunFixtures
+import SyntheticRuns
 import RunLibrary
 import XCTest
 

@@ -1,6 +1,7 @@
 import BadgeKit
 import Foundation
 import RunFixtures
+import SyntheticRuns
 import XCTest
 
 /// Every entry point gives the same awards (issue P, item 6): random histories, made from a seed,

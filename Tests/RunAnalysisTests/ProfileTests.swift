@@ -1,5 +1,5 @@
 import XCTest
-import RunFixtures
+import SyntheticRuns
 
 @testable import RunFiles
 @testable import RunAnalysis

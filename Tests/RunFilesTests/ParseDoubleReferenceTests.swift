@@ -1,5 +1,5 @@
 @testable import RunFiles
-import RunFixtures
+import SyntheticRuns
 import Foundation
 import XCTest
 
