@@ -60,9 +60,8 @@ let package = Package(
         // neither GRDB nor anything of the rules, so fuzz targets and libraries can build on it alone.
         .target(name: "RunFiles", dependencies: ["CZlib", "CThreadShims"]),
         // RunAnalysis turns a Track into a RunSummary: cleaning (the Profile), splits, efforts,
-        // checkpoints, elevation, sensors, the drawn route, the measures (Measures/: their computation);
-        // RunLoader ties a reader to the analyzer. The age-grading tables (AgeGrade/*.csv, CC0) are
-        // embedded as published, parsed once when used.
+        // checkpoints, elevation, sensors, the drawn route, the measures (Measures/: their computation).
+        // The age-grading tables (AgeGrade/*.csv, CC0) are embedded as published, parsed once when used.
         .target(
             name: "RunAnalysis",
             dependencies: ["RunFiles"],
@@ -72,7 +71,8 @@ let package = Package(
                 .embedInCode("AgeGrade/MaleRoadStd2020.csv"), .embedInCode("AgeGrade/FemaleRoadStd2020.csv"),
             ]
         ),
-        // RunLibrary: a folder of runs (or given files): discovery, parallel reading, the summary cache
+        // RunLibrary: a folder of runs (or given files): RunLoader (a file through its reader and the
+        // analyzer; what a folder holds, `RunLoader.discover`), parallel reading, the summary cache
         // (GRDB, as the rules host's saved state does), Strava exports, duplicates and the sport and plausibility
         // rules (RunSelection, applied by BadgePipeline's RunPipeline.select).
         .target(
@@ -93,7 +93,7 @@ let package = Package(
         // The preludes are real .lua files, embedded at build time (PackageResources.<name>_lua).
         .target(
             name: "BadgeRules",
-            dependencies: ["RunFiles", "RunAnalysis", "CLua", "CLuaShims", .product(name: "Crypto", package: "swift-crypto"),
+            dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "CLua", "CLuaShims", .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "GRDB", package: "GRDB.swift")],
             resources: [.embedInCode("Lua/prelude.lua"), .embedInCode("Lua/test_prelude.lua")]
         ),
@@ -131,7 +131,7 @@ let package = Package(
         // Every entry point gives the same awards: random histories through `evaluate`, BadgeKit, the
         // worker, `evaluate --state` + `add` and `--as-of` (the built binary and the library).
         .testTarget(name: "EntryPointsTests", dependencies: ["BadgeKit", "badgectl", "RunFixtures", "SyntheticRuns"]),
-        .testTarget(name: "RunFilesTests", dependencies: ["RunFiles", "RunAnalysis", "RunFixtures", "SyntheticRuns"]),
+        .testTarget(name: "RunFilesTests", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures", "SyntheticRuns"]),
         .testTarget(name: "RunAnalysisTests", dependencies: ["RunAnalysis", "RunFiles", "RunFixtures", "SyntheticRuns"]),
         .testTarget(
             name: "RunLibraryTests",

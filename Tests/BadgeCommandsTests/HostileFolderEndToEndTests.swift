@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import RunAnalysis
 import RunFiles
+import RunLibrary
 import SyntheticRuns
 import XCTest
 

@@ -1,5 +1,6 @@
 @testable import RunAnalysis
 @testable import RunFiles
+import RunLibrary
 import SyntheticRuns
 import XCTest
 
