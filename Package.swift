@@ -145,7 +145,7 @@ let package = Package(
         .testTarget(name: "BadgeReportTests", dependencies: ["BadgeReport", "RunFiles", "RunAnalysis", "RunLibrary"]),
         .testTarget(
             name: "BadgeCommandsTests",
-            dependencies: ["BadgeCommands", "badgectl", .product(name: "ArgumentParser", package: "swift-argument-parser"), "RunAnalysis", "RunLibrary", "RunFixtures", "SyntheticRuns", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["BadgeCommands", "badgectl", .product(name: "ArgumentParser", package: "swift-argument-parser"), "BadgePipeline", "RunAnalysis", "RunLibrary", "RunFixtures", "SyntheticRuns", .product(name: "GRDB", package: "GRDB.swift")],
             exclude: ["Golden", "Snapshots"]
         ),
     ]

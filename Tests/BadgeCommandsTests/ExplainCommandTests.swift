@@ -1,3 +1,4 @@
+import BadgePipeline
 import BadgeRules
 import Foundation
 import RunAnalysis

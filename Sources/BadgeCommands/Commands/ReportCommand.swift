@@ -1,4 +1,5 @@
 import ArgumentParser
+import BadgePipeline
 import BadgeReport
 import BadgeRules
 import Foundation
