@@ -127,10 +127,12 @@ let package = Package(
         .executableTarget(name: "ServerExample", dependencies: ["BadgeKit"], path: "Examples/ServerExample/Sources/ServerExample"),
         // Benchmarks (scripts/bench.sh builds it with -c release). Not part of `swift test`.
         .executableTarget(name: "BadgeBench", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures", "SyntheticRuns", "BadgeRules"]),
-        .testTarget(name: "BadgeKitTests", dependencies: ["BadgeKit", "RunFixtures", "SyntheticRuns"]),
+        // BadgeKit as a client sees it (`import BadgeKit` and test fixtures), and one look below the
+        // face (WhatIfMeasuresTests, through BadgePipeline).
+        .testTarget(name: "BadgeKitTests", dependencies: ["BadgeKit", "BadgePipeline", "RunFixtures", "SyntheticRuns"]),
         // Every entry point gives the same awards: random histories through `evaluate`, BadgeKit, the
         // worker, `evaluate --state` + `add` and `--as-of` (the built binary and the library).
-        .testTarget(name: "EntryPointsTests", dependencies: ["BadgeKit", "badgectl", "RunFixtures", "SyntheticRuns"]),
+        .testTarget(name: "EntryPointsTests", dependencies: ["BadgeKit", "badgectl", "RunFiles", "RunFixtures", "SyntheticRuns"]),
         .testTarget(name: "RunFilesTests", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures", "SyntheticRuns"]),
         .testTarget(name: "RunAnalysisTests", dependencies: ["RunAnalysis", "RunFiles", "RunFixtures", "SyntheticRuns"]),
         .testTarget(

@@ -1,5 +1,6 @@
 import BadgeKit
 import Foundation
+import RunFiles
 import RunFixtures
 import SyntheticRuns
 import XCTest
