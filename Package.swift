@@ -101,6 +101,7 @@ let package = Package(
         // folder, files, bytes, an app's track, a JSON summary) through the cache with the one analyzer,
         // localise, select (sport, plausibility, duplicates, as-of: `RunPipeline.select`) and hand on to
         // evaluation, the saved state or a what-if. Every command, the worker and BadgeKit call it.
+        // BadgeExplanation: one badge explained (`badgectl explain`, BadgeKit's `explain`).
         // SyntheticRuns: the generator makes what-if runs (WhatIf.swift), so the rules host need not.
         .target(name: "BadgePipeline", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "SyntheticRuns", "BadgeRules"]),
         // BadgeLeague: the cross-athlete stage (`League`, docs/league.md): each evaluated athlete's
@@ -118,9 +119,12 @@ let package = Package(
         ),
         // The HTML report: badge wall and speed-coloured routes. Depends on RunFiles only (no rules).
         .target(name: "BadgeReport", dependencies: ["RunFiles"]),
-        // BadgeKit: the library's public API over BadgePipeline (no ArgumentParser): the same runs
-        // earn the same awards as through the command line.
-        .target(name: "BadgeKit", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "BadgeRules", "BadgePipeline", "BadgeLeague"]),
+        // BadgeKit: the library's deliberate public API over BadgePipeline and BadgeLeague (no
+        // ArgumentParser, no `@_exported import`): BadgeEngine (read runs, evaluate, state + add,
+        // what-if, explain, league), RunSamples, BadgeKitError, and the lower modules' types its API
+        // speaks in, named by typealias (Vocabulary.swift); the DocC catalogue BadgeKit.docc. The same
+        // runs earn the same awards as through the command line.
+        .target(name: "BadgeKit", dependencies: ["RunFiles", "RunLibrary", "BadgeRules", "BadgePipeline", "BadgeLeague"]),
         .executableTarget(name: "badgectl", dependencies: ["BadgeCommands"]),
         // The library example (Examples/ServerExample, also a package of its own for an app to copy),
         // built here too so that scripts/test builds and runs it in the one debug tree.
