@@ -54,13 +54,14 @@ let package = Package(
         ),
         // The pipeline of a run, one module per stage (pure Swift, none knows anything of Lua):
         // RunFiles reads a file into a Track (or a JSON summary): the run model (RunSummary, Track,
-        // Sport, Timestamps, Geodesy, units), the measure declarations (Measures/: kinds, fields with
-        // units and docs, values), one folder per format (GPX, TCX, FIT, JSON) and the
+        // Sport, Timestamps, Geodesy, units, the measures' values and their fields with units and docs),
+        // one folder per format (GPX, TCX, FIT, JSON) and the
         // shared byte scanning, number parsing, chunked reading, gzip and content hash. Links
         // neither GRDB nor anything of the rules, so fuzz targets and libraries can build on it alone.
         .target(name: "RunFiles", dependencies: ["CZlib", "CThreadShims"]),
         // RunAnalysis turns a Track into a RunSummary: cleaning (the Profile), splits, efforts,
-        // checkpoints, elevation, sensors, the drawn route, the measures (Measures/: their computation).
+        // checkpoints, elevation, sensors, the drawn route, the measures (Measures/: what a pack may
+        // declare, MeasureKind and MeasureDefinition, the athlete profile some kinds need, and their computation).
         // The age-grading tables (AgeGrade/*.csv, CC0) are embedded as published, parsed once when used.
         .target(
             name: "RunAnalysis",
@@ -108,7 +109,7 @@ let package = Package(
         // facts (LeagueFacts), sorted by group in bounded memory (FactsSorter), reduced to crowns,
         // leaderboards, Local Legends, club challenges, rarity and the packs' league.lua awards.
         // `badgectl league` and BadgeKit's `BadgeEngine.league` run it over what the pipeline evaluated.
-        .target(name: "BadgeLeague", dependencies: ["RunFiles", "BadgeRules"]),
+        .target(name: "BadgeLeague", dependencies: ["RunFiles", "RunAnalysis", "BadgeRules"]),
         // swift-argument-parser commands and output formatting, over BadgePipeline.
         .target(
             name: "BadgeCommands",
@@ -124,7 +125,7 @@ let package = Package(
         // what-if, explain, league), RunSamples, BadgeKitError, and the lower modules' types its API
         // speaks in, named by typealias (Vocabulary.swift); the DocC catalogue BadgeKit.docc. The same
         // runs earn the same awards as through the command line.
-        .target(name: "BadgeKit", dependencies: ["RunFiles", "RunLibrary", "BadgeRules", "BadgePipeline", "BadgeLeague"]),
+        .target(name: "BadgeKit", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "BadgeRules", "BadgePipeline", "BadgeLeague"]),
         .executableTarget(name: "badgectl", dependencies: ["BadgeCommands"]),
         // The library example (Examples/ServerExample, also a package of its own for an app to copy),
         // built here too so that scripts/test builds and runs it in the one debug tree.

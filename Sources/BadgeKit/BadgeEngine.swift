@@ -1,6 +1,7 @@
 import BadgePipeline
 import BadgeRules
 import Foundation
+import RunAnalysis
 import RunFiles
 import RunLibrary
 

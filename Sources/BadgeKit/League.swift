@@ -1,5 +1,6 @@
 import BadgeLeague
 import BadgeRules
+import RunAnalysis
 
 /// One athlete for `BadgeEngine.league`: their name, what their worker line would say of them
 /// (sex, birth date `YYYY-MM-DD`, team), their own profile when they have one, and their runs (any order).

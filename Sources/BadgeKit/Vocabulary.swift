@@ -1,6 +1,7 @@
 import BadgeLeague
 import BadgePipeline
 import BadgeRules
+import RunAnalysis
 import RunFiles
 
 // The types BadgeKit's API speaks in that are made in the modules below it, named here so that a
@@ -17,7 +18,7 @@ public typealias RunSummary = RunFiles.RunSummary
 
 /// A runner's profile (heart rates and zones, birth date and sex, goals): read from a JSON file with
 /// `Athlete.read(path:)` or parsed with `Athlete.parse(_:source:)`; `BadgeEngine.with(athlete:)` uses it.
-public typealias Athlete = RunFiles.Athlete
+public typealias Athlete = RunAnalysis.Athlete
 
 /// What evaluating a history gives (`BadgeEngine.evaluate`): the awards, each rule's status ("why not
 /// yet", progress), the next badge, the runs the packs leave out and any rule failures.

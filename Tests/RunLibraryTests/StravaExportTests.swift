@@ -1,4 +1,5 @@
 import Foundation
+import RunAnalysis
 import XCTest
 
 @testable import RunFiles

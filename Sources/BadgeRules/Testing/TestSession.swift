@@ -1,4 +1,5 @@
 import Foundation
+import RunAnalysis
 import RunFiles
 
 /// One test file of one pack: its own sandboxed Lua state (the rules' allow list plus the test
