@@ -6,8 +6,8 @@ import Foundation
 import RunAnalysis
 import RunFiles
 import RunFixtures
-import SyntheticRuns
 import RunLibrary
+import SyntheticRuns
 #if canImport(FoundationXML)
 import FoundationXML
 #endif

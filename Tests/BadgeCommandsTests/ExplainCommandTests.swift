@@ -2,8 +2,8 @@ import BadgePipeline
 import BadgeRules
 import Foundation
 import RunAnalysis
-import SyntheticRuns
 import RunLibrary
+import SyntheticRuns
 import XCTest
 
 @testable import BadgeCommands

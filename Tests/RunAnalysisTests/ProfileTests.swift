@@ -1,5 +1,5 @@
-import XCTest
 import SyntheticRuns
+import XCTest
 
 @testable import RunFiles
 @testable import RunAnalysis
