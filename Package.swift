@@ -90,7 +90,8 @@ let package = Package(
         .target(name: "RunFixtures", dependencies: ["RunFiles", "SyntheticRuns", "CZlib"]),
         // The rules host, one type per job: the Lua state (LuaState.swift, the only importer of the C
         // modules), pack reading, rule loading, the rule runner, the one host-function dispatch, fold
-        // state (the state database `state.sqlite` through GRDB), `badgectl test`; RuleEngine is its entry.
+        // state (the state database `state.sqlite` through GRDB), `badgectl test` (whose run files
+        // RunLibrary's RunLoader reads); RuleEngine is its entry.
         // The preludes are real .lua files, embedded at build time (PackageResources.<name>_lua).
         .target(
             name: "BadgeRules",
