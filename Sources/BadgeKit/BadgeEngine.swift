@@ -7,9 +7,11 @@ import RunLibrary
 
 /// badgectl as a library, for Swift servers and apps that decide badges when a run is uploaded or
 /// finished: read a file (or its bytes) or an app's samples into a run summary, load rule packs and
-/// a catalogue, evaluate a runner's history, and keep a saved state that each new run is added to.
+/// a catalogue, evaluate a runner's history, keep a saved state that each new run is added to, and
+/// ask what a run would earn (`whatIf`), why a badge was earned (`explain`) and how athletes compare
+/// (`league`).
 ///
-/// Everything goes through the pipeline the command line uses (`RunPipeline`): the same analyzer
+/// Everything goes through the pipeline the command line uses: the same analyzer
 /// (the splits, efforts, checkpoints and measures a rule sees are the same whether a run came from a
 /// file or from an app's arrays), the same selection (by default the command line's: running only,
 /// a run faster than the world record left out, several files of one activity counted once), so
@@ -26,8 +28,11 @@ public struct BadgeEngine: Sendable {
     /// A loaded rule pack: its name, version and content fingerprint (`sha256:<hex>`, the same for the
     /// same files wherever they are), as awards name it.
     public struct Pack: Sendable, Equatable {
+        /// `pack.lua`'s `name`.
         public var name: String
+        /// `pack.lua`'s `version`.
         public var version: String
+        /// `sha256:<hex>` of the pack's files.
         public var fingerprint: String
     }
 
@@ -51,8 +56,8 @@ public struct BadgeEngine: Sendable {
     public var cacheWarnings: [String] { openingWarnings + (pipeline.cache?.warnings ?? []) }
     private let openingWarnings: [String]
 
-    /// Loads the packs (each a pack folder or a folder of packs: `RulePack.folders(in:)`, as
-    /// `--rules`) and the catalogue (`badges.json` or MoonRunner's `badges.txt`). A pack that does not
+    /// Loads the packs (each a pack folder, or a folder of packs whose every sub-folder is a pack, as
+    /// `--rules` takes them) and the catalogue (`badges.json` or MoonRunner's `badges.txt`). A pack that does not
     /// load is left out and listed in `loadFailures`. `cache`: a run-summary cache file (SQLite, made
     /// if missing, shareable with `badgectl --cache`) that files are read through; nil reads every file.
     /// - Throws: `BadgeKitError.catalogue` when the catalogue cannot be read.

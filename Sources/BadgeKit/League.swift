@@ -5,13 +5,16 @@ import RunAnalysis
 /// One athlete for `BadgeEngine.league`: their name, what their worker line would say of them
 /// (sex, birth date `YYYY-MM-DD`, team), their own profile when they have one, and their runs (any order).
 public struct LeagueAthlete: Sendable {
+    /// Their name in the lines (unique among the athletes of one league).
     public var name: String
+    /// What their league line says of them: sex, birth date, team (the categories and clubs).
     public var profile: LeagueProfile
     /// Their profile (heart rates, zones, birth date, sex), as a worker line gives it: their measures
     /// and rules use it (`ctx.athlete`, zones, age grade); nil: the engine's. Read their runs with
     /// `engine.with(athlete:)` of the same profile, so that the runs carry the measures it resolves.
     /// Their categories take its sex and birth date where `profile` gives none.
     public var athlete: Athlete?
+    /// Their runs, any order; selected as `BadgeEngine.evaluate` selects a history.
     public var runs: [RunSummary]
 
     public init(name: String, profile: LeagueProfile = LeagueProfile(), athlete: Athlete? = nil, runs: [RunSummary]) {
@@ -22,7 +25,9 @@ public struct LeagueAthlete: Sendable {
 /// What `BadgeEngine.league` gives: the lines (`badgectl league`'s, as values) and the packs'
 /// league hooks that failed to load or failed on a group (file:line and the reason).
 public struct LeagueOutcome: Sendable {
+    /// The lines, in `badgectl league`'s order.
     public var lines: [LeagueLine]
+    /// What failed (a pack's league hook, a repeated athlete), each naming the file and line or the athlete.
     public var failures: [String]
 }
 
