@@ -54,15 +54,15 @@ let package = Package(
         ),
         // The pipeline of a run, one module per stage (pure Swift, none knows anything of Lua):
         // RunFiles reads a file into a Track (or a JSON summary): the run model (RunSummary, Track,
-        // Sport, Timestamps, Geodesy, units), the measure declarations (Measures/: kinds, fields with
-        // units and docs, values), one folder per format (GPX, TCX, FIT, JSON) and the
+        // Sport, Timestamps, Geodesy, units, the measures' values and their fields with units and docs),
+        // one folder per format (GPX, TCX, FIT, JSON) and the
         // shared byte scanning, number parsing, chunked reading, gzip and content hash. Links
         // neither GRDB nor anything of the rules, so fuzz targets and libraries can build on it alone.
         .target(name: "RunFiles", dependencies: ["CZlib", "CThreadShims"]),
         // RunAnalysis turns a Track into a RunSummary: cleaning (the Profile), splits, efforts,
-        // checkpoints, elevation, sensors, the drawn route, the measures (Measures/: their computation);
-        // RunLoader ties a reader to the analyzer. The age-grading tables (AgeGrade/*.csv, CC0) are
-        // embedded as published, parsed once when used.
+        // checkpoints, elevation, sensors, the drawn route, the measures (Measures/: what a pack may
+        // declare, MeasureKind and MeasureDefinition, the athlete profile some kinds need, and their computation).
+        // The age-grading tables (AgeGrade/*.csv, CC0) are embedded as published, parsed once when used.
         .target(
             name: "RunAnalysis",
             dependencies: ["RunFiles"],
@@ -72,23 +72,30 @@ let package = Package(
                 .embedInCode("AgeGrade/MaleRoadStd2020.csv"), .embedInCode("AgeGrade/FemaleRoadStd2020.csv"),
             ]
         ),
-        // RunLibrary: a folder of runs (or given files): discovery, parallel reading, the summary cache
+        // RunLibrary: a folder of runs (or given files): RunLoader (a file through its reader and the
+        // analyzer; what a folder holds, `RunLoader.discover`), parallel reading, the summary cache
         // (GRDB, as the rules host's saved state does), Strava exports, duplicates and the sport and plausibility
         // rules (RunSelection, applied by BadgePipeline's RunPipeline.select).
         .target(
             name: "RunLibrary",
             dependencies: ["RunFiles", "RunAnalysis", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        // RunFixtures: synthetic runs for tests, benchmarks and `badgectl generate`: the run
-        // generator, GPX, TCX and FIT writers, and the one random source (SplitMix64).
-        .target(name: "RunFixtures", dependencies: ["RunFiles", "CZlib"]),
+        // SyntheticRuns: made-up runs for `badgectl generate`, what-if (BadgePipeline's WhatIf) and
+        // the tests: the run generator (RunGenerator) with its GPX and JSON summary text, the FIT
+        // writer (`generate` writes .fit runs), the league population (`generate --league`) and the
+        // one random source (SplitMix64).
+        .target(name: "SyntheticRuns", dependencies: ["RunFiles"]),
+        // RunFixtures: what only tests and benchmarks need (no shipped product links it): the TCX,
+        // zip, Apple Health and device-log writers, and where the built badgectl is.
+        .target(name: "RunFixtures", dependencies: ["RunFiles", "SyntheticRuns", "CZlib"]),
         // The rules host, one type per job: the Lua state (LuaState.swift, the only importer of the C
         // modules), pack reading, rule loading, the rule runner, the one host-function dispatch, fold
-        // state (the state database `state.sqlite` through GRDB), `badgectl test`; RuleEngine is its entry.
+        // state (the state database `state.sqlite` through GRDB), `badgectl test` (whose run files
+        // RunLibrary's RunLoader reads); RuleEngine is its entry.
         // The preludes are real .lua files, embedded at build time (PackageResources.<name>_lua).
         .target(
             name: "BadgeRules",
-            dependencies: ["RunFiles", "RunAnalysis", "CLua", "CLuaShims", .product(name: "Crypto", package: "swift-crypto"),
+            dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "CLua", "CLuaShims", .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "GRDB", package: "GRDB.swift")],
             resources: [.embedInCode("Lua/prelude.lua"), .embedInCode("Lua/test_prelude.lua")]
         ),
@@ -96,13 +103,19 @@ let package = Package(
         // folder, files, bytes, an app's track, a JSON summary) through the cache with the one analyzer,
         // localise, select (sport, plausibility, duplicates, as-of: `RunPipeline.select`) and hand on to
         // evaluation, the saved state or a what-if. Every command, the worker and BadgeKit call it.
-        // RunFixtures: the generator makes what-if runs (WhatIf.swift), so the rules host need not.
-        .target(name: "BadgePipeline", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures", "BadgeRules"]),
+        // BadgeExplanation: one badge explained (`badgectl explain`, BadgeKit's `explain`).
+        // SyntheticRuns: the generator makes what-if runs (WhatIf.swift), so the rules host need not.
+        .target(name: "BadgePipeline", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "SyntheticRuns", "BadgeRules"]),
+        // BadgeLeague: the cross-athlete stage (`League`, docs/league.md): each evaluated athlete's
+        // facts (LeagueFacts), sorted by group in bounded memory (FactsSorter), reduced to crowns,
+        // leaderboards, Local Legends, club challenges, rarity and the packs' league.lua awards.
+        // `badgectl league` and BadgeKit's `BadgeEngine.league` run it over what the pipeline evaluated.
+        .target(name: "BadgeLeague", dependencies: ["RunFiles", "RunAnalysis", "BadgeRules"]),
         // swift-argument-parser commands and output formatting, over BadgePipeline.
         .target(
             name: "BadgeCommands",
             dependencies: [
-                "RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures", "BadgeRules", "BadgePipeline", "BadgeReport",
+                "RunFiles", "RunAnalysis", "RunLibrary", "SyntheticRuns", "BadgeRules", "BadgePipeline", "BadgeLeague", "BadgeReport",
                 "BadgeCredentials", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -119,33 +132,40 @@ let package = Package(
             exclude: ["Contexts/LICENSE-w3c.md"],
             resources: [.embedInCode("Contexts/credentials-v2.jsonld"), .embedInCode("Contexts/ob-v3p0-context-3.0.3.json")]
         ),
-        // BadgeKit: the library's public API over BadgePipeline (no ArgumentParser): the same runs
-        // earn the same awards as through the command line.
-        .target(name: "BadgeKit", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "BadgeRules", "BadgePipeline", "BadgeCredentials"]),
+        // BadgeKit: the library's deliberate public API over BadgePipeline and BadgeLeague (no
+        // ArgumentParser, no `@_exported import`): BadgeEngine (read runs, evaluate, state + add,
+        // what-if, explain, league, credentials), RunSamples, BadgeKitError, and the lower modules' types its API
+        // speaks in, named by typealias (Vocabulary.swift); the DocC catalogue BadgeKit.docc. The same
+        // runs earn the same awards as through the command line.
+        .target(name: "BadgeKit", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "BadgeRules", "BadgePipeline", "BadgeLeague", "BadgeCredentials"]),
         .executableTarget(name: "badgectl", dependencies: ["BadgeCommands"]),
         // The library example (Examples/ServerExample, also a package of its own for an app to copy),
         // built here too so that scripts/test builds and runs it in the one debug tree.
         .executableTarget(name: "ServerExample", dependencies: ["BadgeKit"], path: "Examples/ServerExample/Sources/ServerExample"),
         // Benchmarks (scripts/bench.sh builds it with -c release). Not part of `swift test`.
-        .executableTarget(name: "BadgeBench", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures", "BadgeRules"]),
-        .testTarget(name: "BadgeKitTests", dependencies: ["BadgeKit", "RunFixtures"]),
+        .executableTarget(name: "BadgeBench", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures", "SyntheticRuns", "BadgeRules"]),
+        // BadgeKit as a client sees it (`import BadgeKit` and test fixtures), and one look below the
+        // face (WhatIfMeasuresTests, through BadgePipeline).
+        .testTarget(name: "BadgeKitTests", dependencies: ["BadgeKit", "BadgePipeline", "RunFixtures", "SyntheticRuns"]),
         // Every entry point gives the same awards: random histories through `evaluate`, BadgeKit, the
         // worker, `evaluate --state` + `add` and `--as-of` (the built binary and the library).
-        .testTarget(name: "EntryPointsTests", dependencies: ["BadgeKit", "badgectl", "RunFixtures"]),
-        .testTarget(name: "RunFilesTests", dependencies: ["RunFiles", "RunAnalysis", "RunFixtures"]),
-        .testTarget(name: "RunAnalysisTests", dependencies: ["RunAnalysis", "RunFiles", "RunFixtures"]),
+        .testTarget(name: "EntryPointsTests", dependencies: ["BadgeKit", "badgectl", "RunFiles", "RunFixtures", "SyntheticRuns"]),
+        .testTarget(name: "RunFilesTests", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures", "SyntheticRuns"]),
+        .testTarget(name: "RunAnalysisTests", dependencies: ["RunAnalysis", "RunFiles", "RunFixtures", "SyntheticRuns"]),
         .testTarget(
             name: "RunLibraryTests",
-            dependencies: ["RunLibrary", "RunAnalysis", "RunFiles", "RunFixtures", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["RunLibrary", "RunAnalysis", "RunFiles", "RunFixtures", "SyntheticRuns", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .testTarget(name: "RunFixturesTests", dependencies: ["RunFixtures", "RunAnalysis", "RunFiles"]),
-        .testTarget(name: "BadgeRulesTests", dependencies: ["BadgeRules", "RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "BadgePipelineTests", dependencies: ["BadgePipeline", "BadgeRules", "RunFiles", "RunAnalysis", "RunFixtures"]),
         .testTarget(name: "BadgeCredentialsTests", dependencies: ["BadgeCredentials", "BadgeKit", "badgectl", "RunFixtures", .product(name: "Crypto", package: "swift-crypto")], exclude: ["Fixtures"]),
-        .testTarget(name: "BadgeReportTests", dependencies: ["BadgeReport", "RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures"]),
+        // The generator's tests, and the TCX writer's round trip (RunFixtures), checked as the generator's GPX is.
+        .testTarget(name: "SyntheticRunsTests", dependencies: ["SyntheticRuns", "RunFixtures", "RunAnalysis", "RunFiles"]),
+        .testTarget(name: "BadgeRulesTests", dependencies: ["BadgeRules", "RunFiles", "RunAnalysis", "RunLibrary", "SyntheticRuns", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "BadgePipelineTests", dependencies: ["BadgePipeline", "BadgeRules", "RunFiles", "RunAnalysis", "SyntheticRuns"]),
+        .testTarget(name: "BadgeLeagueTests", dependencies: ["BadgeLeague"]),
+        .testTarget(name: "BadgeReportTests", dependencies: ["BadgeReport", "RunFiles", "RunAnalysis", "RunLibrary"]),
         .testTarget(
             name: "BadgeCommandsTests",
-            dependencies: ["BadgeCommands", "badgectl", .product(name: "ArgumentParser", package: "swift-argument-parser"), "RunAnalysis", "RunLibrary", "RunFixtures", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["BadgeCommands", "badgectl", .product(name: "ArgumentParser", package: "swift-argument-parser"), "BadgePipeline", "RunAnalysis", "RunLibrary", "RunFixtures", "SyntheticRuns", .product(name: "GRDB", package: "GRDB.swift")],
             exclude: ["Golden", "Snapshots"]
         ),
     ]

@@ -7,6 +7,7 @@ import RunAnalysis
 import RunFiles
 import RunFixtures
 import RunLibrary
+import SyntheticRuns
 #if canImport(FoundationXML)
 import FoundationXML
 #endif

@@ -1,10 +1,11 @@
+import BadgeLeague
 import BadgePipeline
 import BadgeRules
 import Foundation
 import RunAnalysis
 import RunFiles
-import RunFixtures
 import RunLibrary
+import SyntheticRuns
 
 /// The entrances users take, as functions of bytes: what a command calls for a run file, the
 /// worker's stdin, a saved state and a pack. The fuzz targets (`Fuzz/`) call these and nothing

@@ -1,4 +1,7 @@
 import BadgeCredentials
+import BadgePipeline
+import BadgeRules
+import RunFiles
 import Foundation
 
 /// Open Badges 3.0 credentials (docs/credentials.md) as `badgectl credentials` makes and checks
@@ -26,7 +29,7 @@ extension BadgeEngine {
         let evaluation = evaluate(runs)
         let selected = select(runs).selected
         let sport = selection.sports.map { $0.sorted().joined(separator: ",") } ?? "all"
-        let facts = AwardFacts.all(awards: evaluation.awards, runs: runs, badges: rules.catalogue.badges + rules.packs.flatMap(\.badges),
+        let facts = AwardFacts.all(awards: evaluation.awards, runs: runs, badges: pipeline.engine.catalogue.badges + pipeline.engine.packs.flatMap(\.badges),
                                    runFile: { AwardFacts.runFile(run: $0, folder: folder) },
                                    asOf: selection.asOf ?? selected.compactMap(\.localDate).max() ?? "", zone: ZoneNames.name(of: zone),
                                    sport: sport, keepsDuplicates: !removesDuplicates)

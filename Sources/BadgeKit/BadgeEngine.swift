@@ -1,30 +1,49 @@
+import BadgePipeline
+import BadgeRules
 import Foundation
 import RunAnalysis
-@_exported import BadgePipeline
-@_exported import BadgeRules
-@_exported import RunFiles
+import RunFiles
 import RunLibrary
 
 /// badgectl as a library, for Swift servers and apps that decide badges when a run is uploaded or
 /// finished: read a file (or its bytes) or an app's samples into a run summary, load rule packs and
-/// a catalogue, evaluate a runner's history, and keep a saved state that each new run is added to.
+/// a catalogue, evaluate a runner's history, keep a saved state that each new run is added to, and
+/// ask what a run would earn (`whatIf`), why a badge was earned (`explain`) and how athletes compare
+/// (`league`).
 ///
-/// Everything goes through the pipeline the command line uses (`RunPipeline`): the same analyzer
+/// Everything goes through the pipeline the command line uses: the same analyzer
 /// (the splits, efforts, checkpoints and measures a rule sees are the same whether a run came from a
 /// file or from an app's arrays), the same selection (by default the command line's: running only,
 /// a run faster than the world record left out, several files of one activity counted once), so
 /// that a history earns here exactly what `badgectl evaluate` gives it.
 public struct BadgeEngine: Sendable {
-    /// The pipeline every run goes through: packs, zone, selection, cache.
-    public private(set) var pipeline: RunPipeline
+    /// Which runs of a history earn badges: the sports counted (running by default), implausible runs
+    /// out, one activity once, an as-of date; what `badgectl evaluate`'s `--sport` and `--as-of` set.
+    public typealias Selection = RunPipeline.Selection
+    /// A history sorted by `select(_:)`: the runs that earn badges, those left out and why, the duplicates.
+    public typealias Selected = RunPipeline.Selected
+    /// What one rule may spend: instructions per call and memory (the command line's defaults: `.default`).
+    public typealias Limits = RuleEngine.Limits
 
-    /// The loaded packs (`RuleEngine.packs`: name, version, `fingerprint`), the catalogue, the limits.
-    public var rules: RuleEngine { pipeline.engine }
+    /// A loaded rule pack: its name, version and content fingerprint (`sha256:<hex>`, the same for the
+    /// same files wherever they are), as awards name it.
+    public struct Pack: Sendable, Equatable {
+        /// `pack.lua`'s `name`.
+        public var name: String
+        /// `pack.lua`'s `version`.
+        public var version: String
+        /// `sha256:<hex>` of the pack's files.
+        public var fingerprint: String
+    }
+
+    /// The pipeline every run goes through: packs, zone, selection, cache.
+    private(set) var pipeline: RunPipeline
+
     /// The time zone of local dates for runs whose data carries no UTC offset.
     public var zone: TimeZone { pipeline.zone }
-    /// Which runs earn badges (`RunPipeline.Selection`): running only, implausible runs out,
+    /// Which runs earn badges (`Selection`): running only, implausible runs out,
     /// duplicates once, every date by default; each an option.
-    public var selection: RunPipeline.Selection {
+    public var selection: Selection {
         get { pipeline.selection }
         set { pipeline.selection = newValue }
     }
@@ -37,13 +56,13 @@ public struct BadgeEngine: Sendable {
     public var cacheWarnings: [String] { openingWarnings + (pipeline.cache?.warnings ?? []) }
     private let openingWarnings: [String]
 
-    /// Loads the packs (each a pack folder or a folder of packs: `RulePack.folders(in:)`, as
-    /// `--rules`) and the catalogue (`badges.json` or MoonRunner's `badges.txt`). A pack that does not
+    /// Loads the packs (each a pack folder, or a folder of packs whose every sub-folder is a pack, as
+    /// `--rules` takes them) and the catalogue (`badges.json` or MoonRunner's `badges.txt`). A pack that does not
     /// load is left out and listed in `loadFailures`. `cache`: a run-summary cache file (SQLite, made
     /// if missing, shareable with `badgectl --cache`) that files are read through; nil reads every file.
     /// - Throws: `BadgeKitError.catalogue` when the catalogue cannot be read.
     public init(packs: [String], catalogue: String, zone: TimeZone = .current, athlete: Athlete? = nil,
-                limits: RuleEngine.Limits = .default, selection: RunPipeline.Selection = .default, cache: String? = nil) throws {
+                limits: Limits = .default, selection: Selection = .default, cache: String? = nil) throws {
         let loaded: Catalogue
         do { loaded = try Catalogue.load(path: catalogue) } catch { throw BadgeKitError.catalogue(path: catalogue, reason: "\(error)") }
         var engine = RuleEngine(packDirectories: RulePack.folders(in: packs), catalogue: loaded, limits: limits)
@@ -66,10 +85,12 @@ public struct BadgeEngine: Sendable {
     }
 
     /// The packs that loaded, in order, each with its `name`, `version` and content `fingerprint`.
-    public var packs: [RulePack] { rules.packs }
+    public var packs: [Pack] {
+        pipeline.engine.packs.map { Pack(name: $0.name, version: $0.version, fingerprint: $0.fingerprint) }
+    }
 
     /// Packs that did not load (also in every evaluation's `failures`).
-    public var loadFailures: [RuleFailure] { rules.loadFailures }
+    public var loadFailures: [RuleFailure] { pipeline.engine.loadFailures }
 
     // MARK: - Runs
 
@@ -109,7 +130,7 @@ public struct BadgeEngine: Sendable {
     // MARK: - Badges
 
     /// The runs of a history that earn badges (`selection`), those left out and why, the duplicates.
-    public func select(_ runs: [RunSummary]) -> RunPipeline.Selected {
+    public func select(_ runs: [RunSummary]) -> Selected {
         pipeline.select(runs)
     }
 
@@ -123,12 +144,25 @@ public struct BadgeEngine: Sendable {
     /// evidence), what it would change (a `best` moving to it), and each pack's next badge before and
     /// after: `badgectl whatif` for an app ("run 12 km in an hour tomorrow and you earn..."). The run
     /// is generated even-paced through the same analyzer, so it has splits, efforts and measures.
-    /// - Throws: `BadgeKitError.whatIf` for a run outside what can be made exactly (`WhatIf.Run.outOfRange`:
+    /// - Throws: `BadgeKitError.whatIf` for a run outside what can be made exactly (`WhatIfRun.outOfRange`:
     ///   100 m to 250 km, 1:30/km to 30:00/km, starting from 1970 to 2099).
-    public func whatIf(_ run: WhatIf.Run, history: [RunSummary]) throws -> WhatIf.Outcome {
+    public func whatIf(_ run: WhatIfRun, history: [RunSummary]) throws -> WhatIfOutcome {
         do { return try pipeline.whatIf(run, selected: pipeline.select(history).selected) } catch {
             throw BadgeKitError.whatIf(reason: "\(error)")
         }
+    }
+
+    /// Why a badge was earned (which runs, which rules, the numbers they read and the evidence they
+    /// showed) or what would earn it (each rule's hint and progress, the runs that would earn a tier),
+    /// from `history` evaluated as `evaluate(_:)` does: `badgectl explain` as a value. `badge` is an
+    /// id (`five-k`) or a name (`Five K`, any case), of the catalogue or of a pack.
+    /// - Throws: `BadgeKitError.unknownBadge` with the closest badge when none has that id or name.
+    public func explain(_ badge: String, history: [RunSummary]) throws -> BadgeExplanation {
+        let known = BadgeExplanation.knownBadges(catalogue: pipeline.engine.catalogue, packs: pipeline.engine.packs)
+        guard let found = BadgeExplanation.badge(badge, in: known) else {
+            throw BadgeKitError.unknownBadge(id: badge, suggestion: BadgeExplanation.closestBadge(to: badge, in: known))
+        }
+        return BadgeExplanation(badge: found, theme: nil, evaluation: evaluate(history), runs: history, fileErrors: [])
     }
 
     /// Evaluates a runner's whole history and saves each rule's state in `directory` (replacing any
@@ -162,154 +196,5 @@ extension BadgeEngine {
         do { return try StateStore(directory: directory).awards() } catch {
             throw BadgeKitError.state(reason: "\(error)")
         }
-    }
-}
-
-/// What an app has after a run: one entry per sample in each array, in time order.
-public struct RunSamples: Sendable, Equatable {
-    /// The `format` of a summary made from samples.
-    public static let format = "samples"
-
-    /// Seconds since 1970-01-01T00:00:00Z (UTC).
-    public var times: [Double]
-    /// Degrees, WGS84.
-    public var latitudes: [Double]
-    /// Degrees, WGS84.
-    public var longitudes: [Double]
-    /// Metres above sea level, one per sample (`.nan` for a sample without); nil when none.
-    public var elevations: [Double]?
-    /// Beats per minute, one per sample (`.nan` for a sample without); nil when none.
-    public var heartRates: [Double]?
-    /// The sport as the app names it ("running" when nil).
-    public var sport: String?
-    /// A name for the run.
-    public var name: String?
-    /// The runner's UTC offset at the start, in seconds, when the app knows it (local dates);
-    /// nil: the engine's zone.
-    public var utcOffsetSeconds: Int?
-
-    /// Samples; `elevations` and `heartRates` are optional.
-    public init(times: [Double], latitudes: [Double], longitudes: [Double], elevations: [Double]? = nil,
-                heartRates: [Double]? = nil, sport: String? = nil, name: String? = nil, utcOffsetSeconds: Int? = nil) {
-        self.times = times; self.latitudes = latitudes; self.longitudes = longitudes
-        self.elevations = elevations; self.heartRates = heartRates
-        self.sport = sport; self.name = name; self.utcOffsetSeconds = utcOffsetSeconds
-    }
-
-    /// The samples as a track (one segment), checked.
-    func track(id: String) throws -> Track {
-        let count = times.count
-        func check(_ column: [Double]?, _ name: String) throws {
-            if let column, column.count != count {
-                throw BadgeKitError.samples(id: id, reason: "\(column.count) \(name) for \(count) times (one per sample)")
-            }
-        }
-        try check(latitudes, "latitudes")
-        try check(longitudes, "longitudes")
-        try check(elevations, "elevations")
-        try check(heartRates, "heart rates")
-        guard count >= 2 else { throw BadgeKitError.samples(id: id, reason: "\(count) samples; a run needs at least 2") }
-        for i in 0..<count {
-            guard times[i].isFinite else { throw BadgeKitError.samples(id: id, reason: "sample \(i): time \(times[i]) is not a number of seconds") }
-            guard latitudes[i].isFinite, abs(latitudes[i]) <= 90 else { throw BadgeKitError.samples(id: id, reason: "sample \(i): latitude \(latitudes[i]) is not from -90 to 90") }
-            guard longitudes[i].isFinite, abs(longitudes[i]) <= 180 else { throw BadgeKitError.samples(id: id, reason: "sample \(i): longitude \(longitudes[i]) is not from -180 to 180") }
-        }
-        var track = Track(source: id)
-        track.name = name
-        track.sport = sport ?? "running"
-        track.times = times
-        track.latitudes = latitudes
-        track.longitudes = longitudes
-        track.elevations = elevations ?? Array(repeating: .nan, count: count)
-        if let heartRates, heartRates.contains(where: { !$0.isNaN }) { track.heartRates = heartRates }
-        track.segmentStarts = [0]
-        track.utcOffsetSeconds = utcOffsetSeconds
-        return track
-    }
-}
-
-/// What the library reports when it cannot do what was asked.
-public enum BadgeKitError: Error, CustomStringConvertible, Equatable, Sendable {
-    /// The catalogue at `path` cannot be read.
-    case catalogue(path: String, reason: String)
-    /// A run file (or upload) `id` cannot be read: the reader's message (file, line or byte, what is wrong).
-    case run(id: String, reason: String)
-    /// The samples of run `id` are not usable (columns of different lengths, a value out of range).
-    case samples(id: String, reason: String)
-    /// A saved state cannot be read, written or used: the file and what is wrong.
-    case state(reason: String)
-    /// A what-if run that cannot be made as asked: why, with the limits.
-    case whatIf(reason: String)
-
-    /// A message naming what is at fault.
-    public var description: String {
-        switch self {
-        case .catalogue(let path, let reason): return "catalogue \(path): \(reason)"
-        case .run(let id, let reason): return "run \(id): \(reason)"
-        case .samples(let id, let reason): return "run \(id): \(reason)"
-        case .state(let reason): return "state: \(reason)"
-        case .whatIf(let reason): return reason
-        }
-    }
-}
-
-// MARK: - Across athletes
-
-/// One athlete for `BadgeEngine.league`: their name, what their worker line would say of them
-/// (sex, birth date `YYYY-MM-DD`, team), their own profile when they have one, and their runs (any order).
-public struct LeagueAthlete: Sendable {
-    public var name: String
-    public var profile: League.Profile
-    /// Their profile (heart rates, zones, birth date, sex), as a worker line gives it: their measures
-    /// and rules use it (`ctx.athlete`, zones, age grade); nil: the engine's. Read their runs with
-    /// `engine.with(athlete:)` of the same profile, so that the runs carry the measures it resolves.
-    /// Their categories take its sex and birth date where `profile` gives none.
-    public var athlete: Athlete?
-    public var runs: [RunSummary]
-
-    public init(name: String, profile: League.Profile = League.Profile(), athlete: Athlete? = nil, runs: [RunSummary]) {
-        self.name = name; self.profile = profile; self.athlete = athlete; self.runs = runs
-    }
-}
-
-/// What `BadgeEngine.league` gives: the lines (`badgectl league`'s, as values) and the packs'
-/// league hooks that failed to load or failed on a group (file:line and the reason).
-public struct LeagueOutcome: Sendable {
-    public var lines: [LeagueLine]
-    public var failures: [String]
-}
-
-extension BadgeEngine {
-    /// The cross-athlete stage of `badgectl league` (docs/league.md): each athlete evaluated as the
-    /// worker evaluates them (this engine's selection, then its packs), then crowns, leaderboards,
-    /// Local Legends, club challenges, rarity and the packs' `league.lua` awards, through the same
-    /// `League` the command runs. Athletes' names must differ (a repeated one is left out and named
-    /// in `failures`).
-    public func league(_ athletes: [LeagueAthlete], options: League.Options = League.Options()) -> LeagueOutcome {
-        let league = League(packs: rules.packs, options: options)
-        var failures: [String] = []
-        for pack in rules.packs {
-            do {
-                if let hook = try LeagueHook.load(pack: pack, limits: rules.limits) { league.hooks.append(hook) }
-            } catch {
-                failures.append("\(error)")
-            }
-        }
-        var seen: Set<String> = []
-        for athlete in athletes {
-            guard seen.insert(athlete.name).inserted else {
-                failures.append("athlete \(athlete.name) given twice: left out the second time")
-                continue
-            }
-            let own = athlete.athlete.map { pipeline.with(athlete: $0) } ?? pipeline
-            let selection = own.select(athlete.runs)
-            var profile = athlete.profile
-            profile.sex = profile.sex ?? athlete.athlete?.sex
-            profile.birthDate = profile.birthDate ?? athlete.athlete?.birthDate
-            league.add(athlete: athlete.name, profile: profile, runs: selection.selected,
-                       evaluation: own.engine.evaluate(runs: selection.selected))
-        }
-        let lines = league.lines()
-        return LeagueOutcome(lines: lines, failures: failures + league.failures)
     }
 }

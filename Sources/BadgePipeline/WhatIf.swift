@@ -2,13 +2,23 @@ import BadgeRules
 import Foundation
 import RunAnalysis
 import RunFiles
-import RunFixtures
+import SyntheticRuns
 
 /// What a run would earn if it were run next (`badgectl whatif`): a hypothetical even-paced run (made
-/// by RunFixtures' generator, so it has splits, efforts, checkpoints and measures like a real one) is
+/// by SyntheticRuns' generator, so it has splits, efforts, checkpoints and measures like a real one) is
 /// added to a history and the history evaluated with and without it. Here in the pipeline, above the
-/// rules: making runs is not the rules host's job, and BadgeRules does not depend on RunFixtures.
+/// rules: making runs is not the rules host's job, and BadgeRules does not depend on SyntheticRuns.
 public enum WhatIf {
+    /// A point a what-if run passes through (degrees, WGS84).
+    public struct Waypoint: Sendable, Equatable {
+        public var latitude: Double
+        public var longitude: Double
+
+        public init(latitude: Double, longitude: Double) {
+            self.latitude = latitude; self.longitude = longitude
+        }
+    }
+
     /// The run to imagine.
     public struct Run: Sendable, Equatable {
         /// The distance (m): the length of the generated path.
@@ -26,10 +36,10 @@ public enum WhatIf {
         public var id: String
         /// Where the run goes (`WhatIf.route(segment:packs:)`: a segment's own path with a lead-in and a
         /// lead-out; `WhatIf.route(place:packs:distanceMeters:)`: out and back through a place); nil: the generator's invented path, on which measures of where are nil.
-        public var route: [RunGenerator.Waypoint]?
+        public var route: [Waypoint]?
 
         public init(distanceMeters: Double, elapsedSeconds: Double, startEpochSeconds: Double, utcOffsetSeconds: Int,
-                    elevationGainMeters: Double? = nil, id: String = "what-if", route: [RunGenerator.Waypoint]? = nil) {
+                    elevationGainMeters: Double? = nil, id: String = "what-if", route: [Waypoint]? = nil) {
             self.distanceMeters = distanceMeters; self.elapsedSeconds = elapsedSeconds
             self.startEpochSeconds = startEpochSeconds; self.utcOffsetSeconds = utcOffsetSeconds
             self.elevationGainMeters = elevationGainMeters; self.id = id; self.route = route
@@ -130,7 +140,7 @@ public enum WhatIf {
         generator.utcOffsetSeconds = run.utcOffsetSeconds
         generator.name = "What if"
         if let route = run.route, let first = route.first {
-            generator.route = route
+            generator.route = route.map { RunGenerator.Waypoint(latitude: $0.latitude, longitude: $0.longitude) }
             generator.startLatitude = first.latitude
             generator.startLongitude = first.longitude
         }
@@ -174,7 +184,7 @@ public enum WhatIf {
     /// A segment's path to run along (`whatif --segment PACK/NAME`): the segment measure NAME of pack PACK.
     public struct SegmentRoute: Sendable {
         /// The waypoints: `leadMeters` before the start gate, the path, `leadMeters` past the end gate.
-        public var waypoints: [RunGenerator.Waypoint]
+        public var waypoints: [Waypoint]
         /// The segment's length (m) and the whole route's.
         public var segmentMeters: Double
         public var routeMeters: Double
@@ -206,14 +216,14 @@ public enum WhatIf {
         let n = path.latitudes.count
         let lead = leadMeters(path)
         /// The point `lead` metres from point `a` away from point `b` (in the path's local plane).
-        func beyond(_ a: Int, awayFrom b: Int) -> RunGenerator.Waypoint {
+        func beyond(_ a: Int, awayFrom b: Int) -> Waypoint {
             let dx = path.x[a] - path.x[b], dy = path.y[a] - path.y[b]
             let length = max((dx * dx + dy * dy).squareRoot(), 1e-9)
-            return RunGenerator.Waypoint(latitude: path.latitudes[a] + lead * dy / length / path.metresPerDegreeLatitude,
+            return Waypoint(latitude: path.latitudes[a] + lead * dy / length / path.metresPerDegreeLatitude,
                                          longitude: path.longitudes[a] + lead * dx / length / path.metresPerDegreeLongitude)
         }
         var waypoints = [beyond(0, awayFrom: 1)]
-        for i in 0..<n { waypoints.append(RunGenerator.Waypoint(latitude: path.latitudes[i], longitude: path.longitudes[i])) }
+        for i in 0..<n { waypoints.append(Waypoint(latitude: path.latitudes[i], longitude: path.longitudes[i])) }
         waypoints.append(beyond(n - 1, awayFrom: n - 2))
         return SegmentRoute(waypoints: waypoints, segmentMeters: path.length, routeMeters: path.length + 2 * lead)
     }
@@ -229,7 +239,7 @@ public enum WhatIf {
     /// goes out from half the distance on the equator's side and turns at the place (one visit).
     /// - Throws: `RulesError.whatIf` naming the packs, or the pack's places with the closest name, when
     ///   none matches.
-    public static func route(place reference: String, packs: [RulePack], distanceMeters: Double) throws -> [RunGenerator.Waypoint] {
+    public static func route(place reference: String, packs: [RulePack], distanceMeters: Double) throws -> [Waypoint] {
         let parts = reference.split(separator: "/", maxSplits: 1).map(String.init)
         let places = packs.flatMap { pack in
             pack.measures.filter { $0.definition.kind == MeasureKind.place.name }.map { "\(pack.name)/\($0.name)" }
@@ -253,10 +263,10 @@ public enum WhatIf {
         let toward = lat >= 0 ? 1.0 : -1.0  // away from the equator
         let quarter = distanceMeters / 4 / metresPerDegree
         if abs(lat + toward * quarter) <= placeRouteLatitude {
-            return [RunGenerator.Waypoint(latitude: lat - toward * quarter, longitude: lon),
-                    RunGenerator.Waypoint(latitude: lat + toward * quarter, longitude: lon)]
+            return [Waypoint(latitude: lat - toward * quarter, longitude: lon),
+                    Waypoint(latitude: lat + toward * quarter, longitude: lon)]
         }
-        return [RunGenerator.Waypoint(latitude: lat - toward * 2 * quarter, longitude: lon), RunGenerator.Waypoint(latitude: lat, longitude: lon)]
+        return [Waypoint(latitude: lat - toward * 2 * quarter, longitude: lon), Waypoint(latitude: lat, longitude: lon)]
     }
 
     /// Evaluates `history` with `engine`, then `history` plus `run`, and says what the run changes.

@@ -1,4 +1,5 @@
 import RunFiles
+import SyntheticRuns
 
 /// Writes a `Track` as a Garmin-style TCX activity: its laps (`track.laps`, each with its
 /// `StartTime`, `TotalTimeSeconds`, `DistanceMeters`, heart rates, `Intensity` and `TriggerMethod`, and

@@ -1,6 +1,7 @@
 import Foundation
 import RunFiles
 import RunFixtures
+import SyntheticRuns
 import XCTest
 
 /// Issue 27 end to end, through the built binary: an Apple Health export as its zip, its folder and a

@@ -1,5 +1,5 @@
 import Foundation
-import RunFixtures
+import SyntheticRuns
 import XCTest
 
 /// Each athlete is themselves (issue 48, item 2): a worker or league line's profile (`birth_date`,

@@ -1,6 +1,6 @@
 import Foundation
 import RunFiles
-import RunFixtures
+import SyntheticRuns
 import XCTest
 
 /// Issue V end to end: FIT files whose watch recorded its own climb, heart rate and laps, through

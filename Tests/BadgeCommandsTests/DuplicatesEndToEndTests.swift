@@ -1,6 +1,7 @@
 import Foundation
 import RunFiles
 import RunFixtures
+import SyntheticRuns
 import XCTest
 
 /// `evaluate` on one run kept as FIT, TCX and GPX (as the real-data set keeps a Garmin run), plus

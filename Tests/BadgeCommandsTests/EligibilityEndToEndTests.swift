@@ -1,5 +1,5 @@
 import Foundation
-import RunFixtures
+import SyntheticRuns
 import XCTest
 
 /// The guide's "Eligibility example", as written: its test passes under `badgectl test`; on a folder

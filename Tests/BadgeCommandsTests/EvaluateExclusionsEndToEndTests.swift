@@ -1,5 +1,5 @@
 import Foundation
-import RunFixtures
+import SyntheticRuns
 import XCTest
 
 /// `evaluate` lists the runs a pack's eligibility leaves out, with the pack and the reason, beside the

@@ -1,8 +1,9 @@
+import BadgePipeline
 import BadgeRules
 import Foundation
 import RunAnalysis
-import RunFixtures
 import RunLibrary
+import SyntheticRuns
 import XCTest
 
 @testable import BadgeCommands

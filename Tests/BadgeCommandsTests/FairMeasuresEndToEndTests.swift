@@ -1,5 +1,5 @@
 import Foundation
-import RunFixtures
+import SyntheticRuns
 import XCTest
 
 /// The shipped agegrade pack through the CLI: generated 10 km runs by a man of 54 (born 1970-01-01, runs

@@ -1,7 +1,7 @@
 import ArgumentParser
 @testable import BadgeCommands
 import Foundation
-import RunFixtures
+import SyntheticRuns
 import XCTest
 
 /// `FastPath`: the command lines it runs without the argument parser are read as the parser reads

@@ -1,6 +1,6 @@
 import Foundation
 import RunFiles
-import RunFixtures
+import SyntheticRuns
 import XCTest
 
 /// The places and explorer packs through the CLI on the sample runs (four of them lap the park loop the

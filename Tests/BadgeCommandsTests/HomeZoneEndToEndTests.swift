@@ -1,5 +1,5 @@
 import Foundation
-import RunFixtures
+import SyntheticRuns
 import XCTest
 
 /// A rule sees the home zone (`ctx.zone`: `--tz`, else the machine's) and any zone's UTC offset at an

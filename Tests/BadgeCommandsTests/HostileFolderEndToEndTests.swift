@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 import RunAnalysis
 import RunFiles
-import RunFixtures
+import RunLibrary
+import SyntheticRuns
 import XCTest
 
 /// `badgectl evaluate` on the sample runs beside hostile entries (issue H items 2-4), as a user would

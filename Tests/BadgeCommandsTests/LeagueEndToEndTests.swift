@@ -1,6 +1,6 @@
 import Foundation
 import RunFiles
-import RunFixtures
+import SyntheticRuns
 import XCTest
 
 /// `badgectl league` through the built binary on a population whose answers are known by

@@ -1,7 +1,7 @@
 import BadgeCommands
 import Foundation
 import RunFiles
-import RunFixtures
+import SyntheticRuns
 import XCTest
 
 /// Files whose content does not match their name (issue S item 1): text, garbage, a zip, a FIT, a

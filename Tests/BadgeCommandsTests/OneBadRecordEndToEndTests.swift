@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import RunFiles
 import RunFixtures
+import SyntheticRuns
 import XCTest
 
 /// Issue 47 (S2) through the built binary: one bad record costs only itself (Apple Health, SML,

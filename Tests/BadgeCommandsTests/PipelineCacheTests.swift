@@ -1,5 +1,5 @@
 import Foundation
-import RunFixtures
+import SyntheticRuns
 import XCTest
 
 /// Every command that reads run files shares one pipeline: each takes `--cache PATH` and `--no-cache`,

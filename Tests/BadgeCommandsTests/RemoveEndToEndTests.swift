@@ -1,5 +1,5 @@
 import Foundation
-import RunFixtures
+import SyntheticRuns
 import XCTest
 
 /// Taking runs back (issue 51, N, item 1), through the built binary: `remove --state DIR RUN...`, and

@@ -1,6 +1,7 @@
 import Foundation
 import RunFiles
 import RunFixtures
+import SyntheticRuns
 import XCTest
 
 /// The smaller points of issue 49 (a coach writing a masters pack), each through the built binary.

@@ -1,5 +1,5 @@
 import Foundation
-import RunFixtures
+import SyntheticRuns
 import XCTest
 
 /// `t.run{ athlete = { birth_date =, sex = } }` through `badgectl test`: the pack's age_grade measure is

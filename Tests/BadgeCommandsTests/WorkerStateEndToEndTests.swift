@@ -1,5 +1,5 @@
 import Foundation
-import RunFixtures
+import SyntheticRuns
 import XCTest
 
 /// `badgectl worker --state-dir DIR` (issue 51, N, items 3 and 4), through the built binary: uploads

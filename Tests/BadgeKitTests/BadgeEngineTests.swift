@@ -1,12 +1,16 @@
 import BadgeKit
 import Foundation
 import RunFixtures
+import SyntheticRuns
 import XCTest
 
 /// The library's API end to end on the shipped packs: samples and files give the same summary,
 /// a history evaluates, a saved state takes one more run.
 final class BadgeEngineTests: XCTestCase {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+    /// An award by what makes it that award: pack, rule, badge, tier and run.
+    static func identity(_ award: Award) -> String { [award.pack, award.rule, award.badge, award.tier, award.run].joined(separator: "/") }
 
     func engine() throws -> BadgeEngine {
         try BadgeEngine(packs: [Self.root + "/rules"], catalogue: Self.root + "/badges.json", zone: TimeZone(identifier: "UTC") ?? .current)
@@ -45,19 +49,15 @@ final class BadgeEngineTests: XCTestCase {
         let track = generator.track()
         let first = try engine.summary(samples: RunSamples(times: track.times, latitudes: track.latitudes, longitudes: track.longitudes), id: "first")
         let start = (first.startEpochSeconds ?? 0) + 86_400
-        let outcome = try engine.whatIf(WhatIf.Run(distanceMeters: 10_500, elapsedSeconds: 3_600, startEpochSeconds: start, utcOffsetSeconds: 0),
-                                    history: [first])
+        let outcome = try engine.whatIf(WhatIfRun(distanceMeters: 10_500, elapsedSeconds: 3_600, startEpochSeconds: start, utcOffsetSeconds: 0),
+                                        history: [first])
         XCTAssertEqual(outcome.run.distanceMeters, 10_500, accuracy: 2)
         XCTAssertTrue(outcome.awards.contains { $0.badge == "ten-k" && $0.tier == "earned" }, "\(outcome.awards)")
         XCTAssertFalse(outcome.awards.contains { $0.badge == "fifteen-k" })
         XCTAssertFalse(outcome.before.awards.contains { $0.badge == "ten-k" })
         // Its path is invented: no place, segment or tile is counted (the explorer pack's first
-        // tiles would otherwise be "earned" on a made-up route).
-        let whereDefinitions = engine.rules.measureDefinitions.filter { WhatIf.whereKinds.contains($0.kind) }
-        XCTAssertFalse(whereDefinitions.isEmpty)
-        for definition in whereDefinitions { XCTAssertNil(outcome.run.measures[definition.key], definition.key) }
+        // tiles would otherwise be "earned" on a made-up route; WhatIfMeasuresTests checks the measures).
         XCTAssertFalse(outcome.awards.contains { $0.pack == "explorer" || $0.pack == "places" }, "\(outcome.awards)")
-        XCTAssertFalse(engine.rules.measureDefinitions.filter { $0.kind == "effort" }.allSatisfy { outcome.run.measures[$0.key] == nil })
     }
 
     /// The library selects runs as `badgectl evaluate` does (issue P: it only removed duplicates, so a
@@ -90,7 +90,7 @@ final class BadgeEngineTests: XCTestCase {
         XCTAssertEqual(awarded.count, 1, "\(awarded)")
         XCTAssertTrue(awarded.isDisjoint(with: ["ride", "impossible"]))
 
-        engine.selection = RunPipeline.Selection(sports: nil, excludesImplausible: false, removesDuplicates: false)
+        engine.selection = BadgeEngine.Selection(sports: nil, excludesImplausible: false, removesDuplicates: false)
         XCTAssertEqual(engine.select(history).selected.map(\.id), ["run", "run-export", "ride", "impossible"])
         let everything = Set(engine.evaluate(history).awards.map(\.run))
         XCTAssertTrue(everything.isSuperset(of: ["run", "ride", "impossible"]), "\(everything)")
@@ -104,7 +104,6 @@ final class BadgeEngineTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder + "/drafts", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: Self.root + "/rules/checkpoints", toPath: folder + "/checkpoints")
-        XCTAssertEqual(RulePack.folders(in: [folder + "/"]), [folder + "/checkpoints", folder + "/drafts"])
         let engine = try BadgeEngine(packs: [folder + "/"], catalogue: Self.root + "/badges.json")
         XCTAssertEqual(engine.packs.map(\.name), ["checkpoints"])
         XCTAssertEqual(engine.loadFailures.map(\.pack), ["drafts"])
@@ -151,11 +150,33 @@ final class BadgeEngineTests: XCTestCase {
         let added = try engine.add([runs[2]], toStateIn: folder)
         XCTAssertNil(added.replayed)
         XCTAssertEqual(added.runCount, 3)
-        XCTAssertEqual(try engine.awards(inStateIn: folder).map(IncrementalEvaluator.identity), engine.evaluate(runs).awards.map(IncrementalEvaluator.identity))
+        XCTAssertEqual(try engine.awards(inStateIn: folder).map(Self.identity), engine.evaluate(runs).awards.map(Self.identity))
         XCTAssertEqual(added.awardCount, engine.evaluate(runs).awards.count)
         XCTAssertFalse(saved.evaluation.awards.isEmpty)
         XCTAssertThrowsError(try engine.add([runs[2]], toStateIn: folder + "/none")) { error in
             XCTAssertTrue("\(error)".contains("no saved state here"), "\(error)")
+        }
+    }
+
+    /// The library's explain: `badgectl explain` as a value (an award with its run's numbers, or what
+    /// would earn the badge), a badge found by id or name, and a misspelt one named with the closest.
+    func testExplainByIdOrNameAndTheClosestForATypo() throws {
+        let engine = try engine()
+        var generator = RunGenerator(seed: 9, distanceMeters: 10_300, paceSecondsPerKilometre: 330)
+        generator.style = .compact
+        let track = generator.track()
+        let run = try engine.summary(samples: RunSamples(times: track.times, latitudes: track.latitudes, longitudes: track.longitudes), id: "run")
+        let explained = try engine.explain("ten-k", history: [run])
+        XCTAssertTrue(explained.earned)
+        XCTAssertEqual(explained.awards.first?.run, "run")
+        XCTAssertEqual(try XCTUnwrap(explained.awards.first?.distanceMeters), run.distanceMeters, accuracy: 1e-9)
+        let notYet = try engine.explain("fifteen-k", history: [run])
+        XCTAssertFalse(notYet.earned)
+        XCTAssertFalse(notYet.statuses.isEmpty && notYet.targets.isEmpty && notYet.remainingMeters == nil, "nothing says what would earn it")
+        XCTAssertEqual(try engine.explain(explained.name, history: [run]).badge, "ten-k")
+        XCTAssertThrowsError(try engine.explain("ten-kk", history: [run])) { error in
+            XCTAssertEqual(error as? BadgeKitError, .unknownBadge(id: "ten-kk", suggestion: "ten-k"))
+            XCTAssertEqual("\(error)", "unknown badge 'ten-kk'; did you mean 'ten-k'?")
         }
     }
 }

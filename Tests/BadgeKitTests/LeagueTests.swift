@@ -1,13 +1,13 @@
 import BadgeKit
 import Foundation
-import RunFixtures
+import SyntheticRuns
 import XCTest
 
 /// `BadgeEngine.league` on a generated population whose answers are known by construction
 /// (LeaguePopulation: everyone laps the places pack's park loop at an even pace).
 final class LeagueTests: XCTestCase {
     func testLeagueGivesTheConstructedCrownsLegendClubsAndRarityAsValues() throws {
-        let day0 = Timestamps.daysFromCivil(year: 2026, month: 3, day: 1)
+        let day0 = 20_513  // 2026-03-01, in days since 1970-01-01
         // ana and cai equal (ana's effort earlier), ben the most efforts in 90 days, eve more but 200 days old.
         let population = LeaguePopulation(athletes: [
             .init(name: "ana", paceSecondsPerKilometre: 300, runs: 2, laps: 1, firstDay: day0, team: "red", sex: "F", birthDate: "1990-05-01", seed: 1),
@@ -22,13 +22,13 @@ final class LeagueTests: XCTestCase {
         let engine = try BadgeEngine(packs: [BadgeEngineTests.root + "/rules/places"], catalogue: BadgeEngineTests.root + "/badges.json",
                                      zone: TimeZone(identifier: "UTC") ?? .current)
         let athletes = try population.athletes.map { athlete in
-            LeagueAthlete(name: athlete.name, profile: League.Profile(sex: athlete.sex, birthDate: athlete.birthDate, team: athlete.team),
+            LeagueAthlete(name: athlete.name, profile: LeagueProfile(sex: athlete.sex, birthDate: athlete.birthDate, team: athlete.team),
                           runs: try (0..<athlete.runs).flatMap { try engine.summaries(file: folder + "/" + LeaguePopulation.file(athlete, run: $0)) })
         }
-        var options = League.Options()
+        var options = LeagueOptions()
         options.minimumAthletes = 5
         options.categories = [.sex]
-        options.goals = [try XCTUnwrap(League.ClubGoal("runs=10"))]
+        options.goals = [try XCTUnwrap(.init("runs=10"))]
         let outcome = engine.league(athletes, options: options)
         XCTAssertEqual(outcome.failures, [])
         let lines = outcome.lines

@@ -2,7 +2,8 @@ import Foundation
 import XCTest
 
 /// What-if runs are made above the rules: the rules host (BadgeRules) neither imports nor depends on
-/// RunFixtures, the generator of synthetic runs. Only the Lua state wrapper (`Lua/LuaState.swift`)
+/// RunFixtures or SyntheticRuns, the generator of made-up runs; no shipped product links the test
+/// fixtures (RunFixtures). Only the Lua state wrapper (`Lua/LuaState.swift`)
 /// imports the C modules (CLua, CLuaShims): every other file reaches Lua through it.
 final class LayeringTests: XCTestCase {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -14,11 +15,55 @@ final class LayeringTests: XCTestCase {
         for file in files {
             let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
             XCTAssertFalse(text.contains("import RunFixtures"), "Sources/BadgeRules/\(file) imports RunFixtures")
+            XCTAssertFalse(text.contains("import SyntheticRuns"), "Sources/BadgeRules/\(file) imports SyntheticRuns")
         }
         let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
         let start = try XCTUnwrap(manifest.range(of: "name: \"BadgeRules\","))
         let end = try XCTUnwrap(manifest.range(of: "resources:", range: start.upperBound..<manifest.endIndex))
         XCTAssertFalse(manifest[start.upperBound..<end.lowerBound].contains("RunFixtures"), "BadgeRules depends on RunFixtures in Package.swift")
+    }
+
+    /// The targets each target depends on in Package.swift, by name (products of other packages left out).
+    static func manifestDependencies() throws -> [String: [String]] {
+        let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        var dependencies: [String: [String]] = [:]
+        var rest = manifest[...]
+        while let name = rest.range(of: "name: \""), let close = rest[name.upperBound...].firstIndex(of: "\"") {
+            let target = String(rest[name.upperBound..<close])
+            rest = rest[close...]
+            // The `dependencies: [...]` that follows, before the next target.
+            let next = rest.range(of: "name: \"", range: rest.index(after: rest.startIndex)..<rest.endIndex)?.lowerBound ?? rest.endIndex
+            guard let list = rest.range(of: "dependencies: [", range: rest.startIndex..<next) else { continue }
+            var depth = 1, index = list.upperBound
+            while depth > 0, index < rest.endIndex {
+                if rest[index] == "[" { depth += 1 } else if rest[index] == "]" { depth -= 1 }
+                index = rest.index(after: index)
+            }
+            let text = String(rest[list.upperBound..<index]).replacingOccurrences(of: #"\.product\([^)]*\)"#, with: "", options: .regularExpression)
+            dependencies[target] = text.split(separator: "\"", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+        }
+        return dependencies
+    }
+
+    /// The shipped products (badgectl, BadgeKit, BadgeCommands, RunFiles) link no test fixtures, and the
+    /// pipeline makes what-if runs with SyntheticRuns, not RunFixtures.
+    func testNoShippedProductLinksTheFixtures() throws {
+        let dependencies = try Self.manifestDependencies()
+        func closure(_ target: String) -> Set<String> {
+            var seen: Set<String> = [], queue = [target]
+            while let next = queue.popLast() {
+                if seen.insert(next).inserted { queue += dependencies[next] ?? [] }
+            }
+            return seen
+        }
+        XCTAssertEqual(dependencies["BadgePipeline"]?.contains("SyntheticRuns"), true)
+        for product in ["badgectl", "BadgeKit", "BadgeCommands", "RunFiles"] {
+            let linked = closure(product)
+            XCTAssertNotNil(dependencies[product], "no target \(product) in Package.swift")
+            XCTAssertFalse(linked.contains("RunFixtures"), "\(product) links RunFixtures")
+        }
+        XCTAssertFalse(closure("BadgeRules").contains("SyntheticRuns"))
+        XCTAssertTrue(closure("BadgeKitTests").contains("RunFixtures"))
     }
 
     func testOnlyLuaStateImportsTheCModules() throws {

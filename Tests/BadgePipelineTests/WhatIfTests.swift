@@ -3,7 +3,7 @@ import BadgeRules
 import Foundation
 import RunAnalysis
 import RunFiles
-import RunFixtures
+import SyntheticRuns
 import XCTest
 
 /// The what-if core: an even-paced generated run, added to a history; exact boundaries resolve as

@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 import RunAnalysis
 import RunFiles
-import RunFixtures
 import RunLibrary
+import SyntheticRuns
 import XCTest
 
 @testable import BadgeRules

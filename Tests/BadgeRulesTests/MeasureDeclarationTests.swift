@@ -1,4 +1,5 @@
 import Foundation
+import RunAnalysis
 import RunFiles
 import XCTest
 

@@ -1,6 +1,6 @@
 import Foundation
 import RunFiles
-import RunFixtures
+import SyntheticRuns
 import XCTest
 
 @testable import BadgeRules

@@ -1,6 +1,8 @@
 import BadgeKit
 import Foundation
+import RunFiles
 import RunFixtures
+import SyntheticRuns
 import XCTest
 
 /// Every entry point gives the same awards (issue P, item 6): random histories, made from a seed,

@@ -1,6 +1,6 @@
 @testable import RunAnalysis
 @testable import RunFiles
-import RunFixtures
+import SyntheticRuns
 import XCTest
 
 /// Issue V: the climb that holds on phone altitude, moving time that counts climbing, on tracks built

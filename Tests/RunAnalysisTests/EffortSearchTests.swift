@@ -1,6 +1,6 @@
 @testable import RunAnalysis
 @testable import RunFiles
-import RunFixtures
+import SyntheticRuns
 import XCTest
 
 /// The fastest-effort search interleaves all distances, skips windows by a lower bound and moves

@@ -1,6 +1,7 @@
 @testable import RunAnalysis
 @testable import RunFiles
 import RunFixtures
+import SyntheticRuns
 import XCTest
 
 /// Issue I: clock jumps, partly timed tracks, time-weighted sensor averages, efforts across stops

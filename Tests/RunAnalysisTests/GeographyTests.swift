@@ -1,6 +1,6 @@
 @testable import RunAnalysis
 @testable import RunFiles
-import RunFixtures
+import SyntheticRuns
 import XCTest
 
 /// The place, segment and tiles measures on runs built in a local plane (metres east and north of

@@ -1,6 +1,6 @@
 @testable import RunAnalysis
 @testable import RunFiles
-import RunFixtures
+import SyntheticRuns
 import XCTest
 
 /// Grade-adjusted pace on synthetic hills, against values worked out by hand from Minetti et al. (2002):

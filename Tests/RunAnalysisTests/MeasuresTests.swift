@@ -1,6 +1,6 @@
 @testable import RunAnalysis
 @testable import RunFiles
-import RunFixtures
+import SyntheticRuns
 import XCTest
 
 /// Every measure kind against values worked out by hand on tracks built along the equator (where a

@@ -1,5 +1,5 @@
+import SyntheticRuns
 import XCTest
-import RunFixtures
 
 @testable import RunFiles
 @testable import RunAnalysis

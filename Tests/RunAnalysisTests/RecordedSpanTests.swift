@@ -1,6 +1,6 @@
 import RunAnalysis
 import RunFiles
-import RunFixtures
+import SyntheticRuns
 import XCTest
 
 /// A watch often records a time before its first GPS fix; that record is dropped from the route,

@@ -1,6 +1,7 @@
 @testable import RunAnalysis
 @testable import RunFiles
 import RunFixtures
+import SyntheticRuns
 import XCTest
 
 /// Issue V: the watch's own totals and laps, read from FIT sessions and laps and from TCX laps (files

@@ -1,7 +1,7 @@
 import Foundation
 @testable import RunAnalysis
 @testable import RunFiles
-import RunFixtures
+import SyntheticRuns
 import XCTest
 
 /// A pool swim in FIT: no positions, its distance in `length` messages and the session's pool

@@ -2,7 +2,7 @@ import XCTest
 
 @testable import RunFiles
 @testable import RunAnalysis
-@testable import RunFixtures
+@testable import SyntheticRuns
 
 /// FIT bytes assembled by hand from the protocol description, plus round trips through FITWriter.
 final class FITReaderTests: XCTestCase {

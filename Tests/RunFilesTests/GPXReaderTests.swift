@@ -1,6 +1,6 @@
 @testable import RunAnalysis
 @testable import RunFiles
-@testable import RunFixtures
+@testable import SyntheticRuns
 import XCTest
 
 /// GPX documents are built in code. Distances are hand-computed: on the equator a step of

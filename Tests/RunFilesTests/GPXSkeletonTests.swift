@@ -1,5 +1,5 @@
 @testable import RunFiles
-@testable import RunFixtures
+@testable import SyntheticRuns
 import XCTest
 
 /// A track point whose markup is byte for byte that of the last point `fastPoint` read is read by

@@ -1,5 +1,5 @@
 @testable import RunFiles
-@testable import RunFixtures
+@testable import SyntheticRuns
 import CThreadShims
 import XCTest
 

@@ -1,7 +1,7 @@
 import XCTest
 
 @testable import RunFiles
-@testable import RunFixtures
+@testable import SyntheticRuns
 
 final class GzipTests: XCTestCase {
     /// "hello" in one stored (uncompressed) deflate block, gzip header and trailer written by hand:

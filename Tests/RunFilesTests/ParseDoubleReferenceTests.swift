@@ -1,6 +1,6 @@
 @testable import RunFiles
-import RunFixtures
 import Foundation
+import SyntheticRuns
 import XCTest
 
 /// `XMLBytes.parseDouble` reads the usual coordinate shape eight bytes at a time; its results must

@@ -1,6 +1,7 @@
 @testable import RunAnalysis
 @testable import RunFiles
-import RunFixtures
+import RunLibrary
+import SyntheticRuns
 import XCTest
 
 /// `run.gps`, `run.indoor`, `run.manual` and `run.device` where files say so: FIT sub_sport and file_id,

@@ -4,6 +4,7 @@ import XCTest
 @testable import RunAnalysis
 @testable import RunFiles
 @testable import RunFixtures
+@testable import SyntheticRuns
 @testable import RunLibrary
 
 /// Zips read as folders and Apple Health exports (issue 27), through `RunFolder.read`: the path

@@ -4,6 +4,7 @@ import XCTest
 @testable import RunAnalysis
 @testable import RunFiles
 @testable import RunFixtures
+@testable import SyntheticRuns
 @testable import RunLibrary
 
 /// Suunto SML, Suunto device-log JSON and Polar Flow sessions (issue 27 item 3), read as `evaluate`

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 @testable import RunAnalysis
 @testable import RunFiles
-@testable import RunFixtures
+@testable import SyntheticRuns
 @testable import RunLibrary
 import XCTest
 

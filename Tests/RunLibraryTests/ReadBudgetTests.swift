@@ -5,6 +5,7 @@ import XCTest
 @testable import RunAnalysis
 @testable import RunFiles
 @testable import RunFixtures
+@testable import SyntheticRuns
 @testable import RunLibrary
 
 /// One budget across nesting (issue 47, S2): what archives make of their few bytes is counted across

@@ -1,6 +1,6 @@
 @testable import RunAnalysis
 @testable import RunFiles
-@testable import RunFixtures
+@testable import SyntheticRuns
 @testable import RunLibrary
 import XCTest
 

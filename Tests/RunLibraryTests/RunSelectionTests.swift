@@ -1,7 +1,7 @@
 import Foundation
 import RunFiles
-import RunFixtures
 import RunLibrary
+import SyntheticRuns
 import XCTest
 
 final class RunSelectionTests: XCTestCase {

@@ -1,9 +1,10 @@
 import Foundation
+import RunAnalysis
 import XCTest
 
 @testable import RunFiles
 @testable import RunLibrary
-@testable import RunFixtures
+@testable import SyntheticRuns
 
 final class StravaExportTests: XCTestCase {
     /// The shape of a real export's header: `Elapsed Time` and `Distance` appear twice (user units

@@ -1,7 +1,7 @@
 import GRDB
 @testable import RunAnalysis
 @testable import RunFiles
-@testable import RunFixtures
+@testable import SyntheticRuns
 @testable import RunLibrary
 import XCTest
 

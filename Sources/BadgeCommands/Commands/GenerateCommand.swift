@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import RunFiles
-import RunFixtures
+import SyntheticRuns
 
 /// `badgectl generate DIR`: writes realistic, deterministic run files (the sample runs and benchmark inputs).
 struct GenerateCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BadgeCredentials
+import BadgePipeline
 import BadgeReport
 import BadgeRules
 import Foundation

@@ -1,5 +1,5 @@
 import ArgumentParser
-import BadgePipeline
+import BadgeLeague
 import BadgeRules
 import Foundation
 import RunFiles

@@ -1,3 +1,4 @@
+import BadgePipeline
 import BadgeReport
 import Foundation
 import RunFiles
@@ -36,11 +37,10 @@ enum Format {
         return length >= width ? text : text + String(repeating: " ", count: width - length)
     }
 
-    /// The pace a runner must hold for a tier whose rule compares strictly (`pace < target`): the whole
-    /// second at least 0.1 s below `target` (a what-if run is 0.01% slower than asked; nobody paces
-    /// to a tenth of a second), so that "11:04/km or faster" is exactly true. The one rounding rule
-    /// of a tier's pace in every output (evaluate, explain, the report, the rules' hints).
-    static func tierPace(_ target: Double) -> Double { (target - 1.1).rounded(.up) }
+    /// The pace a runner must hold for a tier whose rule compares strictly (`pace < target`): the one
+    /// rounding rule of a tier's pace in every output (evaluate, explain, the report, the rules' hints),
+    /// `BadgeExplanation.qualifyingPace`, kept with the explanations BadgeKit gives too.
+    static func tierPace(_ target: Double) -> Double { BadgeExplanation.qualifyingPace(target) }
 
     /// `11:04/km or faster`: what earns a tier whose rule wants a pace below `target`.
     static func tierPaceText(_ target: Double) -> String { "\(paceText(tierPace(target))) or faster" }

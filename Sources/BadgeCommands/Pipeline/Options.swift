@@ -1,6 +1,7 @@
 import ArgumentParser
 import BadgeRules
 import Foundation
+import RunAnalysis
 import RunFiles
 
 /// How results are printed.

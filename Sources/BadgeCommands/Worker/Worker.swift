@@ -84,7 +84,7 @@ final class Worker {
     /// Called with each athlete's name, the profile their lines gave (nil when they gave none), the
     /// runs the rules saw and their evaluation, once its lines are written (`badgectl league`
     /// collects its facts here; the worker itself sets none).
-    var observe: ((_ athlete: String, _ profile: RunFiles.Athlete?, _ runs: [RunSummary], _ evaluation: Evaluation) -> Void)?
+    var observe: ((_ athlete: String, _ profile: RunAnalysis.Athlete?, _ runs: [RunSummary], _ evaluation: Evaluation) -> Void)?
     private var zones: [String: TimeZone] = [:]
     private var finished = FinishedAthletes()
     private var current: Athlete?

@@ -1,4 +1,5 @@
 import Foundation
+import RunAnalysis
 import RunFiles
 
 /// One input line of `badgectl worker` (docs/worker.md): `{"athlete", "tz"?, "path" | "summary", "id"?}`,

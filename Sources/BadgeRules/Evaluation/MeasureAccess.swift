@@ -1,3 +1,4 @@
+import RunAnalysis
 import RunFiles
 
 /// What each pack's measure names stand for in one evaluation: the definition the analyzer computed

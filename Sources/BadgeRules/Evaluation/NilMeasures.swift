@@ -1,3 +1,4 @@
+import RunAnalysis
 import RunFiles
 
 extension RuleRunner {

@@ -1,4 +1,5 @@
 import Foundation
+import RunAnalysis
 import RunFiles
 
 /// Evaluates one pack set over many small run lists (the worker's athletes) with one loaded Lua

@@ -1,4 +1,5 @@
 import Foundation
+import RunAnalysis
 import RunFiles
 
 /// Evaluates rule packs over runs. Each `evaluate` makes one Lua state, loads every pack into its own

@@ -1,4 +1,5 @@
 import Foundation
+import RunAnalysis
 import RunFiles
 
 /// One evaluation: the parts of the rules host over one Lua state, put together. The sandbox

@@ -556,7 +556,7 @@ func splitLocation(_ message: String) -> (file: String, line: Int, rest: String)
 extension LuaState {
     /// The index of the candidate closest to `word` by the shim's suggester (`bclua_suggest`, the one
     /// the unknown-field errors of run values use inside their C calls), nil when none is close enough.
-    /// `maxDistance` nil: the shim's own limit.
+    /// `maxDistance` nil: the shim's own limit. SuggestionTests holds `Suggestion` (Swift) to it.
     static func closestIndex(to word: String, in candidates: [String], maxDistance: Int?) -> Int? {
         guard !candidates.isEmpty else { return nil }
         var bytes: [UInt8] = []

@@ -1,4 +1,5 @@
 import Foundation
+import RunAnalysis
 import RunFiles
 
 /// The editor files for rule authors, generated from the declarations the engine itself uses, never

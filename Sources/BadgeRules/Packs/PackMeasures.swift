@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import RunAnalysis
 import RunFiles
 
 /// A measure a pack declared in `pack.lua` (`measures = { best3k = { kind = "effort", distance_m = 3000 } }`):

@@ -1,4 +1,5 @@
 import Foundation
+import RunAnalysis
 import RunFiles
 
 /// Loading rule files: each runs in its pack's environment and returns a rule table, checked here

@@ -1,6 +1,7 @@
 import Foundation
 import RunAnalysis
 import RunFiles
+import RunLibrary
 
 /// Builds the `RunSummary` of `t.run{...}` from the Lua table (see TESTAPI.md for the fields), or
 /// reads `file = "tests/fixtures/x.gpx"` through the production `RunLoader` and `RunAnalyzer`.

@@ -1,4 +1,4 @@
-// The measure computation: each kind declared in RunFiles/Measures (`MeasureKind`) computed from a
+// The measure computation: each kind declared in Measures/MeasureDeclarations.swift (`MeasureKind`) computed from a
 // run's track and profile. Place, segment and tiles are in `RunAnalyzer+Geography.swift`, the sun's
 // positions in `Sun.swift`.
 import RunFiles

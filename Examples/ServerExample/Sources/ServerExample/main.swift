@@ -69,7 +69,8 @@ do {
     // carries only this upload's awards; the whole list is read from the state).
     let full = engine.evaluate(history + [upload])
     let stored = try engine.awards(inStateIn: folder)
-    let same = full.awards.map(IncrementalEvaluator.identity) == stored.map(IncrementalEvaluator.identity)
+    func identity(_ award: Award) -> String { [award.pack, award.rule, award.badge, award.tier, award.run].joined(separator: "/") }
+    let same = full.awards.map(identity) == stored.map(identity)
     guard update.replayed == nil, same, update.awardCount == stored.count, !update.added.isEmpty, full.failures.isEmpty else {
         FileHandle.standardError.write(Data("ServerExample: the state and a full evaluation differ (or nothing was awarded)\n".utf8))
         exit(1)

@@ -1,7 +1,8 @@
 import Foundation
+import RunFiles
 import XCTest
 
-@testable import RunFiles
+@testable import RunAnalysis
 
 /// The profile's `goals` (`--athlete FILE`): read in the file's order with their default ids, and
 /// every mistake refused naming the file and the field.

@@ -1,7 +1,7 @@
 import Foundation
 import RunFiles
 
-/// A deterministic generator of realistic runs, for tests and benchmarks.
+/// A deterministic generator of realistic runs, for `badgectl generate`, what-if runs, tests and benchmarks.
 ///
 /// The same parameters (seed included) always give the same track and byte-identical GPX: the
 /// generator has its own PRNG (SplitMix64) and formats every number itself. The route wanders
@@ -354,7 +354,7 @@ public struct RunGenerator: Sendable {
     // MARK: - Formatting (deterministic, locale-free)
 
     /// `value` with exactly `decimals` decimals (rounded half away from zero).
-    static func fixed(_ value: Double, _ decimals: Int) -> String {
+    package static func fixed(_ value: Double, _ decimals: Int) -> String {
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
         let scaled = (abs(value) * scale).rounded()
@@ -371,7 +371,7 @@ public struct RunGenerator: Sendable {
     }
 
     /// The exact decimal of `semicircleDegrees` output (`41.16303957067430019378662109375`).
-    static func exactSemicircleDecimal(_ degrees: Double) -> String {
+    package static func exactSemicircleDecimal(_ degrees: Double) -> String {
         let s = Int64((degrees * 2_147_483_648 / 180).rounded())
         let numerator = s * 45  // degrees = s·45 / 2²⁹
         let magnitude = UInt64(abs(numerator))
@@ -390,7 +390,7 @@ public struct RunGenerator: Sendable {
     }
 
     /// The exact decimal of a Float (`147.1999969482421875`), as Garmin Connect writes elevation.
-    static func exactFloatDecimal(_ value: Float) -> String {
+    package static func exactFloatDecimal(_ value: Float) -> String {
         guard value.isFinite else { return "0.0" }
         if value == 0 { return "0.0" }
         let magnitude = abs(value)
@@ -415,7 +415,7 @@ public struct RunGenerator: Sendable {
     }
 
     /// `2024-05-01T06:30:00.000Z` or `...T08:30:00.000+02:00`.
-    static func timestamp(_ epoch: Double, offset: Int?, millis: Bool) -> String {
+    package static func timestamp(_ epoch: Double, offset: Int?, millis: Bool) -> String {
         let totalMillis = Int64((epoch * 1000).rounded()) + Int64(offset ?? 0) * 1000
         var seconds = totalMillis / 1000
         var ms = totalMillis % 1000
@@ -437,7 +437,7 @@ public struct RunGenerator: Sendable {
     }
 
     /// `& < > "` escaped for the GPX and TCX writers (an apostrophe is kept: values are in double quotes).
-    static func xmlEscaped(_ s: String) -> String {
+    package static func xmlEscaped(_ s: String) -> String {
         XMLText.escape(s, apostrophe: "'", droppingInvalidXML: false)
     }
 }

@@ -1,5 +1,6 @@
 import BadgeRules
 import Foundation
+import RunAnalysis
 import RunFiles
 
 /// `badgectl league`'s cross-athlete stage (docs/league.md; BadgeKit's `BadgeEngine.league`): the facts of each athlete the worker

@@ -1,6 +1,6 @@
 @testable import RunAnalysis
 @testable import RunFiles
-@testable import RunFixtures
+@testable import SyntheticRuns
 import XCTest
 
 final class RunGeneratorTests: XCTestCase {

@@ -1,4 +1,5 @@
 import Foundation
+import RunAnalysis
 import RunFiles
 
 /// Reads one run file with the reader its format names and summarises what it holds: the place

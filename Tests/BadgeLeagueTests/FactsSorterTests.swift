@@ -1,4 +1,4 @@
-import BadgePipeline
+import BadgeLeague
 import Foundation
 import XCTest
 

@@ -1,6 +1,7 @@
 // The runner's profile (`--athlete FILE`, a worker or league line's fields, `t.evaluate`'s `athlete`):
 // heart-rate figures and zones, birth date and sex for age grading, goals. The one parser of profiles.
 import Foundation
+import RunFiles
 
 /// The runner's profile (`--athlete FILE`): heart rates and zones, birth date and sex. Rules read it as
 /// `ctx.athlete`; a `time_in` measure with `zone = n` takes its bounds from `zones`.

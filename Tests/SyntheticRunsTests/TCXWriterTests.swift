@@ -1,6 +1,7 @@
 @testable import RunAnalysis
 @testable import RunFiles
 @testable import RunFixtures
+@testable import SyntheticRuns
 import XCTest
 
 /// TCXWriter, checked with `RunGeneratorTests.assertSame` like the GPX writer.
