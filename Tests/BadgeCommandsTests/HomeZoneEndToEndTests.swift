@@ -1,4 +1,5 @@
 import Foundation
+import RunFixtures
 import SyntheticRuns
 import XCTest
 
@@ -66,6 +67,44 @@ final class HomeZoneEndToEndTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
         XCTAssertFalse(result.stdout.contains("FAIL"), result.stdout)
         XCTAssertTrue(result.stdout.contains("3 passed, 0 failed"), result.stdout)
+    }
+
+    /// `t.run{ file = }` reads a file as `evaluate` reads it (RunFolder.read: archives too, the run
+    /// dated by RunAnalyzer.localise): a zip holding a GPX with no offset gives the run `evaluate`
+    /// gives, dated in UTC, in `local_offset_s` as --tz in a fixed offset, or in `t.evaluate`'s zone.
+    func testTRunReadsAFileAsEvaluateDoes() throws {
+        let folder = try TemporaryFolder()
+        var generator = RunGenerator(seed: 7, distanceMeters: 5200, paceSecondsPerKilometre: 330)
+        generator.startEpochSeconds = 1_751_412_600  // 2025-07-01T23:30:00Z, no offset in the file
+        generator.sampling = .every(5)
+        let zip = ZipWriter([ZipWriter.Entry("late.gpx", generator.gpxBytes())]).finish()
+        try FileManager.default.createDirectory(atPath: folder.path + "/p/tests/fixtures", withIntermediateDirectories: true)
+        try Data(zip).write(to: URL(fileURLWithPath: folder.path + "/p/tests/fixtures/late.zip"))
+        try folder.write("p/pack.lua", #"return { name = "p", version = "1", badges = { { id = "day", name = "Day" } } }"#)
+        try folder.write("p/day.lua", """
+            return { id = "day", badge = "day", repeatable = true, earned = function(run, ctx)
+              return { detail = ("%s %s %.0f"):format(run.local_date, run.local_start, run.distance_m) }
+            end }
+            """)
+        try folder.write("p/day_test.lua", """
+            test("a zipped GPX, dated as evaluate dates it", function(t)
+              local utc = t.run{ id = "utc", file = "tests/fixtures/late.zip" }
+              t.expect_eq(utc.local_date, "2025-07-01")
+              local paris = t.run{ id = "paris", file = "tests/fixtures/late.zip", local_offset_s = 7200 }
+              t.expect_eq(paris.local_date, "2025-07-02")
+              local result = t.evaluate({ utc }, { zone = "Europe/London" })
+              t.expect_eq(#result.awards, 1)
+              t.expect(result.awards[1].detail:find("^2025%-07%-02 2025%-07%-02T00:30:00") ~= nil, result.awards[1].detail)
+            end)
+            """)
+        let result = try CLI.run(["test", folder.path + "/p", "--badges", CLI.repository.path + "/badges.json"])
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains("1 passed, 0 failed"), result.stdout)
+        // The same distance as evaluate gives the zip.
+        let evaluated = try CLI.run(["evaluate", folder.path + "/p/tests/fixtures", "--rules", folder.path + "/p", "--tz", "Europe/London",
+                                     "--badges", CLI.repository.path + "/badges.json", "--no-cache", "--format", "json"])
+        XCTAssertEqual(evaluated.status, 0, evaluated.stderr)
+        XCTAssertTrue(evaluated.stdout.contains("2025-07-02 2025-07-02T00:30:00"), evaluated.stdout)
     }
 
     /// `ctx.zone` is `--tz`, else the machine's zone (`TZ`); the helper gives summer and winter offsets,

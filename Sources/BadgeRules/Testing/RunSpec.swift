@@ -4,7 +4,8 @@ import RunFiles
 import RunLibrary
 
 /// Builds the `RunSummary` of `t.run{...}` from the Lua table (see TESTAPI.md for the fields), or
-/// reads `file = "tests/fixtures/x.gpx"` through the production `RunLoader` and `RunAnalyzer`.
+/// reads `file = "tests/fixtures/x.gpx"` as `evaluate` reads a file (`RunFolder.read`: the readers,
+/// archives, the analyzer, `RunAnalyzer.localise`).
 enum RunSpec {
     /// What a test may write instead of a run's own fields: `date`, `distance_km`, `duration`, the
     /// flat elevation and heart-rate figures, and `file` (a run file read by the production readers).
@@ -533,9 +534,15 @@ enum RunSpec {
         do {
             // The pack's measures are computed as an evaluation computes them (age grades with `athlete`;
             // zones need --athlete's heart rates: none here).
-            let analyzer = RunAnalyzer(checkpoints: targets, measures: PackMeasureTable.definitions(of: [session.pack], athlete: athlete))
-            let summaries = try RunLoader.load(path: path, id: id ?? file, analyzer: analyzer, zoneOffsetSeconds: localOffset ?? 0)
-            guard var first = summaries.first else { throw RulesError.field("\(path) holds no run") }
+            var analyzer = RunAnalyzer(checkpoints: targets, measures: PackMeasureTable.definitions(of: [session.pack], athlete: athlete))
+            // Read as `evaluate` reads a file (RunFolder.read: the readers, archives, then the run
+            // localised by RunAnalyzer.localise), in the test's zone: UTC, or `local_offset_s` as --tz
+            // in a fixed offset; `t.evaluate{ zone = }` may date it again.
+            let zone = TimeZone(secondsFromGMT: localOffset ?? 0) ?? TimeZone(identifier: "UTC") ?? .current
+            if !analyzer.measures.isEmpty { analyzer.zone = zone }
+            let read = RunFolder.read(files: [(path, id ?? file)], analyzer: analyzer, zone: zone, serial: true)
+            if let error = read.errors.first { throw RulesError.field(error.message) }
+            guard var first = read.runs.first else { throw RulesError.field("\(path) holds no run") }
             // A test's measures are read by their declaration (the session has no profile): an age grade
             // computed with `athlete` moves there from its resolved key.
             for measure in session.pack.measures {
