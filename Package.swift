@@ -159,8 +159,8 @@ let package = Package(
         .testTarget(name: "BadgeCredentialsTests", dependencies: ["BadgeCredentials", "BadgeKit", "badgectl", "RunFixtures", .product(name: "Crypto", package: "swift-crypto")], exclude: ["Fixtures"]),
         // The generator's tests, and the TCX writer's round trip (RunFixtures), checked as the generator's GPX is.
         .testTarget(name: "SyntheticRunsTests", dependencies: ["SyntheticRuns", "RunFixtures", "RunAnalysis", "RunFiles"]),
-        .testTarget(name: "BadgeRulesTests", dependencies: ["BadgeRules", "RunFiles", "RunAnalysis", "RunLibrary", "SyntheticRuns", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "BadgePipelineTests", dependencies: ["BadgePipeline", "BadgeRules", "RunFiles", "RunAnalysis", "SyntheticRuns"]),
+        .testTarget(name: "BadgeRulesTests", dependencies: ["BadgeRules", "RunFiles", "RunAnalysis", "RunLibrary", "SyntheticRuns", "RunFixtures", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "BadgePipelineTests", dependencies: ["BadgePipeline", "BadgeRules", "RunFiles", "RunAnalysis", "SyntheticRuns", "RunFixtures"]),
         .testTarget(name: "BadgeLeagueTests", dependencies: ["BadgeLeague"]),
         .testTarget(name: "BadgeReportTests", dependencies: ["BadgeReport", "RunFiles", "RunAnalysis", "RunLibrary"]),
         .testTarget(

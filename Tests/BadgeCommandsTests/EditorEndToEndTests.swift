@@ -1,3 +1,4 @@
+import RunFixtures
 import Foundation
 import XCTest
 
@@ -10,17 +11,8 @@ final class EditorEndToEndTests: XCTestCase {
     }
 
     func run(_ executable: String, _ arguments: [String], in folder: URL) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try ChildProcess.run(URL(fileURLWithPath: executable), arguments, in: folder, environment: ProcessInfo.processInfo.environment)
+        return (result.status, result.stdout + result.stderr)
     }
 
     func testTheGuidesEditorExampleRunsAsWritten() throws {

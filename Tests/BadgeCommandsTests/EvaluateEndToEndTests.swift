@@ -1,9 +1,10 @@
+import RunFixtures
 import Foundation
 import XCTest
 
 /// The built `badgectl` binary on the sample runs the repository ships, end to end.
 final class EvaluateEndToEndTests: XCTestCase {
-    static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repoRoot = Repository.root
 
     /// Runs the built binary (see `CLI` in Support.swift).
     static func badgectl(_ arguments: [String]) throws -> CLI.Output {

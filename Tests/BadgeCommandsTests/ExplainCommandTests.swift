@@ -1,3 +1,4 @@
+import RunFixtures
 import BadgePipeline
 import BadgeRules
 import Foundation
@@ -11,7 +12,7 @@ import XCTest
 /// `badgectl explain` and `--theme`, in-process through `Badgectl.parseAsRoot`, over the repository's
 /// packs and catalogue and a folder of JSON run summaries written here.
 final class ExplainCommandTests: XCTestCase {
-    static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repoRoot = Repository.root
     static let rules = repoRoot.appendingPathComponent("rules").path
     static let badges = repoRoot.appendingPathComponent("badges.json").path
 

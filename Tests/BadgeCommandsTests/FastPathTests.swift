@@ -1,3 +1,4 @@
+import RunFixtures
 import ArgumentParser
 @testable import BadgeCommands
 import Foundation

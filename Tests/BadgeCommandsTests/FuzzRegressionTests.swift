@@ -1,3 +1,4 @@
+import RunFixtures
 import BadgeCommands
 import Foundation
 import XCTest

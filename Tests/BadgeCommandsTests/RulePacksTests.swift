@@ -1,3 +1,4 @@
+import RunFixtures
 import XCTest
 
 /// The project's own rule packs pass their own tests (`badgectl test rules/`).

@@ -5,7 +5,7 @@ import RunFixtures
 enum Fixtures {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
     /// The repository (for `runs/`, `rules/` and `badges.json`).
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = Repository.root
 
     static func data(_ relative: String) throws -> Data { try Data(contentsOf: folder.appendingPathComponent(relative)) }
 
@@ -17,39 +17,16 @@ enum Fixtures {
 }
 
 /// The built `badgectl`, run from the repository with `SOURCE_DATE_EPOCH` fixed (2030-01-01), so that
-/// proofs made in one test have the same `created`.
+/// proofs made in one test have the same `created` (`ChildProcess`, as every test target runs it).
 enum BuiltBadgectl {
-    struct Output {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
+    typealias Output = ChildProcess.Output
 
     static let sourceDateEpoch = 1_893_456_000
 
-    /// Runs it with `arguments`; stderr goes through a file in `scratch`.
+    /// Runs it with `arguments`.
     static func run(_ arguments: [String], scratch: URL) throws -> Output {
-        let process = Process()
-        process.executableURL = BuiltProducts.executable()
-        process.arguments = arguments
-        process.currentDirectoryURL = Fixtures.repository
         var environment = ProcessInfo.processInfo.environment
         environment["SOURCE_DATE_EPOCH"] = String(sourceDateEpoch)
-        process.environment = environment
-        // stderr into a file, stdout through a pipe read to its end: neither can fill and stall the other.
-        let errURL = scratch.appendingPathComponent("stderr-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: errURL) }
-        let err = try FileHandle(forWritingTo: errURL)
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try? err.close()
-        let errData = (try? Data(contentsOf: errURL)) ?? Data()
-        return Output(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+        return try ChildProcess.run(BuiltProducts.executable(), arguments, in: Fixtures.repository, environment: environment)
     }
 }

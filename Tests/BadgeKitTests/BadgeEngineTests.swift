@@ -7,7 +7,7 @@ import XCTest
 /// The library's API end to end on the shipped packs: samples and files give the same summary,
 /// a history evaluates, a saved state takes one more run.
 final class BadgeEngineTests: XCTestCase {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let root = Repository.root.path
 
     /// An award by what makes it that award: pack, rule, badge, tier and run.
     static func identity(_ award: Award) -> String { [award.pack, award.rule, award.badge, award.tier, award.run].joined(separator: "/") }

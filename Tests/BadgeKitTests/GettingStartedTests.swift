@@ -1,3 +1,4 @@
+import RunFixtures
 import BadgeKit
 import Foundation
 import XCTest
@@ -6,7 +7,7 @@ import XCTest
 /// run here: `gettingStarted` holds it between the `getting-started` markers, and
 /// `testTheArticleShowsThisCode` fails when the article's block and that region differ, or either is gone.
 final class GettingStartedTests: XCTestCase {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = Repository.root
     static let article = root.appendingPathComponent("Sources/BadgeKit/BadgeKit.docc/GettingStarted.md")
 
     /// What the article's code found, for the checks below.

@@ -1,4 +1,5 @@
 import Foundation
+import RunFixtures
 import XCTest
 
 /// What-if runs are made above the rules: the rules host (BadgeRules) neither imports nor depends on
@@ -6,7 +7,7 @@ import XCTest
 /// fixtures (RunFixtures). Only the Lua state wrapper (`Lua/LuaState.swift`)
 /// imports the C modules (CLua, CLuaShims): every other file reaches Lua through it.
 final class LayeringTests: XCTestCase {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = Repository.root
 
     func testBadgeRulesDoesNotUseRunFixtures() throws {
         let sources = Self.root.appendingPathComponent("Sources/BadgeRules")

@@ -1,3 +1,4 @@
+import RunFixtures
 import BadgeRules
 import Foundation
 import RunFiles
@@ -5,7 +6,7 @@ import XCTest
 
 /// The MoonRunner rules in `rules/checkpoints`, checked against a hand-written table of awards.
 final class CheckpointsPackTests: XCTestCase {
-    static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repoRoot = Repository.root
     static let packPath = repoRoot.appendingPathComponent("rules/checkpoints").path
 
     let catalogue = Catalogue(badges: [

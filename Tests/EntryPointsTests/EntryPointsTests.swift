@@ -15,7 +15,7 @@ import XCTest
 /// summaries with no zone (read in `--tz`), spread over a few weeks at any hour, so that local dates
 /// differ from UTC ones. The seeds are fixed: a failure names its seed and is reproduced by it.
 final class EntryPointsTests: XCTestCase {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = Repository.root
     static let rules = repository.appendingPathComponent("rules").path
     static let badges = repository.appendingPathComponent("badges.json").path
     static let zone = "America/New_York"
@@ -225,30 +225,9 @@ final class EntryPointsTests: XCTestCase {
     /// Runs the built badgectl; its stdout. A status other than 0 fails the test (with stderr).
     @discardableResult
     func run(_ arguments: [String], stdin: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> String {
-        let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = arguments
-        let scratch = NSTemporaryDirectory() + "badgectl-entrypoints-io-\(UUID().uuidString)"
-        defer {
-            try? FileManager.default.removeItem(atPath: scratch + ".in")
-            try? FileManager.default.removeItem(atPath: scratch + ".err")
-        }
-        if let stdin {
-            try Data(stdin.utf8).write(to: URL(fileURLWithPath: scratch + ".in"))
-            process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: scratch + ".in"))
-        }
-        _ = FileManager.default.createFile(atPath: scratch + ".err", contents: nil)
-        let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: scratch + ".err"))
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = errors
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try? errors.close()
-        let stderr = (try? String(contentsOfFile: scratch + ".err", encoding: .utf8)) ?? ""
-        XCTAssertEqual(process.terminationStatus, 0, "badgectl \(arguments.joined(separator: " ")): \(stderr)", file: file, line: line)
-        return String(decoding: data, as: UTF8.self)
+        let result = try ChildProcess.run(Self.binary, arguments, in: Repository.root, stdin: stdin, environment: ProcessInfo.processInfo.environment)
+        XCTAssertEqual(result.status, 0, "badgectl \(arguments.joined(separator: " ")): \(result.stderr)", file: file, line: line)
+        return result.stdout
     }
 }
 

@@ -1,3 +1,4 @@
+import RunFixtures
 @testable import RunFiles
 import XCTest
 
@@ -90,7 +91,7 @@ final class InputMessagesTests: XCTestCase {
     /// The same on a real file full of messages: its header made to claim 2 GB (header CRC fixed
     /// up) was reported as a lap message cut short; the header is now checked first.
     func testFITHeaderDataSizePastTheFileComesBeforeItsMessages() throws {
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let repository = Repository.root
         var bytes = [UInt8](try Data(contentsOf: repository.appendingPathComponent("runs/2026-08-20-first-10k.fit")))
         XCTAssertEqual(bytes[0], 14)
         XCTAssertNoThrow(try FITReader.read(bytes: bytes, source: "big.fit"))
