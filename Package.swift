@@ -86,7 +86,8 @@ let package = Package(
         // one random source (SplitMix64).
         .target(name: "SyntheticRuns", dependencies: ["RunFiles"]),
         // RunFixtures: what only tests and benchmarks need (no shipped product links it): the TCX,
-        // zip, Apple Health and device-log writers, and where the built badgectl is.
+        // zip, Apple Health and device-log writers, where the built badgectl is, and the helpers of
+        // every test target (the repository root, TemporaryFolder, ChildProcess).
         .target(name: "RunFixtures", dependencies: ["RunFiles", "SyntheticRuns", "CZlib"]),
         // The rules host, one type per job: the Lua state (LuaState.swift, the only importer of the C
         // modules), pack reading, rule loading, the rule runner, the one host-function dispatch, fold
