@@ -3,134 +3,70 @@ import Foundation
 import SyntheticRuns
 import XCTest
 
-/// `XMLBytes.parseDouble` reads the usual coordinate shape eight bytes at a time; its results must
-/// stay bit for bit those of the digit-by-digit parser it replaced, kept here as the reference.
+/// `XMLBytes.parseDouble` (the eight-byte paths and the general one) against a reference written
+/// here from its specification, sharing none of its code: which texts are numbers, and the value of
+/// each, bit for bit.
 final class ParseDoubleReferenceTests: XCTestCase {
-    /// The parser as it was before the eight-byte fraction path (commit a718534), unchanged.
-    static func referenceParseDouble(_ p: UnsafePointer<UInt8>, count: Int) -> Double? {
-        // A short run of digits (heart rate, cadence): the integer, exactly as below.
-        if count > 0, count <= 4 {
-            var v = 0
-            var k = 0
-            while k < count {
-                let d = p[k] &- 0x30
-                if d > 9 { break }
-                v = v &* 10 &+ Int(d)
-                k += 1
-            }
-            if k == count { return Double(v) }
-        }
-        var i = 0
-        var end = count
-        while i < end, XMLBytes.isSpace(p[i]) { i += 1 }
-        while end > i, XMLBytes.isSpace(p[end - 1]) { end -= 1 }
-        guard i < end else { return nil }
+    /// 10^0 ... 10^22: the powers of ten a double holds exactly.
+    static let exactPowers: [Double] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                        1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22]
+
+    /// What `parseDouble` is specified to give `bytes`:
+    /// - a number is `[spaces][+|-](digits[.[digits]] | .digits)[(e|E)[+|-]digits][spaces]` (spaces: space,
+    ///   tab, CR, LF), anything else nil;
+    /// - its value: the first 19 significant digits (from the first non-zero one, the point ignored)
+    ///   as an integer M, truncated, and the power of ten that puts M's last digit in its place (with
+    ///   the exponent, whose digits past 100,000 are not added); then `Double(M)` times or divided by
+    ///   that power when it is within 22 (one IEEE operation), else the C library's `strtod` of the
+    ///   whole text; all zeros is a zero with the sign; a value that is not finite is nil.
+    static func reference(_ bytes: [UInt8]) -> Double? {
+        func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+        let spaces: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
+        var text = ArraySlice(bytes)
+        while let first = text.first, spaces.contains(first) { text = text.dropFirst() }
+        while let last = text.last, spaces.contains(last) { text = text.dropLast() }
         var negative = false
-        if p[i] == 0x2D {
-            negative = true
-            i += 1
-        } else if p[i] == 0x2B {
-            i += 1
+        if text.first == UInt8(ascii: "-") || text.first == UInt8(ascii: "+") {
+            negative = text.first == UInt8(ascii: "-")
+            text = text.dropFirst()
         }
-        var mantissa: UInt64 = 0
-        var digits = 0
-        var exponent = 0
-        var anyDigit = false
-        while i < end {
-            let d = p[i] &- 0x30
-            if d > 9 { break }
-            anyDigit = true
-            if digits < 19 {
-                if mantissa != 0 || d != 0 {
-                    mantissa = mantissa &* 10 &+ UInt64(d)
-                    digits += 1
-                }
-            } else {
-                exponent += 1
-            }
-            i += 1
+        let integer = Array(text.prefix(while: isDigit))
+        text = text.dropFirst(integer.count)
+        var fraction: [UInt8] = []
+        if text.first == UInt8(ascii: ".") {
+            text = text.dropFirst()
+            fraction = Array(text.prefix(while: isDigit))
+            text = text.dropFirst(fraction.count)
         }
-        if i < end, p[i] == 0x2E {
-            i += 1
-            while i < end {
-                // Eight digits at a time (SWAR, as in simdjson), exactly as the loop below would
-                // take them one by one: leading zeros only move the exponent, digits past the
-                // 19th are truncated and only checked.
-                if i + 8 <= end {
-                    let w = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
-                    if XMLBytes.isEightDigits(w) {
-                        anyDigit = true
-                        if mantissa == 0 {
-                            // digits is 0: the word's digits after its leading zeros count.
-                            mantissa = XMLBytes.eightDigits(w)
-                            if mantissa != 0 { digits = 8 - (w & 0x0F0F_0F0F_0F0F_0F0F).trailingZeroBitCount >> 3 }
-                            exponent -= 8
-                        } else if digits <= 11 {
-                            mantissa = mantissa &* 100_000_000 &+ XMLBytes.eightDigits(w)
-                            digits += 8
-                            exponent -= 8
-                        } else if digits < 19 {
-                            // Only the first 19 - digits (1...7) count: shifting the word left
-                            // drops the others and leaves zero bytes, read as leading zeros.
-                            let r = 19 - digits
-                            mantissa = mantissa &* XMLBytes.integerPowerOfTen(r) &+ XMLBytes.eightDigits(w << UInt64(8 * (8 - r)))
-                            digits = 19
-                            exponent -= r
-                        }
-                        i += 8
-                        continue
-                    }
-                }
-                let d = p[i] &- 0x30
-                if d > 9 { break }
-                anyDigit = true
-                if digits < 19 {
-                    if mantissa != 0 || d != 0 {
-                        mantissa = mantissa &* 10 &+ UInt64(d)
-                        digits += 1
-                    }
-                    exponent -= 1
-                }
-                i += 1
+        guard !integer.isEmpty || !fraction.isEmpty else { return nil }
+        var written = 0
+        if let e = text.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            text = text.dropFirst()
+            var sign = 1
+            if text.first == UInt8(ascii: "-") || text.first == UInt8(ascii: "+") {
+                sign = text.first == UInt8(ascii: "-") ? -1 : 1
+                text = text.dropFirst()
             }
+            let digits = Array(text.prefix(while: isDigit))
+            guard !digits.isEmpty else { return nil }
+            text = text.dropFirst(digits.count)
+            for d in digits where written < 100_000 { written = written * 10 + Int(d - 0x30) }
+            written *= sign
         }
-        guard anyDigit else { return nil }
-        if i < end, p[i] | 0x20 == 0x65 {  // e or E
-            i += 1
-            var expNegative = false
-            if i < end, p[i] == 0x2D {
-                expNegative = true
-                i += 1
-            } else if i < end, p[i] == 0x2B {
-                i += 1
-            }
-            var e = 0
-            var any = false
-            while i < end {
-                let d = p[i] &- 0x30
-                if d > 9 { break }
-                if e < 100_000 { e = e * 10 + Int(d) }
-                any = true
-                i += 1
-            }
-            guard any else { return nil }
-            exponent += expNegative ? -e : e
-        }
-        guard i == end else { return nil }
-        if mantissa == 0 { return negative ? -0.0 : 0.0 }
+        guard text.isEmpty else { return nil }
+        let all = integer + fraction
+        guard let first = all.firstIndex(where: { $0 != 0x30 }) else { return negative ? -0.0 : 0.0 }
+        let taken = all[first..<min(first + 19, all.count)]
+        guard let mantissa = UInt64(String(decoding: taken, as: UTF8.self)) else { return nil }
+        let exponent = integer.count - (first + taken.count) + written
         var value = Double(mantissa)
-        if exponent < 0 {
-            if exponent >= -22 {
-                value /= XMLBytes.exactPowerOfTen(-exponent)
-            } else {
-                return XMLBytes.slowParse(p, count: count)
-            }
-        } else if exponent > 0 {
-            if exponent <= 22 {
-                value *= XMLBytes.exactPowerOfTen(exponent)
-            } else {
-                return XMLBytes.slowParse(p, count: count)
-            }
+        if exponent >= -22, exponent <= 22 {
+            value = exponent < 0 ? value / exactPowers[-exponent] : value * exactPowers[exponent]
+        } else {
+            var copy = bytes.map { CChar(bitPattern: $0) } + [0]
+            var end: UnsafeMutablePointer<CChar>?
+            value = copy.withUnsafeMutableBufferPointer { strtod($0.baseAddress!, &end) }
+            return value.isFinite ? value : nil
         }
         guard value.isFinite else { return nil }
         return negative ? -value : value
@@ -189,7 +125,7 @@ final class ParseDoubleReferenceTests: XCTestCase {
         let (got, expected) = bytes.withUnsafeBufferPointer { buf -> (Double?, Double?) in
             // An empty array may have no base address: both parsers take any pointer with count 0.
             let base = buf.baseAddress ?? UnsafePointer(bitPattern: 8)!
-            return (XMLBytes.parseDouble(base, count: buf.count), Self.referenceParseDouble(base, count: buf.count))
+            return (XMLBytes.parseDouble(base, count: buf.count), Self.reference(bytes))
         }
         if got?.bitPattern != expected?.bitPattern {
             failures += 1
