@@ -61,6 +61,14 @@ def generate(work, athletes, seed):
     while any(queues.values()):
         athlete = rng.choice([a for a, q in queues.items() if q])
         stream.append(queues[athlete].pop(0))
+    # Lines that hold no run, each an error of its file and line; and a run badgectl cannot read, an
+    # error of that run (once, however often the athlete is evaluated). None changes an award.
+    bad = ['not json {', json.dumps({"no": "athlete"}), json.dumps({"athlete": 5, "summary": {"start": "2026-03-01T07:00:00Z"}}),
+           json.dumps({"athlete": names[0]}), json.dumps({"athlete": names[0], "path": "/nonexistent/gone.gpx"})]
+    for text in bad:
+        stream.insert(rng.randrange(len(stream) + 1), text)
+    with open(f"{work}/expected-errors.txt", "w") as f:
+        f.write(f"{len(bad)}\n")
     os.makedirs(f"{work}/input", exist_ok=True)
     position, number = 0, 0
     while position < len(stream):
@@ -78,7 +86,7 @@ def generate(work, athletes, seed):
     print(f"stream-check: {len(names)} athletes, {len(stream)} upload lines in {number} files")
 
 
-def compare(expected_path, database, label):
+def compare(expected_path, database, label, errors_expected=None):
     expected = set()
     with open(expected_path) as f:
         for text in f:
@@ -88,6 +96,11 @@ def compare(expected_path, database, label):
     with sqlite3.connect(database) as db:
         got = set(db.execute("SELECT award_id, athlete, pack, badge, tier, run FROM awards WHERE withdrawn_at IS NULL"))
         withdrawn = db.execute("SELECT count(*) FROM awards WHERE withdrawn_at IS NOT NULL").fetchone()[0]
+        errors = db.execute("SELECT file, line, athlete, message FROM errors ORDER BY file, line").fetchall()
+    if errors_expected is not None and len(errors) != errors_expected:
+        for row in errors:
+            print("  error:", row)
+        sys.exit(f"stream-check: {label}: {len(errors)} errors recorded, {errors_expected} bad lines and runs in the stream")
     if not expected:
         sys.exit("stream-check: the batch answer has no awards")
     if got != expected:
@@ -96,11 +109,12 @@ def compare(expected_path, database, label):
         for row in sorted(got - expected)[:10]:
             print("  extra:  ", row)
         sys.exit(f"stream-check: {label}: {len(got)} awards not withdrawn, the batch answer has {len(expected)}")
-    print(f"stream-check: {label}: the {len(expected)} awards equal the batch answer ({withdrawn} withdrawn along the way)")
+    print(f"stream-check: {label}: the {len(expected)} awards equal the batch answer ({withdrawn} withdrawn along the way; "
+          f"{len(errors)} errors recorded, each once)")
 
 
 if __name__ == "__main__":
     if sys.argv[1] == "generate":
         generate(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
     else:
-        compare(sys.argv[2], sys.argv[3], sys.argv[4])
+        compare(sys.argv[2], sys.argv[3], sys.argv[4], int(open(sys.argv[5]).read()) if len(sys.argv) > 5 else None)

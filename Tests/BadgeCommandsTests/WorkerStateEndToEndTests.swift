@@ -145,6 +145,11 @@ final class WorkerStateEndToEndTests: XCTestCase {
         let first = output[..<statuses[0]].filter { $0["type"] as? String == "award" }.map(key)
         XCTAssertEqual(first, lines(ordered.stdout).filter { $0["type"] as? String == "award" }.map(key))
         XCTAssertEqual(output[statuses[1]]["runs"] as? Int, 1)
+        // Each flush ends with its own line, after the athlete's status, even with no athlete read.
+        XCTAssertEqual(output.filter { $0["type"] as? String == "flushed" }.count, 2)
+        XCTAssertEqual(output.last?["type"] as? String, "flushed")
+        let empty = try CLI.run(["worker"] + Self.common, stdin: #"{"flush": true}"# + "\n" + #"{"athlete": 5}"# + "\n" + #"{"flush": true}"# + "\n")
+        XCTAssertEqual(lines(empty.stdout).compactMap { $0["type"] as? String }, ["header", "flushed", "error", "flushed"], empty.stdout)
     }
 
     /// A `remove` line needs a state; a line with `remove` and a run is refused, naming it.

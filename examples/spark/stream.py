@@ -43,8 +43,11 @@ OUTPUT = StructType([
     StructField("tier", StringType()),
     StructField("run", StringType()),
     StructField("earned_at", StringType()),
-    StructField("event", StringType()),  # "given" or "withdrawn"
+    StructField("event", StringType()),  # "given", "withdrawn", or "error" (a line that holds no run, or one badgectl refused)
     StructField("event_at", StringType()),  # the upload that caused it: its file's modification time (UTC)
+    StructField("file", StringType()),  # for an error: the upload file ("" when badgectl names the run instead)
+    StructField("line", LongType()),  # for an error: the line in that file (1-based; 0 with no file)
+    StructField("message", StringType()),  # for an error: what is wrong
 ])
 STATE = StructType([
     StructField("history", StringType()),  # JSON: [[run id, line], ...] in the order given
@@ -61,6 +64,7 @@ _WORKER = {}
 def badgectl_worker():
     process = _WORKER.get("process")
     if process is None or process.poll() is not None:
+        _WORKER["sent"] = 0
         command = json.loads(os.environ[ENV])
         process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                    text=True, bufsize=1)
@@ -72,10 +76,13 @@ def badgectl_worker():
 
 
 def history_awards(athlete, lines):
-    """The award lines of `athlete`'s history `lines` and its error messages, as `badgectl worker` gives them."""
+    """The award lines of `athlete`'s history `lines` and its errors as (index in `lines` or None,
+    message), as `badgectl worker` gives them."""
     process = badgectl_worker()
+    first = _WORKER["sent"] + 1  # the worker numbers its input lines from its start
     process.stdin.write("".join(line + "\n" for line in lines) + '{"flush": true}\n')
     process.stdin.flush()
+    _WORKER["sent"] += len(lines) + 1
     awards, errors = [], []
     while True:
         text = process.stdout.readline()
@@ -86,8 +93,11 @@ def history_awards(athlete, lines):
         if kind == "award":
             awards.append(line)
         elif kind == "error":
-            errors.append(line.get("message"))
-        elif kind == "status" and line.get("athlete") == athlete:
+            number = line.get("line")
+            index = number - first if isinstance(number, int) and 0 <= number - first < len(lines) else None
+            errors.append((index, line.get("message")))
+        elif kind == "flushed":
+            # After the athlete's award and status lines, always: even when none of its lines named it.
             return awards, errors
 
 
@@ -116,19 +126,36 @@ class AwardsProcessor(StatefulProcessor):
             history, held = json.loads(saved[0]), json.loads(saved[1])
         runs = dict((rid, line) for rid, line in history)
         order = [rid for rid, _ in history]
-        for text in events["line"]:
+        event_at = datetime.datetime.fromtimestamp(int(events["mtime"].max()) / 1000, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        out = []
+
+        def error(file, line, message):
+            out.append((None, athlete, None, None, None, None, None, "error", event_at, file, line, message))
+
+        for text, file, pos in zip(events["line"], events["file"], events["pos"]):
             try:
                 line = json.loads(text)
-            except ValueError:
-                continue  # not JSON: badgectl would name it; it holds no run
-            if not isinstance(line, dict):
+            except ValueError as problem:
+                error(file, int(pos) + 1, f"not JSON: {problem}")
                 continue
-            if isinstance(line.get("remove"), str):
-                if runs.pop(line["remove"], None) is not None:
+            if athlete == "":
+                error(file, int(pos) + 1, 'no "athlete" (a non-empty string): the line is not any athlete\'s')
+                continue
+            if not isinstance(line, dict):
+                error(file, int(pos) + 1, "expected a JSON object")
+                continue
+            if line.get("athlete") != athlete:
+                error(file, int(pos) + 1, '"athlete" must be a non-empty string')
+                continue
+            if "remove" in line:
+                if not isinstance(line["remove"], str) or "path" in line or "summary" in line:
+                    error(file, int(pos) + 1, 'give "remove" (a run id) alone, not with "path" or "summary"')
+                elif runs.pop(line["remove"], None) is not None:
                     order.remove(line["remove"])
                 continue
             rid = run_id(line)
             if rid is None:
+                error(file, int(pos) + 1, 'missing "path" (a run file) or "summary" (a JSON run summary)')
                 continue
             if rid in runs:
                 order.remove(rid)
@@ -136,17 +163,18 @@ class AwardsProcessor(StatefulProcessor):
             order.append(rid)
         now = {}
         if order:
-            lines, _ = history_awards(athlete, [runs[rid] for rid in order])
+            lines, errors = history_awards(athlete, [runs[rid] for rid in order])
             for a in lines:
                 now[a["award_id"]] = [a["pack"], a["badge"], a["tier"], a["run"], a.get("at")]
-        event_at = datetime.datetime.fromtimestamp(int(events["mtime"].max()) / 1000, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-        out = []
+            # badgectl's own refusals (a file it cannot read, a summary out of range): by run id.
+            for index, message in errors:
+                error("", 0, (f"run {order[index]}: " if index is not None else "") + str(message))
         for award_id, (pack, badge, tier, run, at) in now.items():
             if award_id not in held:
-                out.append((award_id, athlete, pack, badge, tier, run, at, "given", event_at))
+                out.append((award_id, athlete, pack, badge, tier, run, at, "given", event_at, None, None, None))
         for award_id, (pack, badge, tier, run, at) in held.items():
             if award_id not in now:
-                out.append((award_id, athlete, pack, badge, tier, run, at, "withdrawn", event_at))
+                out.append((award_id, athlete, pack, badge, tier, run, at, "withdrawn", event_at, None, None, None))
         self.state.update((json.dumps([[rid, runs[rid]] for rid in order]), json.dumps(now)))
         yield pd.DataFrame(out, columns=[f.name for f in OUTPUT.fields])
 
@@ -161,10 +189,16 @@ def write_batch(output):
             db.execute("""CREATE TABLE IF NOT EXISTS awards (award_id TEXT PRIMARY KEY, athlete TEXT NOT NULL,
                 pack TEXT NOT NULL, badge TEXT NOT NULL, tier TEXT NOT NULL, run TEXT NOT NULL, earned_at TEXT,
                 withdrawn_at TEXT)""")
+            # What could not be used, once each: a bad line by its file and line, badgectl's refusal
+            # of a run by the run's id in the message.
+            db.execute("""CREATE TABLE IF NOT EXISTS errors (file TEXT NOT NULL, line INTEGER NOT NULL, athlete TEXT NOT NULL,
+                message TEXT NOT NULL, PRIMARY KEY (file, line, athlete, message))""")
             # Given before withdrawn within a batch does not happen for one id (a batch's rows are
             # the difference of two sets); the order is kept all the same.
             for r in rows:
-                if r.event == "given":
+                if r.event == "error":
+                    db.execute("INSERT OR IGNORE INTO errors VALUES (?, ?, ?, ?)", (r.file or "", r.line or 0, r.athlete, r.message))
+                elif r.event == "given":
                     db.execute("""INSERT INTO awards VALUES (?, ?, ?, ?, ?, ?, ?, NULL)
                         ON CONFLICT(award_id) DO UPDATE SET athlete = excluded.athlete, pack = excluded.pack,
                         badge = excluded.badge, tier = excluded.tier, run = excluded.run,
@@ -210,8 +244,8 @@ def main(argv):
         (F.col("_metadata.file_modification_time").cast("double") * 1000).cast(LongType()).alias("mtime"))
     lines = (files.select("file", "mtime", F.posexplode(F.split(F.col("value"), "\n")).alias("pos", "line"))
              .where(F.trim(F.col("line")) != "")
-             .withColumn("athlete", F.get_json_object(F.col("line"), "$.athlete"))
-             .where(F.col("athlete").isNotNull()))
+             # A line that names no athlete is grouped under "" and comes out as an error.
+             .withColumn("athlete", F.coalesce(F.get_json_object(F.col("line"), "$.athlete"), F.lit(""))))
     awards = lines.groupBy("athlete").transformWithStateInPandas(
         statefulProcessor=AwardsProcessor(), outputStructType=OUTPUT, outputMode="Append", timeMode="None")
     writer = awards.writeStream.foreachBatch(write_batch(args.output)).option("checkpointLocation", args.checkpoint)

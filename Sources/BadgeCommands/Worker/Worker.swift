@@ -159,8 +159,11 @@ final class Worker {
         switch WorkerLine.read(bytes, number: number, zone: zone(named:)) {
         case .blank: return
         case .flush:
-            // The athlete read so far is written now; who comes next starts afresh, even one seen before.
+            // The athlete read so far is written now, then `{"type":"flushed"}`, always (a driver
+            // reads up to it, whatever the lines before it held); who comes next starts afresh, even
+            // one seen before.
             finishAthlete()
+            writeText(#"{"type":"flushed"}"#)
             flush()
             finished = FinishedAthletes()
             return

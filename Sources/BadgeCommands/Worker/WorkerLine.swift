@@ -33,8 +33,9 @@ struct WorkerLine {
     enum Reading {
         /// Only blanks: not a line of any athlete.
         case blank
-        /// `{"flush": true}`: the athlete being read ends here, their lines are written, and athletes
-        /// may come again after it (a long-lived worker fed one athlete at a time: docs/worker.md).
+        /// `{"flush": true}`: the athlete being read ends here, their lines are written and then
+        /// `{"type":"flushed"}`, and athletes may come again after it (a long-lived worker fed one
+        /// athlete at a time: docs/worker.md).
         case flush
         /// A line that names no athlete (not JSON, not an object, no usable `athlete`): why.
         case unnamed(String)
