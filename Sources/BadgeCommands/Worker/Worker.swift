@@ -314,18 +314,24 @@ final class Worker {
         let evaluation = evaluator.evaluate(runs: selection.selected, athlete: athlete.pipeline.engine.athlete)
         observe?(athlete.name, athlete.profiles.fixed?.profile ?? nil, selection.selected, evaluation)
         writeAwards(evaluation.awards, of: athlete.name, type: "award")
-        // Pack load failures were reported once, in the header's lines.
-        let ruleFailures = evaluation.failures.dropFirst(setup.pipeline.engine.loadFailures.count)
-        for failure in ruleFailures {
-            fail(line: nil, athlete: athlete.name, CommandError.failed(failure))
+        finish(athlete.name, evaluation: evaluation, runs: selection.selected.count, awards: evaluation.awards.count,
+               errors: athlete.errors, excluded: selection.excluded.count, duplicates: selection.duplicates.count)
+    }
+
+    /// An athlete's end, with or without `--state-dir`: their rule failures as error lines (pack
+    /// load failures were reported once, in the header's lines), then their status line, flushed.
+    private func finish(_ athlete: String, evaluation: Evaluation?, runs: Int, awards: Int, errors: Int, excluded: Int, duplicates: Int) {
+        let failures = evaluation?.failures.dropFirst(setup.pipeline.engine.loadFailures.count) ?? []
+        for failure in failures {
+            fail(line: nil, athlete: athlete, CommandError.failed(failure))
         }
-        let progress = evaluation.statuses.compactMap { status in
+        let progress = (evaluation?.statuses ?? []).compactMap { status in
             status.progress.map { WorkerLines.Progress(pack: status.pack, badge: status.badge, current: $0.current, target: $0.target,
                                                        unit: $0.unit, hint: status.hint) }
         }
         pending.append(WorkerLines.Status(
-            athlete: athlete.name, runs: selection.selected.count, awards: evaluation.awards.count, errors: athlete.errors + ruleFailures.count,
-            excluded: selection.excluded.count, duplicates: selection.duplicates.count, next: evaluation.nexts, progress: progress))
+            athlete: athlete, runs: runs, awards: awards, errors: errors + failures.count,
+            excluded: excluded, duplicates: duplicates, next: evaluation?.nexts ?? [], progress: progress))
         writePending()
         flush()
     }
@@ -374,20 +380,8 @@ final class Worker {
         }
         writeAwards(withdrawn, of: athlete.name, type: "withdrawn")
         writeAwards(added, of: athlete.name, type: "award")
-        let failures = last?.evaluation.failures.dropFirst(setup.pipeline.engine.loadFailures.count) ?? []
-        for failure in failures {
-            fail(line: nil, athlete: athlete.name, CommandError.failed(failure))
-        }
-        let statuses = last?.evaluation.statuses ?? []
-        let progress = statuses.compactMap { status in
-            status.progress.map { WorkerLines.Progress(pack: status.pack, badge: status.badge, current: $0.current, target: $0.target,
-                                                       unit: $0.unit, hint: status.hint) }
-        }
-        pending.append(WorkerLines.Status(
-            athlete: athlete.name, runs: last?.runCount ?? 0, awards: last?.awardCount ?? 0, errors: errors + failures.count,
-            excluded: excluded, duplicates: duplicates, next: last?.evaluation.nexts ?? [], progress: progress))
-        writePending()
-        flush()
+        finish(athlete.name, evaluation: last?.evaluation, runs: last?.runCount ?? 0, awards: last?.awardCount ?? 0,
+               errors: errors, excluded: excluded, duplicates: duplicates)
     }
 
     /// Award lines (`type` `award`, or `withdrawn` for one taken back), with their `AwardID`s.
