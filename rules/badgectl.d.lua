@@ -289,6 +289,7 @@
 ---@field format_pace function
 ---@field format_duration function
 ---@field format_distance function
+---@field format_tier_pace function
 ---@field zone_offset_s function
 ---@field max_square function
 ---@field tile_xy function

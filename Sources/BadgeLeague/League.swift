@@ -567,19 +567,20 @@ public struct LeagueLine: Encodable, Equatable, Sendable {
     public var value: String {
         switch kind {
         case "crown", "rank":
-            return "#\(rank ?? 0)/\(athletes ?? 0) \(ClockText.of(elapsedSeconds ?? 0)) at \(at ?? "?")"
+            return "#\(rank ?? 0)/\(athletes ?? 0) \(FigureText.duration(elapsedSeconds ?? 0)) at \(at ?? "?")"
         case "legend":
             return "\(efforts ?? 0) efforts \(from ?? "") to \(to ?? "")"
         case "club":
             return "\(Self.figure(total ?? 0)) of \(Self.figure(goal ?? 0)) \((achieved ?? false) ? "achieved" : "not yet") (\(members ?? 0) members)"
         case "rarity":
-            return "\(holders ?? 0)/\(athletes ?? 0) " + String(format: "%.1f%%", (share ?? 0) * 100)
+            return "\(holders ?? 0)/\(athletes ?? 0) " + FigureText.fixed((share ?? 0) * 100, 1) + "%"
         default:
             return detail ?? ""
         }
     }
 
+    /// A club's total or goal: whole when it is (`120`), else to one decimal (`120.5`), through `FigureText`.
     public static func figure(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(format: "%.1f", value)
+        value == value.rounded() ? FigureText.whole(value) : FigureText.fixed(value, 1)
     }
 }

@@ -89,8 +89,9 @@ public struct BadgeExplanation: Encodable, Sendable {
     /// The pace a runner must hold for a tier whose rule compares strictly (`pace < target`): the whole
     /// second at least 0.1 s below `target` (a what-if run is 0.01% slower than asked, `WhatIf.slowdown`;
     /// nobody paces to a tenth of a second), so that "11:04/km or faster" is exactly true. The one
-    /// rounding rule of a tier's pace in every output (evaluate, explain, the report: `Format.tierPace`).
-    package static func qualifyingPace(_ target: Double) -> Double { (target - 1.1).rounded(.up) }
+    /// rounding rule of a tier's pace in every output (evaluate, explain, the report, the packs'
+    /// `badgectl.format_tier_pace`): `FigureText.tierPace`.
+    package static func qualifyingPace(_ target: Double) -> Double { FigureText.tierPace(target) }
     /// The next 10 m strictly above a distance a run must exceed (`a > target`), and at least the
     /// shortest run `whatif` makes (100 m: the lace-up badge's distance is 0).
     package static func qualifyingDistance(_ target: Double) -> Double {

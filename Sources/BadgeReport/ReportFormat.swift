@@ -18,30 +18,11 @@ public enum ReportFormat {
         XMLText.escape(text, apostrophe: apostrophe, droppingInvalidXML: droppingInvalidXML)
     }
 
-    /// `value` with exactly `decimals` decimals (half away from zero), no locale, no exponent.
-    public static func fixed(_ value: Double, _ decimals: Int) -> String {
-        guard value.isFinite else { return dash }
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = (abs(value) * scale).rounded()
-        guard scaled < 9e15 else { return dash }
-        let n = Int(scaled)
-        let unit = Int(scale)
-        let whole = n / unit, frac = n % unit
-        var s = value < 0 && n != 0 ? "-" : ""
-        s += String(whole)
-        if decimals > 0 {
-            let f = String(frac)
-            s += "." + String(repeating: "0", count: decimals - f.count) + f
-        }
-        return s
-    }
+    /// `value` with exactly `decimals` decimals (half away from zero), no locale, no exponent (`FigureText.fixed`).
+    public static func fixed(_ value: Double, _ decimals: Int) -> String { FigureText.fixed(value, decimals) }
 
-    /// Kilometres from metres: `5.02 km`.
-    public static func kilometres(_ meters: Double, decimals: Int = 2) -> String {
-        guard meters.isFinite else { return dash }
-        return fixed(meters / 1000, decimals) + " km"
-    }
+    /// Kilometres from metres: `5.02 km` (`FigureText.kilometres`).
+    public static func kilometres(_ meters: Double, decimals: Int = 2) -> String { FigureText.kilometres(meters, decimals: decimals) }
 
     /// A distance label for a badge: `5 km`, `21.1 km`, `400 m`.
     public static func shortDistance(_ meters: Double) -> String {
@@ -52,17 +33,14 @@ public enum ReportFormat {
         return fixed(km, 1) + " km"
     }
 
-    /// `h:mm:ss` or `m:ss`.
+    /// `h:mm:ss` or `m:ss` (`FigureText.duration`); a negative time is no duration here.
     public static func duration(_ seconds: Double?) -> String {
-        guard let seconds, seconds.isFinite, seconds >= 0, seconds < 1e9 else { return dash }
-        return clock(Int(seconds.rounded()))
+        guard let seconds, seconds >= 0 else { return dash }
+        return FigureText.duration(seconds)
     }
 
-    /// `5:01/km` from seconds per kilometre (as the command line writes a pace).
-    public static func pace(_ secondsPerKilometre: Double?) -> String {
-        guard let p = secondsPerKilometre, p.isFinite, p > 0, p < 360_000 else { return dash }
-        return clock(Int(p.rounded()), hours: false) + "/km"  // minutes past 59 as they are: 75:00/km
-    }
+    /// `5:01/km` from seconds per kilometre, as the command line writes a pace (`FigureText.paceText`).
+    public static func pace(_ secondsPerKilometre: Double?) -> String { FigureText.paceText(secondsPerKilometre) }
 
     /// Whole seconds as a clock: `h:mm:ss` from an hour on, else `m:ss`; with `hours: false` always
     /// `m:ss` (minutes past 59 as they are: a pace). Written by `ClockText`, badgectl's one clock.

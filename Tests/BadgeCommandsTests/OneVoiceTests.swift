@@ -1,3 +1,4 @@
+import RunFiles
 import RunFixtures
 import Foundation
 import XCTest
@@ -6,7 +7,8 @@ import XCTest
 
 /// Issue #26: one voice. The command line's formatter (`Format`) and the rules' helpers
 /// (`badgectl.format_distance`, `format_pace`, `format_duration`, which write award details) give the
-/// same text for the same figure; the table helpers fit a width.
+/// same text for the same figure (one implementation, `FigureText`, negative figures included); the
+/// table helpers fit a width.
 final class OneVoiceTests: XCTestCase {
     func testTheRulesHelpersWriteFiguresAsTheCommandLineDoes() throws {
         let folder = try TemporaryFolder()
@@ -14,7 +16,9 @@ final class OneVoiceTests: XCTestCase {
         try folder.write("packs/voice/any.lua", """
             return { id = "any", badge = "any", repeatable = true, earned = function(run)
               return { detail = badgectl.format_distance(run.distance_m) .. "|" .. badgectl.format_duration(run.elapsed_s)
-                .. "|" .. badgectl.format_pace(run.elapsed_s / run.distance_m * 1000) }
+                .. "|" .. badgectl.format_pace(run.elapsed_s / run.distance_m * 1000)
+                .. "|" .. badgectl.format_tier_pace(run.elapsed_s / run.distance_m * 1000)
+                .. "|" .. badgectl.format_duration(-run.elapsed_s) .. "|" .. badgectl.format_distance(-run.distance_m) }
             end }
             """)
         try folder.write("badges.json", "[]")
@@ -29,7 +33,21 @@ final class OneVoiceTests: XCTestCase {
         XCTAssertEqual(awards.count, runs.count, output.stdout)
         for (award, run) in zip(awards, runs) {
             let expected = Format.distance(run.0) + "|" + Format.duration(run.1) + "|" + Format.pace(run.1 / run.0 * 1000)
+                + "|" + Format.tierPaceText(run.1 / run.0 * 1000) + "|" + Format.duration(-run.1) + "|" + Format.distance(-run.0)
             XCTAssertEqual(award["detail"] as? String, expected, "\(run)")
+        }
+    }
+
+    func testNegativeAndAbsurdFiguresReadAsTextNotAsATrap() {
+        XCTAssertEqual(Format.duration(-65), "-1:05")
+        XCTAssertEqual(Format.duration(-0.4), "0:00")
+        XCTAssertEqual(Format.distance(-1204), "-1.20 km")
+        XCTAssertEqual(Format.distance(-950), "-950 m")
+        for absurd in [Double.nan, .infinity, -.infinity, 1e300] {
+            XCTAssertEqual(Format.duration(absurd), ClockText.unknown)
+            XCTAssertEqual(Format.distance(absurd), ClockText.unknown)
+            XCTAssertEqual(Format.paceText(absurd), ClockText.unknown)
+            XCTAssertEqual(Format.tierPaceText(absurd), ClockText.unknown)
         }
     }
 

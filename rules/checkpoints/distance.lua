@@ -33,16 +33,6 @@ local function passed_at(run, badge_id)
   return nil
 end
 
-local function clock(seconds)
-  local s = math.floor(seconds + 0.5)
-  local h, m = s // 3600, (s % 3600) // 60
-  if h > 0 then return string.format("%d:%02d:%02d", h, m, s % 60) end
-  return string.format("%d:%02d", m, s % 60)
-end
-
--- The whole second under a pace a run must beat (speeds compare strictly), at least 0.1 s under it.
-local function qualifying(s_per_km) return math.ceil(s_per_km - 1.1) end
-
 -- The pace (s/km) a run of the earning run's distance needs to beat `factor` x its speed.
 local function target_pace(earning, factor)
   return earning.elapsed_s / (earning.distance_m / 1000 * factor)
@@ -84,7 +74,7 @@ return {
             badge = badge.id, tier = "earned", run = run,
             detail = ("%s at %s/km%s"):format(km(run.distance_m), pace(1000 / speed),
               -- A start badge (distance 0) is passed at the start: nothing to say.
-              (at and badge.distance_m > 0) and (", passed %s at %s"):format(km(badge.distance_m), clock(at)) or ""),
+              (at and badge.distance_m > 0) and (", passed %s at %s"):format(km(badge.distance_m), badgectl.format_duration(at)) or ""),
             evidence = { distance_m = run.distance_m, elapsed_s = run.elapsed_s, badge_distance_m = badge.distance_m,
                          checkpoint = badge.id, checkpoint_elapsed_s = at },
           }
@@ -141,9 +131,9 @@ return {
         if status.gold == nil then entry.gold_pace_s_per_km = target_pace(earning, GOLD) end
         -- The pace shown is the whole second below the target, so that running it earns the tier.
         if status.silver == nil then
-          entry.hint = ("run more than %s at %s/km or faster for silver"):format(km(badge.distance_m), pace(qualifying(entry.silver_pace_s_per_km)))
+          entry.hint = ("run more than %s at %s for silver"):format(km(badge.distance_m), badgectl.format_tier_pace(entry.silver_pace_s_per_km))
         elseif status.gold == nil then
-          entry.hint = ("run more than %s at %s/km or faster for gold"):format(km(badge.distance_m), pace(qualifying(entry.gold_pace_s_per_km)))
+          entry.hint = ("run more than %s at %s for gold"):format(km(badge.distance_m), badgectl.format_tier_pace(entry.gold_pace_s_per_km))
         else
           entry.hint = "silver and gold earned"
         end

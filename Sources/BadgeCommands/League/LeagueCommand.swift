@@ -278,14 +278,14 @@ struct LeagueCommand: ParsableCommand {
         return next.timeIntervalSince1970 - 0.001
     }
 
-    /// The lines as a table for people: kind, key, athlete, value. Every cell came from outside (an
-    /// athlete's name and team from the input lines, a segment from a pack, a detail from a hook):
-    /// control characters are escaped (`ShownName`), so a name never forges a row or moves the cursor.
-    static func table(_ lines: [LeagueLine]) -> String {
-        let rows = [["KIND", "KEY", "ATHLETE", "VALUE"]] + lines.map { [$0.kind, $0.key, $0.athlete ?? "-", $0.value].map(ShownName.of) }
-        let widths = (0..<3).map { column in rows.map { $0[column].count }.max() ?? 0 }
-        return rows.map { row in
-            (0..<3).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ") + "  " + row[3]
-        }.joined(separator: "\n") + "\n"
+    /// The lines as a table for people: kind, key, athlete, value, as every table of badgectl is
+    /// written (`TextTable`: fitted to the terminal, the value wrapping under itself). Every cell came
+    /// from outside (an athlete's name and team from the input lines, a segment from a pack, a detail
+    /// from a hook): `TextTable` escapes control characters (`ShownName`), so a name never forges a
+    /// row or moves the cursor.
+    static func table(_ lines: [LeagueLine], width: Int? = Terminal.width) -> String {
+        var table = TextTable("KIND", "KEY", "ATHLETE", "VALUE")
+        for line in lines { table.add(line.kind, line.key, line.athlete ?? "-", line.value) }
+        return table.render(width: width) + "\n"
     }
 }

@@ -37,13 +37,11 @@ enum Format {
         return length >= width ? text : text + String(repeating: " ", count: width - length)
     }
 
-    /// The pace a runner must hold for a tier whose rule compares strictly (`pace < target`): the one
-    /// rounding rule of a tier's pace in every output (evaluate, explain, the report, the rules' hints),
-    /// `BadgeExplanation.qualifyingPace`, kept with the explanations BadgeKit gives too.
-    static func tierPace(_ target: Double) -> Double { BadgeExplanation.qualifyingPace(target) }
+    /// The pace a runner must hold for a tier whose rule compares strictly (`FigureText.tierPace`).
+    static func tierPace(_ target: Double) -> Double { FigureText.tierPace(target) }
 
     /// `11:04/km or faster`: what earns a tier whose rule wants a pace below `target`.
-    static func tierPaceText(_ target: Double) -> String { "\(paceText(tierPace(target))) or faster" }
+    static func tierPaceText(_ target: Double) -> String { FigureText.tierPaceText(target) }
 
     /// `52.37016, 4.89521`: a position as C's `%.5f, %.5f` writes it (what `String(format:)` gave, byte
     /// for byte), each number through glibc's `strfromd`, which takes one `double` and no variable
@@ -71,42 +69,23 @@ enum Format {
     private static let strfromd: Strfromd? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "strfromd")
         .map { unsafeBitCast($0, to: Strfromd.self) }
 
-    /// The largest figure the formatters below write (seconds, metres, seconds per km): past it a
-    /// value is no run's (a file's `1e308`), and `Int` of it would trap. Every formatter here is a
-    /// total function: not a number, infinite or past this, it writes `—`.
-    static let largestFigure = 1e10
+    // The figures (distances, times, paces): `FigureText`, the one implementation the report, the
+    // league and the packs' `badgectl.format_*` helpers write through too.
 
-    /// `value` rounded to a whole number (`152`, `-410`), `—` when it is not finite or past
-    /// `largestFigure`: the one way a table writes a whole count of metres or beats.
-    static func whole(_ value: Double) -> String {
-        guard value.isFinite, abs(value) < largestFigure else { return ClockText.unknown }
-        return String(Int(value.rounded()))
-    }
+    /// `152`, `-410`, `—` when it is not a figure.
+    static func whole(_ value: Double) -> String { FigureText.whole(value) }
 
     /// `4:58` (minutes:seconds per km), `—` for nil.
-    static func pace(_ secondsPerKilometre: Double?) -> String {
-        guard let s = secondsPerKilometre, s.isFinite, s > 0, s < largestFigure else { return ClockText.unknown }
-        return ReportFormat.clock(Int(s.rounded()), hours: false)
-    }
+    static func pace(_ secondsPerKilometre: Double?) -> String { FigureText.pace(secondsPerKilometre) }
 
-    /// `4:58/km`, `—` for nil: a pace with its unit, as every output writes it (`ReportFormat.pace`).
-    static func paceText(_ secondsPerKilometre: Double?) -> String {
-        guard let s = secondsPerKilometre, s.isFinite, s > 0, s < largestFigure else { return ClockText.unknown }
-        return pace(s) + "/km"
-    }
+    /// `4:58/km`, `—` for nil.
+    static func paceText(_ secondsPerKilometre: Double?) -> String { FigureText.paceText(secondsPerKilometre) }
 
     /// `1:02:03` or `25:41`.
-    static func duration(_ seconds: Double?) -> String {
-        guard let s = seconds, s.isFinite, abs(s) < largestFigure else { return ClockText.unknown }
-        return ReportFormat.clock(Int(s.rounded()))
-    }
+    static func duration(_ seconds: Double?) -> String { FigureText.duration(seconds) }
 
     /// `5.21 km`, `850 m`.
-    static func distance(_ meters: Double?) -> String {
-        guard let m = meters, m.isFinite, abs(m) < largestFigure else { return ClockText.unknown }
-        if m < 1000 && m.rounded() < 1000 { return "\(Int(m.rounded())) m" }
-        return ReportFormat.kilometres(m)
-    }
+    static func distance(_ meters: Double?) -> String { FigureText.distance(meters) }
 
     /// The date part of an ISO timestamp.
     static func date(_ iso: String?) -> String {

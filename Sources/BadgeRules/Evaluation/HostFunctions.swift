@@ -94,6 +94,10 @@ final class HostFunctions {
             if lua.string(at: 1) == "league" { return tests.requireLeague() }
             return PackSandbox.requireModule(lua: lua, folder: tests.pack.directory, packName: tests.pack.name, envRef: tests.envRef)
         case .zoneOffset: return zoneOffset()
+        case .figureDistance: return figure(FigureText.distance)
+        case .figureDuration: return figure(FigureText.duration)
+        case .figurePace: return figure(FigureText.pace)
+        case .figureTierPace: return figure { FigureText.tierPaceText($0 ?? .nan) }
         case nil:
             return unknown(fn)
         }
@@ -102,6 +106,13 @@ final class HostFunctions {
     private func unknown(_ fn: Int32) -> Int32 {
         lua.push("badgectl: unknown host function \(fn)")
         return -1
+    }
+
+    /// A `badgectl.format_*` helper's text: `text` of the number its prelude wrapper checked (a
+    /// figure that is not one prints as `FigureText.unknown`).
+    private func figure(_ text: (Double?) -> String) -> Int32 {
+        lua.push(text(lua.number(at: 1)))
+        return 1
     }
 
     /// Zones `zone_offset_s` looked up in this state, by the name given.

@@ -535,6 +535,9 @@ enum HostFunction: Int32 {
     case savedMapKey = 30, savedMapAll
     /// `badgectl.zone_offset_s(zone, epoch_s)`: a zone's UTC offset at an instant (no token).
     case zoneOffset = 40
+    /// `badgectl.format_distance`, `format_duration`, `format_pace`, `format_tier_pace`: a figure's
+    /// text by `FigureText` (no token; the prelude checked the argument is a number).
+    case figureDistance = 41, figureDuration, figurePace, figureTierPace
 }
 
 /// Splits `rules/x/y.lua:12: boom` into file, line and the rest; nil when the text has no such prefix.

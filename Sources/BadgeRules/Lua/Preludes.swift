@@ -35,10 +35,15 @@ struct Prelude {
     /// The test API (`test`, `skip`, the `t` object); run after `rules` in a test state (see `Lua/test_prelude.lua`).
     static let tests = Prelude(bytes: PackageResources.test_prelude_lua, chunkName: "@Sources/BadgeRules/Lua/test_prelude.lua")
 
-    /// Runs the rules prelude in `lua` with the host functions it hands the helpers (`zone_offset_s`);
+    /// Runs the rules prelude in `lua` with the host functions it hands the helpers (`zone_offset_s`,
+    /// the figure texts of `format_*`);
     /// leaves `make_env` on the stack.
     static func runRules(in lua: LuaState) throws {
-        try rules.run(in: lua, label: "prelude", nargs: 1) { lua.pushHostFunction(.zoneOffset, token: 0) }
+        try rules.run(in: lua, label: "prelude", nargs: 5) {
+            for function in [HostFunction.zoneOffset, .figureDistance, .figureDuration, .figurePace, .figureTierPace] {
+                lua.pushHostFunction(function, token: 0)
+            }
+        }
     }
 
     /// Loads the prelude into `lua` and calls it with the `nargs` values `pushArgs` pushes; leaves

@@ -2,7 +2,9 @@
 -- metatable, defines the `badgectl` helpers and returns `make_env(pack_name, print, loader)`, which
 -- builds one pack's environment from the allow list. Rules never see the host globals it runs in.
 -- Embedded at build time (Package.swift: resources .embedInCode); loaded by `Preludes.rules`.
-local zone_offset_s = ...   -- the host's badgectl.zone_offset_s (Prelude.runRules)
+-- The host's badgectl.zone_offset_s, and its figure texts (FigureText: what every table and the
+-- report write) behind format_distance, format_duration, format_pace and format_tier_pace (Prelude.runRules).
+local zone_offset_s, figure_distance, figure_duration, figure_pace, figure_tier_pace = ...
 local sorted_pairs = badgectl_sorted_pairs
 badgectl_sorted_pairs = nil
 local fast_ipairs = badgectl_ipairs
@@ -113,29 +115,28 @@ function helpers.iso_week(date)
   return year, (thursday - days_from_civil(year, 1, 1)) // 7 + 1
 end
 
+-- The figures as the command line writes them, by the host's one formatter (FigureText): a figure
+-- that is not one (infinite, past 10^10) is "—", never a trap.
 function helpers.format_pace(seconds_per_km)
   check_number(seconds_per_km, "format_pace", "seconds per km")
   if seconds_per_km < 0 then error("badgectl.format_pace: expected seconds per km ≥ 0, got " .. tostring(seconds_per_km), 2) end
-  local total = floor(seconds_per_km + 0.5)
-  return format("%d:%02d", total // 60, total % 60)
+  return figure_pace(seconds_per_km)
 end
 
 function helpers.format_duration(seconds)
   check_number(seconds, "format_duration", "seconds")
-  local total = floor(seconds + 0.5)
-  local sign = total < 0 and "-" or ""
-  if total < 0 then total = -total end
-  if total >= 3600 then
-    return format("%s%d:%02d:%02d", sign, total // 3600, total // 60 % 60, total % 60)
-  end
-  return format("%s%d:%02d", sign, total // 60, total % 60)
+  return figure_duration(seconds)
 end
 
 function helpers.format_distance(meters)
   check_number(meters, "format_distance", "meters")
-  -- As the command line writes it (Format.distance): 999.6 m rounds to 1000, so it is "1.00 km".
-  if meters >= 999.5 or meters <= -999.5 then return format("%.2f km", meters / 1000) end
-  return format("%d m", floor(meters + 0.5))
+  return figure_distance(meters)
+end
+
+function helpers.format_tier_pace(target_s_per_km)
+  check_number(target_s_per_km, "format_tier_pace", "seconds per km")
+  if target_s_per_km <= 0 then error("badgectl.format_tier_pace: expected seconds per km > 0, got " .. tostring(target_s_per_km), 2) end
+  return figure_tier_pace(target_s_per_km)
 end
 
 -- A zone's UTC offset at an instant, from the tz database (the host's TimeZone): summer time included.
