@@ -129,6 +129,13 @@ final class SummaryCodecTests: XCTestCase {
             XCTAssertEqual(String(describing: got?.value), String(describing: expected?.value), field.name)
         }
         XCTAssertEqual(try SummaryCodec.decode(SummaryCodec.encode([])), [])
+        // The JSON is made from the same table (`RunSchema.fields`' access column): every field comes
+        // back from it too (the measures are not in the JSON).
+        var json = run
+        json.measures = [:]
+        XCTAssertEqual(try JSONDecoder().decode(RunSummary.self, from: JSONEncoder().encode(json)), json)
+        XCTAssertEqual(Array(SummaryCodec.runFields.map(\.name).prefix(RunSchema.jsonFields.count)), RunSchema.jsonFields.compactMap(\.property),
+                       "the cache writes RunSchema's fields, in its order")
     }
 
     /// Any prefix, any byte changed, any junk: an error or some summaries, never a trap (the test

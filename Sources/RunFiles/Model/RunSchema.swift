@@ -1,119 +1,120 @@
 /// The one declaration of a run's fields: their Lua/JSON name, type, unit, whether they may be nil,
-/// the guide's line and how to read them. Everything else derives from it: `RunSummary`'s JSON
-/// (key order, nulls), the Lua run proxy's fields and its "did you mean" list, `t.run`'s fields in
+/// the guide's line and where each lives in `RunSummary` (`RunFieldAccess`). Everything else derives
+/// from it: `RunSummary`'s JSON both ways (key order, nulls), the cache's binary summaries
+/// (`SummaryCodec`), the Lua run proxy's fields and its "did you mean" list, `t.run`'s fields in
 /// pack tests, and the guide's field table (docs/rules.md; a test fails when they disagree).
 /// Knows nothing of Lua: the rules module turns `RunFieldValue`s into Lua values.
 public enum RunSchema {
     /// The run's fields in Lua order (`pairs(run)`); JSON writes the `inJSON` ones in this order.
     public static let fields: [RunField] = [
         RunField(.id, .string, doc: "the file path relative to the folder evaluated (`2024/05-01.gpx`, plus `#n` when a file holds several runs)",
-                 encode: { try $1.encode($0.id, forKey: $2) }, value: { .string($0.id) }),
+                 access: .string(\.id)),
         RunField(.start, .string, optional: true, doc: "start in UTC, `YYYY-MM-DDThh:mm:ssZ`",
-                 encode: { try $1.encode($0.start, forKey: $2) }, value: { .string($0.start) }),
+                 access: .string(\.start)),
         RunField(.startEpochSeconds, .float, unit: "s", optional: true, doc: "start in seconds since 1970-01-01T00:00:00Z",
-                 encode: { try $1.encode($0.startEpochSeconds, forKey: $2) }, value: { .float($0.startEpochSeconds) }),
+                 access: .float(\.startEpochSeconds)),
         RunField(.utcOffsetSeconds, .integer, unit: "s", optional: true, doc: "the UTC offset the file wrote with its times, when it wrote one",
-                 encode: { try $1.encode($0.utcOffsetSeconds, forKey: $2) }, value: { .integer($0.utcOffsetSeconds) }),
+                 access: .integer(\.utcOffsetSeconds)),
         RunField(.localDate, .string, optional: true,
                  doc: "`YYYY-MM-DD` of the start in local time: from the file's own offset when it had one, else in the zone chosen with `--tz` (default: the machine's zone). Use it for days, weeks and streaks.",
-                 encode: { try $1.encode($0.localDate, forKey: $2) }, value: { .string($0.localDate) }),
+                 access: .string(\.localDate)),
         RunField(.localStart, .string, optional: true,
                  doc: "`YYYY-MM-DDThh:mm:ss`, the start as a clock on the wall showed it: from the file's own offset when it had one, else in the `--tz` zone (default: the machine's zone). Use it for times of day (a night owl, an early bird).",
-                 encode: { try $1.encode($0.localStart, forKey: $2) }, value: { .string($0.localStart) }),
+                 access: .string(\.localStart)),
         RunField(.localOffsetSeconds, .integer, unit: "s", optional: true,
                  doc: "the UTC offset `local_start` and `local_date` were made with: `utc_offset_s` when the file wrote one, else the `--tz` zone's at the start (daylight saving included)",
-                 encode: { try $1.encode($0.localOffsetSeconds, forKey: $2) }, value: { .integer($0.localOffsetSeconds) }),
+                 access: .integer(\.localOffsetSeconds)),
         RunField(.zoneSource, .string, optional: true,
                  doc: "where `local_offset_s` came from: `file` (the file's own offset or zone: a GPX or TCX time's `+02:00`, FIT `local_timestamp`, Apple Health's `HKTimeZone` or dates, Polar's start time) or `tz` (the file said nothing: the `--tz` zone)",
-                 encode: { try $1.encode($0.zoneSource, forKey: $2) }, value: { .string($0.zoneSource) }),
+                 access: .string(\.zoneSource)),
         RunField(.name, .string, optional: true, doc: "the run's name in the file",
-                 encode: { try $1.encode($0.name, forKey: $2) }, value: { .string($0.name) }),
+                 access: .string(\.name)),
         RunField(.sport, .string, doc: "`running`, `cycling`, `walking`, `hiking`, `swimming`, or the file's word lower-cased (TCX `Other`, how Garmin exports a swim or any sport but running and cycling, is `other`; no sport, `generic` or `unknown` is `running`)",
-                 encode: { try $1.encode($0.sport, forKey: $2) }, value: { .string($0.sport) }),
+                 access: .string(\.sport)),
         RunField(.format, .string, doc: "`gpx`, `tcx`, `fit`, `json`, `sml`, `suunto_json`, `polar_json`, `apple_health`",
-                 encode: { try $1.encode($0.format, forKey: $2) }, value: { .string($0.format) }),
+                 access: .string(\.format)),
         RunField(.points, .integer, doc: "usable points read (0 for a JSON summary)",
-                 encode: { try $1.encode($0.points, forKey: $2) }, value: { .integer($0.points) }),
+                 access: .integer(\.points)),
         RunField(.distanceMeters, .float, unit: "m", doc: "distance in metres",
-                 encode: { try $1.encode($0.distanceMeters, forKey: $2) }, value: { .float($0.distanceMeters) }),
+                 access: .float(\.distanceMeters)),
         RunField(.elapsedSeconds, .float, unit: "s", optional: true, doc: "last timestamp − first: pauses included",
-                 encode: { try $1.encode($0.elapsedSeconds, forKey: $2) }, value: { .float($0.elapsedSeconds) }),
+                 access: .float(\.elapsedSeconds)),
         RunField(.timerSeconds, .float, unit: "s", optional: true, doc: "elapsed less gaps between segments and the device's pauses",
-                 encode: { try $1.encode($0.timerSeconds, forKey: $2) }, value: { .float($0.timerSeconds) }),
+                 access: .float(\.timerSeconds)),
         RunField(.movingSeconds, .float, unit: "s", optional: true,
                  doc: "time spent moving: steps at 0.5 m/s or faster, and slower steps up a climb steep enough to make up for it (\"How the figures are defined\")",
-                 encode: { try $1.encode($0.movingSeconds, forKey: $2) }, value: { .float($0.movingSeconds) }),
+                 access: .float(\.movingSeconds)),
         RunField(.speedMetersPerSecond, .float, unit: "m/s", optional: true, doc: "distance / elapsed",
-                 encode: { try $1.encode($0.speedMetersPerSecond, forKey: $2) }, value: { .float($0.speedMetersPerSecond) }),
+                 access: .float(\.speedMetersPerSecond)),
         RunField(.paceSecondsPerKilometre, .float, unit: "s/km", optional: true, doc: "elapsed / distance",
-                 encode: { try $1.encode($0.paceSecondsPerKilometre, forKey: $2) }, value: { .float($0.paceSecondsPerKilometre) }),
+                 access: .float(\.paceSecondsPerKilometre)),
         RunField(.paceSecondsPerMile, .float, unit: "s/mi", optional: true, doc: "elapsed / distance",
-                 encode: { try $1.encode($0.paceSecondsPerMile, forKey: $2) }, value: { .float($0.paceSecondsPerMile) }),
+                 access: .float(\.paceSecondsPerMile)),
         RunField(.movingPaceSecondsPerKilometre, .float, unit: "s/km", optional: true, doc: "moving time / distance",
-                 encode: { try $1.encode($0.movingPaceSecondsPerKilometre, forKey: $2) }, value: { .float($0.movingPaceSecondsPerKilometre) }),
+                 access: .float(\.movingPaceSecondsPerKilometre)),
         RunField(.deviceDistanceMeters, .float, unit: "m", optional: true, doc: "the total the device itself reported (TCX laps, FIT session)",
-                 encode: { try $1.encode($0.deviceDistanceMeters, forKey: $2) }, value: { .float($0.deviceDistanceMeters) }),
+                 access: .float(\.deviceDistanceMeters)),
         RunField(.deviceTimerSeconds, .float, unit: "s", optional: true,
                  doc: "the timer total the device itself counted (FIT session `total_timer_time`, the sum of TCX laps' `TotalTimeSeconds`); `timer_s` is ours",
-                 encode: { try $1.encode($0.deviceTimerSeconds, forKey: $2) }, value: { .float($0.deviceTimerSeconds) }),
+                 access: .float(\.deviceTimerSeconds)),
         RunField(.deviceElapsedSeconds, .float, unit: "s", optional: true,
                  doc: "the elapsed total the device itself counted (FIT session `total_elapsed_time`); `elapsed_s` is ours",
-                 encode: { try $1.encode($0.deviceElapsedSeconds, forKey: $2) }, value: { .float($0.deviceElapsedSeconds) }),
+                 access: .float(\.deviceElapsedSeconds)),
         RunField(.deviceAscentMeters, .float, unit: "m", optional: true,
                  doc: "the climb the device itself counted (FIT session `total_ascent`: a barometric watch's own figure); `elevation.gain_m` is ours",
-                 encode: { try $1.encode($0.deviceAscentMeters, forKey: $2) }, value: { .float($0.deviceAscentMeters) }),
+                 access: .float(\.deviceAscentMeters)),
         RunField(.deviceDescentMeters, .float, unit: "m", optional: true,
                  doc: "the descent the device itself counted (FIT session `total_descent`); `elevation.loss_m` is ours",
-                 encode: { try $1.encode($0.deviceDescentMeters, forKey: $2) }, value: { .float($0.deviceDescentMeters) }),
+                 access: .float(\.deviceDescentMeters)),
         RunField(.deviceMovingSeconds, .float, unit: "s", optional: true,
                  doc: "the moving time the device itself counted (FIT session `total_moving_time`, newer devices); `moving_s` is ours",
-                 encode: { try $1.encode($0.deviceMovingSeconds, forKey: $2) }, value: { .float($0.deviceMovingSeconds) }),
+                 access: .float(\.deviceMovingSeconds)),
         RunField(.deviceAverageHeartRate, .float, unit: "bpm", optional: true,
                  doc: "the heart-rate average the device itself computed (FIT session `avg_heart_rate`; TCX: the laps' averages weighted by their time); `heart_rate.avg` is ours",
-                 encode: { try $1.encode($0.deviceAverageHeartRate, forKey: $2) }, value: { .float($0.deviceAverageHeartRate) }),
+                 access: .float(\.deviceAverageHeartRate)),
         RunField(.deviceMaximumHeartRate, .float, unit: "bpm", optional: true,
                  doc: "the heart-rate maximum the device itself recorded (FIT session `max_heart_rate`; TCX: the laps' largest); `heart_rate.max` is the records' largest",
-                 encode: { try $1.encode($0.deviceMaximumHeartRate, forKey: $2) }, value: { .float($0.deviceMaximumHeartRate) }),
+                 access: .float(\.deviceMaximumHeartRate)),
         RunField(.deviceLaps, .integer, optional: true,
                  doc: "how many laps the device recorded (FIT session `num_laps`, else its lap messages; TCX `Lap`s); nil when the file records none",
-                 encode: { try $1.encode($0.deviceLaps, forKey: $2) }, value: { .integer($0.deviceLaps) }),
+                 access: .integer(\.deviceLaps)),
         RunField(.gps, .boolean, doc: "whether the run has positions (false: a treadmill or indoor file, a JSON summary)",
-                 encode: { try $1.encode($0.gps ?? false, forKey: $2) }, value: { .boolean($0.gps ?? false) }),
+                 access: .flag(\.gps)),
         RunField(.indoor, .boolean, optional: true,
                  doc: "true when the file says the run was indoors (FIT `sub_sport` treadmill, indoor running or virtual activity; Apple Health's `HKIndoorWorkout` metadata, `1` true and `0` false; a sport word such as `treadmill`, `indoor_running`, `virtual_run`; a JSON summary's `indoor`); nil when it says nothing",
-                 encode: { try $1.encode($0.indoor, forKey: $2) }, value: { .boolean($0.indoor) }),
+                 access: .boolean(\.indoor)),
         RunField(.manual, .boolean, doc: "true for a run entered by hand (a JSON summary with `\"manual\": true`)",
-                 encode: { try $1.encode($0.manual ?? false, forKey: $2) }, value: { .boolean($0.manual ?? false) }),
+                 access: .flag(\.manual)),
         RunField(.device, .string, optional: true,
                  doc: "the device that recorded the run as the file names it (FIT `product_name`, else its maker; TCX `Creator/Name`; GPX `creator`; a JSON summary's `device`)",
-                 encode: { try $1.encode($0.device, forKey: $2) }, value: { .string($0.device) }),
+                 access: .string(\.device)),
         RunField(.checkpoints, .array, element: .checkpoint,
                  doc: "where the route passed catalogue distances: `{ badge, name, distance_m, lat, lon, elapsed_s }` (`lat`, `lon`, `elapsed_s` may be nil)",
-                 encode: { try $1.encode($0.checkpoints, forKey: $2) }, value: { .records(.checkpoints($0.checkpoints)) }),
+                 access: .checkpoints(\.checkpoints)),
         RunField(.splitsKilometre, .array, element: .split,
                  doc: "`{ index, distance_m, elapsed_s, cumulative_s, pace_s_per_km, partial }`; `index` is an integer, `partial` a boolean (the last, shorter split)",
-                 encode: { try $1.encode($0.splitsKilometre, forKey: $2) }, value: { .records(.splits($0.splitsKilometre)) }),
+                 access: .splits(\.splitsKilometre)),
         RunField(.splitsMile, .array, element: .split,
                  doc: "`{ index, distance_m, elapsed_s, cumulative_s, pace_s_per_km, partial }`; `index` is an integer, `partial` a boolean (the last, shorter split)",
-                 encode: { try $1.encode($0.splitsMile, forKey: $2) }, value: { .records(.splits($0.splitsMile)) }),
+                 access: .splits(\.splitsMile)),
         RunField(.efforts, .array, element: .effort,
                  doc: "fastest stretches, each spanning no stop over 2 minutes: `{ name, distance_m, elapsed_s, start_distance_m, start_elapsed_s, pace_s_per_km }`",
-                 encode: { try $1.encode($0.efforts, forKey: $2) }, value: { .records(.efforts($0.efforts)) }),
+                 access: .efforts(\.efforts)),
         RunField(luaOnly: "fastest", .table, element: .effort,
                  doc: "the efforts keyed by name: `run.fastest[\"5km\"]`. Names: \(Effort.standardDistances.map { "`\($0.name)`" }.joined(separator: ", ")). A known name the run has no effort for is `nil`.",
                  value: { .keyed(.efforts($0.efforts)) }),
         RunField(.laps, .array, element: .lap,
                  doc: "the device's laps in the file's order (empty without any: GPX, JSON): `{ index, start_elapsed_s, distance_m, elapsed_s, timer_s, pace_s_per_km, avg_heart_rate_bpm, max_heart_rate_bpm, trigger, intensity }`, every field but `index` possibly nil; `trigger` is `manual`, `time`, `distance`, `position`, `session_end`, `fitness_equipment` or `heart_rate`, `intensity` `active`, `rest`, `warmup`, `cooldown`, `recovery`, `interval` or `other`; `pace_s_per_km` is timer (else elapsed) over distance",
-                 encode: { try $1.encode($0.laps, forKey: $2) }, value: { .records(.laps($0.laps)) }),
+                 access: .laps),
         RunField(.elevation, .table, optional: true, element: .elevation, doc: "`{ gain_m, loss_m, min_m, max_m }`",
-                 encode: { try $1.encode($0.elevation, forKey: $2) }, value: { .record($0.elevation.map { .elevation($0) }) }),
+                 access: .elevation(\.elevation)),
         RunField(.heartRate, .table, optional: true, element: .sensor,
                  doc: "`{ avg, max, avg_weighting }` in bpm from the records; `avg_weighting` says which average `avg` is: `\"time\"` (each reading weighted by the time it covers) or `\"sample\"` (the plain mean, for readings without times)",
-                 encode: { try $1.encode($0.heartRate, forKey: $2) }, value: { .record($0.heartRate.map { .sensor($0) }) }),
+                 access: .sensor(\.heartRate)),
         RunField(.cadence, .table, optional: true, element: .sensor, doc: "`{ avg, max, avg_weighting }` as recorded; `avg_weighting` as for `heart_rate`",
-                 encode: { try $1.encode($0.cadence, forKey: $2) }, value: { .record($0.cadence.map { .sensor($0) }) }),
+                 access: .sensor(\.cadence)),
         RunField(.dropped, .array, element: .dropped, doc: "points left out and why: `{ reason, count }` (`count` an integer); a device clock that jumped is `{ reason = \"clock_jump\", count = <jumps> }`",
-                 encode: { try $1.encode($0.dropped, forKey: $2) }, value: { .records(.dropped($0.dropped)) }),
+                 access: .dropped(\.dropped)),
         RunField(luaOnly: "index", .integer, doc: "1-based position in start order", value: { _ in .position }),
         RunField(luaOnly: "measures", .table,
                  doc: "the measures the rule's pack declares in its `pack.lua`, by name: `run.measures.best3k` (see \"Measures\"); a measure the run cannot have is `nil`, an undeclared name an error",
@@ -151,24 +152,27 @@ public struct RunField: Sendable {
     public let element: RecordSchema?
     /// Its key in `RunSummary`'s JSON; nil for fields rules see only (`fastest`, `index`).
     let key: RunSummary.CodingKeys?
-    let encode: (@Sendable (RunSummary, inout KeyedEncodingContainer<RunSummary.CodingKeys>, RunSummary.CodingKeys) throws -> Void)?
+    /// Where the field lives in `RunSummary` (nil for fields rules see only): its JSON, its cache
+    /// bytes and its Lua value are all made from it.
+    public let access: RunFieldAccess?
     /// The value of the field in `run`.
     public let value: @Sendable (RunSummary) -> RunFieldValue
 
     /// The guide's type column: `float or nil`.
     public var typeText: String { optional ? "\(kind.rawValue) or nil" : kind.rawValue }
     public var inJSON: Bool { key != nil }
+    /// The stored property's name in Swift (as `Mirror` labels it), nil for fields rules see only.
+    public var property: String? { access?.property }
 
     init(_ key: RunSummary.CodingKeys, _ kind: Kind, unit: String? = nil, optional: Bool = false, element: RecordSchema? = nil, doc: String,
-         encode: @escaping @Sendable (RunSummary, inout KeyedEncodingContainer<RunSummary.CodingKeys>, RunSummary.CodingKeys) throws -> Void,
-         value: @escaping @Sendable (RunSummary) -> RunFieldValue) {
+         access: RunFieldAccess) {
         self.name = key.stringValue; self.kind = kind; self.unit = unit; self.optional = optional; self.element = element
-        self.doc = doc; self.key = key; self.encode = encode; self.value = value
+        self.doc = doc; self.key = key; self.access = access; self.value = access.reader()
     }
 
     init(luaOnly name: String, _ kind: Kind, element: RecordSchema? = nil, doc: String, value: @escaping @Sendable (RunSummary) -> RunFieldValue) {
         self.name = name; self.kind = kind; self.unit = nil; self.optional = false; self.element = element
-        self.doc = doc; self.key = nil; self.encode = nil; self.value = value
+        self.doc = doc; self.key = nil; self.access = nil; self.value = value
     }
 }
 

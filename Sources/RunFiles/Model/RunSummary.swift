@@ -168,10 +168,22 @@ public struct RunSummary: Codable, Sendable, Equatable {
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         for field in RunSchema.fields {
-            if let key = field.key, let encode = field.encode { try encode(self, &c, key) }
+            if let key = field.key, let access = field.access { try access.encode(self, to: &c, key: key) }
         }
         try c.encodeIfPresent(floatingStart, forKey: .floatingStart)
         try c.encodeIfPresent(route, forKey: .route)
+    }
+
+    /// What `encode(to:)` writes, read by the same table (`RunSchema.fields`), then `route` and
+    /// `start_floating` when present. The measures are not in the JSON: none are read.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(id: "", format: "", distanceMeters: 0)
+        for field in RunSchema.fields {
+            if let key = field.key, let access = field.access { try access.decode(into: &self, from: c, key: key) }
+        }
+        floatingStart = try c.decodeIfPresent(Bool.self, forKey: .floatingStart)
+        route = try c.decodeIfPresent(RouteTrace.self, forKey: .route)
     }
 }
 

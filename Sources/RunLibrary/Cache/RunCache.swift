@@ -34,7 +34,7 @@ public final class RunCache: @unchecked Sendable {
     /// 7 was taken twice on parallel branches (Q: run.gps/indoor/manual/device as JSON; F: the binary
     /// form), and 8 twice again (main: both; Q: Apple Health's indoor flag): 9 is all of them.
     /// 10: summaries written by `SummaryCodec` (a field table, no `Codable`) instead of `BinaryCoder`.
-    public static let summaryVersion = 10
+    public static let summaryVersion = 11
     /// The table layout. A database with another layout is left as it is (see `open`).
     static let layout = "badgectl-run-cache/1"
     /// SQLite's application id (the file header's bytes 68-71, `PRAGMA application_id`) of every cache

@@ -92,51 +92,13 @@ public enum SummaryCodec {
         "measures": "kept per file content in the cache's measure sets (MeasureCodec), under their own keys",
     ]
 
-    /// Every stored property of a run, in the order they are written.
-    static let runFields: [Field<RunSummary>] = [
-        Field("id", \.id, string),
-        Field("start", \.start, optional(string)),
-        Field("startEpochSeconds", \.startEpochSeconds, optional(float)),
-        Field("utcOffsetSeconds", \.utcOffsetSeconds, optional(integer)),
-        Field("localDate", \.localDate, optional(string)),
-        Field("localStart", \.localStart, optional(string)),
-        Field("localOffsetSeconds", \.localOffsetSeconds, optional(integer)),
-        Field("zoneSource", \.zoneSource, optional(string)),
+    /// Every stored property of a run, in the order they are written: `RunSchema.fields` (the one
+    /// table of a run's fields, through their `RunFieldAccess`), then what only the cache keeps.
+    static let runFields: [Field<RunSummary>] = RunSchema.fields.compactMap { field in
+        guard let access = field.access, let name = field.property else { return nil }
+        return Field(name, access)
+    } + [
         Field("floatingStart", \.floatingStart, optional(boolean)),
-        Field("name", \.name, optional(string)),
-        Field("sport", \.sport, string),
-        Field("format", \.format, string),
-        Field("points", \.points, integer),
-        Field("distanceMeters", \.distanceMeters, float),
-        Field("elapsedSeconds", \.elapsedSeconds, optional(float)),
-        Field("timerSeconds", \.timerSeconds, optional(float)),
-        Field("movingSeconds", \.movingSeconds, optional(float)),
-        Field("speedMetersPerSecond", \.speedMetersPerSecond, optional(float)),
-        Field("paceSecondsPerKilometre", \.paceSecondsPerKilometre, optional(float)),
-        Field("paceSecondsPerMile", \.paceSecondsPerMile, optional(float)),
-        Field("movingPaceSecondsPerKilometre", \.movingPaceSecondsPerKilometre, optional(float)),
-        Field("deviceDistanceMeters", \.deviceDistanceMeters, optional(float)),
-        Field("deviceTimerSeconds", \.deviceTimerSeconds, optional(float)),
-        Field("deviceElapsedSeconds", \.deviceElapsedSeconds, optional(float)),
-        Field("deviceAscentMeters", \.deviceAscentMeters, optional(float)),
-        Field("deviceDescentMeters", \.deviceDescentMeters, optional(float)),
-        Field("deviceMovingSeconds", \.deviceMovingSeconds, optional(float)),
-        Field("deviceAverageHeartRate", \.deviceAverageHeartRate, optional(float)),
-        Field("deviceMaximumHeartRate", \.deviceMaximumHeartRate, optional(float)),
-        Field("deviceLaps", \.deviceLaps, optional(integer)),
-        Field("gps", \.gps, optional(boolean)),
-        Field("indoor", \.indoor, optional(boolean)),
-        Field("manual", \.manual, optional(boolean)),
-        Field("device", \.device, optional(string)),
-        Field("checkpoints", \.checkpoints, array(checkpoint.value)),
-        Field("splitsKilometre", \.splitsKilometre, array(split.value)),
-        Field("splitsMile", \.splitsMile, array(split.value)),
-        Field("efforts", \.efforts, array(effort.value)),
-        Field("laps", \.laps, array(lap.value), set: { $0.laps = $1 }),
-        Field("elevation", \.elevation, optional(elevation.value)),
-        Field("heartRate", \.heartRate, optional(sensor.value)),
-        Field("cadence", \.cadence, optional(sensor.value)),
-        Field("dropped", \.dropped, array(dropped.value)),
         Field("route", \.route, optional(route.value)),
     ]
 
@@ -238,6 +200,26 @@ public enum SummaryCodec {
             } else {
                 // A computed property: no offset to write at.
                 read = { root, reader in root[keyPath: path] = try value.read(&reader) }
+            }
+        }
+
+        /// The field `access` names (`RunSchema.fields`), with the binary value of its type.
+        init(_ name: String, _ access: RunFieldAccess) where Root == RunSummary {
+            switch access {
+            case .string(let path): self.init(name, path, string)
+            case .optionalString(let path): self.init(name, path, optional(string))
+            case .integer(let path): self.init(name, path, integer)
+            case .optionalInteger(let path): self.init(name, path, optional(integer))
+            case .float(let path): self.init(name, path, float)
+            case .optionalFloat(let path): self.init(name, path, optional(float))
+            case .optionalBoolean(let path), .flag(let path): self.init(name, path, optional(boolean))
+            case .checkpoints(let path): self.init(name, path, array(checkpoint.value))
+            case .splits(let path): self.init(name, path, array(split.value))
+            case .efforts(let path): self.init(name, path, array(effort.value))
+            case .laps: self.init(name, \.laps, array(lap.value), set: { $0.laps = $1 })
+            case .dropped(let path): self.init(name, path, array(dropped.value))
+            case .elevation(let path): self.init(name, path, optional(elevation.value))
+            case .sensor(let path): self.init(name, path, optional(sensor.value))
             }
         }
 
