@@ -21,11 +21,8 @@ extension DiffCommand {
         /// The profile their lines gave, fixed by the first (`WorkerLine.Profiles`, as the worker).
         var profiles = WorkerLine.Profiles()
 
-        /// `pipeline` for this athlete: with the profile their lines gave, else as it is (`--athlete`'s).
-        func pipeline(_ pipeline: RunPipeline) -> RunPipeline {
-            guard let profile = profiles.fixed?.profile else { return pipeline }
-            return pipeline.with(athlete: profile)
-        }
+        /// The profile their lines gave; nil: `--athlete`'s.
+        var profile: RunAnalysis.Athlete? { profiles.fixed?.profile ?? nil }
     }
 
     /// A line that could not be used: its number, the athlete it named and why.
@@ -100,27 +97,20 @@ extension DiffCommand {
         return (athletes, errors, readError)
     }
 
-    /// An athlete's runs as `pipeline` reads them (its analyzer, the cache) and selects them (as
-    /// `evaluate` selects a folder's); lines that cannot be read become errors.
+    /// An athlete's runs as `pipeline` reads them (its analyzer, the cache), to be selected and
+    /// evaluated by `AthleteEvaluator`; lines that cannot be read become errors.
     static func runs(of athlete: Athlete, pipeline: RunPipeline, errors: inout [LineError]) -> [RunSummary] {
         var runs: [RunSummary] = []
         var seen: [String: Int] = [:]
         for (number, line) in athlete.lines {
             do {
-                let read: [RunSummary]
-                switch line.source {
-                case .path(let path):
-                    let folder = pipeline.read(files: [(path, line.id)], zone: line.zone)
-                    if let error = folder.errors.first { throw WorkerLine.LineError(description: error.message) }
-                    read = folder.runs
-                case .summary(let summary):
-                    read = [try pipeline.summary(fields: summary, source: "line \(number) summary", id: line.id, zone: line.zone)]
-                case .remove(let id):
+                if case .remove(let id) = line.source {
                     // A run taken back: the history compared is the one left.
                     runs.removeAll { $0.id == id }
                     seen[id] = nil
                     continue
                 }
+                let read = try line.runs(number: number, pipeline: pipeline)
                 for run in read {
                     if let first = seen[run.id] {
                         errors.append(LineError(line: number, athlete: athlete.name, message: Worker.Message.duplicateID(run.id, first)))
@@ -133,7 +123,7 @@ extension DiffCommand {
                 errors.append(LineError(line: number, athlete: athlete.name, message: "\(error)"))
             }
         }
-        return pipeline.select(runs).selected
+        return runs
     }
 
     /// `--worker-input`: evaluates every athlete with both sets of packs and prints the changes.
@@ -155,11 +145,14 @@ extension DiffCommand {
         var changes: [AthleteChanges] = []
         var total = AwardDiff.Counts()
         var ruleErrors = Report.Sides(current: [], candidate: [])
+        let currentEvaluator = AthleteEvaluator(pipeline: currentRuns), candidateEvaluator = AthleteEvaluator(pipeline: candidateRuns)
         for athlete in athletes {
             var lineErrors: [LineError] = []
-            let currentPipeline = athlete.pipeline(currentRuns), candidatePipeline = athlete.pipeline(candidateRuns)
-            let before = currentPipeline.engine.evaluate(runs: Self.runs(of: athlete, pipeline: currentPipeline, errors: &lineErrors))
-            let after = candidatePipeline.engine.evaluate(runs: Self.runs(of: athlete, pipeline: candidatePipeline, errors: &lineErrors))
+            let profile = athlete.profile
+            let currentHistory = Self.runs(of: athlete, pipeline: currentEvaluator.pipeline(for: profile), errors: &lineErrors)
+            let before = currentEvaluator.evaluate(currentHistory, profile: profile).evaluation
+            let candidateHistory = Self.runs(of: athlete, pipeline: candidateEvaluator.pipeline(for: profile), errors: &lineErrors)
+            let after = candidateEvaluator.evaluate(candidateHistory, profile: profile).evaluation
             // Each side reads the lines; a line that fails fails on both, reported once.
             for error in lineErrors where !errors.contains(error) { errors.append(error) }
             ruleErrors.current += before.failures

@@ -105,13 +105,9 @@ struct LeagueCommand: ParsableCommand {
         let league = League(packs: runs.engine.packs, options: leagueOptions)
         var hookFailures = 0
         if !facts {
-            for pack in runs.engine.packs {
-                do {
-                    if let hook = try LeagueHook.load(pack: pack, limits: runs.engine.limits) { league.hooks.append(hook) }
-                } catch {
-                    hookFailures += 1
-                    Console.error(CommandError.prefix + "\(error)")
-                }
+            for failure in league.loadHooks(of: runs.engine.packs, limits: runs.engine.limits) {
+                hookFailures += 1
+                Console.error(CommandError.prefix + failure)
             }
         }
         if facts {

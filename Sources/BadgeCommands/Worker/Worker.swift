@@ -23,7 +23,7 @@ final class Worker {
         /// taken from it. nil: any path the process can open (docs/worker.md, "What a worker reads").
         var root: String? = nil
         /// `--state-dir`: where each athlete's saved state lives between invocations (a folder per
-        /// athlete, `Worker.stateFolder`); the lines of a batch are added to it (`IncrementalEvaluator`)
+        /// athlete, `Worker.stateFolder`); the lines of a batch are added to it (`AthleteEvaluator.add`)
         /// and only what changed is written. nil: every athlete's lines are their whole history.
         var stateDirectory: String? = nil
         /// `--any-order`: an athlete's runs may come in any order (they are evaluated in start order
@@ -90,8 +90,9 @@ final class Worker {
     private var current: Athlete?
     private var errors = 0
     private var stoppedAt: Int?
-    /// The packs loaded once and reset between athletes (a state a rule wrote into is replaced).
-    private lazy var evaluator = ReusedEvaluator(engine: setup.pipeline.engine)
+    /// Where each athlete's runs meet the rules: the packs loaded once and reset between athletes (a
+    /// state a rule wrote into is replaced), also for their saved states (`--state-dir`).
+    private lazy var evaluator = AthleteEvaluator(pipeline: setup.pipeline, kind: .reused)
 
     /// The award or status line being written (its storage is reused line after line).
     private var pending = WorkerLines.LineBuffer()
@@ -185,7 +186,7 @@ final class Worker {
         do {
             let line = try line.get()
             if current?.profiles.fixed == nil, let profile = line.profile {
-                current?.pipeline = setup.pipeline.with(athlete: profile)
+                current?.pipeline = evaluator.pipeline(for: profile)
             }
             _ = try current?.profiles.take(line, number: number, athlete: name)
             try add(line, line: number)
@@ -249,12 +250,8 @@ final class Worker {
             }
             current?.lastStepIDs = []
             return
-        case .path(let path):
-            let read = pipeline.read(files: [(try confined(path), line.id)], zone: line.zone)
-            if let error = read.errors.first { throw LineError(description: error.message) }
-            runs = read.runs
-        case .summary(let summary):
-            runs = [try pipeline.summary(fields: summary, source: "line \(number) summary", id: line.id, zone: line.zone)]
+        case .path, .summary:
+            runs = try line.runs(number: number, pipeline: pipeline, open: confined)
         }
         if setup.stateDirectory != nil {
             // Uploads in any order (an older run replays the history); a run given again replaces
@@ -310,9 +307,10 @@ final class Worker {
             finishAthlete(athlete, savedIn: directory)
             return
         }
-        let selection = athlete.pipeline.select(athlete.runs)
-        let evaluation = evaluator.evaluate(runs: selection.selected, athlete: athlete.pipeline.engine.athlete)
-        observe?(athlete.name, athlete.profiles.fixed?.profile ?? nil, selection.selected, evaluation)
+        let profile = athlete.profiles.fixed?.profile ?? nil
+        let outcome = evaluator.evaluate(athlete.runs, profile: profile)
+        let (evaluation, selection) = (outcome.evaluation, outcome.selection)
+        observe?(athlete.name, profile, selection.selected, evaluation)
         writeAwards(evaluation.awards, of: athlete.name, type: "award")
         finish(athlete.name, evaluation: evaluation, runs: selection.selected.count, awards: evaluation.awards.count,
                errors: athlete.errors, excluded: selection.excluded.count, duplicates: selection.duplicates.count)
@@ -342,7 +340,7 @@ final class Worker {
     /// read or written is that athlete's error; the others go on.
     private func finishAthlete(_ athlete: Athlete, savedIn directory: String) {
         let store = StateStore(directory: (directory as NSString).appendingPathComponent(StateStore.folderName(forAthlete: athlete.name)))
-        let incremental = athlete.pipeline.incremental(store)
+        let profile = athlete.profiles.fixed?.profile ?? nil
         var last: StateUpdate?
         var added: [Award] = [], withdrawn: [Award] = []
         var excluded = 0, duplicates = 0, errors = athlete.errors
@@ -352,22 +350,21 @@ final class Worker {
             for step in athlete.steps {
                 switch step {
                 case .add(let runs):
-                    let selection = athlete.pipeline.select(runs)
+                    let selection = evaluator.select(runs, profile: profile)
                     excluded += selection.excluded.count
                     duplicates += selection.duplicates.count
                     if store.exists {
                         // A run given again that no longer counts (a ride now) leaves the history.
-                        last = try incremental.add(selection.selected, withdrawing: Set(selection.excluded.filter { $0.pack == nil }.map(\.id)),
-                                                   reusing: evaluator)
+                        last = try evaluator.add(selection, to: store, profile: profile, withdrawing: selection.noLongerCounted)
                     } else {
-                        last = try incremental.start(selection.selected, reusing: evaluator)
+                        last = try evaluator.start(selection, in: store, profile: profile)
                     }
                 case .remove(let ids):
                     // A run the state does not hold (never given, a ride, removed before): nothing to take back.
                     guard store.exists else { continue }
                     let held = try store.holds(Set(ids))
                     if held.isEmpty { continue }
-                    last = try incremental.remove(ids.filter(held.contains), reusing: evaluator).update
+                    last = try evaluator.remove(ids.filter(held.contains), from: store, profile: profile).update
                 }
                 if athlete.steps.count == 1, let update = last { (added, withdrawn) = (update.added, update.withdrawn) }
             }
