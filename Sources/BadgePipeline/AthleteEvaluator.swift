@@ -158,7 +158,7 @@ public final class AthleteEvaluator {
 extension RunPipeline.Selected {
     /// Ids of runs read again that no longer count by the selection (re-typed as a ride, now
     /// implausible; a pack's own eligibility aside): a saved history takes them out (`add`'s `withdrawing`).
-    public var noLongerCounted: Set<String> {
+    package var noLongerCounted: Set<String> {
         Set(excluded.filter { $0.pack == nil }.map(\.id))
     }
 }

@@ -16,13 +16,10 @@ extension DiffCommand {
     /// One athlete's runs, as read from their lines (`WorkerLine`).
     struct Athlete {
         var name: String
+        /// The profile their lines gave, fixed by the first (`AthleteGrouping`, as the worker); nil: `--athlete`'s.
+        var profile: RunAnalysis.Athlete?
         /// Per run: the line it came from and what it held.
         var lines: [(line: Int, run: WorkerLine)] = []
-        /// The profile their lines gave, fixed by the first (`WorkerLine.Profiles`, as the worker).
-        var profiles = WorkerLine.Profiles()
-
-        /// The profile their lines gave; nil: `--athlete`'s.
-        var profile: RunAnalysis.Athlete? { profiles.fixed?.profile ?? nil }
     }
 
     /// A line that could not be used: its number, the athlete it named and why.
@@ -55,42 +52,26 @@ extension DiffCommand {
         }
     }
 
-    /// Reads the lines of `descriptor` with the worker's reader (`LineReader`, `WorkerLine`) into
+    /// Reads the lines of `descriptor` with the worker's reader (`LineReader`, `AthleteGrouping`) into
     /// athletes, in order of first appearance (an athlete's lines need not be together here); bad lines
     /// become errors, with the worker's messages. A read error is returned.
     static func athletes(from descriptor: Int32) -> (athletes: [Athlete], errors: [LineError], readError: String?) {
         var athletes: [Athlete] = []
-        var index: [String: Int] = [:]
         var errors: [LineError] = []
-        var zones: [String: TimeZone] = [:]
-        func zone(_ name: String) throws -> TimeZone {
-            if let known = zones[name] { return known }
-            guard let zone = ZoneNames.zone(named: name) else { throw WorkerLine.LineError(description: WorkerLine.Message.unknownZone(name)) }
-            zones[name] = zone
-            return zone
-        }
-        let limit = SummaryReader.maximumBytes + 4096
+        let grouping = AthleteGrouping(order: .anyOrder)
+        let limit = AthleteGrouping.maximumLineBytes
         let readError = LineReader(descriptor: descriptor, maximumBytes: limit).forEach { item in
             switch item {
             case .tooLong(let number):
                 errors.append(LineError(line: number, athlete: nil, message: Worker.Message.tooLong(limit)))
             case .line(let number, let bytes):
-                switch WorkerLine.read(bytes, number: number, zone: zone) {
+                switch grouping.take(line: number, bytes: bytes) {
                 case .blank, .flush: break
-                case .unnamed(let message): errors.append(LineError(line: number, athlete: nil, message: message))
-                case .named(let name, .failure(let error)): errors.append(LineError(line: number, athlete: name, message: error.description))
-                case .named(let name, .success(let run)):
-                    if index[name] == nil {
-                        index[name] = athletes.count
-                        athletes.append(Athlete(name: name))
-                    }
-                    let at = index[name] ?? 0
-                    do {
-                        _ = try athletes[at].profiles.take(run, number: number, athlete: name)
-                        athletes[at].lines.append((number, run))
-                    } catch {
-                        errors.append(LineError(line: number, athlete: name, message: "\(error)"))
-                    }
+                case .refused(let name, let message): errors.append(LineError(line: number, athlete: name, message: message))
+                case .line(let name, _, _, .failure(let error)): errors.append(LineError(line: number, athlete: name, message: error.description))
+                case .line(let name, let ordinal, let starts, .success(let taken)):
+                    if starts { athletes.append(Athlete(name: name, profile: taken.profile)) }
+                    athletes[ordinal].lines.append((number, taken.run))
                 }
             }
         }

@@ -189,7 +189,7 @@ struct LeagueCommand: ParsableCommand {
             let profile = League.Profile(sex: given?.sex, birthDate: given?.birthDate, team: teams.removeValue(forKey: athlete))
             for line in league.facts(athlete: athlete, profile: profile, runs: runs, evaluation: evaluation) { write(line) }
         }
-        let limit = SummaryReader.maximumBytes + 4096
+        let limit = AthleteGrouping.maximumLineBytes
         let readError = LineReader(descriptor: descriptor, maximumBytes: limit).forEach { item in
             switch item {
             case .line(let number, let bytes):

@@ -56,8 +56,8 @@ final class Worker {
         /// The pipeline of this athlete's runs: the worker's, or the worker's with the profile their
         /// first line gave (`RunPipeline.with(athlete:)`: their zones and age grade, `ctx.athlete`).
         var pipeline: RunPipeline
-        /// The profile their lines gave (nil: `--athlete`'s), fixed by the first (`WorkerLine.Profiles`).
-        var profiles = WorkerLine.Profiles()
+        /// The profile their lines gave (nil: `--athlete`'s), fixed by the first (`AthleteGrouping`).
+        var profile: RunAnalysis.Athlete?
         var runs: [RunSummary] = []
         /// With `--state-dir`: what the lines ask, in their order (runs to add, runs to take back).
         var steps: [Step] = []
@@ -85,8 +85,8 @@ final class Worker {
     /// runs the rules saw and their evaluation, once its lines are written (`badgectl league`
     /// collects its facts here; the worker itself sets none).
     var observe: ((_ athlete: String, _ profile: RunAnalysis.Athlete?, _ runs: [RunSummary], _ evaluation: Evaluation) -> Void)?
-    private var zones: [String: TimeZone] = [:]
-    private var finished = FinishedAthletes()
+    /// The lines grouped into athletes, their profiles checked.
+    private let grouping = AthleteGrouping(order: .together)
     private var current: Athlete?
     private var errors = 0
     private var stoppedAt: Int?
@@ -156,43 +156,34 @@ final class Worker {
     /// Takes line `number` (its bytes, without the newline), read by `WorkerLine.read`.
     func take(line number: Int, bytes: UnsafeBufferPointer<UInt8>) {
         guard !stopped else { return }
-        let name: String, line: Result<WorkerLine, WorkerLine.LineError>
-        switch WorkerLine.read(bytes, number: number, zone: zone(named:)) {
+        switch grouping.take(line: number, bytes: bytes) {
         case .blank: return
         case .flush:
             // The athlete read so far is written now, then `{"type":"flushed"}`, always (a driver
             // reads up to it, whatever the lines before it held); who comes next starts afresh, even
-            // one seen before.
+            // one seen before (`AthleteGrouping`).
             finishAthlete()
             writeText(#"{"type":"flushed"}"#)
             flush()
-            finished = FinishedAthletes()
-            return
-        case .unnamed(let message):
-            fail(line: number, athlete: nil, message)
-            return
-        case .named(let athlete, let result):
-            (name, line) = (athlete, result)
-        }
-        if current?.name != name {
-            if finished.contains(name) {
-                fail(line: number, athlete: name, Message.seenBefore(name))
-                return
+        case .refused(let athlete, let message):
+            fail(line: number, athlete: athlete, message)
+        case .line(let name, _, let starts, let line):
+            if starts {
+                finishAthlete()
+                guard !stopped else { return }
+                current = Athlete(name: name, firstLine: number, pipeline: setup.pipeline)
             }
-            finishAthlete()
-            guard !stopped else { return }
-            current = Athlete(name: name, firstLine: number, pipeline: setup.pipeline)
-        }
-        do {
-            let line = try line.get()
-            if current?.profiles.fixed == nil, let profile = line.profile {
-                current?.pipeline = evaluator.pipeline(for: profile)
+            do {
+                let (line, profile, fixed) = try line.get()
+                if fixed {
+                    current?.profile = profile
+                    current?.pipeline = evaluator.pipeline(for: profile)
+                }
+                try add(line, line: number)
+            } catch {
+                current?.errors += 1
+                fail(line: number, athlete: name, "\(error)")
             }
-            _ = try current?.profiles.take(line, number: number, athlete: name)
-            try add(line, line: number)
-        } catch {
-            current?.errors += 1
-            fail(line: number, athlete: name, "\(error)")
         }
     }
 
@@ -214,13 +205,6 @@ final class Worker {
 
     struct LineError: Error, CustomStringConvertible {
         var description: String
-    }
-
-    private func zone(named name: String) throws -> TimeZone {
-        if let known = zones[name] { return known }
-        guard let zone = ZoneNames.zone(named: name) else { throw WorkerLine.LineError(description: WorkerLine.Message.unknownZone(name)) }
-        if zones.count < 1024 { zones[name] = zone }
-        return zone
     }
 
     /// The path to open for a line's `path`: as given without `--root`; with it, taken from the root
@@ -302,12 +286,11 @@ final class Worker {
     private func finishAthlete() {
         guard let athlete = current else { return }
         current = nil
-        finished.insert(athlete.name)
         if let directory = setup.stateDirectory {
             finishAthlete(athlete, savedIn: directory)
             return
         }
-        let profile = athlete.profiles.fixed?.profile ?? nil
+        let profile = athlete.profile
         let outcome = evaluator.evaluate(athlete.runs, profile: profile)
         let (evaluation, selection) = (outcome.evaluation, outcome.selection)
         observe?(athlete.name, profile, selection.selected, evaluation)
@@ -340,7 +323,7 @@ final class Worker {
     /// read or written is that athlete's error; the others go on.
     private func finishAthlete(_ athlete: Athlete, savedIn directory: String) {
         let store = StateStore(directory: (directory as NSString).appendingPathComponent(StateStore.folderName(forAthlete: athlete.name)))
-        let profile = athlete.profiles.fixed?.profile ?? nil
+        let profile = athlete.profile
         var last: StateUpdate?
         var added: [Award] = [], withdrawn: [Award] = []
         var excluded = 0, duplicates = 0, errors = athlete.errors
