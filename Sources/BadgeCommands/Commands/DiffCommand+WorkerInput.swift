@@ -11,7 +11,8 @@ import Glibc
 
 /// `badgectl diff --worker-input FILE`: the same comparison for many athletes, from the lines
 /// `badgectl worker` reads (docs/worker.md): `{"athlete", "tz"?, "path" | "summary", "id"?}`, read
-/// by the worker's own reader (`LineReader`, `WorkerLine`) and run through the same `RunPipeline`.
+/// by the worker's own reader (`LineReader`, `WorkerLine`, `AthleteGrouping`), run through the same
+/// `RunPipeline` and evaluated where every athlete is (`AthleteEvaluator`).
 extension DiffCommand {
     /// One athlete's runs, as read from their lines (`WorkerLine`).
     struct Athlete {
