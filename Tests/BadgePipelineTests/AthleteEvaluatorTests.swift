@@ -9,8 +9,9 @@ import XCTest
 
 /// `AthleteEvaluator`, where an athlete's runs meet the rules: its kinds give the same awards for the
 /// same runs. A fresh state for the whole history; one loaded state reused after another athlete's
-/// evaluation (and again); a saved state begun with part of the history and added to a run at a
-/// time, in a fresh and in the reused state. The repository's packs, with and without a profile.
+/// evaluation (and again); a saved state begun with part of the history, added to a run at a time
+/// and a run taken back, in a fresh and in the reused state. The repository's packs, with and
+/// without a profile.
 final class AthleteEvaluatorTests: XCTestCase {
     static let root = Repository.root
 
@@ -73,6 +74,11 @@ final class AthleteEvaluatorTests: XCTestCase {
                 XCTAssertEqual(last.runCount, 7, "\(kind), \(context)")
                 XCTAssertEqual(last.awardCount, fresh.evaluation.awards.count, "\(kind), \(context)")
                 XCTAssertEqual(Self.identities(try store.awards()), expected, "incremental, \(kind), \(context)")
+                // A run taken back: what a fresh evaluation of the history without it gives.
+                let removed = try evaluator.remove(["run-7-3"], from: store, profile: profile)
+                XCTAssertEqual(removed.unknown, [], "\(kind), \(context)")
+                let without = AthleteEvaluator(pipeline: pipeline).evaluate(history.filter { $0.id != "run-7-3" }, profile: profile)
+                XCTAssertEqual(Self.identities(try store.awards()), Self.identities(without.evaluation.awards), "remove, \(kind), \(context)")
             }
         }
     }
