@@ -103,7 +103,8 @@ let package = Package(
         // BadgePipeline: the one way runs reach the rules (`RunPipeline`): read from any source (a
         // folder, files, bytes, an app's track, a JSON summary) through the cache with the one analyzer,
         // localise, select (sport, plausibility, duplicates, as-of: `RunPipeline.select`) and hand on to
-        // evaluation, the saved state or a what-if. Every command, the worker and BadgeKit call it.
+        // the rules in one place, `AthleteEvaluator` (an athlete's runs, fresh, in one reused Lua state or
+        // through a saved state), or to a what-if. Every command, the worker and BadgeKit call it.
         // BadgeExplanation: one badge explained (`badgectl explain`, BadgeKit's `explain`).
         // SyntheticRuns: the generator makes what-if runs (WhatIf.swift), so the rules host need not.
         .target(name: "BadgePipeline", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "SyntheticRuns", "BadgeRules"]),

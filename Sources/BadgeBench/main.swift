@@ -1,6 +1,9 @@
 // badgectl's benchmark driver (scripts/bench.sh builds it with `swift build -c release`).
 // Each measurement runs several times, ours and the peer alternating so that noise hits both alike,
 // and prints `name value` lines (medians, seconds) for the script to collect. Not part of `swift test`.
+// It calls the rules engine itself (`RuleEngine.evaluate`, `evaluateProfiled`), not BadgePipeline's
+// `AthleteEvaluator` (where every command's runs meet the rules): it measures the engine alone, and
+// does not link BadgePipeline.
 import BadgeRules
 import Foundation
 import RunAnalysis

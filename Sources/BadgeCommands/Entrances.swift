@@ -140,14 +140,7 @@ public enum Entrances {
         options.goals = League.ClubGoal("distance=20000").map { [$0] } ?? []
         let engine = RuleEngine(packDirectories: packs, catalogue: Catalogue(badges: []), limits: fuzzLimits)
         let league = League(packs: engine.packs, options: options)
-        var errors: [String] = []
-        for pack in engine.packs {
-            do {
-                if let hook = try LeagueHook.load(pack: pack, limits: engine.limits) { league.hooks.append(hook) }
-            } catch {
-                errors.append("\(error)")
-            }
-        }
+        var errors = league.loadHooks(of: engine.packs, limits: engine.limits)
         let sorter = FactsSorter(bufferBytes: 4 << 10)
         let reading = LeagueCommand.readFacts(from: descriptor) { line in
             do { try sorter.add(line) } catch { errors.append("\(error)") }
@@ -193,7 +186,8 @@ public enum Entrances {
     /// `runs.jsonl` (a nil part is left out), read as `badgectl add` reads it: `StateStore.loadHeader` (which
     /// moves the format-1 folder to the state database),
     /// then `IncrementalEvaluator.add` (the database rows and the summaries it needs) with no new run, over no
-    /// pack. Driven by FuzzState.
+    /// pack. Driven by FuzzState. It makes its `IncrementalEvaluator` itself, not through
+    /// `AthleteEvaluator`: the zone is the saved state's as read, with no pipeline around it.
     public static func state(stateJSON: [UInt8]?, index: [UInt8]?, runs: [UInt8]?) -> Outcome {
         let folder = freshFolder("state")
         for (bytes, name) in [(stateJSON, "state.json"), (index, "runs.index"), (runs, "runs.jsonl")] {
@@ -216,7 +210,8 @@ public enum Entrances {
     /// `segments/…` files), loaded as `evaluate --rules` loads it (`RuleEngine(packDirectories:)`:
     /// pack.lua, its measures and segment files) and evaluated on `runs` (the generator's, by
     /// default none). Rule limits are the fuzz's own (small), so a hostile input ends quickly.
-    /// Driven by FuzzPack.
+    /// Driven by FuzzPack. The engine evaluates the runs itself, not through `AthleteEvaluator`: the
+    /// fuzzed runs are the generator's, with no selection or pipeline to go through.
     public static func pack(_ files: [String: [UInt8]], runs: [RunSummary] = []) -> Outcome {
         let folder = freshFolder("pack")
         let pack = (folder as NSString).appendingPathComponent("fuzzed")

@@ -137,7 +137,7 @@ public struct BadgeEngine: Sendable {
     /// Evaluates a runner's whole history (any order: rules see it in start order), after `selection`
     /// (as `badgectl evaluate`). Awards, statuses ("why not yet"), `next` and any rule failures are in the result.
     public func evaluate(_ runs: [RunSummary]) -> Evaluation {
-        pipeline.evaluate(runs)
+        AthleteEvaluator(pipeline: pipeline).evaluate(runs).evaluation
     }
 
     /// What a run like `run`, run after `history`, would earn (awards with tier, detail and
@@ -169,7 +169,8 @@ public struct BadgeEngine: Sendable {
     /// state there), so that later runs can be added with `add(_:toStateIn:)`.
     /// - Throws: `BadgeKitError.state` when the folder cannot be written.
     public func saveState(of runs: [RunSummary], in directory: String) throws -> StateUpdate {
-        do { return try pipeline.incremental(StateStore(directory: directory)).start(pipeline.select(runs).selected) } catch {
+        let evaluator = AthleteEvaluator(pipeline: pipeline)
+        do { return try evaluator.start(evaluator.select(runs), in: StateStore(directory: directory)) } catch {
             throw BadgeKitError.state(reason: "\(error)")
         }
     }
@@ -182,7 +183,8 @@ public struct BadgeEngine: Sendable {
     /// however long the history.
     /// - Throws: `BadgeKitError.state` when there is no state, it cannot be read, or it was made in another zone.
     public func add(_ runs: [RunSummary], toStateIn directory: String) throws -> StateUpdate {
-        do { return try pipeline.incremental(StateStore(directory: directory)).add(pipeline.select(runs).selected) } catch {
+        let evaluator = AthleteEvaluator(pipeline: pipeline)
+        do { return try evaluator.add(evaluator.select(runs), to: StateStore(directory: directory)) } catch {
             throw BadgeKitError.state(reason: "\(error)")
         }
     }

@@ -1,4 +1,5 @@
 import BadgeLeague
+import BadgePipeline
 import BadgeRules
 import RunAnalysis
 
@@ -40,27 +41,20 @@ extension BadgeEngine {
     public func league(_ athletes: [LeagueAthlete], options: LeagueOptions = LeagueOptions()) -> LeagueOutcome {
         let rules = pipeline.engine
         let league = League(packs: rules.packs, options: options)
-        var failures: [String] = []
-        for pack in rules.packs {
-            do {
-                if let hook = try LeagueHook.load(pack: pack, limits: rules.limits) { league.hooks.append(hook) }
-            } catch {
-                failures.append("\(error)")
-            }
-        }
+        var failures = league.loadHooks(of: rules.packs, limits: rules.limits)
+        // As the worker evaluates them: one loaded Lua state over every athlete.
+        let evaluator = AthleteEvaluator(pipeline: pipeline, kind: .reused)
         var seen: Set<String> = []
         for athlete in athletes {
             guard seen.insert(athlete.name).inserted else {
                 failures.append("athlete \(athlete.name) given twice: left out the second time")
                 continue
             }
-            let own = athlete.athlete.map { pipeline.with(athlete: $0) } ?? pipeline
-            let selection = own.select(athlete.runs)
+            let outcome = evaluator.evaluate(athlete.runs, profile: athlete.athlete)
             var profile = athlete.profile
             profile.sex = profile.sex ?? athlete.athlete?.sex
             profile.birthDate = profile.birthDate ?? athlete.athlete?.birthDate
-            league.add(athlete: athlete.name, profile: profile, runs: selection.selected,
-                       evaluation: own.engine.evaluate(runs: selection.selected))
+            league.add(athlete: athlete.name, profile: profile, runs: outcome.selection.selected, evaluation: outcome.evaluation)
         }
         let lines = league.lines()
         return LeagueOutcome(lines: lines, failures: failures + league.failures)

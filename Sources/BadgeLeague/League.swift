@@ -130,6 +130,21 @@ public final class League {
         self.declared = declared
     }
 
+    /// Loads the `league.lua` hook of each of `packs` that has one (`LeagueHook.load`) into `hooks`,
+    /// in pack order: the one loading for `badgectl league` and BadgeKit's `BadgeEngine.league`.
+    /// Returns why each hook that did not load failed (file:line and the reason), in pack order.
+    public func loadHooks(of packs: [RulePack], limits: RuleEngine.Limits) -> [String] {
+        var failures: [String] = []
+        for pack in packs {
+            do {
+                if let hook = try LeagueHook.load(pack: pack, limits: limits) { hooks.append(hook) }
+            } catch {
+                failures.append("\(error)")
+            }
+        }
+        return failures
+    }
+
     // MARK: - The map: facts lines, one per group an athlete is in
 
     /// The facts of one evaluated athlete (the runs the rules saw and what they awarded): one line

@@ -14,11 +14,9 @@ import RunLibrary
 /// 2. **localise**: every run's local date, start and offset in its zone (`localise`);
 /// 3. **select** (`select`): up to `--as-of`, each activity once, the sports that count, no
 ///    impossible run: `Selection`, one implementation with options;
-/// 4. **hand on** to evaluation (`evaluate`), the saved state (`incremental`) or a what-if
+/// 4. **hand on** to the rules: an athlete's runs meet them in one place, `AthleteEvaluator`
+///    (a whole history, a saved state, many athletes in one loaded Lua state), or in a what-if
 ///    (`whatIf`); a diff is two pipelines over the same runs.
-///
-/// Saved states come back through `IncrementalEvaluator`, which reads them with the selection's
-/// duplicate rule (`incremental`).
 public struct RunPipeline: Sendable {
     /// Which runs earn badges. The defaults are the command line's: running only, a "run" faster
     /// than the world record left out, several files of one activity counted once, every date.
@@ -204,21 +202,6 @@ public struct RunPipeline: Sendable {
     }
 
     // MARK: - Handing on
-
-    /// Selects `runs` and evaluates the runs that count (in start order, whatever the order given).
-    public func evaluate(_ runs: [RunSummary]) -> Evaluation {
-        engine.evaluate(runs: select(runs).selected)
-    }
-
-    /// The saved state in `store`, read and written with this pipeline's packs; runs are read in
-    /// `zone` (the pipeline's by default), and an addition that is the same activity as a saved run
-    /// replays the history when duplicates are counted once. Hand it selected runs (`select`).
-    public func incremental(_ store: StateStore, zone: TimeZone? = nil) -> IncrementalEvaluator {
-        let removes = selection.removesDuplicates
-        return IncrementalEvaluator(engine: engine, store: store, zone: ZoneNames.name(of: zone ?? self.zone)) { runs in
-            removes ? Duplicates.removeSameActivity(from: runs).kept : runs
-        }
-    }
 
     /// What `run`, run after the runs `history` selects, would earn and change (`WhatIf`), made by
     /// this pipeline's analyzer.

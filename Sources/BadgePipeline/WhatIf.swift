@@ -279,8 +279,8 @@ public enum WhatIf {
         var id = hypothetical.id, number = 1
         while ids.contains(id) { number += 1; id = "\(hypothetical.id)-\(number)" }
         hypothetical.id = id
-        let before = engine.evaluate(runs: history)
-        let after = engine.evaluate(runs: history + [hypothetical])
+        let before = AthleteEvaluator.evaluate(history, engine: engine)
+        let after = AthleteEvaluator.evaluate(history + [hypothetical], engine: engine)
         return Outcome(run: hypothetical, awards: after.awards.filter { $0.run == id },
                        changes: AwardDiff(current: before.awards, candidate: after.awards), before: before, after: after)
     }

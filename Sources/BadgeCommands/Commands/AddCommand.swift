@@ -75,13 +75,13 @@ struct AddCommand: ParsableCommand {
             read.errors += one.errors.map { RunFileError(path: path, message: $0.message) }
         }
         EvaluationPipeline.printWarnings(of: runs.cache)
-        let selection = runs.select(read.runs)
+        let evaluator = AthleteEvaluator(pipeline: runs)
+        let selection = evaluator.select(read.runs)
         // A file read again that no longer counts (re-typed as a ride, now implausible) takes its
         // saved run out of the history; one still counted replaces it (same id).
-        let withdrawing = Set(selection.excluded.filter { $0.pack == nil }.map(\.id))
         let update = try EvaluationPipeline.guarding(.printAndExit) {
-            rebuild ? try runs.incremental(store).rebuild(selection.selected, folder: saved?.folder)
-                : try runs.incremental(store).add(selection.selected, withdrawing: withdrawing)
+            rebuild ? try evaluator.rebuild(selection, in: store, folder: saved?.folder)
+                : try evaluator.add(selection, to: store, withdrawing: selection.noLongerCounted)
         }
         let history = allAwards ? try EvaluationPipeline.guarding(.printAndExit) { try store.awards() } : nil
         if let reason = update.replayed {

@@ -11,21 +11,16 @@ import Glibc
 
 /// `badgectl diff --worker-input FILE`: the same comparison for many athletes, from the lines
 /// `badgectl worker` reads (docs/worker.md): `{"athlete", "tz"?, "path" | "summary", "id"?}`, read
-/// by the worker's own reader (`LineReader`, `WorkerLine`) and run through the same `RunPipeline`.
+/// by the worker's own reader (`LineReader`, `WorkerLine`, `AthleteGrouping`), run through the same
+/// `RunPipeline` and evaluated where every athlete is (`AthleteEvaluator`).
 extension DiffCommand {
     /// One athlete's runs, as read from their lines (`WorkerLine`).
     struct Athlete {
         var name: String
+        /// The profile their lines gave, fixed by the first (`AthleteGrouping`, as the worker); nil: `--athlete`'s.
+        var profile: RunAnalysis.Athlete?
         /// Per run: the line it came from and what it held.
         var lines: [(line: Int, run: WorkerLine)] = []
-        /// The profile their lines gave, fixed by the first (`WorkerLine.Profiles`, as the worker).
-        var profiles = WorkerLine.Profiles()
-
-        /// `pipeline` for this athlete: with the profile their lines gave, else as it is (`--athlete`'s).
-        func pipeline(_ pipeline: RunPipeline) -> RunPipeline {
-            guard let profile = profiles.fixed?.profile else { return pipeline }
-            return pipeline.with(athlete: profile)
-        }
     }
 
     /// A line that could not be used: its number, the athlete it named and why.
@@ -58,69 +53,46 @@ extension DiffCommand {
         }
     }
 
-    /// Reads the lines of `descriptor` with the worker's reader (`LineReader`, `WorkerLine`) into
+    /// Reads the lines of `descriptor` with the worker's reader (`LineReader`, `AthleteGrouping`) into
     /// athletes, in order of first appearance (an athlete's lines need not be together here); bad lines
     /// become errors, with the worker's messages. A read error is returned.
     static func athletes(from descriptor: Int32) -> (athletes: [Athlete], errors: [LineError], readError: String?) {
         var athletes: [Athlete] = []
-        var index: [String: Int] = [:]
         var errors: [LineError] = []
-        var zones: [String: TimeZone] = [:]
-        func zone(_ name: String) throws -> TimeZone {
-            if let known = zones[name] { return known }
-            guard let zone = ZoneNames.zone(named: name) else { throw WorkerLine.LineError(description: WorkerLine.Message.unknownZone(name)) }
-            zones[name] = zone
-            return zone
-        }
-        let limit = SummaryReader.maximumBytes + 4096
+        let grouping = AthleteGrouping(order: .anyOrder)
+        let limit = AthleteGrouping.maximumLineBytes
         let readError = LineReader(descriptor: descriptor, maximumBytes: limit).forEach { item in
             switch item {
             case .tooLong(let number):
                 errors.append(LineError(line: number, athlete: nil, message: Worker.Message.tooLong(limit)))
             case .line(let number, let bytes):
-                switch WorkerLine.read(bytes, number: number, zone: zone) {
+                switch grouping.take(line: number, bytes: bytes) {
                 case .blank, .flush: break
-                case .unnamed(let message): errors.append(LineError(line: number, athlete: nil, message: message))
-                case .named(let name, .failure(let error)): errors.append(LineError(line: number, athlete: name, message: error.description))
-                case .named(let name, .success(let run)):
-                    if index[name] == nil {
-                        index[name] = athletes.count
-                        athletes.append(Athlete(name: name))
-                    }
-                    let at = index[name] ?? 0
-                    do {
-                        _ = try athletes[at].profiles.take(run, number: number, athlete: name)
-                        athletes[at].lines.append((number, run))
-                    } catch {
-                        errors.append(LineError(line: number, athlete: name, message: "\(error)"))
-                    }
+                case .refused(let name, let message): errors.append(LineError(line: number, athlete: name, message: message))
+                case .line(let name, _, _, .failure(let error)): errors.append(LineError(line: number, athlete: name, message: error.description))
+                case .line(let name, let ordinal, let starts, .success(let taken)):
+                    if starts { athletes.append(Athlete(name: name, profile: taken.profile)) }
+                    athletes[ordinal].lines.append((number, taken.run))
                 }
             }
         }
         return (athletes, errors, readError)
     }
 
-    /// An athlete's runs as `pipeline` reads them (its analyzer, the cache) and selects them (as
-    /// `evaluate` selects a folder's); lines that cannot be read become errors.
+    /// An athlete's runs as `pipeline` reads them (its analyzer, the cache), to be selected and
+    /// evaluated by `AthleteEvaluator`; lines that cannot be read become errors.
     static func runs(of athlete: Athlete, pipeline: RunPipeline, errors: inout [LineError]) -> [RunSummary] {
         var runs: [RunSummary] = []
         var seen: [String: Int] = [:]
         for (number, line) in athlete.lines {
             do {
-                let read: [RunSummary]
-                switch line.source {
-                case .path(let path):
-                    let folder = pipeline.read(files: [(path, line.id)], zone: line.zone)
-                    if let error = folder.errors.first { throw WorkerLine.LineError(description: error.message) }
-                    read = folder.runs
-                case .summary(let summary):
-                    read = [try pipeline.summary(fields: summary, source: "line \(number) summary", id: line.id, zone: line.zone)]
-                case .remove(let id):
+                if case .remove(let id) = line.source {
                     // A run taken back: the history compared is the one left.
                     runs.removeAll { $0.id == id }
                     seen[id] = nil
                     continue
                 }
+                let read = try line.runs(number: number, pipeline: pipeline)
                 for run in read {
                     if let first = seen[run.id] {
                         errors.append(LineError(line: number, athlete: athlete.name, message: Worker.Message.duplicateID(run.id, first)))
@@ -133,7 +105,7 @@ extension DiffCommand {
                 errors.append(LineError(line: number, athlete: athlete.name, message: "\(error)"))
             }
         }
-        return pipeline.select(runs).selected
+        return runs
     }
 
     /// `--worker-input`: evaluates every athlete with both sets of packs and prints the changes.
@@ -155,11 +127,14 @@ extension DiffCommand {
         var changes: [AthleteChanges] = []
         var total = AwardDiff.Counts()
         var ruleErrors = Report.Sides(current: [], candidate: [])
+        let currentEvaluator = AthleteEvaluator(pipeline: currentRuns), candidateEvaluator = AthleteEvaluator(pipeline: candidateRuns)
         for athlete in athletes {
             var lineErrors: [LineError] = []
-            let currentPipeline = athlete.pipeline(currentRuns), candidatePipeline = athlete.pipeline(candidateRuns)
-            let before = currentPipeline.engine.evaluate(runs: Self.runs(of: athlete, pipeline: currentPipeline, errors: &lineErrors))
-            let after = candidatePipeline.engine.evaluate(runs: Self.runs(of: athlete, pipeline: candidatePipeline, errors: &lineErrors))
+            let profile = athlete.profile
+            let currentHistory = Self.runs(of: athlete, pipeline: currentEvaluator.pipeline(for: profile), errors: &lineErrors)
+            let before = currentEvaluator.evaluate(currentHistory, profile: profile).evaluation
+            let candidateHistory = Self.runs(of: athlete, pipeline: candidateEvaluator.pipeline(for: profile), errors: &lineErrors)
+            let after = candidateEvaluator.evaluate(candidateHistory, profile: profile).evaluation
             // Each side reads the lines; a line that fails fails on both, reported once.
             for error in lineErrors where !errors.contains(error) { errors.append(error) }
             ruleErrors.current += before.failures

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BadgePipeline
 import BadgeRules
 import Foundation
 import RunFiles
@@ -55,9 +56,10 @@ struct EvaluateCommand: ParsableCommand {
         if wide { Terminal.unlimited = true }
         let pipeline = try EvaluationPipeline(options, failures: .printAndExit)
         let evaluator = state.map { folder in
-            { (runs: [RunSummary]) throws -> Evaluation in
+            { (selection: RunPipeline.Selected) throws -> Evaluation in
                 try EvaluationPipeline.guarding(.printAndExit) {
-                    try pipeline.runs.incremental(StateStore(directory: folder)).start(runs, folder: AddCommand.absolute(directory)).evaluation
+                    try AthleteEvaluator(pipeline: pipeline.runs).start(selection, in: StateStore(directory: folder),
+                                                                        folder: AddCommand.absolute(directory)).evaluation
                 }
             }
         }

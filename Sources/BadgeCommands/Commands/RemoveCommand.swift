@@ -53,7 +53,7 @@ struct RemoveCommand: ParsableCommand {
         let (saved, zone, pipeline) = try AddCommand.open(store, options: options)
         // A path names the run `evaluate` read from it: relative to the folder it evaluated.
         let ids = runIDs.map { AddCommand.id(of: $0, folder: saved?.folder) }
-        let (update, unknown) = try EvaluationPipeline.guarding(.printAndExit) { try pipeline.runs.incremental(store).remove(ids) }
+        let (update, unknown) = try EvaluationPipeline.guarding(.printAndExit) { try AthleteEvaluator(pipeline: pipeline.runs).remove(ids, from: store) }
         let history = allAwards ? try EvaluationPipeline.guarding(.printAndExit) { try store.awards() } : nil
         var report = AddReport(update: update, pipeline: pipeline, zone: zone, selected: [], excluded: [], duplicates: [], errors: [], awards: history)
         report.removed = ids.filter { !unknown.contains($0) }

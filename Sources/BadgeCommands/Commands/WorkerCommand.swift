@@ -99,7 +99,7 @@ struct WorkerCommand: ParsableCommand {
     /// cap plus room for its fields); a read error is returned. The worker's stdin goes through here,
     /// and so does the fuzz target FuzzWorker (`Entrances.workerLines`).
     static func feed(_ worker: Worker, from descriptor: Int32) -> String? {
-        let limit = SummaryReader.maximumBytes + 4096
+        let limit = AthleteGrouping.maximumLineBytes
         return LineReader(descriptor: descriptor, maximumBytes: limit).forEach { item in
             switch item {
             case .line(let number, let bytes): worker.take(line: number, bytes: bytes)

@@ -105,13 +105,9 @@ struct LeagueCommand: ParsableCommand {
         let league = League(packs: runs.engine.packs, options: leagueOptions)
         var hookFailures = 0
         if !facts {
-            for pack in runs.engine.packs {
-                do {
-                    if let hook = try LeagueHook.load(pack: pack, limits: runs.engine.limits) { league.hooks.append(hook) }
-                } catch {
-                    hookFailures += 1
-                    Console.error(CommandError.prefix + "\(error)")
-                }
+            for failure in league.loadHooks(of: runs.engine.packs, limits: runs.engine.limits) {
+                hookFailures += 1
+                Console.error(CommandError.prefix + failure)
             }
         }
         if facts {
@@ -193,7 +189,7 @@ struct LeagueCommand: ParsableCommand {
             let profile = League.Profile(sex: given?.sex, birthDate: given?.birthDate, team: teams.removeValue(forKey: athlete))
             for line in league.facts(athlete: athlete, profile: profile, runs: runs, evaluation: evaluation) { write(line) }
         }
-        let limit = SummaryReader.maximumBytes + 4096
+        let limit = AthleteGrouping.maximumLineBytes
         let readError = LineReader(descriptor: descriptor, maximumBytes: limit).forEach { item in
             switch item {
             case .line(let number, let bytes):

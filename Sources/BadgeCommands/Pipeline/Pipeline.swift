@@ -146,10 +146,10 @@ struct EvaluationPipeline {
     var themedPackBadges: [CatalogueBadge] { theme.apply(engine.packs.flatMap(\.badges)) }
 
     /// Reads `directory` through `cache` (its warnings go to stderr), selects the runs (`RunPipeline.select`)
-    /// and evaluates them. `routes` keeps each run's drawn route (the report); `profile` times every rule;
-    /// `evaluator`, when given, evaluates the selected runs in place of the engine (`evaluate --state`).
+    /// and evaluates them (`AthleteEvaluator`). `routes` keeps each run's drawn route (the report); `profile` times every rule;
+    /// `evaluator`, when given, evaluates the selection in place of a fresh evaluation (`evaluate --state`).
     func run(directory: String, cache: RunCache?, routes: Bool = false, profile: Bool = false,
-             evaluator: (([RunSummary]) throws -> Evaluation)? = nil) throws -> Outcome {
+             evaluator: ((RunPipeline.Selected) throws -> Evaluation)? = nil) throws -> Outcome {
         let readStart = DispatchTime.now().uptimeNanoseconds
         var pipeline = runs
         pipeline.cache = cache
@@ -161,12 +161,13 @@ struct EvaluationPipeline {
         let readSeconds = Double(DispatchTime.now().uptimeNanoseconds - readStart) / 1e9
         let (folder, selection) = pipeline.select(read)
         let selected = selection.selected
+        let athlete = AthleteEvaluator(pipeline: pipeline)
         if profile {
-            let profiled = engine.evaluateProfiled(runs: selected)
+            let profiled = athlete.evaluateProfiled(selection)
             return Outcome(folder: folder, selected: selected, excluded: selection.excluded, evaluation: profiled.evaluation,
                            costs: profiled.costs, readSeconds: readSeconds)
         }
-        let evaluation = try evaluator?(selected) ?? engine.evaluate(runs: selected)
+        let evaluation = try evaluator?(selection) ?? athlete.evaluate(selection)
         return Outcome(folder: folder, selected: selected, excluded: selection.excluded, evaluation: evaluation,
                        costs: nil, readSeconds: readSeconds)
     }

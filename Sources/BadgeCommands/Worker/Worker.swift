@@ -23,7 +23,7 @@ final class Worker {
         /// taken from it. nil: any path the process can open (docs/worker.md, "What a worker reads").
         var root: String? = nil
         /// `--state-dir`: where each athlete's saved state lives between invocations (a folder per
-        /// athlete, `Worker.stateFolder`); the lines of a batch are added to it (`IncrementalEvaluator`)
+        /// athlete, `Worker.stateFolder`); the lines of a batch are added to it (`AthleteEvaluator.add`)
         /// and only what changed is written. nil: every athlete's lines are their whole history.
         var stateDirectory: String? = nil
         /// `--any-order`: an athlete's runs may come in any order (they are evaluated in start order
@@ -56,8 +56,8 @@ final class Worker {
         /// The pipeline of this athlete's runs: the worker's, or the worker's with the profile their
         /// first line gave (`RunPipeline.with(athlete:)`: their zones and age grade, `ctx.athlete`).
         var pipeline: RunPipeline
-        /// The profile their lines gave (nil: `--athlete`'s), fixed by the first (`WorkerLine.Profiles`).
-        var profiles = WorkerLine.Profiles()
+        /// The profile their lines gave (nil: `--athlete`'s), fixed by the first (`AthleteGrouping`).
+        var profile: RunAnalysis.Athlete?
         var runs: [RunSummary] = []
         /// With `--state-dir`: what the lines ask, in their order (runs to add, runs to take back).
         var steps: [Step] = []
@@ -85,13 +85,14 @@ final class Worker {
     /// runs the rules saw and their evaluation, once its lines are written (`badgectl league`
     /// collects its facts here; the worker itself sets none).
     var observe: ((_ athlete: String, _ profile: RunAnalysis.Athlete?, _ runs: [RunSummary], _ evaluation: Evaluation) -> Void)?
-    private var zones: [String: TimeZone] = [:]
-    private var finished = FinishedAthletes()
+    /// The lines grouped into athletes, their profiles checked.
+    private let grouping = AthleteGrouping(order: .together)
     private var current: Athlete?
     private var errors = 0
     private var stoppedAt: Int?
-    /// The packs loaded once and reset between athletes (a state a rule wrote into is replaced).
-    private lazy var evaluator = ReusedEvaluator(engine: setup.pipeline.engine)
+    /// Where each athlete's runs meet the rules: the packs loaded once and reset between athletes (a
+    /// state a rule wrote into is replaced), also for their saved states (`--state-dir`).
+    private lazy var evaluator = AthleteEvaluator(pipeline: setup.pipeline, kind: .reused)
 
     /// The award or status line being written (its storage is reused line after line).
     private var pending = WorkerLines.LineBuffer()
@@ -155,43 +156,34 @@ final class Worker {
     /// Takes line `number` (its bytes, without the newline), read by `WorkerLine.read`.
     func take(line number: Int, bytes: UnsafeBufferPointer<UInt8>) {
         guard !stopped else { return }
-        let name: String, line: Result<WorkerLine, WorkerLine.LineError>
-        switch WorkerLine.read(bytes, number: number, zone: zone(named:)) {
+        switch grouping.take(line: number, bytes: bytes) {
         case .blank: return
         case .flush:
             // The athlete read so far is written now, then `{"type":"flushed"}`, always (a driver
             // reads up to it, whatever the lines before it held); who comes next starts afresh, even
-            // one seen before.
+            // one seen before (`AthleteGrouping`).
             finishAthlete()
             writeText(#"{"type":"flushed"}"#)
             flush()
-            finished = FinishedAthletes()
-            return
-        case .unnamed(let message):
-            fail(line: number, athlete: nil, message)
-            return
-        case .named(let athlete, let result):
-            (name, line) = (athlete, result)
-        }
-        if current?.name != name {
-            if finished.contains(name) {
-                fail(line: number, athlete: name, Message.seenBefore(name))
-                return
+        case .refused(let athlete, let message):
+            fail(line: number, athlete: athlete, message)
+        case .line(let name, _, let starts, let line):
+            if starts {
+                finishAthlete()
+                guard !stopped else { return }
+                current = Athlete(name: name, firstLine: number, pipeline: setup.pipeline)
             }
-            finishAthlete()
-            guard !stopped else { return }
-            current = Athlete(name: name, firstLine: number, pipeline: setup.pipeline)
-        }
-        do {
-            let line = try line.get()
-            if current?.profiles.fixed == nil, let profile = line.profile {
-                current?.pipeline = setup.pipeline.with(athlete: profile)
+            do {
+                let (line, profile, fixed) = try line.get()
+                if fixed {
+                    current?.profile = profile
+                    current?.pipeline = evaluator.pipeline(for: profile)
+                }
+                try add(line, line: number)
+            } catch {
+                current?.errors += 1
+                fail(line: number, athlete: name, "\(error)")
             }
-            _ = try current?.profiles.take(line, number: number, athlete: name)
-            try add(line, line: number)
-        } catch {
-            current?.errors += 1
-            fail(line: number, athlete: name, "\(error)")
         }
     }
 
@@ -213,13 +205,6 @@ final class Worker {
 
     struct LineError: Error, CustomStringConvertible {
         var description: String
-    }
-
-    private func zone(named name: String) throws -> TimeZone {
-        if let known = zones[name] { return known }
-        guard let zone = ZoneNames.zone(named: name) else { throw WorkerLine.LineError(description: WorkerLine.Message.unknownZone(name)) }
-        if zones.count < 1024 { zones[name] = zone }
-        return zone
     }
 
     /// The path to open for a line's `path`: as given without `--root`; with it, taken from the root
@@ -249,12 +234,8 @@ final class Worker {
             }
             current?.lastStepIDs = []
             return
-        case .path(let path):
-            let read = pipeline.read(files: [(try confined(path), line.id)], zone: line.zone)
-            if let error = read.errors.first { throw LineError(description: error.message) }
-            runs = read.runs
-        case .summary(let summary):
-            runs = [try pipeline.summary(fields: summary, source: "line \(number) summary", id: line.id, zone: line.zone)]
+        case .path, .summary:
+            runs = try line.runs(number: number, pipeline: pipeline, open: confined)
         }
         if setup.stateDirectory != nil {
             // Uploads in any order (an older run replays the history); a run given again replaces
@@ -305,14 +286,14 @@ final class Worker {
     private func finishAthlete() {
         guard let athlete = current else { return }
         current = nil
-        finished.insert(athlete.name)
         if let directory = setup.stateDirectory {
             finishAthlete(athlete, savedIn: directory)
             return
         }
-        let selection = athlete.pipeline.select(athlete.runs)
-        let evaluation = evaluator.evaluate(runs: selection.selected, athlete: athlete.pipeline.engine.athlete)
-        observe?(athlete.name, athlete.profiles.fixed?.profile ?? nil, selection.selected, evaluation)
+        let profile = athlete.profile
+        let outcome = evaluator.evaluate(athlete.runs, profile: profile)
+        let (evaluation, selection) = (outcome.evaluation, outcome.selection)
+        observe?(athlete.name, profile, selection.selected, evaluation)
         writeAwards(evaluation.awards, of: athlete.name, type: "award")
         finish(athlete.name, evaluation: evaluation, runs: selection.selected.count, awards: evaluation.awards.count,
                errors: athlete.errors, excluded: selection.excluded.count, duplicates: selection.duplicates.count)
@@ -342,7 +323,7 @@ final class Worker {
     /// read or written is that athlete's error; the others go on.
     private func finishAthlete(_ athlete: Athlete, savedIn directory: String) {
         let store = StateStore(directory: (directory as NSString).appendingPathComponent(StateStore.folderName(forAthlete: athlete.name)))
-        let incremental = athlete.pipeline.incremental(store)
+        let profile = athlete.profile
         var last: StateUpdate?
         var added: [Award] = [], withdrawn: [Award] = []
         var excluded = 0, duplicates = 0, errors = athlete.errors
@@ -352,22 +333,21 @@ final class Worker {
             for step in athlete.steps {
                 switch step {
                 case .add(let runs):
-                    let selection = athlete.pipeline.select(runs)
+                    let selection = evaluator.select(runs, profile: profile)
                     excluded += selection.excluded.count
                     duplicates += selection.duplicates.count
                     if store.exists {
                         // A run given again that no longer counts (a ride now) leaves the history.
-                        last = try incremental.add(selection.selected, withdrawing: Set(selection.excluded.filter { $0.pack == nil }.map(\.id)),
-                                                   reusing: evaluator)
+                        last = try evaluator.add(selection, to: store, profile: profile, withdrawing: selection.noLongerCounted)
                     } else {
-                        last = try incremental.start(selection.selected, reusing: evaluator)
+                        last = try evaluator.start(selection, in: store, profile: profile)
                     }
                 case .remove(let ids):
                     // A run the state does not hold (never given, a ride, removed before): nothing to take back.
                     guard store.exists else { continue }
                     let held = try store.holds(Set(ids))
                     if held.isEmpty { continue }
-                    last = try incremental.remove(ids.filter(held.contains), reusing: evaluator).update
+                    last = try evaluator.remove(ids.filter(held.contains), from: store, profile: profile).update
                 }
                 if athlete.steps.count == 1, let update = last { (added, withdrawn) = (update.added, update.withdrawn) }
             }

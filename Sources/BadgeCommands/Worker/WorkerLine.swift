@@ -1,3 +1,4 @@
+import BadgePipeline
 import Foundation
 import RunAnalysis
 import RunFiles
@@ -170,6 +171,26 @@ extension WorkerLine {
                 guard !profile.zones.isEmpty else { return nil }
                 return "[" + profile.zones.map { "[\(number($0.lower) ?? ""), \(number($0.upper) ?? "open")]" }.joined(separator: ", ") + "]"
             }
+        }
+    }
+}
+
+extension WorkerLine {
+    /// The runs of a `path` or `summary` line (none for `remove`), read (through the cache) and
+    /// localised by `pipeline`, the athlete's: the one reading of a line's run, for the worker and
+    /// `diff --worker-input`. `open` gives the file to open for a `path` (the worker confines it to
+    /// `--root`); the run's reader is still chosen by the name given.
+    /// - Throws: `LineError` with the reader's message, or what `open` throws.
+    func runs(number: Int, pipeline: RunPipeline, open: (String) throws -> String = { $0 }) throws -> [RunSummary] {
+        switch source {
+        case .path(let path):
+            let read = pipeline.read(files: [(try open(path), id)], zone: zone)
+            if let error = read.errors.first { throw LineError(description: error.message) }
+            return read.runs
+        case .summary(let summary):
+            return [try pipeline.summary(fields: summary, source: "line \(number) summary", id: id, zone: zone)]
+        case .remove:
+            return []
         }
     }
 }
