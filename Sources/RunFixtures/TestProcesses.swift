@@ -6,13 +6,15 @@ public enum Repository {
     public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 }
 
-/// A fresh temporary folder, removed at deinit: the one every test target makes its files in.
-public final class TemporaryFolder {
+/// A fresh temporary folder, removed at deinit: the one every test target makes its files in. A
+/// test holds it for as long as it uses the folder (`withExtendedLifetime` where only its path is
+/// used later); Sendable, so an `addTeardownBlock` may hold it until the test ends.
+public final class TemporaryFolder: Sendable {
     public let url: URL
     public var path: String { url.path }
 
     public init() throws {
-        url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("badgectl-cmd-\(UUID().uuidString)")
+        url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("badgectl-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 

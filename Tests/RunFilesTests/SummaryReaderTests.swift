@@ -1,3 +1,4 @@
+import RunFixtures
 @testable import RunFiles
 import XCTest
 
@@ -136,9 +137,10 @@ final class SummaryReaderTests: XCTestCase {
     }
 
     func testReadsFromAPath() throws {
-        let path = NSTemporaryDirectory() + "badgectl-summary-\(UUID().uuidString).json"
+        let temporary = try TemporaryFolder()
+        defer { withExtendedLifetime(temporary) {} }
+        let path = temporary.path + "/summary.json"
         try Data(#"{"start": "2024-05-01T06:30:00-05:30", "distance_m": 1000, "duration_s": 300}"#.utf8).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
         let s = try SummaryReader.read(path: path, id: "a.json", zoneOffsetSeconds: 0)
         XCTAssertEqual(s.utcOffsetSeconds, -19_800)
         XCTAssertEqual(s.startEpochSeconds, 1_714_545_000 + 19_800)
@@ -190,11 +192,12 @@ final class SummaryReaderTests: XCTestCase {
     /// decode); a 2 MiB object is refused naming the file and the cap, without being decoded.
     func testSummaryOverOneMebibyteIsRefused() throws {
         XCTAssertEqual(SummaryReader.maximumBytes, 1 << 20)
-        let path = NSTemporaryDirectory() + "badgectl-summary-\(UUID().uuidString).json"
+        let temporary = try TemporaryFolder()
+        defer { withExtendedLifetime(temporary) {} }
+        let path = temporary.path + "/summary.json"
         let text = #"{"start": "2024-05-01T06:30:00Z", "distance_m": 1000, "duration_s": 300, "notes": ""#
             + String(repeating: "x", count: 2 << 20) + "\"}"
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
         XCTAssertThrowsError(try SummaryReader.read(path: path, id: "a.json", zoneOffsetSeconds: 0)) { error in
             XCTAssertEqual("\(error)", "\(path): too large: the file is \(text.utf8.count) bytes; files over 1048576 bytes are refused")
         }
