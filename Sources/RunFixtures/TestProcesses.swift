@@ -8,7 +8,7 @@ public enum Repository {
 
 /// A fresh temporary folder, removed at deinit: the one every test target makes its files in. A
 /// test holds it for as long as it uses the folder (`withExtendedLifetime` where only its path is
-/// used later); Sendable, so an `addTeardownBlock` may hold it until the test ends.
+/// used later, `remove()` in an `addTeardownBlock`). Sendable: one immutable URL.
 public final class TemporaryFolder: Sendable {
     public let url: URL
     public var path: String { url.path }
@@ -18,7 +18,11 @@ public final class TemporaryFolder: Sendable {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
-    deinit { try? FileManager.default.removeItem(at: url) }
+    deinit { remove() }
+
+    /// Removes the folder now (for an `addTeardownBlock`: XCTest keeps its blocks, and so the folder,
+    /// until the process ends).
+    public func remove() { try? FileManager.default.removeItem(at: url) }
 
     /// Writes `text` at `relative`, making folders.
     public func write(_ relative: String, _ text: String) throws {

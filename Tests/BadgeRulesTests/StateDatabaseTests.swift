@@ -11,7 +11,7 @@ final class StateDatabaseTests: XCTestCase {
     /// A path for a state folder (not made yet: the store makes it), removed when the test ends.
     func temporaryFolder() throws -> String {
         let folder = try TemporaryFolder()
-        addTeardownBlock { withExtendedLifetime(folder) {} }
+        addTeardownBlock { folder.remove() }
         return folder.path + "/state"
     }
 
