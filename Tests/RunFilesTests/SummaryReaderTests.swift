@@ -108,11 +108,10 @@ final class SummaryReaderTests: XCTestCase {
     }
 
     func testNonFiniteNumbersAreRejected() {
-        // JSON has no NaN or infinity; an overflowing literal must not become one silently.
+        // JSON has no NaN or infinity; an overflowing literal must not become one silently. The parser
+        // (`JSONText`, a worker line's too) refuses it where it is written.
         XCTAssertThrowsError(try read(#"{"start": "2024-05-01T06:30:00Z", "distance_m": 1e999, "duration_s": 10}"#)) { error in
-            guard case .badSummary(_, let field, let reason)? = error as? ActivityError else { return XCTFail("\(error)") }
-            XCTAssertEqual(field, "distance_m")
-            XCTAssertTrue(reason.contains("out of range"), reason)
+            XCTAssertEqual(error as? ActivityError, .malformed(path: "run.json", line: 1, offset: 48, reason: "a number out of range"))
         }
     }
 
@@ -126,13 +125,33 @@ final class SummaryReaderTests: XCTestCase {
         }
     }
 
-    func testNotJSONOrNotAnObject() {
-        for text in ["not json", "[1, 2]", "", "{\"start\": "] {
+    func testNotJSONOrNotAnObject() throws {
+        for text in ["not json", "[1, 2]"] {
             XCTAssertThrowsError(try read(text), text) { error in
                 guard case .notFormat(let path, let format, _)? = error as? ActivityError else { return XCTFail("\(text): \(error)") }
                 XCTAssertEqual(path, "run.json")
                 XCTAssertEqual(format, "json")
             }
+        }
+        // What starts as an object and is no JSON is refused where it breaks (line and byte).
+        let broken: [(String, Int, Int, String)] = [
+            ("", 1, 0, "expected a value, found the end of the text"),
+            ("{\"start\": ", 1, 10, "expected a value, found the end of the text"),
+            ("\u{FEFF}{\"start\": \"2024-05-01T06:30:00Z\",\n \"distance_m\": 5000,\n \"duration_s\": 1500,}", 3, 78,
+             "expected a key (a string), found '}'"),
+            ("{\"start\": \"2024-05-01T06:30:00Z\", \"start\": \"2024-05-02T06:30:00Z\", \"distance_m\": 5000, \"duration_s\": 1500}", 1, 34,
+             "duplicate key 'start' in an object"),
+        ]
+        for (text, line, offset, reason) in broken {
+            XCTAssertThrowsError(try read(text), text) { error in
+                XCTAssertEqual(error as? ActivityError, .malformed(path: "run.json", line: line, offset: offset, reason: reason), text)
+            }
+        }
+        // UTF-8 with a byte-order mark reads; UTF-16 is refused as the GPX and TCX readers refuse it.
+        XCTAssertNoThrow(try read("\u{FEFF}{\"start\": \"2024-05-01T06:30:00Z\", \"distance_m\": 5000, \"duration_s\": 1500}"))
+        let utf16 = Data([0xFF, 0xFE]) + (try XCTUnwrap("{\"start\": 1}".data(using: .utf16LittleEndian)))
+        XCTAssertThrowsError(try SummaryReader.read(data: utf16, source: "u.json", id: "u.json", zoneOffsetSeconds: 0)) { error in
+            XCTAssertEqual(error as? ActivityError, .notFormat(path: "u.json", format: "json", reason: "UTF-16 is not supported; save it as UTF-8"))
         }
     }
 
