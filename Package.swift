@@ -164,7 +164,7 @@ let package = Package(
         .testTarget(name: "BadgeRulesTests", dependencies: ["BadgeRules", "RunFiles", "RunAnalysis", "RunLibrary", "SyntheticRuns", "RunFixtures", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "BadgePipelineTests", dependencies: ["BadgePipeline", "BadgeRules", "RunFiles", "RunAnalysis", "SyntheticRuns", "RunFixtures"]),
         .testTarget(name: "BadgeLeagueTests", dependencies: ["BadgeLeague"]),
-        .testTarget(name: "BadgeReportTests", dependencies: ["BadgeReport", "RunFiles", "RunAnalysis", "RunLibrary"]),
+        .testTarget(name: "BadgeReportTests", dependencies: ["BadgeReport", "RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures"]),
         .testTarget(
             name: "BadgeCommandsTests",
             dependencies: ["BadgeCommands", "badgectl", .product(name: "ArgumentParser", package: "swift-argument-parser"), "BadgePipeline", "RunAnalysis", "RunLibrary", "RunFixtures", "SyntheticRuns", .product(name: "GRDB", package: "GRDB.swift")],

@@ -234,7 +234,7 @@ public final class League {
         private var athletes = 0
         private var latestEnd: Double?
         private var lastGlobalAthlete: String?
-        private let decoder = JSONDecoder()
+        private let decoder = JSONTextDecoder()
 
         public init(league: League, emit: @escaping (LeagueLine) -> Void) {
             self.league = league
@@ -254,7 +254,7 @@ public final class League {
             let lineKey = String(line[..<tab])
             let record: FactRecord
             do {
-                record = try decoder.decode(FactRecord.self, from: Data(line[line.index(after: tab)...].utf8))
+                record = try decoder.decode(FactRecord.self, from: Array(line[line.index(after: tab)...].utf8), source: "JSON")
             } catch {
                 league.failures.append(League.Message.notFacts("\(error)"))
                 return

@@ -32,27 +32,34 @@ public struct ReportLeague: Sendable, Equatable {
         for (index, slice) in data.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
             let bytes = Data(slice)
             if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-            guard let object = try? JSONSerialization.jsonObject(with: bytes) as? [String: Any], let kind = object["kind"] as? String else {
+            guard case .object(let object)? = try? JSONText.parse(Array(bytes), source: path), let kind = string(object["kind"]) else {
                 throw ReportError.leagueLine(path: path, line: index + 1, reason: ReportError.notLeagueLine)
             }
-            let number = { (key: String) in (object[key] as? NSNumber)?.doubleValue }
+            let number = { (key: String) -> Double? in if case .number(let value)? = object[key] { return value } else { return nil } }
+            // A count from the file meets Int() only within ±10^15 (1e300 would trap).
+            let count = { (key: String) in number(key).flatMap { abs($0) < 1e15 ? Int($0) : nil } }
+            let text = { (key: String) in string(object[key]) }
             if kind == "rarity" {
-                guard let badge = object["badge"] as? String, let tier = object["tier"] as? String,
-                      let holders = number("holders"), let athletes = number("athletes"), athletes > 0 else {
+                guard let badge = text("badge"), let tier = text("tier"),
+                      let holders = count("holders"), let athletes = count("athletes"), athletes > 0 else {
                     throw ReportError.leagueLine(path: path, line: index + 1, reason: ReportError.rarityFields)
                 }
-                league.rarity.append(ReportRarity(pack: object["pack"] as? String ?? "", badge: badge, tier: tier,
-                                                  holders: Int(holders), athletes: Int(athletes)))
-            } else if object["athlete"] as? String == athlete {
+                league.rarity.append(ReportRarity(pack: text("pack") ?? "", badge: badge, tier: tier,
+                                                  holders: holders, athletes: athletes))
+            } else if text("athlete") == athlete {
                 league.standings.append(ReportStanding(
-                    kind: kind, segment: object["segment"] as? String, category: object["category"] as? String,
-                    rank: number("rank").map(Int.init), athletes: number("athletes").map(Int.init),
-                    elapsedSeconds: number("elapsed_s"), at: object["at"] as? String, efforts: number("efforts").map(Int.init),
-                    from: object["from"] as? String, to: object["to"] as? String, pack: object["pack"] as? String,
-                    detail: object["detail"] as? String))
+                    kind: kind, segment: text("segment"), category: text("category"),
+                    rank: count("rank"), athletes: count("athletes"),
+                    elapsedSeconds: number("elapsed_s"), at: text("at"), efforts: count("efforts"),
+                    from: text("from"), to: text("to"), pack: text("pack"), detail: text("detail")))
             }
         }
         return league
+    }
+
+    private static func string(_ value: JSONValue?) -> String? {
+        if case .string(let text)? = value { return text }
+        return nil
     }
 }
 

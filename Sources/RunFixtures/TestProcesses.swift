@@ -6,17 +6,23 @@ public enum Repository {
     public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 }
 
-/// A fresh temporary folder, removed at deinit: the one every test target makes its files in.
-public final class TemporaryFolder {
+/// A fresh temporary folder, removed at deinit: the one every test target makes its files in. A
+/// test holds it for as long as it uses the folder (`withExtendedLifetime` where only its path is
+/// used later, `remove()` in an `addTeardownBlock`). Sendable: one immutable URL.
+public final class TemporaryFolder: Sendable {
     public let url: URL
     public var path: String { url.path }
 
     public init() throws {
-        url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("badgectl-cmd-\(UUID().uuidString)")
+        url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("badgectl-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
-    deinit { try? FileManager.default.removeItem(at: url) }
+    deinit { remove() }
+
+    /// Removes the folder now (for an `addTeardownBlock`: XCTest keeps its blocks, and so the folder,
+    /// until the process ends).
+    public func remove() { try? FileManager.default.removeItem(at: url) }
 
     /// Writes `text` at `relative`, making folders.
     public func write(_ relative: String, _ text: String) throws {

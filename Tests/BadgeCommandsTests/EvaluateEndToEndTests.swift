@@ -91,9 +91,9 @@ final class EvaluateEndToEndTests: XCTestCase {
 
     /// One bad file never loses the others' results, and the exit status says something was skipped.
     func testBadFileIsReportedAndOthersStillCount() throws {
-        let temp = FileManager.default.temporaryDirectory.appendingPathComponent("badgectl-e2e-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: temp, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: temp) }
+        let temporary = try TemporaryFolder()
+        defer { withExtendedLifetime(temporary) {} }
+        let temp = temporary.url
         try #"{"start": "2024-05-01T07:00:00Z", "distance_m": 5200, "duration_s": 1700}"#
             .write(to: temp.appendingPathComponent("good.json"), atomically: true, encoding: .utf8)
         try "<gpx version=\"1.1\"><trk><trkseg><trkpt lat=\"1\" lon=\"2\"><time>2024-05-02T07:00:00Z</time></trkpt>"
@@ -115,9 +115,9 @@ final class EvaluateEndToEndTests: XCTestCase {
     /// Rides earn no running badges, a "run" faster than the world record is left out, and neither
     /// changes the exit status; `--sport all` counts the ride.
     func testSportsAndImplausibleRuns() throws {
-        let temp = FileManager.default.temporaryDirectory.appendingPathComponent("badgectl-sport-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: temp, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: temp) }
+        let temporary = try TemporaryFolder()
+        defer { withExtendedLifetime(temporary) {} }
+        let temp = temporary.url
         try #"{"start": "2024-05-01T07:00:00Z", "distance_m": 3200, "duration_s": 1200}"#
             .write(to: temp.appendingPathComponent("run.json"), atomically: true, encoding: .utf8)
         try #"{"start": "2024-05-02T07:00:00Z", "distance_m": 40000, "duration_s": 4800, "sport": "Ride"}"#
@@ -147,8 +147,9 @@ final class EvaluateEndToEndTests: XCTestCase {
 
     /// `runs/` is exactly what `badgectl generate` writes: the samples are reproducible.
     func testSampleRunsAreGenerated() throws {
-        let temp = FileManager.default.temporaryDirectory.appendingPathComponent("badgectl-gen-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: temp) }
+        let temporary = try TemporaryFolder()
+        defer { withExtendedLifetime(temporary) {} }
+        let temp = temporary.url.appendingPathComponent("runs")
         let result = try Self.badgectl(["generate", temp.path])
         XCTAssertEqual(result.status, 0, result.stderr)
         let shipped = Self.repoRoot.appendingPathComponent("runs")

@@ -16,11 +16,12 @@ final class ExplainCommandTests: XCTestCase {
     static let rules = repoRoot.appendingPathComponent("rules").path
     static let badges = repoRoot.appendingPathComponent("badges.json").path
 
+    var temporary: TemporaryFolder!
     var folder = ""
 
     override func setUpWithError() throws {
-        folder = NSTemporaryDirectory() + "badgectl-explain-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        temporary = try TemporaryFolder()
+        folder = temporary.path
         // 2025-01-06 is the Monday of 2025-W02.
         let runs = [
             ("a-short.json", #"{"start": "2025-01-06T07:00:00Z", "distance_m": 4000, "duration_s": 1440, "sport": "running"}"#),
@@ -29,7 +30,7 @@ final class ExplainCommandTests: XCTestCase {
         for (name, text) in runs { try text.write(toFile: folder + "/" + name, atomically: true, encoding: .utf8) }
     }
 
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: folder) }
+    override func tearDownWithError() throws { temporary = nil }
 
     func explain(_ arguments: [String]) throws -> (String, BadgeExplanation) {
         let parsed = try Badgectl.parseAsRoot(["explain"] + arguments + ["--rules", Self.rules, "--badges", Self.badges, "--tz", "UTC"])

@@ -20,8 +20,10 @@ final class HostileFolderEndToEndTests: XCTestCase {
 
     struct Started {
         var process: Process
-        var out: URL
-        var err: URL
+        /// Holds `out` and `err`, removed with the last copy of this.
+        var files: TemporaryFolder
+        var out: URL { files.url.appendingPathComponent("out") }
+        var err: URL { files.url.appendingPathComponent("err") }
     }
 
     static func start(_ arguments: [String], environment: [String: String] = [:], executable: String? = nil) throws -> Started {
@@ -31,14 +33,13 @@ final class HostileFolderEndToEndTests: XCTestCase {
         process.currentDirectoryURL = CLI.repository
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         // Files, not pipes: nothing can block on a full pipe.
-        let out = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("badgectl-out-\(UUID().uuidString)")
-        let err = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("badgectl-err-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
+        let started = Started(process: process, files: try TemporaryFolder())
+        _ = FileManager.default.createFile(atPath: started.out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: started.err.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: started.out)
+        process.standardError = try FileHandle(forWritingTo: started.err)
         try process.run()
-        return Started(process: process, out: out, err: err)
+        return started
     }
 
     static func finish(_ started: Started, timeout: TimeInterval = 60) throws -> CLI.Output {
@@ -50,10 +51,6 @@ final class HostileFolderEndToEndTests: XCTestCase {
             XCTFail("badgectl \(started.process.arguments ?? []) did not end within \(timeout) s")
         }
         started.process.waitUntilExit()
-        defer {
-            try? FileManager.default.removeItem(at: started.out)
-            try? FileManager.default.removeItem(at: started.err)
-        }
         return CLI.Output(status: started.process.terminationStatus,
                           stdout: String(decoding: (try? Data(contentsOf: started.out)) ?? Data(), as: UTF8.self),
                           stderr: String(decoding: (try? Data(contentsOf: started.err)) ?? Data(), as: UTF8.self))

@@ -1,3 +1,4 @@
+import RunFixtures
 import BadgeKit
 import Foundation
 import XCTest
@@ -5,14 +6,15 @@ import XCTest
 /// BadgeKit issues and verifies as the command line does: the same runs, key and time give the
 /// same credentials, JWTs and cards, byte for byte.
 final class BadgeKitCredentialsTests: XCTestCase {
-    let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("badgectl-kit-credentials-\(UUID().uuidString)")
+    var temporary: TemporaryFolder!
+    var folder: URL { temporary.url }
 
     override func setUpWithError() throws {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        temporary = try TemporaryFolder()
     }
 
     override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: folder)
+        temporary = nil
     }
 
     func testTheLibraryIssuesWhatTheCommandIssues() throws {

@@ -1,3 +1,4 @@
+import RunFixtures
 import BadgeCredentials
 import Crypto
 import Foundation
@@ -178,9 +179,9 @@ final class CredentialTests: XCTestCase {
     }
 
     func testTheKeyFile() throws {
-        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("badgectl-key-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder()
+        defer { withExtendedLifetime(temporary) {} }
+        let folder = temporary.url
         let path = folder.appendingPathComponent("issuer.key").path
         let key = IssuerKey.generate()
         try key.write(to: path)

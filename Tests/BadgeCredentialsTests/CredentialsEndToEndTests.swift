@@ -12,14 +12,15 @@ final class CredentialsEndToEndTests: XCTestCase {
     }
 
     /// A folder of this test's own (XCTest makes one instance per test).
-    let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("badgectl-credentials-\(UUID().uuidString)")
+    var temporary: TemporaryFolder!
+    var folder: URL { temporary.url }
 
     override func setUpWithError() throws {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        temporary = try TemporaryFolder()
     }
 
     override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: folder)
+        temporary = nil
     }
 
     func files(_ suffix: String) throws -> [String] {

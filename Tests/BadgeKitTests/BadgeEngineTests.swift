@@ -100,8 +100,9 @@ final class BadgeEngineTests: XCTestCase {
     /// sub-folder is a pack, so one without pack.lua is a load failure saying so (the library skipped
     /// it silently, and the command line did not).
     func testAFolderOfPacksIsExpandedAsTheCommandLineExpandsIt() throws {
-        let folder = NSTemporaryDirectory() + "badgekit-packs-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let temporary = try TemporaryFolder()
+        defer { withExtendedLifetime(temporary) {} }
+        let folder = temporary.path
         try FileManager.default.createDirectory(atPath: folder + "/drafts", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: Self.root + "/rules/checkpoints", toPath: folder + "/checkpoints")
         let engine = try BadgeEngine(packs: [folder + "/"], catalogue: Self.root + "/badges.json")
@@ -138,8 +139,9 @@ final class BadgeEngineTests: XCTestCase {
 
     func testStateTakesOneMoreRun() throws {
         let engine = try engine()
-        let folder = NSTemporaryDirectory() + "badgekit-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let temporary = try TemporaryFolder()
+        defer { withExtendedLifetime(temporary) {} }
+        let folder = temporary.path + "/state"
         let runs = try (0..<3).map { i -> RunSummary in
             var generator = RunGenerator(seed: UInt64(i), distanceMeters: 5200 + Double(i) * 2000, paceSecondsPerKilometre: 330 - Double(i) * 20)
             generator.startEpochSeconds += Double(i) * 86_400

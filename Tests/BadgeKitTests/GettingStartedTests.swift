@@ -56,8 +56,9 @@ final class GettingStartedTests: XCTestCase {
     }
 
     func testTheArticlesCodeRuns() throws {
-        let folder = NSTemporaryDirectory() + "badgekit-getting-started-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let temporary = try TemporaryFolder()
+        defer { withExtendedLifetime(temporary) {} }
+        let folder = temporary.path + "/state"
         let found = try gettingStarted(repository: Self.root.path, stateFolder: folder)
         XCTAssertEqual(found.history.count, 3)
         XCTAssertEqual(found.evaluation.failures, [])

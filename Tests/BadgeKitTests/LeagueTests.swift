@@ -1,3 +1,4 @@
+import RunFixtures
 import BadgeKit
 import Foundation
 import SyntheticRuns
@@ -16,8 +17,9 @@ final class LeagueTests: XCTestCase {
             .init(name: "dee", paceSecondsPerKilometre: 340, runs: 3, laps: 2, firstDay: day0, team: "blue", sex: "F", seed: 3),
             .init(name: "eve", paceSecondsPerKilometre: 360, runs: 13, laps: 1, firstDay: day0 - 200, seed: 4),
         ])
-        let folder = NSTemporaryDirectory() + "badgekit-league-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let temporary = try TemporaryFolder()
+        defer { withExtendedLifetime(temporary) {} }
+        let folder = temporary.path + "/population"
         _ = try population.write(to: folder)
         let engine = try BadgeEngine(packs: [BadgeEngineTests.root + "/rules/places"], catalogue: BadgeEngineTests.root + "/badges.json",
                                      zone: TimeZone(identifier: "UTC") ?? .current)

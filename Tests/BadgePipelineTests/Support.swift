@@ -1,16 +1,18 @@
+import RunFixtures
 import BadgeRules
 import Foundation
 
 /// Writes one rule pack into a fresh temporary `rules/` folder and makes an engine of it.
 final class PackFixture {
+    /// The folder, removed with the fixture.
+    private let folder: TemporaryFolder
     let root: String
 
     init() throws {
-        root = NSTemporaryDirectory() + "badgectl-pipeline-\(UUID().uuidString)"
+        folder = try TemporaryFolder()
+        root = folder.path
         try FileManager.default.createDirectory(atPath: root + "/rules", withIntermediateDirectories: true)
     }
-
-    deinit { try? FileManager.default.removeItem(atPath: root) }
 
     /// Writes `rules/<name>/pack.lua` and the given files.
     func pack(_ name: String, files: [String: String]) throws {

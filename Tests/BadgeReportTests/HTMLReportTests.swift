@@ -1,3 +1,4 @@
+import RunFixtures
 import Foundation
 import RunAnalysis
 import RunFiles
@@ -261,9 +262,9 @@ final class HTMLReportTests: XCTestCase {
     }
 
     func testImagesAreEmbeddedAsDataURIs() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("badgectl-images-\(getpid())")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let temporary = try TemporaryFolder()
+        defer { withExtendedLifetime(temporary) {} }
+        let dir = temporary.url
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]
         try Data(png).write(to: dir.appendingPathComponent("earth.png"))
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("moon.imageset"), withIntermediateDirectories: true)

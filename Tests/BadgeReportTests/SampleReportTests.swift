@@ -1,3 +1,4 @@
+import RunFixtures
 import BadgeReport
 import Foundation
 import RunAnalysis
@@ -11,13 +12,16 @@ import XCTest
 ///     BADGECTL_REPORT_RUNS=1000 BADGECTL_REPORT_MANY_OUT=/tmp/many.html \
 ///         swift test -c release --filter SampleReportTests/testManyRunsStayCompact
 final class SampleReportTests: XCTestCase {
-    func outputPath(_ variable: String, _ fallback: String) -> String {
+    /// The path `variable` names, else `fallback`.html in `scratch` (removed with it).
+    func outputPath(_ variable: String, _ fallback: String, in scratch: TemporaryFolder) -> String {
         if let path = ProcessInfo.processInfo.environment[variable], !path.isEmpty { return path }
-        return FileManager.default.temporaryDirectory.appendingPathComponent("\(fallback)-\(getpid()).html").path
+        return scratch.path + "/\(fallback).html"
     }
 
     func testWriteSampleReport() throws {
-        let path = outputPath("BADGECTL_REPORT_OUT", "badgectl-sample-report")
+        let scratch = try TemporaryFolder()
+        defer { withExtendedLifetime(scratch) {} }
+        let path = outputPath("BADGECTL_REPORT_OUT", "badgectl-sample-report", in: scratch)
         let html = try HTMLReport.render(SyntheticRuns.sampleInput())
         XCTAssertEqual(try HTMLReport.write(SyntheticRuns.sampleInput(), to: path), html.utf8.count)
         XCTAssertThrowsError(try HTMLReport.write(SyntheticRuns.sampleInput(), to: "/nonexistent-dir/r.html")) { error in
@@ -29,7 +33,6 @@ final class SampleReportTests: XCTestCase {
         XCTAssertEqual(back.components(separatedBy: "<article class=\"run\"").count - 1, 4)
         XCTAssertEqual(back.components(separatedBy: "<svg class=\"route\"").count - 1, 3)
         XCTAssertGreaterThan(back.components(separatedBy: "<g class=\"checkpoint\"").count - 1, 4)
-        if ProcessInfo.processInfo.environment["BADGECTL_REPORT_OUT"] == nil { try? FileManager.default.removeItem(atPath: path) }
         print("sample report: \(path) (\(html.utf8.count) bytes)")
     }
 

@@ -92,10 +92,9 @@ final class CheckpointsPackTests: XCTestCase {
 
     /// The multipliers live in Lua: change one in a copy of the pack and the awards change, no rebuild.
     func testMultiplierLivesInLua() throws {
-        let temp = FileManager.default.temporaryDirectory.appendingPathComponent("badgectl-pack-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: temp) }
-        let copy = temp.appendingPathComponent("checkpoints")
-        try FileManager.default.createDirectory(at: temp, withIntermediateDirectories: true)
+        let temporary = try TemporaryFolder()
+        defer { withExtendedLifetime(temporary) {} }
+        let copy = temporary.url.appendingPathComponent("checkpoints")
         try FileManager.default.copyItem(atPath: Self.packPath, toPath: copy.path)
         let rule = copy.appendingPathComponent("distance.lua")
         let source = try String(contentsOf: rule, encoding: .utf8)

@@ -1,3 +1,4 @@
+import RunFixtures
 import Foundation
 import RunFiles
 import XCTest
@@ -7,8 +8,7 @@ import XCTest
 /// The worked examples of docs/rules.md, run as written: the guide cannot drift from the engine.
 final class GuideExamplesTests: XCTestCase {
     func luaBlocks() throws -> [String] {
-        let guide = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("docs/rules.md")
+        let guide = Repository.root.appendingPathComponent("docs/rules.md")
         let text = try String(contentsOf: guide, encoding: .utf8)
         guard let start = text.range(of: "## Worked examples") else { XCTFail("no worked examples"); throw CocoaError(.fileReadCorruptFile) }
         var blocks: [String] = []

@@ -1,3 +1,4 @@
+import RunFixtures
 import Foundation
 import GRDB
 import RunAnalysis
@@ -19,10 +20,11 @@ final class IncrementalStateTests: XCTestCase {
         return RuleEngine(packDirectories: packs, catalogue: catalogue)
     }
 
-    func temporaryFolder() -> String {
-        let folder = NSTemporaryDirectory() + "badgectl-state-\(UUID().uuidString)"
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
-        return folder
+    /// A path for a state folder (not made yet: the store makes it), removed when the test ends.
+    func temporaryFolder() throws -> String {
+        let folder = try TemporaryFolder()
+        addTeardownBlock { folder.remove() }
+        return folder.path + "/state"
     }
 
     /// A random history: runs of 1 to 22 km at 4:00 to 7:00 /km, a few hours to three days apart.
@@ -58,7 +60,7 @@ final class IncrementalStateTests: XCTestCase {
         for trial in 0..<4 {
             let runs = Self.history(seed: random.next(), count: 10 + Int(random.next() % 10), engine: engine, prefix: "t\(trial)")
             let split = Int(random.next() % UInt64(runs.count))
-            let evaluator = IncrementalEvaluator(engine: engine, store: StateStore(directory: temporaryFolder()), zone: "UTC")
+            let evaluator = IncrementalEvaluator(engine: engine, store: StateStore(directory: try temporaryFolder()), zone: "UTC")
             let first = try evaluator.start(Array(runs[..<split]))
             var previous = engine.evaluate(runs: Array(runs[..<split]))
             XCTAssertEqual(plain(first.evaluation.awards), plain(previous.awards))
@@ -112,7 +114,7 @@ final class IncrementalStateTests: XCTestCase {
               end }
             """])
         let engine = fixture.engine(["count"])
-        let folder = temporaryFolder()
+        let folder = try temporaryFolder()
         let evaluator = IncrementalEvaluator(engine: engine, store: StateStore(directory: folder), zone: "UTC")
         _ = try evaluator.start([makeRun("a", day: 0, distance: 3000), makeRun("b", day: 1, distance: 6000)])
         // The longest run is kept by id and comes back as the run: a longer one moves `best`.
@@ -157,7 +159,7 @@ final class IncrementalStateTests: XCTestCase {
               end }
             """])
         let engine = fixture.engine(["keep"])
-        let evaluator = IncrementalEvaluator(engine: engine, store: StateStore(directory: temporaryFolder()), zone: "UTC")
+        let evaluator = IncrementalEvaluator(engine: engine, store: StateStore(directory: try temporaryFolder()), zone: "UTC")
         _ = try evaluator.start([makeRun("a", day: 0, distance: 3000)])
         let saved = try evaluator.store.loadState()
         XCTAssertEqual(saved.rules.first?.unsaved, "state.first: a split (a record of a run; keep the run, or the numbers you need)")
@@ -185,7 +187,7 @@ final class IncrementalStateTests: XCTestCase {
                   on_run = function(state, run, award) state.n = (state.n or 0) + #TIERS + LIMIT end }
                 """,
         ])
-        let evaluator = IncrementalEvaluator(engine: fixture.engine(["outside"]), store: StateStore(directory: temporaryFolder()), zone: "UTC")
+        let evaluator = IncrementalEvaluator(engine: fixture.engine(["outside"]), store: StateStore(directory: try temporaryFolder()), zone: "UTC")
         let started = try evaluator.start([makeRun("a", day: 0, distance: 3000)])
         XCTAssertEqual(started.evaluation.failures.map(\.rule), ["global"])
         XCTAssertTrue(started.evaluation.failures.first?.message.hasPrefix("pack globals are frozen after loading: a rule cannot set 'FOUND'") ?? false,
@@ -225,7 +227,7 @@ final class IncrementalStateTests: XCTestCase {
     /// UTF-8 are refused naming the file and the byte (JSONDecoder and the old reader kept both keys
     /// of a map, or the last one).
     func testStateRefusesRepeatedKeysAndInvalidUTF8SayingWhere() throws {
-        let folder = temporaryFolder()
+        let folder = try temporaryFolder()
         let store = StateStore(directory: folder)
         _ = try IncrementalEvaluator(engine: try Self.shippedEngine(), store: store, zone: "UTC").start([makeRun("a", day: 0, distance: 3000)])
         try Self.downgrade(store)
@@ -270,7 +272,7 @@ final class IncrementalStateTests: XCTestCase {
     func testConcurrentAdditionsTakeTurns() throws {
         let engine = try Self.shippedEngine()
         let runs = Self.history(seed: 5, count: 10, engine: engine, prefix: "c")
-        let folder = temporaryFolder()
+        let folder = try temporaryFolder()
         let evaluator = IncrementalEvaluator(engine: engine, store: StateStore(directory: folder), zone: "UTC")
         _ = try evaluator.start(Array(runs[..<4]))
         final class Failures: @unchecked Sendable {
@@ -313,7 +315,7 @@ final class IncrementalStateTests: XCTestCase {
                 end
               end }
             """])
-        let evaluator = IncrementalEvaluator(engine: fixture.engine(["values"]), store: StateStore(directory: temporaryFolder()), zone: "UTC")
+        let evaluator = IncrementalEvaluator(engine: fixture.engine(["values"]), store: StateStore(directory: try temporaryFolder()), zone: "UTC")
         _ = try evaluator.start([makeRun("a", day: 0, distance: 3000), makeRun("b", day: 1, distance: 3000)])
         let update = try evaluator.add([makeRun("c", day: 2, distance: 3000)])
         XCTAssertEqual(update.evaluation.failures, [])

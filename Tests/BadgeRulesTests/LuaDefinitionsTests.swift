@@ -1,3 +1,4 @@
+import RunFixtures
 import Foundation
 import RunFiles
 import XCTest
@@ -6,8 +7,7 @@ import XCTest
 
 /// The editor files are generated from the declarations and cover them; the shipped ones are that output.
 final class LuaDefinitionsTests: XCTestCase {
-    static let rules = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("rules")
+    static let rules = Repository.root.appendingPathComponent("rules")
 
     func testTheDefinitionsCoverEveryFieldOfTheSchema() {
         let text = LuaDefinitions.definitions()

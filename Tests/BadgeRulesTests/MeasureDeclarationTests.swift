@@ -1,3 +1,4 @@
+import RunFixtures
 import Foundation
 import RunAnalysis
 import RunFiles
@@ -150,8 +151,7 @@ final class GuideMeasureExamplesTests: XCTestCase {
     /// The lua blocks under the Measures section's headings starting with `heading`, each split into its
     /// pack.lua `measures` line(s), its rule file's name and the rule.
     static func examples(heading: String = "### Worked example") throws -> [(measures: String, file: String, rule: String)] {
-        let guide = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("docs/rules.md")
+        let guide = Repository.root.appendingPathComponent("docs/rules.md")
         let text = try String(contentsOf: guide, encoding: .utf8)
         guard let start = text.range(of: "## Measures\n"), let end = text[start.upperBound...].range(of: "\n## ") else {
             XCTFail("no Measures section")

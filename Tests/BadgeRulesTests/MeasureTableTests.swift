@@ -1,3 +1,4 @@
+import RunFixtures
 import Foundation
 import RunAnalysis
 import RunFiles
@@ -9,8 +10,7 @@ import XCTest
 /// every parameter an author gives named in its row, every field named in its row. (The order of the
 /// fields is not checked: the guide groups a segment's `efforts` with what they hold.)
 final class MeasureTableTests: XCTestCase {
-    static let guide = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("docs/rules.md")
+    static let guide = Repository.root.appendingPathComponent("docs/rules.md")
 
     /// The names written in `code` spans of a table cell, in order (`zone = n` names `zone` and `n`).
     static func spans(_ cell: Substring) -> [String] {

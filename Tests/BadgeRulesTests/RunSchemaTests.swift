@@ -1,3 +1,4 @@
+import RunFixtures
 import Foundation
 import RunFiles
 import XCTest
@@ -10,8 +11,7 @@ final class RunSchemaTests: XCTestCase {
     /// The rows of the guide's run field table ("| field | type | |" after "### The run"):
     /// name -> (type, description). A row may name several fields (`pace_s_per_km`, `pace_s_per_mile`).
     func guideRows() throws -> [String: (type: String, doc: String)] {
-        let guide = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("docs/rules.md")
+        let guide = Repository.root.appendingPathComponent("docs/rules.md")
         let text = try String(contentsOf: guide, encoding: .utf8)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard let header = lines.firstIndex(where: { $0.hasPrefix("| field | type |") }) else {

@@ -1,3 +1,4 @@
+import RunFixtures
 import Foundation
 import GRDB
 import XCTest
@@ -7,10 +8,11 @@ import XCTest
 /// The state database (`state.sqlite`): moving a format-1 folder to it, and additions that touch
 /// only the rows that change.
 final class StateDatabaseTests: XCTestCase {
-    func temporaryFolder() -> String {
-        let folder = NSTemporaryDirectory() + "badgectl-statedb-\(UUID().uuidString)"
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
-        return folder
+    /// A path for a state folder (not made yet: the store makes it), removed when the test ends.
+    func temporaryFolder() throws -> String {
+        let folder = try TemporaryFolder()
+        addTeardownBlock { folder.remove() }
+        return folder.path + "/state"
     }
 
     func plain(_ awards: [Award]) -> [Award] { awards.map { var a = $0; a.measures = []; return a } }
@@ -21,7 +23,7 @@ final class StateDatabaseTests: XCTestCase {
     func testAFormatOneFolderIsMovedToTheDatabase() throws {
         let engine = try IncrementalStateTests.shippedEngine()
         let runs = IncrementalStateTests.history(seed: 11, count: 14, engine: engine, prefix: "m")
-        let store = StateStore(directory: temporaryFolder())
+        let store = StateStore(directory: try temporaryFolder())
         let evaluator = IncrementalEvaluator(engine: engine, store: store, zone: "UTC")
         _ = try evaluator.start(Array(runs[..<10]))
         let before = try store.loadState()
@@ -81,7 +83,7 @@ final class StateDatabaseTests: XCTestCase {
         let engine = fixture.engine(["weekly"])
         var written: [Int] = []
         for count in [101, 302] {
-            let store = StateStore(directory: temporaryFolder())
+            let store = StateStore(directory: try temporaryFolder())
             let evaluator = IncrementalEvaluator(engine: engine, store: store, zone: "UTC")
             // Run n of week w is "w<3 digits>-n"; each run a little longer than the last.
             let history = (0..<count).map { i in makeRun(String(format: "%03d-%d", i / 7, i), day: i, distance: 1000 + Double(i)) }
@@ -143,7 +145,7 @@ final class StateDatabaseTests: XCTestCase {
         let fixture = try mapPack()
         let engine = fixture.engine(["maps"])
         let runs = (0..<12).map { makeRun(String(format: "r%02d", $0), day: $0, distance: 3000) }
-        let store = StateStore(directory: temporaryFolder())
+        let store = StateStore(directory: try temporaryFolder())
         let evaluator = IncrementalEvaluator(engine: engine, store: store, zone: "UTC")
         _ = try evaluator.start(Array(runs[..<2]))
         let rows = try store.database().queue.read { try String.fetchAll($0, sql: "SELECT DISTINCT path FROM state_key ORDER BY path") }
@@ -182,7 +184,7 @@ final class StateDatabaseTests: XCTestCase {
             """])
         let engine = fixture.engine(["maps"])
         let runs = (0..<8).map { makeRun(String(format: "r%02d", $0), day: $0, distance: 3000) }
-        let store = StateStore(directory: temporaryFolder())
+        let store = StateStore(directory: try temporaryFolder())
         let evaluator = IncrementalEvaluator(engine: engine, store: store, zone: "UTC")
         _ = try evaluator.start(Array(runs[..<2]))
         let split = try store.database().queue.read { try String.fetchAll($0, sql: "SELECT DISTINCT path FROM state_key") }
@@ -222,7 +224,7 @@ final class StateDatabaseTests: XCTestCase {
               end }
             """])
         let engine = fixture.engine(["hostile"])
-        let store = StateStore(directory: temporaryFolder())
+        let store = StateStore(directory: try temporaryFolder())
         let evaluator = IncrementalEvaluator(engine: engine, store: store, zone: "UTC")
         _ = try evaluator.start([makeRun("a", day: 0, distance: 3000)])
         XCTAssertEqual(try store.database().queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM state_key") }, 80)

@@ -1,3 +1,4 @@
+import RunFixtures
 import Foundation
 import RunFiles
 import XCTest
@@ -6,14 +7,15 @@ import XCTest
 
 /// Writes rule packs into a fresh temporary `rules/` folder and evaluates them.
 final class PackFixture {
+    /// The folder, removed with the fixture.
+    private let folder: TemporaryFolder
     let root: String
 
     init() throws {
-        root = NSTemporaryDirectory() + "badgectl-rules-\(UUID().uuidString)"
+        folder = try TemporaryFolder()
+        root = folder.path
         try FileManager.default.createDirectory(atPath: root + "/rules", withIntermediateDirectories: true)
     }
-
-    deinit { try? FileManager.default.removeItem(atPath: root) }
 
     /// Writes `rules/<name>/pack.lua` (unless `packLua` is nil) and the given files; returns the folder.
     @discardableResult

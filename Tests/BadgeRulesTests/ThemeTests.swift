@@ -1,3 +1,4 @@
+import RunFixtures
 import BadgeRules
 import Foundation
 import RunFiles
@@ -25,9 +26,9 @@ final class ThemeTests: XCTestCase {
     /// Themes change no award: the pack evaluates the same with its themes removed.
     func testThemesDoNotChangeAwards() throws {
         let catalogue = try Catalogue.load(path: CheckpointsPackTests.repoRoot.appendingPathComponent("badges.json").path)
-        let temp = FileManager.default.temporaryDirectory.appendingPathComponent("badgectl-theme-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: temp) }
-        let copy = temp.appendingPathComponent("checkpoints")
+        let temporary = try TemporaryFolder()
+        defer { withExtendedLifetime(temporary) {} }
+        let copy = temporary.url.appendingPathComponent("checkpoints")
         try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: CheckpointsPackTests.packPath + "/distance.lua", toPath: copy.appendingPathComponent("distance.lua").path)
         try #"return { name = "checkpoints", version = "1.0.0" }"#.write(to: copy.appendingPathComponent("pack.lua"), atomically: true, encoding: .utf8)

@@ -110,8 +110,9 @@ final class EntryPointsTests: XCTestCase {
     // MARK: - The entry points
 
     func checkHistory(seed: UInt64) throws {
-        let root = NSTemporaryDirectory() + "badgectl-entrypoints-\(seed)-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        let temporary = try TemporaryFolder()
+        defer { withExtendedLifetime(temporary) {} }
+        let root = temporary.path
         let folder = root + "/all"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let files = Self.history(seed: seed)

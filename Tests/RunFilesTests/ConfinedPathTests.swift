@@ -1,3 +1,4 @@
+import RunFixtures
 @testable import RunFiles
 import Foundation
 import XCTest
@@ -5,17 +6,19 @@ import XCTest
 /// `ConfinedPath`: resolving as the kernel does, refusing what leads out of the folder (and by which
 /// link) without looking outside.
 final class ConfinedPathTests: XCTestCase {
+    var temporary: TemporaryFolder!
     var base = ""
     var root: String { base + "/root" }
 
     override func setUpWithError() throws {
-        base = NSTemporaryDirectory() + "badgectl-confined-\(UUID().uuidString)"
+        temporary = try TemporaryFolder()
+        base = temporary.path
         try FileManager.default.createDirectory(atPath: root + "/sub/deeper", withIntermediateDirectories: true)
         try "x".write(toFile: root + "/sub/file.txt", atomically: true, encoding: .utf8)
         try "outside".write(toFile: base + "/outside.txt", atomically: true, encoding: .utf8)
     }
 
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: base) }
+    override func tearDownWithError() throws { temporary = nil }
 
     func link(_ relative: String, _ target: String) throws {
         try FileManager.default.createSymbolicLink(atPath: root + "/" + relative, withDestinationPath: target)

@@ -1,3 +1,4 @@
+import RunFixtures
 @testable import RunAnalysis
 @testable import RunFiles
 @testable import SyntheticRuns
@@ -615,9 +616,10 @@ final class GPXReaderTests: XCTestCase {
         generator.pauseCount = 1
         generator.pauseStyle = .newSegment
         let bytes = generator.gpxBytes()
-        let path = NSTemporaryDirectory() + "badgectl-gpx-\(UUID().uuidString).gpx"
+        let temporary = try TemporaryFolder()
+        defer { withExtendedLifetime(temporary) {} }
+        let path = temporary.path + "/run.gpx"
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
         let whole = try GPXReader.read(bytes: bytes, source: path)
         for chunk in [1, 7, 64, 4096] {
             let t = try GPXReader.read(path: path, chunkSize: chunk)

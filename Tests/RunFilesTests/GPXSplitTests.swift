@@ -1,3 +1,4 @@
+import RunFixtures
 @testable import RunFiles
 @testable import SyntheticRuns
 import CThreadShims
@@ -8,15 +9,16 @@ import XCTest
 /// the split falls. Read through `GPXReader.read(path:)`, the entry the run loader calls, with the
 /// split forced. No tests of its own.
 class GPXSplitComparing: XCTestCase {
+    var temporary: TemporaryFolder!
     var directory = ""
 
     override func setUpWithError() throws {
-        directory = NSTemporaryDirectory() + "gpx-split-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        temporary = try TemporaryFolder()
+        directory = temporary.path
     }
 
     override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: directory)
+        temporary = nil
     }
 
     /// Everything a track holds, doubles by their bits; or the error's text.

@@ -1,3 +1,4 @@
+import RunFixtures
 import XCTest
 
 @testable import RunFiles
@@ -75,9 +76,9 @@ final class GzipTests: XCTestCase {
     /// it first, whatever the members, padding or chunk size; a cut or padded-with-junk file names
     /// what is wrong; the content hash covers the file as stored.
     func testGPXStreamsOutOfGzip() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gzs-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let temporary = try TemporaryFolder()
+        defer { withExtendedLifetime(temporary) {} }
+        let dir = temporary.url
         let gpx = RunGenerator(seed: 3, distanceMeters: 3000).gpxBytes()
         let half = gpx.count / 2
         let members = try Gzip.compress(Array(gpx[..<half])) + Gzip.compress(Array(gpx[half...])) + [0, 0, 0]
@@ -115,9 +116,9 @@ final class GzipTests: XCTestCase {
     }
 
     func testReadersOpenGzippedFiles() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gz-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let temporary = try TemporaryFolder()
+        defer { withExtendedLifetime(temporary) {} }
+        let dir = temporary.url
         var track = Track(source: "gen")
         for k in 0..<10 {
             track.append(latitude: 48 + Double(k) * 1e-4, longitude: 2, time: 1_700_000_000 + Double(k))

@@ -21,9 +21,9 @@ final class InputMessagesTests: XCTestCase {
     }
 
     func testUTF16GPXSaysSaveItAsUTF8() throws {
-        let folder = NSTemporaryDirectory() + "utf16-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let temporary = try TemporaryFolder()
+        defer { withExtendedLifetime(temporary) {} }
+        let folder = temporary.path
         for (littleEndian, mark) in [(true, true), (false, false), (true, false), (false, true)] {
             let bytes = utf16(gpx, littleEndian: littleEndian, mark: mark)
             let path = folder + "/run-\(littleEndian)-\(mark).gpx"

@@ -1,3 +1,4 @@
+import RunFixtures
 @testable import RunAnalysis
 @testable import RunFiles
 import RunLibrary
@@ -8,9 +9,9 @@ import XCTest
 /// TCX Creator, GPX creator, a JSON summary's own fields and sport words such as "treadmill".
 final class RunOriginTests: XCTestCase {
     func summary(_ bytes: [UInt8], _ name: String) throws -> RunSummary {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("origin-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder()
+        defer { withExtendedLifetime(temporary) {} }
+        let folder = temporary.url
         let path = folder.appendingPathComponent(name).path
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         let runs = try RunLoader.load(path: path, id: name, analyzer: RunAnalyzer(), zoneOffsetSeconds: 0)

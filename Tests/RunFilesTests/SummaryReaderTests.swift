@@ -1,3 +1,4 @@
+import RunFixtures
 @testable import RunFiles
 import XCTest
 
@@ -107,11 +108,10 @@ final class SummaryReaderTests: XCTestCase {
     }
 
     func testNonFiniteNumbersAreRejected() {
-        // JSON has no NaN or infinity; an overflowing literal must not become one silently.
+        // JSON has no NaN or infinity; an overflowing literal must not become one silently. The parser
+        // (`JSONText`, a worker line's too) refuses it where it is written.
         XCTAssertThrowsError(try read(#"{"start": "2024-05-01T06:30:00Z", "distance_m": 1e999, "duration_s": 10}"#)) { error in
-            guard case .badSummary(_, let field, let reason)? = error as? ActivityError else { return XCTFail("\(error)") }
-            XCTAssertEqual(field, "distance_m")
-            XCTAssertTrue(reason.contains("out of range"), reason)
+            XCTAssertEqual(error as? ActivityError, .malformed(path: "run.json", line: 1, offset: 48, reason: "a number out of range"))
         }
     }
 
@@ -125,20 +125,41 @@ final class SummaryReaderTests: XCTestCase {
         }
     }
 
-    func testNotJSONOrNotAnObject() {
-        for text in ["not json", "[1, 2]", "", "{\"start\": "] {
+    func testNotJSONOrNotAnObject() throws {
+        for text in ["not json", "[1, 2]"] {
             XCTAssertThrowsError(try read(text), text) { error in
                 guard case .notFormat(let path, let format, _)? = error as? ActivityError else { return XCTFail("\(text): \(error)") }
                 XCTAssertEqual(path, "run.json")
                 XCTAssertEqual(format, "json")
             }
         }
+        // What starts as an object and is no JSON is refused where it breaks (line and byte).
+        let broken: [(String, Int, Int, String)] = [
+            ("", 1, 0, "expected a value, found the end of the text"),
+            ("{\"start\": ", 1, 10, "expected a value, found the end of the text"),
+            ("\u{FEFF}{\"start\": \"2024-05-01T06:30:00Z\",\n \"distance_m\": 5000,\n \"duration_s\": 1500,}", 3, 78,
+             "expected a key (a string), found '}'"),
+            ("{\"start\": \"2024-05-01T06:30:00Z\", \"start\": \"2024-05-02T06:30:00Z\", \"distance_m\": 5000, \"duration_s\": 1500}", 1, 34,
+             "duplicate key 'start' in an object"),
+        ]
+        for (text, line, offset, reason) in broken {
+            XCTAssertThrowsError(try read(text), text) { error in
+                XCTAssertEqual(error as? ActivityError, .malformed(path: "run.json", line: line, offset: offset, reason: reason), text)
+            }
+        }
+        // UTF-8 with a byte-order mark reads; UTF-16 is refused as the GPX and TCX readers refuse it.
+        XCTAssertNoThrow(try read("\u{FEFF}{\"start\": \"2024-05-01T06:30:00Z\", \"distance_m\": 5000, \"duration_s\": 1500}"))
+        let utf16 = Data([0xFF, 0xFE]) + (try XCTUnwrap("{\"start\": 1}".data(using: .utf16LittleEndian)))
+        XCTAssertThrowsError(try SummaryReader.read(data: utf16, source: "u.json", id: "u.json", zoneOffsetSeconds: 0)) { error in
+            XCTAssertEqual(error as? ActivityError, .notFormat(path: "u.json", format: "json", reason: "UTF-16 is not supported; save it as UTF-8"))
+        }
     }
 
     func testReadsFromAPath() throws {
-        let path = NSTemporaryDirectory() + "badgectl-summary-\(UUID().uuidString).json"
+        let temporary = try TemporaryFolder()
+        defer { withExtendedLifetime(temporary) {} }
+        let path = temporary.path + "/summary.json"
         try Data(#"{"start": "2024-05-01T06:30:00-05:30", "distance_m": 1000, "duration_s": 300}"#.utf8).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
         let s = try SummaryReader.read(path: path, id: "a.json", zoneOffsetSeconds: 0)
         XCTAssertEqual(s.utcOffsetSeconds, -19_800)
         XCTAssertEqual(s.startEpochSeconds, 1_714_545_000 + 19_800)
@@ -190,11 +211,12 @@ final class SummaryReaderTests: XCTestCase {
     /// decode); a 2 MiB object is refused naming the file and the cap, without being decoded.
     func testSummaryOverOneMebibyteIsRefused() throws {
         XCTAssertEqual(SummaryReader.maximumBytes, 1 << 20)
-        let path = NSTemporaryDirectory() + "badgectl-summary-\(UUID().uuidString).json"
+        let temporary = try TemporaryFolder()
+        defer { withExtendedLifetime(temporary) {} }
+        let path = temporary.path + "/summary.json"
         let text = #"{"start": "2024-05-01T06:30:00Z", "distance_m": 1000, "duration_s": 300, "notes": ""#
             + String(repeating: "x", count: 2 << 20) + "\"}"
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
         XCTAssertThrowsError(try SummaryReader.read(path: path, id: "a.json", zoneOffsetSeconds: 0)) { error in
             XCTAssertEqual("\(error)", "\(path): too large: the file is \(text.utf8.count) bytes; files over 1048576 bytes are refused")
         }

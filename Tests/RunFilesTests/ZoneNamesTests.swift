@@ -1,3 +1,4 @@
+import RunFixtures
 import Foundation
 @testable import RunFiles
 import XCTest
@@ -6,9 +7,9 @@ import XCTest
 /// anything else is Foundation's current zone.
 final class ZoneNamesTests: XCTestCase {
     func testTheMachineZoneNameComesFromTZThenTheLocaltimeLink() throws {
-        let folder = NSTemporaryDirectory() + "zonenames-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let temporary = try TemporaryFolder()
+        defer { withExtendedLifetime(temporary) {} }
+        let folder = temporary.path
         let link = folder + "/localtime"
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/usr/share/zoneinfo/Etc/UTC")
         XCTAssertEqual(ZoneNames.machineZoneName(tz: nil, localtime: link), "Etc/UTC")

@@ -10,16 +10,17 @@ import XCTest
 /// Zips read as folders and Apple Health exports (issue 27), through `RunFolder.read`: the path
 /// `evaluate`, `summarize`, `report`, `add`, the worker and BadgeKit read folders and files through.
 final class ArchiveTests: XCTestCase {
+    var temporary: TemporaryFolder!
     var folder: String!
     let utc = TimeZone(identifier: "UTC")!
 
     override func setUpWithError() throws {
-        folder = NSTemporaryDirectory() + "archive-tests-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        temporary = try TemporaryFolder()
+        folder = temporary.path
     }
 
     override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: folder)
+        temporary = nil
     }
 
     func write(_ bytes: [UInt8], _ name: String) -> String {

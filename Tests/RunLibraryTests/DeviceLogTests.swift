@@ -10,16 +10,17 @@ import XCTest
 /// Suunto SML, Suunto device-log JSON and Polar Flow sessions (issue 27 item 3), read as `evaluate`
 /// reads a file (`RunFolder.read`), from logs the fixtures write in the real files' shapes.
 final class DeviceLogTests: XCTestCase {
+    var temporary: TemporaryFolder!
     var folder: String!
     let tokyo = TimeZone(identifier: "Asia/Tokyo")!
 
     override func setUpWithError() throws {
-        folder = NSTemporaryDirectory() + "device-log-tests-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        temporary = try TemporaryFolder()
+        folder = temporary.path
     }
 
     override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: folder)
+        temporary = nil
     }
 
     func load(_ bytes: [UInt8], _ name: String) throws -> RunFolder {

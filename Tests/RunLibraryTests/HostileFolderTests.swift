@@ -1,3 +1,4 @@
+import RunFixtures
 @testable import RunAnalysis
 @testable import RunFiles
 @testable import SyntheticRuns
@@ -8,12 +9,14 @@ import XCTest
 /// that loop, the same file twice): the walk never blocks or loops, and gives the same runs as the
 /// folder without the entry.
 final class HostileFolderTests: XCTestCase {
+    var temporary: TemporaryFolder!
     var parent = ""
     var folder = ""
     let zone = TimeZone(identifier: "UTC") ?? .current
 
     override func setUpWithError() throws {
-        parent = NSTemporaryDirectory() + "hostile-\(UUID().uuidString)"
+        temporary = try TemporaryFolder()
+        parent = temporary.path
         folder = parent + "/runs"
         try FileManager.default.createDirectory(atPath: folder + "/b", withIntermediateDirectories: true)
         for index in 0..<3 {
@@ -30,7 +33,7 @@ final class HostileFolderTests: XCTestCase {
     }
 
     override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: parent)
+        temporary = nil
     }
 
     /// Reads the folder (on every core, as `evaluate` does) and checks it against the plain folder.

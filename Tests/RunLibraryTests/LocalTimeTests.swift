@@ -1,3 +1,4 @@
+import RunFixtures
 @testable import RunAnalysis
 @testable import RunFiles
 @testable import RunLibrary
@@ -6,15 +7,17 @@ import XCTest
 /// Local time of day (`local_start`, `local_offset_s`) and JSON summaries whose start has no zone:
 /// a wall-clock time resolved in the chosen zone after the cache, so one cached row serves every zone.
 final class LocalTimeTests: XCTestCase {
+    var temporary: TemporaryFolder!
     var folder = ""
 
     override func setUpWithError() throws {
-        folder = NSTemporaryDirectory() + "localtime-\(UUID().uuidString)"
+        temporary = try TemporaryFolder()
+        folder = temporary.path
         try FileManager.default.createDirectory(atPath: folder + "/runs", withIntermediateDirectories: true)
     }
 
     override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: folder)
+        temporary = nil
     }
 
     func zone(_ name: String) throws -> TimeZone { try XCTUnwrap(TimeZone(identifier: name)) }

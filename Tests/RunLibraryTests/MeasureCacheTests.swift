@@ -1,3 +1,4 @@
+import RunFixtures
 import Foundation
 import GRDB
 @testable import RunAnalysis
@@ -15,6 +16,7 @@ import Glibc
 /// alone; a run's sun times follow the zone it is read in, cached or not; a cache of the earlier layout
 /// (a row per content and definition) keeps its measures.
 final class MeasureCacheTests: XCTestCase {
+    var temporary: TemporaryFolder!
     var folder = ""
     var runs: String { folder + "/runs" }
     let utc = TimeZone(identifier: "UTC") ?? .current
@@ -24,7 +26,8 @@ final class MeasureCacheTests: XCTestCase {
     let sun = MeasureDefinition(kind: "sun")
 
     override func setUpWithError() throws {
-        folder = NSTemporaryDirectory() + "measurecache-\(UUID().uuidString)"
+        temporary = try TemporaryFolder()
+        folder = temporary.path
         try FileManager.default.createDirectory(atPath: runs, withIntermediateDirectories: true)
         for index in 1...3 {
             var generator = RunGenerator(seed: UInt64(index), distanceMeters: 1500 + Double(index) * 500)
@@ -33,7 +36,7 @@ final class MeasureCacheTests: XCTestCase {
         }
     }
 
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: folder) }
+    override func tearDownWithError() throws { temporary = nil }
 
     func openCache() throws -> RunCache {
         var warning: String?

@@ -1,3 +1,4 @@
+import RunFixtures
 @testable import RunAnalysis
 @testable import RunFiles
 @testable import SyntheticRuns
@@ -7,16 +8,17 @@ import XCTest
 /// The memory budget holds for the whole process: files read in parallel share it, a file that
 /// needs room others hold is read again alone, and a file too big for it is an error naming it.
 final class MemoryBudgetTests: XCTestCase {
+    var temporary: TemporaryFolder!
     var folder = ""
     let zone = TimeZone(identifier: "UTC") ?? .current
 
     override func setUpWithError() throws {
-        folder = NSTemporaryDirectory() + "budget-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        temporary = try TemporaryFolder()
+        folder = temporary.path
     }
 
     override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: folder)
+        temporary = nil
     }
 
     /// Three gzip'd GPX runs of the same size (a small copy of the bomb folder) and a JSON summary.

@@ -15,16 +15,17 @@ import XCTest
 /// `report`, `add` and the worker read through); budgets are lowered through the read's own
 /// parameters so that the files stay small. Outcomes are asserted, never times.
 final class ReadBudgetTests: XCTestCase {
+    var temporary: TemporaryFolder!
     var folder: String!
     let utc = TimeZone(identifier: "UTC")!
 
     override func setUpWithError() throws {
-        folder = NSTemporaryDirectory() + "read-budget-tests-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        temporary = try TemporaryFolder()
+        folder = temporary.path
     }
 
     override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: folder)
+        temporary = nil
     }
 
     func write(_ bytes: [UInt8], _ name: String) -> String {

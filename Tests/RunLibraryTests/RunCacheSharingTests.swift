@@ -1,3 +1,4 @@
+import RunFixtures
 import GRDB
 @testable import RunAnalysis
 @testable import RunFiles
@@ -9,9 +10,10 @@ import XCTest
 /// one makes the tables, the others find them; nobody warns, nothing is moved aside.
 final class RunCacheSharingTests: XCTestCase {
     func testConnectionsOpeningANewCacheTogetherAllUseIt() throws {
-        let folder = NSTemporaryDirectory() + "runcache-shared-\(UUID().uuidString)"
+        let temporary = try TemporaryFolder()
+        defer { withExtendedLifetime(temporary) {} }
+        let folder = temporary.path
         try FileManager.default.createDirectory(atPath: folder + "/runs", withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         for index in 1...3 {
             try Data(RunGenerator(seed: UInt64(index), distanceMeters: 1000 + Double(index) * 300).gpxBytes())
                 .write(to: URL(fileURLWithPath: folder + "/runs/run-\(index).gpx"))

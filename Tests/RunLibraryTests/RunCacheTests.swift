@@ -1,3 +1,4 @@
+import RunFixtures
 import GRDB
 @testable import RunAnalysis
 @testable import RunFiles
@@ -10,12 +11,14 @@ import Glibc
 #endif
 
 final class RunCacheTests: XCTestCase {
+    var temporary: TemporaryFolder!
     var folder = ""
     var cachePath: String { folder + "/cache.sqlite" }
     var runs: String { folder + "/runs" }
 
     override func setUpWithError() throws {
-        folder = NSTemporaryDirectory() + "runcache-\(UUID().uuidString)"
+        temporary = try TemporaryFolder()
+        folder = temporary.path
         try FileManager.default.createDirectory(atPath: runs, withIntermediateDirectories: true)
         for index in 1...3 {
             let bytes = RunGenerator(seed: UInt64(index), distanceMeters: 1500 + Double(index) * 500).gpxBytes()
@@ -24,7 +27,7 @@ final class RunCacheTests: XCTestCase {
     }
 
     override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: folder)
+        temporary = nil
     }
 
     func openCache(_ path: String? = nil) throws -> RunCache {

@@ -1,3 +1,4 @@
+import RunFixtures
 @testable import RunAnalysis
 @testable import RunFiles
 @testable import SyntheticRuns
@@ -8,8 +9,9 @@ final class RunFolderTests: XCTestCase {
     /// Files are read on every core; the runs and errors must come back in file order, the same as
     /// reading them one by one.
     func testParallelReadKeepsFileOrder() throws {
-        let folder = NSTemporaryDirectory() + "runfolder-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let temporary = try TemporaryFolder()
+        defer { withExtendedLifetime(temporary) {} }
+        let folder = temporary.path
         try FileManager.default.createDirectory(atPath: folder + "/b", withIntermediateDirectories: true)
         var names: [String] = []
         for index in 0..<24 {
@@ -40,9 +42,9 @@ final class RunFolderTests: XCTestCase {
     }
 
     func testProgressCountsEveryFile() throws {
-        let folder = NSTemporaryDirectory() + "runfolder-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let temporary = try TemporaryFolder()
+        defer { withExtendedLifetime(temporary) {} }
+        let folder = temporary.path
         for index in 0..<5 {
             try Data(RunGenerator(seed: UInt64(index), distanceMeters: 500).gpxBytes())
                 .write(to: URL(fileURLWithPath: folder + "/r\(index).gpx"))

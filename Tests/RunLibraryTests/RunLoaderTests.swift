@@ -1,13 +1,16 @@
+import RunFixtures
 @testable import RunAnalysis
 @testable import RunFiles
 @testable import RunLibrary
 import XCTest
 
 final class RunLoaderTests: XCTestCase {
+    var temporary: TemporaryFolder!
     var root = ""
 
     override func setUpWithError() throws {
-        root = NSTemporaryDirectory() + "badgectl-loader-\(UUID().uuidString)"
+        temporary = try TemporaryFolder()
+        root = temporary.path
         let fm = FileManager.default
         for dir in ["", "/2024", "/2024/may", "/.git", "/.hidden-dir", "/empty"] {
             try fm.createDirectory(atPath: root + dir, withIntermediateDirectories: true)
@@ -30,7 +33,7 @@ final class RunLoaderTests: XCTestCase {
     }
 
     override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: root)
+        temporary = nil
     }
 
     func testDiscoverRecursesSortsAndSkipsHidden() throws {

@@ -1,3 +1,4 @@
+import RunFixtures
 import Foundation
 import RunFiles
 import RunLibrary
@@ -43,8 +44,9 @@ final class RunSelectionTests: XCTestCase {
 
     /// A Strava bulk export: the CSV's name and type win over what the file says.
     func testStravaExportAnnotatesRuns() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("strava-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let temporary = try TemporaryFolder()
+        defer { withExtendedLifetime(temporary) {} }
+        let dir = temporary.url
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("activities"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("media"), withIntermediateDirectories: true)
         var generator = RunGenerator(seed: 3, distanceMeters: 2000, paceSecondsPerKilometre: 300)

@@ -1,3 +1,4 @@
+import RunFixtures
 import Foundation
 import RunAnalysis
 import XCTest
@@ -60,10 +61,10 @@ final class StravaExportTests: XCTestCase {
     }
 
     func testExportFolderOnDisk() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("strava-\(UUID().uuidString)")
+        let temporary = try TemporaryFolder()
+        defer { withExtendedLifetime(temporary) {} }
+        let dir = temporary.url
         let fm = FileManager.default
-        try fm.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? fm.removeItem(at: dir) }
         XCTAssertFalse(StravaExport.isExport(directory: dir.path))
         try Data(csv.utf8).write(to: dir.appendingPathComponent("activities.csv"))
         XCTAssertFalse(StravaExport.isExport(directory: dir.path), "no activities/ folder yet")

@@ -1,3 +1,4 @@
+import RunFixtures
 import GRDB
 @testable import RunAnalysis
 @testable import RunFiles
@@ -162,8 +163,9 @@ final class SummaryCodecTests: XCTestCase {
     /// Bad bytes in a row (truncated, damaged, another layout, junk) are a miss: the file is read again,
     /// its summaries are the same as without a cache, nothing is reported, and the row is rebuilt.
     func testDamagedRowIsRebuiltFromTheFile() throws {
-        let folder = NSTemporaryDirectory() + "summarycodec-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let temporary = try TemporaryFolder()
+        defer { withExtendedLifetime(temporary) {} }
+        let folder = temporary.path
         let runs = folder + "/runs"
         try FileManager.default.createDirectory(atPath: runs, withIntermediateDirectories: true)
         let path = runs + "/run.gpx"

@@ -215,7 +215,7 @@ struct LeagueCommand: ParsableCommand {
     /// Reads facts lines (`--facts`'s, in any order) from `descriptor` and hands over each that is
     /// one (`KEY<tab>JSON` with a known key and a facts object); any other is skipped and named.
     static func readFacts(from descriptor: Int32, _ add: (String) -> Void) -> Outcome {
-        let decoder = JSONDecoder()
+        let decoder = JSONTextDecoder()
         var skipped = 0
         let readError = LineReader(descriptor: descriptor, maximumBytes: 64 << 20).forEach { item in
             switch item {
@@ -229,7 +229,7 @@ struct LeagueCommand: ParsableCommand {
                     return
                 }
                 do {
-                    _ = try decoder.decode(FactRecord.self, from: Data(text[text.index(after: tab)...].utf8))
+                    _ = try decoder.decode(FactRecord.self, from: Array(text[text.index(after: tab)...].utf8), source: "JSON")
                     add(text)
                 } catch {
                     skipped += 1

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RunFiles
 
 /// `--golden FILE [--update]`: compare a command's JSON output with a stored snapshot.
 struct GoldenOptions: ParsableArguments {
@@ -40,11 +41,12 @@ enum Golden {
         return .differs(diff(expected: expected, actual: text, path: path))
     }
 
-    /// Equal as JSON values (pretty-printers differ in whitespace between platforms).
+    /// Equal as JSON values (pretty-printers differ in whitespace between platforms): read by `JSONText`,
+    /// where `true` is not the number 1 and `1` is `1.0`.
     static func sameJSON(_ a: String, _ b: String) -> Bool {
-        guard let x = try? JSONSerialization.jsonObject(with: Data(a.utf8), options: [.fragmentsAllowed]),
-              let y = try? JSONSerialization.jsonObject(with: Data(b.utf8), options: [.fragmentsAllowed]) else { return false }
-        return NSArray(object: x).isEqual(NSArray(object: y))
+        guard let x = try? JSONText.parse(Array(a.utf8), source: "snapshot"),
+              let y = try? JSONText.parse(Array(b.utf8), source: "output") else { return false }
+        return x == y
     }
 
     /// The first `limit` differing lines with two lines of context, `-` for the snapshot, `+` for now.

@@ -341,7 +341,7 @@ enum RunSpec {
             let schema = Record.schema
             let names = schema.fields.map(\.name).joined(separator: ", ")
             guard lua.type(at: index) == .table else { throw RulesError.field("field '\(label)' must be a table { \(names) }") }
-            var object: [String: Any] = [:]
+            var object: [String: JSONValue] = [:]
             lua.pushNil()
             while lua.next(index) {
                 let name = lua.string(at: -2)
@@ -358,21 +358,20 @@ enum RunSpec {
                     }
                     if field.kind == .integer {
                         guard let whole = Int(exactly: value) else { lua.pop(2); throw RulesError.field("\(label).\(name) must be a whole number") }
-                        object[name] = whole
+                        object[name] = .number(Double(whole))
                     } else {
-                        object[name] = value
+                        object[name] = .number(value)
                     }
                 case .string:
                     guard let value = lua.string(at: -1) else { lua.pop(2); throw RulesError.field("\(label).\(name) must be a string") }
-                    object[name] = value
+                    object[name] = .string(value)
                 case .boolean:
-                    object[name] = lua.boolean(at: -1)
+                    object[name] = .bool(lua.boolean(at: -1))
                 }
                 lua.pop()
             }
             do {
-                let data = try JSONSerialization.data(withJSONObject: object)
-                return try JSONDecoder().decode(Record.self, from: data)
+                return try JSONTextDecoder().decode(Record.self, from: .object(object), source: label)
             } catch {
                 throw RulesError.field("\(label) must give \(names)")
             }

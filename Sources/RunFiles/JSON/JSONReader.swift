@@ -42,6 +42,9 @@ public struct JSONReader {
         .malformed(path: source, line: nil, offset: parser.index, reason: reason)
     }
 
+    /// Where the reader is, in bytes from the start of the text: after `peek`, the next value's first byte.
+    var offset: Int { parser.index }
+
     /// The first byte of the next value (white space skipped), nil at the end of the text.
     public mutating func peek() -> UInt8? {
         parser.skipSpace()

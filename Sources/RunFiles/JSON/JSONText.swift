@@ -264,19 +264,14 @@ public enum JSONText {
                     let unit = try hexUnit()
                     if (0xD800...0xDBFF).contains(unit) {
                         guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
-                            index = escapeStart
-                            throw fail("\\u\(String(unit, radix: 16, uppercase: true)) is half of a UTF-16 surrogate pair without its other half")
+                            throw loneSurrogate(at: escapeStart)
                         }
                         let low = try hexUnit()
-                        guard (0xDC00...0xDFFF).contains(low) else {
-                            index = escapeStart
-                            throw fail("\\u\(String(unit, radix: 16, uppercase: true)) is half of a UTF-16 surrogate pair without its other half")
-                        }
+                        guard (0xDC00...0xDFFF).contains(low) else { throw loneSurrogate(at: escapeStart) }
                         let code = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
                         if let scalar = Unicode.Scalar(code) { scalars.append(scalar) }
                     } else if (0xDC00...0xDFFF).contains(unit) {
-                        index = escapeStart
-                        throw fail("\\u\(String(unit, radix: 16, uppercase: true)) is half of a UTF-16 surrogate pair without its other half")
+                        throw loneSurrogate(at: escapeStart)
                     } else if let scalar = Unicode.Scalar(unit) {
                         scalars.append(scalar)
                     }
@@ -286,6 +281,13 @@ public enum JSONText {
                 }
             }
             throw fail("a string without its closing quote")
+        }
+
+        /// The `\uXXXX` escape at `start` (six bytes, read by `hexUnit`) is half of a surrogate pair alone.
+        func loneSurrogate(at start: Int) -> Failure {
+            let written = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<start + 6]), as: UTF8.self)
+            return Failure(offset: start, reason: "a string holds \(written), half of a UTF-16 surrogate pair without its other half; "
+                + "JSON text must be valid Unicode (write the character itself, or both halves)")
         }
 
         /// `\uXXXX` at `index`: its 16-bit unit.

@@ -36,15 +36,24 @@ public enum SummaryReader {
 
     /// True when the text cannot be one JSON object: its first byte past a UTF-8 byte-order mark
     /// and white space is ASCII and not `{` (`[`, a number, a string, ...). UTF-16 and UTF-32 text
-    /// (a zero byte beside the first character, or their byte-order marks) is left to the decoder.
+    /// (a zero byte beside the first character, or their byte-order marks) is left to `isUTF16`.
     static func cannotBeAnObject(_ data: Data) -> Bool {
         var index = data.startIndex
         if data.count >= 3, data[index] == 0xEF, data[index + 1] == 0xBB, data[index + 2] == 0xBF { index += 3 }
         while index < data.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(data[index]) { index += 1 }
-        guard index < data.endIndex else { return false }  // empty: the decoder says so
+        guard index < data.endIndex else { return false }  // empty: the parser says so
         let first = data[index]
         guard first > 0 && first < 0x80 && first != UInt8(ascii: "{") else { return false }
         return !(index + 1 < data.endIndex && data[index + 1] == 0)
+    }
+
+    /// True when the text is UTF-16 or UTF-32: a byte-order mark of theirs, or a zero byte among the
+    /// first two (a JSON text's first character is ASCII). Refused as the GPX and TCX readers refuse
+    /// it: a summary is read by the one JSON parser, which reads UTF-8, as a worker line is.
+    static func isUTF16(_ data: Data) -> Bool {
+        guard data.count >= 2 else { return false }
+        let first = data[data.startIndex], second = data[data.startIndex + 1]
+        return (first == 0xFF && second == 0xFE) || (first == 0xFE && second == 0xFF) || first == 0 || second == 0
     }
 
     public static func read(path: String, id: String, zoneOffsetSeconds: Int?) throws -> RunSummary {
@@ -54,34 +63,29 @@ public enum SummaryReader {
 
     /// Reads a summary from memory; `source` names it in errors. `zoneOffsetSeconds` gives the local
     /// date when the start has no offset; nil leaves the local date to the caller.
+    ///
+    /// The text is parsed by `JSONText`, the parser of a worker line and its `summary`: a repeated
+    /// key, a lone UTF-16 surrogate, invalid UTF-8 or a number out of range is refused the same way
+    /// in a file and in a line, the file's error naming the line and byte.
     public static func read(data: Data, source: String, id: String, zoneOffsetSeconds: Int?) throws -> RunSummary {
-        // Refused before decoding: a 60 MB array took a minute to be found not to be an object.
+        // Refused before parsing: a 60 MB array took a minute to be found not to be an object.
         if cannotBeAnObject(data) {
             throw ActivityError.notFormat(path: source, format: "json", reason: notAnObject)
         }
-        let value: JSONValue
-        do {
-            value = try JSONDecoder().decode(JSONValue.self, from: data)
-        } catch let DecodingError.dataCorrupted(context) {
-            if let surrogate = loneSurrogate(in: data) {
-                throw ActivityError.malformed(
-                    path: source, line: surrogate.line, offset: surrogate.offset,
-                    reason: "a string holds \\\(surrogate.escape), half of a UTF-16 surrogate pair without its other half; "
-                        + "JSON text must be valid Unicode (write the character itself, or both halves)")
-            }
-            if let field = context.codingPath.first?.stringValue {
-                throw ActivityError.badSummary(path: source, field: field, reason: context.debugDescription)
-            }
-            var detail = context.debugDescription
-            // JSONDecoder on Linux does not say where; JSONSerialization does ("around character 12").
+        if isUTF16(data) {
+            throw ActivityError.notFormat(path: source, format: "json", reason: XMLBytes.utf16Refusal)
+        }
+        let value = try data.withUnsafeBytes { raw -> JSONValue in
+            let bytes = UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: raw.count)
+            // A UTF-8 byte-order mark (some editors write one) is not part of the JSON text.
+            let mark = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
             do {
-                _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-            } catch {
-                if let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String { detail = text }
+                return try JSONText.parse(UnsafeBufferPointer(rebasing: bytes[mark...]), source: source)
+            } catch ActivityError.malformed(let path, _, let offset?, let reason) {
+                let at = offset + mark
+                let line = 1 + bytes[..<at].count(where: { $0 == 0x0A })
+                throw ActivityError.malformed(path: path, line: line, offset: at, reason: reason)
             }
-            throw ActivityError.notFormat(path: source, format: "json", reason: "invalid JSON: \(detail)")
-        } catch {
-            throw ActivityError.notFormat(path: source, format: "json", reason: "invalid JSON: \(error)")
         }
         guard case .object(let fields) = value else {
             throw ActivityError.notFormat(path: source, format: "json", reason: notAnObject)
@@ -204,32 +208,6 @@ public enum SummaryReader {
         return summary
     }
 
-    /// The first `\uD800`-`\uDFFF` escape that is not half of a pair (a high surrogate followed by a
-    /// low one), with its byte offset and line; nil when there is none. Backslashes occur only in
-    /// strings in JSON, so no string tracking is needed: every escape is stepped over whole.
-    static func loneSurrogate(in data: Data) -> (escape: String, offset: Int, line: Int)? {
-        let bytes = [UInt8](data)
-        func unit(at k: Int) -> UInt16? {
-            guard k + 5 < bytes.count, bytes[k] == UInt8(ascii: "\\"), bytes[k + 1] == UInt8(ascii: "u") else { return nil }
-            return UInt16(String(decoding: bytes[(k + 2)..<(k + 6)], as: UTF8.self), radix: 16)
-        }
-        var k = 0
-        while k < bytes.count {
-            guard bytes[k] == UInt8(ascii: "\\") else { k += 1; continue }
-            guard let code = unit(at: k) else { k += 2; continue }
-            if (0xD800...0xDBFF).contains(code), let next = unit(at: k + 6), (0xDC00...0xDFFF).contains(next) {
-                k += 12
-                continue
-            }
-            if (0xD800...0xDFFF).contains(code) {
-                let line = 1 + bytes[..<k].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-                return (String(decoding: bytes[(k + 1)..<(k + 6)], as: UTF8.self), k, line)
-            }
-            k += 6
-        }
-        return nil
-    }
-
     /// The offset the text wrote, nil for `Z` (UTC says nothing about the runner's zone), as GPX.
     private static func explicitOffset(_ offset: Int?, _ text: String) -> Int? {
         guard let offset else { return nil }
@@ -253,7 +231,7 @@ public enum JSONValue: Decodable, Equatable, Sendable {
     case string(String)
     /// An array.
     case array([JSONValue])
-    /// An object (the last of repeated keys).
+    /// An object (`JSONText` refuses one that repeats a key).
     case object([String: JSONValue])
 
     /// Decodes any value with its exact type.
