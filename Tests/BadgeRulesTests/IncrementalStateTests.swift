@@ -215,7 +215,7 @@ final class IncrementalStateTests: XCTestCase {
                                rules: [rule, RuleState(pack: "p", rule: "q", fold: false)])
         let data = try StateStore.encode(state)
         XCTAssertEqual(try StateJSON.ruleStates(in: data, source: "state.json"), [value, nil])
-        XCTAssertEqual(try StateStore.decoder().decode(SavedState.self, from: data).rules.first?.state, value)
+        XCTAssertEqual(try StateStore.decoder().decode(SavedState.self, from: data, source: "state.json").rules.first?.state, value)
         XCTAssertThrowsError(try StateJSON.ruleStates(in: Data(#"{"rules":[{"state":{"id":1}}]}"#.utf8), source: "state.json"))
         // Lua integers past 2^53 keep every digit.
         XCTAssertEqual(try StateJSON.ruleStates(in: Data(#"{"rules":[{"state":[9007199254740993, -0.5]}]}"#.utf8), source: "s"),

@@ -6,8 +6,8 @@ import XCTest
 @testable import BadgeRules
 
 /// The saved state's JSON (`SavedState`, `Award`, `SavedRun`, as `StateStore.encoder()` writes it) reads
-/// back through `JSONTextDecoder`, the one JSON parser, as through `StateStore.decoder()`: so that the
-/// state store can be switched to it. Integers past 2^53 keep their digits, non-finite numbers come
+/// back through `JSONTextDecoder`, the one JSON parser the state store reads with, as through
+/// Foundation's `JSONDecoder` (what it read with before). Integers past 2^53 keep their digits, non-finite numbers come
 /// back from "inf", "-inf" and "nan".
 final class StateJSONDecodingTests: XCTestCase {
     var decoder: JSONTextDecoder {
@@ -16,10 +16,18 @@ final class StateJSONDecodingTests: XCTestCase {
         return decoder
     }
 
+    /// Foundation's decoder set as the state files were read before they went through `JSONTextDecoder`
+    /// (`StateStore.decoder()`): an independent reference.
+    var foundation: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return decoder
+    }
+
     /// `value` written by the state's encoder, read by both decoders: the same value, written again the same.
     func assertRoundTrip<T: Codable>(_ value: T, _ type: T.Type, file: StaticString = #filePath, line: UInt = #line) throws {
         let data = try StateStore.encoder().encode(value)
-        let viaFoundation = try StateStore.decoder().decode(type, from: data)
+        let viaFoundation = try foundation.decode(type, from: data)
         let viaText = try decoder.decode(type, from: data, source: "state")
         XCTAssertEqual(try StateStore.encoder().encode(viaText), data, file: file, line: line)
         XCTAssertEqual(try StateStore.encoder().encode(viaFoundation), data, file: file, line: line)
@@ -64,7 +72,7 @@ final class StateJSONDecodingTests: XCTestCase {
         for line in lines {
             let data = Data(line.utf8)
             let viaText = try decoder.decode(SavedRun.self, from: data, source: "runs.jsonl")
-            let viaFoundation = try StateStore.decoder().decode(SavedRun.self, from: data)
+            let viaFoundation = try foundation.decode(SavedRun.self, from: data)
             XCTAssertEqual(viaText.summary, viaFoundation.summary)
             XCTAssertEqual(try StateStore.encoder().encode(viaText), try StateStore.encoder().encode(viaFoundation))
         }

@@ -36,9 +36,6 @@ public struct RuleState: Codable, Equatable, Sendable {
         self.pack = pack; self.rule = rule; self.fold = fold; self.failure = failure
     }
 
-    /// A decoder's `userInfo` key: when true, `state` is not decoded (it is read apart).
-    static let statesApart = CodingUserInfoKey(rawValue: "badgectl.statesApart")
-
     /// `pack` and `rule` as one key.
     public var key: String { RuleState.key(pack: pack, rule: rule) }
 
@@ -57,12 +54,7 @@ public struct RuleState: Codable, Equatable, Sendable {
         pack = try c.decode(String.self, forKey: .pack)
         rule = try c.decode(String.self, forKey: .rule)
         fold = try c.decode(Bool.self, forKey: .fold)
-        // `StateStore.loadState` reads the states apart (`StateJSON`), much faster.
-        if let key = RuleState.statesApart, decoder.userInfo[key] as? Bool == true {
-            state = nil
-        } else {
-            state = try c.decodeIfPresent(StateValue.self, forKey: .state)
-        }
+        state = try c.decodeIfPresent(StateValue.self, forKey: .state)
         unsaved = try c.decodeIfPresent(String.self, forKey: .unsaved)
         earned = try c.decodeIfPresent(Bool.self, forKey: .earned) ?? false
         stopped = try c.decodeIfPresent(Bool.self, forKey: .stopped) ?? false

@@ -112,7 +112,7 @@ final class StateDatabase: SavedMapSource {
     }
 
     func decode<T: Decodable>(_ type: T.Type, _ text: String, _ what: String) throws -> T {
-        do { return try StateStore.decoder().decode(type, from: Data(text.utf8)) } catch {
+        do { return try StateStore.decoder().decode(type, from: Array(text.utf8), source: path) } catch {
             throw RulesError.state(path: path, reason: "damaged: \(what): \(StateStore.describe(error)): \(StateDatabase.rebuildAdvice)")
         }
     }

@@ -203,7 +203,7 @@ public struct StateStore: Sendable {
     /// The zone, folder and packs as `settings.json` keeps them (its counts are not kept up to date).
     public func loadSettings() throws -> SavedState {
         let data = try StateStore.contents(settingsPath, advice: "")
-        do { return try StateStore.decoder().decode(SavedState.self, from: data) } catch {
+        do { return try StateStore.decoder().decode(SavedState.self, from: data, source: settingsPath) } catch {
             throw RulesError.state(path: settingsPath, reason: "not the state's settings: \(StateStore.describe(error))")
         }
     }
@@ -270,9 +270,7 @@ public struct StateStore: Sendable {
         }
         var state: SavedState
         do {
-            let decoder = StateStore.decoder()
-            if let key = RuleState.statesApart { decoder.userInfo[key] = true }
-            state = try decoder.decode(SavedState.self, from: data)
+            state = try StateStore.decoder().decode(SavedState.self, from: data, source: statePath)
         } catch {
             throw RulesError.state(path: statePath, reason: "not a saved state: \(StateStore.describe(error))")
         }
@@ -355,7 +353,7 @@ public struct StateStore: Sendable {
                 guard let data = try handle.read(upToCount: entry.length), data.count == entry.length else {
                     throw RulesError.state(path: runsPath, reason: "run '\(entry.id)': the file ends before byte \(entry.offset + entry.length)")
                 }
-                let run = try decoder.decode(SavedRun.self, from: data).summary
+                let run = try decoder.decode(SavedRun.self, from: data, source: runsPath).summary
                 guard run.id == entry.id else {
                     throw RulesError.state(path: runsPath, reason: "byte \(entry.offset): run '\(run.id)', the index says '\(entry.id)'")
                 }
@@ -385,7 +383,7 @@ public struct StateStore: Sendable {
             start = end + 1
             if line.isEmpty { continue }
             do {
-                runs.append(try decoder.decode(SavedRun.self, from: line).summary)
+                runs.append(try decoder.decode(SavedRun.self, from: Data(line), source: runsPath).summary)
             } catch {
                 throw RulesError.state(path: runsPath, reason: "line \(lineNumber): \(StateStore.describe(error))")
             }
@@ -450,9 +448,10 @@ public struct StateStore: Sendable {
         return encoder
     }
 
-    /// Reads what `encoder()` writes.
-    static func decoder() -> JSONDecoder {
-        let decoder = JSONDecoder()
+    /// Reads what `encoder()` writes, through badgectl's one JSON parser (`JSONTextDecoder`: a
+    /// repeated key or invalid UTF-8 is refused at its byte, as in every JSON badgectl reads).
+    static func decoder() -> JSONTextDecoder {
+        var decoder = JSONTextDecoder()
         decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         return decoder
     }
@@ -571,6 +570,10 @@ public struct StateStore: Sendable {
     }
 
     static func describe(_ error: Error) -> String {
+        // The JSON parser's errors name the file already (the caller does too): the byte and the reason.
+        if case .malformed(_, _, let offset, let reason)? = error as? ActivityError {
+            return (offset.map { "byte \($0): " } ?? "") + reason
+        }
         if let decoding = error as? DecodingError {
             switch decoding {
             case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context), .valueNotFound(_, let context):
