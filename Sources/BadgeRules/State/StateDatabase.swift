@@ -170,15 +170,34 @@ final class StateDatabase: SavedMapSource {
     /// duplicate policies need to go on (their order does not matter): the first award of each badge
     /// and tier a rule holds, through the primary key, and every award of the runs `runs` (the saved
     /// runs handed to the rules again), through the index by run.
+    ///
+    /// They are read as keys only (pack, rule, badge, tier, run; no time, detail or evidence), from
+    /// the award rows' own columns: the duplicate policy reads nothing else, and an addition writes
+    /// and reports only the awards after them (`IncrementalEvaluator.addLocked` drops the first
+    /// `seeds[i]`), so their JSON is never decoded.
     func addSeeds(to rules: inout [RuleState], runs: Set<String>) throws {
         try guarded {
             try queue.read { db in
                 var seen = Set<[Int]>()
-                try readAwards(db, into: &rules, seen: &seen,
-                               "SELECT a.rule, a.phase, a.seq, a.json FROM held h JOIN award a ON a.rule = h.rule AND a.phase = 0 AND a.seq = h.seq")
-                try readAwards(db, into: &rules, seen: &seen, "SELECT rule, phase, seq, json FROM award WHERE run IN (SELECT value FROM json_each(?)) AND phase = 0",
-                               [try StateDatabase.json(runs.sorted())])
+                try readAwardKeys(db, into: &rules, seen: &seen,
+                                  "SELECT a.rule, a.seq, a.run, a.badge, a.tier FROM held h JOIN award a ON a.rule = h.rule AND a.phase = 0 AND a.seq = h.seq")
+                try readAwardKeys(db, into: &rules, seen: &seen,
+                                  "SELECT rule, seq, run, badge, tier FROM award WHERE run IN (SELECT value FROM json_each(?)) AND phase = 0",
+                                  [try StateDatabase.json(runs.sorted())])
             }
+        }
+    }
+
+    /// Appends the `on_run` awards `sql` selects (rule, seq, run, badge, tier) to their rules as keys
+    /// (`addSeeds`), each row once (`seen`).
+    private func readAwardKeys(_ db: Database, into rules: inout [RuleState], seen: inout Set<[Int]>, _ sql: String,
+                               _ arguments: StatementArguments = []) throws {
+        for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
+            let index: Int = row["rule"], seq: Int = row["seq"]
+            guard index >= 0, index < rules.count else { continue }
+            guard seen.insert([index, 0, seq]).inserted else { continue }
+            rules[index].awards.append(Award(badge: row["badge"], pack: rules[index].pack, rule: rules[index].rule, tier: row["tier"],
+                                             run: row["run"], at: nil, detail: ""))
         }
     }
 
