@@ -167,6 +167,52 @@ final class IncrementalStateTests: XCTestCase {
         XCTAssertEqual(added.replayed, "rule 'split' of pack 'keep' has no saved state (state.first: a split (a record of a run; keep the run, or the numbers you need))")
     }
 
+    /// In a loaded state reused over athletes (`worker --state-dir`), the rules' outside values are
+    /// not compared rule by rule: the reset's check stands in, and an evaluation whose reset finds a
+    /// change is made again fresh. The saved states are the fresh path's, for a pack that keeps a
+    /// counter outside its state and for one that does not, athlete after athlete.
+    func testFileLevelLocalsAreCaughtInAReusedState() throws {
+        let fixture = try PackFixture()
+        try fixture.pack("outside", files: [
+            "counter.lua": """
+                local seen = { count = 0 }
+                local function remember() seen.count = seen.count + 1 end
+                return { id = "counter", badge = "5k",
+                  on_run = function(state, run, award) remember(); if seen.count == 2 then award { run = run } end end }
+                """,
+        ])
+        try fixture.pack("clean", files: [
+            "total.lua": """
+                local TIERS = { "earned" }
+                return { id = "total", badge = "marathon",
+                  on_run = function(state, run, award) state.n = (state.n or 0) + #TIERS; if state.n == 2 then award { run = run } end end }
+                """,
+        ])
+        for packs in [["outside"], ["clean"], ["outside", "clean"]] {
+            let engine = fixture.engine(packs)
+            let reused = ReusedEvaluator(engine: engine)
+            for athlete in 0..<3 {
+                let runs = (0...athlete + 1).map { makeRun("r\($0)", day: $0, distance: 3000) }
+                let fresh = IncrementalEvaluator(engine: engine, store: StateStore(directory: try temporaryFolder()), zone: "UTC")
+                let kept = IncrementalEvaluator(engine: engine, store: StateStore(directory: try temporaryFolder()), zone: "UTC")
+                let a = try fresh.start(runs), b = try kept.start(runs, reusing: reused)
+                XCTAssertEqual(b.evaluation.awards, a.evaluation.awards, "\(packs) athlete \(athlete)")
+                XCTAssertEqual(try kept.store.loadState().rules, try fresh.store.loadState().rules, "\(packs) athlete \(athlete)")
+                XCTAssertEqual(b.evaluation.notes, a.evaluation.notes, "\(packs) athlete \(athlete)")
+                let more = makeRun("r9", day: 9, distance: 3000)
+                let c = try fresh.add([more]), d = try kept.add([more], reusing: reused)
+                XCTAssertEqual(d.added, c.added, "\(packs) athlete \(athlete)")
+                XCTAssertEqual(d.replayed, c.replayed, "\(packs) athlete \(athlete)")
+            }
+            if packs == ["clean"] { XCTAssertEqual(reused.statesLoaded, 1, "a pack that keeps nothing outside reuses one state") }
+        }
+        let counter = try fixture.engine(["outside"])
+        let kept = IncrementalEvaluator(engine: counter, store: StateStore(directory: try temporaryFolder()), zone: "UTC")
+        _ = try kept.start([makeRun("a", day: 0, distance: 3000)], reusing: ReusedEvaluator(engine: counter))
+        XCTAssertEqual(try kept.store.loadState().rules.first?.unsaved,
+                       "its file-level local 'seen' (of on_run > remember) changed while it ran: only what init/on_run return is saved; keep it in the state")
+    }
+
     func testFileLevelLocalsAndGlobalsAreCaught() throws {
         let fixture = try PackFixture()
         try fixture.pack("outside", files: [

@@ -18,6 +18,10 @@ import RunFiles
 /// 1/64 of the memory cap (at most 1 MiB); until then it counts as the host's, so rules may hold up
 /// to that much more than the cap when the collector frees it during their evaluation.
 ///
+/// An evaluation that keeps the rules' states (`IncrementalEvaluator`, which gives `fresh`) is made
+/// again in a fresh state whenever its reset finds anything changed or a rule failed: the reset's
+/// check then stands in for each rule's own check of what it keeps outside its state.
+///
 /// Not Sendable: one thread uses it from creation to its last `evaluate`.
 public final class ReusedEvaluator {
     public let engine: RuleEngine
@@ -83,6 +87,10 @@ public final class ReusedEvaluator {
         session.present(athlete: athlete)
         let runner = RuleRunner(loader: session.loader, states: FoldStates(runs: session.runs, sandbox: session.sandbox))
         session.host.runner = runner
+        // With a fresh evaluation at hand, the reset's check (every object the rules can reach
+        // compared with the mark) stands in for each rule's check of its values outside its state:
+        // a reset that finds anything changed makes the evaluation again, fresh, checked rule by rule.
+        runner.checksOutside = fresh == nil
         before(runner)
         let evaluation = runner.run()
         after(runner)
@@ -91,7 +99,14 @@ public final class ReusedEvaluator {
         session.withdrawAthlete()
         session.runs.releaseProxies()
         let ruleFailed = evaluation.failures.count > session.loader.failures.count
-        if ruleFailed || !lua.reuseReset() { self.session = nil }
+        if ruleFailed || !lua.reuseReset() {
+            self.session = nil
+            if !runner.checksOutside, let fresh {
+                var engine = self.engine
+                engine.athlete = athlete
+                return fresh(engine)
+            }
+        }
         return engine.completed(evaluation, runs: sorted)
     }
 }

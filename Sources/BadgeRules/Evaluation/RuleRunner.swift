@@ -64,6 +64,12 @@ final class RuleRunner {
     var historyCount = 0
     /// Whether to copy each rule's state out (plain data) for saving.
     var saving = false
+    /// Whether each rule's values outside its state (its functions' upvalues, its pack's globals) are
+    /// compared before and after it runs (`FoldStates.changedOutside`), so that a state that would
+    /// lose them is not saved (`RuleState.unsaved`). `ReusedEvaluator` turns it off where the reset's
+    /// own check stands in for it (an evaluation whose reset finds anything changed is made again in
+    /// a fresh state, with it on).
+    var checksOutside = true
     /// What each rule leaves for the next evaluation, by index into `loader.rules` (when `saving` or `resumed`).
     private(set) var ruleStates: [Int: RuleState] = [:]
 
@@ -125,7 +131,7 @@ final class RuleRunner {
         defer { sandbox.current = nil }
         let base = lua.top
         defer { lua.setTop(base) }
-        let outside = tracking ? states.outsideValues(of: rule) : [:]
+        let outside = tracking && checksOutside ? states.outsideValues(of: rule) : [:]
         let failed: RuleFailure?
         let started = profiling ? DispatchTime.now().uptimeNanoseconds : 0
         switch rule.shape {
@@ -148,7 +154,7 @@ final class RuleRunner {
             state.state = ruleCapture.state
             state.split = ruleCapture.split
             state.splitWrites = ruleCapture.splitWrites
-            state.unsaved = ruleCapture.unsaved ?? states.changedOutside(of: rule, before: outside)
+            state.unsaved = ruleCapture.unsaved ?? (checksOutside ? states.changedOutside(of: rule, before: outside) : nil)
             if let problem = state.unsaved {
                 notes.add(pack: sandbox.packNames[rule.pack], rule: rule.id) { "state not saved (an addition replays the history): \(problem)" }
             }
