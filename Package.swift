@@ -147,8 +147,8 @@ let package = Package(
         // Benchmarks (scripts/bench.sh builds it with -c release). Not part of `swift test`.
         .executableTarget(name: "BadgeBench", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures", "SyntheticRuns", "BadgeRules"]),
         // BadgeKit as a client sees it (`import BadgeKit` and test fixtures), and one look below the
-        // face (WhatIfMeasuresTests, through BadgePipeline).
-        .testTarget(name: "BadgeKitTests", dependencies: ["BadgeKit", "BadgePipeline", "RunFixtures", "SyntheticRuns"]),
+        // face (WhatIfMeasuresTests, through BadgePipeline); the worker stream against the built badgectl.
+        .testTarget(name: "BadgeKitTests", dependencies: ["BadgeKit", "badgectl", "BadgePipeline", "RunFixtures", "SyntheticRuns"]),
         // Every entry point gives the same awards: random histories through `evaluate`, BadgeKit, the
         // worker, `evaluate --state` + `add` and `--as-of` (the built binary and the library).
         .testTarget(name: "EntryPointsTests", dependencies: ["BadgeKit", "badgectl", "RunFiles", "RunFixtures", "SyntheticRuns"]),

@@ -1,0 +1,90 @@
+import BadgeKit
+import Foundation
+import RunFixtures
+import XCTest
+
+/// `BadgeEngine.workerStream` writes what `badgectl worker` writes for the same lines, byte for byte:
+/// paths under a root, summaries, an athlete's profile, a bad line, a flush; and with a state
+/// directory, a second batch that takes a run back (`remove`) and adds another.
+final class WorkerStreamTests: XCTestCase {
+    static let root = Repository.root.path
+    static let profile = #""birth_date": "1988-04-02", "sex": "F", "max_hr": 188, "resting_hr": 52"#
+
+    static let firstBatch = [
+        #"{"athlete": "ana", "tz": "Europe/Paris", "path": "2026-08-01-first-run.gpx", \#(profile)}"#,
+        #"{"athlete": "ana", "tz": "Europe/Paris", "path": "2026-08-20-first-10k.fit", \#(profile)}"#,
+        #"{"athlete": "ana", "tz": "Europe/Paris", "path": "2026-09-12-fifteen.gpx"}"#,
+        "",
+        #"{"athlete": "ben", "summary": {"start": "2026-03-01T18:00:00Z", "distance_m": 5000, "duration_s": 1500}, "id": "u-1"}"#,
+        "not json",
+        #"{"athlete": "ben", "summary": {"start": "2026-03-08T18:00:00Z", "distance_m": 10000, "duration_s": 3300}, "id": "u-2"}"#,
+        #"{"flush": true}"#,
+        #"{"athlete": "cleo", "path": "../Package.swift"}"#,
+        #"{"athlete": "cleo", "summary": {"start": "2026-04-01T06:00:00Z", "distance_m": 21100, "duration_s": 7000}}"#,
+    ]
+
+    static let secondBatch = [
+        #"{"athlete": "ana", "remove": "2026-08-20-first-10k.fit", \#(profile)}"#,
+        #"{"athlete": "ana", "tz": "Europe/Paris", "path": "2026-10-18-half.gpx", \#(profile)}"#,
+        #"{"athlete": "ben", "remove": "u-1"}"#,
+    ]
+
+    /// `badgectl worker` over the repository's packs, with `--root runs` and `flags`: its status and stdout.
+    func command(_ lines: [String], flags: [String] = []) throws -> (status: Int32, stdout: String) {
+        let arguments = ["worker", "--rules", Self.root + "/rules", "--badges", Self.root + "/badges.json", "--tz", "UTC", "--no-cache",
+                         "--root", Self.root + "/runs"] + flags
+        let result = try ChildProcess.run(BuiltProducts.executable(), arguments, in: Repository.root, stdin: lines.joined(separator: "\n") + "\n",
+                                          environment: ProcessInfo.processInfo.environment)
+        return (result.status, result.stdout)
+    }
+
+    /// The same lines through a stream of an engine over the same packs: its outcome and what it wrote.
+    func stream(_ lines: [String], stateDirectory: String? = nil) throws -> (outcome: WorkerStream.Outcome, stdout: String) {
+        let engine = try BadgeEngine(packs: [Self.root + "/rules"], catalogue: Self.root + "/badges.json", zone: TimeZone(identifier: "UTC") ?? .current)
+        var written = ""
+        let stream = engine.workerStream(WorkerStream.Options(stateDirectory: stateDirectory, root: Self.root + "/runs")) { written += $0 + "\n" }
+        for line in lines {
+            if line == #"{"flush": true}"# { stream.flush() } else { stream.take(line) }
+        }
+        return (stream.finish(), written)
+    }
+
+    func testTheStreamWritesWhatTheWorkerWrites() throws {
+        let command = try command(Self.firstBatch)
+        let stream = try stream(Self.firstBatch)
+        XCTAssertEqual(stream.stdout, command.stdout)
+        // Two errors (the line that is not JSON, the path outside the root): the command's status 2.
+        XCTAssertEqual(command.status, 2)
+        XCTAssertEqual(stream.outcome, .partial(errors: 2))
+        XCTAssertTrue(stream.stdout.contains(#""type":"award""#), stream.stdout)
+        XCTAssertTrue(stream.stdout.contains(#"{"type":"flushed"}"#), stream.stdout)
+        XCTAssertEqual(stream.stdout.components(separatedBy: #""type":"status""#).count - 1, 3)
+
+        // Lines given as bytes, several in one text, are the same lines.
+        let engine = try BadgeEngine(packs: [Self.root + "/rules"], catalogue: Self.root + "/badges.json", zone: TimeZone(identifier: "UTC") ?? .current)
+        var written = ""
+        let bytes = engine.workerStream(WorkerStream.Options(root: Self.root + "/runs")) { written += $0 + "\n" }
+        bytes.take(line: Array(Self.firstBatch[0..<5].joined(separator: "\n").utf8))
+        for line in Self.firstBatch[5...] { bytes.take(line: Array(line.utf8)) }
+        XCTAssertEqual(bytes.finish(), .partial(errors: 2))
+        XCTAssertEqual(written, command.stdout)
+    }
+
+    func testWithAStateDirectoryASecondBatchWritesWhatTheWorkerWrites() throws {
+        let temporary = try TemporaryFolder()
+        defer { withExtendedLifetime(temporary) {} }
+        let commandStates = temporary.path + "/command", streamStates = temporary.path + "/stream"
+        let first = Array(Self.firstBatch.prefix(7))
+        var outputs: [String] = []
+        for batch in [first, Self.secondBatch] {
+            let command = try command(batch, flags: ["--state-dir", commandStates])
+            let stream = try stream(batch, stateDirectory: streamStates)
+            XCTAssertEqual(stream.stdout, command.stdout)
+            XCTAssertEqual(stream.outcome, batch == first ? .partial(errors: 1) : .complete, "the first batch's line that is not JSON")
+            XCTAssertEqual(command.status, batch == first ? 2 : 0)
+            outputs.append(stream.stdout)
+        }
+        // The runs taken back moved awards: withdrawn lines.
+        XCTAssertTrue(outputs[1].contains(#""type":"withdrawn""#), outputs[1])
+    }
+}
