@@ -87,4 +87,55 @@ final class WorkerStreamTests: XCTestCase {
         // The runs taken back moved awards: withdrawn lines.
         XCTAssertTrue(outputs[1].contains(#""type":"withdrawn""#), outputs[1])
     }
+
+    // MARK: - The article
+
+    static let article = Repository.root.appendingPathComponent("Sources/BadgeKit/BadgeKit.docc/WorkerStreams.md")
+
+    /// The code of the article WorkerStreams.md (between the `worker-stream` markers; the article's
+    /// one Swift block must be this region, `testTheArticleShowsThisCode`).
+    func workerStreamArticle(repository: String, stateFolder: String) throws -> (lines: [String], outcome: WorkerStream.Outcome) {
+        // BEGIN worker-stream
+        // One engine for the server's life; a stream per batch of lines (a queue's messages, say).
+        let engine = try BadgeEngine(packs: [repository + "/rules"], catalogue: repository + "/badges.json",
+                                     zone: TimeZone(identifier: "UTC") ?? .current)
+        var written: [String] = []
+        let stream = engine.workerStream(WorkerStream.Options(stateDirectory: stateFolder, root: repository + "/runs")) { line in
+            written.append(line)  // what `badgectl worker --state-dir --root` writes, line for line
+        }
+
+        // One run per line, a file under the root or a summary; an athlete's lines together.
+        let profile = #""sex": "F", "birth_date": "1988-04-02""#
+        stream.take(#"{"athlete": "ana", "tz": "Europe/Paris", "path": "2026-08-20-first-10k.fit", \#(profile)}"#)
+        stream.take(#"{"athlete": "ana", "tz": "Europe/Paris", "path": "2026-09-12-fifteen.gpx", \#(profile)}"#)
+        stream.flush()  // ana's award and status lines now, then {"type":"flushed"}
+        stream.take(#"{"athlete": "ben", "summary": {"start": "2026-03-01T18:00:00Z", "distance_m": 5000, "duration_s": 1500}}"#)
+
+        // The end of the batch: ben's lines are written. Complete, partial (see the error lines) or stopped.
+        let outcome = stream.finish()
+        if case .partial(let errors) = outcome { print("\(errors) lines or rules failed") }
+        // END worker-stream
+        return (written, outcome)
+    }
+
+    func testTheArticlesCodeRuns() throws {
+        let temporary = try TemporaryFolder()
+        defer { withExtendedLifetime(temporary) {} }
+        let (lines, outcome) = try workerStreamArticle(repository: Self.root, stateFolder: temporary.path + "/states")
+        XCTAssertEqual(outcome, .complete)
+        XCTAssertTrue(lines.first?.contains(#""type":"header""#) == true)
+        XCTAssertTrue(lines.contains { $0.contains(#""athlete":"ana""#) && $0.contains(#""badge":"ten-k""#) }, "\(lines)")
+        XCTAssertEqual(lines.filter { $0 == #"{"type":"flushed"}"# }.count, 1)
+        XCTAssertEqual(lines.filter { $0.contains(#""type":"status""#) }.count, 2)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: temporary.path + "/states"), "the athletes' states are kept")
+    }
+
+    func testTheArticleShowsThisCode() throws {
+        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+        let region = try XCTUnwrap(GettingStartedTests.region(of: source, named: "worker-stream"), "no worker-stream region in \(#filePath)")
+        let text = try String(contentsOf: Self.article, encoding: .utf8)
+        let block = try XCTUnwrap(GettingStartedTests.swiftBlock(in: text), "no ```swift block in \(Self.article.path)")
+        XCTAssertFalse(region.isEmpty)
+        XCTAssertEqual(block, region, "WorkerStreams.md's code and WorkerStreamTests.workerStreamArticle differ: copy one to the other")
+    }
 }
