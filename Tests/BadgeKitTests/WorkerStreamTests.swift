@@ -39,14 +39,29 @@ final class WorkerStreamTests: XCTestCase {
     }
 
     /// The same lines through a stream of an engine over the same packs: its outcome and what it wrote.
-    func stream(_ lines: [String], stateDirectory: String? = nil) throws -> (outcome: WorkerStream.Outcome, stdout: String) {
+    func stream(_ lines: [String], stateDirectory: String? = nil, maximumErrors: Int? = nil) throws -> (outcome: WorkerStream.Outcome, stdout: String) {
         let engine = try BadgeEngine(packs: [Self.root + "/rules"], catalogue: Self.root + "/badges.json", zone: TimeZone(identifier: "UTC") ?? .current)
         var written = ""
-        let stream = engine.workerStream(WorkerStream.Options(stateDirectory: stateDirectory, root: Self.root + "/runs")) { written += $0 + "\n" }
+        let options = WorkerStream.Options(stateDirectory: stateDirectory, root: Self.root + "/runs", maximumErrors: maximumErrors)
+        let stream = engine.workerStream(options) { written += $0 + "\n" }
         for line in lines {
             if line == #"{"flush": true}"# { stream.flush() } else { stream.take(line) }
         }
-        return (stream.finish(), written)
+        let outcome = stream.finish()
+        // Once finished, a stream takes no more lines and keeps its outcome.
+        let before = written
+        stream.take(Self.firstBatch[0])
+        XCTAssertEqual(stream.finish(), outcome)
+        XCTAssertEqual(written, before)
+        return (outcome, written)
+    }
+
+    func testMaximumErrorsStopsTheStreamWhereTheWorkerStops() throws {
+        let command = try command(Self.firstBatch, flags: ["--max-errors", "1"])
+        let stream = try stream(Self.firstBatch, maximumErrors: 1)
+        XCTAssertEqual(stream.stdout, command.stdout)
+        XCTAssertEqual(command.status, 1)
+        XCTAssertEqual(stream.outcome, .stopped(line: 9, errors: 2))
     }
 
     func testTheStreamWritesWhatTheWorkerWrites() throws {
