@@ -5,7 +5,9 @@ import RunFiles
 import RunLibrary
 
 /// `badgectl worker`'s stream: JSON lines in (one run each, grouped by athlete, in start order),
-/// a header, awards and one status line per athlete out (docs/worker.md).
+/// a header, awards and one status line per athlete out (docs/worker.md). The one engine of
+/// `badgectl worker`, `badgectl league`'s map and BadgeKit's `WorkerStream`: it takes lines and hands
+/// out output lines (`write`), and prints nothing; the command says each error on stderr (`diagnose`).
 ///
 /// Memory: one athlete's runs at a time (and the name of every athlete already finished, packed, to
 /// catch an athlete whose lines are not together: `FinishedAthletes`). Output is flushed after each
