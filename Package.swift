@@ -106,6 +106,9 @@ let package = Package(
         // the rules in one place, `AthleteEvaluator` (an athlete's runs, fresh, in one reused Lua state or
         // through a saved state), or to a what-if. Every command, the worker and BadgeKit call it.
         // BadgeExplanation: one badge explained (`badgectl explain`, BadgeKit's `explain`).
+        // Worker/: the worker's stream engine (lines in, grouped by athlete, evaluated; header, award,
+        // status and error lines out, each written one way), for `badgectl worker`, `league` and
+        // BadgeKit's `WorkerStream`; it prints nothing itself (the command says its errors on stderr).
         // SyntheticRuns: the generator makes what-if runs (WhatIf.swift), so the rules host need not.
         .target(name: "BadgePipeline", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "SyntheticRuns", "BadgeRules"]),
         // BadgeLeague: the cross-athlete stage (`League`, docs/league.md): each evaluated athlete's
@@ -136,7 +139,7 @@ let package = Package(
         ),
         // BadgeKit: the library's deliberate public API over BadgePipeline and BadgeLeague (no
         // ArgumentParser, no `@_exported import`): BadgeEngine (read runs, evaluate, state + add,
-        // what-if, explain, league, credentials), RunSamples, BadgeKitError, and the lower modules' types its API
+        // what-if, explain, league, credentials, the worker's stream), RunSamples, BadgeKitError, and the lower modules' types its API
         // speaks in, named by typealias (Vocabulary.swift); the DocC catalogue BadgeKit.docc. The same
         // runs earn the same awards as through the command line.
         .target(name: "BadgeKit", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "BadgeRules", "BadgePipeline", "BadgeLeague", "BadgeCredentials"]),
@@ -147,8 +150,8 @@ let package = Package(
         // Benchmarks (scripts/bench.sh builds it with -c release). Not part of `swift test`.
         .executableTarget(name: "BadgeBench", dependencies: ["RunFiles", "RunAnalysis", "RunLibrary", "RunFixtures", "SyntheticRuns", "BadgeRules"]),
         // BadgeKit as a client sees it (`import BadgeKit` and test fixtures), and one look below the
-        // face (WhatIfMeasuresTests, through BadgePipeline).
-        .testTarget(name: "BadgeKitTests", dependencies: ["BadgeKit", "BadgePipeline", "RunFixtures", "SyntheticRuns"]),
+        // face (WhatIfMeasuresTests, through BadgePipeline); the worker stream against the built badgectl.
+        .testTarget(name: "BadgeKitTests", dependencies: ["BadgeKit", "badgectl", "BadgePipeline", "RunFixtures", "SyntheticRuns"]),
         // Every entry point gives the same awards: random histories through `evaluate`, BadgeKit, the
         // worker, `evaluate --state` + `add` and `--as-of` (the built binary and the library).
         .testTarget(name: "EntryPointsTests", dependencies: ["BadgeKit", "badgectl", "RunFiles", "RunFixtures", "SyntheticRuns"]),

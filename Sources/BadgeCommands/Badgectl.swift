@@ -1,4 +1,5 @@
 import ArgumentParser
+import BadgePipeline
 import BadgeRules
 import Foundation
 import RunFiles
@@ -21,7 +22,7 @@ public struct Badgectl: ParsableCommand {
 
             \(ExitStatus.help)
             """,
-        version: "0.1.0",
+        version: BadgePipeline.Version.badgectl,
         subcommands: [
             EvaluateCommand.self, SummarizeCommand.self, ExplainCommand.self, TestCommand.self, NewCommand.self,
             ReportCommand.self, GenerateCommand.self, DiffCommand.self, WhatifCommand.self, WorkerCommand.self, AddCommand.self, RemoveCommand.self,

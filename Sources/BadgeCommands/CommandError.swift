@@ -1,4 +1,5 @@
 import ArgumentParser
+import BadgePipeline
 import BadgeRules
 
 /// Errors of badgectl's commands that are about what the user asked for. Cases a command reports as
@@ -105,15 +106,10 @@ public enum CommandError: Error, Equatable, CustomStringConvertible {
     static let warningPrefix = "badgectl: warning: "
     /// Before a file that yielded no run: `skipped <message>`.
     static let skipped = "skipped "
-    /// Before a rule that failed to load or run: `rule failed: <failure>`.
-    static let ruleFailed = "rule failed: "
-    /// Before a pack that failed to load (its folder, its pack.lua): `pack failed: <failure>`.
-    static let packFailed = "pack failed: "
-
-    /// A failure of an evaluation on stderr, named for what failed: `pack failed: …` for a pack that did
-    /// not load (none of its rules ran), else `rule failed: …`; `side` after that (`current: `).
+    /// A failure of an evaluation on stderr, as the worker's error lines name it (`RuleFailure.shown`):
+    /// `pack failed: …` or `rule failed: …`, `side` after that (`current: `).
     static func failed(_ failure: RuleFailure, side: String = "") -> String {
-        (failure.isPackFailure ? packFailed : ruleFailed) + side + "\(failure)"
+        failure.shown(side: side)
     }
 
     /// "N files, N packs, N rules" of the skipped: packs only when one failed (its rules never ran).

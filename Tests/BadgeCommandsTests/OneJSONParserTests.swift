@@ -1,3 +1,4 @@
+import BadgePipeline
 import Foundation
 import RunFiles
 import XCTest

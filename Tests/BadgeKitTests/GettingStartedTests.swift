@@ -80,11 +80,11 @@ final class GettingStartedTests: XCTestCase {
         XCTAssertEqual(block, region, "GettingStarted.md's code and GettingStartedTests.gettingStarted differ: copy one to the other")
     }
 
-    /// The lines between the markers, with the indentation of the first taken off each.
-    static func region(of source: String) -> [String]? {
+    /// The lines between the markers (`// BEGIN name`, `// END name`), with the indentation of the first taken off each.
+    static func region(of source: String, named name: String = "getting-started") -> [String]? {
         let lines = source.components(separatedBy: "\n")
-        guard let begin = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == "// BEGIN getting-started" }),
-              let end = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == "// END getting-started" }), begin < end else { return nil }
+        guard let begin = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == "// BEGIN " + name }),
+              let end = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == "// END " + name }), begin < end else { return nil }
         let body = lines[(begin + 1)..<end]
         let indent = body.first.map { $0.prefix { $0 == " " }.count } ?? 0
         return body.map { $0.count >= indent ? String($0.dropFirst(indent)) : $0.trimmingCharacters(in: .whitespaces) }

@@ -67,6 +67,30 @@ final class LayeringTests: XCTestCase {
         XCTAssertTrue(closure("BadgeKitTests").contains("RunFixtures"))
     }
 
+    /// The worker's stream engine lives below the commands (`Sources/BadgePipeline/Worker`), where
+    /// BadgeKit's `WorkerStream` can use it: BadgePipeline and BadgeKit neither import nor link the
+    /// commands or the argument parser.
+    func testTheWorkerStreamIsBelowTheCommands() throws {
+        let dependencies = try Self.manifestDependencies()
+        var linked: Set<String> = [], queue = ["BadgeKit"]
+        while let next = queue.popLast() {
+            if linked.insert(next).inserted { queue += dependencies[next] ?? [] }
+        }
+        XCTAssertTrue(linked.contains("BadgePipeline"))
+        XCTAssertFalse(linked.contains("BadgeCommands"), "BadgeKit links BadgeCommands")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: Self.root.appendingPathComponent("Sources/BadgeCommands/Worker").path))
+        for module in ["BadgePipeline", "BadgeKit"] {
+            let sources = Self.root.appendingPathComponent("Sources/" + module)
+            let files = try XCTUnwrap(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
+            XCTAssertTrue(module != "BadgePipeline" || files.contains("Worker/Worker.swift"), "no Worker/Worker.swift in Sources/BadgePipeline")
+            for file in files {
+                let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+                XCTAssertFalse(text.contains("import ArgumentParser"), "Sources/\(module)/\(file) imports ArgumentParser")
+                XCTAssertFalse(text.contains("import BadgeCommands"), "Sources/\(module)/\(file) imports BadgeCommands")
+            }
+        }
+    }
+
     func testOnlyLuaStateImportsTheCModules() throws {
         let sources = Self.root.appendingPathComponent("Sources")
         let files = try XCTUnwrap(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BadgePipeline
 import Foundation
 import RunFiles
 #if canImport(Glibc)
@@ -72,8 +73,8 @@ struct WorkerCommand: ParsableCommand {
         let pipeline = try EvaluationPipeline(options, failures: .printAndExit, asOf: try asOf.date())
         var runs = pipeline.runs
         runs.cache = cacheOptions.open()
-        let setup = Worker.Setup(pipeline: runs, sport: options.selection.sport, maximumErrors: maxErrors,
-                                 root: root.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }, stateDirectory: stateDir, anyOrder: anyOrder)
+        let setup = Worker.Setup(pipeline: runs, sport: options.selection.sport, maximumErrors: maxErrors, root: root,
+                                 stateDirectory: stateDir, anyOrder: anyOrder)
         var output: [UInt8] = []
         output.reserveCapacity(1 << 16)
         let worker = Worker(setup: setup, write: { line in
@@ -83,6 +84,8 @@ struct WorkerCommand: ParsableCommand {
             WorkerCommand.writeAll(output, to: 1)
             output.removeAll(keepingCapacity: true)
         })
+        // Each error line is said on stderr too.
+        worker.diagnose = { Console.error(CommandError.prefix + $0) }
         worker.start()
         if let readError = WorkerCommand.feed(worker, from: 0) {
             Console.error(CommandError.prefix + "cannot read stdin: \(readError)")
@@ -91,7 +94,17 @@ struct WorkerCommand: ParsableCommand {
         }
         let outcome = worker.finish()
         EvaluationPipeline.printWarnings(of: runs.cache)
-        if outcome != .complete { throw ExitCode(outcome.exitStatus.rawValue) }
+        if outcome != .complete { throw ExitCode(WorkerCommand.exitStatus(of: outcome).rawValue) }
+    }
+
+    /// The exit status of how the stream ended: 0 when every line was evaluated, 2 when some line or
+    /// rule failed, 1 when `--max-errors` stopped it.
+    static func exitStatus(of outcome: Worker.Outcome) -> ExitStatus {
+        switch outcome {
+        case .complete: return .success
+        case .partial: return .partial
+        case .stopped: return .failure
+        }
     }
 
     /// Writes every byte to `descriptor` (a pipe takes a large write in parts), retrying on EINTR.

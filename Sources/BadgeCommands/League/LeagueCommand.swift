@@ -1,5 +1,6 @@
 import ArgumentParser
 import BadgeLeague
+import BadgePipeline
 import BadgeRules
 import Foundation
 import RunFiles
@@ -138,7 +139,7 @@ struct LeagueCommand: ParsableCommand {
         let json = format == .json
         let reduce = League.Reduce(league: league) { line in
             guard json else { tableLines.append(line); return }
-            pending += Array(WorkerLines.encode(line).utf8) + [0x0A]
+            pending += Array(JSONOutput.line(line).utf8) + [0x0A]
             if pending.count >= 1 << 16 { WorkerCommand.writeAll(pending, to: 1); pending = [] }
         }
         do {
@@ -181,6 +182,7 @@ struct LeagueCommand: ParsableCommand {
     static func map(setup: Setup, league: League, from descriptor: Int32, _ write: @escaping (String) -> Void) -> Outcome {
         for line in league.markers() { write(line) }
         let worker = Worker(setup: setup, write: { _ in }, flush: {})
+        worker.diagnose = { Console.error(CommandError.prefix + $0) }
         var teams: [String: String] = [:]
         var skipped = 0
         worker.observe = { athlete, given, runs, evaluation in

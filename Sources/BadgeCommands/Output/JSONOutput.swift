@@ -4,7 +4,7 @@ import Foundation
 /// unescaped, and never a non-finite number: a NaN or an infinity (no value) is written as `null`.
 /// Every JSON writer of the commands goes through `encode`.
 enum JSONOutput {
-    /// `pretty: false` writes one line (the worker's lines).
+    /// `pretty: false` writes one line (`line`).
     static func encode<T: Encodable>(_ value: T, pretty: Bool = true) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
@@ -15,6 +15,11 @@ enum JSONOutput {
             positiveInfinity: nonFinite, negativeInfinity: nonFinite, nan: nonFinite)
         let text = String(decoding: try encoder.encode(value), as: UTF8.self)
         return text.contains(nonFiniteToken) ? text.replacingOccurrences(of: nonFiniteToken, with: "null") : text
+    }
+
+    /// One compact line (no newline), keys sorted, non-finite numbers as `null`: `league`'s lines.
+    static func line<T: Encodable>(_ value: T) -> String {
+        (try? encode(value, pretty: false)) ?? #"{"message":"badgectl could not encode an output line","type":"error"}"#
     }
 
     /// What JSONEncoder writes for a non-finite number (see `encode`).

@@ -1,4 +1,3 @@
-import BadgePipeline
 import Foundation
 import RunAnalysis
 import RunFiles
@@ -9,9 +8,9 @@ import RunFiles
 /// The one reader of these lines: the bytes `LineReader` hands out, parsed by `JSONText` (repeated
 /// keys, invalid UTF-8 and nesting are refused the same way everywhere). The worker (`Worker.take`)
 /// and `diff --worker-input` read their lines here, so a line means the same to both.
-struct WorkerLine {
+package struct WorkerLine {
     /// Where the run comes from.
-    enum Source {
+    package enum Source {
         /// A run file.
         case path(String)
         /// A JSON run summary, given in the line.
@@ -20,18 +19,18 @@ struct WorkerLine {
         case remove(String)
     }
 
-    var athlete: String
+    package var athlete: String
     /// The line's `tz`; nil: the default zone (`--tz`).
-    var zone: TimeZone?
-    var source: Source
+    package var zone: TimeZone?
+    package var source: Source
     /// The run's id: `id`, else the file's name, else the summary's `start` as written, else `line N`.
-    var id: String
+    package var id: String
     /// The athlete's profile, when the line gives any of its fields (`Athlete.profile(in:)`, the parser
     /// of `--athlete FILE`); nil: `--athlete`'s. An athlete's lines agree on it (`Profiles`).
-    var profile: Athlete? = nil
+    package var profile: Athlete? = nil
 
     /// What a line holds.
-    enum Reading {
+    package enum Reading {
         /// Only blanks: not a line of any athlete.
         case blank
         /// `{"flush": true}`: the athlete being read ends here, their lines are written and then
@@ -45,15 +44,17 @@ struct WorkerLine {
     }
 
     /// Why a line that names its athlete cannot be used.
-    struct LineError: Error, CustomStringConvertible, Equatable {
-        var description: String
+    package struct LineError: Error, CustomStringConvertible, Equatable {
+        package var description: String
+
+        package init(description: String) { self.description = description }
     }
 
     /// The longest athlete name taken.
-    static let maximumAthleteBytes = 1024
+    package static let maximumAthleteBytes = 1024
 
     /// Messages of the errors a line can have (docs/worker.md lists them).
-    enum Message {
+    package enum Message {
         static let notObject = "expected a JSON object {\"athlete\": ..., \"tz\": ..., \"path\" or \"summary\": ...}"
         static let athlete = "\"athlete\" must be a non-empty string of at most \(maximumAthleteBytes) bytes"
         static let pathAndSummary = "give \"path\" or \"summary\", not both"
@@ -72,7 +73,7 @@ struct WorkerLine {
 
     /// Reads line `number` (its bytes, without the newline). `zone` turns a `tz` into a zone (the
     /// worker keeps the zones it met), throwing `LineError` for an unknown name.
-    static func read(_ bytes: UnsafeBufferPointer<UInt8>, number: Int, zone: (String) throws -> TimeZone) -> Reading {
+    package static func read(_ bytes: UnsafeBufferPointer<UInt8>, number: Int, zone: (String) throws -> TimeZone) -> Reading {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return .blank }
         let fields: [String: JSONValue]
         do {
@@ -181,7 +182,7 @@ extension WorkerLine {
     /// `diff --worker-input`. `open` gives the file to open for a `path` (the worker confines it to
     /// `--root`); the run's reader is still chosen by the name given.
     /// - Throws: `LineError` with the reader's message, or what `open` throws.
-    func runs(number: Int, pipeline: RunPipeline, open: (String) throws -> String = { $0 }) throws -> [RunSummary] {
+    package func runs(number: Int, pipeline: RunPipeline, open: (String) throws -> String = { $0 }) throws -> [RunSummary] {
         switch source {
         case .path(let path):
             let read = pipeline.read(files: [(try open(path), id)], zone: zone)

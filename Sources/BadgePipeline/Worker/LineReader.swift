@@ -6,20 +6,25 @@ import Glibc
 /// Reads lines from a file descriptor in blocks, without holding more than one line (at most
 /// `maximumBytes`) and one block: a line longer than that is reported by its number and skipped
 /// to its newline, never held.
-struct LineReader {
-    enum Item {
+package struct LineReader {
+    package enum Item {
         /// A line's bytes (without its newline; a final line without one counts).
         case line(number: Int, bytes: UnsafeBufferPointer<UInt8>)
         /// A line over `maximumBytes`, skipped.
         case tooLong(number: Int)
     }
 
-    let descriptor: Int32
-    let maximumBytes: Int
+    package let descriptor: Int32
+    package let maximumBytes: Int
     static let blockBytes = 1 << 16
 
+    package init(descriptor: Int32, maximumBytes: Int) {
+        self.descriptor = descriptor
+        self.maximumBytes = maximumBytes
+    }
+
     /// Calls `body` for every line, in order, until the end of the input (or a read error, returned).
-    func forEach(_ body: (Item) -> Void) -> String? {
+    package func forEach(_ body: (Item) -> Void) -> String? {
         var block = [UInt8](repeating: 0, count: LineReader.blockBytes)
         var pending: [UInt8] = []
         var skipping = false

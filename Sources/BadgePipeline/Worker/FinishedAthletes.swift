@@ -14,11 +14,11 @@ import Foundation
 /// slots (a load of 0.4 to 0.8). A block is filled as names come (pages not yet written are not
 /// resident) and never copied; when the table grows, the old one is freed before the new one is
 /// filled (the names are hashed again from the blocks), so two tables are never alive together.
-final class FinishedAthletes {
+package final class FinishedAthletes {
     /// 0: empty; otherwise the hash's top 24 bits, then 1 + the name's place (block << 21 | offset,
     /// in 40 bits: room for 2^19 - 1 blocks, a TiB of names).
     private var slots: [UInt64]
-    private(set) var count = 0
+    package private(set) var count = 0
     /// The blocks of names, each `blockSize` bytes (a longer name: one of its own, so a name's offset
     /// in its block is under `blockSize`); the last is being filled up to `used`.
     private var blocks: [UnsafeMutablePointer<UInt8>] = []
@@ -35,7 +35,7 @@ final class FinishedAthletes {
     private static let placeMask: UInt64 = (1 << placeBits) - 1
 
     /// `hash`: the names' hash (tests give a colliding one; it must agree with `String` equality).
-    init(hash: @escaping (String) -> Int = { $0.hashValue }) {
+    package init(hash: @escaping (String) -> Int = { $0.hashValue }) {
         self.hash = hash
         slots = Array(repeating: 0, count: 64)
     }
@@ -45,12 +45,12 @@ final class FinishedAthletes {
     }
 
     /// True when `name` (as a `String` compares) was inserted.
-    func contains(_ name: String) -> Bool {
+    package func contains(_ name: String) -> Bool {
         find(name, hash: UInt64(bitPattern: Int64(hash(name)))).found
     }
 
     /// Adds `name` (nothing when it is there already).
-    func insert(_ name: String) {
+    package func insert(_ name: String) {
         if (count + 1) * 5 > slots.count * 4 { grow() }
         let hashed = UInt64(bitPattern: Int64(hash(name)))
         let (found, index) = find(name, hash: hashed)

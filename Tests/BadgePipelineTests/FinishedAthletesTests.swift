@@ -1,6 +1,5 @@
+import BadgePipeline
 import XCTest
-
-@testable import BadgeCommands
 
 /// The worker's set of finished athletes (docs/worker.md, "Grouping"): exact, so a new athlete is
 /// never refused, however its name's hash collides.

@@ -1,4 +1,3 @@
-import BadgePipeline
 import BadgeRules
 import Foundation
 import RunAnalysis
@@ -6,47 +5,52 @@ import RunFiles
 import RunLibrary
 
 /// `badgectl worker`'s stream: JSON lines in (one run each, grouped by athlete, in start order),
-/// a header, awards and one status line per athlete out (docs/worker.md).
+/// a header, awards and one status line per athlete out (docs/worker.md). The one engine of
+/// `badgectl worker`, `badgectl league`'s map and BadgeKit's `WorkerStream`: it takes lines and hands
+/// out output lines (`write`), and prints nothing; the command says each error on stderr (`diagnose`).
 ///
 /// Memory: one athlete's runs at a time (and the name of every athlete already finished, packed, to
 /// catch an athlete whose lines are not together: `FinishedAthletes`). Output is flushed after each
 /// athlete.
-final class Worker {
+package final class Worker {
     /// What the worker was given: the pipeline (packs, selection, the zone of lines without `tz`,
     /// the cache files are read through) and `--sport` as given (for the header).
-    struct Setup {
-        var pipeline: RunPipeline
-        var sport: String
+    package struct Setup {
+        package var pipeline: RunPipeline
+        package var sport: String
         /// Errors tolerated; one more stops the worker (nil: no limit).
-        var maximumErrors: Int?
+        package var maximumErrors: Int?
         /// `--root`: the folder every `path` must resolve into (links included); relative paths are
         /// taken from it. nil: any path the process can open (docs/worker.md, "What a worker reads").
-        var root: String? = nil
+        package var root: String? = nil
         /// `--state-dir`: where each athlete's saved state lives between invocations (a folder per
         /// athlete, `Worker.stateFolder`); the lines of a batch are added to it (`AthleteEvaluator.add`)
         /// and only what changed is written. nil: every athlete's lines are their whole history.
-        var stateDirectory: String? = nil
+        package var stateDirectory: String? = nil
         /// `--any-order`: an athlete's runs may come in any order (they are evaluated in start order
         /// all the same); false: a run that starts before the one before it is that line's error.
-        var anyOrder = false
+        package var anyOrder = false
+
+        package init(pipeline: RunPipeline, sport: String, maximumErrors: Int?, root: String? = nil, stateDirectory: String? = nil,
+                     anyOrder: Bool = false) {
+            self.pipeline = pipeline
+            self.sport = sport
+            self.maximumErrors = maximumErrors
+            // A root given with a trailing slash is the same folder (messages and paths join it with one).
+            self.root = root.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+            self.stateDirectory = stateDirectory
+            self.anyOrder = anyOrder
+        }
     }
 
     /// How the stream ended.
-    enum Outcome: Equatable {
+    package enum Outcome: Equatable, Sendable {
         /// Every line was evaluated.
         case complete
         /// Some lines or rules failed; everything else was evaluated.
         case partial(errors: Int)
         /// More errors than `--max-errors`: the worker stopped at `line`.
         case stopped(line: Int, errors: Int)
-
-        var exitStatus: ExitStatus {
-            switch self {
-            case .complete: return .success
-            case .partial: return .partial
-            case .stopped: return .failure
-            }
-        }
     }
 
     /// One athlete's lines so far.
@@ -77,14 +81,17 @@ final class Worker {
         case remove([String])
     }
 
-    let setup: Setup
+    package let setup: Setup
     /// Takes one output line's bytes (without its newline).
     let write: (UnsafeBufferPointer<UInt8>) -> Void
     let flush: () -> Void
+    /// Called with each error's message for a person to read (`line N: ...`; the same is in the
+    /// error line written): the command prints it on stderr, a library need not.
+    package var diagnose: ((String) -> Void)?
     /// Called with each athlete's name, the profile their lines gave (nil when they gave none), the
     /// runs the rules saw and their evaluation, once its lines are written (`badgectl league`
     /// collects its facts here; the worker itself sets none).
-    var observe: ((_ athlete: String, _ profile: RunAnalysis.Athlete?, _ runs: [RunSummary], _ evaluation: Evaluation) -> Void)?
+    package var observe: ((_ athlete: String, _ profile: RunAnalysis.Athlete?, _ runs: [RunSummary], _ evaluation: Evaluation) -> Void)?
     /// The lines grouped into athletes, their profiles checked.
     private let grouping = AthleteGrouping(order: .together)
     private var current: Athlete?
@@ -98,7 +105,7 @@ final class Worker {
     private var pending = WorkerLines.LineBuffer()
 
     /// `write` takes each output line's bytes (without the newline); `flush` is called after each athlete.
-    init(setup: Setup, write: @escaping (UnsafeBufferPointer<UInt8>) -> Void, flush: @escaping () -> Void) {
+    package init(setup: Setup, write: @escaping (UnsafeBufferPointer<UInt8>) -> Void, flush: @escaping () -> Void) {
         self.setup = setup
         self.write = write
         self.flush = flush
@@ -110,23 +117,18 @@ final class Worker {
         pending.removeAll()
     }
 
-    /// Writes a header or error line.
-    private func writeText(_ text: String) {
-        var text = text
-        text.withUTF8 { write($0) }
-    }
 
     /// Messages of the errors of lines in sequence (docs/worker.md lists them; those of one line are
     /// `WorkerLine.Message`).
-    enum Message {
-        static func tooLong(_ limit: Int) -> String { "line longer than \(limit) bytes; skipped" }
+    package enum Message {
+        package static func tooLong(_ limit: Int) -> String { "line longer than \(limit) bytes; skipped" }
         static func seenBefore(_ athlete: String) -> String {
             "athlete \(ShownValue.quoted(athlete)) already ended (another athlete's lines came between): an athlete's lines must be together"
         }
         static func outOfOrder(_ start: String, _ line: Int) -> String {
             "run starts at \(start), before the run of line \(line): an athlete's runs must be in start order"
         }
-        static func duplicateID(_ id: String, _ line: Int) -> String { "run id \(ShownValue.quoted(id)) already given on line \(line)" }
+        package static func duplicateID(_ id: String, _ line: Int) -> String { "run id \(ShownValue.quoted(id)) already given on line \(line)" }
         static func stopped(_ limit: Int) -> String { "more than \(limit) error\(limit == 1 ? "" : "s") (--max-errors): stopped here" }
         static let removeNeedsState = "\"remove\" takes a run back from a saved state: it needs --state-dir"
         /// Said alike whether or not anything exists outside: nothing outside was looked at.
@@ -141,20 +143,24 @@ final class Worker {
     }
 
     /// Writes the header (and a line per pack that did not load).
-    func start() {
-        let header = EvaluationReport.Header(zone: setup.pipeline.zone, packs: setup.pipeline.engine.packs)
-        writeText(WorkerLines.encode(WorkerLines.Header(badgectl: header.badgectl, zone: header.zone, sport: setup.sport, packs: header.packs)))
+    package func start() {
+        let packs = setup.pipeline.engine.packs.map {
+            WorkerLines.Header.Pack(name: $0.name, version: $0.version, fingerprint: $0.fingerprint, directory: $0.directory)
+        }
+        pending.append(WorkerLines.Header(badgectl: Version.badgectl, zone: ZoneNames.name(of: setup.pipeline.zone), sport: setup.sport,
+                                          packs: packs))
+        writePending()
         for failure in setup.pipeline.engine.loadFailures {
-            fail(line: nil, athlete: nil, CommandError.failed(failure))
+            fail(line: nil, athlete: nil, failure.shown())
         }
         flush()
     }
 
     /// True once `--max-errors` stopped the worker: no more lines are taken.
-    var stopped: Bool { stoppedAt != nil }
+    package var stopped: Bool { stoppedAt != nil }
 
     /// Takes line `number` (its bytes, without the newline), read by `WorkerLine.read`.
-    func take(line number: Int, bytes: UnsafeBufferPointer<UInt8>) {
+    package func take(line number: Int, bytes: UnsafeBufferPointer<UInt8>) {
         guard !stopped else { return }
         switch grouping.take(line: number, bytes: bytes) {
         case .blank: return
@@ -163,7 +169,8 @@ final class Worker {
             // reads up to it, whatever the lines before it held); who comes next starts afresh, even
             // one seen before (`AthleteGrouping`).
             finishAthlete()
-            writeText(#"{"type":"flushed"}"#)
+            pending.raw(WorkerLines.flushed)
+            writePending()
             flush()
         case .refused(let athlete, let message):
             fail(line: number, athlete: athlete, message)
@@ -188,13 +195,13 @@ final class Worker {
     }
 
     /// A line that is too long to be read: an error on its own (its athlete is not known).
-    func takeTooLong(line number: Int, limit: Int) {
+    package func takeTooLong(line number: Int, limit: Int) {
         guard !stopped else { return }
         fail(line: number, athlete: nil, Message.tooLong(limit))
     }
 
     /// The end of the input: evaluates the last athlete. Returns how the stream went.
-    func finish() -> Outcome {
+    package func finish() -> Outcome {
         if !stopped { finishAthlete() }
         flush()
         if let line = stoppedAt { return .stopped(line: line, errors: errors) }
@@ -304,7 +311,7 @@ final class Worker {
     private func finish(_ athlete: String, evaluation: Evaluation?, runs: Int, awards: Int, errors: Int, excluded: Int, duplicates: Int) {
         let failures = evaluation?.failures.dropFirst(setup.pipeline.engine.loadFailures.count) ?? []
         for failure in failures {
-            fail(line: nil, athlete: athlete, CommandError.failed(failure))
+            fail(line: nil, athlete: athlete, failure.shown())
         }
         let progress = (evaluation?.statuses ?? []).compactMap { status in
             status.progress.map { WorkerLines.Progress(pack: status.pack, badge: status.badge, current: $0.current, target: $0.target,
@@ -379,18 +386,20 @@ final class Worker {
         }
     }
 
-    /// Writes an error line (and the same on stderr); past `--max-errors`, stops the worker.
+    /// Writes an error line (and tells `diagnose` the same); past `--max-errors`, stops the worker.
     private func fail(line: Int?, athlete: String?, _ message: String) {
         errors += 1
-        writeText(WorkerLines.encode(WorkerLines.Failure(line: line, athlete: athlete, message: message)))
+        pending.append(WorkerLines.Failure(line: line, athlete: athlete, message: message))
+        writePending()
         // Messages from the line's reader start with "line N" already.
         let prefix = line.map { "line \($0)" }
-        Console.error(CommandError.prefix + (prefix.map { message.hasPrefix($0 + " ") || message.hasPrefix($0 + ":") ? "" : $0 + ": " } ?? "") + message)
+        diagnose?((prefix.map { message.hasPrefix($0 + " ") || message.hasPrefix($0 + ":") ? "" : $0 + ": " } ?? "") + message)
         if let limit = setup.maximumErrors, errors > limit, stoppedAt == nil {
             stoppedAt = line ?? 0
             let at = line ?? 0
-            writeText(WorkerLines.encode(WorkerLines.Failure(line: line, athlete: athlete, message: Message.stopped(limit))))
-            Console.error(CommandError.prefix + "line \(at): " + Message.stopped(limit))
+            pending.append(WorkerLines.Failure(line: line, athlete: athlete, message: Message.stopped(limit)))
+            writePending()
+            diagnose?("line \(at): " + Message.stopped(limit))
         }
     }
 }

@@ -12,17 +12,17 @@ import RunFiles
 /// after another athlete's lines is refused, docs/worker.md "Grouping"; `{"flush": true}` ends the
 /// athlete and lets any come again), `.anyOrder` (`diff --worker-input`: lines of an athlete may be
 /// anywhere; an athlete is theirs from the first line read without error).
-final class AthleteGrouping {
-    enum Order {
+package final class AthleteGrouping {
+    package enum Order {
         case together
         case anyOrder
     }
 
     /// The longest line read (a JSON run summary and the rest of its line); a longer one is skipped.
-    static let maximumLineBytes = SummaryReader.maximumBytes + 4096
+    package static let maximumLineBytes = SummaryReader.maximumBytes + 4096
 
     /// What a line is to its athlete.
-    enum Taken {
+    package enum Taken {
         /// Only blanks.
         case blank
         /// `{"flush": true}` (with `.together`: the athlete being read ends here).
@@ -35,7 +35,7 @@ final class AthleteGrouping {
         case line(athlete: String, ordinal: Int, starts: Bool, Result<(run: WorkerLine, profile: Athlete?, fixed: Bool), WorkerLine.LineError>)
     }
 
-    let order: Order
+    package let order: Order
     private var zones: [String: TimeZone] = [:]
     /// `.together`: the athlete being read and their profile; the names of those finished.
     private var current: (name: String, profiles: WorkerLine.Profiles)?
@@ -44,12 +44,12 @@ final class AthleteGrouping {
     private var known: [String: (ordinal: Int, profiles: WorkerLine.Profiles)] = [:]
     private var count = 0
 
-    init(order: Order) {
+    package init(order: Order) {
         self.order = order
     }
 
     /// Takes line `number` (its bytes, without the newline).
-    func take(line number: Int, bytes: UnsafeBufferPointer<UInt8>) -> Taken {
+    package func take(line number: Int, bytes: UnsafeBufferPointer<UInt8>) -> Taken {
         switch WorkerLine.read(bytes, number: number, zone: zone(named:)) {
         case .blank: return .blank
         case .flush:
