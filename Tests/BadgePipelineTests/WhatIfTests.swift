@@ -1,4 +1,5 @@
 @testable import BadgePipeline
+import RunFixtures
 import BadgeRules
 import Foundation
 import RunAnalysis

@@ -1,3 +1,4 @@
+import RunFixtures
 import Foundation
 import RunFiles
 import XCTest

@@ -1,4 +1,5 @@
 @testable import BadgeRules
+import RunFixtures
 import RunFiles
 import XCTest
 

@@ -5,39 +5,10 @@ import XCTest
 
 @testable import BadgeRules
 
-/// Writes rule packs into a fresh temporary `rules/` folder and evaluates them.
-final class PackFixture {
-    /// The folder, removed with the fixture.
-    private let folder: TemporaryFolder
-    let root: String
-
-    init() throws {
-        folder = try TemporaryFolder()
-        root = folder.path
-        try FileManager.default.createDirectory(atPath: root + "/rules", withIntermediateDirectories: true)
-    }
-
-    /// Writes `rules/<name>/pack.lua` (unless `packLua` is nil) and the given files; returns the folder.
-    @discardableResult
-    func pack(_ name: String, packLua: String? = nil, files: [String: String] = [:]) throws -> String {
-        let folder = root + "/rules/" + name
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let declaration = packLua ?? "return { name = \"\(name)\", version = \"1.0.0\", description = \"test pack\" }"
-        try declaration.write(toFile: folder + "/pack.lua", atomically: true, encoding: .utf8)
-        for (file, text) in files {
-            let path = folder + "/" + file
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try text.write(toFile: path, atomically: true, encoding: .utf8)
-        }
-        return folder
-    }
-
-    func writeBytes(_ bytes: [UInt8], to relative: String) throws {
-        try Data(bytes).write(to: URL(fileURLWithPath: root + "/rules/" + relative))
-    }
-
+/// The packs of a `PackFixture` (RunFixtures) evaluated with this target's catalogue.
+extension PackFixture {
     func engine(_ packs: [String], limits: RuleEngine.Limits = RuleEngine.Limits(instructionsPerCall: 2_000_000, memoryBytes: 16 << 20)) -> RuleEngine {
-        RuleEngine(packDirectories: packs.map { root + "/rules/" + $0 }, catalogue: testCatalogue, limits: limits)
+        RuleEngine(packDirectories: packs.map(directory(of:)), catalogue: testCatalogue, limits: limits)
     }
 }
 
