@@ -29,8 +29,6 @@ public final class FactsSorter {
     public init(bufferBytes: Int = 32 << 20, fanIn: Int = 64, removeOnInterrupt: Bool = false) {
         self.bufferBytes = max(bufferBytes, 1)
         self.fanIn = max(fanIn, 2)
-        // The interrupt handlers are armed now, long before a spill: a signal source is armed
-        // asynchronously, and until then the signal would be ignored.
         if removeOnInterrupt { SpillFolders.prepare() }
     }
 
@@ -162,15 +160,16 @@ struct SpillError: Error, CustomStringConvertible {
 }
 
 /// The league's spill folders: made private (`mkdtemp`, 0700) with private files (0600), and removed
-/// when their sorter is done, or at SIGINT or SIGTERM once `prepare` armed handlers (Dispatch signal
-/// sources, so the removal runs on a thread of its own, not inside a signal handler) that remove
-/// every folder still listed, then end the process by the same signal, as it would have ended.
+/// when their sorter is done, or at SIGINT or SIGTERM once `prepare` armed the interrupt handling:
+/// a thread of its own waits for either signal (`sigwait`), removes every folder still listed (not
+/// inside a signal handler), then ends the process by the same signal, as it would have ended.
 enum SpillFolders {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var folders: Set<String> = []
-    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
-    /// Set by an interrupt's handler: no more spill files.
+    /// Set by an interrupt's handling: no more spill files.
     nonisolated(unsafe) private static var ending = false
+    /// The thread that waits for SIGINT and SIGTERM; nil until `prepare` made it.
+    nonisolated(unsafe) private static var waiter: pthread_t?
 
     /// A new folder under `$TMPDIR` (or /tmp) that only this user may open.
     static func make() throws -> URL {
@@ -207,40 +206,77 @@ enum SpillFolders {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// Arms the interrupt handlers (once per process).
-    static func prepare() {
-        lock.lock()
-        installHandlers()
-        lock.unlock()
+    /// SIGINT and SIGTERM.
+    private static var interrupts: sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        return set
     }
 
-    /// Called under the lock.
-    private static func installHandlers() {
-        guard sources.isEmpty else { return }
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                // Held to the end: no spill file is made from here on (`create`), so each folder's
-                // removal finds every file there is. A write to a file already made goes to its
-                // removed name, harmlessly.
-                lock.lock()
-                ending = true
-                for path in folders { try? FileManager.default.removeItem(atPath: path) }
-                // The process ends by the signal from this thread: default action, unblocked here
-                // (Dispatch's threads block signals), raised to this thread. A signal sent to the
-                // process instead could be taken by Dispatch's own watch again, and run this handler
-                // a second time, waiting for the lock held here, while the process lived on.
-                signal(number, SIG_DFL)
-                var only = sigset_t()
-                sigemptyset(&only)
-                sigaddset(&only, number)
-                pthread_sigmask(SIG_UNBLOCK, &only, nil)
-                raise(number)
-                _exit(128 + number)  // not reached: the default action of SIGINT and SIGTERM ends the process
-            }
-            source.resume()
-            sources.append(source)
+    /// Arms the interrupt handling (once per process), wholly before it returns, so that no signal
+    /// is lost at any moment: both signals are blocked in the calling thread (and so in every thread
+    /// it makes from here on; Dispatch's threads block them anyway), so one sent from now on waits,
+    /// pending, for the waiting thread's `sigwait`; a thread made earlier that does not block them
+    /// runs `forward`, which passes the signal on to that thread.
+    ///
+    /// Before, a Dispatch signal source did this, with the signals set to SIG_IGN until it was
+    /// armed: Dispatch arms a source on its manager thread, later (that thread was first made then),
+    /// and a signal sent to a process that ignores it is dropped by the kernel at once. A 1 KiB sort
+    /// buffer spills within a millisecond of `prepare`, and on a loaded machine the manager thread
+    /// ran later still: a SIGTERM sent as soon as the spill appeared was dropped, and the process
+    /// waited on its stdin for good (testSpillsArePrivateAndGoneAfterAnInterrupt hung).
+    ///
+    /// The calling thread keeps the signals blocked, and a process it starts would inherit that:
+    /// `badgectl league` starts none.
+    static func prepare() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard waiter == nil else { return }
+        var signals = interrupts
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        var thread = pthread_t()
+        // The new thread starts with this thread's mask: both signals blocked, as `sigwait` wants.
+        guard pthread_create(&thread, nil, { _ in SpillFolders.waitForInterrupt() }, nil) == 0 else {
+            // No thread: the signals end the process as before `prepare` (the spills stay).
+            pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+            return
         }
+        waiter = thread
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = SpillFolders.forward
+        action.sa_flags = SA_RESTART
+        sigemptyset(&action.sa_mask)
+        sigaction(SIGINT, &action, nil)
+        sigaction(SIGTERM, &action, nil)
+    }
+
+    /// The signal handler, for a thread that does not block the signals: hands the signal to the
+    /// waiting thread (`pthread_kill` is async-signal-safe; `waiter` is set before the handler is).
+    private static let forward: @convention(c) (Int32) -> Void = { number in
+        if let waiter = SpillFolders.waiter { pthread_kill(waiter, number) }
+    }
+
+    /// The waiting thread: at the first SIGINT or SIGTERM, removes every folder still listed and
+    /// ends the process by that signal.
+    private static func waitForInterrupt() -> UnsafeMutableRawPointer? {
+        var signals = interrupts
+        var number: Int32 = 0
+        while sigwait(&signals, &number) != 0 {}
+        // Held to the end: no spill file is made from here on (`create`), so each folder's removal
+        // finds every file there is. A write to a file already made goes to its removed name, harmlessly.
+        lock.lock()
+        ending = true
+        for path in folders { try? FileManager.default.removeItem(atPath: path) }
+        // The process ends by the signal from this thread: default action, unblocked here, raised to
+        // this thread (a second signal meanwhile waits, blocked, and ends it the same way).
+        signal(number, SIG_DFL)
+        var only = sigset_t()
+        sigemptyset(&only)
+        sigaddset(&only, number)
+        pthread_sigmask(SIG_UNBLOCK, &only, nil)
+        raise(number)
+        _exit(128 + number)  // not reached: the default action of SIGINT and SIGTERM ends the process
     }
 }
