@@ -4,18 +4,20 @@ import RunFiles
 import Glibc
 #endif
 
-/// Sorts facts lines by their bytes (as `LC_ALL=C sort` and Spark's string order do) in bounded
-/// memory: lines are held until `bufferBytes`, then sorted and written to a temporary file (a run);
-/// `finish` merges the runs (k-way, at most `fanIn` at once, 64 KiB read buffers) and hands the
-/// lines over in order. The runs hold athletes' facts (names, sex, birth dates, teams): they go to a
-/// folder only this user may open (0700, made by `mkdtemp` under `$TMPDIR`), each file 0600, and the
-/// folder is removed when done, and at SIGINT or SIGTERM before the process ends (`SpillFolders`).
+/// Sorts facts in the byte order of their lines (as `LC_ALL=C sort` and Spark's string order do) in
+/// bounded memory: facts are held, typed, until `bufferBytes`, then sorted and written to a
+/// temporary file as lines (a run: the one place a fact of this process is written as JSON, between
+/// its memory and the disk); `finish` merges the runs (k-way, at most `fanIn` at once, 64 KiB read
+/// buffers), reads their lines back into facts and hands them over in order. The runs hold athletes'
+/// facts (names, sex, birth dates, teams): they go to a folder only this user may open (0700, made by
+/// `mkdtemp` under `$TMPDIR`), each file 0600, and the folder is removed when done, and at SIGINT or
+/// SIGTERM before the process ends (`SpillFolders`).
 public final class FactsSorter {
     /// Byte order of two lines.
     public static func precedes(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
 
     private let bufferBytes: Int
-    private var buffer: [String] = []
+    private var buffer: [Fact] = []
     private var buffered = 0
     private var folder: URL?
     private var runs: [URL] = []
@@ -37,15 +39,15 @@ public final class FactsSorter {
     /// How many sorted runs went to temporary files so far.
     public var spilled: Int { runs.count }
 
-    public func add(_ line: String) throws {
-        buffer.append(line)
-        buffered += line.utf8.count + 48
+    public func add(_ fact: Fact) throws {
+        buffer.append(fact)
+        buffered += fact.heldBytes
         if buffered >= bufferBytes { try spill() }
     }
 
     private func spill() throws {
         guard !buffer.isEmpty else { return }
-        buffer.sort(by: FactsSorter.precedes)
+        buffer.sort(by: Fact.precedes)
         let folder = try self.folder ?? {
             let made = try SpillFolders.make()
             self.folder = made
@@ -54,8 +56,9 @@ public final class FactsSorter {
         let file = folder.appendingPathComponent("run-\(runs.count)")
         var data = Data()
         data.reserveCapacity(buffered)
-        for line in buffer {
-            data.append(contentsOf: line.utf8)
+        // Between this process's memory and the disk: each fact as its line.
+        for fact in buffer {
+            data.append(contentsOf: fact.line.utf8)
             data.append(0x0A)
         }
         let handle = try SpillFolders.create(file)
@@ -66,12 +69,11 @@ public final class FactsSorter {
         buffered = 0
     }
 
-
-    /// Hands every line over in byte order.
-    public func finish(_ body: (String) -> Void) throws {
+    /// Hands every fact over in the byte order of their lines.
+    public func finish(_ body: (Fact) -> Void) throws {
         if runs.isEmpty {
-            buffer.sort(by: FactsSorter.precedes)
-            for line in buffer { body(line) }
+            buffer.sort(by: Fact.precedes)
+            for fact in buffer { body(fact) }
             buffer = []
             return
         }
@@ -96,7 +98,14 @@ public final class FactsSorter {
             for run in runs.prefix(fanIn) { try? FileManager.default.removeItem(at: run) }
             runs = Array(runs.dropFirst(fanIn)) + [merged]
         }
-        try FactsSorter.merge(runs, body)
+        // The lines read back into facts: every one was a fact when it was written.
+        let decoder = JSONTextDecoder()
+        var unread: Error?
+        try FactsSorter.merge(runs) { line in
+            guard unread == nil else { return }
+            do { body(try Fact(line: line, decoder: decoder)) } catch { unread = error }
+        }
+        if let unread { throw SpillError(path: folder?.path ?? "", reason: "a line read back is no fact (\(unread))") }
     }
 
     /// The bytes a run is read (and a merged run written) by at a time.
