@@ -123,7 +123,7 @@ public enum Entrances {
     // MARK: - League facts
 
     /// `bytes` as `badgectl league --from-facts --rules PACK...` reads its stdin:
-    /// `LeagueCommand.readFacts` (the line reader, each line's group key and `FactRecord`), the facts
+    /// `LeagueCommand.readFacts` (the line reader, each line's group key and `FactRecord`: a `Fact`), the facts
     /// sorted in bounded memory (`FactsSorter`, spilled past 4 KiB) and reduced (`League.Reduce`, with
     /// the packs' `league.lua` hooks), by sex and team with a club goal. Driven by FuzzFacts (with the
     /// places pack, whose segment the seeds' facts name).
@@ -142,8 +142,8 @@ public enum Entrances {
         let league = League(packs: engine.packs, options: options)
         var errors = league.loadHooks(of: engine.packs, limits: engine.limits)
         let sorter = FactsSorter(bufferBytes: 4 << 10)
-        let reading = LeagueCommand.readFacts(from: descriptor) { line in
-            do { try sorter.add(line) } catch { errors.append("\(error)") }
+        let reading = LeagueCommand.readFacts(from: descriptor) { fact in
+            do { try sorter.add(fact) } catch { errors.append("\(error)") }
         }
         if case .readError(let message) = reading { errors.append(message) }
         var lines = 0

@@ -4,18 +4,20 @@ import RunFiles
 import Glibc
 #endif
 
-/// Sorts facts lines by their bytes (as `LC_ALL=C sort` and Spark's string order do) in bounded
-/// memory: lines are held until `bufferBytes`, then sorted and written to a temporary file (a run);
-/// `finish` merges the runs (k-way, at most `fanIn` at once, 64 KiB read buffers) and hands the
-/// lines over in order. The runs hold athletes' facts (names, sex, birth dates, teams): they go to a
-/// folder only this user may open (0700, made by `mkdtemp` under `$TMPDIR`), each file 0600, and the
-/// folder is removed when done, and at SIGINT or SIGTERM before the process ends (`SpillFolders`).
+/// Sorts facts in the byte order of their lines (as `LC_ALL=C sort` and Spark's string order do) in
+/// bounded memory: facts are held, typed, until `bufferBytes`, then sorted and written to a
+/// temporary file as lines (a run: the one place a fact of this process is written as JSON, between
+/// its memory and the disk); `finish` merges the runs (k-way, at most `fanIn` at once, 64 KiB read
+/// buffers), reads their lines back into facts and hands them over in order. The runs hold athletes'
+/// facts (names, sex, birth dates, teams): they go to a folder only this user may open (0700, made by
+/// `mkdtemp` under `$TMPDIR`), each file 0600, and the folder is removed when done, and at SIGINT or
+/// SIGTERM before the process ends (`SpillFolders`).
 public final class FactsSorter {
     /// Byte order of two lines.
     public static func precedes(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
 
     private let bufferBytes: Int
-    private var buffer: [String] = []
+    private var buffer: [Fact] = []
     private var buffered = 0
     private var folder: URL?
     private var runs: [URL] = []
@@ -29,8 +31,6 @@ public final class FactsSorter {
     public init(bufferBytes: Int = 32 << 20, fanIn: Int = 64, removeOnInterrupt: Bool = false) {
         self.bufferBytes = max(bufferBytes, 1)
         self.fanIn = max(fanIn, 2)
-        // The interrupt handlers are armed now, long before a spill: a signal source is armed
-        // asynchronously, and until then the signal would be ignored.
         if removeOnInterrupt { SpillFolders.prepare() }
     }
 
@@ -39,15 +39,15 @@ public final class FactsSorter {
     /// How many sorted runs went to temporary files so far.
     public var spilled: Int { runs.count }
 
-    public func add(_ line: String) throws {
-        buffer.append(line)
-        buffered += line.utf8.count + 48
+    public func add(_ fact: Fact) throws {
+        buffer.append(fact)
+        buffered += fact.heldBytes
         if buffered >= bufferBytes { try spill() }
     }
 
     private func spill() throws {
         guard !buffer.isEmpty else { return }
-        buffer.sort(by: FactsSorter.precedes)
+        buffer.sort(by: Fact.precedes)
         let folder = try self.folder ?? {
             let made = try SpillFolders.make()
             self.folder = made
@@ -56,8 +56,9 @@ public final class FactsSorter {
         let file = folder.appendingPathComponent("run-\(runs.count)")
         var data = Data()
         data.reserveCapacity(buffered)
-        for line in buffer {
-            data.append(contentsOf: line.utf8)
+        // Between this process's memory and the disk: each fact as its line.
+        for fact in buffer {
+            data.append(contentsOf: fact.line.utf8)
             data.append(0x0A)
         }
         let handle = try SpillFolders.create(file)
@@ -68,12 +69,11 @@ public final class FactsSorter {
         buffered = 0
     }
 
-
-    /// Hands every line over in byte order.
-    public func finish(_ body: (String) -> Void) throws {
+    /// Hands every fact over in the byte order of their lines.
+    public func finish(_ body: (Fact) -> Void) throws {
         if runs.isEmpty {
-            buffer.sort(by: FactsSorter.precedes)
-            for line in buffer { body(line) }
+            buffer.sort(by: Fact.precedes)
+            for fact in buffer { body(fact) }
             buffer = []
             return
         }
@@ -98,7 +98,14 @@ public final class FactsSorter {
             for run in runs.prefix(fanIn) { try? FileManager.default.removeItem(at: run) }
             runs = Array(runs.dropFirst(fanIn)) + [merged]
         }
-        try FactsSorter.merge(runs, body)
+        // The lines read back into facts: every one was a fact when it was written.
+        let decoder = JSONTextDecoder()
+        var unread: Error?
+        try FactsSorter.merge(runs) { line in
+            guard unread == nil else { return }
+            do { body(try Fact(line: line, decoder: decoder)) } catch { unread = error }
+        }
+        if let unread { throw SpillError(path: folder?.path ?? "", reason: "a line read back is no fact (\(unread))") }
     }
 
     /// The bytes a run is read (and a merged run written) by at a time.
@@ -162,15 +169,16 @@ struct SpillError: Error, CustomStringConvertible {
 }
 
 /// The league's spill folders: made private (`mkdtemp`, 0700) with private files (0600), and removed
-/// when their sorter is done, or at SIGINT or SIGTERM once `prepare` armed handlers (Dispatch signal
-/// sources, so the removal runs on a thread of its own, not inside a signal handler) that remove
-/// every folder still listed, then end the process by the same signal, as it would have ended.
+/// when their sorter is done, or at SIGINT or SIGTERM once `prepare` armed the interrupt handling:
+/// a thread of its own waits for either signal (`sigwait`), removes every folder still listed (not
+/// inside a signal handler), then ends the process by the same signal, as it would have ended.
 enum SpillFolders {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var folders: Set<String> = []
-    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
-    /// Set by an interrupt's handler: no more spill files.
+    /// Set by an interrupt's handling: no more spill files.
     nonisolated(unsafe) private static var ending = false
+    /// The thread that waits for SIGINT and SIGTERM; nil until `prepare` made it.
+    nonisolated(unsafe) private static var waiter: pthread_t?
 
     /// A new folder under `$TMPDIR` (or /tmp) that only this user may open.
     static func make() throws -> URL {
@@ -207,40 +215,77 @@ enum SpillFolders {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// Arms the interrupt handlers (once per process).
-    static func prepare() {
-        lock.lock()
-        installHandlers()
-        lock.unlock()
+    /// SIGINT and SIGTERM.
+    private static var interrupts: sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        return set
     }
 
-    /// Called under the lock.
-    private static func installHandlers() {
-        guard sources.isEmpty else { return }
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                // Held to the end: no spill file is made from here on (`create`), so each folder's
-                // removal finds every file there is. A write to a file already made goes to its
-                // removed name, harmlessly.
-                lock.lock()
-                ending = true
-                for path in folders { try? FileManager.default.removeItem(atPath: path) }
-                // The process ends by the signal from this thread: default action, unblocked here
-                // (Dispatch's threads block signals), raised to this thread. A signal sent to the
-                // process instead could be taken by Dispatch's own watch again, and run this handler
-                // a second time, waiting for the lock held here, while the process lived on.
-                signal(number, SIG_DFL)
-                var only = sigset_t()
-                sigemptyset(&only)
-                sigaddset(&only, number)
-                pthread_sigmask(SIG_UNBLOCK, &only, nil)
-                raise(number)
-                _exit(128 + number)  // not reached: the default action of SIGINT and SIGTERM ends the process
-            }
-            source.resume()
-            sources.append(source)
+    /// Arms the interrupt handling (once per process), wholly before it returns, so that no signal
+    /// is lost at any moment: both signals are blocked in the calling thread (and so in every thread
+    /// it makes from here on; Dispatch's threads block them anyway), so one sent from now on waits,
+    /// pending, for the waiting thread's `sigwait`; a thread made earlier that does not block them
+    /// runs `forward`, which passes the signal on to that thread.
+    ///
+    /// Before, a Dispatch signal source did this, with the signals set to SIG_IGN until it was
+    /// armed: Dispatch arms a source on its manager thread, later (that thread was first made then),
+    /// and a signal sent to a process that ignores it is dropped by the kernel at once. A 1 KiB sort
+    /// buffer spills within a millisecond of `prepare`, and on a loaded machine the manager thread
+    /// ran later still: a SIGTERM sent as soon as the spill appeared was dropped, and the process
+    /// waited on its stdin for good (testSpillsArePrivateAndGoneAfterAnInterrupt hung).
+    ///
+    /// The calling thread keeps the signals blocked, and a process it starts would inherit that:
+    /// `badgectl league` starts none.
+    static func prepare() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard waiter == nil else { return }
+        var signals = interrupts
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        var thread = pthread_t()
+        // The new thread starts with this thread's mask: both signals blocked, as `sigwait` wants.
+        guard pthread_create(&thread, nil, { _ in SpillFolders.waitForInterrupt() }, nil) == 0 else {
+            // No thread: the signals end the process as before `prepare` (the spills stay).
+            pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+            return
         }
+        waiter = thread
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = SpillFolders.forward
+        action.sa_flags = SA_RESTART
+        sigemptyset(&action.sa_mask)
+        sigaction(SIGINT, &action, nil)
+        sigaction(SIGTERM, &action, nil)
+    }
+
+    /// The signal handler, for a thread that does not block the signals: hands the signal to the
+    /// waiting thread (`pthread_kill` is async-signal-safe; `waiter` is set before the handler is).
+    private static let forward: @convention(c) (Int32) -> Void = { number in
+        if let waiter = SpillFolders.waiter { pthread_kill(waiter, number) }
+    }
+
+    /// The waiting thread: at the first SIGINT or SIGTERM, removes every folder still listed and
+    /// ends the process by that signal.
+    private static func waitForInterrupt() -> UnsafeMutableRawPointer? {
+        var signals = interrupts
+        var number: Int32 = 0
+        while sigwait(&signals, &number) != 0 {}
+        // Held to the end: no spill file is made from here on (`create`), so each folder's removal
+        // finds every file there is. A write to a file already made goes to its removed name, harmlessly.
+        lock.lock()
+        ending = true
+        for path in folders { try? FileManager.default.removeItem(atPath: path) }
+        // The process ends by the signal from this thread: default action, unblocked here, raised to
+        // this thread (a second signal meanwhile waits, blocked, and ends it the same way).
+        signal(number, SIG_DFL)
+        var only = sigset_t()
+        sigemptyset(&only)
+        sigaddset(&only, number)
+        pthread_sigmask(SIG_UNBLOCK, &only, nil)
+        raise(number)
+        _exit(128 + number)  // not reached: the default action of SIGINT and SIGTERM ends the process
     }
 }

@@ -8,10 +8,11 @@ import RunFiles
 /// crowns, leaderboards, Local Legends, club challenges and rarity, in a fixed order.
 ///
 /// The stage is a map and a reduce (docs/league.md, "Map and reduce"): `facts` turns an evaluated
-/// athlete into facts lines, one per group it is in (a segment, a badge and tier, a team, and the
-/// global group); `Reduce` takes the lines sorted by group and computes one group at a time, so its
-/// memory is the largest group's facts, not the number of athletes (`FactsSorter` sorts in bounded
-/// memory).
+/// athlete into facts, one per group it is in (a segment, a badge and tier, a team, and the global
+/// group); `Reduce` takes the facts sorted by group and computes one group at a time, so its memory
+/// is the largest group's facts, not the number of athletes (`FactsSorter` sorts in bounded memory).
+/// Inside one process the facts stay typed (`Fact`); facts lines (`KEY<tab>JSON`) are their form
+/// between processes (`--facts`, `--from-facts`) and in spill files.
 public final class League {
     /// What the stage computes beside the leaderboards.
     public struct Options {
@@ -112,7 +113,7 @@ public final class League {
     /// Why a hook's call failed or a group's facts were refused, in the order they happened.
     public private(set) var failures: [String] = []
     /// The facts `add` took (`lines()` sorts and reduces them): BadgeKit's in-memory path.
-    private var taken: [String] = []
+    private var taken: [Fact] = []
 
     public init(packs: [RulePack], options: Options) {
         self.options = options
@@ -145,12 +146,12 @@ public final class League {
         return failures
     }
 
-    // MARK: - The map: facts lines, one per group an athlete is in
+    // MARK: - The map: facts, one per group an athlete is in
 
-    /// The facts of one evaluated athlete (the runs the rules saw and what they awarded): one line
+    /// The facts of one evaluated athlete (the runs the rules saw and what they awarded): one fact
     /// per group the athlete is in (`FactsKey`): the global group, each segment it has an effort on,
     /// each badge and tier it holds (when it has a counted run), its team.
-    public func facts(athlete: String, profile: Profile, runs: [RunSummary], evaluation: Evaluation) -> [String] {
+    public func facts(athlete: String, profile: Profile, runs: [RunSummary], evaluation: Evaluation) -> [Fact] {
         var latestEnd: Double?
         var totals: [RunTotals] = []
         var best: [String: Effort] = [:]
@@ -174,10 +175,10 @@ public final class League {
                 }
             }
         }
-        var out = [FactsKey.global.line(FactRecord(athlete: athlete, athletes: runs.isEmpty ? 0 : 1, latestEnd: latestEnd))]
+        var out = [FactsKey.global.fact(FactRecord(athlete: athlete, athletes: runs.isEmpty ? 0 : 1, latestEnd: latestEnd))]
         for segment in segments {
             guard let effort = best[segment.name] else { continue }
-            out.append(FactsKey.segment(segment.name).line(FactRecord(
+            out.append(FactsKey.segment(segment.name).fact(FactRecord(
                 athlete: athlete, sex: profile.sex, birthDate: profile.birthDate, team: profile.team,
                 best: effort, effortTimes: effortTimes[segment.name] ?? [])))
         }
@@ -185,18 +186,18 @@ public final class League {
             var held: Set<[String]> = []
             for award in evaluation.awards { held.insert([award.pack, award.badge, award.tier]) }
             for key in held.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-                out.append(FactsKey.badge(key).line(FactRecord(athlete: athlete)))
+                out.append(FactsKey.badge(key).fact(FactRecord(athlete: athlete)))
             }
         }
-        if let team = profile.team { out.append(FactsKey.team(team).line(FactRecord(athlete: athlete, runs: totals))) }
+        if let team = profile.team { out.append(FactsKey.team(team).fact(FactRecord(athlete: athlete, runs: totals))) }
         return out
     }
 
-    /// One empty facts line per segment and per declared badge and tier, so that their groups exist
-    /// (a badge nobody holds still has its rarity line, a segment nobody ran still calls the hooks).
+    /// One empty fact per segment and per declared badge and tier, so that their groups exist (a
+    /// badge nobody holds still has its rarity line, a segment nobody ran still calls the hooks).
     /// Every map writes them; the reduce takes a group's markers as one.
-    public func markers() -> [String] {
-        segments.map { FactsKey.segment($0.name).line(FactRecord()) } + declared.map { FactsKey.badge($0).line(FactRecord()) }
+    public func markers() -> [Fact] {
+        segments.map { FactsKey.segment($0.name).fact(FactRecord()) } + declared.map { FactsKey.badge($0).fact(FactRecord()) }
     }
 
     /// Takes one evaluated athlete (BadgeKit's path: `lines()` then sorts and reduces in memory).
@@ -204,11 +205,12 @@ public final class League {
         taken += facts(athlete: athlete, profile: profile, runs: runs, evaluation: evaluation)
     }
 
-    /// Every line of the athletes `add` took: their facts sorted (`FactsSorter.precedes`) and reduced.
+    /// Every line of the athletes `add` took: their facts sorted (`Fact.precedes`, the order of their
+    /// lines) and reduced, typed throughout.
     public func lines() -> [LeagueLine] {
         var out: [LeagueLine] = []
         let reduce = Reduce(league: self) { out.append($0) }
-        for line in (markers() + taken).sorted(by: FactsSorter.precedes) { reduce.take(line) }
+        for fact in (markers() + taken).sorted(by: Fact.precedes) { reduce.take(fact) }
         reduce.finish()
         return out
     }
@@ -223,9 +225,9 @@ public final class League {
 
     // MARK: - The reduce: one group at a time
 
-    /// The reduce over facts lines sorted by group key (`FactsSorter`): the global group first (its
-    /// lines summed as they come), then one group at a time, its lines held until the next key. Its
-    /// memory is the largest group's facts.
+    /// The reduce over facts sorted by group key (`FactsSorter`, `Fact.precedes`): the global group
+    /// first (its facts summed as they come), then one group at a time, its facts held until the next
+    /// key. Its memory is the largest group's facts.
     public final class Reduce {
         let league: League
         let emit: (LeagueLine) -> Void
@@ -244,21 +246,20 @@ public final class League {
         /// The instant the windows end at: `--as-of`'s, else the end of the latest run (nil: no run had a start).
         public var asOf: Double? { league.options.asOf ?? latestEnd }
 
-        /// Takes the next facts line (`KEY<tab>JSON`, lines of one key together, the global key first);
-        /// a line that is not one is refused in `failures`.
+        /// Takes the next facts line (`KEY<tab>JSON`) of another process: read into a `Fact` and
+        /// taken; a line that is not one is refused in `failures`.
         public func take(_ line: String) {
-            guard let tab = line.firstIndex(of: "\t") else {
-                league.failures.append(League.Message.notFacts("no tab after the group key"))
-                return
-            }
-            let lineKey = String(line[..<tab])
-            let record: FactRecord
             do {
-                record = try decoder.decode(FactRecord.self, from: Array(line[line.index(after: tab)...].utf8), source: "JSON")
+                take(try Fact(line: line, decoder: decoder))
             } catch {
                 league.failures.append(League.Message.notFacts("\(error)"))
-                return
             }
+        }
+
+        /// Takes the next fact (facts of one key together, the global key first).
+        public func take(_ fact: Fact) {
+            let lineKey = fact.key
+            let record = fact.record
             // Another shard's numbers, checked before any sum or date: 2^63-1 athletes or a 1e19 end never trap.
             if let problem = record.implausibility {
                 league.failures.append(League.Message.notFacts(problem))

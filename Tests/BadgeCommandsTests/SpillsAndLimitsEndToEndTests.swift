@@ -33,10 +33,11 @@ final class SpillsAndLimitsEndToEndTests: XCTestCase {
             process.standardInput = input
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
+            // Enough facts for several 1 KiB runs, in the pipe before the process starts: they fit
+            // its buffer, so the write never waits on the process.
+            try input.fileHandleForWriting.write(contentsOf: Self.pipeful(facts))
             try process.run()
             defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-            // Enough facts for several 1 KiB runs.
-            input.fileHandleForWriting.write(Data(String(repeating: facts, count: 20).utf8))
             // Wait for the spill folder and its first files (the process then waits for more input).
             var spill: String?
             var files: [String] = []
@@ -55,11 +56,75 @@ final class SpillsAndLimitsEndToEndTests: XCTestCase {
                 XCTAssertEqual((mode as? NSNumber)?.intValue, 0o600, file)
             }
             kill(process.processIdentifier, number)
-            process.waitUntilExit()
+            guard Self.waitForExit(process) else {
+                XCTFail("signal \(number): the process did not end within \(Self.exitTimeout) s")
+                try? input.fileHandleForWriting.close()
+                continue
+            }
             XCTAssertEqual(process.terminationReason, .uncaughtSignal, "signal \(number)")
             XCTAssertEqual(process.terminationStatus, number)
             XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: temporary.path), [], "signal \(number): the spills are removed")
             try? input.fileHandleForWriting.close()
+        }
+    }
+
+    /// Copies of `facts` up to 48 KB (at least one): what a pipe's 64 KiB buffer takes at once.
+    static func pipeful(_ facts: String) -> Data {
+        Data(String(repeating: facts, count: max(1, 48_000 / max(facts.utf8.count, 1))).utf8)
+    }
+
+    /// How long a signalled process may take to end before the test fails (and kills it).
+    static let exitTimeout = 30.0
+
+    /// Waits for `process` to end, at most `exitTimeout` seconds; false (the process killed) when it
+    /// did not: a lost signal fails the test instead of hanging it.
+    static func waitForExit(_ process: Process) -> Bool {
+        let deadline = Date().addingTimeInterval(exitTimeout)
+        while process.isRunning, Date() < deadline { usleep(10_000) }
+        guard process.isRunning else {
+            process.waitUntilExit()
+            return true
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        return false
+    }
+
+    /// SIGTERM or SIGINT at any moment of the reduce's start, from before its sorter arms the
+    /// interrupt handling to its first spills: the process ends by that signal every time, and leaves
+    /// no spill behind. (The handling was armed asynchronously once, with the signals ignored until
+    /// then: a signal in that window was lost, and the process waited on its stdin for good.)
+    func testAnInterruptAtAnyMomentEndsTheProcess() throws {
+        let folder = try TemporaryFolder()
+        let (facts, options) = try facts(in: folder)
+        let input = Self.pipeful(facts)
+        for round in 0..<12 {
+            let number = round % 2 == 0 ? SIGTERM : SIGINT
+            let temporary = try TemporaryFolder()
+            let process = Process()
+            process.executableURL = CLI.binary
+            process.arguments = ["league", "--from-facts", "--sort-buffer-kib", "1"] + options
+            process.currentDirectoryURL = CLI.repository
+            process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.path]) { $1 }
+            let pipe = Pipe()
+            process.standardInput = pipe
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            // In the pipe before the process starts (it fits the buffer), and stdin stays open.
+            let writer = pipe.fileHandleForWriting
+            try writer.write(contentsOf: input)
+            try process.run()
+            // Rounds 0 to 11: at once, then ever later into the start (pack loading, the sorter, the spills).
+            usleep(UInt32(round) * 25_000)
+            kill(process.processIdentifier, number)
+            guard Self.waitForExit(process) else {
+                XCTFail("round \(round), signal \(number): the process did not end within \(Self.exitTimeout) s")
+                continue
+            }
+            XCTAssertEqual(process.terminationReason, .uncaughtSignal, "round \(round)")
+            XCTAssertEqual(process.terminationStatus, number, "round \(round)")
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: temporary.path), [], "round \(round): no spill left")
+            try? writer.close()
         }
     }
 

@@ -112,10 +112,10 @@ struct LeagueCommand: ParsableCommand {
             }
         }
         if facts {
-            // The map alone: each athlete's facts lines as it is evaluated, unsorted.
+            // The map alone: each athlete's facts as it is evaluated, unsorted, as lines for another process.
             var pending: [UInt8] = []
-            let reading = LeagueCommand.map(setup: setup, league: league, from: 0) { line in
-                pending += Array(line.utf8) + [0x0A]
+            let reading = LeagueCommand.map(setup: setup, league: league, from: 0) { fact in
+                pending += Array(fact.line.utf8) + [0x0A]
                 if pending.count >= 1 << 16 { WorkerCommand.writeAll(pending, to: 1); pending = [] }
             }
             WorkerCommand.writeAll(pending, to: 1)
@@ -126,9 +126,9 @@ struct LeagueCommand: ParsableCommand {
         // Map (or read facts), sort in bounded memory, reduce one group at a time.
         let sorter = FactsSorter(bufferBytes: sortBufferKib << 10, removeOnInterrupt: true)
         var sortError: Error?
-        let add: (String) -> Void = { line in
+        let add: (Fact) -> Void = { fact in
             guard sortError == nil else { return }
-            do { try sorter.add(line) } catch { sortError = error }
+            do { try sorter.add(fact) } catch { sortError = error }
         }
         let reading = fromFacts
             ? LeagueCommand.readFacts(from: 0, add)
@@ -178,9 +178,9 @@ struct LeagueCommand: ParsableCommand {
     typealias Setup = Worker.Setup
 
     /// The map: reads every line of `descriptor`, evaluates each athlete through the worker and hands
-    /// over its facts lines (after the groups' markers) as it goes; nothing of an athlete is kept.
-    static func map(setup: Setup, league: League, from descriptor: Int32, _ write: @escaping (String) -> Void) -> Outcome {
-        for line in league.markers() { write(line) }
+    /// over its facts (after the groups' markers) as it goes; nothing of an athlete is kept.
+    static func map(setup: Setup, league: League, from descriptor: Int32, _ write: @escaping (Fact) -> Void) -> Outcome {
+        for fact in league.markers() { write(fact) }
         let worker = Worker(setup: setup, write: { _ in }, flush: {})
         worker.diagnose = { Console.error(CommandError.prefix + $0) }
         var teams: [String: String] = [:]
@@ -189,7 +189,7 @@ struct LeagueCommand: ParsableCommand {
             // Sex and birth date are the athlete's profile, as the worker read it from their lines
             // (the one profile parser; WorkerLine.Profiles); the team is the league's own field.
             let profile = League.Profile(sex: given?.sex, birthDate: given?.birthDate, team: teams.removeValue(forKey: athlete))
-            for line in league.facts(athlete: athlete, profile: profile, runs: runs, evaluation: evaluation) { write(line) }
+            for fact in league.facts(athlete: athlete, profile: profile, runs: runs, evaluation: evaluation) { write(fact) }
         }
         let limit = AthleteGrouping.maximumLineBytes
         let readError = LineReader(descriptor: descriptor, maximumBytes: limit).forEach { item in
@@ -215,8 +215,9 @@ struct LeagueCommand: ParsableCommand {
     }
 
     /// Reads facts lines (`--facts`'s, in any order) from `descriptor` and hands over each that is
-    /// one (`KEY<tab>JSON` with a known key and a facts object); any other is skipped and named.
-    static func readFacts(from descriptor: Int32, _ add: (String) -> Void) -> Outcome {
+    /// one (`KEY<tab>JSON` with a known key and a facts object) as its fact, read once; any other is
+    /// skipped and named.
+    static func readFacts(from descriptor: Int32, _ add: (Fact) -> Void) -> Outcome {
         let decoder = JSONTextDecoder()
         var skipped = 0
         let readError = LineReader(descriptor: descriptor, maximumBytes: 64 << 20).forEach { item in
@@ -231,8 +232,7 @@ struct LeagueCommand: ParsableCommand {
                     return
                 }
                 do {
-                    _ = try decoder.decode(FactRecord.self, from: Array(text[text.index(after: tab)...].utf8), source: "JSON")
-                    add(text)
+                    add(try Fact(key: String(text[..<tab]), text: String(text[text.index(after: tab)...]), decoder: decoder))
                 } catch {
                     skipped += 1
                     Console.error(CommandError.prefix + "line \(number): " + League.Message.notFacts("\(error)"))
