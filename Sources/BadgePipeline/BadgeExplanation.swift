@@ -62,6 +62,9 @@ public struct BadgeExplanation: Encodable, Sendable {
     /// whole second below the rule's pace). Each is rounded to the qualifying side, so
     /// `badgectl whatif DIR --distance <distance_m>m --pace <pace>` earns the tier.
     public var targets: [Target] = []
+    /// The badge's awards a saved state took back and does not hold now (`explain --state`): each
+    /// with when and why (`StateStore.takenBack`). Empty without a state.
+    public var withdrawn: [Withdrawal] = []
 
     /// A run that would earn `tier`: at least `distanceMeters`, at `paceSecondsPerKilometre` or faster
     /// (nil: any pace); `rule` names the rule whose status gave it (nil: from the silver and gold paces).
@@ -177,5 +180,6 @@ public struct BadgeExplanation: Encodable, Sendable {
         case measureNotes = "measure_notes"
         case exclusions
         case targets
+        case withdrawn
     }
 }

@@ -26,6 +26,9 @@ public struct ReportInput: Sendable {
     /// What `badgectl league`'s lines say of the runner (`report --league`): a League section with
     /// their crowns, ranks and Local Legend status, and each badge's rarity on the wall; nil: neither.
     public var league: ReportLeague?
+    /// Awards a saved state took back and the runs do not give again (`report --state`): a section of
+    /// their own, each with when and why; empty: no section.
+    public var takenBack: [ReportTakenBack] = []
 
     public init(
         title: String, generatedAt: Date, badges: [ReportBadge], runs: [RunSummary],
@@ -153,4 +156,18 @@ public struct NextBadge: Sendable, Equatable {
     public var name: String
     public var remainingMeters: Double
     public init(name: String, remainingMeters: Double) { self.name = name; self.remainingMeters = remainingMeters }
+}
+
+/// An award a saved state took back (`report --state`): the badge's name, the tier and run it was
+/// on, the date it was taken back and why (`run 'x' removed; given to run 'y' instead`).
+public struct ReportTakenBack: Sendable, Equatable {
+    public var badge: String
+    public var tier: String
+    public var run: String
+    public var date: String
+    public var why: String
+
+    public init(badge: String, tier: String, run: String, date: String, why: String) {
+        self.badge = badge; self.tier = tier; self.run = run; self.date = date; self.why = why
+    }
 }

@@ -160,4 +160,50 @@ final class RemoveEndToEndTests: XCTestCase {
         XCTAssertTrue(none.stderr.contains("holds no run '2026-09-12-fiften.gpx'; did you mean '2026-09-12-fifteen.gpx'?"), none.stderr)
         XCTAssertEqual(try CLI.run(["add", "--state", state, "--all-awards", "--format", "json"]).status, 0)
     }
+
+    /// `explain --state` and `report --state` name the awards a state took back, when and why, while
+    /// the runs do not give them again: after `remove` of the ten-miles run (Ten Miler moves to the
+    /// half marathon), the folder without it shows Ten Miler's earned and best on it as taken back;
+    /// the folder with it (which gives them again), and the state after the run is added back, show none.
+    func testExplainAndTheReportNameWhatTheStateTookBack() throws {
+        let folder = try TemporaryFolder()
+        let runs = folder.path + "/runs", state = folder.path + "/state", removed = "2026-10-03-ten-miles.gpx"
+        try FileManager.default.copyItem(atPath: CLI.repository.path + "/runs", toPath: runs)
+        XCTAssertEqual(try CLI.run(["evaluate", runs, "--state", state] + Self.common).status, 0)
+        XCTAssertEqual(try CLI.run(["remove", "--state", state, removed]).status, 0)
+        try FileManager.default.moveItem(atPath: runs + "/" + removed, toPath: folder.path + "/" + removed)
+        let why = "run '\(removed)' removed; given to run '2026-10-18-half.gpx' instead"
+
+        let table = try CLI.run(["explain", "ten-miler", runs, "--state", state, "--wide"] + Self.common)
+        XCTAssertEqual(table.status, 0, table.stderr)
+        XCTAssertTrue(table.stdout.contains("Taken back (by the saved state):"), table.stdout)
+        XCTAssertTrue(table.stdout.contains("earned  \(removed)"), table.stdout)
+        XCTAssertTrue(table.stdout.contains(why), table.stdout)
+        let json = try self.json(try CLI.run(["explain", "ten-miler", runs, "--state", state, "--format", "json"] + Self.common).stdout, "explain")
+        let withdrawn = try XCTUnwrap(json["withdrawn"] as? [[String: Any]])
+        XCTAssertEqual(withdrawn.map { ($0["award"] as? [String: Any])?["tier"] as? String }, ["earned", "best"])
+        XCTAssertEqual(Set(withdrawn.map { ($0["award"] as? [String: Any])?["run"] as? String }), [removed])
+        XCTAssertEqual(Set(withdrawn.map { $0["why"] as? String }), [why])
+        // Without --state, nothing is named: explain explains the folder.
+        XCTAssertEqual((try self.json(try CLI.run(["explain", "ten-miler", runs, "--format", "json"] + Self.common).stdout, "explain")["withdrawn"]
+                        as? [Any])?.count, 0)
+
+        let page = folder.path + "/report.html"
+        XCTAssertEqual(try CLI.run(["report", runs, "--state", state, "-o", page] + Self.common).status, 0)
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        XCTAssertTrue(html.contains("<h2>Taken back</h2>"), html)
+        XCTAssertTrue(html.contains("<td>Ten Miler</td><td>earned</td><td>\(removed)</td>"), html)
+
+        // The folder that still holds the run gives its awards again: nothing is named as taken back.
+        try FileManager.default.moveItem(atPath: folder.path + "/" + removed, toPath: runs + "/" + removed)
+        let again = try self.json(try CLI.run(["explain", "ten-miler", runs, "--state", state, "--format", "json"] + Self.common).stdout, "explain")
+        XCTAssertEqual((again["withdrawn"] as? [Any])?.count, 0)
+        // Added back to the state: it holds them again, and takes nothing back.
+        XCTAssertEqual(try CLI.run(["add", "--state", state, runs + "/" + removed]).status, 0)
+        try FileManager.default.moveItem(atPath: runs + "/" + removed, toPath: folder.path + "/" + removed)
+        let held = try self.json(try CLI.run(["explain", "ten-miler", runs, "--state", state, "--format", "json"] + Self.common).stdout, "explain")
+        XCTAssertEqual((held["withdrawn"] as? [Any])?.count, 0)
+        XCTAssertFalse(try CLI.run(["report", runs, "--state", state, "-o", page] + Self.common).stdout.isEmpty)
+        XCTAssertFalse(try String(contentsOfFile: page, encoding: .utf8).contains("<h2>Taken back</h2>"))
+    }
 }

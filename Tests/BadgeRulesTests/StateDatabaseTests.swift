@@ -76,8 +76,8 @@ final class StateDatabaseTests: XCTestCase {
 
     /// Adding one run writes the same rows whether the history holds 101 or 302 runs: the header,
     /// the run, the rule's row, the award it made (its tier is held already), the `finish` award that
-    /// moved (old row deleted, new one inserted), and the one key of the map of days (kept one key a
-    /// row) it wrote. Counted through the database's change counter.
+    /// moved (old row deleted, new one inserted) and its withdrawal recorded, and the one key of the map
+    /// of days (kept one key a row) it wrote. Counted through the database's change counter.
     func testAnAdditionTouchesOnlyTheRowsThatChange() throws {
         let fixture = try weeklyPack()
         let engine = fixture.engine(["weekly"])
@@ -98,8 +98,9 @@ final class StateDatabaseTests: XCTestCase {
             written.append(update.rowsWritten)
             XCTAssertEqual(try store.database().queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM state_key WHERE path = 'days'") }, count + 1)
         }
-        // header 1, run 1, rule 1, award 1, held 0, finish: 1 deleted + 1 inserted, state_key 1.
-        XCTAssertEqual(written, [7, 7])
+        // header 1, run 1, rule 1, award 1, held 0, finish: 1 deleted + 1 inserted, state_key 1, and the
+        // best taken back recorded (withdrawn 1).
+        XCTAssertEqual(written, [8, 8])
     }
 
     /// A rule that reads and writes a large map every way a rule can: by key, nil deletes, pairs,

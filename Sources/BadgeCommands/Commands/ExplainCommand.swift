@@ -37,6 +37,11 @@ struct ExplainCommand: ParsableCommand {
     @Option(name: .long, help: "Output format: table (for people) or json.")
     var format: OutputFormat = .table
 
+    @Option(name: .long, help: ArgumentHelp(
+        "A saved state (made by evaluate --state, kept by add, remove or a worker --state-dir's athlete folder): also name the badge's awards it took back, when and why.",
+        valueName: "dir"))
+    var state: String?
+
     @OptionGroup var cacheOptions: CacheOptions<SummaryCache>
 
     @Flag(name: .long, help: "Show every column of the table, however wide (by default it fits the terminal or $COLUMNS).")
@@ -71,8 +76,14 @@ struct ExplainCommand: ParsableCommand {
             throw CommandError.badgeOfUnloadedPack(id: badge, failures: pipeline.engine.loadFailures.map(\.description))
         }
         let outcome = try pipeline.run(directory: directory, cache: cacheOptions.open())
-        let explanation = BadgeExplanation(badge: target, theme: pipeline.theme.name, evaluation: outcome.evaluation,
+        var explanation = BadgeExplanation(badge: target, theme: pipeline.theme.name, evaluation: outcome.evaluation,
                                            runs: outcome.folder.runs, fileErrors: outcome.folder.errors.map { "\($0.message)" })
+        if let state {
+            // What the state took back and the folder does not give again.
+            let given = Set(outcome.evaluation.awards.map(IncrementalEvaluator.identity))
+            explanation.withdrawn = try StateStore(directory: state).takenBack()
+                .filter { $0.award.badge == target.id && !given.contains(IncrementalEvaluator.identity($0.award)) }
+        }
         switch format {
         case .json: return (try JSONOutput.encode(explanation), explanation)
         case .table: return (Self.table(explanation), explanation)
@@ -143,6 +154,16 @@ struct ExplainCommand: ParsableCommand {
                 }
                 if let evidence = award.evidence { out.append("    evidence: \(evidence.text)") }
             }
+        }
+        if !e.withdrawn.isEmpty {
+            out.append("")
+            out.append("Taken back (by the saved state):")
+            var table = TextTable("TIER", "RUN", "TAKEN BACK", "WHY")
+            table.droppable = ["RUN"]
+            for withdrawal in e.withdrawn {
+                table.add(withdrawal.award.tier, withdrawal.award.run, Format.date(withdrawal.at), withdrawal.why)
+            }
+            out.append(table.render())
         }
         for note in e.measureNotes { out.append("Note: \(note)") }
         if !e.exclusions.isEmpty {

@@ -54,6 +54,11 @@ struct ReportCommand: ParsableCommand {
         valueName: "dir"))
     var credentials: String?
 
+    @Option(help: ArgumentHelp(
+        "A saved state (made by evaluate --state, kept by add, remove or a worker --state-dir's athlete folder): a section names the awards it took back, when and why.",
+        valueName: "dir"))
+    var state: String?
+
     @OptionGroup var options: PipelineOptions
     @OptionGroup var cacheOptions: CacheOptions<RouteCache>
 
@@ -73,6 +78,14 @@ struct ReportCommand: ParsableCommand {
         var input = ReportCommand.input(report, catalogue: themed, packBadges: packBadges,
                                         title: title, imagesDirectory: images, credentialLinks: links)
         ReportCommand.addGeography(to: &input, packs: pipeline.engine.packs)
+        if let state {
+            // What the state took back and these runs do not give again.
+            let given = Set(outcome.evaluation.awards.map(IncrementalEvaluator.identity))
+            let names = Dictionary((themed.badges + packBadges).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+            input.takenBack = try StateStore(directory: state).takenBack().filter { !given.contains(IncrementalEvaluator.identity($0.award)) }.map {
+                ReportTakenBack(badge: names[$0.award.badge] ?? $0.award.badge, tier: $0.award.tier, run: $0.award.run, date: Format.date($0.at), why: $0.why)
+            }
+        }
         do {
             if let league, let leagueAthlete { input.league = try ReportLeague.read(path: league, athlete: leagueAthlete) }
             let bytes = try HTMLReport.write(input, to: output)

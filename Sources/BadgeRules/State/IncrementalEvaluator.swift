@@ -24,6 +24,31 @@ public struct StateUpdate: Sendable {
     public var rowsWritten: Int = 0
 }
 
+/// An award a saved state took back (`add`, `remove`, `worker --state-dir`), when and why: what
+/// `explain --state` and `report --state` name.
+public struct Withdrawal: Codable, Sendable, Equatable {
+    /// The award as it was given.
+    public var award: Award
+    /// When it was taken back, `YYYY-MM-DDThh:mm:ssZ`.
+    public var at: String
+    /// Why: the change that took it back (`run 'x' removed`, `run 'x' no longer counts`), and the
+    /// run it went to instead when the same badge and tier went to another (`given to run 'y' instead`).
+    public var why: String
+
+    public init(award: Award, at: String, why: String) { self.award = award; self.at = at; self.why = why }
+
+    /// `withdrawn` stamped now, each with `reason` (or "no longer earned") and the run the same
+    /// badge and tier went to instead among `added`, if one did.
+    static func stamped(_ withdrawn: [Award], added: [Award], reason: String?) -> [Withdrawal] {
+        let now = Timestamps.iso8601(Date().timeIntervalSince1970.rounded(.down))
+        return withdrawn.map { award in
+            let instead = added.first { $0.pack == award.pack && $0.badge == award.badge && $0.tier == award.tier && $0.run != award.run }
+            let why = [reason ?? "no longer earned", instead.map { "given to run '\($0.run)' instead" }].compactMap { $0 }.joined(separator: "; ")
+            return Withdrawal(award: award, at: now, why: why)
+        }
+    }
+}
+
 /// Evaluation that goes on from a saved state (`evaluate --state DIR`, `badgectl add --state DIR`):
 /// each fold's state is saved after the last run (before `finish`), and added runs are handed to
 /// the rules with that state. `finish` runs again on a copy, so awards it makes can be withdrawn or
@@ -208,7 +233,7 @@ public struct IncrementalEvaluator: Sendable {
         next.runsBytes += runBytes.count
         let written = database.rowsWritten
         try database.add(next, added: entries, firstPosition: state.runCount, old: rules, rules: after, seeds: seeds, nextSequence: nextSequence,
-                         position: position)
+                         position: position, withdrawals: Withdrawal.stamped(withdrawn, added: added, reason: nil))
         let rowsWritten = database.rowsWritten - written
         after.removeAll()
         evaluation.runOrder = savedRuns.map(\.id) + fresh.map(\.id)
@@ -255,6 +280,7 @@ public struct IncrementalEvaluator: Sendable {
     func replay(database: StateDatabase, fresh: [RunSummary], removing: Set<String> = [], reason: String, folder: String?,
                 reusing reused: ReusedEvaluator? = nil) throws -> StateUpdate {
         let before = try database.awards()
+        let taken = try database.withdrawals()
         let replacing = Set(fresh.map(\.id)).union(removing)
         let saved = try store.summaries(try database.allRuns()).filter { !replacing.contains($0.id) }
         try? database.queue.close()
@@ -263,6 +289,9 @@ public struct IncrementalEvaluator: Sendable {
         try store.save(rules: rules, runs: runs, packs: engine.packs, zone: zone, folder: folder, catalogue: engine.catalogue.file,
                        athlete: athleteFile)
         let (added, withdrawn) = IncrementalEvaluator.difference(before: before, after: evaluation.awards)
+        // The awards taken back so far, and now these: the state was written whole, its record goes on.
+        let record = taken + Withdrawal.stamped(withdrawn, added: added, reason: reason)
+        if !record.isEmpty { try store.database(holdingLock: true).record(record) }
         return StateUpdate(evaluation: evaluation, added: added, withdrawn: withdrawn, replayed: reason, runCount: runs.count,
                            awardCount: evaluation.awards.count)
     }

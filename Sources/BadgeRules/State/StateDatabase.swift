@@ -20,6 +20,9 @@ import RunFiles
 ///   duplicate policy needs), so that an addition does not read every award.
 /// - `run(pos, id, start, elapsed, distance, offset, length)`: what `runs.index` held, indexed by id
 ///   and by start (the duplicate checks are queries).
+/// - `withdrawn(seq, at, why, json)`: every award an addition or a removal took back, when and why
+///   (`Withdrawal`), in order; kept when the state is saved whole again. A database made before it
+///   existed gets it with its first withdrawal (and reads as having none until then).
 ///
 /// Not thread-safe beyond GRDB's queue; a `StateStore` opens one per call, under the folder's lock.
 final class StateDatabase: SavedMapSource {
@@ -69,6 +72,7 @@ final class StateDatabase: SavedMapSource {
                             offset INTEGER NOT NULL, length INTEGER NOT NULL);
                         CREATE INDEX run_by_start ON run (start);
                         """)
+                    try db.execute(sql: withdrawnTable)
                     try db.execute(sql: "INSERT INTO header VALUES ('layout', ?)", arguments: [layout])
                 }
             } else {
@@ -403,10 +407,11 @@ final class StateDatabase: SavedMapSource {
     /// awards (`rules[i].awards` after the first `seeds[i]`), its `finish` awards when they changed;
     /// a rule that failed now loses its awards. `position`: the positions of the runs the new awards name.
     func add(_ state: SavedState, added: [StateStore.IndexEntry], firstPosition: Int, old: [RuleState], rules: [RuleState],
-             seeds: [Int], nextSequence: [Int], position: [String: Int]) throws {
+             seeds: [Int], nextSequence: [Int], position: [String: Int], withdrawals: [Withdrawal] = []) throws {
         try guarded {
             try queue.write { db in
                 try writeHeader(db, state)
+                try insertWithdrawals(db, withdrawals)
                 let insertRun = try db.makeStatement(sql: "INSERT INTO run VALUES (?, ?, ?, ?, ?, ?, ?)")
                 for (i, entry) in added.enumerated() {
                     try insertRun.execute(arguments: [firstPosition + i, entry.id, entry.startSeconds, entry.elapsedSeconds, entry.distanceMeters,
@@ -433,6 +438,39 @@ final class StateDatabase: SavedMapSource {
                         try db.execute(sql: "DELETE FROM award WHERE rule = ? AND phase = 1", arguments: [i])
                         try insertAwards(db, rule: i, phase: 1, from: 0, rule.finishAwards, position: position)
                     }
+                }
+            }
+        }
+    }
+
+    // MARK: - Withdrawals
+
+    /// The table of awards taken back (made with the database, or with the first withdrawal of a
+    /// database made before it existed).
+    static let withdrawnTable = "CREATE TABLE IF NOT EXISTS withdrawn (seq INTEGER PRIMARY KEY, at TEXT NOT NULL, why TEXT NOT NULL, json TEXT NOT NULL)"
+
+    private func insertWithdrawals(_ db: Database, _ withdrawals: [Withdrawal]) throws {
+        guard !withdrawals.isEmpty else { return }
+        try db.execute(sql: StateDatabase.withdrawnTable)
+        let insert = try db.cachedStatement(sql: "INSERT INTO withdrawn (at, why, json) VALUES (?, ?, ?)")
+        for withdrawal in withdrawals {
+            try insert.execute(arguments: [withdrawal.at, withdrawal.why, try StateDatabase.json(withdrawal.award)])
+        }
+    }
+
+    /// Records `withdrawals` (after the state was saved whole: a replay), in one transaction.
+    func record(_ withdrawals: [Withdrawal]) throws {
+        guard !withdrawals.isEmpty else { return }
+        try guarded { try queue.write { db in try insertWithdrawals(db, withdrawals) } }
+    }
+
+    /// Every award taken back so far, in the order they were (none when the table is not there yet).
+    func withdrawals() throws -> [Withdrawal] {
+        try guarded {
+            try queue.read { db in
+                guard try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'withdrawn'") ?? 0 > 0 else { return [] }
+                return try Row.fetchAll(db, sql: "SELECT at, why, json FROM withdrawn ORDER BY seq").map { row in
+                    Withdrawal(award: try decode(Award.self, row["json"], "a withdrawn award"), at: row["at"], why: row["why"])
                 }
             }
         }

@@ -247,6 +247,22 @@ public struct StateStore: Sendable {
         try database().awards()
     }
 
+    /// The awards this state took back and does not hold now (given again since: left out), each
+    /// with its last withdrawal, in the order they were taken back.
+    public func takenBack() throws -> [Withdrawal] {
+        let database = try database()
+        let held = Set(try database.awards().map(IncrementalEvaluator.identity))
+        var last: [String: Withdrawal] = [:]
+        var order: [String] = []
+        for withdrawal in try database.withdrawals() {
+            let identity = IncrementalEvaluator.identity(withdrawal.award)
+            guard !held.contains(identity) else { continue }
+            if last[identity] == nil { order.append(identity) }
+            last[identity] = withdrawal
+        }
+        return order.compactMap { last[$0] }
+    }
+
     /// Which of `ids` the saved history holds.
     public func holds(_ ids: Set<String>) throws -> Set<String> {
         Set(try database().runs(ids: ids).map(\.id))
