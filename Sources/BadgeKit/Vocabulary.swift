@@ -35,6 +35,9 @@ public typealias RuleFailure = BadgeRules.RuleFailure
 /// withdrawn, the number held, whether (and why) the history was replayed.
 public typealias StateUpdate = BadgeRules.StateUpdate
 
+/// An award a saved state took back, when and why (`BadgeExplanation.withdrawn`).
+public typealias Withdrawal = BadgeRules.Withdrawal
+
 /// A run to imagine (`BadgeEngine.whatIf`): distance, time, start, UTC offset, climb.
 public typealias WhatIfRun = WhatIf.Run
 
