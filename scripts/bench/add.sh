@@ -15,6 +15,9 @@ cd "$(dirname "$0")/../.."
 work=${BENCH_DIR:-/tmp/badgectl-bench}/add; rounds=${BENCH_RUNS:-5}
 sizes=${ADD_SIZES:-"1000 10000 100000"}
 rules=$(realpath "${RULES:-rules}"); badges=$(realpath "${BADGES:-badges.json}")
+# Kept states are keyed by the packs' content too: a state made with other packs would replay every
+# history (a pack changed), and the figure would be a full evaluation's.
+packs_hash=$(cd "$rules" && find . -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-12)
 labels=(); bins=()
 for arg in "$@"; do labels+=("${arg%%=*}"); bins+=("$(realpath "${arg#*=}")"); done
 [[ ${#bins[@]} -gt 0 ]] || { echo "usage: $0 LABEL=BINARY..." >&2; exit 64; }
@@ -35,7 +38,7 @@ for n in $sizes; do
     history="$work/history-$n"
     [[ -f $work/new-$n.json ]] || { python3 scripts/bench/add-history.py "$history/h" "$n" >&2 && mv "$history/new.json" "$work/new-$n.json"; }
     for i in "${!bins[@]}"; do
-        state="$work/${labels[$i]}-$n/state"
+        state="$work/${labels[$i]}-$n-$packs_hash/state"
         if [[ ! -d $state ]]; then
             echo "== evaluate $n runs with ${labels[$i]} (once)" >&2
             mkdir -p "$(dirname "$state")"
