@@ -19,20 +19,27 @@ final class SpillsAndLimitsEndToEndTests: XCTestCase {
     /// The reduce step with a 1 KiB sort buffer, its stdin left open once the facts are in: it has
     /// spilled, and waits. The folder and files are private; SIGINT or SIGTERM removes them and ends
     /// the process by that signal.
+    /// `league --from-facts` with a 1 KiB sort buffer (it spills at once) and its spills in
+    /// `temporary` (TMPDIR), reading the returned pipe; not started.
+    static func spillingLeague(_ options: [String], temporary: TemporaryFolder) -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["league", "--from-facts", "--sort-buffer-kib", "1"] + options
+        process.currentDirectoryURL = CLI.repository
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.path]) { $1 }
+        let pipe = Pipe()
+        process.standardInput = pipe
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        return (process, pipe)
+    }
+
     func testSpillsArePrivateAndGoneAfterAnInterrupt() throws {
         let folder = try TemporaryFolder()
         let (facts, options) = try facts(in: folder)
         for number in [SIGTERM, SIGINT] {
             let temporary = try TemporaryFolder()
-            let process = Process()
-            process.executableURL = CLI.binary
-            process.arguments = ["league", "--from-facts", "--sort-buffer-kib", "1"] + options
-            process.currentDirectoryURL = CLI.repository
-            process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.path]) { $1 }
-            let input = Pipe()
-            process.standardInput = input
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
+            let (process, input) = Self.spillingLeague(options, temporary: temporary)
             // Enough facts for several 1 KiB runs, in the pipe before the process starts: they fit
             // its buffer, so the write never waits on the process.
             try input.fileHandleForWriting.write(contentsOf: Self.pipeful(facts))
@@ -101,15 +108,7 @@ final class SpillsAndLimitsEndToEndTests: XCTestCase {
         for round in 0..<12 {
             let number = round % 2 == 0 ? SIGTERM : SIGINT
             let temporary = try TemporaryFolder()
-            let process = Process()
-            process.executableURL = CLI.binary
-            process.arguments = ["league", "--from-facts", "--sort-buffer-kib", "1"] + options
-            process.currentDirectoryURL = CLI.repository
-            process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.path]) { $1 }
-            let pipe = Pipe()
-            process.standardInput = pipe
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
+            let (process, pipe) = Self.spillingLeague(options, temporary: temporary)
             // In the pipe before the process starts (it fits the buffer), and stdin stays open.
             let writer = pipe.fileHandleForWriting
             try writer.write(contentsOf: input)

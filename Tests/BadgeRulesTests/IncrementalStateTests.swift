@@ -167,6 +167,14 @@ final class IncrementalStateTests: XCTestCase {
         XCTAssertEqual(added.replayed, "rule 'split' of pack 'keep' has no saved state (state.first: a split (a record of a run; keep the run, or the numbers you need))")
     }
 
+    /// A rule that keeps a count in a file-level local, outside its state: its state cannot be saved.
+    static let counterRule = """
+        local seen = { count = 0 }
+        local function remember() seen.count = seen.count + 1 end
+        return { id = "counter", badge = "5k",
+          on_run = function(state, run, award) remember(); if seen.count == 2 then award { run = run } end end }
+        """
+
     /// In a loaded state reused over athletes (`worker --state-dir`), the rules' outside values are
     /// not compared rule by rule: the reset's check stands in, and an evaluation whose reset finds a
     /// change is made again fresh. The saved states are the fresh path's, for a pack that keeps a
@@ -174,12 +182,7 @@ final class IncrementalStateTests: XCTestCase {
     func testFileLevelLocalsAreCaughtInAReusedState() throws {
         let fixture = try PackFixture()
         try fixture.pack("outside", files: [
-            "counter.lua": """
-                local seen = { count = 0 }
-                local function remember() seen.count = seen.count + 1 end
-                return { id = "counter", badge = "5k",
-                  on_run = function(state, run, award) remember(); if seen.count == 2 then award { run = run } end end }
-                """,
+            "counter.lua": Self.counterRule,
         ])
         try fixture.pack("clean", files: [
             "total.lua": """
@@ -216,12 +219,7 @@ final class IncrementalStateTests: XCTestCase {
     func testFileLevelLocalsAndGlobalsAreCaught() throws {
         let fixture = try PackFixture()
         try fixture.pack("outside", files: [
-            "counter.lua": """
-                local seen = { count = 0 }
-                local function remember() seen.count = seen.count + 1 end
-                return { id = "counter", badge = "5k",
-                  on_run = function(state, run, award) remember(); if seen.count == 2 then award { run = run } end end }
-                """,
+            "counter.lua": Self.counterRule,
             "global.lua": """
                 LIMIT = 3
                 return { id = "global", badge = "10k",
