@@ -15,7 +15,7 @@ import RunLibrary
 package final class Worker {
     /// What the worker was given: the pipeline (packs, selection, the zone of lines without `tz`,
     /// the cache files are read through) and `--sport` as given (for the header).
-    package struct Setup {
+    package struct Setup: Sendable {
         package var pipeline: RunPipeline
         package var sport: String
         /// Errors tolerated; one more stops the worker (nil: no limit).
@@ -30,6 +30,11 @@ package final class Worker {
         /// `--any-order`: an athlete's runs may come in any order (they are evaluated in start order
         /// all the same); false: a run that starts before the one before it is that line's error.
         package var anyOrder = false
+        /// `--threads`: with `--state-dir`, how many athletes' states are changed at once, on threads of
+        /// their own while this one reads the next lines (their folders are apart). The output is the
+        /// same, line for line, as with 1. With `maximumErrors`, always 1: no athlete past the line
+        /// where the worker stops may have been saved.
+        package var threads = 1
 
         package init(pipeline: RunPipeline, sport: String, maximumErrors: Int?, root: String? = nil, stateDirectory: String? = nil,
                      anyOrder: Bool = false) {
@@ -54,7 +59,7 @@ package final class Worker {
     }
 
     /// One athlete's lines so far.
-    struct Athlete {
+    struct Athlete: Sendable {
         var name: String
         var firstLine: Int
         /// The pipeline of this athlete's runs: the worker's, or the worker's with the profile their
@@ -76,7 +81,7 @@ package final class Worker {
 
     /// One change to a saved history (`--state-dir`), in line order: a run given again in a batch
     /// (changed, re-typed) starts a step of its own, so that it replaces the one before.
-    enum Step {
+    enum Step: Sendable {
         case add([RunSummary])
         case remove([String])
     }
@@ -100,6 +105,15 @@ package final class Worker {
     /// Where each athlete's runs meet the rules: the packs loaded once and reset between athletes (a
     /// state a rule wrote into is replaced), also for their saved states (`--state-dir`).
     private lazy var evaluator = AthleteEvaluator(pipeline: setup.pipeline, kind: .reused)
+    /// With `--state-dir` and more than one thread (`Setup.threads`): where athletes' states change,
+    /// each thread with its own loaded packs; results are written in the athletes' order.
+    private lazy var pool: OrderedPool<Athlete, SavedOutcome, AthleteEvaluator>? = {
+        guard let directory = setup.stateDirectory, setup.threads > 1, setup.maximumErrors == nil else { return nil }
+        let pipeline = setup.pipeline
+        return OrderedPool(threads: setup.threads, makeContext: { AthleteEvaluator(pipeline: pipeline, kind: .reused) }) { evaluator, athlete in
+            Worker.apply(athlete, savedIn: directory, evaluator: evaluator)
+        }
+    }()
 
     /// The award or status line being written (its storage is reused line after line).
     private var pending = WorkerLines.LineBuffer()
@@ -169,10 +183,12 @@ package final class Worker {
             // reads up to it, whatever the lines before it held); who comes next starts afresh, even
             // one seen before (`AthleteGrouping`).
             finishAthlete()
+            settle()
             pending.raw(WorkerLines.flushed)
             writePending()
             flush()
         case .refused(let athlete, let message):
+            settle()
             fail(line: number, athlete: athlete, message)
         case .line(let name, _, let starts, let line):
             if starts {
@@ -189,6 +205,7 @@ package final class Worker {
                 try add(line, line: number)
             } catch {
                 current?.errors += 1
+                settle()
                 fail(line: number, athlete: name, "\(error)")
             }
         }
@@ -197,12 +214,15 @@ package final class Worker {
     /// A line that is too long to be read: an error on its own (its athlete is not known).
     package func takeTooLong(line number: Int, limit: Int) {
         guard !stopped else { return }
+        settle()
         fail(line: number, athlete: nil, Message.tooLong(limit))
     }
 
     /// The end of the input: evaluates the last athlete. Returns how the stream went.
     package func finish() -> Outcome {
         if !stopped { finishAthlete() }
+        settle()
+        pool?.close()
         flush()
         if let line = stoppedAt { return .stopped(line: line, errors: errors) }
         return errors == 0 ? .complete : .partial(errors: errors)
@@ -294,7 +314,12 @@ package final class Worker {
         guard let athlete = current else { return }
         current = nil
         if let directory = setup.stateDirectory {
-            finishAthlete(athlete, savedIn: directory)
+            if let pool {
+                pool.submit(athlete, deliver: report)
+                pool.deliverReady(report)
+            } else {
+                report(Worker.apply(athlete, savedIn: directory, evaluator: evaluator))
+            }
             return
         }
         let profile = athlete.profile
@@ -324,16 +349,32 @@ package final class Worker {
         flush()
     }
 
+    /// What applying an athlete's steps to their saved state gave (`apply`), for `report`.
+    struct SavedOutcome: Sendable {
+        var athlete: String
+        var added: [Award] = [], withdrawn: [Award] = []
+        /// The last step's update (the status of the history now), nil when no step changed anything.
+        var last: StateUpdate?
+        var excluded = 0, duplicates = 0, errors = 0
+        /// Why the state could not be read or written (that athlete's error), nil when it could.
+        var failure: String?
+    }
+
+    /// Writes every athlete's lines still out on other threads (`Setup.threads`), in order, waiting
+    /// for them: before a line of the worker's own (an error, `flushed`) and at the end, so that the
+    /// output is the one of a single thread.
+    private func settle() {
+        pool?.drain(report)
+    }
+
     /// `--state-dir`: the athlete's steps applied to their saved state (made by the first batch that
-    /// names them), in line order; the awards given and withdrawn by the whole batch are written
-    /// (`award` and `withdrawn` lines), then the status of the history now. A state that cannot be
-    /// read or written is that athlete's error; the others go on.
-    private func finishAthlete(_ athlete: Athlete, savedIn directory: String) {
+    /// names them), in line order, with `evaluator` (the worker's, or a thread's own): the awards given
+    /// and withdrawn by the whole batch, and the status of the history now. A state that cannot be read
+    /// or written is that athlete's error; the others go on.
+    static func apply(_ athlete: Athlete, savedIn directory: String, evaluator: AthleteEvaluator) -> SavedOutcome {
         let store = StateStore(directory: (directory as NSString).appendingPathComponent(StateStore.folderName(forAthlete: athlete.name)))
         let profile = athlete.profile
-        var last: StateUpdate?
-        var added: [Award] = [], withdrawn: [Award] = []
-        var excluded = 0, duplicates = 0, errors = athlete.errors
+        var outcome = SavedOutcome(athlete: athlete.name, errors: athlete.errors)
         do {
             // One step: what it changed. Several: the awards before and after, compared.
             let before = athlete.steps.count > 1 && store.exists ? try store.awards() : []
@@ -341,34 +382,40 @@ package final class Worker {
                 switch step {
                 case .add(let runs):
                     let selection = evaluator.select(runs, profile: profile)
-                    excluded += selection.excluded.count
-                    duplicates += selection.duplicates.count
+                    outcome.excluded += selection.excluded.count
+                    outcome.duplicates += selection.duplicates.count
                     if store.exists {
                         // A run given again that no longer counts (a ride now) leaves the history.
-                        last = try evaluator.add(selection, to: store, profile: profile, withdrawing: selection.noLongerCounted)
+                        outcome.last = try evaluator.add(selection, to: store, profile: profile, withdrawing: selection.noLongerCounted)
                     } else {
-                        last = try evaluator.start(selection, in: store, profile: profile)
+                        outcome.last = try evaluator.start(selection, in: store, profile: profile)
                     }
                 case .remove(let ids):
                     // A run the state does not hold (never given, a ride, removed before): nothing to take back.
                     guard store.exists else { continue }
                     let held = try store.holds(Set(ids))
                     if held.isEmpty { continue }
-                    last = try evaluator.remove(ids.filter(held.contains), from: store, profile: profile).update
+                    outcome.last = try evaluator.remove(ids.filter(held.contains), from: store, profile: profile).update
                 }
-                if athlete.steps.count == 1, let update = last { (added, withdrawn) = (update.added, update.withdrawn) }
+                if athlete.steps.count == 1, let update = outcome.last { (outcome.added, outcome.withdrawn) = (update.added, update.withdrawn) }
             }
             if athlete.steps.count > 1 {
-                (added, withdrawn) = IncrementalEvaluator.difference(before: before, after: try store.awards())
+                (outcome.added, outcome.withdrawn) = IncrementalEvaluator.difference(before: before, after: try store.awards())
             }
         } catch {
-            errors += 1
-            fail(line: nil, athlete: athlete.name, "\(error)")
+            outcome.errors += 1
+            outcome.failure = "\(error)"
         }
-        writeAwards(withdrawn, of: athlete.name, type: "withdrawn")
-        writeAwards(added, of: athlete.name, type: "award")
-        finish(athlete.name, evaluation: last?.evaluation, runs: last?.runCount ?? 0, awards: last?.awardCount ?? 0,
-               errors: errors, excluded: excluded, duplicates: duplicates)
+        return outcome
+    }
+
+    /// Writes what `apply` gave: the state's error if any, the `withdrawn` and `award` lines, the status.
+    private func report(_ outcome: SavedOutcome) {
+        if let failure = outcome.failure { fail(line: nil, athlete: outcome.athlete, failure) }
+        writeAwards(outcome.withdrawn, of: outcome.athlete, type: "withdrawn")
+        writeAwards(outcome.added, of: outcome.athlete, type: "award")
+        finish(outcome.athlete, evaluation: outcome.last?.evaluation, runs: outcome.last?.runCount ?? 0, awards: outcome.last?.awardCount ?? 0,
+               errors: outcome.errors, excluded: outcome.excluded, duplicates: outcome.duplicates)
     }
 
     /// Award lines (`type` `award`, or `withdrawn` for one taken back), with their `AwardID`s.

@@ -175,22 +175,43 @@ public struct IncrementalEvaluator: Sendable {
     /// for each rule the awards its duplicate policy needs; then it writes the new rows only.
     func addLocked(_ runs: [RunSummary], withdrawing: Set<String> = [], reusing reused: ReusedEvaluator? = nil) throws -> StateUpdate {
         let database = try store.database(holdingLock: true)
-        let state = try database.header()
-        try checkZone(state)
-        try checkPacks(state)
         let fresh = RuleEngine.ordered(runs)
-        let read = try database.rules(awards: .none)
+        // What it reads and writes, in one transaction; a replay saves the state whole after it.
+        let outcome = try database.transaction { () -> Addition in
+            let state = try database.header()
+            try checkZone(state)
+            try checkPacks(state)
+            // A saved run read again and no longer counted leaves the history (as `remove`).
+            let gone = withdrawing.isEmpty ? [] : try database.runs(ids: withdrawing).map(\.id).sorted()
+            if !gone.isEmpty {
+                let reason = gone.count == 1 ? "run '\(gone[0])' no longer counts" : "\(gone.count) saved runs no longer count"
+                return .replay(reason: reason, removing: Set(gone), folder: state.folder)
+            }
+            let read = try database.rules(awards: .none)
+            if let reason = try replayReason(state: state, rules: read.rules, database: database, fresh: fresh) {
+                return .replay(reason: reason, removing: [], folder: state.folder)
+            }
+            return .added(try addFollowing(state: state, read: read, fresh: fresh, database: database, reusing: reused))
+        }
+        switch outcome {
+        case .added(let update): return update
+        case .replay(let reason, let removing, let folder):
+            return try replay(database: database, fresh: fresh, removing: removing, reason: reason, folder: folder, reusing: reused)
+        }
+    }
+
+    /// What an addition did: added the runs after the history, or found that it must replay it.
+    private enum Addition {
+        case added(StateUpdate)
+        case replay(reason: String, removing: Set<String>, folder: String?)
+    }
+
+    /// `fresh` handed to the rules after the saved history (`state`, the rules as `read`), and the
+    /// changes written, in the addition's transaction.
+    private func addFollowing(state: SavedState, read: (rules: [RuleState], nextSequence: [Int]), fresh: [RunSummary], database: StateDatabase,
+                              reusing reused: ReusedEvaluator?) throws -> StateUpdate {
         var rules = read.rules
         let nextSequence = read.nextSequence
-        // A saved run read again and no longer counted leaves the history (as `remove`).
-        let gone = withdrawing.isEmpty ? [] : try database.runs(ids: withdrawing).map(\.id).sorted()
-        if !gone.isEmpty {
-            let reason = gone.count == 1 ? "run '\(gone[0])' no longer counts" : "\(gone.count) saved runs no longer count"
-            return try replay(database: database, fresh: fresh, removing: Set(gone), reason: reason, folder: state.folder, reusing: reused)
-        }
-        if let reason = try replayReason(state: state, rules: rules, database: database, fresh: fresh) {
-            return try replay(database: database, fresh: fresh, reason: reason, folder: state.folder, reusing: reused)
-        }
         // The saved runs the states name (as runs, or as ids in strings) come back as runs.
         var candidates = Set<String>()
         for rule in rules {
@@ -243,8 +264,13 @@ public struct IncrementalEvaluator: Sendable {
 
     /// Why `fresh` cannot simply follow the saved history, or nil.
     func replayReason(state: SavedState, rules: [RuleState], database: StateDatabase, fresh: [RunSummary]) throws -> String? {
-        let stamps = engine.packs.map(PackStamp.init)
-        if stamps != state.packs {
+        // Compared by name, version and fingerprint first: a stamp's folder (made absolute, links
+        // resolved) is needed only to say what changed.
+        let same = engine.packs.count == state.packs.count && zip(engine.packs, state.packs).allSatisfy {
+            $0.name == $1.name && $0.version == $1.version && $0.fingerprint == $1.fingerprint
+        }
+        if !same {
+            let stamps = engine.packs.map(PackStamp.init)
             for stamp in stamps where !state.packs.contains(stamp) {
                 if state.packs.contains(where: { $0.name == stamp.name }) { return "pack '\(stamp.name)' changed" }
                 return "pack '\(stamp.name)' is new"

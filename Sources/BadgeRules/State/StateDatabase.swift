@@ -34,7 +34,7 @@ final class StateDatabase: SavedMapSource {
 
     /// Rows written by this connection (inserted, updated or deleted), for tests: an addition must
     /// touch only what changed.
-    var rowsWritten: Int { queue.inDatabase { $0.totalChangesCount } }
+    var rowsWritten: Int { connected { $0.totalChangesCount } }
 
     private init(path: String, queue: DatabaseQueue) { self.path = path; self.queue = queue }
 
@@ -76,7 +76,7 @@ final class StateDatabase: SavedMapSource {
                     try db.execute(sql: "INSERT INTO header VALUES ('layout', ?)", arguments: [layout])
                 }
             } else {
-                let layout = try database.queue.read { db -> String? in
+                let layout = try database.queue.inDatabase { db -> String? in
                     guard try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'header'") ?? 0 > 0 else { return nil }
                     return try String.fetchOne(db, sql: "SELECT value FROM header WHERE key = 'layout'")
                 }
@@ -104,6 +104,49 @@ final class StateDatabase: SavedMapSource {
         }
     }
 
+    // MARK: - Transactions
+
+    /// The connection of the transaction in progress (`transaction`): every read and write joins it.
+    private var current: Database?
+
+    /// Runs `body` in one write transaction (`BEGIN IMMEDIATE`), committed when it returns and rolled
+    /// back when it throws: every read and write of this database in `body` joins it. An addition is
+    /// one transaction rather than one per read (each a `BEGIN`, two pragmas, a `COMMIT`, and the
+    /// file's locks taken and released again), and is applied whole or not at all.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        if current != nil { return try body() }
+        return try guarded {
+            try queue.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    current = db
+                    defer { current = nil }
+                    result = try body()
+                    return .commit
+                }
+                return result!
+            }
+        }
+    }
+
+    /// `body` with the connection: in the transaction in progress, else in a read transaction of its own.
+    private func reading<T>(_ body: (Database) throws -> T) throws -> T {
+        if let db = current { return try body(db) }
+        return try queue.read(body)
+    }
+
+    /// `body` with the connection: in the transaction in progress, else in a write transaction of its own.
+    private func writing<T>(_ body: (Database) throws -> T) throws -> T {
+        if let db = current { return try body(db) }
+        return try queue.write(body)
+    }
+
+    /// `body` with the connection, in the transaction in progress if there is one.
+    private func connected<T>(_ body: (Database) throws -> T) rethrows -> T {
+        if let db = current { return try body(db) }
+        return try queue.inDatabase(body)
+    }
+
     /// Runs `body`, any database error becoming `RulesError.state` naming the file.
     func guarded<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch { throw StateDatabase.damaged(path, error) }
@@ -125,7 +168,11 @@ final class StateDatabase: SavedMapSource {
 
     /// The header: the saved state without its rules.
     func header() throws -> SavedState {
-        let text = try guarded { try queue.read { try String.fetchOne($0, sql: "SELECT value FROM header WHERE key = 'state'") } }
+        // The header and how many runs the table holds, in one statement.
+        let row = try guarded {
+            try reading { try Row.fetchOne($0, sql: "SELECT value, (SELECT coalesce(max(pos) + 1, 0) FROM run) AS held FROM header WHERE key = 'state'") }
+        }
+        let text: String? = row?["value"]
         guard let text else { throw RulesError.state(path: path, reason: "damaged: no header: \(StateDatabase.rebuildAdvice)") }
         let state = try decode(SavedState.self, text, "the header")
         guard state.format == StateStore.format else {
@@ -135,7 +182,7 @@ final class StateDatabase: SavedMapSource {
         for (field, value) in [("run_count", state.runCount), ("runs_bytes", state.runsBytes)] where value < 0 {
             throw RulesError.state(path: path, reason: "field '\(field)': \(value) is negative: damaged: \(StateDatabase.rebuildAdvice)")
         }
-        let held = try guarded { try queue.read { try Int.fetchOne($0, sql: "SELECT coalesce(max(pos) + 1, 0) FROM run") ?? 0 } }
+        let held: Int = row?["held"] ?? 0
         guard state.runCount == held else {
             throw RulesError.state(path: path, reason: "field 'run_count': \(state.runCount) runs, the database holds \(held): damaged: \(StateDatabase.rebuildAdvice)")
         }
@@ -181,7 +228,7 @@ final class StateDatabase: SavedMapSource {
     /// `seeds[i]`), so their JSON is never decoded.
     func addSeeds(to rules: inout [RuleState], runs: Set<String>) throws {
         try guarded {
-            try queue.read { db in
+            try reading { db in
                 var seen = Set<[Int]>()
                 try readAwardKeys(db, into: &rules, seen: &seen,
                                   "SELECT a.rule, a.seq, a.run, a.badge, a.tier FROM held h JOIN award a ON a.rule = h.rule AND a.phase = 0 AND a.seq = h.seq")
@@ -214,7 +261,7 @@ final class StateDatabase: SavedMapSource {
 
     private func readRules(awards: Awards) throws -> (rules: [RuleState], nextSequence: [Int]) {
         try guarded {
-            try queue.read { db in
+            try reading { db in
                 var rules: [RuleState] = []
                 var next: [Int] = []
                 for row in try Row.fetchAll(db, sql: "SELECT * FROM rule ORDER BY idx") {
@@ -270,7 +317,7 @@ final class StateDatabase: SavedMapSource {
     func savedValue(rule: String, path: String, key: StateValue) throws -> StateValue? {
         guard let index = ruleIndex[rule] else { return nil }
         let text = try guarded {
-            try queue.inDatabase { db in
+            try connected { db in
                 try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM state_key WHERE rule = ? AND path = ? AND key = ?"),
                                     arguments: [index, path, StateJSON.keyText(key)])
             }
@@ -285,7 +332,7 @@ final class StateDatabase: SavedMapSource {
 
     func savedEntries(index: Int, path: String) throws -> [StateEntry] {
         let rows = try guarded {
-            try queue.inDatabase { db in
+            try connected { db in
                 try Row.fetchAll(db, sql: "SELECT key, value FROM state_key WHERE rule = ? AND path = ?", arguments: [index, path])
                     .map { ($0["key"] as String, $0["value"] as String) }
             }
@@ -303,7 +350,7 @@ final class StateDatabase: SavedMapSource {
     /// Every award in evaluation order: by run, then rule, then `on_run`'s before `finish`'s, then the order made.
     func awards() throws -> [Award] {
         try guarded {
-            try queue.read { db in
+            try reading { db in
                 try Row.fetchAll(db, sql: "SELECT json FROM award WHERE rule IN (SELECT idx FROM rule WHERE failure IS NULL) ORDER BY pos, rule, phase, seq")
                     .map { try decode(Award.self, $0["json"], "an award") }
             }
@@ -313,7 +360,7 @@ final class StateDatabase: SavedMapSource {
     /// Every award of rule `index` (`on_run`'s, then `finish`'s), for withdrawing them when it fails.
     func awards(ofRule index: Int) throws -> [Award] {
         try guarded {
-            try queue.read { db in
+            try reading { db in
                 try Row.fetchAll(db, sql: "SELECT json FROM award WHERE rule = ? ORDER BY phase, seq", arguments: [index])
                     .map { try decode(Award.self, $0["json"], "an award") }
             }
@@ -325,14 +372,18 @@ final class StateDatabase: SavedMapSource {
     /// so that counting does not read the history's award rows.
     func awardCount() throws -> Int {
         try guarded {
-            try queue.read { db in
+            try reading { db in
                 // Each row's count checked as `readRules` checks it: a damaged row never reaches the sum.
-                let largest = try Int.fetchOne(db, sql: "SELECT coalesce(max(abs(next_seq)), 0) FROM rule WHERE failure IS NULL") ?? 0
+                let row = try Row.fetchOne(db, sql: """
+                    SELECT (SELECT coalesce(max(abs(next_seq)), 0) FROM rule WHERE failure IS NULL) AS largest,
+                        (SELECT coalesce(sum(next_seq), 0) FROM rule WHERE failure IS NULL AND abs(next_seq) <= \(StateDatabase.maximumSequence)) AS made,
+                        (SELECT count(*) FROM rule r JOIN award a ON a.rule = r.idx AND a.phase = 1 WHERE r.failure IS NULL) AS finish
+                    """)
+                let largest: Int = row?["largest"] ?? 0
                 guard largest <= StateDatabase.maximumSequence else {
                     throw RulesError.state(path: path, reason: "damaged: a rule has next_seq \(largest), not a count of awards (0 to \(StateDatabase.maximumSequence)): \(StateDatabase.rebuildAdvice)")
                 }
-                let made = try Int.fetchOne(db, sql: "SELECT coalesce(sum(next_seq), 0) FROM rule WHERE failure IS NULL") ?? 0
-                let finish = try Int.fetchOne(db, sql: "SELECT count(*) FROM rule r JOIN award a ON a.rule = r.idx AND a.phase = 1 WHERE r.failure IS NULL") ?? 0
+                let made: Int = row?["made"] ?? 0, finish: Int = row?["finish"] ?? 0
                 return made + finish
             }
         }
@@ -355,7 +406,7 @@ final class StateDatabase: SavedMapSource {
 
     private func runs(sql: String, _ arguments: StatementArguments = []) throws -> [StateStore.IndexEntry] {
         try guarded {
-            try queue.read { db in
+            try reading { db in
                 try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
                     let entry = StateStore.IndexEntry(id: row["id"], startSeconds: row["start"], elapsedSeconds: row["elapsed"], distanceMeters: row["distance"],
                                                       offset: row["offset"], length: row["length"], position: row["pos"])
@@ -381,7 +432,7 @@ final class StateDatabase: SavedMapSource {
         position.reserveCapacity(index.count)
         for (i, entry) in index.enumerated() { position[entry.id] = i }
         try guarded {
-            try queue.write { db in
+            try writing { db in
                 for table in ["rule", "award", "held", "run"] { try db.execute(sql: "DELETE FROM \(table)") }
                 try writeHeader(db, state)
                 let insertRun = try db.makeStatement(sql: "INSERT INTO run VALUES (?, ?, ?, ?, ?, ?, ?)")
@@ -409,7 +460,7 @@ final class StateDatabase: SavedMapSource {
     func add(_ state: SavedState, added: [StateStore.IndexEntry], firstPosition: Int, old: [RuleState], rules: [RuleState],
              seeds: [Int], nextSequence: [Int], position: [String: Int], withdrawals: [Withdrawal] = []) throws {
         try guarded {
-            try queue.write { db in
+            try writing { db in
                 try writeHeader(db, state)
                 try insertWithdrawals(db, withdrawals)
                 let insertRun = try db.makeStatement(sql: "INSERT INTO run VALUES (?, ?, ?, ?, ?, ?, ?)")
@@ -461,13 +512,13 @@ final class StateDatabase: SavedMapSource {
     /// Records `withdrawals` (after the state was saved whole: a replay), in one transaction.
     func record(_ withdrawals: [Withdrawal]) throws {
         guard !withdrawals.isEmpty else { return }
-        try guarded { try queue.write { db in try insertWithdrawals(db, withdrawals) } }
+        try guarded { try writing { db in try insertWithdrawals(db, withdrawals) } }
     }
 
     /// Every award taken back so far, in the order they were (none when the table is not there yet).
     func withdrawals() throws -> [Withdrawal] {
         try guarded {
-            try queue.read { db in
+            try reading { db in
                 guard try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'withdrawn'") ?? 0 > 0 else { return [] }
                 return try Row.fetchAll(db, sql: "SELECT at, why, json FROM withdrawn ORDER BY seq").map { row in
                     Withdrawal(award: try decode(Award.self, row["json"], "a withdrawn award"), at: row["at"], why: row["why"])
@@ -489,7 +540,7 @@ final class StateDatabase: SavedMapSource {
     }
 
     private func writeRule(_ db: Database, _ index: Int, _ rule: RuleState, nextSequence: Int) throws {
-        try db.execute(sql: "INSERT OR REPLACE INTO rule VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", arguments: [
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO rule VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").execute(arguments: [
             index, rule.pack, rule.rule, rule.fold, rule.state.map(StateJSON.text), rule.unsaved, rule.earned, rule.stopped,
             try rule.progress.map(StateDatabase.json), try rule.failure.map(StateDatabase.json), nextSequence,
             rule.split.isEmpty ? nil : try StateDatabase.json(rule.split),
