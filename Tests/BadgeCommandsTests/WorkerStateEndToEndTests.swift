@@ -152,6 +152,79 @@ final class WorkerStateEndToEndTests: XCTestCase {
         XCTAssertEqual(lines(empty.stdout).compactMap { $0["type"] as? String }, ["header", "flushed", "error", "flushed"], empty.stdout)
     }
 
+    /// `--threads N` changes N athletes' states at once: the output is the one thread's, line for
+    /// line, with error lines between athletes (a bad line, a state that cannot be read), a flush,
+    /// removals and re-typed runs; and the states left are the same. With `--max-errors`, no athlete
+    /// past the line where the worker stopped is saved, whatever `--threads` says.
+    func testThreadsWriteWhatOneThreadWrites() throws {
+        var random = SplitMix64(seed: 51)
+        let athletes = (0..<14).map { "a\($0)" }
+        func upload(_ athlete: String, _ index: Int, sport: String = "running") -> String {
+            let meters = 3_000 + random.uniform() * 20_000
+            return Run(id: "r\(index)", start: 1_772_366_400 + Double(index) * 86_400 + Double(random.below(30_000)), meters: meters,
+                       seconds: meters / 1000 * (260 + random.uniform() * 140), sport: sport).line(athlete)
+        }
+        // The second batch, between and among athletes: a line that holds no run (a3), a removal
+        // (a5), a re-typed run (a8), a flush (after a9: the athletes before it written first), and an
+        // athlete whose state cannot be read (a10).
+        var first: [String] = [], second: [String] = []
+        for athlete in athletes {
+            for index in 0..<6 { first.append(upload(athlete, index)) }
+            second.append(upload(athlete, 6))
+            switch athlete {
+            case "a3": second.append(#"{"athlete": "a3", "summary": 5}"#)
+            case "a5": second.append(#"{"athlete": "a5", "remove": "r0"}"#)
+            case "a8": second.append(#"{"athlete": "a8", "id": "r0", "summary": {"start": "2026-03-01T10:00:00Z", "distance_m": 9000, "duration_s": 2500, "sport": "cycling"}}"#)
+            default: break
+            }
+            second.append(upload(athlete, 7))
+            if athlete == "a9" { second.append(#"{"flush": true}"#) }
+        }
+        let batches = [first.joined(separator: "\n") + "\n", second.joined(separator: "\n") + "\n"]
+        let folder = try TemporaryFolder()
+        var outputs: [Int: [(status: Int32, stdout: String, stderr: String)]] = [:]
+        for threads in [1, 4] {
+            let state = folder.path + "/threads-\(threads)"
+            for (index, batch) in batches.enumerated() {
+                if index == 1 {
+                    // a10's state is damaged: that athlete's error, the others go on.
+                    try Data("not a database".utf8).write(to: URL(fileURLWithPath: state + "/a10/state.sqlite"))
+                }
+                let result = try CLI.run(["worker", "--state-dir", state, "--threads", "\(threads)"] + Self.common, stdin: batch)
+                outputs[threads, default: []].append((result.status, result.stdout, result.stderr))
+            }
+        }
+        for index in batches.indices {
+            // The same but for the state folder's name in the damaged state's error.
+            let (one, four) = (outputs[1]![index], outputs[4]![index])
+            let unnamed = { (text: String) in text.replacingOccurrences(of: "/threads-4/", with: "/threads-1/") }
+            XCTAssertTrue(unnamed(four.stdout) == one.stdout, "batch \(index): the output of --threads 4 is not the one of --threads 1")
+            XCTAssertEqual(unnamed(four.stderr), one.stderr, "batch \(index)")
+            XCTAssertEqual(four.status, one.status, "batch \(index)")
+        }
+        let written = lines(outputs[1]![1].stdout)
+        let types = written.compactMap { $0["type"] as? String }
+        let errors = written.filter { $0["type"] as? String == "error" }.map { "\($0["athlete"] ?? ""): \($0["message"] ?? "")" }
+        XCTAssertEqual(outputs[1]![1].status, 2)
+        XCTAssertEqual(types.filter { $0 == "status" }.count, athletes.count)
+        XCTAssertEqual(errors.count, 2, "\(errors)")
+        XCTAssertTrue(types.contains("award") && types.contains("withdrawn") && types.contains("flushed"), "\(types)")
+        // The histories saved are the same, byte for byte.
+        for athlete in athletes where athlete != "a10" {
+            let a = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/threads-1/\(athlete)/runs.jsonl"))
+            let b = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/threads-4/\(athlete)/runs.jsonl"))
+            XCTAssertEqual(a, b, athlete)
+        }
+        // --max-errors: the worker stops at the bad line; athletes after it are not saved.
+        for threads in [1, 4] {
+            let state = folder.path + "/stopped-\(threads)"
+            let result = try CLI.run(["worker", "--state-dir", state, "--threads", "\(threads)", "--max-errors", "0"] + Self.common, stdin: batches[1])
+            XCTAssertEqual(result.status, 1, result.stderr)
+            let saved = try FileManager.default.contentsOfDirectory(atPath: state).sorted()
+            XCTAssertEqual(saved, ["a0", "a1", "a2"], "--threads \(threads)")
+        }
+    }
+
     /// A `remove` line needs a state; a line with `remove` and a run is refused, naming it.
     func testRemoveLinesNeedAState() throws {
         let plain = try CLI.run(["worker"] + Self.common, stdin: #"{"athlete": "ana", "remove": "r1"}"# + "\n")

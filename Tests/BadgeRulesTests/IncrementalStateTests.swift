@@ -313,6 +313,29 @@ final class IncrementalStateTests: XCTestCase {
         try FileManager.default.removeItem(atPath: store.statePath)
     }
 
+    /// Run ids are found in the state by any bytes they hold (quotes, backslashes, control
+    /// characters, non-ASCII: the id lists an addition hands SQLite are JSON it writes itself), and an
+    /// addition after such runs follows the history as it would after plain ids.
+    func testRunIdsWithAnyCharactersAreFoundInTheState() throws {
+        let engine = try Self.shippedEngine()
+        let odd = ["quote\"d", "back\\slash", "tab\there", "line\nbreak", "bell\u{07}", "Ödön ☃", "\u{1F3C3} run", "[\"a\",1]", "plain"]
+        var runs = Self.history(seed: 23, count: odd.count + 1, engine: engine, prefix: "o")
+        for (i, id) in odd.enumerated() { runs[i].id = id }
+        let evaluator = IncrementalEvaluator(engine: engine, store: StateStore(directory: try temporaryFolder()), zone: "UTC")
+        _ = try evaluator.start(Array(runs[..<odd.count]))
+        XCTAssertEqual(try evaluator.store.holds(Set(odd + ["missing", "quote"])), Set(odd))
+        let added = try evaluator.add([runs[odd.count]])
+        XCTAssertNil(added.replayed)
+        XCTAssertEqual(plain(try evaluator.store.awards()), plain(engine.evaluate(runs: runs).awards))
+        // Each odd id given again is found as saved: a replay, not a second copy.
+        for id in odd {
+            var again = runs[odd.firstIndex(of: id)!]
+            again.id = id
+            XCTAssertEqual(try evaluator.add([again]).replayed, "run '\(id)' is already saved", id)
+        }
+        XCTAssertEqual(try evaluator.store.loadHeader().runCount, runs.count)
+    }
+
     func testConcurrentAdditionsTakeTurns() throws {
         let engine = try Self.shippedEngine()
         let runs = Self.history(seed: 5, count: 10, engine: engine, prefix: "c")

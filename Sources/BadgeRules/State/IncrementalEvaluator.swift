@@ -188,10 +188,20 @@ public struct IncrementalEvaluator: Sendable {
                 return .replay(reason: reason, removing: Set(gone), folder: state.folder)
             }
             let read = try database.rules(awards: .none)
-            if let reason = try replayReason(state: state, rules: read.rules, database: database, fresh: fresh) {
+            // The saved runs the states name (as runs, or as ids in strings) and those the new runs'
+            // ids are, in one query.
+            var candidates = Set<String>()
+            for rule in read.rules {
+                guard let value = rule.state else { continue }
+                IncrementalEvaluator.collectStrings(value, into: &candidates)
+            }
+            let known = try database.runs(ids: candidates.union(fresh.map(\.id)))
+            if let reason = try replayReason(state: state, rules: read.rules, database: database, fresh: fresh,
+                                             saved: Set(known.map(\.id))) {
                 return .replay(reason: reason, removing: [], folder: state.folder)
             }
-            return .added(try addFollowing(state: state, read: read, fresh: fresh, database: database, reusing: reused))
+            return .added(try addFollowing(state: state, read: read, named: known.filter { candidates.contains($0.id) }, fresh: fresh,
+                                           database: database, reusing: reused))
         }
         switch outcome {
         case .added(let update): return update
@@ -208,17 +218,12 @@ public struct IncrementalEvaluator: Sendable {
 
     /// `fresh` handed to the rules after the saved history (`state`, the rules as `read`), and the
     /// changes written, in the addition's transaction.
-    private func addFollowing(state: SavedState, read: (rules: [RuleState], nextSequence: [Int]), fresh: [RunSummary], database: StateDatabase,
-                              reusing reused: ReusedEvaluator?) throws -> StateUpdate {
+    /// `named`: the saved runs the states name, in history order.
+    private func addFollowing(state: SavedState, read: (rules: [RuleState], nextSequence: [Int]), named namedEntries: [StateStore.IndexEntry],
+                              fresh: [RunSummary], database: StateDatabase, reusing reused: ReusedEvaluator?) throws -> StateUpdate {
         var rules = read.rules
         let nextSequence = read.nextSequence
-        // The saved runs the states name (as runs, or as ids in strings) come back as runs.
-        var candidates = Set<String>()
-        for rule in rules {
-            guard let value = rule.state else { continue }
-            IncrementalEvaluator.collectStrings(value, into: &candidates)
-        }
-        let namedEntries = try database.runs(ids: candidates)
+        // The saved runs the states name come back as runs.
         let named = Set(namedEntries.map(\.id))
         try database.addSeeds(to: &rules, runs: named)
         let seeds = rules.map(\.awards.count)
@@ -256,14 +261,21 @@ public struct IncrementalEvaluator: Sendable {
         try database.add(next, added: entries, firstPosition: state.runCount, old: rules, rules: after, seeds: seeds, nextSequence: nextSequence,
                          position: position, withdrawals: Withdrawal.stamped(withdrawn, added: added, reason: nil))
         let rowsWritten = database.rowsWritten - written
+        // The history's awards as the rows now count them (`StateDatabase.awardCount`): each rule that
+        // did not fail, its `on_run` awards made so far and its `finish` awards.
+        var awardCount = 0
+        for (i, rule) in after.enumerated() where rule.failure == nil {
+            awardCount += (i < nextSequence.count ? nextSequence[i] : 0) + max(0, rule.awards.count - (i < seeds.count ? seeds[i] : 0)) + rule.finishAwards.count
+        }
         after.removeAll()
         evaluation.runOrder = savedRuns.map(\.id) + fresh.map(\.id)
         return StateUpdate(evaluation: evaluation, added: added, withdrawn: withdrawn, replayed: nil, runCount: next.runCount,
-                           awardCount: try database.awardCount(), rowsWritten: rowsWritten)
+                           awardCount: awardCount, rowsWritten: rowsWritten)
     }
 
     /// Why `fresh` cannot simply follow the saved history, or nil.
-    func replayReason(state: SavedState, rules: [RuleState], database: StateDatabase, fresh: [RunSummary]) throws -> String? {
+    /// `saved`: which of the new runs' ids the history holds (it may hold more ids).
+    func replayReason(state: SavedState, rules: [RuleState], database: StateDatabase, fresh: [RunSummary], saved: Set<String>) throws -> String? {
         // Compared by name, version and fingerprint first: a stamp's folder (made absolute, links
         // resolved) is needed only to say what changed.
         let same = engine.packs.count == state.packs.count && zip(engine.packs, state.packs).allSatisfy {
@@ -281,7 +293,6 @@ public struct IncrementalEvaluator: Sendable {
         if let rule = rules.first(where: { $0.failure == nil && ($0.unsaved != nil || ($0.fold && $0.state == nil)) }) {
             return "rule '\(rule.rule)' of pack '\(rule.pack)' has no saved state (\(rule.unsaved ?? "not saved"))"
         }
-        let saved = Set(try database.runs(ids: Set(fresh.map(\.id))).map(\.id))
         for run in fresh where saved.contains(run.id) { return "run '\(run.id)' is already saved" }
         if let first = fresh.first, let last = state.lastRun, IncrementalEvaluator.precedes(first, last) {
             return "run '\(first.id)' starts before the last saved run '\(last.id)'"

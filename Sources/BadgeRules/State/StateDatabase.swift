@@ -77,8 +77,9 @@ final class StateDatabase: SavedMapSource {
                 }
             } else {
                 let layout = try database.queue.inDatabase { db -> String? in
-                    guard try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'header'") ?? 0 > 0 else { return nil }
-                    return try String.fetchOne(db, sql: "SELECT value FROM header WHERE key = 'layout'")
+                    // One statement: a database without the table is not a state database.
+                    do { return try String.fetchOne(db, sql: "SELECT value FROM header WHERE key = 'layout'") } catch let error as DatabaseError
+                        where error.resultCode == .SQLITE_ERROR && (error.message ?? "").hasPrefix("no such table") { return nil }
                 }
                 guard layout == StateDatabase.layout else {
                     throw RulesError.state(path: path, reason: layout.map { "layout '\($0)'; this badgectl reads '\(StateDatabase.layout)' (evaluate with --state again)" }
@@ -158,6 +159,27 @@ final class StateDatabase: SavedMapSource {
         String(decoding: try StateStore.encoder().encode(value), as: UTF8.self)
     }
 
+    /// `strings` as a JSON array (for `json_each`: an `IN` list of any length in one argument), written
+    /// here rather than by `JSONEncoder`: an addition passes every string its rules' states hold.
+    static func jsonArray<S: Sequence<String>>(_ strings: S) -> String {
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        let hex = Array("0123456789abcdef".utf8)
+        for string in strings {
+            if out.count > 1 { out.append(UInt8(ascii: ",")) }
+            out.append(UInt8(ascii: "\""))
+            for byte in string.utf8 {
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(byte)
+                case 0..<0x20: out.append(contentsOf: Array("\\u00".utf8)); out.append(hex[Int(byte >> 4)]); out.append(hex[Int(byte & 15)])
+                default: out.append(byte)
+                }
+            }
+            out.append(UInt8(ascii: "\""))
+        }
+        out.append(UInt8(ascii: "]"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
     func decode<T: Decodable>(_ type: T.Type, _ text: String, _ what: String) throws -> T {
         do { return try StateStore.decoder().decode(type, from: Array(text.utf8), source: path) } catch {
             throw RulesError.state(path: path, reason: "damaged: \(what): \(StateStore.describe(error)): \(StateDatabase.rebuildAdvice)")
@@ -230,11 +252,10 @@ final class StateDatabase: SavedMapSource {
         try guarded {
             try reading { db in
                 var seen = Set<[Int]>()
-                try readAwardKeys(db, into: &rules, seen: &seen,
-                                  "SELECT a.rule, a.seq, a.run, a.badge, a.tier FROM held h JOIN award a ON a.rule = h.rule AND a.phase = 0 AND a.seq = h.seq")
-                try readAwardKeys(db, into: &rules, seen: &seen,
-                                  "SELECT rule, seq, run, badge, tier FROM award WHERE run IN (SELECT value FROM json_each(?)) AND phase = 0",
-                                  [try StateDatabase.json(runs.sorted())])
+                try readAwardKeys(db, into: &rules, seen: &seen, """
+                    SELECT a.rule, a.seq, a.run, a.badge, a.tier FROM held h JOIN award a ON a.rule = h.rule AND a.phase = 0 AND a.seq = h.seq
+                    UNION ALL SELECT rule, seq, run, badge, tier FROM award WHERE run IN (SELECT value FROM json_each(?)) AND phase = 0
+                    """, [StateDatabase.jsonArray(runs)])
             }
         }
     }
@@ -367,28 +388,6 @@ final class StateDatabase: SavedMapSource {
         }
     }
 
-    /// How many awards the history holds (failed rules' left out): each rule's `next_seq` (its
-    /// `on_run` awards, numbered from 0, never deleted while it holds them) and its `finish` awards,
-    /// so that counting does not read the history's award rows.
-    func awardCount() throws -> Int {
-        try guarded {
-            try reading { db in
-                // Each row's count checked as `readRules` checks it: a damaged row never reaches the sum.
-                let row = try Row.fetchOne(db, sql: """
-                    SELECT (SELECT coalesce(max(abs(next_seq)), 0) FROM rule WHERE failure IS NULL) AS largest,
-                        (SELECT coalesce(sum(next_seq), 0) FROM rule WHERE failure IS NULL AND abs(next_seq) <= \(StateDatabase.maximumSequence)) AS made,
-                        (SELECT count(*) FROM rule r JOIN award a ON a.rule = r.idx AND a.phase = 1 WHERE r.failure IS NULL) AS finish
-                    """)
-                let largest: Int = row?["largest"] ?? 0
-                guard largest <= StateDatabase.maximumSequence else {
-                    throw RulesError.state(path: path, reason: "damaged: a rule has next_seq \(largest), not a count of awards (0 to \(StateDatabase.maximumSequence)): \(StateDatabase.rebuildAdvice)")
-                }
-                let made: Int = row?["made"] ?? 0, finish: Int = row?["finish"] ?? 0
-                return made + finish
-            }
-        }
-    }
-
     /// Every saved run in history order.
     func allRuns() throws -> [StateStore.IndexEntry] {
         try runs(sql: "SELECT * FROM run ORDER BY pos")
@@ -396,7 +395,7 @@ final class StateDatabase: SavedMapSource {
 
     /// The saved runs whose ids are in `ids`, in history order, with their positions.
     func runs(ids: Set<String>) throws -> [StateStore.IndexEntry] {
-        try runs(sql: "SELECT * FROM run WHERE id IN (SELECT value FROM json_each(?)) ORDER BY pos", [try StateDatabase.json(ids.sorted())])
+        try runs(sql: "SELECT * FROM run WHERE id IN (SELECT value FROM json_each(?)) ORDER BY pos", [StateDatabase.jsonArray(ids)])
     }
 
     /// The saved runs that start within `seconds` of `start`, in history order.
@@ -600,7 +599,7 @@ final class StateDatabase: SavedMapSource {
 
     /// Which of `ids` are saved runs' ids.
     static func savedIDs(_ db: Database, _ ids: Set<String>) throws -> Set<String> {
-        Set(try String.fetchAll(db, sql: "SELECT id FROM run WHERE id IN (SELECT value FROM json_each(?))", arguments: [try json(ids.sorted())]))
+        Set(try String.fetchAll(db, sql: "SELECT id FROM run WHERE id IN (SELECT value FROM json_each(?))", arguments: [jsonArray(ids)]))
     }
 
     private func insertAwards(_ db: Database, rule: Int, phase: Int, from first: Int, _ awards: [Award], position: [String: Int]) throws {
