@@ -314,8 +314,8 @@ final class IncrementalStateTests: XCTestCase {
     }
 
     /// Run ids are found in the state by any bytes they hold (quotes, backslashes, control
-    /// characters, non-ASCII: the id lists an addition hands SQLite are JSON it writes itself), and an
-    /// addition after such runs follows the history as it would after plain ids.
+    /// characters, non-ASCII: the id lists an addition hands SQLite are JSON), and an addition after
+    /// such runs follows the history as it would after plain ids.
     func testRunIdsWithAnyCharactersAreFoundInTheState() throws {
         let engine = try Self.shippedEngine()
         let odd = ["quote\"d", "back\\slash", "tab\there", "line\nbreak", "bell\u{07}", "Ödön ☃", "\u{1F3C3} run", "[\"a\",1]", "plain"]

@@ -159,27 +159,6 @@ final class StateDatabase: SavedMapSource {
         String(decoding: try StateStore.encoder().encode(value), as: UTF8.self)
     }
 
-    /// `strings` as a JSON array (for `json_each`: an `IN` list of any length in one argument), written
-    /// here rather than by `JSONEncoder`: an addition passes every string its rules' states hold.
-    static func jsonArray<S: Sequence<String>>(_ strings: S) -> String {
-        var out: [UInt8] = [UInt8(ascii: "[")]
-        let hex = Array("0123456789abcdef".utf8)
-        for string in strings {
-            if out.count > 1 { out.append(UInt8(ascii: ",")) }
-            out.append(UInt8(ascii: "\""))
-            for byte in string.utf8 {
-                switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(byte)
-                case 0..<0x20: out.append(contentsOf: Array("\\u00".utf8)); out.append(hex[Int(byte >> 4)]); out.append(hex[Int(byte & 15)])
-                default: out.append(byte)
-                }
-            }
-            out.append(UInt8(ascii: "\""))
-        }
-        out.append(UInt8(ascii: "]"))
-        return String(decoding: out, as: UTF8.self)
-    }
-
     func decode<T: Decodable>(_ type: T.Type, _ text: String, _ what: String) throws -> T {
         do { return try StateStore.decoder().decode(type, from: Array(text.utf8), source: path) } catch {
             throw RulesError.state(path: path, reason: "damaged: \(what): \(StateStore.describe(error)): \(StateDatabase.rebuildAdvice)")
@@ -255,7 +234,7 @@ final class StateDatabase: SavedMapSource {
                 try readAwardKeys(db, into: &rules, seen: &seen, """
                     SELECT a.rule, a.seq, a.run, a.badge, a.tier FROM held h JOIN award a ON a.rule = h.rule AND a.phase = 0 AND a.seq = h.seq
                     UNION ALL SELECT rule, seq, run, badge, tier FROM award WHERE run IN (SELECT value FROM json_each(?)) AND phase = 0
-                    """, [StateDatabase.jsonArray(runs)])
+                    """, [try StateDatabase.json(runs.sorted())])
             }
         }
     }
@@ -395,7 +374,7 @@ final class StateDatabase: SavedMapSource {
 
     /// The saved runs whose ids are in `ids`, in history order, with their positions.
     func runs(ids: Set<String>) throws -> [StateStore.IndexEntry] {
-        try runs(sql: "SELECT * FROM run WHERE id IN (SELECT value FROM json_each(?)) ORDER BY pos", [StateDatabase.jsonArray(ids)])
+        try runs(sql: "SELECT * FROM run WHERE id IN (SELECT value FROM json_each(?)) ORDER BY pos", [try StateDatabase.json(ids.sorted())])
     }
 
     /// The saved runs that start within `seconds` of `start`, in history order.
@@ -599,7 +578,7 @@ final class StateDatabase: SavedMapSource {
 
     /// Which of `ids` are saved runs' ids.
     static func savedIDs(_ db: Database, _ ids: Set<String>) throws -> Set<String> {
-        Set(try String.fetchAll(db, sql: "SELECT id FROM run WHERE id IN (SELECT value FROM json_each(?))", arguments: [jsonArray(ids)]))
+        Set(try String.fetchAll(db, sql: "SELECT id FROM run WHERE id IN (SELECT value FROM json_each(?))", arguments: [try json(ids.sorted())]))
     }
 
     private func insertAwards(_ db: Database, rule: Int, phase: Int, from first: Int, _ awards: [Award], position: [String: Int]) throws {
