@@ -57,7 +57,7 @@ struct WorkerCommand: ParsableCommand {
     var stateDir: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "With --state-dir: how many athletes' states to change at once, on threads of their own (default: two per CPU). The output is the same line for line; with --max-errors, 1.",
+        "With --state-dir: how many athletes' states to change at once, on threads of their own (default: two per CPU, at most 16). The output is the same line for line; with --max-errors, 1.",
         valueName: "count"))
     var threads: Int?
 
@@ -81,8 +81,9 @@ struct WorkerCommand: ParsableCommand {
         runs.cache = cacheOptions.open()
         var setup = Worker.Setup(pipeline: runs, sport: options.selection.sport, maximumErrors: maxErrors, root: root,
                                  stateDirectory: stateDir, anyOrder: anyOrder)
-        // Two per CPU: while one waits for its state to reach the disk, the other evaluates.
-        setup.threads = threads ?? min(64, 2 * ProcessInfo.processInfo.activeProcessorCount)
+        // Two per CPU: while one waits for its state to reach the disk, the other evaluates. At most
+        // 16 (each holds its own loaded packs; past that the disk, not the CPUs, sets the pace).
+        setup.threads = threads ?? min(16, 2 * ProcessInfo.processInfo.activeProcessorCount)
         var output: [UInt8] = []
         output.reserveCapacity(1 << 16)
         let worker = Worker(setup: setup, write: { line in
