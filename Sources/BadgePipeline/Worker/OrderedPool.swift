@@ -101,13 +101,12 @@ final class OrderedPool<Job: Sendable, Result: Sendable, Context>: @unchecked Se
         while let result = takeNext(wait: true) { deliver(result) }
     }
 
-    /// Lets the threads end once no job waits.
+    /// Lets the threads end once no job waits. The threads hold the pool until then: whoever made it
+    /// closes it (`Worker.finish`).
     func close() {
         condition.lock()
         closing = true
         condition.broadcast()
         condition.unlock()
     }
-
-    deinit { close() }
 }
