@@ -261,11 +261,13 @@ public struct IncrementalEvaluator: Sendable {
         try database.add(next, added: entries, firstPosition: state.runCount, old: rules, rules: after, seeds: seeds, nextSequence: nextSequence,
                          position: position, withdrawals: Withdrawal.stamped(withdrawn, added: added, reason: nil))
         let rowsWritten = database.rowsWritten - written
-        // The history's awards as the rows now count them (`StateDatabase.awardCount`): each rule that
-        // did not fail, its `on_run` awards made so far and its `finish` awards.
+        // The history's awards as the rows now hold them: of each rule that did not fail, the `on_run`
+        // awards made so far (its `next_seq` as read, and the new ones) and its `finish` awards.
         var awardCount = 0
         for (i, rule) in after.enumerated() where rule.failure == nil {
-            awardCount += (i < nextSequence.count ? nextSequence[i] : 0) + max(0, rule.awards.count - (i < seeds.count ? seeds[i] : 0)) + rule.finishAwards.count
+            let made = i < nextSequence.count ? nextSequence[i] : 0
+            let new = max(0, rule.awards.count - (i < seeds.count ? seeds[i] : 0))
+            awardCount += made + new + rule.finishAwards.count
         }
         after.removeAll()
         evaluation.runOrder = savedRuns.map(\.id) + fresh.map(\.id)

@@ -167,13 +167,35 @@ final class StateDatabase: SavedMapSource {
 
     // MARK: - Reading
 
+    /// Column `name` of `row` as `T`. A value of another kind (a tampered file's real in an integer
+    /// column, a NULL, a column missing) is the file's damage, named, not a trap (GRDB's subscript
+    /// stops the process on a value it cannot convert).
+    func column<T: DatabaseValueConvertible>(_ row: Row, _ name: String, _ type: T.Type = T.self) throws -> T {
+        let value: DatabaseValue = row[name] ?? .null
+        // (GRDB makes an integer of a real by cutting its fraction: 1.5 would count as 1.)
+        var fractional = false
+        if T.self == Int.self, case .double(let real) = value.storage { fractional = real != real.rounded(.towardZero) }
+        guard !fractional, let converted = T.fromDatabaseValue(value) else {
+            let kind = T.self == String.self ? "text" : T.self == Int.self ? "an integer" : T.self == Bool.self ? "a boolean" : "a number"
+            throw RulesError.state(path: path, reason: "damaged: column '\(name)' holds \(value), not \(kind): \(StateDatabase.rebuildAdvice)")
+        }
+        return converted
+    }
+
+    /// `column`, NULL as nil.
+    func optionalColumn<T: DatabaseValueConvertible>(_ row: Row, _ name: String, _ type: T.Type = T.self) throws -> T? {
+        let value: DatabaseValue = row[name] ?? .null
+        return value.isNull ? nil : try column(row, name, T.self)
+    }
+
+
     /// The header: the saved state without its rules.
     func header() throws -> SavedState {
         // The header and how many runs the table holds, in one statement.
         let row = try guarded {
             try reading { try Row.fetchOne($0, sql: "SELECT value, (SELECT coalesce(max(pos) + 1, 0) FROM run) AS held FROM header WHERE key = 'state'") }
         }
-        let text: String? = row?["value"]
+        let text = try row.flatMap { try optionalColumn($0, "value", String.self) }
         guard let text else { throw RulesError.state(path: path, reason: "damaged: no header: \(StateDatabase.rebuildAdvice)") }
         let state = try decode(SavedState.self, text, "the header")
         guard state.format == StateStore.format else {
@@ -183,9 +205,10 @@ final class StateDatabase: SavedMapSource {
         for (field, value) in [("run_count", state.runCount), ("runs_bytes", state.runsBytes)] where value < 0 {
             throw RulesError.state(path: path, reason: "field '\(field)': \(value) is negative: damaged: \(StateDatabase.rebuildAdvice)")
         }
-        let held: Int = row?["held"] ?? 0
-        guard state.runCount == held else {
-            throw RulesError.state(path: path, reason: "field 'run_count': \(state.runCount) runs, the database holds \(held): damaged: \(StateDatabase.rebuildAdvice)")
+        // (A row id past 2^63 - 2 makes the count a real, not an integer: damaged.)
+        let counted: DatabaseValue = row?["held"] ?? .null
+        guard let held = Int.fromDatabaseValue(counted), state.runCount == held else {
+            throw RulesError.state(path: path, reason: "field 'run_count': \(state.runCount) runs, the database holds \(counted): damaged: \(StateDatabase.rebuildAdvice)")
         }
         runsBytes = state.runsBytes
         return state
@@ -244,11 +267,11 @@ final class StateDatabase: SavedMapSource {
     private func readAwardKeys(_ db: Database, into rules: inout [RuleState], seen: inout Set<[Int]>, _ sql: String,
                                _ arguments: StatementArguments = []) throws {
         for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
-            let index: Int = row["rule"], seq: Int = row["seq"]
+            let index = try column(row, "rule", Int.self), seq = try column(row, "seq", Int.self)
             guard index >= 0, index < rules.count else { continue }
             guard seen.insert([index, 0, seq]).inserted else { continue }
-            rules[index].awards.append(Award(badge: row["badge"], pack: rules[index].pack, rule: rules[index].rule, tier: row["tier"],
-                                             run: row["run"], at: nil, detail: ""))
+            rules[index].awards.append(Award(badge: try column(row, "badge"), pack: rules[index].pack, rule: rules[index].rule,
+                                             tier: try column(row, "tier"), run: try column(row, "run"), at: nil, detail: ""))
         }
     }
 
@@ -265,22 +288,22 @@ final class StateDatabase: SavedMapSource {
                 var rules: [RuleState] = []
                 var next: [Int] = []
                 for row in try Row.fetchAll(db, sql: "SELECT * FROM rule ORDER BY idx") {
-                    let index: Int = row["idx"]
+                    let index = try column(row, "idx", Int.self)
                     guard index == rules.count else { throw RulesError.state(path: path, reason: "damaged: rule \(index) is out of order: \(StateDatabase.rebuildAdvice)") }
-                    var rule = RuleState(pack: row["pack"], rule: row["rule"], fold: row["fold"])
-                    if let text: String = row["state"] {
+                    var rule = RuleState(pack: try column(row, "pack"), rule: try column(row, "rule"), fold: try column(row, "fold"))
+                    if let text = try optionalColumn(row, "state", String.self) {
                         do { rule.state = try StateJSON.state(in: Data(text.utf8), source: path) } catch let error as ActivityError {
                             throw RulesError.state(path: path, reason: "damaged: the state of rule '\(rule.rule)': \(error.reason): \(StateDatabase.rebuildAdvice)")
                         }
                     }
-                    rule.unsaved = row["unsaved"]
-                    rule.earned = row["earned"]
-                    rule.stopped = row["stopped"]
-                    if let text: String = row["progress"] { rule.progress = try decode(Progress.self, text, "the progress of rule '\(rule.rule)'") }
-                    if let text: String = row["failure"] { rule.failure = try decode(RuleFailure.self, text, "the failure of rule '\(rule.rule)'") }
-                    if let text: String = row["split"] { rule.split = try decode([String].self, text, "the saved maps of rule '\(rule.rule)'") }
+                    rule.unsaved = try optionalColumn(row, "unsaved")
+                    rule.earned = try column(row, "earned")
+                    rule.stopped = try column(row, "stopped")
+                    if let text = try optionalColumn(row, "progress", String.self) { rule.progress = try decode(Progress.self, text, "the progress of rule '\(rule.rule)'") }
+                    if let text = try optionalColumn(row, "failure", String.self) { rule.failure = try decode(RuleFailure.self, text, "the failure of rule '\(rule.rule)'") }
+                    if let text = try optionalColumn(row, "split", String.self) { rule.split = try decode([String].self, text, "the saved maps of rule '\(rule.rule)'") }
                     // A count of awards made: a damaged or hostile row's 2^63-1 would overflow `add`'s sums.
-                    let sequence: Int = row["next_seq"]
+                    let sequence = try column(row, "next_seq", Int.self)
                     guard (0...StateDatabase.maximumSequence).contains(sequence) else {
                         throw RulesError.state(path: path, reason: "damaged: rule '\(rule.rule)' has next_seq \(sequence), not a count of awards (0 to \(StateDatabase.maximumSequence)): \(StateDatabase.rebuildAdvice)")
                     }
@@ -304,10 +327,10 @@ final class StateDatabase: SavedMapSource {
     private func readAwards(_ db: Database, into rules: inout [RuleState], seen: inout Set<[Int]>, _ sql: String,
                             _ arguments: StatementArguments = []) throws {
         for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
-            let index: Int = row["rule"], phase: Int = row["phase"], seq: Int = row["seq"]
+            let index = try column(row, "rule", Int.self), phase = try column(row, "phase", Int.self), seq = try column(row, "seq", Int.self)
             guard index >= 0, index < rules.count else { continue }
             guard seen.insert([index, phase, seq]).inserted else { continue }
-            let award = try decode(Award.self, row["json"], "award \(seq) of rule '\(rules[index].rule)'")
+            let award = try decode(Award.self, try column(row, "json"), "award \(seq) of rule '\(rules[index].rule)'")
             if phase == 0 { rules[index].awards.append(award) } else { rules[index].finishAwards.append(award) }
         }
     }
@@ -334,7 +357,7 @@ final class StateDatabase: SavedMapSource {
         let rows = try guarded {
             try connected { db in
                 try Row.fetchAll(db, sql: "SELECT key, value FROM state_key WHERE rule = ? AND path = ?", arguments: [index, path])
-                    .map { ($0["key"] as String, $0["value"] as String) }
+                    .map { (try column($0, "key", String.self), try column($0, "value", String.self)) }
             }
         }
         return try rows.map { StateEntry(key: try stateValue($0.0, "saved map '\(path)'"), value: try stateValue($0.1, "saved map '\(path)'")) }
@@ -352,7 +375,7 @@ final class StateDatabase: SavedMapSource {
         try guarded {
             try reading { db in
                 try Row.fetchAll(db, sql: "SELECT json FROM award WHERE rule IN (SELECT idx FROM rule WHERE failure IS NULL) ORDER BY pos, rule, phase, seq")
-                    .map { try decode(Award.self, $0["json"], "an award") }
+                    .map { try decode(Award.self, try column($0, "json"), "an award") }
             }
         }
     }
@@ -362,7 +385,7 @@ final class StateDatabase: SavedMapSource {
         try guarded {
             try reading { db in
                 try Row.fetchAll(db, sql: "SELECT json FROM award WHERE rule = ? ORDER BY phase, seq", arguments: [index])
-                    .map { try decode(Award.self, $0["json"], "an award") }
+                    .map { try decode(Award.self, try column($0, "json"), "an award") }
             }
         }
     }
@@ -386,8 +409,9 @@ final class StateDatabase: SavedMapSource {
         try guarded {
             try reading { db in
                 try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-                    let entry = StateStore.IndexEntry(id: row["id"], startSeconds: row["start"], elapsedSeconds: row["elapsed"], distanceMeters: row["distance"],
-                                                      offset: row["offset"], length: row["length"], position: row["pos"])
+                    let entry = StateStore.IndexEntry(id: try column(row, "id"), startSeconds: try optionalColumn(row, "start"),
+                                                      elapsedSeconds: try optionalColumn(row, "elapsed"), distanceMeters: try column(row, "distance"),
+                                                      offset: try column(row, "offset"), length: try column(row, "length"), position: try column(row, "pos"))
                     // Figures the duplicate check computes with: a damaged row's nan or 1e308 is refused by name.
                     for (field, value) in [("start", entry.startSeconds), ("elapsed", entry.elapsedSeconds), ("distance", entry.distanceMeters)] {
                         guard let value, !(value.isFinite && abs(value) < 1e12) else { continue }
@@ -499,7 +523,7 @@ final class StateDatabase: SavedMapSource {
             try reading { db in
                 guard try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'withdrawn'") ?? 0 > 0 else { return [] }
                 return try Row.fetchAll(db, sql: "SELECT at, why, json FROM withdrawn ORDER BY seq").map { row in
-                    Withdrawal(award: try decode(Award.self, row["json"], "a withdrawn award"), at: row["at"], why: row["why"])
+                    Withdrawal(award: try decode(Award.self, try column(row, "json"), "a withdrawn award"), at: try column(row, "at"), why: try column(row, "why"))
                 }
             }
         }
