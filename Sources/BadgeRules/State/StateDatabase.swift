@@ -143,7 +143,7 @@ final class StateDatabase: SavedMapSource {
     }
 
     /// `body` with the connection, in the transaction in progress if there is one.
-    private func connected<T>(_ body: (Database) throws -> T) rethrows -> T {
+    func connected<T>(_ body: (Database) throws -> T) rethrows -> T {
         if let db = current { return try body(db) }
         return try queue.inDatabase(body)
     }
@@ -187,7 +187,6 @@ final class StateDatabase: SavedMapSource {
         let value: DatabaseValue = row[name] ?? .null
         return value.isNull ? nil : try column(row, name, T.self)
     }
-
 
     /// The header: the saved state without its rules.
     func header() throws -> SavedState {
@@ -276,7 +275,7 @@ final class StateDatabase: SavedMapSource {
     }
 
     /// `RuleState.key` to the rule's row, for the saved maps.
-    private var ruleIndex: [String: Int] = [:]
+    var ruleIndex: [String: Int] = [:]
 
     /// The most awards a rule's `next_seq` may count (2^31 - 1): far past what any history makes, far
     /// below where adding to it overflows.
@@ -332,41 +331,6 @@ final class StateDatabase: SavedMapSource {
             guard seen.insert([index, phase, seq]).inserted else { continue }
             let award = try decode(Award.self, try column(row, "json"), "award \(seq) of rule '\(rules[index].rule)'")
             if phase == 0 { rules[index].awards.append(award) } else { rules[index].finishAwards.append(award) }
-        }
-    }
-
-    // MARK: - Saved maps
-
-    func savedValue(rule: String, path: String, key: StateValue) throws -> StateValue? {
-        guard let index = ruleIndex[rule] else { return nil }
-        let text = try guarded {
-            try connected { db in
-                try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM state_key WHERE rule = ? AND path = ? AND key = ?"),
-                                    arguments: [index, path, StateJSON.keyText(key)])
-            }
-        }
-        return try text.map { try stateValue($0, "saved map '\(path)' of rule \(index)") }
-    }
-
-    func savedEntries(rule: String, path: String) throws -> [StateEntry] {
-        guard let index = ruleIndex[rule] else { return [] }
-        return try savedEntries(index: index, path: path)
-    }
-
-    func savedEntries(index: Int, path: String) throws -> [StateEntry] {
-        let rows = try guarded {
-            try connected { db in
-                try Row.fetchAll(db, sql: "SELECT key, value FROM state_key WHERE rule = ? AND path = ?", arguments: [index, path])
-                    .map { (try column($0, "key", String.self), try column($0, "value", String.self)) }
-            }
-        }
-        return try rows.map { StateEntry(key: try stateValue($0.0, "saved map '\(path)'"), value: try stateValue($0.1, "saved map '\(path)'")) }
-            .sorted { FoldStates.keyPrecedes($0.key, $1.key) }
-    }
-
-    func stateValue(_ text: String, _ what: String) throws -> StateValue {
-        do { return try StateJSON.state(in: Data(text.utf8), source: path) } catch let error as ActivityError {
-            throw RulesError.state(path: path, reason: "damaged: \(what): \(error.reason): \(StateDatabase.rebuildAdvice)")
         }
     }
 
@@ -547,62 +511,6 @@ final class StateDatabase: SavedMapSource {
             try rule.progress.map(StateDatabase.json), try rule.failure.map(StateDatabase.json), nextSequence,
             rule.split.isEmpty ? nil : try StateDatabase.json(rule.split),
         ])
-    }
-
-    private func insertMaps(_ db: Database, rule: Int, _ maps: [String: [StateEntry]]) throws {
-        guard !maps.isEmpty else { return }
-        let insert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO state_key VALUES (?, ?, ?, ?)")
-        for (path, entries) in maps.sorted(by: { $0.key < $1.key }) {
-            for entry in entries { try insert.execute(arguments: [rule, path, StateJSON.keyText(entry.key), StateJSON.text(entry.value)]) }
-        }
-    }
-
-    /// An addition's saved maps of rule `index`: the keys written (a string key that is a saved
-    /// run's id puts the whole map back into the state), the maps gone from the state deleted, and
-    /// any map of the state grown past `SavedMaps.threshold` moved to rows. Updates `rule.split`.
-    private func updateMaps(_ db: Database, rule index: Int, _ rule: inout RuleState, before: RuleState?) throws {
-        guard rule.failure == nil else {
-            if before.map({ !$0.split.isEmpty }) ?? false { try db.execute(sql: "DELETE FROM state_key WHERE rule = ?", arguments: [index]) }
-            rule.split = []
-            return
-        }
-        let delete = try db.cachedStatement(sql: "DELETE FROM state_key WHERE rule = ? AND path = ? AND key = ?")
-        let upsert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO state_key VALUES (?, ?, ?, ?)")
-        for (path, writes) in rule.splitWrites.sorted(by: { $0.key < $1.key }) where rule.split.contains(path) {
-            var keys = Set<String>()
-            for write in writes { if case .string(let key) = write.key { keys.insert(key) } }
-            if !keys.isEmpty, try !StateDatabase.savedIDs(db, keys).isEmpty {
-                var map: [StateValue: StateValue] = [:]
-                for entry in try savedEntries(index: index, path: path) { map[entry.key] = entry.value }
-                for write in writes { map[write.key] = write.value == .null ? nil : write.value }
-                rule.state = SavedMaps.merged(rule.state, [path: map.map { StateEntry(key: $0.key, value: $0.value) }])
-                rule.split.removeAll { $0 == path }
-                continue
-            }
-            for write in writes {
-                if write.value == .null {
-                    try delete.execute(arguments: [index, path, StateJSON.keyText(write.key)])
-                } else {
-                    try upsert.execute(arguments: [index, path, StateJSON.keyText(write.key), StateJSON.text(write.value)])
-                }
-            }
-        }
-        for path in before?.split ?? [] where !rule.split.contains(path) {
-            try db.execute(sql: "DELETE FROM state_key WHERE rule = ? AND path = ?", arguments: [index, path])
-        }
-        let (kept, maps) = try SavedMaps.split(rule.state) { try StateDatabase.savedIDs(db, $0) }
-        if !maps.isEmpty {
-            for path in maps.keys { try db.execute(sql: "DELETE FROM state_key WHERE rule = ? AND path = ?", arguments: [index, path]) }
-            try insertMaps(db, rule: index, maps)
-            rule.state = kept
-            rule.split = (rule.split + maps.keys).sorted()
-        }
-        rule.splitWrites = [:]
-    }
-
-    /// Which of `ids` are saved runs' ids.
-    static func savedIDs(_ db: Database, _ ids: Set<String>) throws -> Set<String> {
-        Set(try String.fetchAll(db, sql: "SELECT id FROM run WHERE id IN (SELECT value FROM json_each(?))", arguments: [try json(ids.sorted())]))
     }
 
     private func insertAwards(_ db: Database, rule: Int, phase: Int, from first: Int, _ awards: [Award], position: [String: Int]) throws {
