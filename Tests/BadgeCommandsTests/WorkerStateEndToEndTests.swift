@@ -1,5 +1,6 @@
 import RunFixtures
 import Foundation
+import GRDB
 import SyntheticRuns
 import XCTest
 
@@ -20,6 +21,24 @@ final class WorkerStateEndToEndTests: XCTestCase {
         func line(_ athlete: String) -> String {
             let iso = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: start))
             return #"{"athlete": "\#(athlete)", "id": "\#(id)", "summary": {"start": "\#(iso)", "distance_m": \#(Int(meters)), "duration_s": \#(Int(seconds)), "sport": "\#(sport)"}}"#
+        }
+    }
+
+    /// `sql`'s rows (as text) in every shard of the worker's store in `directory` (`~store`), in shard order.
+    static func storeRows(_ directory: String, _ sql: String) throws -> [[String]] {
+        let shards = try FileManager.default.contentsOfDirectory(atPath: directory + "/~store").filter { $0.hasSuffix(".sqlite") }.sorted()
+        XCTAssertTrue(!shards.isEmpty && shards.count <= 16, "\(shards)")  // (made when first written to)
+        return try shards.flatMap { shard in
+            try DatabaseQueue(path: directory + "/~store/" + shard).write { db in
+                try Row.fetchAll(db, sql: sql).map { row in row.databaseValues.map { value in
+                    switch value.storage {
+                    case .blob(let data): return String(decoding: data, as: UTF8.self)
+                    case .null: return "NULL"
+                    case .string(let text): return text
+                    default: return value.description
+                    }
+                } }
+            }
         }
     }
 
@@ -119,9 +138,10 @@ final class WorkerStateEndToEndTests: XCTestCase {
         let awards = lines(expected.stdout).filter { $0["type"] as? String == "award" }.map(key)
         XCTAssertFalse(awards.isEmpty)
         XCTAssertEqual(active.values.sorted(), awards.sorted(), "seed \(seed), \(batches) batches of \(stream.count) lines")
-        // No athlete's name reached outside the folder.
-        let made = try FileManager.default.contentsOfDirectory(atPath: state).sorted()
-        XCTAssertEqual(made.count, athletes.count, "\(made)")
+        // No athlete's name reached outside the folder: the store alone, each athlete once.
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: state), ["~store"])
+        let made = try Self.storeRows(state, "SELECT athlete FROM header WHERE athlete <> '' AND key = 'state'").map { $0[0] }
+        XCTAssertEqual(Set(made).count, athletes.count, "\(made)")
         XCTAssertTrue(made.allSatisfy { !$0.contains("/") && !$0.hasPrefix(".") }, "\(made)")
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.path + "/etc"))
     }
@@ -188,7 +208,8 @@ final class WorkerStateEndToEndTests: XCTestCase {
             for (index, batch) in batches.enumerated() {
                 if index == 1 {
                     // a10's state is damaged: that athlete's error, the others go on.
-                    try Data("not a database".utf8).write(to: URL(fileURLWithPath: state + "/a10/state.sqlite"))
+                    let changed = try Self.storeRows(state, "UPDATE header SET value = 'not json' WHERE athlete = 'a10' AND key = 'state' RETURNING athlete")
+                    XCTAssertEqual(changed, [["a10"]])
                 }
                 let result = try CLI.run(["worker", "--state-dir", state, "--threads", "\(threads)"] + Self.common, stdin: batch)
                 outputs[threads, default: []].append((result.status, result.stdout, result.stderr))
@@ -210,17 +231,16 @@ final class WorkerStateEndToEndTests: XCTestCase {
         XCTAssertEqual(errors.count, 2, "\(errors)")
         XCTAssertTrue(types.contains("award") && types.contains("withdrawn") && types.contains("flushed"), "\(types)")
         // The histories saved are the same, byte for byte.
-        for athlete in athletes where athlete != "a10" {
-            let a = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/threads-1/\(athlete)/runs.jsonl"))
-            let b = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/threads-4/\(athlete)/runs.jsonl"))
-            XCTAssertEqual(a, b, athlete)
-        }
+        let histories = "SELECT athlete, pos, id, line FROM run ORDER BY athlete, pos"
+        let (a, b) = (try Self.storeRows(folder.path + "/threads-1", histories), try Self.storeRows(folder.path + "/threads-4", histories))
+        XCTAssertEqual(Set(a.map { $0[0] }).count, athletes.count)
+        XCTAssertTrue(a == b, "the histories --threads 4 saved are not those of --threads 1")
         // --max-errors: the worker stops at the bad line; athletes after it are not saved.
         for threads in [1, 4] {
             let state = folder.path + "/stopped-\(threads)"
             let result = try CLI.run(["worker", "--state-dir", state, "--threads", "\(threads)", "--max-errors", "0"] + Self.common, stdin: batches[1])
             XCTAssertEqual(result.status, 1, result.stderr)
-            let saved = try FileManager.default.contentsOfDirectory(atPath: state).sorted()
+            let saved = try Self.storeRows(state, "SELECT athlete FROM header WHERE athlete <> '' AND key = 'state'").map { $0[0] }.sorted()
             XCTAssertEqual(saved, ["a0", "a1", "a2"], "--threads \(threads)")
         }
     }

@@ -8,11 +8,15 @@ import Foundation
 /// the thread that made it, `ReusedEvaluator`) and runs every job it takes in it. At most `limit`
 /// jobs wait or run at once: `submit` waits for a result to be taken before going past it, so that
 /// memory holds a few athletes' runs, not the input's.
+///
+/// With `lane`, a job runs on the thread `lane(job) % threads` (`worker --state-dir`: the thread that
+/// owns the athlete's shard, `AthleteStore`, so that no two threads wait for one shard's lock).
 final class OrderedPool<Job: Sendable, Result: Sendable, Context>: @unchecked Sendable {
     private let condition = NSCondition()
-    /// Jobs not started yet, with their numbers, first given first.
-    private var waiting: [(number: Int, job: Job)] = []
-    private var waitingStart = 0
+    /// Jobs not started yet, with their numbers, first given first: one queue, or one a thread (`lane`).
+    private var waiting: [[(number: Int, job: Job)]]
+    private var waitingStart: [Int]
+    private let lane: (@Sendable (Job) -> Int)?
     /// Results not taken yet, by job number.
     private var finished: [Int: Result] = [:]
     /// Numbers of the next job given and of the next result to take.
@@ -22,12 +26,19 @@ final class OrderedPool<Job: Sendable, Result: Sendable, Context>: @unchecked Se
     private let limit: Int
 
     /// Starts `threads` threads, each making its context with `makeContext` and running jobs with `run`.
-    init(threads count: Int, makeContext: @escaping @Sendable () -> Context, run: @escaping @Sendable (inout Context, Job) -> Result) {
-        limit = max(2, count * 2)
-        for index in 0..<max(1, count) {
+    init(threads count: Int, lane: (@Sendable (Job) -> Int)? = nil, makeContext: @escaping @Sendable () -> Context,
+         run: @escaping @Sendable (inout Context, Job) -> Result) {
+        let count = max(1, count)
+        // (Lanes wait for their own jobs: more may be out at once.)
+        limit = max(2, count * (lane == nil ? 2 : 4))
+        self.lane = lane
+        waiting = Array(repeating: [], count: lane == nil ? 1 : count)
+        waitingStart = Array(repeating: 0, count: waiting.count)
+        for index in 0..<count {
+            let queue = lane == nil ? 0 : index
             let thread = Thread { [self] in
                 var context = makeContext()
-                while let (number, job) = next() {
+                while let (number, job) = next(queue) {
                     let result = run(&context, job)
                     condition.lock()
                     finished[number] = result
@@ -51,16 +62,16 @@ final class OrderedPool<Job: Sendable, Result: Sendable, Context>: @unchecked Se
     }
 
     /// The next job to run, nil once the pool is closed and no job waits.
-    private func next() -> (Int, Job)? {
+    private func next(_ queue: Int) -> (Int, Job)? {
         condition.lock()
         defer { condition.unlock() }
-        while waitingStart == waiting.count && !closing { condition.wait() }
-        guard waitingStart < waiting.count else { return nil }
-        let item = waiting[waitingStart]
-        waitingStart += 1
-        if waitingStart > 64, waitingStart * 2 > waiting.count {
-            waiting.removeFirst(waitingStart)
-            waitingStart = 0
+        while waitingStart[queue] == waiting[queue].count && !closing { condition.wait() }
+        guard waitingStart[queue] < waiting[queue].count else { return nil }
+        let item = waiting[queue][waitingStart[queue]]
+        waitingStart[queue] += 1
+        if waitingStart[queue] > 64, waitingStart[queue] * 2 > waiting[queue].count {
+            waiting[queue].removeFirst(waitingStart[queue])
+            waitingStart[queue] = 0
         }
         return item
     }
@@ -68,8 +79,9 @@ final class OrderedPool<Job: Sendable, Result: Sendable, Context>: @unchecked Se
     /// Gives `job`, after handing `deliver` the results ready in order while `limit` jobs are out.
     func submit(_ job: Job, deliver: (Result) -> Void) {
         while outstanding >= limit { deliver(takeNext(wait: true)!) }
+        let queue = lane.map { $0(job) % waiting.count } ?? 0
         condition.lock()
-        waiting.append((given, job))
+        waiting[queue].append((given, job))
         given += 1
         condition.broadcast()
         condition.unlock()

@@ -107,13 +107,17 @@ package final class Worker {
     private lazy var evaluator = AthleteEvaluator(pipeline: setup.pipeline, kind: .reused)
     /// With `--state-dir` and more than one thread (`Setup.threads`): where athletes' states change,
     /// each thread with its own loaded packs; results are written in the athletes' order.
-    private lazy var pool: OrderedPool<Athlete, SavedOutcome, AthleteEvaluator>? = {
+    private lazy var pool: OrderedPool<Athlete, SavedOutcome, (AthleteEvaluator, AthleteStore)>? = {
         guard let directory = setup.stateDirectory, setup.threads > 1, setup.maximumErrors == nil else { return nil }
         let pipeline = setup.pipeline
-        return OrderedPool(threads: setup.threads, makeContext: { AthleteEvaluator(pipeline: pipeline, kind: .reused) }) { evaluator, athlete in
-            Worker.apply(athlete, savedIn: directory, evaluator: evaluator)
+        // Each athlete on the thread that owns their shard.
+        return OrderedPool(threads: setup.threads, lane: { AthleteStore.shard(ofAthlete: $0.name) },
+                           makeContext: { (AthleteEvaluator(pipeline: pipeline, kind: .reused), AthleteStore(directory: directory)) }) { context, athlete in
+            Worker.apply(athlete, savedIn: context.1, evaluator: context.0)
         }
     }()
+    /// With `--state-dir` on the worker's own thread: the store, with this thread's connections.
+    private lazy var store = setup.stateDirectory.map(AthleteStore.init(directory:))
 
     /// The award or status line being written (its storage is reused line after line).
     private var pending = WorkerLines.LineBuffer()
@@ -313,12 +317,12 @@ package final class Worker {
     private func finishAthlete() {
         guard let athlete = current else { return }
         current = nil
-        if let directory = setup.stateDirectory {
+        if let store {
             if let pool {
                 pool.submit(athlete, deliver: report)
                 pool.deliverReady(report)
             } else {
-                report(Worker.apply(athlete, savedIn: directory, evaluator: evaluator))
+                report(Worker.apply(athlete, savedIn: store, evaluator: evaluator))
             }
             return
         }
@@ -371,11 +375,11 @@ package final class Worker {
     /// names them), in line order, with `evaluator` (the worker's, or a thread's own): the awards given
     /// and withdrawn by the whole batch, and the status of the history now. A state that cannot be read
     /// or written is that athlete's error; the others go on.
-    static func apply(_ athlete: Athlete, savedIn directory: String, evaluator: AthleteEvaluator) -> SavedOutcome {
-        let store = StateStore(directory: (directory as NSString).appendingPathComponent(StateStore.folderName(forAthlete: athlete.name)))
+    static func apply(_ athlete: Athlete, savedIn states: AthleteStore, evaluator: AthleteEvaluator) -> SavedOutcome {
         let profile = athlete.profile
         var outcome = SavedOutcome(athlete: athlete.name, errors: athlete.errors)
         do {
+            let store = try states.state(ofAthlete: athlete.name)
             // One step: what it changed. Several: the awards before and after, compared.
             let before = athlete.steps.count > 1 && store.exists ? try store.awards() : []
             for step in athlete.steps {

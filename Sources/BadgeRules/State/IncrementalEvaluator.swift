@@ -103,7 +103,7 @@ public struct IncrementalEvaluator: Sendable {
         try store.locked {
             let saved = try store.allSavedRuns()
             let path = store.statePath
-            if FileManager.default.fileExists(atPath: path) { _ = rename(path, path + ".damaged") }
+            if !store.inStore, FileManager.default.fileExists(atPath: path) { _ = rename(path, path + ".damaged") }
             let replacing = Set(runs.map(\.id))
             var update = try startLocked(removeDuplicates(saved.filter { !replacing.contains($0.id) } + runs), folder: folder)
             update.replayed = "the state was rebuilt from \(saved.count) saved runs"
@@ -251,12 +251,13 @@ public struct IncrementalEvaluator: Sendable {
         let (added, withdrawn) = IncrementalEvaluator.difference(before: changedBefore, after: changedAfter)
         // runs.jsonl first, then the database in one transaction: until it commits, the state is the
         // old one (the bytes appended are cut on the next addition).
-        let (runBytes, entries) = try StateStore.lines(fresh, startingAt: state.runsBytes)
-        try store.appendBytes(runBytes, to: store.runsPath, at: state.runsBytes)
+        // (A worker's store keeps the lines in the rows.)
+        let (runBytes, entries) = try StateStore.lines(fresh, startingAt: state.runsBytes, keepingLines: store.inStore)
+        if !store.inStore { try store.appendBytes(runBytes, to: store.runsPath, at: state.runsBytes) }
         var next = state
         next.runCount += fresh.count
         if let last = fresh.last { next.lastRun = RunStamp(last) }
-        next.runsBytes += runBytes.count
+        if !store.inStore { next.runsBytes += runBytes.count }
         let written = database.rowsWritten
         try database.add(next, added: entries, firstPosition: state.runCount, old: rules, rules: after, seeds: seeds, nextSequence: nextSequence,
                          position: position, withdrawals: Withdrawal.stamped(withdrawn, added: added, reason: nil))
@@ -322,7 +323,7 @@ public struct IncrementalEvaluator: Sendable {
         let taken = try database.withdrawals()
         let replacing = Set(fresh.map(\.id)).union(removing)
         let saved = try store.summaries(try database.allRuns()).filter { !replacing.contains($0.id) }
-        try? database.queue.close()
+        if !store.inStore { try? database.queue.close() }
         let runs = RuleEngine.ordered(removeDuplicates(saved + fresh))
         let (evaluation, rules) = engine.evaluateKeepingState(runs: runs, reusing: reused)
         try store.save(rules: rules, runs: runs, packs: engine.packs, zone: zone, folder: folder, catalogue: engine.catalogue.file,

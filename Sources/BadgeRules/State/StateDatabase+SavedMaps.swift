@@ -11,8 +11,8 @@ extension StateDatabase {
         guard let index = ruleIndex[rule] else { return nil }
         let text = try guarded {
             try connected { db in
-                try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM state_key WHERE rule = ? AND path = ? AND key = ?"),
-                                    arguments: [index, path, StateJSON.keyText(key)])
+                try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM state_key WHERE athlete = ? AND rule = ? AND path = ? AND key = ?"),
+                                    arguments: [athlete, index, path, StateJSON.keyText(key)])
             }
         }
         return try text.map { try stateValue($0, "saved map '\(path)' of rule \(index)") }
@@ -26,7 +26,7 @@ extension StateDatabase {
     func savedEntries(index: Int, path: String) throws -> [StateEntry] {
         let rows = try guarded {
             try connected { db in
-                try Row.fetchAll(db, sql: "SELECT key, value FROM state_key WHERE rule = ? AND path = ?", arguments: [index, path])
+                try Row.fetchAll(db.cachedStatement(sql: "SELECT key, value FROM state_key WHERE athlete = ? AND rule = ? AND path = ?"), arguments: [athlete, index, path])
                     .map { (try column($0, "key", String.self), try column($0, "value", String.self)) }
             }
         }
@@ -44,9 +44,9 @@ extension StateDatabase {
 
     func insertMaps(_ db: Database, rule: Int, _ maps: [String: [StateEntry]]) throws {
         guard !maps.isEmpty else { return }
-        let insert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO state_key VALUES (?, ?, ?, ?)")
+        let insert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO state_key VALUES (?, ?, ?, ?, ?)")
         for (path, entries) in maps.sorted(by: { $0.key < $1.key }) {
-            for entry in entries { try insert.execute(arguments: [rule, path, StateJSON.keyText(entry.key), StateJSON.text(entry.value)]) }
+            for entry in entries { try insert.execute(arguments: [athlete, rule, path, StateJSON.keyText(entry.key), StateJSON.text(entry.value)]) }
         }
     }
 
@@ -55,16 +55,16 @@ extension StateDatabase {
     /// any map of the state grown past `SavedMaps.threshold` moved to rows. Updates `rule.split`.
     func updateMaps(_ db: Database, rule index: Int, _ rule: inout RuleState, before: RuleState?) throws {
         guard rule.failure == nil else {
-            if before.map({ !$0.split.isEmpty }) ?? false { try db.execute(sql: "DELETE FROM state_key WHERE rule = ?", arguments: [index]) }
+            if before.map({ !$0.split.isEmpty }) ?? false { try db.execute(sql: "DELETE FROM state_key WHERE athlete = ? AND rule = ?", arguments: [athlete, index]) }
             rule.split = []
             return
         }
-        let delete = try db.cachedStatement(sql: "DELETE FROM state_key WHERE rule = ? AND path = ? AND key = ?")
-        let upsert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO state_key VALUES (?, ?, ?, ?)")
+        let delete = try db.cachedStatement(sql: "DELETE FROM state_key WHERE athlete = ? AND rule = ? AND path = ? AND key = ?")
+        let upsert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO state_key VALUES (?, ?, ?, ?, ?)")
         for (path, writes) in rule.splitWrites.sorted(by: { $0.key < $1.key }) where rule.split.contains(path) {
             var keys = Set<String>()
             for write in writes { if case .string(let key) = write.key { keys.insert(key) } }
-            if !keys.isEmpty, try !StateDatabase.savedIDs(db, keys).isEmpty {
+            if !keys.isEmpty, try !savedIDs(db, keys).isEmpty {
                 var map: [StateValue: StateValue] = [:]
                 for entry in try savedEntries(index: index, path: path) { map[entry.key] = entry.value }
                 for write in writes { map[write.key] = write.value == .null ? nil : write.value }
@@ -74,18 +74,18 @@ extension StateDatabase {
             }
             for write in writes {
                 if write.value == .null {
-                    try delete.execute(arguments: [index, path, StateJSON.keyText(write.key)])
+                    try delete.execute(arguments: [athlete, index, path, StateJSON.keyText(write.key)])
                 } else {
-                    try upsert.execute(arguments: [index, path, StateJSON.keyText(write.key), StateJSON.text(write.value)])
+                    try upsert.execute(arguments: [athlete, index, path, StateJSON.keyText(write.key), StateJSON.text(write.value)])
                 }
             }
         }
         for path in before?.split ?? [] where !rule.split.contains(path) {
-            try db.execute(sql: "DELETE FROM state_key WHERE rule = ? AND path = ?", arguments: [index, path])
+            try db.execute(sql: "DELETE FROM state_key WHERE athlete = ? AND rule = ? AND path = ?", arguments: [athlete, index, path])
         }
-        let (kept, maps) = try SavedMaps.split(rule.state) { try StateDatabase.savedIDs(db, $0) }
+        let (kept, maps) = try SavedMaps.split(rule.state) { try savedIDs(db, $0) }
         if !maps.isEmpty {
-            for path in maps.keys { try db.execute(sql: "DELETE FROM state_key WHERE rule = ? AND path = ?", arguments: [index, path]) }
+            for path in maps.keys { try db.execute(sql: "DELETE FROM state_key WHERE athlete = ? AND rule = ? AND path = ?", arguments: [athlete, index, path]) }
             try insertMaps(db, rule: index, maps)
             rule.state = kept
             rule.split = (rule.split + maps.keys).sorted()
@@ -94,7 +94,8 @@ extension StateDatabase {
     }
 
     /// Which of `ids` are saved runs' ids.
-    static func savedIDs(_ db: Database, _ ids: Set<String>) throws -> Set<String> {
-        Set(try String.fetchAll(db, sql: "SELECT id FROM run WHERE id IN (SELECT value FROM json_each(?))", arguments: [try json(ids.sorted())]))
+    func savedIDs(_ db: Database, _ ids: Set<String>) throws -> Set<String> {
+        Set(try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM run WHERE athlete = ? AND id IN (SELECT value FROM json_each(?))"),
+                                arguments: [athlete, try StateDatabase.json(ids.sorted())]))
     }
 }

@@ -2,12 +2,16 @@ import Foundation
 import GRDB
 import RunFiles
 
-/// The database of a state folder, `state.sqlite` (state format 2): what `state.json` and
-/// `runs.index` held, in rows an addition reads and writes one by one, so that adding a run costs
-/// the same at 1,000 and 100,000 saved runs.
+/// A state database (state format 2): what `state.json` and `runs.index` held, in rows an addition
+/// reads and writes one by one, so that adding a run costs the same at 1,000 and 100,000 saved runs.
+/// A state folder's `state.sqlite` holds one state; a shard of a worker's store (`AthleteStore`,
+/// `worker --state-dir`) holds many athletes' states, each in the same rows: every row starts with
+/// `athlete` (`""` in a state folder, the athlete's key in a shard), and a `StateDatabase` reads and
+/// writes one athlete's (`athlete`).
 ///
-/// - `header(key, value)`: `layout` (this layout's name) and `state` (the `SavedState` without its
-///   rules, as JSON: zone, folder, packs, run count, last run, bytes of `runs.jsonl`).
+/// - `header(athlete, key, value)`: `layout` (this layout's name, athlete `""`) and `state` (the
+///   `SavedState` without its rules, as JSON: zone, folder, packs, run count, last run, bytes of
+///   `runs.jsonl`).
 /// - `rule(idx, ...)`: one row per rule: the fold state (JSON of a `StateValue`) without its saved
 ///   maps, `split` (their names), earned, stopped, progress, why unsaved, failure, and `next_seq`
 ///   (how many `on_run` awards it has made).
@@ -18,25 +22,55 @@ import RunFiles
 ///   the run's position in the history, for the evaluation order.
 /// - `held(rule, badge, tier, seq)`: the first award of each badge and tier a rule holds (what its
 ///   duplicate policy needs), so that an addition does not read every award.
-/// - `run(pos, id, start, elapsed, distance, offset, length)`: what `runs.index` held, indexed by id
-///   and by start (the duplicate checks are queries).
-/// - `withdrawn(seq, at, why, json)`: every award an addition or a removal took back, when and why
-///   (`Withdrawal`), in order; kept when the state is saved whole again. A database made before it
-///   existed gets it with its first withdrawal (and reads as having none until then).
+/// - `run(pos, id, start, elapsed, distance, offset, length, line)`: what `runs.index` held, indexed
+///   by id and by start (the duplicate checks are queries); `line`: the run's line itself in a shard
+///   (a state folder keeps it in `runs.jsonl`, at `offset`).
+/// - `withdrawn(at, why, json)`: every award an addition or a removal took back, when and why
+///   (`Withdrawal`), in order; kept when the state is saved whole again.
 ///
-/// Not thread-safe beyond GRDB's queue; a `StateStore` opens one per call, under the folder's lock.
+/// Layout 3 (a state folder's, before the `athlete` column) is moved to this one when opened.
+/// Not thread-safe beyond GRDB's queue; a `StateStore` of a folder opens one per call, under the
+/// folder's lock; a shard's connection is kept by its `AthleteStore`, one per thread.
 final class StateDatabase: SavedMapSource {
     /// The layout name kept in `header`.
-    static let layout = "badgectl-state/3"
+    static let layout = "badgectl-state/4"
+    /// The layout before it, moved to `layout` when opened (`migrate3`).
+    static let layout3 = "badgectl-state/3"
 
     let path: String
     let queue: DatabaseQueue
+    /// Whose rows this reads and writes: `""` in a state folder, the athlete's key in a shard.
+    let athlete: String
 
     /// Rows written by this connection (inserted, updated or deleted), for tests: an addition must
     /// touch only what changed.
     var rowsWritten: Int { connected { $0.totalChangesCount } }
 
-    private init(path: String, queue: DatabaseQueue) { self.path = path; self.queue = queue }
+    private init(path: String, queue: DatabaseQueue, athlete: String = "") { self.path = path; self.queue = queue; self.athlete = athlete }
+
+    /// The rows of `athlete` over this database's connection (a shard's, `AthleteStore`), named
+    /// `name` in messages (the athlete's address: the store's folder and their key).
+    func scoped(to athlete: String, name: String) -> StateDatabase { StateDatabase(path: name, queue: queue, athlete: athlete) }
+
+    /// Every table and index of the layout.
+    static let schema = """
+        CREATE TABLE header (athlete TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (athlete, key)) WITHOUT ROWID;
+        CREATE TABLE rule (athlete TEXT NOT NULL, idx INTEGER NOT NULL, pack TEXT NOT NULL, rule TEXT NOT NULL, fold INTEGER NOT NULL,
+            state TEXT, unsaved TEXT, earned INTEGER NOT NULL, stopped INTEGER NOT NULL, progress TEXT, failure TEXT,
+            next_seq INTEGER NOT NULL, split TEXT, PRIMARY KEY (athlete, idx));
+        CREATE TABLE state_key (athlete TEXT NOT NULL, rule INTEGER NOT NULL, path TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
+            PRIMARY KEY (athlete, rule, path, key)) WITHOUT ROWID;
+        CREATE TABLE award (athlete TEXT NOT NULL, rule INTEGER NOT NULL, phase INTEGER NOT NULL, seq INTEGER NOT NULL, pos INTEGER NOT NULL,
+            run TEXT NOT NULL, badge TEXT NOT NULL, tier TEXT NOT NULL, json TEXT NOT NULL, PRIMARY KEY (athlete, rule, phase, seq));
+        CREATE INDEX award_of_run ON award (athlete, run);
+        CREATE TABLE held (athlete TEXT NOT NULL, rule INTEGER NOT NULL, badge TEXT NOT NULL, tier TEXT NOT NULL, seq INTEGER NOT NULL,
+            PRIMARY KEY (athlete, rule, badge, tier)) WITHOUT ROWID;
+        CREATE TABLE run (athlete TEXT NOT NULL, pos INTEGER NOT NULL, id TEXT NOT NULL, start REAL, elapsed REAL, distance REAL NOT NULL,
+            offset INTEGER NOT NULL, length INTEGER NOT NULL, line BLOB, PRIMARY KEY (athlete, pos), UNIQUE (athlete, id));
+        CREATE INDEX run_of_start ON run (athlete, start);
+        CREATE TABLE withdrawn (athlete TEXT NOT NULL, at TEXT NOT NULL, why TEXT NOT NULL, json TEXT NOT NULL);
+        CREATE INDEX withdrawn_of_athlete ON withdrawn (athlete);
+        """
 
     /// Opens the database at `path`. `create`: make it (empty tables), replacing any file there.
     /// Throws `RulesError.state` naming the file when it is not a state database or is damaged.
@@ -56,30 +90,14 @@ final class StateDatabase: SavedMapSource {
         try database.guarded {
             if create {
                 try database.queue.write { db in
-                    try db.execute(sql: """
-                        CREATE TABLE header (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-                        CREATE TABLE rule (idx INTEGER PRIMARY KEY, pack TEXT NOT NULL, rule TEXT NOT NULL, fold INTEGER NOT NULL,
-                            state TEXT, unsaved TEXT, earned INTEGER NOT NULL, stopped INTEGER NOT NULL, progress TEXT, failure TEXT,
-                            next_seq INTEGER NOT NULL, split TEXT);
-                        CREATE TABLE state_key (rule INTEGER NOT NULL, path TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
-                            PRIMARY KEY (rule, path, key)) WITHOUT ROWID;
-                        CREATE TABLE award (rule INTEGER NOT NULL, phase INTEGER NOT NULL, seq INTEGER NOT NULL, pos INTEGER NOT NULL,
-                            run TEXT NOT NULL, badge TEXT NOT NULL, tier TEXT NOT NULL, json TEXT NOT NULL, PRIMARY KEY (rule, phase, seq));
-                        CREATE INDEX award_by_run ON award (run);
-                        CREATE TABLE held (rule INTEGER NOT NULL, badge TEXT NOT NULL, tier TEXT NOT NULL, seq INTEGER NOT NULL,
-                            PRIMARY KEY (rule, badge, tier));
-                        CREATE TABLE run (pos INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, start REAL, elapsed REAL, distance REAL NOT NULL,
-                            offset INTEGER NOT NULL, length INTEGER NOT NULL);
-                        CREATE INDEX run_by_start ON run (start);
-                        """)
-                    try db.execute(sql: withdrawnTable)
-                    try db.execute(sql: "INSERT INTO header VALUES ('layout', ?)", arguments: [layout])
+                    try db.execute(sql: schema)
+                    try db.execute(sql: "INSERT INTO header VALUES ('', 'layout', ?)", arguments: [layout])
                 }
             } else {
-                let layout = try database.queue.inDatabase { db -> String? in
-                    // One statement: a database without the table is not a state database.
-                    do { return try String.fetchOne(db, sql: "SELECT value FROM header WHERE key = 'layout'") } catch let error as DatabaseError
-                        where error.resultCode == .SQLITE_ERROR && (error.message ?? "").hasPrefix("no such table") { return nil }
+                var layout = try database.layout()
+                if layout == StateDatabase.layout3 {
+                    try database.migrate3()
+                    layout = try database.layout()
                 }
                 guard layout == StateDatabase.layout else {
                     throw RulesError.state(path: path, reason: layout.map { "layout '\($0)'; this badgectl reads '\(StateDatabase.layout)' (evaluate with --state again)" }
@@ -88,6 +106,89 @@ final class StateDatabase: SavedMapSource {
             }
         }
         return database
+    }
+
+    /// Opens (making it when missing) a shard of a worker's store (`AthleteStore`): write-ahead
+    /// logged, synced at checkpoints rather than at each commit (a crash of the machine can lose the
+    /// last commits, never the database's consistency), waiting up to 5 s for another writer.
+    static func openShard(path: String) throws -> StateDatabase {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        configuration.label = "badgectl.AthleteStore"
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        let database: StateDatabase
+        do {
+            database = StateDatabase(path: path, queue: try DatabaseQueue(path: path, configuration: configuration))
+        } catch {
+            throw damaged(path, error)
+        }
+        try database.guarded {
+            try database.queue.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    if try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'header'") == 0 {
+                        try db.execute(sql: schema)
+                        try db.execute(sql: "INSERT INTO header VALUES ('', 'layout', ?)", arguments: [StateDatabase.layout])
+                    }
+                    return .commit
+                }
+                if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" { try db.execute(sql: "PRAGMA journal_mode = WAL") }
+            }
+            let found = try database.layout()
+            guard found == StateDatabase.layout else {
+                throw RulesError.state(path: path, reason: found.map { "layout '\($0)'; this badgectl reads '\(StateDatabase.layout)'" } ?? "not a badgectl state database")
+            }
+        }
+        return database
+    }
+
+    /// Whether the database holds this athlete's state (a header).
+    func holdsState() throws -> Bool {
+        try guarded {
+            try reading { db in
+                try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM header WHERE athlete = ? AND key = 'state'"), arguments: [athlete]) ?? 0 > 0
+            }
+        }
+    }
+
+    /// The layout the database says it has, nil when it is not a state database (no `header` table).
+    private func layout() throws -> String? {
+        try queue.inDatabase { db -> String? in
+            // One statement: a database without the table is not a state database. (Layout 3's
+            // header has no `athlete` column: its layout is read by key alone.)
+            do { return try String.fetchOne(db, sql: "SELECT value FROM header WHERE key = 'layout'") } catch let error as DatabaseError
+                where error.resultCode == .SQLITE_ERROR && (error.message ?? "").hasPrefix("no such table") { return nil }
+        }
+    }
+
+    /// Moves a layout-3 database (a state folder's, made before the `athlete` column) to this layout,
+    /// in one transaction: every row kept, as athlete `""`.
+    private func migrate3() throws {
+        try queue.writeWithoutTransaction { db in
+            try db.inTransaction(.immediate) {
+                // Another process may have moved it meanwhile.
+                guard try String.fetchOne(db, sql: "SELECT value FROM header WHERE key = 'layout'") == StateDatabase.layout3 else { return .commit }
+                let withdrawn = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'withdrawn'") ?? 0 > 0
+                for table in ["header", "rule", "state_key", "award", "held", "run"] + (withdrawn ? ["withdrawn"] : []) {
+                    try db.execute(sql: "ALTER TABLE \(table) RENAME TO old_\(table)")
+                }
+                try db.execute(sql: "DROP INDEX IF EXISTS award_by_run; DROP INDEX IF EXISTS run_by_start")
+                try db.execute(sql: StateDatabase.schema)
+                try db.execute(sql: """
+                    INSERT INTO header SELECT '', key, value FROM old_header WHERE key <> 'layout';
+                    INSERT INTO rule SELECT '', idx, pack, rule, fold, state, unsaved, earned, stopped, progress, failure, next_seq, split FROM old_rule;
+                    INSERT INTO state_key SELECT '', rule, path, key, value FROM old_state_key;
+                    INSERT INTO award SELECT '', rule, phase, seq, pos, run, badge, tier, json FROM old_award;
+                    INSERT INTO held SELECT '', rule, badge, tier, seq FROM old_held;
+                    INSERT INTO run SELECT '', pos, id, start, elapsed, distance, offset, length, NULL FROM old_run;
+                    DROP TABLE old_header; DROP TABLE old_rule; DROP TABLE old_state_key; DROP TABLE old_award; DROP TABLE old_held; DROP TABLE old_run;
+                    """)
+                if withdrawn {
+                    try db.execute(sql: "INSERT INTO withdrawn SELECT '', at, why, json FROM old_withdrawn ORDER BY seq; DROP TABLE old_withdrawn")
+                }
+                try db.execute(sql: "INSERT INTO header VALUES ('', 'layout', ?)", arguments: [StateDatabase.layout])
+                return .commit
+            }
+        }
     }
 
     /// What to do with a state database that cannot be read: the runs are safe in `runs.jsonl`.
@@ -131,9 +232,18 @@ final class StateDatabase: SavedMapSource {
     }
 
     /// `body` with the connection: in the transaction in progress, else in a read transaction of its own.
+    /// (Not GRDB's `read`: it sets `PRAGMA query_only` before and after, and a pragma expires every
+    /// prepared statement of the connection, which a shard's connection keeps, `AthleteStore`.)
     private func reading<T>(_ body: (Database) throws -> T) throws -> T {
         if let db = current { return try body(db) }
-        return try queue.read(body)
+        return try queue.inDatabase { db in
+            var result: T?
+            try db.inTransaction(.deferred) {
+                result = try body(db)
+                return .commit
+            }
+            return result!
+        }
     }
 
     /// `body` with the connection: in the transaction in progress, else in a write transaction of its own.
@@ -192,7 +302,11 @@ final class StateDatabase: SavedMapSource {
     func header() throws -> SavedState {
         // The header and how many runs the table holds, in one statement.
         let row = try guarded {
-            try reading { try Row.fetchOne($0, sql: "SELECT value, (SELECT coalesce(max(pos) + 1, 0) FROM run) AS held FROM header WHERE key = 'state'") }
+            try reading { db in
+                try Row.fetchOne(db.cachedStatement(sql: """
+                    SELECT value, (SELECT coalesce(max(pos) + 1, 0) FROM run WHERE athlete = ?) AS held FROM header WHERE athlete = ? AND key = 'state'
+                    """), arguments: [athlete, athlete])
+            }
         }
         let text = try row.flatMap { try optionalColumn($0, "value", String.self) }
         guard let text else { throw RulesError.state(path: path, reason: "damaged: no header: \(StateDatabase.rebuildAdvice)") }
@@ -254,9 +368,10 @@ final class StateDatabase: SavedMapSource {
             try reading { db in
                 var seen = Set<[Int]>()
                 try readAwardKeys(db, into: &rules, seen: &seen, """
-                    SELECT a.rule, a.seq, a.run, a.badge, a.tier FROM held h JOIN award a ON a.rule = h.rule AND a.phase = 0 AND a.seq = h.seq
-                    UNION ALL SELECT rule, seq, run, badge, tier FROM award WHERE run IN (SELECT value FROM json_each(?)) AND phase = 0
-                    """, [try StateDatabase.json(runs.sorted())])
+                    SELECT a.rule, a.seq, a.run, a.badge, a.tier FROM held h
+                        JOIN award a ON a.athlete = h.athlete AND a.rule = h.rule AND a.phase = 0 AND a.seq = h.seq WHERE h.athlete = ?
+                    UNION ALL SELECT rule, seq, run, badge, tier FROM award WHERE athlete = ? AND run IN (SELECT value FROM json_each(?)) AND phase = 0
+                    """, [athlete, athlete, try StateDatabase.json(runs.sorted())])
             }
         }
     }
@@ -265,7 +380,7 @@ final class StateDatabase: SavedMapSource {
     /// (`addSeeds`), each row once (`seen`).
     private func readAwardKeys(_ db: Database, into rules: inout [RuleState], seen: inout Set<[Int]>, _ sql: String,
                                _ arguments: StatementArguments = []) throws {
-        for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
+        for row in try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments) {
             let index = try column(row, "rule", Int.self), seq = try column(row, "seq", Int.self)
             guard index >= 0, index < rules.count else { continue }
             guard seen.insert([index, 0, seq]).inserted else { continue }
@@ -286,7 +401,7 @@ final class StateDatabase: SavedMapSource {
             try reading { db in
                 var rules: [RuleState] = []
                 var next: [Int] = []
-                for row in try Row.fetchAll(db, sql: "SELECT * FROM rule ORDER BY idx") {
+                for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM rule WHERE athlete = ? ORDER BY idx"), arguments: [athlete]) {
                     let index = try column(row, "idx", Int.self)
                     guard index == rules.count else { throw RulesError.state(path: path, reason: "damaged: rule \(index) is out of order: \(StateDatabase.rebuildAdvice)") }
                     var rule = RuleState(pack: try column(row, "pack"), rule: try column(row, "rule"), fold: try column(row, "fold"))
@@ -313,9 +428,9 @@ final class StateDatabase: SavedMapSource {
                 var seen = Set<[Int]>()
                 switch awards {
                 case .none:
-                    try readAwards(db, into: &rules, seen: &seen, "SELECT rule, phase, seq, json FROM award WHERE phase = 1 ORDER BY rule, seq")
+                    try readAwards(db, into: &rules, seen: &seen, "SELECT rule, phase, seq, json FROM award WHERE athlete = ? AND phase = 1 ORDER BY rule, seq", [athlete])
                 case .all:
-                    try readAwards(db, into: &rules, seen: &seen, "SELECT rule, phase, seq, json FROM award ORDER BY rule, phase, seq")
+                    try readAwards(db, into: &rules, seen: &seen, "SELECT rule, phase, seq, json FROM award WHERE athlete = ? ORDER BY rule, phase, seq", [athlete])
                 }
                 return (rules, next)
             }
@@ -325,7 +440,7 @@ final class StateDatabase: SavedMapSource {
     /// Appends the awards `sql` selects (rule, phase, seq, json) to their rules, each row once (`seen`).
     private func readAwards(_ db: Database, into rules: inout [RuleState], seen: inout Set<[Int]>, _ sql: String,
                             _ arguments: StatementArguments = []) throws {
-        for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
+        for row in try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments) {
             let index = try column(row, "rule", Int.self), phase = try column(row, "phase", Int.self), seq = try column(row, "seq", Int.self)
             guard index >= 0, index < rules.count else { continue }
             guard seen.insert([index, phase, seq]).inserted else { continue }
@@ -338,7 +453,10 @@ final class StateDatabase: SavedMapSource {
     func awards() throws -> [Award] {
         try guarded {
             try reading { db in
-                try Row.fetchAll(db, sql: "SELECT json FROM award WHERE rule IN (SELECT idx FROM rule WHERE failure IS NULL) ORDER BY pos, rule, phase, seq")
+                try Row.fetchAll(db, sql: """
+                    SELECT json FROM award WHERE athlete = ? AND rule IN (SELECT idx FROM rule WHERE athlete = ? AND failure IS NULL)
+                    ORDER BY pos, rule, phase, seq
+                    """, arguments: [athlete, athlete])
                     .map { try decode(Award.self, try column($0, "json"), "an award") }
             }
         }
@@ -348,7 +466,7 @@ final class StateDatabase: SavedMapSource {
     func awards(ofRule index: Int) throws -> [Award] {
         try guarded {
             try reading { db in
-                try Row.fetchAll(db, sql: "SELECT json FROM award WHERE rule = ? ORDER BY phase, seq", arguments: [index])
+                try Row.fetchAll(db, sql: "SELECT json FROM award WHERE athlete = ? AND rule = ? ORDER BY phase, seq", arguments: [athlete, index])
                     .map { try decode(Award.self, try column($0, "json"), "an award") }
             }
         }
@@ -356,32 +474,33 @@ final class StateDatabase: SavedMapSource {
 
     /// Every saved run in history order.
     func allRuns() throws -> [StateStore.IndexEntry] {
-        try runs(sql: "SELECT * FROM run ORDER BY pos")
+        try runs(sql: "SELECT * FROM run WHERE athlete = ? ORDER BY pos", [athlete])
     }
 
     /// The saved runs whose ids are in `ids`, in history order, with their positions.
     func runs(ids: Set<String>) throws -> [StateStore.IndexEntry] {
-        try runs(sql: "SELECT * FROM run WHERE id IN (SELECT value FROM json_each(?)) ORDER BY pos", [try StateDatabase.json(ids.sorted())])
+        try runs(sql: "SELECT * FROM run WHERE athlete = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY pos", [athlete, try StateDatabase.json(ids.sorted())])
     }
 
     /// The saved runs that start within `seconds` of `start`, in history order.
     func runs(near start: Double, within seconds: Double) throws -> [StateStore.IndexEntry] {
-        try runs(sql: "SELECT * FROM run WHERE start BETWEEN ? AND ? ORDER BY pos", [start - seconds, start + seconds])
+        try runs(sql: "SELECT * FROM run WHERE athlete = ? AND start BETWEEN ? AND ? ORDER BY pos", [athlete, start - seconds, start + seconds])
     }
 
     private func runs(sql: String, _ arguments: StatementArguments = []) throws -> [StateStore.IndexEntry] {
         try guarded {
             try reading { db in
-                try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+                try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { row in
                     let entry = StateStore.IndexEntry(id: try column(row, "id"), startSeconds: try optionalColumn(row, "start"),
                                                       elapsedSeconds: try optionalColumn(row, "elapsed"), distanceMeters: try column(row, "distance"),
-                                                      offset: try column(row, "offset"), length: try column(row, "length"), position: try column(row, "pos"))
+                                                      offset: try column(row, "offset"), length: try column(row, "length"), position: try column(row, "pos"),
+                                                      line: try optionalColumn(row, "line", Data.self))
                     // Figures the duplicate check computes with: a damaged row's nan or 1e308 is refused by name.
                     for (field, value) in [("start", entry.startSeconds), ("elapsed", entry.elapsedSeconds), ("distance", entry.distanceMeters)] {
                         guard let value, !(value.isFinite && abs(value) < 1e12) else { continue }
                         throw RulesError.state(path: path, reason: "run \(entry.position) ('\(ShownName.of(entry.id))'): its \(field) \(value) is not a plausible figure: damaged: \(StateDatabase.rebuildAdvice)")
                     }
-                    if let limit = runsBytes, entry.offset < 0 || entry.length < 0 || entry.offset > limit || entry.length > limit - entry.offset {
+                    if entry.line == nil, let limit = runsBytes, entry.offset < 0 || entry.length < 0 || entry.offset > limit || entry.length > limit - entry.offset {
                         throw RulesError.state(path: path, reason: "run \(entry.position) ('\(entry.id)'): bytes \(entry.offset)+\(entry.length) are outside runs.jsonl's \(limit): damaged: \(StateDatabase.rebuildAdvice)")
                     }
                     return entry
@@ -399,11 +518,15 @@ final class StateDatabase: SavedMapSource {
         for (i, entry) in index.enumerated() { position[entry.id] = i }
         try guarded {
             try writing { db in
-                for table in ["rule", "award", "held", "run"] { try db.execute(sql: "DELETE FROM \(table)") }
+                // (The header's `state` row is replaced; `layout` stays.)
+                for table in ["rule", "state_key", "award", "held", "run", "withdrawn"] {
+                    try db.execute(sql: "DELETE FROM \(table) WHERE athlete = ?", arguments: [athlete])
+                }
                 try writeHeader(db, state)
-                let insertRun = try db.makeStatement(sql: "INSERT INTO run VALUES (?, ?, ?, ?, ?, ?, ?)")
+                let insertRun = try db.cachedStatement(sql: "INSERT INTO run VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
                 for (i, entry) in index.enumerated() {
-                    try insertRun.execute(arguments: [i, entry.id, entry.startSeconds, entry.elapsedSeconds, entry.distanceMeters, entry.offset, entry.length])
+                    try insertRun.execute(arguments: [athlete, i, entry.id, entry.startSeconds, entry.elapsedSeconds, entry.distanceMeters, entry.offset,
+                                                      entry.length, entry.line])
                 }
                 for (i, whole) in state.rules.enumerated() {
                     var rule = whole
@@ -429,18 +552,18 @@ final class StateDatabase: SavedMapSource {
             try writing { db in
                 try writeHeader(db, state)
                 try insertWithdrawals(db, withdrawals)
-                let insertRun = try db.makeStatement(sql: "INSERT INTO run VALUES (?, ?, ?, ?, ?, ?, ?)")
+                let insertRun = try db.cachedStatement(sql: "INSERT INTO run VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
                 for (i, entry) in added.enumerated() {
-                    try insertRun.execute(arguments: [firstPosition + i, entry.id, entry.startSeconds, entry.elapsedSeconds, entry.distanceMeters,
-                                                      entry.offset, entry.length])
+                    try insertRun.execute(arguments: [athlete, firstPosition + i, entry.id, entry.startSeconds, entry.elapsedSeconds, entry.distanceMeters,
+                                                      entry.offset, entry.length, entry.line])
                 }
                 for (i, var rule) in rules.enumerated() {
                     let before = i < old.count ? old[i] : nil
                     try updateMaps(db, rule: i, &rule, before: before)
                     if rule.failure != nil {
                         if before?.failure == nil {
-                            try db.execute(sql: "DELETE FROM award WHERE rule = ?", arguments: [i])
-                            try db.execute(sql: "DELETE FROM held WHERE rule = ?", arguments: [i])
+                            try db.execute(sql: "DELETE FROM award WHERE athlete = ? AND rule = ?", arguments: [athlete, i])
+                            try db.execute(sql: "DELETE FROM held WHERE athlete = ? AND rule = ?", arguments: [athlete, i])
                             try writeRule(db, i, rule, nextSequence: 0)
                         }
                         continue
@@ -452,7 +575,7 @@ final class StateDatabase: SavedMapSource {
                     }
                     try insertAwards(db, rule: i, phase: 0, from: next, fresh, position: position)
                     if before?.finishAwards != rule.finishAwards {
-                        try db.execute(sql: "DELETE FROM award WHERE rule = ? AND phase = 1", arguments: [i])
+                        try db.cachedStatement(sql: "DELETE FROM award WHERE athlete = ? AND rule = ? AND phase = 1").execute(arguments: [athlete, i])
                         try insertAwards(db, rule: i, phase: 1, from: 0, rule.finishAwards, position: position)
                     }
                 }
@@ -462,16 +585,11 @@ final class StateDatabase: SavedMapSource {
 
     // MARK: - Withdrawals
 
-    /// The table of awards taken back (made with the database, or with the first withdrawal of a
-    /// database made before it existed).
-    static let withdrawnTable = "CREATE TABLE IF NOT EXISTS withdrawn (seq INTEGER PRIMARY KEY, at TEXT NOT NULL, why TEXT NOT NULL, json TEXT NOT NULL)"
-
     private func insertWithdrawals(_ db: Database, _ withdrawals: [Withdrawal]) throws {
         guard !withdrawals.isEmpty else { return }
-        try db.execute(sql: StateDatabase.withdrawnTable)
-        let insert = try db.cachedStatement(sql: "INSERT INTO withdrawn (at, why, json) VALUES (?, ?, ?)")
+        let insert = try db.cachedStatement(sql: "INSERT INTO withdrawn VALUES (?, ?, ?, ?)")
         for withdrawal in withdrawals {
-            try insert.execute(arguments: [withdrawal.at, withdrawal.why, try StateDatabase.json(withdrawal.award)])
+            try insert.execute(arguments: [athlete, withdrawal.at, withdrawal.why, try StateDatabase.json(withdrawal.award)])
         }
     }
 
@@ -481,12 +599,11 @@ final class StateDatabase: SavedMapSource {
         try guarded { try writing { db in try insertWithdrawals(db, withdrawals) } }
     }
 
-    /// Every award taken back so far, in the order they were (none when the table is not there yet).
+    /// Every award taken back so far, in the order they were.
     func withdrawals() throws -> [Withdrawal] {
         try guarded {
             try reading { db in
-                guard try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'withdrawn'") ?? 0 > 0 else { return [] }
-                return try Row.fetchAll(db, sql: "SELECT at, why, json FROM withdrawn ORDER BY seq").map { row in
+                try Row.fetchAll(db, sql: "SELECT at, why, json FROM withdrawn WHERE athlete = ? ORDER BY rowid", arguments: [athlete]).map { row in
                     Withdrawal(award: try decode(Award.self, try column(row, "json"), "a withdrawn award"), at: try column(row, "at"), why: try column(row, "why"))
                 }
             }
@@ -502,12 +619,12 @@ final class StateDatabase: SavedMapSource {
     private func writeHeader(_ db: Database, _ state: SavedState) throws {
         var head = state
         head.rules = []
-        try db.execute(sql: "INSERT OR REPLACE INTO header VALUES ('state', ?)", arguments: [try StateDatabase.json(head)])
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO header VALUES (?, 'state', ?)").execute(arguments: [athlete, try StateDatabase.json(head)])
     }
 
     private func writeRule(_ db: Database, _ index: Int, _ rule: RuleState, nextSequence: Int) throws {
-        try db.cachedStatement(sql: "INSERT OR REPLACE INTO rule VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").execute(arguments: [
-            index, rule.pack, rule.rule, rule.fold, rule.state.map(StateJSON.text), rule.unsaved, rule.earned, rule.stopped,
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO rule VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").execute(arguments: [
+            athlete, index, rule.pack, rule.rule, rule.fold, rule.state.map(StateJSON.text), rule.unsaved, rule.earned, rule.stopped,
             try rule.progress.map(StateDatabase.json), try rule.failure.map(StateDatabase.json), nextSequence,
             rule.split.isEmpty ? nil : try StateDatabase.json(rule.split),
         ])
@@ -515,12 +632,12 @@ final class StateDatabase: SavedMapSource {
 
     private func insertAwards(_ db: Database, rule: Int, phase: Int, from first: Int, _ awards: [Award], position: [String: Int]) throws {
         guard !awards.isEmpty else { return }
-        let insert = try db.cachedStatement(sql: "INSERT INTO award VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-        let hold = try db.cachedStatement(sql: "INSERT OR IGNORE INTO held VALUES (?, ?, ?, ?)")
+        let insert = try db.cachedStatement(sql: "INSERT INTO award VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        let hold = try db.cachedStatement(sql: "INSERT OR IGNORE INTO held VALUES (?, ?, ?, ?, ?)")
         for (i, award) in awards.enumerated() {
-            try insert.execute(arguments: [rule, phase, first + i, position[award.run] ?? Int(Int32.max), award.run, award.badge, award.tier,
+            try insert.execute(arguments: [athlete, rule, phase, first + i, position[award.run] ?? Int(Int32.max), award.run, award.badge, award.tier,
                                            try StateDatabase.json(award)])
-            if phase == 0 { try hold.execute(arguments: [rule, award.badge, award.tier, first + i]) }
+            if phase == 0 { try hold.execute(arguments: [athlete, rule, award.badge, award.tier, first + i]) }
         }
     }
 }

@@ -97,12 +97,31 @@ public struct SavedState: Codable, Equatable, Sendable {
 ///
 /// Format 1 kept the state in `state.json` and the index in `runs.index`: such a folder is moved to
 /// the database the first time it is read (silently; the old files are renamed `*.old`).
+///
+/// An athlete's state in a worker's store (`AthleteStore`, `worker --state-dir`) is a `StateStore`
+/// too: its `directory` is its address (the store's folder and the athlete's key), its rows are in
+/// the store's shard, and its runs' lines in the rows themselves.
 public struct StateStore: Sendable {
-    /// The folder.
+    /// The folder; for an athlete of a worker's store, their address (`DIR/KEY`).
     public let directory: String
+    /// An athlete's state in a worker's store: their rows over the shard's connection.
+    let shared: SharedRows?
 
     /// A store in `directory` (made when first saved).
-    public init(directory: String) { self.directory = directory }
+    public init(directory: String) { self.directory = directory; shared = nil }
+
+    /// An athlete's state in a worker's store (`AthleteStore`).
+    init(address: String, rows: StateDatabase) { directory = address; shared = SharedRows(database: rows) }
+
+    /// An athlete's rows in a worker's store (`StateStore.shared`). (One thread uses them at a time:
+    /// the worker's, or one of its `--threads`, each with connections of its own.)
+    final class SharedRows: @unchecked Sendable {
+        let database: StateDatabase
+        init(database: StateDatabase) { self.database = database }
+    }
+
+    /// Whether this is an athlete's state in a worker's store rather than a folder of its own.
+    public var inStore: Bool { shared != nil }
 
     /// The folder, inside a folder of many athletes' states (`worker --state-dir`), of `athlete`'s:
     /// the name itself when it is a safe one on every file system (lowercase letters, digits, `.`,
@@ -122,8 +141,8 @@ public struct StateStore: Sendable {
     /// The format of `state.json` (read once, to move it to the database).
     public static let legacyFormat = 1
 
-    /// The state database.
-    public var statePath: String { (directory as NSString).appendingPathComponent("state.sqlite") }
+    /// The state database; for an athlete in a worker's store, their address.
+    public var statePath: String { shared == nil ? (directory as NSString).appendingPathComponent("state.sqlite") : directory }
     var legacyStatePath: String { (directory as NSString).appendingPathComponent("state.json") }
     var runsPath: String { (directory as NSString).appendingPathComponent("runs.jsonl") }
     /// The zone, folder and packs, apart from the database (written when the state is saved whole,
@@ -133,7 +152,8 @@ public struct StateStore: Sendable {
 
     /// Whether the folder holds a state (the database, or a `state.json` of format 1).
     public var exists: Bool {
-        FileManager.default.fileExists(atPath: statePath) || FileManager.default.fileExists(atPath: legacyStatePath)
+        if let shared { return (try? shared.database.holdsState()) ?? false }
+        return FileManager.default.fileExists(atPath: statePath) || FileManager.default.fileExists(atPath: legacyStatePath)
     }
 
     /// One run of the history: a line of format 1's `runs.index`, a row of the database's `run` table.
@@ -152,6 +172,8 @@ public struct StateStore: Sendable {
         public var length: Int
         /// The run's position in the history (0 for the first), when read from the state database.
         public var position: Int = 0
+        /// The run's line itself, in a worker's store (a folder keeps it in `runs.jsonl`).
+        var line: Data? = nil
     }
 
     // MARK: - Reading
@@ -175,6 +197,12 @@ public struct StateStore: Sendable {
     /// the caller holds it: `holdingLock`). Throws `RulesError.state` naming the file when there is
     /// no state or it cannot be read.
     func database(holdingLock: Bool = false) throws -> StateDatabase {
+        if let shared {
+            guard try shared.database.holdsState() else {
+                throw RulesError.state(path: directory, reason: "no saved state for this athlete in the store (the worker saves one with their first upload)")
+            }
+            return shared.database
+        }
         try StateStore.requireRegularFile(statePath)
         if !FileManager.default.fileExists(atPath: statePath) {
             guard FileManager.default.fileExists(atPath: legacyStatePath) else {
@@ -189,6 +217,7 @@ public struct StateStore: Sendable {
 
     /// The zone, folder and packs as `settings.json` keeps them (its counts are not kept up to date).
     public func loadSettings() throws -> SavedState {
+        if shared != nil { return try loadHeader() }
         let data = try StateStore.contents(settingsPath, advice: "")
         do { return try StateStore.decoder().decode(SavedState.self, from: data, source: settingsPath) } catch {
             throw RulesError.state(path: settingsPath, reason: "not the state's settings: \(StateStore.describe(error))")
@@ -198,6 +227,11 @@ public struct StateStore: Sendable {
     /// Writes a new database holding `state` over `index` (a temporary file, renamed into place),
     /// and `settings.json`.
     func writeDatabase(_ state: SavedState, index: [IndexEntry]) throws {
+        if let shared {
+            // In the store: the athlete's rows replaced, in one transaction.
+            try shared.database.transaction { try shared.database.replaceAll(state, index: index) }
+            return
+        }
         var settings = state
         settings.rules = []
         try write(try StateStore.encode(settings), to: settingsPath)
@@ -266,6 +300,7 @@ public struct StateStore: Sendable {
 
     /// The saved summaries of `entries`, read from `runs.jsonl`.
     public func summaries(_ entries: [IndexEntry]) throws -> [RunSummary] {
+        if shared != nil { return try entries.map(storedSummary) }
         try StateStore.requireRegularFile(runsPath)
         guard let handle = FileHandle(forReadingAtPath: runsPath) else { throw RulesError.state(path: runsPath, reason: "cannot read it") }
         defer { try? handle.close() }
@@ -293,9 +328,25 @@ public struct StateStore: Sendable {
         return runs
     }
 
+    /// The summary of a run of a worker's store, from its line in the row.
+    private func storedSummary(_ entry: IndexEntry) throws -> RunSummary {
+        guard let line = entry.line else {
+            throw RulesError.state(path: directory, reason: "run \(entry.position) ('\(ShownName.of(entry.id))') has no line in the store: damaged")
+        }
+        let run: RunSummary
+        do { run = try StateStore.decoder().decode(SavedRun.self, from: line, source: directory).summary } catch {
+            throw RulesError.state(path: directory, reason: "run \(entry.position) ('\(ShownName.of(entry.id))'): \(StateStore.describe(error))")
+        }
+        guard run.id == entry.id else {
+            throw RulesError.state(path: directory, reason: "run \(entry.position): its line is run '\(ShownName.of(run.id))', the index says '\(ShownName.of(entry.id))'")
+        }
+        return run
+    }
+
     /// Every run of `runs.jsonl` (a last line cut short by a write that did not finish is left out),
     /// for `IncrementalEvaluator.rebuild`. Throws `RulesError.state` naming the file and line.
     func allSavedRuns() throws -> [RunSummary] {
+        if shared != nil { return try summaries(try database().allRuns()) }
         try StateStore.requireRegularFile(runsPath)
         let data = try StateStore.contents(runsPath, advice: "")
         let decoder = StateStore.decoder()
@@ -319,7 +370,9 @@ public struct StateStore: Sendable {
 
     /// Runs `body` holding the folder's lock (`DIR/lock`, `flock`): two processes adding runs to one
     /// state take turns instead of writing over each other. The folder is made if missing.
+    /// In a worker's store: `body` in one transaction of the shard (SQLite's lock).
     public func locked<T>(_ body: () throws -> T) throws -> T {
+        if let shared { return try shared.database.transaction(body) }
         try makeFolder()
         let path = (directory as NSString).appendingPathComponent("lock")
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
@@ -339,19 +392,36 @@ public struct StateStore: Sendable {
     /// `athlete`: the athlete profile's file, absolute, when there was one.
     public func save(rules: [RuleState], runs: [RunSummary], packs: [RulePack], zone: String, folder: String?, catalogue: String? = nil,
                      athlete: String? = nil) throws {
+        let state = SavedState(format: StateStore.format, zone: zone, folder: folder, catalogue: catalogue, athlete: athlete,
+                               packs: packs.map(PackStamp.init), runCount: runs.count, lastRun: runs.last.map(RunStamp.init),
+                               runsBytes: 0, indexBytes: 0, rules: rules)
+        try save(state, runs: runs)
+    }
+
+    /// Replaces the state with `state` (its header and rules) over `runs` (in start order; its counts
+    /// are made from them).
+    func save(_ whole: SavedState, runs: [RunSummary]) throws {
+        var state = whole
+        state.runCount = runs.count
+        state.lastRun = runs.last.map(RunStamp.init)
+        state.indexBytes = 0
+        if shared != nil {
+            state.runsBytes = 0
+            try writeDatabase(state, index: try StateStore.lines(runs, startingAt: 0, keepingLines: true).1)
+            return
+        }
         try makeFolder()
         let (runBytes, index) = try StateStore.lines(runs, startingAt: 0)
         try write(runBytes, to: runsPath)
-        let state = SavedState(format: StateStore.format, zone: zone, folder: folder, catalogue: catalogue, athlete: athlete,
-                               packs: packs.map(PackStamp.init), runCount: runs.count, lastRun: runs.last.map(RunStamp.init),
-                               runsBytes: runBytes.count, indexBytes: 0, rules: rules)
+        state.runsBytes = runBytes.count
         try writeDatabase(state, index: index)
         // A format-1 state left here would be stale.
         for path in [legacyStatePath, indexPath] { try? FileManager.default.removeItem(atPath: path) }
     }
 
-    /// The lines of `runs.jsonl` for `runs` (after `start` bytes), and their index entries.
-    static func lines(_ runs: [RunSummary], startingAt start: Int) throws -> (Data, [IndexEntry]) {
+    /// The lines of `runs.jsonl` for `runs` (after `start` bytes), and their index entries (each with
+    /// its line when `keepingLines`: a worker's store keeps them in the rows).
+    static func lines(_ runs: [RunSummary], startingAt start: Int, keepingLines: Bool = false) throws -> (Data, [IndexEntry]) {
         let encoder = StateStore.encoder()
         var runBytes = Data()
         var entries: [IndexEntry] = []
@@ -359,7 +429,8 @@ public struct StateStore: Sendable {
         for run in runs {
             let line = try encoder.encode(SavedRun(run))
             entries.append(IndexEntry(id: run.id, startSeconds: run.startEpochSeconds, elapsedSeconds: run.elapsedSeconds,
-                                      distanceMeters: run.distanceMeters, offset: start + runBytes.count, length: line.count))
+                                      distanceMeters: run.distanceMeters, offset: start + runBytes.count, length: line.count,
+                                      line: keepingLines ? line : nil))
             runBytes.append(line)
             runBytes.append(0x0A)
         }
