@@ -245,6 +245,44 @@ final class WorkerStateEndToEndTests: XCTestCase {
         }
     }
 
+    /// The store through the commands users take: a state folder (here made by `evaluate --state`,
+    /// as the worker made one per athlete before the store) named as a worker's athlete moves into the
+    /// store with their first upload; then `remove --state DIR/KEY`, `explain --state DIR/KEY` and
+    /// `add --state DIR/KEY` address them in the store, and taking the upload back leaves exactly the
+    /// awards `evaluate` gives over the folder.
+    func testAStoredAthleteIsAddressedAsTheirFolderWas() throws {
+        let folder = try TemporaryFolder()
+        let runs = folder.path + "/runs"
+        try FileManager.default.createDirectory(atPath: runs, withIntermediateDirectories: true)
+        let samples = try FileManager.default.contentsOfDirectory(atPath: CLI.repository.path + "/runs").filter { $0.hasSuffix(".gpx") }.sorted().prefix(3)
+        for name in samples { try FileManager.default.copyItem(atPath: CLI.repository.path + "/runs/" + name, toPath: runs + "/" + name) }
+        let state = folder.path + "/athletes"
+        let evaluated = try CLI.run(["evaluate", runs, "--state", state + "/ana", "--format", "json"] + Self.common)
+        XCTAssertEqual(evaluated.status, 0, evaluated.stderr)
+        let upload = #"{"athlete": "ana", "id": "new1", "summary": {"start": "2027-01-02T07:00:00Z", "distance_m": 12000, "duration_s": 3300}}"#
+        let worked = try CLI.run(["worker", "--state-dir", state] + Self.common, stdin: upload + "\n")
+        XCTAssertEqual(worked.status, 0, worked.stderr)
+        let status = lines(worked.stdout).first { $0["type"] as? String == "status" }
+        XCTAssertEqual(status?["runs"] as? Int, samples.count + 1, worked.stdout)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: state).sorted(), ["~imported", "~store"])
+        let removed = try CLI.run(["remove", "--state", state + "/ana", "new1", "--format", "json", "--all-awards"])
+        XCTAssertEqual(removed.status, 0, removed.stderr)
+        func keys(_ json: String) throws -> [String] {
+            let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+            return (object?["awards"] as? [[String: Any]] ?? []).map { "\($0["pack"] ?? "") \($0["badge"] ?? "") \($0["tier"] ?? "") \($0["run"] ?? "")" }.sorted()
+        }
+        XCTAssertFalse(try keys(evaluated.stdout).isEmpty)
+        XCTAssertEqual(try keys(removed.stdout), try keys(evaluated.stdout))
+        // What the removal took back, as `explain` names it.
+        let explained = try CLI.run(["explain", "ten-k", runs, "--state", state + "/ana"] + Self.common)
+        XCTAssertEqual(explained.status, 0, explained.stderr)
+        XCTAssertTrue(explained.stdout.contains("new1"), explained.stdout)
+        // And the worker goes on from what `remove` left.
+        let again = try CLI.run(["worker", "--state-dir", state] + Self.common, stdin: upload + "\n")
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(lines(again.stdout).first { $0["type"] as? String == "status" }?["runs"] as? Int, samples.count + 1)
+    }
+
     /// A `remove` line needs a state; a line with `remove` and a run is refused, naming it.
     func testRemoveLinesNeedAState() throws {
         let plain = try CLI.run(["worker"] + Self.common, stdin: #"{"athlete": "ana", "remove": "r1"}"# + "\n")

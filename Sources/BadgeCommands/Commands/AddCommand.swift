@@ -60,7 +60,7 @@ struct AddCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = StateStore(directory: state)
+        let store = StateStore.at(state)
         let (saved, zone, pipeline) = try AddCommand.open(store, options: options, rebuild: rebuild)
         var runs = pipeline.runs
         runs.cache = cacheOptions.open()

@@ -81,7 +81,7 @@ struct ExplainCommand: ParsableCommand {
         if let state {
             // What the state took back and the folder does not give again.
             let given = Set(outcome.evaluation.awards.map(IncrementalEvaluator.identity))
-            explanation.withdrawn = try StateStore(directory: state).takenBack()
+            explanation.withdrawn = try StateStore.at(state).takenBack()
                 .filter { $0.award.badge == target.id && !given.contains(IncrementalEvaluator.identity($0.award)) }
         }
         switch format {

@@ -49,7 +49,7 @@ struct RemoveCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = StateStore(directory: state)
+        let store = StateStore.at(state)
         let (saved, zone, pipeline) = try AddCommand.open(store, options: options)
         // A path names the run `evaluate` read from it: relative to the folder it evaluated.
         let ids = runIDs.map { AddCommand.id(of: $0, folder: saved?.folder) }

@@ -82,7 +82,7 @@ struct ReportCommand: ParsableCommand {
             // What the state took back and these runs do not give again.
             let given = Set(outcome.evaluation.awards.map(IncrementalEvaluator.identity))
             let names = Dictionary((themed.badges + packBadges).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
-            input.takenBack = try StateStore(directory: state).takenBack().filter { !given.contains(IncrementalEvaluator.identity($0.award)) }.map {
+            input.takenBack = try StateStore.at(state).takenBack().filter { !given.contains(IncrementalEvaluator.identity($0.award)) }.map {
                 ReportTakenBack(badge: names[$0.award.badge] ?? $0.award.badge, tier: $0.award.tier, run: $0.award.run, date: Format.date($0.at), why: $0.why)
             }
         }
