@@ -13,8 +13,8 @@ import BadgePipeline
 public final class WorkerStream {
     /// What `badgectl worker`'s flags of the same names set.
     public struct Options: Sendable, Equatable {
-        /// `--state-dir`: where each athlete's saved state lives between streams (a folder per
-        /// athlete). The lines are added to it, `remove` lines take runs back, and only what changed is
+        /// `--state-dir`: where each athlete's saved state lives between streams (the worker's
+        /// store, `DIR/~store`: docs/worker.md). The lines are added to it, `remove` lines take runs back, and only what changed is
         /// written: `award` and `withdrawn` lines, then the status of the whole history. nil: each
         /// athlete's lines are their whole history.
         public var stateDirectory: String?

@@ -38,7 +38,7 @@ struct ExplainCommand: ParsableCommand {
     var format: OutputFormat = .table
 
     @Option(name: .long, help: ArgumentHelp(
-        "A saved state (made by evaluate --state, kept by add, remove or a worker --state-dir's athlete folder): also name the badge's awards it took back, when and why.",
+        "A saved state (made by evaluate --state, kept by add, remove, or a worker's athlete as DIR/ATHLETE of its --state-dir): also name the badge's awards it took back, when and why.",
         valueName: "dir"))
     var state: String?
 

@@ -55,7 +55,7 @@ struct ReportCommand: ParsableCommand {
     var credentials: String?
 
     @Option(help: ArgumentHelp(
-        "A saved state (made by evaluate --state, kept by add, remove or a worker --state-dir's athlete folder): a section names the awards it took back, when and why.",
+        "A saved state (made by evaluate --state, kept by add, remove, or a worker's athlete as DIR/ATHLETE of its --state-dir): a section names the awards it took back, when and why.",
         valueName: "dir"))
     var state: String?
 
