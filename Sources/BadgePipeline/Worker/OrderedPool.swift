@@ -23,6 +23,8 @@ final class OrderedPool<Job: Sendable, Result: Sendable, Context>: @unchecked Se
     private var given = 0, taken = 0
     private var closing = false
     private var threads: [Thread] = []
+    /// Threads not ended yet (`close` waits for them: their contexts are let go when they end).
+    private var running = 0
     private let limit: Int
 
     /// Starts `threads` threads, each making its context with `makeContext` and running jobs with `run`.
@@ -34,17 +36,24 @@ final class OrderedPool<Job: Sendable, Result: Sendable, Context>: @unchecked Se
         self.lane = lane
         waiting = Array(repeating: [], count: lane == nil ? 1 : count)
         waitingStart = Array(repeating: 0, count: waiting.count)
+        running = count
         for index in 0..<count {
             let queue = lane == nil ? 0 : index
             let thread = Thread { [self] in
-                var context = makeContext()
-                while let (number, job) = next(queue) {
-                    let result = run(&context, job)
-                    condition.lock()
-                    finished[number] = result
-                    condition.broadcast()
-                    condition.unlock()
+                do {
+                    var context = makeContext()
+                    while let (number, job) = next(queue) {
+                        let result = run(&context, job)
+                        condition.lock()
+                        finished[number] = result
+                        condition.broadcast()
+                        condition.unlock()
+                    }
                 }
+                condition.lock()
+                running -= 1
+                condition.broadcast()
+                condition.unlock()
             }
             // Lua and the rules run here as on the main thread: the same stack.
             thread.stackSize = 8 << 20
@@ -113,12 +122,14 @@ final class OrderedPool<Job: Sendable, Result: Sendable, Context>: @unchecked Se
         while let result = takeNext(wait: true) { deliver(result) }
     }
 
-    /// Lets the threads end once no job waits. The threads hold the pool until then: whoever made it
-    /// closes it (`Worker.finish`).
+    /// Lets the threads end once no job waits, and waits for them to end (their contexts let go: a
+    /// thread's connections to the store closed). The threads hold the pool until then: whoever made
+    /// it closes it (`Worker.finish`).
     func close() {
         condition.lock()
         closing = true
         condition.broadcast()
+        while running > 0 { condition.wait() }
         condition.unlock()
     }
 }

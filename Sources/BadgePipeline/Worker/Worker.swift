@@ -226,7 +226,9 @@ package final class Worker {
     package func finish() -> Outcome {
         if !stopped { finishAthlete() }
         settle()
+        // The store's connections closed (each database's log checkpointed into it) before the end.
         pool?.close()
+        store?.close()
         flush()
         if let line = stoppedAt { return .stopped(line: line, errors: errors) }
         return errors == 0 ? .complete : .partial(errors: errors)

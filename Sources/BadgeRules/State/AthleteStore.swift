@@ -33,6 +33,14 @@ package final class AthleteStore {
     /// The store of `directory` (made when first written).
     package init(directory: String) { self.directory = directory }
 
+    /// Closes the connections this store opened (each database's log written into it and removed
+    /// when no other connection has it open; a store let go closes them too, once no `StateStore` of
+    /// it is left). The store opens them again when used.
+    package func close() {
+        for database in shards.values { try? database.queue.close() }
+        shards = [:]
+    }
+
     /// Whether `directory` holds a store.
     static func exists(in directory: String) -> Bool {
         var isFolder: ObjCBool = false

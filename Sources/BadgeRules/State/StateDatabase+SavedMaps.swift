@@ -36,7 +36,7 @@ extension StateDatabase {
 
     func stateValue(_ text: String, _ what: String) throws -> StateValue {
         do { return try StateJSON.state(in: Data(text.utf8), source: path) } catch let error as ActivityError {
-            throw RulesError.state(path: path, reason: "damaged: \(what): \(error.reason): \(StateDatabase.rebuildAdvice)")
+            throw RulesError.state(path: path, reason: "damaged: \(what): \(error.reason): \(rebuildAdvice)")
         }
     }
 

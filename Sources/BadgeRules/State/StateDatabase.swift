@@ -120,9 +120,9 @@ final class StateDatabase: SavedMapSource {
         do {
             database = StateDatabase(path: path, queue: try DatabaseQueue(path: path, configuration: configuration))
         } catch {
-            throw damaged(path, error)
+            throw damaged(path, error, advice: storeAdvice)
         }
-        try database.guarded {
+        do {
             try database.queue.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {
                     if try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'header'") == 0 {
@@ -135,8 +135,10 @@ final class StateDatabase: SavedMapSource {
             }
             let found = try database.layout()
             guard found == StateDatabase.layout else {
-                throw RulesError.state(path: path, reason: found.map { "layout '\($0)'; this badgectl reads '\(StateDatabase.layout)'" } ?? "not a badgectl state database")
+                throw RulesError.state(path: path, reason: found.map { "layout '\($0)'; this badgectl reads '\(StateDatabase.layout)'" } ?? "not a badgectl state database: \(storeAdvice)")
             }
+        } catch {
+            throw damaged(path, error, advice: storeAdvice)
         }
         return database
     }
@@ -194,13 +196,23 @@ final class StateDatabase: SavedMapSource {
     /// What to do with a state database that cannot be read: the runs are safe in `runs.jsonl`.
     static let rebuildAdvice = "the runs are kept apart in runs.jsonl: `badgectl add --state DIR --rebuild` makes the state again from them (or evaluate with --state again)"
 
+    /// `rebuildAdvice`, or for an athlete of a worker's store (whose runs are in the store's rows),
+    /// what to do there.
+    var rebuildAdvice: String {
+        athlete.isEmpty ? StateDatabase.rebuildAdvice
+            : "`badgectl add --state \(path) --rebuild` makes the state again from the runs the store keeps (or send the athlete's runs again)"
+    }
+
+    /// What to do with a database of a worker's store that cannot be opened: its athletes' states are lost.
+    static let storeAdvice = "a database of the worker's store (--state-dir): move it aside (the worker makes it again, empty) and send the histories of its athletes again"
+
     /// A database error as `RulesError.state` naming the file.
-    static func damaged(_ path: String, _ error: Error) -> Error {
+    static func damaged(_ path: String, _ error: Error, advice: String = rebuildAdvice) -> Error {
         if error is RulesError { return error }
         guard let error = error as? DatabaseError else { return RulesError.state(path: path, reason: "cannot read it: \(error)") }
         switch error.resultCode {
         case .SQLITE_NOTADB, .SQLITE_CORRUPT, .SQLITE_FORMAT, .SQLITE_ERROR, .SQLITE_MISMATCH, .SQLITE_CONSTRAINT:
-            return RulesError.state(path: path, reason: "damaged (\(error.message ?? "\(error.resultCode)")): \(rebuildAdvice)")
+            return RulesError.state(path: path, reason: "damaged (\(error.message ?? "\(error.resultCode)")): \(advice)")
         default:
             return RulesError.state(path: path, reason: "cannot use it: \(error.message ?? "\(error.resultCode)")")
         }
@@ -260,7 +272,7 @@ final class StateDatabase: SavedMapSource {
 
     /// Runs `body`, any database error becoming `RulesError.state` naming the file.
     func guarded<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch { throw StateDatabase.damaged(path, error) }
+        do { return try body() } catch { throw StateDatabase.damaged(path, error, advice: rebuildAdvice) }
     }
 
     // MARK: - Encoding
@@ -271,7 +283,7 @@ final class StateDatabase: SavedMapSource {
 
     func decode<T: Decodable>(_ type: T.Type, _ text: String, _ what: String) throws -> T {
         do { return try StateStore.decoder().decode(type, from: Array(text.utf8), source: path) } catch {
-            throw RulesError.state(path: path, reason: "damaged: \(what): \(StateStore.describe(error)): \(StateDatabase.rebuildAdvice)")
+            throw RulesError.state(path: path, reason: "damaged: \(what): \(StateStore.describe(error)): \(rebuildAdvice)")
         }
     }
 
@@ -287,7 +299,7 @@ final class StateDatabase: SavedMapSource {
         if T.self == Int.self, case .double(let real) = value.storage { fractional = real != real.rounded(.towardZero) }
         guard !fractional, let converted = T.fromDatabaseValue(value) else {
             let kind = T.self == String.self ? "text" : T.self == Int.self ? "an integer" : T.self == Bool.self ? "a boolean" : "a number"
-            throw RulesError.state(path: path, reason: "damaged: column '\(name)' holds \(value), not \(kind): \(StateDatabase.rebuildAdvice)")
+            throw RulesError.state(path: path, reason: "damaged: column '\(name)' holds \(value), not \(kind): \(rebuildAdvice)")
         }
         return converted
     }
@@ -309,19 +321,19 @@ final class StateDatabase: SavedMapSource {
             }
         }
         let text = try row.flatMap { try optionalColumn($0, "value", String.self) }
-        guard let text else { throw RulesError.state(path: path, reason: "damaged: no header: \(StateDatabase.rebuildAdvice)") }
+        guard let text else { throw RulesError.state(path: path, reason: "damaged: no header: \(rebuildAdvice)") }
         let state = try decode(SavedState.self, text, "the header")
         guard state.format == StateStore.format else {
             throw RulesError.state(path: path, reason: "format \(state.format); this badgectl reads format \(StateStore.format) (evaluate with --state again)")
         }
         // Counts and sizes a tampered file could make absurd.
         for (field, value) in [("run_count", state.runCount), ("runs_bytes", state.runsBytes)] where value < 0 {
-            throw RulesError.state(path: path, reason: "field '\(field)': \(value) is negative: damaged: \(StateDatabase.rebuildAdvice)")
+            throw RulesError.state(path: path, reason: "field '\(field)': \(value) is negative: damaged: \(rebuildAdvice)")
         }
         // (A row id past 2^63 - 2 makes the count a real, not an integer: damaged.)
         let counted: DatabaseValue = row?["held"] ?? .null
         guard let held = Int.fromDatabaseValue(counted), state.runCount == held else {
-            throw RulesError.state(path: path, reason: "field 'run_count': \(state.runCount) runs, the database holds \(counted): damaged: \(StateDatabase.rebuildAdvice)")
+            throw RulesError.state(path: path, reason: "field 'run_count': \(state.runCount) runs, the database holds \(counted): damaged: \(rebuildAdvice)")
         }
         runsBytes = state.runsBytes
         return state
@@ -403,11 +415,11 @@ final class StateDatabase: SavedMapSource {
                 var next: [Int] = []
                 for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM rule WHERE athlete = ? ORDER BY idx"), arguments: [athlete]) {
                     let index = try column(row, "idx", Int.self)
-                    guard index == rules.count else { throw RulesError.state(path: path, reason: "damaged: rule \(index) is out of order: \(StateDatabase.rebuildAdvice)") }
+                    guard index == rules.count else { throw RulesError.state(path: path, reason: "damaged: rule \(index) is out of order: \(rebuildAdvice)") }
                     var rule = RuleState(pack: try column(row, "pack"), rule: try column(row, "rule"), fold: try column(row, "fold"))
                     if let text = try optionalColumn(row, "state", String.self) {
                         do { rule.state = try StateJSON.state(in: Data(text.utf8), source: path) } catch let error as ActivityError {
-                            throw RulesError.state(path: path, reason: "damaged: the state of rule '\(rule.rule)': \(error.reason): \(StateDatabase.rebuildAdvice)")
+                            throw RulesError.state(path: path, reason: "damaged: the state of rule '\(rule.rule)': \(error.reason): \(rebuildAdvice)")
                         }
                     }
                     rule.unsaved = try optionalColumn(row, "unsaved")
@@ -419,7 +431,7 @@ final class StateDatabase: SavedMapSource {
                     // A count of awards made: a damaged or hostile row's 2^63-1 would overflow `add`'s sums.
                     let sequence = try column(row, "next_seq", Int.self)
                     guard (0...StateDatabase.maximumSequence).contains(sequence) else {
-                        throw RulesError.state(path: path, reason: "damaged: rule '\(rule.rule)' has next_seq \(sequence), not a count of awards (0 to \(StateDatabase.maximumSequence)): \(StateDatabase.rebuildAdvice)")
+                        throw RulesError.state(path: path, reason: "damaged: rule '\(rule.rule)' has next_seq \(sequence), not a count of awards (0 to \(StateDatabase.maximumSequence)): \(rebuildAdvice)")
                     }
                     ruleIndex[rule.key] = index
                     rules.append(rule)
@@ -498,10 +510,10 @@ final class StateDatabase: SavedMapSource {
                     // Figures the duplicate check computes with: a damaged row's nan or 1e308 is refused by name.
                     for (field, value) in [("start", entry.startSeconds), ("elapsed", entry.elapsedSeconds), ("distance", entry.distanceMeters)] {
                         guard let value, !(value.isFinite && abs(value) < 1e12) else { continue }
-                        throw RulesError.state(path: path, reason: "run \(entry.position) ('\(ShownName.of(entry.id))'): its \(field) \(value) is not a plausible figure: damaged: \(StateDatabase.rebuildAdvice)")
+                        throw RulesError.state(path: path, reason: "run \(entry.position) ('\(ShownName.of(entry.id))'): its \(field) \(value) is not a plausible figure: damaged: \(rebuildAdvice)")
                     }
                     if entry.line == nil, let limit = runsBytes, entry.offset < 0 || entry.length < 0 || entry.offset > limit || entry.length > limit - entry.offset {
-                        throw RulesError.state(path: path, reason: "run \(entry.position) ('\(entry.id)'): bytes \(entry.offset)+\(entry.length) are outside runs.jsonl's \(limit): damaged: \(StateDatabase.rebuildAdvice)")
+                        throw RulesError.state(path: path, reason: "run \(entry.position) ('\(entry.id)'): bytes \(entry.offset)+\(entry.length) are outside runs.jsonl's \(limit): damaged: \(rebuildAdvice)")
                     }
                     return entry
                 }
