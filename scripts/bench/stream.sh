@@ -35,8 +35,9 @@ with open(f"{work}/history.jsonl", "w") as h, open(f"{work}/uploads.jsonl", "w")
             h.write(line(a, i, i * 2) + "\n")
         u.write(line(a, history, history * 2 + 1) + "\n")
 PY
-# Seeded states are keyed by the packs' content: made with other packs, every upload would replay.
-seeded=$work/seeded-$(cd rules && find . -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-12)
+# Seeded states are keyed by the packs' content (made with other packs, every upload would replay)
+# and the store's layout (a worker's store, `~store`, since 516e04a; folders before).
+seeded=$work/seeded-store-$(cd rules && find . -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-12)
 if [[ ! -d $seeded ]]; then
     t=$( { /usr/bin/time -f "%U %S %e %M" "$binary" worker --state-dir "$seeded.tmp" "${packs[@]}" <"$work/history.jsonl" >/dev/null; } 2>&1 | tail -1)
     mv "$seeded.tmp" "$seeded"
