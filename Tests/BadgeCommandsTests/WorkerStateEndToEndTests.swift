@@ -283,6 +283,44 @@ final class WorkerStateEndToEndTests: XCTestCase {
         XCTAssertEqual(lines(again.stdout).first { $0["type"] as? String == "status" }?["runs"] as? Int, samples.count + 1)
     }
 
+    /// `{"athlete": ..., "forget": true}` takes an athlete's whole state away: a `withdrawn` line for
+    /// each award they held (the ids they were given under), none of their rows left, the others'
+    /// untouched; their runs sent again give the same awards, as to an athlete never seen.
+    func testForgetTakesAnAthletesStateAway() throws {
+        let folder = try TemporaryFolder()
+        let state = folder.path + "/athletes"
+        let runs = (0..<4).map { Run(id: "r\($0)", start: 1_772_366_400 + Double($0) * 86_400, meters: 4_000 + Double($0) * 3_000, seconds: 1_500 + Double($0) * 1_000) }
+        let both = (runs.map { $0.line("ana") } + runs.map { $0.line("bob") }).joined(separator: "\n") + "\n"
+        let first = try CLI.run(["worker", "--state-dir", state] + Self.common, stdin: both)
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let given = { (text: String, athlete: String, type: String) in
+            self.lines(text).filter { $0["athlete"] as? String == athlete && $0["type"] as? String == type }.compactMap { $0["award_id"] as? String }.sorted()
+        }
+        XCTAssertFalse(given(first.stdout, "ana", "award").isEmpty)
+        let forgotten = try CLI.run(["worker", "--state-dir", state] + Self.common, stdin: #"{"athlete": "ana", "forget": true}"# + "\n")
+        XCTAssertEqual(forgotten.status, 0, forgotten.stderr)
+        XCTAssertEqual(given(forgotten.stdout, "ana", "withdrawn"), given(first.stdout, "ana", "award"))
+        XCTAssertEqual(lines(forgotten.stdout).first { $0["type"] as? String == "status" }?["runs"] as? Int, 0)
+        XCTAssertEqual(try Self.storeRows(state, "SELECT DISTINCT athlete FROM run ORDER BY athlete"), [["bob"]])
+        XCTAssertEqual(try Self.storeRows(state, "SELECT count(*) FROM header WHERE athlete = 'ana'"), Array(repeating: ["0"], count: try Self.storeRows(state, "SELECT 1").count))
+        // Sent again (with a forget first, as the streaming job resyncs): what an athlete never seen gets.
+        let again = try CLI.run(["worker", "--state-dir", state] + Self.common,
+                                stdin: #"{"athlete": "ana", "forget": true}"# + "\n" + runs.map { $0.line("ana") }.joined(separator: "\n") + "\n")
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(given(again.stdout, "ana", "award"), given(first.stdout, "ana", "award"))
+        XCTAssertEqual(given(again.stdout, "ana", "withdrawn"), [])
+        // Refused: without a state, not `true`, with a run or a removal.
+        let plain = try CLI.run(["worker"] + Self.common, stdin: #"{"athlete": "ana", "forget": true}"# + "\n")
+        XCTAssertEqual(plain.status, 2)
+        XCTAssertTrue(plain.stderr.contains("\"forget\" takes an athlete's saved state away: it needs --state-dir"), plain.stderr)
+        for (line, message) in [(#"{"athlete": "ana", "forget": "yes"}"#, "\"forget\" must be true"),
+                                (#"{"athlete": "ana", "forget": true, "remove": "r1"}"#, "give \"forget\" alone")] {
+            let refused = try CLI.run(["worker", "--state-dir", state] + Self.common, stdin: line + "\n")
+            XCTAssertEqual(refused.status, 2, line)
+            XCTAssertTrue(refused.stderr.contains(message), refused.stderr)
+        }
+    }
+
     /// A `remove` line needs a state; a line with `remove` and a run is refused, naming it.
     func testRemoveLinesNeedAState() throws {
         let plain = try CLI.run(["worker"] + Self.common, stdin: #"{"athlete": "ana", "remove": "r1"}"# + "\n")

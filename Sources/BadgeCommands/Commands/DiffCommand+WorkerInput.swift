@@ -92,6 +92,12 @@ extension DiffCommand {
                     seen[id] = nil
                     continue
                 }
+                if case .forget = line.source {
+                    // The athlete's history forgotten: what follows starts it again.
+                    runs.removeAll()
+                    seen.removeAll()
+                    continue
+                }
                 let read = try line.runs(number: number, pipeline: pipeline)
                 for run in read {
                     if let first = seen[run.id] {

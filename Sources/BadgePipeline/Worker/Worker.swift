@@ -84,6 +84,8 @@ package final class Worker {
     enum Step: Sendable {
         case add([RunSummary])
         case remove([String])
+        /// The whole saved state taken away (`{"forget": true}`).
+        case forget
     }
 
     package let setup: Setup
@@ -149,6 +151,7 @@ package final class Worker {
         package static func duplicateID(_ id: String, _ line: Int) -> String { "run id \(ShownValue.quoted(id)) already given on line \(line)" }
         static func stopped(_ limit: Int) -> String { "more than \(limit) error\(limit == 1 ? "" : "s") (--max-errors): stopped here" }
         static let removeNeedsState = "\"remove\" takes a run back from a saved state: it needs --state-dir"
+        static let forgetNeedsState = "\"forget\" takes an athlete's saved state away: it needs --state-dir"
         /// Said alike whether or not anything exists outside: nothing outside was looked at.
         static func outsideRoot(_ path: String, link: String?) -> String {
             "\"path\" \(ShownValue.quoted(path)) leads outside --root"
@@ -265,6 +268,11 @@ package final class Worker {
             } else {
                 current?.steps.append(.remove([id]))
             }
+            current?.lastStepIDs = []
+            return
+        case .forget:
+            guard setup.stateDirectory != nil else { throw LineError(description: Message.forgetNeedsState) }
+            current?.steps.append(.forget)
             current?.lastStepIDs = []
             return
         case .path, .summary:
@@ -402,11 +410,19 @@ package final class Worker {
                     let held = try store.holds(Set(ids))
                     if held.isEmpty { continue }
                     outcome.last = try evaluator.remove(ids.filter(held.contains), from: store, profile: profile).update
+                case .forget:
+                    // Every award they held is taken back; nothing is left of them.
+                    guard store.exists else { continue }
+                    let held = try store.awards()
+                    try store.forget()
+                    outcome.last = nil
+                    if athlete.steps.count == 1 { (outcome.added, outcome.withdrawn) = ([], held) }
+                    continue
                 }
                 if athlete.steps.count == 1, let update = outcome.last { (outcome.added, outcome.withdrawn) = (update.added, update.withdrawn) }
             }
             if athlete.steps.count > 1 {
-                (outcome.added, outcome.withdrawn) = IncrementalEvaluator.difference(before: before, after: try store.awards())
+                (outcome.added, outcome.withdrawn) = IncrementalEvaluator.difference(before: before, after: store.exists ? try store.awards() : [])
             }
         } catch {
             outcome.errors += 1

@@ -17,6 +17,8 @@ package struct WorkerLine {
         case summary([String: JSONValue])
         /// `{"athlete": ..., "remove": RUN}`: the run with that id taken back (`worker --state-dir`).
         case remove(String)
+        /// `{"athlete": ..., "forget": true}`: the athlete's whole saved state taken away (`worker --state-dir`).
+        case forget
     }
 
     package var athlete: String
@@ -59,6 +61,8 @@ package struct WorkerLine {
         static let athlete = "\"athlete\" must be a non-empty string of at most \(maximumAthleteBytes) bytes"
         static let pathAndSummary = "give \"path\" or \"summary\", not both"
         static let removeAndRun = "give \"remove\" (a run id) alone, not with \"path\" or \"summary\""
+        static let forgetIsTrue = "\"forget\" must be true (the athlete's saved state taken away)"
+        static let forgetAlone = "give \"forget\" alone, not with \"path\", \"summary\" or \"remove\""
         static let neither = "missing \"path\" (a run file) or \"summary\" (a JSON run summary)"
         static func mustBeString(_ field: String) -> String { "\"\(field)\" must be a string" }
         /// A line whose profile is not the one the athlete's first line gave (`Profiles`).
@@ -111,6 +115,13 @@ package struct WorkerLine {
         do { profile = try Athlete.profile(in: fields, source: "line \(number)") } catch { throw LineError(description: "\(error)") }
         let path = try string("path")
         let givenID = try string("id")
+        if let forget = fields["forget"], forget != .null {
+            guard forget == .bool(true) else { throw LineError(description: Message.forgetIsTrue) }
+            guard path == nil, fields["summary"] == nil || fields["summary"] == .null, fields["remove"] == nil || fields["remove"] == .null else {
+                throw LineError(description: Message.forgetAlone)
+            }
+            return WorkerLine(athlete: athlete, zone: zone, source: .forget, id: "", profile: profile)
+        }
         if let removed = try string("remove") {
             guard path == nil, fields["summary"] == nil || fields["summary"] == .null else { throw LineError(description: Message.removeAndRun) }
             return WorkerLine(athlete: athlete, zone: zone, source: .remove(removed), id: removed, profile: profile)
@@ -190,7 +201,7 @@ extension WorkerLine {
             return read.runs
         case .summary(let summary):
             return [try pipeline.summary(fields: summary, source: "line \(number) summary", id: id, zone: zone)]
-        case .remove:
+        case .remove, .forget:
             return []
         }
     }

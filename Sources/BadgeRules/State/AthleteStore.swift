@@ -113,6 +113,16 @@ package final class AthleteStore {
 }
 
 extension StateStore {
+    /// Takes this athlete's whole state out of the worker's store (`{"forget": true}`), in one
+    /// transaction: every row of theirs, the awards taken back included. A state folder is not
+    /// forgotten this way (delete the folder).
+    public func forget() throws {
+        guard let shared else {
+            throw RulesError.state(path: directory, reason: "a state folder is not forgotten by badgectl: delete the folder")
+        }
+        try shared.database.transaction { try shared.database.forget() }
+    }
+
     /// The state `path` names: a state folder, or an athlete of a worker's store (`DIR/KEY`, where
     /// DIR holds a store and no folder `DIR/KEY` holds a state of its own; `AthleteStore`).
     public static func at(_ path: String) -> StateStore {

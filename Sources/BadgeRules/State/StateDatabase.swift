@@ -595,6 +595,17 @@ final class StateDatabase: SavedMapSource {
         }
     }
 
+    /// Deletes every row of this athlete (`StateStore.forget`), the header included.
+    func forget() throws {
+        try guarded {
+            try writing { db in
+                for table in ["header", "rule", "state_key", "award", "held", "run", "withdrawn"] {
+                    try db.execute(sql: "DELETE FROM \(table) WHERE athlete = ?", arguments: [athlete])
+                }
+            }
+        }
+    }
+
     // MARK: - Withdrawals
 
     private func insertWithdrawals(_ db: Database, _ withdrawals: [Withdrawal]) throws {
