@@ -41,7 +41,7 @@ for f in range(files):
         for a in range(f * per, (f + 1) * per):
             u.write(line(a, history, history * 2 + 1) + "\n")
 PY
-job() { "$python" "$root/examples/spark/stream.py" --badgectl "$binary" --stores "$work/stores" --input "$work/input" --checkpoint "$work/checkpoint" \
+job() { "$python" "$root/examples/spark/stream.py" --badgectl "$binary" --input "$work/input" --checkpoint "$work/checkpoint" \
     --output "$work/awards.sqlite" "$@" -- "${options[@]}"; }
 start=$(date +%s.%N)
 job --available-now --files-per-trigger 4 >"$work/seed.log" 2>&1 || { tail -30 "$work/seed.log"; exit 1; }

@@ -116,7 +116,7 @@ extension StateStore {
     /// Takes this athlete's whole state out of the worker's store (`{"forget": true}`), in one
     /// transaction: every row of theirs, the awards taken back included. A state folder is not
     /// forgotten this way (delete the folder).
-    public func forget() throws {
+    package func forget() throws {
         guard let shared else {
             throw RulesError.state(path: directory, reason: "a state folder is not forgotten by badgectl: delete the folder")
         }
@@ -125,7 +125,7 @@ extension StateStore {
 
     /// The state `path` names: a state folder, or an athlete of a worker's store (`DIR/KEY`, where
     /// DIR holds a store and no folder `DIR/KEY` holds a state of its own; `AthleteStore`).
-    public static func at(_ path: String) -> StateStore {
+    package static func at(_ path: String) -> StateStore {
         let folder = StateStore(directory: path)
         let parent = (path as NSString).deletingLastPathComponent
         let key = (path as NSString).lastPathComponent

@@ -121,7 +121,7 @@ public struct StateStore: Sendable {
     }
 
     /// Whether this is an athlete's state in a worker's store rather than a folder of its own.
-    public var inStore: Bool { shared != nil }
+    package var inStore: Bool { shared != nil }
 
     /// The folder, inside a folder of many athletes' states (`worker --state-dir`), of `athlete`'s:
     /// the name itself when it is a safe one on every file system (lowercase letters, digits, `.`,
