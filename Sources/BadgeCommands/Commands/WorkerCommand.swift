@@ -23,7 +23,8 @@ struct WorkerCommand: ParsableCommand {
             With --state-dir DIR each athlete's history is kept between invocations (a saved state per \
             athlete, as evaluate --state makes, in the store DIR/~store; add, remove, explain and report \
             reach one as --state DIR/ATHLETE): a batch's lines are added to it, {"athlete": ..., \
-            "remove": RUN} lines take runs back, a run given again replaces the one saved, and only what \
+            "remove": RUN} lines take runs back, {"athlete": ..., "forget": true} takes an athlete's whole \
+            state away, a run given again replaces the one saved, and only what \
             changed is written: award lines for awards given, withdrawn lines for awards taken back, \
             and the status of the whole history.
 
