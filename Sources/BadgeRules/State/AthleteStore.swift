@@ -50,9 +50,10 @@ package final class AthleteStore {
     /// The shard of the athlete named `name`.
     package static func shard(ofAthlete name: String) -> Int { shard(ofKey: StateStore.folderName(forAthlete: name)) }
 
-    /// The shard of an athlete's key.
+    /// The shard of an athlete's key: the first byte of its SHA-256, modulo `shardCount`. (Part of the
+    /// store's layout: a store made with another rule would not find its athletes.)
     static func shard(ofKey key: String) -> Int {
-        Int(SHA256.hash(data: Array(key.utf8)).first { _ in true } ?? 0) % shardCount
+        Int(Array(SHA256.hash(data: Array(key.utf8)))[0]) % shardCount
     }
 
     /// The shard database `index`, opened (and made) once.
