@@ -1,4 +1,5 @@
 import Foundation
+import RunFiles
 
 /// What a rule shows for an award: `award { ..., evidence = { ... } }` (or the table `earned`
 /// returns). Plain data only: booleans, numbers, strings, arrays and string-keyed records of those,
@@ -23,12 +24,40 @@ public indirect enum Evidence: Codable, Sendable, Equatable {
     }
 
     public init(from decoder: Decoder) throws {
+        // As one JSON value (badgectl's decoder hands it over as parsed), then by its kind: not by
+        // guessing each kind in turn (each wrong guess a thrown error; a saved award's evidence is
+        // read with every addition).
         let container = try decoder.singleValueContainer()
-        if let value = try? container.decode(Bool.self) { self = .bool(value); return }
-        if let value = try? container.decode(Double.self) { self = .number(value); return }
-        if let value = try? container.decode(String.self) { self = .string(value); return }
-        if let value = try? container.decode([Evidence].self) { self = .list(value); return }
-        self = .record(try container.decode([String: Evidence].self))
+        guard let evidence = Evidence(json: try container.decode(JSONValue.self)) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "evidence holds a null (expected booleans, numbers, strings, arrays and objects)")
+        }
+        self = evidence
+    }
+
+    /// `json` as evidence; nil when it holds a null anywhere.
+    init?(json: JSONValue) {
+        switch json {
+        case .null: return nil
+        case .bool(let value): self = .bool(value)
+        case .number(let value): self = .number(value)
+        case .string(let value): self = .string(value)
+        case .array(let values):
+            var list: [Evidence] = []
+            list.reserveCapacity(values.count)
+            for value in values {
+                guard let item = Evidence(json: value) else { return nil }
+                list.append(item)
+            }
+            self = .list(list)
+        case .object(let fields):
+            var record: [String: Evidence] = [:]
+            record.reserveCapacity(fields.count)
+            for (key, value) in fields {
+                guard let item = Evidence(json: value) else { return nil }
+                record[key] = item
+            }
+            self = .record(record)
+        }
     }
 
     public func encode(to encoder: Encoder) throws {

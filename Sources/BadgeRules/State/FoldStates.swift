@@ -1,3 +1,4 @@
+import Foundation
 import RunFiles
 
 /// Copying a fold's state out of Lua as plain data, and back in (runs as the evaluation's run
@@ -33,7 +34,7 @@ final class FoldStates {
     func plainValue(at index: Int32) throws -> StateValue {
         var seen = Set<UnsafeRawPointer>()
         var count = 0
-        return try plainValue(at: lua.absolute(index), path: "state", depth: 0, seen: &seen, count: &count)
+        return try plainValue(at: lua.absolute(index), path: { "state" }, depth: 0, seen: &seen, count: &count)
     }
 
     /// The state of rule `rule` (its `RuleState.key`) at `index` as plain data, with its saved maps
@@ -58,9 +59,11 @@ final class FoldStates {
         }
     }
 
-    func plainValue(at index: Int32, path: String, depth: Int, seen: inout Set<UnsafeRawPointer>, count: inout Int) throws -> StateValue {
+    /// `path`: where the value is, for messages (`state.earned["5k"]`), made only when one is thrown:
+    /// a state holds thousands of values and none of their paths is needed when it is plain data.
+    func plainValue(at index: Int32, path: () -> String, depth: Int, seen: inout Set<UnsafeRawPointer>, count: inout Int) throws -> StateValue {
         count += 1
-        guard count <= FoldStates.stateValueLimit else { throw RulesError.field("\(path): more than \(FoldStates.stateValueLimit) values") }
+        guard count <= FoldStates.stateValueLimit else { throw RulesError.field("\(path()): more than \(FoldStates.stateValueLimit) values") }
         switch lua.type(at: index) {
         case .nil, .none: return .null
         case .boolean: return .boolean(lua.boolean(at: index))
@@ -68,25 +71,25 @@ final class FoldStates {
             if let integer = lua.integer(at: index) { return .integer(integer) }
             return .float(lua.number(at: index) ?? .nan)
         case .string:
-            guard let text = lua.utf8String(at: index) else { throw RulesError.field("\(path): a string that is not UTF-8 text") }
+            guard let text = lua.utf8String(at: index) else { throw RulesError.field("\(path()): a string that is not UTF-8 text") }
             return .string(text)
         case .userdata:
             let run = lua.runIndex(at: index)
             if run >= 1, run <= runs.count { return .run(runs.runs[run - 1].id) }
-            throw RulesError.field("\(path): a \(lua.typeName(at: index)) (a host value; keep a run, or plain numbers and strings)")
+            throw RulesError.field("\(path()): a \(lua.typeName(at: index)) (a host value; keep a run, or plain numbers and strings)")
         case .lightUserdata:
-            throw RulesError.field("\(path): a \(lua.typeName(at: index)) (a record of a run; keep the run, or the numbers you need)")
+            throw RulesError.field("\(path()): a \(lua.typeName(at: index)) (a record of a run; keep the run, or the numbers you need)")
         case .function, .thread:
-            throw RulesError.field("\(path): a \(lua.typeName(at: index)) (not plain data)")
+            throw RulesError.field("\(path()): a \(lua.typeName(at: index)) (not plain data)")
         case .table:
-            guard depth < FoldStates.stateDepthLimit else { throw RulesError.field("\(path): tables nested more than \(FoldStates.stateDepthLimit) deep") }
+            guard depth < FoldStates.stateDepthLimit else { throw RulesError.field("\(path()): tables nested more than \(FoldStates.stateDepthLimit) deep") }
             // A saved map anywhere but in its own place: what it holds, as a plain table.
             if let handle = savedMapHandle(at: index) {
                 return try materializedMap(handle, writes: savedWrites(handle, path: path, depth: depth, seen: &seen, count: &count))
             }
-            if lua.hasMetatable(at: index) { throw RulesError.field("\(path): a table with a metatable (not plain data)") }
+            if lua.hasMetatable(at: index) { throw RulesError.field("\(path()): a table with a metatable (not plain data)") }
             if let identity = lua.identity(at: index) {
-                guard seen.insert(identity).inserted else { throw RulesError.field("\(path): a table reached twice (shared or cyclic; save it once)") }
+                guard seen.insert(identity).inserted else { throw RulesError.field("\(path()): a table reached twice (shared or cyclic; save it once)") }
             }
             lua.ensureStack()
             var entries: [StateEntry] = []
@@ -96,16 +99,9 @@ final class FoldStates {
                     let problem = lua.type(at: -2) == .string ? "a key that is not UTF-8 text"
                         : "a key that is a \(lua.typeName(at: -2)) (keys must be numbers, strings or booleans)"
                     lua.pop(2)
-                    throw RulesError.field("\(path): \(problem)")
+                    throw RulesError.field("\(path()): \(problem)")
                 }
-                let keyPath: String
-                switch key {
-                case .string(let text): keyPath = FoldStates.isName(text) ? "\(path).\(text)" : "\(path)[\"\(text)\"]"
-                case .integer(let integer): keyPath = "\(path)[\(integer)]"
-                case .float(let number): keyPath = "\(path)[\(number)]"
-                case .boolean(let flag): keyPath = "\(path)[\(flag)]"
-                default: keyPath = path
-                }
+                let keyPath = { FoldStates.path(path(), key) }
                 // A saved map in its own place stays apart: only the keys written are kept.
                 if depth == 0, let rule = capturing, case .string(let name) = key, let handle = savedMapHandle(at: -1),
                    savedMapHandles[handle].rule == rule, savedMapHandles[handle].path == name, !capturedSplit.contains(name) {
@@ -149,6 +145,17 @@ final class FoldStates {
         }
     }
 
+    /// The path of `key`'s value in the table at `path`, for messages: `state.totals["2025-W01"]`.
+    static func path(_ path: String, _ key: StateValue) -> String {
+        switch key {
+        case .string(let text): return FoldStates.isName(text) ? "\(path).\(text)" : "\(path)[\"\(text)\"]"
+        case .integer(let integer): return "\(path)[\(integer)]"
+        case .float(let number): return "\(path)[\(number)]"
+        case .boolean(let flag): return "\(path)[\(flag)]"
+        default: return path
+        }
+    }
+
     /// Whether `text` reads as a Lua name (for paths in messages).
     static func isName(_ text: String) -> Bool {
         guard let first = text.utf8.first, first == UInt8(ascii: "_") || (first | 0x20 >= UInt8(ascii: "a") && first | 0x20 <= UInt8(ascii: "z")) else { return false }
@@ -174,9 +181,23 @@ final class FoldStates {
         let ra = rank(a), rb = rank(b)
         if ra != rb { return ra < rb }
         switch (a, b) {
-        case (.string(let x), .string(let y)): return x.utf8.lexicographicallyPrecedes(y.utf8)
+        case (.string(let x), .string(let y)): return bytesPrecede(x, y)
         case (.boolean(let x), .boolean(let y)): return !x && y
         default: return number(a) < number(b)
+        }
+    }
+
+    /// Whether `a`'s UTF-8 bytes come before `b`'s (a prefix first): one `memcmp`, where comparing
+    /// the two `utf8` views byte by byte took 2 % of an addition (every table of a state is sorted
+    /// when it is copied out of Lua).
+    static func bytesPrecede(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                let common = min(x.count, y.count)
+                let order = common == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, common)
+                return order != 0 ? order < 0 : x.count < y.count
+            }
         }
     }
 

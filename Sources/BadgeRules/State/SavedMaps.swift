@@ -164,7 +164,7 @@ extension FoldStates {
     }
 
     /// The keys map `handle`'s rule wrote, with their values now (`.null`: deleted).
-    func savedWrites(_ handle: Int, path: String, depth: Int, seen: inout Set<UnsafeRawPointer>, count: inout Int) throws -> [StateEntry] {
+    func savedWrites(_ handle: Int, path: () -> String, depth: Int, seen: inout Set<UnsafeRawPointer>, count: inout Int) throws -> [StateEntry] {
         lua.ensureStack()
         lua.push(ref: savedMapHandles[handle].record)
         let record = lua.top
@@ -181,12 +181,12 @@ extension FoldStates {
                 let problem = lua.type(at: -1) == .string ? "a key that is not UTF-8 text"
                     : "a key that is a \(lua.typeName(at: -1)) (keys must be numbers, strings or booleans)"
                 lua.pop()
-                throw RulesError.field("\(path): \(problem)")
+                throw RulesError.field("\(path()): \(problem)")
             }
             lua.pushCopy(of: -1)
             lua.rawGet(cache)
             let value: StateValue
-            do { value = try plainValue(at: lua.absolute(-1), path: "\(path)[\(key)]", depth: depth + 1, seen: &seen, count: &count) } catch {
+            do { value = try plainValue(at: lua.absolute(-1), path: { "\(path())[\(key)]" }, depth: depth + 1, seen: &seen, count: &count) } catch {
                 lua.pop(2)
                 throw error
             }

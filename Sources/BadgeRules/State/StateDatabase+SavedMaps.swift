@@ -27,7 +27,7 @@ extension StateDatabase {
         let rows = try guarded {
             try connected { db in
                 try Row.fetchAll(db.cachedStatement(sql: "SELECT key, value FROM state_key WHERE athlete = ? AND rule = ? AND path = ?"), arguments: [athlete, index, path])
-                    .map { (try column($0, "key", String.self), try column($0, "value", String.self)) }
+                    .map { (try column($0, 0, "key", String.self), try column($0, 1, "value", String.self)) }
             }
         }
         return try rows.map { StateEntry(key: try stateValue($0.0, "saved map '\(path)'"), value: try stateValue($0.1, "saved map '\(path)'")) }

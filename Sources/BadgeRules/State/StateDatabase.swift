@@ -74,15 +74,27 @@ final class StateDatabase: SavedMapSource {
         if current != nil { return try body() }
         return try guarded {
             try queue.writeWithoutTransaction { db in
-                var result: T?
-                try db.inTransaction(.immediate) {
+                try StateDatabase.inTransaction(db, "IMMEDIATE") {
                     current = db
                     defer { current = nil }
-                    result = try body()
-                    return .commit
+                    return try body()
                 }
-                return result!
             }
+        }
+    }
+
+    /// `body` in a transaction of `kind` (`IMMEDIATE`, `DEFERRED`), committed when it returns and
+    /// rolled back when it throws. (GRDB's `inTransaction` prepares its `BEGIN` and `COMMIT` again
+    /// each time; these are prepared once per connection.)
+    private static func inTransaction<T>(_ db: Database, _ kind: String, _ body: () throws -> T) throws -> T {
+        try db.cachedStatement(sql: "BEGIN \(kind) TRANSACTION").execute()
+        do {
+            let result = try body()
+            try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
+            return result
+        } catch {
+            if db.isInsideTransaction { try? db.execute(sql: "ROLLBACK TRANSACTION") }
+            throw error
         }
     }
 
@@ -91,14 +103,7 @@ final class StateDatabase: SavedMapSource {
     /// prepared statement of the connection, which a shard's connection keeps, `AthleteStore`.)
     private func reading<T>(_ body: (Database) throws -> T) throws -> T {
         if let db = current { return try body(db) }
-        return try queue.inDatabase { db in
-            var result: T?
-            try db.inTransaction(.deferred) {
-                result = try body(db)
-                return .commit
-            }
-            return result!
-        }
+        return try queue.inDatabase { db in try StateDatabase.inTransaction(db, "DEFERRED") { try body(db) } }
     }
 
     /// `body` with the connection: in the transaction in progress, else in a write transaction of its own.
@@ -124,6 +129,19 @@ final class StateDatabase: SavedMapSource {
         String(decoding: try StateStore.encoder().encode(value), as: UTF8.self)
     }
 
+    /// `texts` as a JSON array of strings, for `json_each` (a query's set of ids), in any order:
+    /// written directly, as an addition names a few hundred (the strings its states hold).
+    static func jsonArray(_ texts: Set<String>) -> String {
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        out.reserveCapacity(16 * texts.count + 2)
+        for (i, text) in texts.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            JSONString.append(text, to: &out)
+        }
+        out.append(UInt8(ascii: "]"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
     func decode<T: Decodable>(_ type: T.Type, _ text: String, _ what: String) throws -> T {
         do { return try StateStore.decoder().decode(type, from: Array(text.utf8), source: path) } catch {
             throw RulesError.state(path: path, reason: "damaged: \(what): \(StateStore.describe(error)): \(rebuildAdvice)")
@@ -132,11 +150,13 @@ final class StateDatabase: SavedMapSource {
 
     // MARK: - Reading
 
-    /// Column `name` of `row` as `T`. A value of another kind (a tampered file's real in an integer
-    /// column, a NULL, a column missing) is the file's damage, named, not a trap (GRDB's subscript
-    /// stops the process on a value it cannot convert).
-    func column<T: DatabaseValueConvertible>(_ row: Row, _ name: String, _ type: T.Type = T.self) throws -> T {
-        let value: DatabaseValue = row[name] ?? .null
+    /// Column `index` of `row` (the query's own list of columns; `name` for messages) as `T`. A value
+    /// of another kind (a tampered file's real in an integer column, a NULL) is the file's damage,
+    /// named, not a trap (GRDB's subscript stops the process on a value it cannot convert).
+    /// By position: GRDB's lookup by name compares lowercased names, and an addition reads some 400
+    /// columns (4 % of its time went to finding them).
+    func column<T: DatabaseValueConvertible>(_ row: Row, _ index: Int, _ name: String, _ type: T.Type = T.self) throws -> T {
+        let value = StateDatabase.value(row, index)
         // (GRDB makes an integer of a real by cutting its fraction: 1.5 would count as 1.)
         var fractional = false
         if T.self == Int.self, case .double(let real) = value.storage { fractional = real != real.rounded(.towardZero) }
@@ -148,9 +168,14 @@ final class StateDatabase: SavedMapSource {
     }
 
     /// `column`, NULL as nil.
-    func optionalColumn<T: DatabaseValueConvertible>(_ row: Row, _ name: String, _ type: T.Type = T.self) throws -> T? {
-        let value: DatabaseValue = row[name] ?? .null
-        return value.isNull ? nil : try column(row, name, T.self)
+    func optionalColumn<T: DatabaseValueConvertible>(_ row: Row, _ index: Int, _ name: String, _ type: T.Type = T.self) throws -> T? {
+        StateDatabase.value(row, index).isNull ? nil : try column(row, index, name, T.self)
+    }
+
+    /// Column `index` of `row` as it is (NULL past the row's end).
+    static func value(_ row: Row, _ index: Int) -> DatabaseValue {
+        guard index >= 0, index < row.count else { return .null }
+        return row[row.index(row.startIndex, offsetBy: index)].1
     }
 
     /// The header: the saved state without its rules.
@@ -163,7 +188,7 @@ final class StateDatabase: SavedMapSource {
                     """), arguments: [athlete, athlete])
             }
         }
-        let text = try row.flatMap { try optionalColumn($0, "value", String.self) }
+        let text = try row.flatMap { try optionalColumn($0, 0, "value", String.self) }
         guard let text else { throw RulesError.state(path: path, reason: "damaged: no header: \(rebuildAdvice)") }
         let state = try decode(SavedState.self, text, "the header")
         guard state.format == StateStore.format else {
@@ -174,16 +199,19 @@ final class StateDatabase: SavedMapSource {
             throw RulesError.state(path: path, reason: "field '\(field)': \(value) is negative: damaged: \(rebuildAdvice)")
         }
         // (A row id past 2^63 - 2 makes the count a real, not an integer: damaged.)
-        let counted: DatabaseValue = row?["held"] ?? .null
+        let counted = row.map { StateDatabase.value($0, 1) } ?? .null
         guard let held = Int.fromDatabaseValue(counted), state.runCount == held else {
             throw RulesError.state(path: path, reason: "field 'run_count': \(state.runCount) runs, the database holds \(counted): damaged: \(rebuildAdvice)")
         }
         runsBytes = state.runsBytes
+        runCount = held
         return state
     }
 
     /// `runs.jsonl`'s bytes that belong to the state (from the header), once read.
     private var runsBytes: Int?
+    /// How many runs the history holds (from the header), once read.
+    private var runCount: Int?
 
     /// Which awards `rules(awards:)` reads.
     enum Awards {
@@ -226,21 +254,21 @@ final class StateDatabase: SavedMapSource {
                     SELECT a.rule, a.seq, a.run, a.badge, a.tier FROM held h
                         JOIN award a ON a.athlete = h.athlete AND a.rule = h.rule AND a.phase = 0 AND a.seq = h.seq WHERE h.athlete = ?
                     UNION ALL SELECT rule, seq, run, badge, tier FROM award WHERE athlete = ? AND run IN (SELECT value FROM json_each(?)) AND phase = 0
-                    """, [athlete, athlete, try StateDatabase.json(runs.sorted())])
+                    """, [athlete, athlete, StateDatabase.jsonArray(runs)])
             }
         }
     }
 
-    /// Appends the `on_run` awards `sql` selects (rule, seq, run, badge, tier) to their rules as keys
+    /// Appends the `on_run` awards `sql` selects (rule, seq, run, badge, tier, in this order) to their rules as keys
     /// (`addSeeds`), each row once (`seen`).
     private func readAwardKeys(_ db: Database, into rules: inout [RuleState], seen: inout Set<[Int]>, _ sql: String,
                                _ arguments: StatementArguments = []) throws {
         for row in try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments) {
-            let index = try column(row, "rule", Int.self), seq = try column(row, "seq", Int.self)
+            let index = try column(row, 0, "rule", Int.self), seq = try column(row, 1, "seq", Int.self)
             guard index >= 0, index < rules.count else { continue }
             guard seen.insert([index, 0, seq]).inserted else { continue }
-            rules[index].awards.append(Award(badge: try column(row, "badge"), pack: rules[index].pack, rule: rules[index].rule,
-                                             tier: try column(row, "tier"), run: try column(row, "run"), at: nil, detail: ""))
+            rules[index].awards.append(Award(badge: try column(row, 3, "badge"), pack: rules[index].pack, rule: rules[index].rule,
+                                             tier: try column(row, 4, "tier"), run: try column(row, 2, "run"), at: nil, detail: ""))
         }
     }
 
@@ -256,23 +284,25 @@ final class StateDatabase: SavedMapSource {
             try reading { db in
                 var rules: [RuleState] = []
                 var next: [Int] = []
-                for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM rule WHERE athlete = ? ORDER BY idx"), arguments: [athlete]) {
-                    let index = try column(row, "idx", Int.self)
+                for row in try Row.fetchAll(db.cachedStatement(sql: """
+                    SELECT idx, pack, rule, fold, state, unsaved, earned, stopped, progress, failure, split, next_seq FROM rule WHERE athlete = ? ORDER BY idx
+                    """), arguments: [athlete]) {
+                    let index = try column(row, 0, "idx", Int.self)
                     guard index == rules.count else { throw RulesError.state(path: path, reason: "damaged: rule \(index) is out of order: \(rebuildAdvice)") }
-                    var rule = RuleState(pack: try column(row, "pack"), rule: try column(row, "rule"), fold: try column(row, "fold"))
-                    if let text = try optionalColumn(row, "state", String.self) {
+                    var rule = RuleState(pack: try column(row, 1, "pack"), rule: try column(row, 2, "rule"), fold: try column(row, 3, "fold"))
+                    if let text = try optionalColumn(row, 4, "state", String.self) {
                         do { rule.state = try StateJSON.state(in: Data(text.utf8), source: path) } catch let error as ActivityError {
                             throw RulesError.state(path: path, reason: "damaged: the state of rule '\(rule.rule)': \(error.reason): \(rebuildAdvice)")
                         }
                     }
-                    rule.unsaved = try optionalColumn(row, "unsaved")
-                    rule.earned = try column(row, "earned")
-                    rule.stopped = try column(row, "stopped")
-                    if let text = try optionalColumn(row, "progress", String.self) { rule.progress = try decode(Progress.self, text, "the progress of rule '\(rule.rule)'") }
-                    if let text = try optionalColumn(row, "failure", String.self) { rule.failure = try decode(RuleFailure.self, text, "the failure of rule '\(rule.rule)'") }
-                    if let text = try optionalColumn(row, "split", String.self) { rule.split = try decode([String].self, text, "the saved maps of rule '\(rule.rule)'") }
+                    rule.unsaved = try optionalColumn(row, 5, "unsaved")
+                    rule.earned = try column(row, 6, "earned")
+                    rule.stopped = try column(row, 7, "stopped")
+                    if let text = try optionalColumn(row, 8, "progress", String.self) { rule.progress = try decode(Progress.self, text, "the progress of rule '\(rule.rule)'") }
+                    if let text = try optionalColumn(row, 9, "failure", String.self) { rule.failure = try decode(RuleFailure.self, text, "the failure of rule '\(rule.rule)'") }
+                    if let text = try optionalColumn(row, 10, "split", String.self) { rule.split = try decode([String].self, text, "the saved maps of rule '\(rule.rule)'") }
                     // A count of awards made: a damaged or hostile row's 2^63-1 would overflow `add`'s sums.
-                    let sequence = try column(row, "next_seq", Int.self)
+                    let sequence = try column(row, 11, "next_seq", Int.self)
                     guard (0...StateDatabase.maximumSequence).contains(sequence) else {
                         throw RulesError.state(path: path, reason: "damaged: rule '\(rule.rule)' has next_seq \(sequence), not a count of awards (0 to \(StateDatabase.maximumSequence)): \(rebuildAdvice)")
                     }
@@ -292,14 +322,14 @@ final class StateDatabase: SavedMapSource {
         }
     }
 
-    /// Appends the awards `sql` selects (rule, phase, seq, json) to their rules, each row once (`seen`).
+    /// Appends the awards `sql` selects (rule, phase, seq, json, in this order) to their rules, each row once (`seen`).
     private func readAwards(_ db: Database, into rules: inout [RuleState], seen: inout Set<[Int]>, _ sql: String,
                             _ arguments: StatementArguments = []) throws {
         for row in try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments) {
-            let index = try column(row, "rule", Int.self), phase = try column(row, "phase", Int.self), seq = try column(row, "seq", Int.self)
+            let index = try column(row, 0, "rule", Int.self), phase = try column(row, 1, "phase", Int.self), seq = try column(row, 2, "seq", Int.self)
             guard index >= 0, index < rules.count else { continue }
             guard seen.insert([index, phase, seq]).inserted else { continue }
-            let award = try decode(Award.self, try column(row, "json"), "award \(seq) of rule '\(rules[index].rule)'")
+            let award = try decode(Award.self, try column(row, 3, "json"), "award \(seq) of rule '\(rules[index].rule)'")
             if phase == 0 { rules[index].awards.append(award) } else { rules[index].finishAwards.append(award) }
         }
     }
@@ -312,7 +342,7 @@ final class StateDatabase: SavedMapSource {
                     SELECT json FROM award WHERE athlete = ? AND rule IN (SELECT idx FROM rule WHERE athlete = ? AND failure IS NULL)
                     ORDER BY pos, rule, phase, seq
                     """, arguments: [athlete, athlete])
-                    .map { try decode(Award.self, try column($0, "json"), "an award") }
+                    .map { try decode(Award.self, try column($0, 0, "json"), "an award") }
             }
         }
     }
@@ -322,34 +352,48 @@ final class StateDatabase: SavedMapSource {
         try guarded {
             try reading { db in
                 try Row.fetchAll(db, sql: "SELECT json FROM award WHERE athlete = ? AND rule = ? ORDER BY phase, seq", arguments: [athlete, index])
-                    .map { try decode(Award.self, try column($0, "json"), "an award") }
+                    .map { try decode(Award.self, try column($0, 0, "json"), "an award") }
             }
         }
     }
 
     /// Every saved run in history order.
     func allRuns() throws -> [StateStore.IndexEntry] {
-        try runs(sql: "SELECT * FROM run WHERE athlete = ? ORDER BY pos", [athlete])
+        try runs(sql: "SELECT \(StateDatabase.runColumns) FROM run WHERE athlete = ? ORDER BY pos", [athlete])
     }
 
     /// The saved runs whose ids are in `ids`, in history order, with their positions.
     func runs(ids: Set<String>) throws -> [StateStore.IndexEntry] {
-        try runs(sql: "SELECT * FROM run WHERE athlete = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY pos", [athlete, try StateDatabase.json(ids.sorted())])
+        var wanted = ids
+        // Far more ids than the history has runs (an addition asks for every string its states hold:
+        // days, weeks, names): the history's ids, read from their index, say which to look up.
+        if let held = runCount, ids.count > 2 * held + 16 {
+            let saved = try guarded {
+                try reading { db in try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM run WHERE athlete = ?"), arguments: [athlete]) }
+            }
+            wanted = Set(saved.filter(ids.contains))
+            if wanted.isEmpty { return [] }
+        }
+        return try runs(sql: "SELECT \(StateDatabase.runColumns) FROM run WHERE athlete = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY pos", [athlete, StateDatabase.jsonArray(wanted)])
     }
 
     /// The saved runs that start within `seconds` of `start`, in history order.
     func runs(near start: Double, within seconds: Double) throws -> [StateStore.IndexEntry] {
-        try runs(sql: "SELECT * FROM run WHERE athlete = ? AND start BETWEEN ? AND ? ORDER BY pos", [athlete, start - seconds, start + seconds])
+        try runs(sql: "SELECT \(StateDatabase.runColumns) FROM run WHERE athlete = ? AND start BETWEEN ? AND ? ORDER BY pos", [athlete, start - seconds, start + seconds])
     }
 
+    /// The columns `runs(sql:)` reads, in its order.
+    static let runColumns = "id, start, elapsed, distance, offset, length, pos, line"
+
+    /// The runs `sql` selects (`runColumns`).
     private func runs(sql: String, _ arguments: StatementArguments = []) throws -> [StateStore.IndexEntry] {
         try guarded {
             try reading { db in
                 try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { row in
-                    let entry = StateStore.IndexEntry(id: try column(row, "id"), startSeconds: try optionalColumn(row, "start"),
-                                                      elapsedSeconds: try optionalColumn(row, "elapsed"), distanceMeters: try column(row, "distance"),
-                                                      offset: try column(row, "offset"), length: try column(row, "length"), position: try column(row, "pos"),
-                                                      line: try optionalColumn(row, "line", Data.self))
+                    let entry = StateStore.IndexEntry(id: try column(row, 0, "id"), startSeconds: try optionalColumn(row, 1, "start"),
+                                                      elapsedSeconds: try optionalColumn(row, 2, "elapsed"), distanceMeters: try column(row, 3, "distance"),
+                                                      offset: try column(row, 4, "offset"), length: try column(row, 5, "length"), position: try column(row, 6, "pos"),
+                                                      line: try optionalColumn(row, 7, "line", Data.self))
                     // Figures the duplicate check computes with: a damaged row's nan or 1e308 is refused by name.
                     for (field, value) in [("start", entry.startSeconds), ("elapsed", entry.elapsedSeconds), ("distance", entry.distanceMeters)] {
                         guard let value, !(value.isFinite && abs(value) < 1e12) else { continue }
@@ -470,7 +514,7 @@ final class StateDatabase: SavedMapSource {
         try guarded {
             try reading { db in
                 try Row.fetchAll(db, sql: "SELECT at, why, json FROM withdrawn WHERE athlete = ? ORDER BY rowid", arguments: [athlete]).map { row in
-                    Withdrawal(award: try decode(Award.self, try column(row, "json"), "a withdrawn award"), at: try column(row, "at"), why: try column(row, "why"))
+                    Withdrawal(award: try decode(Award.self, try column(row, 2, "json"), "a withdrawn award"), at: try column(row, 0, "at"), why: try column(row, 1, "why"))
                 }
             }
         }

@@ -117,20 +117,20 @@ extension StateJSON {
 
     private static func write(_ value: StateValue, to out: inout [UInt8]) {
         switch value {
-        case .null: out += Array("null".utf8)
-        case .boolean(let flag): out += Array((flag ? "true" : "false").utf8)
-        case .integer(let number): out += Array(String(number).utf8)
+        case .null: out.append(contentsOf: "null".utf8)
+        case .boolean(let flag): out.append(contentsOf: (flag ? "true" : "false").utf8)
+        case .integer(let number): out.append(contentsOf: String(number).utf8)
         case .float(let number):
             if number.isFinite, number != number.rounded(.towardZero) {
-                out += Array("\(number)".utf8)
+                out.append(contentsOf: "\(number)".utf8)
             } else {
-                out += Array(#"{"float":""#.utf8)
-                out += Array((number.isNaN ? "nan" : number.isInfinite ? (number > 0 ? "inf" : "-inf") : "\(number)").utf8)
-                out += Array(#""}"#.utf8)
+                out.append(contentsOf: #"{"float":""#.utf8)
+                out.append(contentsOf: (number.isNaN ? "nan" : number.isInfinite ? (number > 0 ? "inf" : "-inf") : "\(number)").utf8)
+                out.append(contentsOf: #""}"#.utf8)
             }
         case .string(let text): JSONString.append(text, to: &out)
         case .run(let id):
-            out += Array(#"{"run":"#.utf8)
+            out.append(contentsOf: #"{"run":"#.utf8)
             JSONString.append(id, to: &out)
             out.append(UInt8(ascii: "}"))
         case .array(let values):
@@ -142,16 +142,16 @@ extension StateJSON {
             out.append(UInt8(ascii: "]"))
         case .table(let entries):
             if entries.allSatisfy({ if case .string = $0.key { return true } else { return false } }) {
-                out += Array(#"{"map":{"#.utf8)
+                out.append(contentsOf: #"{"map":{"#.utf8)
                 for (i, entry) in entries.enumerated() {
                     if i > 0 { out.append(UInt8(ascii: ",")) }
                     if case .string(let key) = entry.key { JSONString.append(key, to: &out) }
                     out.append(UInt8(ascii: ":"))
                     write(entry.value, to: &out)
                 }
-                out += Array("}}".utf8)
+                out.append(contentsOf: "}}".utf8)
             } else {
-                out += Array(#"{"table":["#.utf8)
+                out.append(contentsOf: #"{"table":["#.utf8)
                 for (i, entry) in entries.enumerated() {
                     if i > 0 { out.append(UInt8(ascii: ",")) }
                     out.append(UInt8(ascii: "["))
@@ -160,7 +160,7 @@ extension StateJSON {
                     write(entry.value, to: &out)
                     out.append(UInt8(ascii: "]"))
                 }
-                out += Array("]}".utf8)
+                out.append(contentsOf: "]}".utf8)
             }
         }
     }

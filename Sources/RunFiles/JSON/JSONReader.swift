@@ -56,7 +56,11 @@ public struct JSONReader {
     public mutating func object(depth: Int, _ member: (String, inout JSONReader) throws -> Void) throws {
         try Self.mapping(source) { try expect(UInt8(ascii: "{"), depth: depth) }
         if try closes(UInt8(ascii: "}")) { return }
-        var seen: Set<String> = []
+        // The keys so far, to refuse one written twice: compared one by one while there are few
+        // (most objects have one to a dozen keys, and hashing each cost more than the comparisons),
+        // hashed past that.
+        var few: [String] = []
+        var many: Set<String> = []
         while true {
             let key: String = try Self.mapping(source) {
                 parser.skipSpace()
@@ -65,7 +69,15 @@ public struct JSONReader {
                 }
                 let keyOffset = parser.index
                 let key = try parser.string()
-                guard seen.insert(key).inserted else {
+                let repeated: Bool
+                if few.count < 16 {
+                    repeated = few.contains(key)
+                    if !repeated { few.append(key) }
+                } else {
+                    if many.isEmpty { many = Set(few) }
+                    repeated = !many.insert(key).inserted
+                }
+                guard !repeated else {
                     throw JSONText.Parser.Failure(offset: keyOffset, reason: "duplicate key \(ShownValue.quoted(key)) in an object")
                 }
                 parser.skipSpace()

@@ -150,6 +150,22 @@ struct JSONNode {
         }
     }
 
+    /// The value as a `JSONValue` (an object's members by key: the parser refused a repeated one).
+    var jsonValue: JSONValue {
+        switch value {
+        case .null: return .null
+        case .bool(let flag): return .bool(flag)
+        case .number(let number, _): return .number(number)
+        case .string(let text): return .string(text)
+        case .array(let elements): return .array(elements.map(\.jsonValue))
+        case .object(let members):
+            var fields: [String: JSONValue] = [:]
+            fields.reserveCapacity(members.count)
+            for member in members { fields[member.key] = member.node.jsonValue }
+            return .object(fields)
+        }
+    }
+
     /// For messages: `a string`, `an array`, ...
     var kind: String {
         switch value {
@@ -258,6 +274,9 @@ private enum Unbox {
         if type == Double.self, let number = try double(node, path, strategy) as? T { return number }
         if type == Int.self, let number = try integer(Int.self, node, path) as? T { return number }
         if type == Bool.self, let flag = try bool(node, path) as? T { return flag }
+        // Any value (an award's evidence): from the node as it is, not by `JSONValue.init(from:)`'s
+        // guesses, each a thrown error.
+        if type == JSONValue.self, let value = node.jsonValue as? T { return value }
         if type == URL.self {
             let text = try string(node, path)
             guard let url = URL(string: text) as? T else {
