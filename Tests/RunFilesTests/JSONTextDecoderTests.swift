@@ -95,6 +95,27 @@ final class JSONTextDecoderTests: XCTestCase {
                        "nested deeper than 64 levels")
     }
 
+    /// A repeated key is refused wherever it is, in objects of any size (the reader compares the
+    /// first keys one by one and hashes them past 16), at the repeat's byte; distinct keys pass.
+    func testARepeatedKeyIsRefusedAtAnyPositionAndSize() throws {
+        for size in [1, 2, 3, 15, 16, 17, 18, 40] {
+            let keys = (0..<size).map { "k\($0)" }
+            let distinct = "{" + keys.map { "\"\($0)\": 1" }.joined(separator: ", ") + "}"
+            XCTAssertEqual(try JSONTextDecoder().decode([String: Int].self, from: Array(distinct.utf8), source: "log.json").count, size)
+            for original in 0..<size {
+                for at in (original + 1)...size {
+                    var written = keys
+                    written.insert(keys[original], at: at)
+                    let prefix = "{" + written[..<at].map { "\"\($0)\": 1, " }.joined()
+                    let text = prefix + written[at...].map { "\"\($0)\": 1" }.joined(separator: ", ") + "}"
+                    XCTAssertEqual(failure([String: Int].self, text),
+                                   .malformed(path: "log.json", line: nil, offset: prefix.utf8.count, reason: "duplicate key '\(keys[original])' in an object"),
+                                   "\(size) keys, key \(original) again at \(at)")
+                }
+            }
+        }
+    }
+
     /// The state files' non-finite numbers: "inf", "-inf" and "nan" as strings, when asked.
     func testNonConformingFloatsFromStrings() throws {
         var decoder = JSONTextDecoder()
@@ -112,6 +133,44 @@ final class JSONTextDecoderTests: XCTestCase {
     }
 
     /// A dictionary of many keys is read by its table, in any order, whole.
+    /// A type of 24 keys (past the 16 that are looked up one by one): required and optional fields
+    /// (missing, null or present) read as JSONDecoder reads them, whatever order the keys are written
+    /// in (sorted, as badgectl writes, reversed, shuffled).
+    struct Wide: Codable, Equatable {
+        var a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, b0, b1: Int
+        var c0: String?, c1: Double?, c2: Int?, c3: Bool?, c4: [Int]?, c5: String?
+        var d0: Double?, d1: Int?, d2: Bool?, d3: String?, d4: [String: Int]?, d5: Int?
+    }
+
+    func testWideObjectsInAnyKeyOrder() throws {
+        var generator = SystemRandomNumberGenerator()
+        let required = ["a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9", "b0", "b1"]
+        let optional: [(String, String)] = [("c0", #""x""#), ("c1", "1.5"), ("c2", "7"), ("c3", "true"), ("c4", "[1, 2]"), ("c5", #""y""#),
+                                            ("d0", "-2.25"), ("d1", "0"), ("d2", "false"), ("d3", #""""#), ("d4", #"{"k": 1}"#), ("d5", "-9")]
+        for round in 0..<200 {
+            var members = required.enumerated().map { (index, key) in (key, "\(index * round)") }
+            for (key, value) in optional {
+                switch Int.random(in: 0..<3, using: &generator) {
+                case 0: continue  // missing
+                case 1: members.append((key, "null"))
+                default: members.append((key, value))
+                }
+            }
+            switch round % 3 {
+            case 0: members.sort { $0.0 < $1.0 }
+            case 1: members.sort { $0.0 > $1.0 }
+            default: members.shuffle(using: &generator)
+            }
+            let text = "{" + members.map { #""\#($0.0)": \#($0.1)"# }.joined(separator: ", ") + "}"
+            XCTAssertEqual(try JSONTextDecoder().decode(Wide.self, from: Array(text.utf8), source: "s"), try JSONDecoder().decode(Wide.self, from: Data(text.utf8)), text)
+        }
+        // A required key missing from a sorted wide object is still missing.
+        let sorted = "{" + required.dropLast().map { #""\#($0)": 1"# }.joined(separator: ", ") + #", "c0": "x", "c1": 2, "d0": 1, "d1": 2, "d2": true, "d3": "z"}"#
+        XCTAssertThrowsError(try JSONTextDecoder().decode(Wide.self, from: Array(sorted.utf8), source: "s")) { error in
+            XCTAssertEqual((error as? ActivityError)?.reason, "at the top level: missing 'b1'")
+        }
+    }
+
     func testLargeObjects() throws {
         let keys = (0..<500).map { "k\($0)" }
         let text = "{" + keys.reversed().map { #""\#($0)": \#($0.dropFirst())"# }.joined(separator: ", ") + "}"

@@ -352,9 +352,12 @@ package final class Worker {
         for failure in failures {
             fail(line: nil, athlete: athlete, failure.shown())
         }
-        let progress = (evaluation?.statuses ?? []).compactMap { status in
-            status.progress.map { WorkerLines.Progress(pack: status.pack, badge: status.badge, current: $0.current, target: $0.target,
-                                                       unit: $0.unit, hint: status.hint) }
+        var progress: [WorkerLines.Progress] = []
+        progress.reserveCapacity(evaluation?.statuses.count ?? 0)
+        for status in evaluation?.statuses ?? [] {
+            guard let made = status.progress else { continue }
+            progress.append(WorkerLines.Progress(pack: status.pack, badge: status.badge, current: made.current, target: made.target,
+                                                 unit: made.unit, hint: status.hint))
         }
         pending.append(WorkerLines.Status(
             athlete: athlete, runs: runs, awards: awards, errors: errors + failures.count,

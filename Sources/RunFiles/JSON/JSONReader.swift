@@ -58,7 +58,9 @@ public struct JSONReader {
         if try closes(UInt8(ascii: "}")) { return }
         // The keys so far, to refuse one written twice: compared one by one while there are few
         // (most objects have one to a dozen keys, and hashing each cost more than the comparisons),
-        // hashed past that.
+        // hashed past that. The first apart: a saved state's tagged values (`{"float": "1.5"}`)
+        // have one key, and need no array at all.
+        var first: String? = nil
         var few: [String] = []
         var many: Set<String> = []
         while true {
@@ -70,11 +72,14 @@ public struct JSONReader {
                 let keyOffset = parser.index
                 let key = try parser.string()
                 let repeated: Bool
-                if few.count < 16 {
-                    repeated = few.contains(key)
+                if first == nil {
+                    repeated = false
+                    first = key
+                } else if few.count < 16 {
+                    repeated = key == first || few.contains(key)
                     if !repeated { few.append(key) }
                 } else {
-                    if many.isEmpty { many = Set(few) }
+                    if many.isEmpty { many = Set(few + [first!]) }
                     repeated = !many.insert(key).inserted
                 }
                 guard !repeated else {
