@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
 # Per-upload evaluation with kept state: `badgectl worker --state-dir` (BENCHMARKS.md, "Uploads").
-#   scripts/bench/stream.sh [BINARY]          (default .build/release/badgectl)
+#   scripts/bench/stream.sh [BINARY...]          (default .build/release/badgectl)
 # ATHLETES athletes (default 1000) each with a history of HISTORY runs (default 100, summary lines),
-# saved once by one worker --state-dir (the "seed" row); then one new run per athlete, every
-# athlete's upload in one batch, BENCH_RUNS times (default 5) on a fresh copy of the seeded states.
-# Prints the median wall and CPU time of the batch, uploads per second (wall, and per CPU second),
-# the peak RSS, and the state's bytes per athlete (du). ALL_PACKS=1: every pack under rules/
-# instead of checkpoints, segments and lifetime (as scripts/bench/worker.sh).
+# saved once by one worker --state-dir (the "seed" row, made by the first binary); then one new run
+# per athlete, every athlete's upload in one batch, BENCH_RUNS times (default 5) on a fresh copy of
+# the seeded states. Prints the median wall and CPU time of the batch, uploads per second (wall, and
+# per CPU second), the peak RSS, and the state's bytes per athlete (du).
+# Several binaries: side by side, each round running every one (the order turned by one each
+# round, as pair.sh does); for every binary after the first, the median of the per-round ratios
+# first / this (above 1: faster), and a check that its output lines equal the first's.
+# ALL_PACKS=1: every pack under rules/ instead of checkpoints, segments and lifetime (as
+# scripts/bench/worker.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 athletes=${ATHLETES:-1000}; history=${HISTORY:-100}; repeat=${BENCH_RUNS:-5}
-binary=${1:-.build/release/badgectl}
+binaries=("${@:-.build/release/badgectl}")
+binary=${binaries[0]}
 work=${BENCH_DIR:-/tmp/badgectl-bench}/stream-$athletes-$history-${ALL_PACKS:-0}
 mkdir -p "$work"
 packs=(--rules rules/checkpoints --rules rules/segments --rules rules/lifetime --badges badges.json --tz UTC --no-cache)
@@ -44,16 +49,34 @@ if [[ ! -d $seeded ]]; then
     echo "seed: $athletes athletes x $history runs saved (user sys wall peak_kb): $t"
 fi
 bytes=$(du -sb "$seeded" | cut -f1)
-declare -a cpus walls peaks
+rounds=$(mktemp); trap 'rm -f "$rounds"' EXIT
 for ((k = 0; k < repeat; k++)); do
-    rm -rf "$work/run"; cp -a "$seeded" "$work/run"
-    t=$( { /usr/bin/time -f "%U %S %e %M" "$binary" worker --state-dir "$work/run" "${packs[@]}" <"$work/uploads.jsonl" >"$work/out.jsonl"; } 2>&1 | tail -1)
-    read -r user sys elapsed peak <<<"$t"
-    cpus+=("$(awk "BEGIN { print $user + $sys }")"); walls+=("$elapsed"); peaks+=("$peak")
+    for ((j = 0; j < ${#binaries[@]}; j++)); do
+        i=$(((j + k) % ${#binaries[@]}))
+        rm -rf "$work/run"; cp -a "$seeded" "$work/run"
+        t=$( { /usr/bin/time -f "%U %S %e %M" "${binaries[$i]}" worker --state-dir "$work/run" "${packs[@]}" <"$work/uploads.jsonl" >"$work/out-$i.jsonl"; } 2>&1 | tail -1)
+        echo "$k $i $t" >>"$rounds"
+    done
 done
-grep -q '"type":"award"' "$work/out.jsonl" || { echo "stream.sh: the uploads gave no award lines" >&2; exit 1; }
-median() { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
-c=$(median "${cpus[@]}"); w=$(median "${walls[@]}"); p=$(printf '%s\n' "${peaks[@]}" | sort -g | tail -1)
-printf '%-9s %-8s %8s %8s %16s %18s %12s %16s\n' athletes history wall_s cpu_s uploads/s/wall uploads/s/cpu_s peak_rss_mb state_bytes/ath
-printf '%-9s %-8s %8s %8s %16.0f %18.0f %12.1f %16.0f\n' "$athletes" "$history" "$w" "$c" "$(awk "BEGIN { print $athletes / $w }")" \
-    "$(awk "BEGIN { print $athletes / $c }")" "$(awk "BEGIN { print $p / 1000 }")" "$(awk "BEGIN { print $bytes / $athletes }")"
+rm -rf "$work/run"
+grep -q '"type":"award"' "$work/out-0.jsonl" || { echo "stream.sh: the uploads gave no award lines" >&2; exit 1; }
+for ((i = 1; i < ${#binaries[@]}; i++)); do
+    cmp -s "$work/out-0.jsonl" "$work/out-$i.jsonl" || echo "stream.sh: ${binaries[$i]}'s output differs from ${binaries[0]}'s" >&2
+done
+python3 - "$rounds" "$athletes" "$history" "$bytes" "${binaries[@]}" <<'PY'
+import statistics, sys
+rounds, athletes, history, size, binaries = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), sys.argv[5:]
+runs = {}
+for line in open(rounds):
+    k, i, user, system, wall, peak = line.split()
+    runs.setdefault(int(i), {})[int(k)] = (float(user) + float(system), float(wall), int(peak))
+print(f"{'athletes':9} {'history':8} {'wall_s':>8} {'cpu_s':>8} {'uploads/s/wall':>16} {'uploads/s/cpu_s':>18} {'peak_rss_mb':>12} {'state_bytes/ath':>16}  binary")
+for i, binary in enumerate(binaries):
+    cpu = statistics.median(r[0] for r in runs[i].values()); wall = statistics.median(r[1] for r in runs[i].values())
+    peak = max(r[2] for r in runs[i].values())
+    line = f"{athletes:<9} {history:<8} {wall:8.2f} {cpu:8.2f} {athletes / wall:16.0f} {athletes / cpu:18.0f} {peak / 1000:12.1f} {size / athletes:16.0f}  {binary}"
+    if i > 0:
+        line += (f"  (x{statistics.median(runs[0][k][1] / runs[i][k][1] for k in runs[i]):.3f} wall,"
+                 f" x{statistics.median(runs[0][k][0] / runs[i][k][0] for k in runs[i]):.3f} CPU against the first)")
+    print(line)
+PY
