@@ -83,6 +83,9 @@ final class IncrementalStateTests: XCTestCase {
                 let expected = IncrementalEvaluator.difference(before: previous.awards, after: full.awards)
                 XCTAssertEqual(update.added.map(IncrementalEvaluator.identity), expected.added.map(IncrementalEvaluator.identity), label)
                 XCTAssertEqual(update.withdrawn.map(IncrementalEvaluator.identity), expected.withdrawn.map(IncrementalEvaluator.identity), label)
+                // Whole, as they were given (time, detail, evidence): `finish` awards are read as keys and
+                // only those taken back are decoded.
+                XCTAssertEqual(plain(update.withdrawn), plain(expected.withdrawn), label)
                 withdrawals += update.withdrawn.count
                 previous = full
             }

@@ -248,7 +248,9 @@ public struct IncrementalEvaluator: Sendable {
         }
         let changedBefore = IncrementalEvaluator.awards(of: before, position: position)
         let changedAfter = IncrementalEvaluator.awards(of: now, position: position)
-        let (added, withdrawn) = IncrementalEvaluator.difference(before: changedBefore, after: changedAfter)
+        let (added, taken) = IncrementalEvaluator.difference(before: changedBefore, after: changedAfter)
+        // (The `finish` awards were read as keys: those taken back are read whole.)
+        let withdrawn = try taken.map(database.complete)
         // runs.jsonl first, then the database in one transaction: until it commits, the state is the
         // old one (the bytes appended are cut on the next addition).
         // (A worker's store keeps the lines in the rows.)

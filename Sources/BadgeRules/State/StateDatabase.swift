@@ -215,7 +215,8 @@ final class StateDatabase: SavedMapSource {
 
     /// Which awards `rules(awards:)` reads.
     enum Awards {
-        /// None: only `finish` awards.
+        /// None: only `finish` awards, as keys (badge, tier, run), their rows' JSON kept apart
+        /// (`finishRows`): an addition compares them by it and decodes only those it takes back.
         case none
         /// All.
         case all
@@ -313,13 +314,44 @@ final class StateDatabase: SavedMapSource {
                 var seen = Set<[Int]>()
                 switch awards {
                 case .none:
-                    try readAwards(db, into: &rules, seen: &seen, "SELECT rule, phase, seq, json FROM award WHERE athlete = ? AND phase = 1 ORDER BY rule, seq", [athlete])
+                    try readFinishKeys(db, into: &rules, "SELECT rule, seq, run, badge, tier, json FROM award WHERE athlete = ? AND phase = 1 ORDER BY rule, seq")
                 case .all:
                     try readAwards(db, into: &rules, seen: &seen, "SELECT rule, phase, seq, json FROM award WHERE athlete = ? ORDER BY rule, phase, seq", [athlete])
                 }
                 return (rules, next)
             }
         }
+    }
+
+    /// The `finish` awards' rows `rules(awards: .none)` read, by rule: their JSON in order (what
+    /// `add` compares a rule's new `finish` awards with) and, by `IncrementalEvaluator.identity`,
+    /// each one's JSON (what `complete` decodes).
+    private(set) var finishRows: [Int: [String]] = [:]
+    private var finishJSON: [String: String] = [:]
+
+    /// Appends the `finish` awards `sql` selects (rule, seq, run, badge, tier, json, in this order)
+    /// to their rules as keys, and keeps their JSON (`finishRows`).
+    private func readFinishKeys(_ db: Database, into rules: inout [RuleState], _ sql: String) throws {
+        finishRows = [:]
+        finishJSON = [:]
+        var seen = Set<[Int]>()
+        for row in try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [athlete]) {
+            let index = try column(row, 0, "rule", Int.self), seq = try column(row, 1, "seq", Int.self)
+            guard index >= 0, index < rules.count, seen.insert([index, seq]).inserted else { continue }
+            let award = Award(badge: try column(row, 3, "badge"), pack: rules[index].pack, rule: rules[index].rule, tier: try column(row, 4, "tier"),
+                              run: try column(row, 2, "run"), at: nil, detail: "")
+            let text: String = try column(row, 5, "json")
+            rules[index].finishAwards.append(award)
+            finishRows[index, default: []].append(text)
+            finishJSON[IncrementalEvaluator.identity(award)] = text
+        }
+    }
+
+    /// `award` whole: a `finish` award `rules(awards: .none)` read as a key, decoded from its row;
+    /// any other as it is.
+    func complete(_ award: Award) throws -> Award {
+        guard let text = finishJSON[IncrementalEvaluator.identity(award)] else { return award }
+        return try decode(Award.self, text, "a finish award of rule '\(award.rule)'")
     }
 
     /// Appends the awards `sql` selects (rule, phase, seq, json, in this order) to their rules, each row once (`seen`).
@@ -473,9 +505,11 @@ final class StateDatabase: SavedMapSource {
                         try writeRule(db, i, rule, nextSequence: next + fresh.count)
                     }
                     try insertAwards(db, rule: i, phase: 0, from: next, fresh, position: position)
-                    if before?.finishAwards != rule.finishAwards {
+                    // (By their rows' JSON when they were read as keys, `finishRows`.)
+                    let finish = rule.finishAwards.map(AwardJSON.text)
+                    if (finishRows[i] ?? before?.finishAwards.map(AwardJSON.text) ?? []) != finish {
                         try db.cachedStatement(sql: "DELETE FROM award WHERE athlete = ? AND rule = ? AND phase = 1").execute(arguments: [athlete, i])
-                        try insertAwards(db, rule: i, phase: 1, from: 0, rule.finishAwards, position: position)
+                        try insertAwards(db, rule: i, phase: 1, from: 0, rule.finishAwards, texts: finish, position: position)
                     }
                 }
             }
@@ -540,13 +574,15 @@ final class StateDatabase: SavedMapSource {
         ])
     }
 
-    private func insertAwards(_ db: Database, rule: Int, phase: Int, from first: Int, _ awards: [Award], position: [String: Int]) throws {
+    /// `texts`: the awards' JSON when already written (`AwardJSON`).
+    private func insertAwards(_ db: Database, rule: Int, phase: Int, from first: Int, _ awards: [Award], texts: [String]? = nil,
+                              position: [String: Int]) throws {
         guard !awards.isEmpty else { return }
         let insert = try db.cachedStatement(sql: "INSERT INTO award VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
         let hold = try db.cachedStatement(sql: "INSERT OR IGNORE INTO held VALUES (?, ?, ?, ?, ?)")
         for (i, award) in awards.enumerated() {
             try insert.execute(arguments: [athlete, rule, phase, first + i, position[award.run] ?? Int(Int32.max), award.run, award.badge, award.tier,
-                                           try StateDatabase.json(award)])
+                                           texts?[i] ?? AwardJSON.text(award)])
             if phase == 0 { try hold.execute(arguments: [athlete, rule, award.badge, award.tier, first + i]) }
         }
     }
