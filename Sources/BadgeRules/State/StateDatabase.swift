@@ -74,27 +74,15 @@ final class StateDatabase: SavedMapSource {
         if current != nil { return try body() }
         return try guarded {
             try queue.writeWithoutTransaction { db in
-                try StateDatabase.inTransaction(db, "IMMEDIATE") {
+                var result: T?
+                try db.inTransaction(.immediate) {
                     current = db
                     defer { current = nil }
-                    return try body()
+                    result = try body()
+                    return .commit
                 }
+                return result!
             }
-        }
-    }
-
-    /// `body` in a transaction of `kind` (`IMMEDIATE`, `DEFERRED`), committed when it returns and
-    /// rolled back when it throws. (GRDB's `inTransaction` prepares its `BEGIN` and `COMMIT` again
-    /// each time; these are prepared once per connection.)
-    private static func inTransaction<T>(_ db: Database, _ kind: String, _ body: () throws -> T) throws -> T {
-        try db.cachedStatement(sql: "BEGIN \(kind) TRANSACTION").execute()
-        do {
-            let result = try body()
-            try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
-            return result
-        } catch {
-            if db.isInsideTransaction { try? db.execute(sql: "ROLLBACK TRANSACTION") }
-            throw error
         }
     }
 
@@ -103,7 +91,14 @@ final class StateDatabase: SavedMapSource {
     /// prepared statement of the connection, which a shard's connection keeps, `AthleteStore`.)
     private func reading<T>(_ body: (Database) throws -> T) throws -> T {
         if let db = current { return try body(db) }
-        return try queue.inDatabase { db in try StateDatabase.inTransaction(db, "DEFERRED") { try body(db) } }
+        return try queue.inDatabase { db in
+            var result: T?
+            try db.inTransaction(.deferred) {
+                result = try body(db)
+                return .commit
+            }
+            return result!
+        }
     }
 
     /// `body` with the connection: in the transaction in progress, else in a write transaction of its own.
@@ -204,14 +199,11 @@ final class StateDatabase: SavedMapSource {
             throw RulesError.state(path: path, reason: "field 'run_count': \(state.runCount) runs, the database holds \(counted): damaged: \(rebuildAdvice)")
         }
         runsBytes = state.runsBytes
-        runCount = held
         return state
     }
 
     /// `runs.jsonl`'s bytes that belong to the state (from the header), once read.
     private var runsBytes: Int?
-    /// How many runs the history holds (from the header), once read.
-    private var runCount: Int?
 
     /// Which awards `rules(awards:)` reads.
     enum Awards {
@@ -396,17 +388,7 @@ final class StateDatabase: SavedMapSource {
 
     /// The saved runs whose ids are in `ids`, in history order, with their positions.
     func runs(ids: Set<String>) throws -> [StateStore.IndexEntry] {
-        var wanted = ids
-        // Far more ids than the history has runs (an addition asks for every string its states hold:
-        // days, weeks, names): the history's ids, read from their index, say which to look up.
-        if let held = runCount, ids.count > 2 * held + 16 {
-            let saved = try guarded {
-                try reading { db in try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM run WHERE athlete = ?"), arguments: [athlete]) }
-            }
-            wanted = Set(saved.filter(ids.contains))
-            if wanted.isEmpty { return [] }
-        }
-        return try runs(sql: "SELECT \(StateDatabase.runColumns) FROM run WHERE athlete = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY pos", [athlete, StateDatabase.jsonArray(wanted)])
+        try runs(sql: "SELECT \(StateDatabase.runColumns) FROM run WHERE athlete = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY pos", [athlete, StateDatabase.jsonArray(ids)])
     }
 
     /// The saved runs that start within `seconds` of `start`, in history order.
