@@ -8,7 +8,10 @@ import XCTest
 final class AwardJSONTests: XCTestCase {
     func testTheBytesOfJSONEncoderForAnyAward() throws {
         var random = SplitMix64(seed: 51)
-        let texts = ["", "earned", "a/b", "quote \" and \\ back", "tab\tnew\nline\u{1}\u{1f}\u{7f}", "é and e\u{301}", "🏃‍♀️ 5 km", "Zed", "_x", "10", "9"]
+        // (Keys whose order differs between their bytes and `String`'s `<`, which compares them
+        // normalized: "e\u{301}x" and "éa", "\u{212B}" and "fj".)
+        let texts = ["", "earned", "a/b", "quote \" and \\ back", "tab\tnew\nline\u{1}\u{1f}\u{7f}", "é and e\u{301}", "🏃‍♀️ 5 km", "Zed", "_x", "10", "9",
+                     "e\u{301}x", "éa", "\u{212B}", "fj", "Å"]
         func text() -> String { texts[random.below(texts.count)] + (random.below(3) == 0 ? String(random.below(1000)) : "") }
         let numbers: [Double] = [0, -0.0, 1, -1, 0.1, 1.5, 21173, 3.398009950248756, 1e15, 1e16, 1e-7, 2.5e-5, 1e300, 5e-324, -12345.678,
                                  9007199254740993, .infinity, -.infinity, .nan]
@@ -29,6 +32,10 @@ final class AwardJSONTests: XCTestCase {
             }
         }
         let encoder = StateStore.encoder()
+        // Evidence keys in an order their bytes and their normalized forms disagree on.
+        let keyed = Award(badge: "b", pack: "p", rule: "r", tier: "earned", run: "x", at: nil, detail: "",
+                          evidence: .record(["e\u{301}x": .number(1), "éa": .number(2), "\u{212B}": .bool(true), "fj": .string("s")]))
+        XCTAssertEqual(AwardJSON.text(keyed), String(decoding: try encoder.encode(keyed), as: UTF8.self))
         for _ in 0..<2_000 {
             let award = Award(badge: text(), pack: text(), rule: text(), tier: text(), run: text(), at: random.below(4) == 0 ? nil : text(), detail: text(),
                               progress: random.below(3) == 0 ? nil : Progress(current: number(finite: false), target: number(finite: false), unit: text()),

@@ -78,8 +78,9 @@ enum AwardJSON {
             out.append(UInt8(ascii: "]"))
         case .record(let fields):
             out.append(UInt8(ascii: "{"))
-            // (JSONEncoder's `sortedKeys` orders keys as `String`'s `<` does.)
-            for (i, key) in fields.keys.sorted().enumerated() {
+            // (JSONEncoder's `sortedKeys` orders keys by their UTF-8 bytes, not as `String`'s `<`,
+            // which compares them normalized: "éa" written decomposed comes before "fj".)
+            for (i, key) in fields.keys.sorted(by: FoldStates.bytesPrecede).enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 JSONString.append(key, to: &out)
                 out.append(UInt8(ascii: ":"))

@@ -273,7 +273,10 @@ final class StateDatabase: SavedMapSource {
     static let maximumSequence = Int(Int32.max)
 
     private func readRules(awards: Awards) throws -> (rules: [RuleState], nextSequence: [Int]) {
-        try guarded {
+        // (What a read as keys kept is this read's alone.)
+        finishRows = [:]
+        finishJSON = [:]
+        return try guarded {
             try reading { db in
                 var rules: [RuleState] = []
                 var next: [Int] = []
@@ -324,8 +327,6 @@ final class StateDatabase: SavedMapSource {
     /// Appends the `finish` awards `sql` selects (rule, seq, run, badge, tier, json, in this order)
     /// to their rules as keys, and keeps their JSON (`finishRows`).
     private func readFinishKeys(_ db: Database, into rules: inout [RuleState], _ sql: String) throws {
-        finishRows = [:]
-        finishJSON = [:]
         var seen = Set<[Int]>()
         for row in try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [athlete]) {
             let index = try column(row, 0, "rule", Int.self), seq = try column(row, 1, "seq", Int.self)
