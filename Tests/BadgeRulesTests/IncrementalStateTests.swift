@@ -170,6 +170,34 @@ final class IncrementalStateTests: XCTestCase {
         XCTAssertEqual(added.replayed, "rule 'split' of pack 'keep' has no saved state (state.first: a split (a record of a run; keep the run, or the numbers you need))")
     }
 
+    /// A rule that fails on an added run takes back every award it gave, each once, whole: its
+    /// `on_run` awards and its `finish` awards (read as keys for the addition).
+    func testARuleThatFailsOnAnAddedRunTakesEachAwardBackOnce() throws {
+        let fixture = try PackFixture()
+        try fixture.pack("fragile", files: ["longest.lua": """
+            return { id = "longest", badge = "5k",
+              on_run = function(state, run, award)
+                if run.distance_m > 9000 then error("too long for this rule") end
+                state.count = (state.count or 0) + 1
+                if state.count == 1 then award { run = run, detail = "first" } end
+                if not state.best or run.distance_m > state.best.distance_m then state.best = run end
+                return state
+              end,
+              finish = function(state, award)
+                if state.best then award { run = state.best, tier = "best", detail = "longest so far" } end
+              end }
+            """])
+        let engine = fixture.engine(["fragile"])
+        let evaluator = IncrementalEvaluator(engine: engine, store: StateStore(directory: try temporaryFolder()), zone: "UTC")
+        let started = try evaluator.start([makeRun("a", day: 0, distance: 3000), makeRun("b", day: 1, distance: 5000)])
+        XCTAssertEqual(started.evaluation.awards.map { "\($0.tier) \($0.run)" }, ["earned a", "best b"])
+        let failed = try evaluator.add([makeRun("c", day: 2, distance: 10000)])
+        XCTAssertNil(failed.replayed)
+        // (In any order: run a is not among the runs the state names, so the addition has no position for it.)
+        XCTAssertEqual(failed.withdrawn.map { "\($0.tier) \($0.run) \($0.detail)" }.sorted(), ["best b longest so far", "earned a first"])
+        XCTAssertEqual(try evaluator.store.awards(), [])
+    }
+
     /// A rule that keeps a count in a file-level local, outside its state: its state cannot be saved.
     static let counterRule = """
         local seen = { count = 0 }

@@ -242,7 +242,11 @@ public struct IncrementalEvaluator: Sendable {
             old.awards = []
             var new = rule
             new.awards = rule.failure == nil ? Array(rule.awards.dropFirst(seeds[i])) : []
-            if rule.failure != nil, old.failure == nil { old.awards = try database.awards(ofRule: i) }
+            if rule.failure != nil, old.failure == nil {
+                // Every award it gave, both phases, whole (its `finish` awards were read as keys: once only).
+                old.awards = try database.awards(ofRule: i)
+                old.finishAwards = []
+            }
             before.append(old)
             now.append(new)
         }
