@@ -157,17 +157,10 @@ package enum WorkerLines {
 
         mutating func integer(_ value: Int) { bytes.append(contentsOf: String(value).utf8) }
 
-        /// Swift's shortest form without a trailing `.0` (as JSONEncoder writes a Double), non-finite
-        /// numbers as null. Whole numbers below 10^15 (counts, most distances) are written as integers
-        /// without going through `description`: the same digits.
+        /// As JSONEncoder writes a Double (`JSONNumber`), non-finite numbers as null.
         mutating func number(_ value: Double) {
             guard value.isFinite else { raw("null"); return }
-            if value.magnitude < 1e15, value == value.rounded(.towardZero), !(value == 0 && value.sign == .minus) {
-                integer(Int(value))
-                return
-            }
-            let text = value.description
-            if text.hasSuffix(".0") { bytes.append(contentsOf: text.utf8.dropLast(2)) } else { bytes.append(contentsOf: text.utf8) }
+            JSONNumber.append(value, to: &bytes)
         }
 
         package mutating func append(_ header: Header) {

@@ -53,15 +53,13 @@ enum AwardJSON {
         if let text { JSONString.append(text, to: &out) } else { out.append(contentsOf: "null".utf8) }
     }
 
-    /// A number as `JSONEncoder` writes it: Swift's shortest form without a trailing `.0`; a
-    /// non-finite one as the state files' strings.
+    /// A number as `JSONEncoder` writes it (`JSONNumber`); a non-finite one as the state files' strings.
     private static func number(_ value: Double, _ out: inout [UInt8]) {
         guard value.isFinite else {
             out.append(contentsOf: (value.isNaN ? #""nan""# : value > 0 ? #""inf""# : #""-inf""#).utf8)
             return
         }
-        let text = value.description
-        if text.hasSuffix(".0") { out.append(contentsOf: text.utf8.dropLast(2)) } else { out.append(contentsOf: text.utf8) }
+        JSONNumber.append(value, to: &out)
     }
 
     private static func write(_ evidence: Evidence, _ out: inout [UInt8]) {

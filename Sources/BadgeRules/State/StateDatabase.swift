@@ -252,16 +252,25 @@ final class StateDatabase: SavedMapSource {
         }
     }
 
-    /// Appends the `on_run` awards `sql` selects (rule, seq, run, badge, tier, in this order) to their rules as keys
-    /// (`addSeeds`), each row once (`seen`).
-    private func readAwardKeys(_ db: Database, into rules: inout [RuleState], seen: inout Set<[Int]>, _ sql: String,
+    /// Appends the awards `sql` selects (rule, seq, run, badge, tier, in this order) to their rules as
+    /// keys, each row once (`seen`): `on_run` awards (`addSeeds`), or with `finish` the `finish`
+    /// awards, whose JSON (a sixth column) is kept (`finishRows`).
+    private func readAwardKeys(_ db: Database, into rules: inout [RuleState], seen: inout Set<[Int]>, finish: Bool = false, _ sql: String,
                                _ arguments: StatementArguments = []) throws {
         for row in try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments) {
             let index = try column(row, 0, "rule", Int.self), seq = try column(row, 1, "seq", Int.self)
             guard index >= 0, index < rules.count else { continue }
-            guard seen.insert([index, 0, seq]).inserted else { continue }
-            rules[index].awards.append(Award(badge: try column(row, 3, "badge"), pack: rules[index].pack, rule: rules[index].rule,
-                                             tier: try column(row, 4, "tier"), run: try column(row, 2, "run"), at: nil, detail: ""))
+            guard seen.insert([index, finish ? 1 : 0, seq]).inserted else { continue }
+            let award = Award(badge: try column(row, 3, "badge"), pack: rules[index].pack, rule: rules[index].rule,
+                              tier: try column(row, 4, "tier"), run: try column(row, 2, "run"), at: nil, detail: "")
+            guard finish else {
+                rules[index].awards.append(award)
+                continue
+            }
+            let text: String = try column(row, 5, "json")
+            rules[index].finishAwards.append(award)
+            finishRows[index, default: []].append(text)
+            finishJSON[IncrementalEvaluator.identity(award)] = text
         }
     }
 
@@ -309,7 +318,8 @@ final class StateDatabase: SavedMapSource {
                 var seen = Set<[Int]>()
                 switch awards {
                 case .none:
-                    try readFinishKeys(db, into: &rules, "SELECT rule, seq, run, badge, tier, json FROM award WHERE athlete = ? AND phase = 1 ORDER BY rule, seq")
+                    try readAwardKeys(db, into: &rules, seen: &seen, finish: true,
+                                      "SELECT rule, seq, run, badge, tier, json FROM award WHERE athlete = ? AND phase = 1 ORDER BY rule, seq", [athlete])
                 case .all:
                     try readAwards(db, into: &rules, seen: &seen, "SELECT rule, phase, seq, json FROM award WHERE athlete = ? ORDER BY rule, phase, seq", [athlete])
                 }
@@ -321,24 +331,8 @@ final class StateDatabase: SavedMapSource {
     /// The `finish` awards' rows `rules(awards: .none)` read, by rule: their JSON in order (what
     /// `add` compares a rule's new `finish` awards with) and, by `IncrementalEvaluator.identity`,
     /// each one's JSON (what `complete` decodes).
-    private(set) var finishRows: [Int: [String]] = [:]
+    private var finishRows: [Int: [String]] = [:]
     private var finishJSON: [String: String] = [:]
-
-    /// Appends the `finish` awards `sql` selects (rule, seq, run, badge, tier, json, in this order)
-    /// to their rules as keys, and keeps their JSON (`finishRows`).
-    private func readFinishKeys(_ db: Database, into rules: inout [RuleState], _ sql: String) throws {
-        var seen = Set<[Int]>()
-        for row in try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [athlete]) {
-            let index = try column(row, 0, "rule", Int.self), seq = try column(row, 1, "seq", Int.self)
-            guard index >= 0, index < rules.count, seen.insert([index, seq]).inserted else { continue }
-            let award = Award(badge: try column(row, 3, "badge"), pack: rules[index].pack, rule: rules[index].rule, tier: try column(row, 4, "tier"),
-                              run: try column(row, 2, "run"), at: nil, detail: "")
-            let text: String = try column(row, 5, "json")
-            rules[index].finishAwards.append(award)
-            finishRows[index, default: []].append(text)
-            finishJSON[IncrementalEvaluator.identity(award)] = text
-        }
-    }
 
     /// `award` whole: a `finish` award `rules(awards: .none)` read as a key, decoded from its row;
     /// any other as it is.

@@ -68,3 +68,19 @@ public enum JSONString {
         out += String(decoding: bytes, as: UTF8.self)
     }
 }
+
+/// The one writer of a number as `JSONEncoder` writes a `Double` (the worker's lines, the state
+/// database's award rows): Swift's shortest form without a trailing `.0`, `-0` for negative zero.
+public enum JSONNumber {
+    /// Appends finite `value` to `out`. Whole numbers below 10^15 (counts, most distances) are
+    /// written as integers without going through `description`: the same digits.
+    public static func append(_ value: Double, to out: inout [UInt8]) {
+        precondition(value.isFinite, "JSON has no non-finite numbers: the caller says what stands for them")
+        if value.magnitude < 1e15, value == value.rounded(.towardZero), !(value == 0 && value.sign == .minus) {
+            out.append(contentsOf: String(Int(value)).utf8)
+            return
+        }
+        let text = value.description
+        if text.hasSuffix(".0") { out.append(contentsOf: text.utf8.dropLast(2)) } else { out.append(contentsOf: text.utf8) }
+    }
+}
